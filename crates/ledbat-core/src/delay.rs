@@ -1,0 +1,440 @@
+//! One-way delay estimation shared by every delay-based controller.
+//!
+//! RFC 6817 section 2.4 (with its pseudo-code in section 2.4.2):
+//!
+//! ```text
+//! base_delay    = min(base_history)              # BASE_HISTORY buckets, one per minute
+//! current_delay = FILTER(current_history)        # min of the last CURRENT_FILTER, or EWMA
+//! queuing_delay = current_delay - base_delay
+//! ```
+//!
+//! A new bucket is opened when `now` is at least one bucket interval past the opening of the
+//! last one; the oldest bucket is dropped once there are BASE_HISTORY of them. Samples arrive
+//! as wrapping 32-bit [`DelaySample`]s and are unwrapped onto a continuous line first, so
+//! every comparison below is plain integer arithmetic.
+//!
+//! Options beyond the RFC, each off by default:
+//! - clamp the queuing delay to the minimum RTT seen (libutp: a one-way queue cannot exceed
+//!   the round trip);
+//! - clock-drift correction (libutp): when the base of the *reverse* direction (delays the
+//!   peer's packets see, measured by us) falls by `x`, the peer's clock is gaining on ours,
+//!   and our forward samples will creep up by `x`; raise our base by `min(x, 10 ms)`.
+
+use crate::error::ConfigError;
+use crate::time::{Duration, Instant};
+use crate::wire::{DelaySample, Unwrapper};
+use serde::{Deserialize, Serialize};
+
+/// How the current delay is filtered from the latest samples.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum CurrentFilter {
+    /// Minimum of the last `len` samples (RFC 6817 section 3.4.2 suggests a small `len`).
+    Min {
+        /// Number of samples kept (CURRENT_FILTER).
+        len: usize,
+    },
+    /// Exponentially weighted moving average with weight `alpha` for the new sample.
+    Ewma {
+        /// Weight of the newest sample, in (0, 1].
+        alpha: f64,
+    },
+}
+
+/// Delay-estimation parameters, shared by every delay-based controller.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DelayConfig {
+    /// Number of base-delay buckets kept. Default 10 (RFC 6817 section 3.4.2, BASE_HISTORY).
+    pub base_history: usize,
+    /// Length of one base-delay bucket. Default 1 minute (RFC 6817 section 3.4.2).
+    pub base_interval: Duration,
+    /// Current-delay filter. Default minimum of 4 samples (RFC 6817 section 3.4.2 "4 is a
+    /// common CURRENT_FILTER").
+    pub filter: CurrentFilter,
+    /// Clamp the queuing delay to the minimum RTT seen. Default off (libutp does it).
+    pub clamp_to_min_rtt: bool,
+    /// Raise the base when the reverse direction's base falls (libutp's clock-drift
+    /// handling, capped at 10 ms per step). Default off.
+    pub drift_correction: bool,
+}
+
+impl Default for DelayConfig {
+    fn default() -> Self {
+        DelayConfig {
+            base_history: 10,
+            base_interval: Duration::from_secs(60),
+            filter: CurrentFilter::Min { len: 4 },
+            clamp_to_min_rtt: false,
+            drift_correction: false,
+        }
+    }
+}
+
+/// Longest kept current-filter window; longer ones are rejected by validation.
+pub const MAX_CURRENT_FILTER: usize = 64;
+/// Longest kept base history; longer ones are rejected by validation.
+pub const MAX_BASE_HISTORY: usize = 1024;
+/// Cap on one drift-correction step (libutp's 10 ms).
+pub const DRIFT_STEP_CAP_US: i64 = 10_000;
+
+impl DelayConfig {
+    /// Sets [`DelayConfig::base_history`].
+    pub fn base_history(mut self, n: usize) -> Self {
+        self.base_history = n;
+        self
+    }
+    /// Sets [`DelayConfig::base_interval`].
+    pub fn base_interval(mut self, d: Duration) -> Self {
+        self.base_interval = d;
+        self
+    }
+    /// Sets [`DelayConfig::filter`].
+    pub fn filter(mut self, f: CurrentFilter) -> Self {
+        self.filter = f;
+        self
+    }
+    /// Sets [`DelayConfig::clamp_to_min_rtt`].
+    pub fn clamp_to_min_rtt(mut self, on: bool) -> Self {
+        self.clamp_to_min_rtt = on;
+        self
+    }
+    /// Sets [`DelayConfig::drift_correction`].
+    pub fn drift_correction(mut self, on: bool) -> Self {
+        self.drift_correction = on;
+        self
+    }
+
+    /// Checks every field; `controller` names the owner in the error.
+    pub fn validate(&self, controller: &'static str) -> Result<(), ConfigError> {
+        if self.base_history == 0 || self.base_history > MAX_BASE_HISTORY {
+            return Err(ConfigError::new(
+                controller,
+                "delay.base_history",
+                format!("must be between 1 and {MAX_BASE_HISTORY}, got {}", self.base_history),
+            ));
+        }
+        if self.base_interval.is_zero() {
+            return Err(ConfigError::new(controller, "delay.base_interval", "must be positive"));
+        }
+        match self.filter {
+            CurrentFilter::Min { len } if len == 0 || len > MAX_CURRENT_FILTER => {
+                Err(ConfigError::new(
+                    controller,
+                    "delay.filter.len",
+                    format!("must be between 1 and {MAX_CURRENT_FILTER}, got {len}"),
+                ))
+            }
+            CurrentFilter::Ewma { alpha } if !(alpha > 0.0 && alpha <= 1.0) => Err(
+                ConfigError::new(controller, "delay.filter.alpha", format!("must be in (0, 1], got {alpha}")),
+            ),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Base- and current-delay state for one direction of one connection.
+///
+/// All storage is allocated at construction; [`DelayEstimator::on_sample`] never allocates.
+#[derive(Clone, Debug)]
+pub struct DelayEstimator {
+    config: DelayConfig,
+    unwrap: Unwrapper,
+    /// Base buckets as a ring: `base[(base_head + i) % cap]` for `i < base_len`.
+    base: Box<[i64]>,
+    base_head: usize,
+    base_len: usize,
+    base_min: i64,
+    last_rollover: Option<Instant>,
+    /// Last raw sample, to report absolute values back in wire units.
+    anchor: Option<(u32, i64)>,
+    current: Box<[i64]>,
+    current_head: usize,
+    current_len: usize,
+    ewma: Option<f64>,
+    min_rtt: Option<Duration>,
+    reverse: Option<ReverseBase>,
+    samples: u64,
+}
+
+#[derive(Clone, Debug)]
+struct ReverseBase {
+    unwrap: Unwrapper,
+    min: Option<i64>,
+}
+
+impl DelayEstimator {
+    /// A new estimator. The config must already be validated.
+    pub fn new(config: DelayConfig) -> Self {
+        let cur = match config.filter {
+            CurrentFilter::Min { len } => len.max(1),
+            CurrentFilter::Ewma { .. } => 1,
+        };
+        DelayEstimator {
+            config,
+            unwrap: Unwrapper::default(),
+            base: vec![0; config.base_history.max(1)].into_boxed_slice(),
+            base_head: 0,
+            base_len: 0,
+            base_min: i64::MAX,
+            last_rollover: None,
+            anchor: None,
+            current: vec![0; cur].into_boxed_slice(),
+            current_head: 0,
+            current_len: 0,
+            ewma: None,
+            min_rtt: None,
+            reverse: config.drift_correction.then(|| ReverseBase {
+                unwrap: Unwrapper::default(),
+                min: None,
+            }),
+            samples: 0,
+        }
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &DelayConfig {
+        &self.config
+    }
+
+    /// Feeds one forward one-way-delay sample taken at `now`.
+    pub fn on_sample(&mut self, now: Instant, sample: DelaySample) {
+        let v = self.unwrap.unwrap(sample.0);
+        self.anchor = Some((sample.0, v));
+        self.samples += 1;
+        // Base history (RFC 6817 update_base_delay).
+        let cap = self.base.len();
+        let roll = match self.last_rollover {
+            None => true,
+            Some(t) => now.saturating_since(t) >= self.config.base_interval,
+        };
+        if roll {
+            self.last_rollover = Some(now);
+            if self.base_len == cap {
+                self.base_head = (self.base_head + 1) % cap;
+                self.base_len -= 1;
+            }
+            let idx = (self.base_head + self.base_len) % cap;
+            self.base[idx] = v;
+            self.base_len += 1;
+            self.base_min = (0..self.base_len)
+                .map(|i| self.base[(self.base_head + i) % cap])
+                .min()
+                .unwrap_or(v);
+        } else {
+            let tail = (self.base_head + self.base_len - 1) % cap;
+            if v < self.base[tail] {
+                self.base[tail] = v;
+            }
+            if v < self.base_min {
+                self.base_min = v;
+            }
+        }
+        // Current filter (RFC 6817 update_current_delay).
+        match self.config.filter {
+            CurrentFilter::Min { .. } => {
+                let n = self.current.len();
+                self.current[self.current_head] = v;
+                self.current_head = (self.current_head + 1) % n;
+                self.current_len = (self.current_len + 1).min(n);
+            }
+            CurrentFilter::Ewma { alpha } => {
+                let e = match self.ewma {
+                    None => v as f64,
+                    Some(e) => e + alpha * (v as f64 - e),
+                };
+                self.ewma = Some(e);
+            }
+        }
+    }
+
+    /// Feeds a reverse-direction sample (the delay of the peer's packets as we measure
+    /// it); used only for drift correction.
+    pub fn on_reverse_sample(&mut self, sample: DelaySample) {
+        let Some(rev) = self.reverse.as_mut() else {
+            return;
+        };
+        let v = rev.unwrap.unwrap(sample.0);
+        match rev.min {
+            None => rev.min = Some(v),
+            Some(m) if v < m => {
+                let step = (m - v).min(DRIFT_STEP_CAP_US);
+                rev.min = Some(v);
+                if self.base_len > 0 {
+                    // Raise every bucket (and so the base) by the drift step.
+                    let cap = self.base.len();
+                    for i in 0..self.base_len {
+                        self.base[(self.base_head + i) % cap] += step;
+                    }
+                    self.base_min += step;
+                }
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Feeds an RTT sample (for the optional clamp).
+    pub fn on_rtt(&mut self, rtt: Duration) {
+        self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
+    }
+
+    /// Number of forward samples seen.
+    pub fn samples(&self) -> u64 {
+        self.samples
+    }
+
+    /// The base delay on the continuous line, if any sample was seen.
+    pub fn base_unwrapped(&self) -> Option<i64> {
+        (self.base_len > 0).then_some(self.base_min)
+    }
+
+    /// The filtered current delay on the continuous line.
+    pub fn current_unwrapped(&self) -> Option<i64> {
+        match self.config.filter {
+            CurrentFilter::Min { .. } => (0..self.current_len).map(|i| self.current[i]).min(),
+            CurrentFilter::Ewma { .. } => self.ewma.map(|e| e.round() as i64),
+        }
+    }
+
+    /// Estimated queuing delay: filtered current delay minus base delay, never negative,
+    /// clamped to the minimum RTT when so configured. `None` before the first sample.
+    pub fn queuing_delay(&self) -> Option<Duration> {
+        let q = self.current_unwrapped()? - self.base_unwrapped()?;
+        let mut d = Duration::from_micros(q.max(0) as u64);
+        if self.config.clamp_to_min_rtt {
+            if let Some(r) = self.min_rtt {
+                d = d.min(r);
+            }
+        }
+        Some(d)
+    }
+
+    /// The base delay in wire units: the raw 32-bit value of the minimum sample. With
+    /// synchronised clocks (simulator, namespaces on one host) it is the true one-way delay.
+    pub fn base_delay(&self) -> Option<Duration> {
+        let (raw, v) = self.anchor?;
+        let base = self.base_unwrapped()?;
+        let wire = raw.wrapping_sub((v - base) as u32);
+        Some(Duration::from_micros(wire as u64))
+    }
+
+    /// The minimum RTT seen so far.
+    pub fn min_rtt(&self) -> Option<Duration> {
+        self.min_rtt
+    }
+
+    /// The base buckets, oldest first, on the continuous line (for tests and tracing).
+    pub fn base_buckets(&self) -> impl Iterator<Item = i64> + '_ {
+        let cap = self.base.len();
+        (0..self.base_len).map(move |i| self.base[(self.base_head + i) % cap])
+    }
+
+    /// Forgets the base history (used by the `ledbat-pause` mitigation is *not* this: it
+    /// drains the queue instead). Kept for drivers that know the path changed.
+    pub fn reset_base(&mut self) {
+        self.base_len = 0;
+        self.base_min = i64::MAX;
+        self.last_rollover = None;
+    }
+
+    /// When the next base bucket will open (the next base-delay refresh), if known.
+    pub fn next_rollover(&self) -> Option<Instant> {
+        self.last_rollover.map(|t| t + self.config.base_interval)
+    }
+
+    /// Whether the oldest bucket will be dropped at the next rollover (the history is full):
+    /// only then can the base delay rise.
+    pub fn history_full(&self) -> bool {
+        self.base_len == self.base.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn est(cfg: DelayConfig) -> DelayEstimator {
+        cfg.validate("test").unwrap();
+        DelayEstimator::new(cfg)
+    }
+
+    #[test]
+    fn queuing_delay_is_current_min_minus_base() {
+        let mut e = est(DelayConfig::default());
+        let t = Instant::from_secs(1);
+        for s in [50_000u32, 60_000, 70_000, 80_000, 90_000] {
+            e.on_sample(t, DelaySample(s));
+        }
+        // base 50 ms, current = min of last 4 = 60 ms.
+        assert_eq!(e.queuing_delay(), Some(Duration::from_millis(10)));
+    }
+
+    #[test]
+    fn base_rises_only_when_the_bucket_holding_the_minimum_expires() {
+        let cfg = DelayConfig::default().base_history(2).base_interval(Duration::from_secs(60));
+        let mut e = est(cfg);
+        e.on_sample(Instant::from_secs(0), DelaySample(10_000));
+        e.on_sample(Instant::from_secs(60), DelaySample(30_000));
+        assert_eq!(e.base_unwrapped(), Some(10_000));
+        e.on_sample(Instant::from_secs(120), DelaySample(40_000));
+        assert_eq!(e.base_unwrapped(), Some(30_000));
+    }
+
+    #[test]
+    fn offset_cancels_across_the_32_bit_wrap() {
+        let mut e = est(DelayConfig::default());
+        let base = u32::MAX - 5_000; // 5 ms before the wrap
+        e.on_sample(Instant::ZERO, DelaySample(base));
+        for i in 1..=4u32 {
+            e.on_sample(Instant::from_millis(i as u64), DelaySample(base.wrapping_add(20_000)));
+        }
+        assert_eq!(e.queuing_delay(), Some(Duration::from_millis(20)));
+        assert_eq!(e.base_delay(), Some(Duration::from_micros(base as u64)));
+    }
+
+    #[test]
+    fn ewma_filter_moves_by_alpha() {
+        let mut e = est(DelayConfig::default().filter(CurrentFilter::Ewma { alpha: 0.5 }));
+        e.on_sample(Instant::ZERO, DelaySample(0));
+        e.on_sample(Instant::ZERO, DelaySample(10_000));
+        assert_eq!(e.queuing_delay(), Some(Duration::from_millis(5)));
+    }
+
+    #[test]
+    fn clamp_limits_queuing_delay_to_min_rtt() {
+        let mut e = est(DelayConfig::default().clamp_to_min_rtt(true));
+        e.on_rtt(Duration::from_millis(3));
+        e.on_sample(Instant::ZERO, DelaySample(0));
+        for _ in 0..4 {
+            e.on_sample(Instant::ZERO, DelaySample(50_000));
+        }
+        assert_eq!(e.queuing_delay(), Some(Duration::from_millis(3)));
+    }
+
+    #[test]
+    fn drift_correction_raises_base_when_reverse_base_falls() {
+        let mut e = est(DelayConfig::default().drift_correction(true));
+        e.on_sample(Instant::ZERO, DelaySample(40_000));
+        e.on_reverse_sample(DelaySample(100_000));
+        e.on_reverse_sample(DelaySample(97_000)); // peer clock gained 3 ms
+        assert_eq!(e.base_unwrapped(), Some(43_000));
+        e.on_reverse_sample(DelaySample(50_000)); // large fall: capped at 10 ms
+        assert_eq!(e.base_unwrapped(), Some(53_000));
+    }
+
+    #[test]
+    fn validation_names_the_field() {
+        let e = DelayConfig::default().base_history(0).validate("ledbat").unwrap_err();
+        assert!(e.to_string().contains("delay.base_history"), "{e}");
+        let e = DelayConfig::default()
+            .filter(CurrentFilter::Min { len: 0 })
+            .validate("ledbat")
+            .unwrap_err();
+        assert!(e.to_string().contains("delay.filter.len"), "{e}");
+        let e = DelayConfig::default()
+            .filter(CurrentFilter::Ewma { alpha: f64::NAN })
+            .validate("ledbat")
+            .unwrap_err();
+        assert!(e.to_string().contains("delay.filter.alpha"), "{e}");
+    }
+}

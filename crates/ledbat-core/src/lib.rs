@@ -1,0 +1,31 @@
+//! `ledbat-core`: sans-IO congestion controllers for less-than-best-effort transport.
+//!
+//! Everything here is a pure state machine: no sockets, no clocks, no threads. Drivers (the
+//! packet-level simulator in `ledbat-sim`, the uTP transport in `ledbat-utp`) pass `now` in
+//! as an [`Instant`] and feed the [`Controller`] trait with sends, ACKs, losses and timeouts;
+//! the controller answers with a window in bytes, and optionally a pacing rate or a pause.
+//!
+//! - [`time`]: integer nanosecond [`Instant`] and [`Duration`];
+//! - [`wire`]: wrap-safe 32-bit microsecond timestamps and delay samples;
+//! - [`delay`]: base- and current-delay estimation shared by the delay-based controllers;
+//! - [`controller`]: the [`Controller`] trait and its events;
+//! - [`registry`]: built-in controllers by name ([`ControllerConfig`], [`AnyController`]);
+//! - one module per controller, each stating its formula and source.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod controller;
+pub mod delay;
+pub mod error;
+pub mod ledbat;
+pub mod registry;
+pub mod time;
+pub mod wire;
+
+pub use controller::{Ack, Controller, Loss, Metrics, RttEstimator, Timeout};
+pub use delay::{CurrentFilter, DelayConfig, DelayEstimator};
+pub use error::ConfigError;
+pub use registry::{AnyController, ControllerConfig, ControllerInfo, ControllerParams, CATALOG};
+pub use time::{Duration, Instant};
+pub use wire::{DelaySample, Timestamp32};

@@ -1,0 +1,304 @@
+//! Built-in controllers by name: one config enum (for scenario files and the command line),
+//! one statically dispatched controller enum, and the catalog `ledbat controllers` prints.
+//!
+//! Adding a controller: implement [`Controller`] for the type and [`ControllerParams`] for
+//! its config, give the type a `new(config, mss) -> Result<Self, ConfigError>`, then add one
+//! line to the `builtin!` invocation at the bottom of this file
+//! (`Variant = "name" => Type, Config, "description", "source";`).
+
+use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::error::ConfigError;
+use crate::time::Instant;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// What every controller config provides to the registry.
+pub trait ControllerParams: Default + Clone + Serialize + DeserializeOwned {
+    /// Registry name of the controller this configures.
+    const NAME: &'static str;
+    /// Rejects nonsense with an error naming the field.
+    fn validate(&self) -> Result<(), ConfigError>;
+    /// Departures from the source's recommended limits (allowed but reported).
+    fn compliance_notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// One row of the catalog.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ControllerInfo {
+    /// Registry name.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub description: &'static str,
+    /// Where it comes from (RFC section, seed file and section).
+    pub source: &'static str,
+}
+
+/// A name that is not a built-in controller.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown controller `{0}` (run `ledbat controllers` for the list)")]
+pub struct UnknownController(pub String);
+
+/// Why a `key=value` parameter could not be applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParamError {
+    /// The controller name is unknown.
+    #[error(transparent)]
+    Unknown(#[from] UnknownController),
+    /// The parameter text is not `key=value`.
+    #[error("parameter `{0}` is not of the form key=value")]
+    Syntax(String),
+    /// The key or value was refused.
+    #[error("{controller}: parameter `{key}`: {reason}")]
+    Value {
+        /// Controller name.
+        controller: String,
+        /// The key as given.
+        key: String,
+        /// What was wrong.
+        reason: String,
+    },
+    /// The resulting config failed validation.
+    #[error(transparent)]
+    Invalid(#[from] ConfigError),
+}
+
+macro_rules! builtin {
+    ($( $variant:ident = $name:literal => $ty:ty, $cfg:ty, $desc:literal, $source:literal; )*) => {
+        /// The configuration of a built-in controller, tagged by `name` in TOML and JSON
+        /// (`{ name = "ledbat", target = "25ms" }`).
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "name")]
+        pub enum ControllerConfig {
+            $(
+                #[doc = $desc]
+                #[serde(rename = $name)]
+                $variant($cfg),
+            )*
+        }
+
+        /// A built-in controller, dispatched statically.
+        #[derive(Debug, Clone)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum AnyController {
+            $(
+                #[doc = $desc]
+                $variant($ty),
+            )*
+        }
+
+        /// Every built-in controller, in catalog order.
+        pub const CATALOG: &[ControllerInfo] = &[
+            $( ControllerInfo { name: $name, description: $desc, source: $source }, )*
+        ];
+
+        impl ControllerConfig {
+            /// The default configuration of the controller called `name`.
+            pub fn from_name(name: &str) -> Result<Self, UnknownController> {
+                $( if name == <$ty>::NAME { return Ok(ControllerConfig::$variant(<$cfg>::default())); } )*
+                Err(UnknownController(name.to_string()))
+            }
+            /// Registry name.
+            pub fn name(&self) -> &'static str {
+                match self { $( ControllerConfig::$variant(_) => <$ty>::NAME, )* }
+            }
+            /// Validates without building.
+            pub fn validate(&self) -> Result<(), ConfigError> {
+                match self { $( ControllerConfig::$variant(c) => c.validate(), )* }
+            }
+            /// Departures from the source's limits.
+            pub fn compliance_notes(&self) -> Vec<String> {
+                match self { $( ControllerConfig::$variant(c) => c.compliance_notes(), )* }
+            }
+            /// Builds the controller for packets of `mss` bytes.
+            pub fn build(&self, mss: u32) -> Result<AnyController, ConfigError> {
+                match self {
+                    $( ControllerConfig::$variant(c) => Ok(AnyController::$variant(<$ty>::new(c.clone(), mss)?)), )*
+                }
+            }
+        }
+
+        impl Controller for AnyController {
+            fn name(&self) -> &'static str {
+                match self { $( AnyController::$variant(c) => c.name(), )* }
+            }
+            #[inline]
+            fn on_sent(&mut self, now: Instant, bytes: u64, in_flight: u64) {
+                match self { $( AnyController::$variant(c) => c.on_sent(now, bytes, in_flight), )* }
+            }
+            #[inline]
+            fn on_ack(&mut self, now: Instant, ack: &Ack<'_>) {
+                match self { $( AnyController::$variant(c) => c.on_ack(now, ack), )* }
+            }
+            #[inline]
+            fn on_loss(&mut self, now: Instant, loss: &Loss) {
+                match self { $( AnyController::$variant(c) => c.on_loss(now, loss), )* }
+            }
+            fn on_timeout(&mut self, now: Instant, kind: Timeout) {
+                match self { $( AnyController::$variant(c) => c.on_timeout(now, kind), )* }
+            }
+            #[inline]
+            fn window(&self) -> u64 {
+                match self { $( AnyController::$variant(c) => c.window(), )* }
+            }
+            #[inline]
+            fn pacing_rate(&self) -> Option<u64> {
+                match self { $( AnyController::$variant(c) => c.pacing_rate(), )* }
+            }
+            #[inline]
+            fn pause_until(&self) -> Option<Instant> {
+                match self { $( AnyController::$variant(c) => c.pause_until(), )* }
+            }
+            #[inline]
+            fn next_tick(&self) -> Option<Instant> {
+                match self { $( AnyController::$variant(c) => c.next_tick(), )* }
+            }
+            fn on_tick(&mut self, now: Instant) {
+                match self { $( AnyController::$variant(c) => c.on_tick(now), )* }
+            }
+            fn metrics(&self) -> Metrics {
+                match self { $( AnyController::$variant(c) => c.metrics(), )* }
+            }
+        }
+    };
+}
+
+impl ControllerConfig {
+    /// The configuration of `name` with `key=value` parameters applied on top of its
+    /// defaults. Keys are the config's field names, dotted for nested ones
+    /// (`delay.base_history=12`); values are JSON (`25`, `true`) or bare strings (`25ms`).
+    pub fn with_params<'a>(
+        name: &str,
+        params: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Self, ParamError> {
+        let mut cfg = Self::from_name(name)?;
+        for p in params {
+            let (k, v) = p.split_once('=').ok_or_else(|| ParamError::Syntax(p.to_string()))?;
+            cfg = cfg.set(k.trim(), v.trim())?;
+        }
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// This configuration with one parameter changed (see [`ControllerConfig::with_params`]).
+    pub fn set(&self, key: &str, value: &str) -> Result<Self, ParamError> {
+        let name = self.name();
+        let err = |reason: String| ParamError::Value {
+            controller: name.to_string(),
+            key: key.to_string(),
+            reason,
+        };
+        let mut tree = serde_json::to_value(self).map_err(|e| err(e.to_string()))?;
+        let parsed: serde_json::Value = serde_json::from_str(value)
+            .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
+        let mut slot = &mut tree;
+        let parts: Vec<&str> = key.split('.').collect();
+        if key.is_empty() || parts.iter().any(|p| p.is_empty()) || key == "name" {
+            return Err(err("not a parameter name".into()));
+        }
+        for part in &parts {
+            slot = slot
+                .as_object_mut()
+                .and_then(|m| m.get_mut(*part))
+                .ok_or_else(|| err(format!("no such parameter (known: {})", Self::keys_of(self).join(", "))))?;
+        }
+        *slot = parsed;
+        serde_json::from_value(tree).map_err(|e| err(e.to_string()))
+    }
+
+    /// Every parameter key of this configuration (dotted), with its value as text.
+    pub fn params(&self) -> Vec<(String, String)> {
+        fn walk(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, x) in m {
+                        if prefix.is_empty() && k == "name" {
+                            continue;
+                        }
+                        let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                        walk(&key, x, out);
+                    }
+                }
+                serde_json::Value::String(s) => out.push((prefix.to_string(), s.clone())),
+                other => out.push((prefix.to_string(), other.to_string())),
+            }
+        }
+        let mut out = Vec::new();
+        if let Ok(v) = serde_json::to_value(self) {
+            walk("", &v, &mut out);
+        }
+        out
+    }
+
+    fn keys_of(&self) -> Vec<String> {
+        self.params().into_iter().map(|(k, _)| k).collect()
+    }
+}
+
+impl ControllerParams for crate::ledbat::LedbatConfig {
+    const NAME: &'static str = crate::ledbat::Ledbat::NAME;
+    fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_as(Self::NAME)
+    }
+    fn compliance_notes(&self) -> Vec<String> {
+        crate::ledbat::LedbatConfig::compliance_notes(self)
+    }
+}
+
+builtin! {
+    Ledbat = "ledbat" => crate::ledbat::Ledbat, crate::ledbat::LedbatConfig,
+        "RFC 6817 LEDBAT: linear controller on one-way queuing delay",
+        "RFC 6817 section 2.4";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_catalog_name_builds_with_defaults() {
+        for info in CATALOG {
+            let cfg = ControllerConfig::from_name(info.name).unwrap();
+            assert_eq!(cfg.name(), info.name);
+            let c = cfg.build(1500).unwrap();
+            assert_eq!(c.name(), info.name);
+            assert_eq!(serde_json::to_value(&cfg).unwrap()["name"], info.name);
+            assert!(c.window() >= 1500 / 2, "{}", info.name);
+        }
+    }
+
+    #[test]
+    fn unknown_name_is_an_error_naming_it() {
+        let e = ControllerConfig::from_name("bogus").unwrap_err();
+        assert!(e.to_string().contains("bogus"));
+    }
+
+    #[test]
+    fn params_apply_and_errors_name_the_key() {
+        let cfg = ControllerConfig::with_params("ledbat", ["target=25ms", "gain=0.5", "delay.base_history=3"]).unwrap();
+        let ControllerConfig::Ledbat(c) = &cfg;
+        assert_eq!(c.target, crate::Duration::from_millis(25));
+        assert_eq!(c.gain, 0.5);
+        assert_eq!(c.delay.base_history, 3);
+
+        let e = ControllerConfig::with_params("ledbat", ["tagret=25ms"]).unwrap_err();
+        assert!(e.to_string().contains("tagret"), "{e}");
+        let e = ControllerConfig::with_params("ledbat", ["gain=-2"]).unwrap_err();
+        assert!(e.to_string().contains("gain"), "{e}");
+        let e = ControllerConfig::with_params("ledbat", ["target=soon"]).unwrap_err();
+        assert!(e.to_string().contains("target"), "{e}");
+    }
+
+    #[test]
+    fn config_round_trips_through_json_and_rejects_unknown_fields() {
+        for info in CATALOG {
+            let cfg = ControllerConfig::from_name(info.name).unwrap();
+            let j = serde_json::to_string(&cfg).unwrap();
+            let back: ControllerConfig = serde_json::from_str(&j).unwrap();
+            assert_eq!(back, cfg, "{j}");
+        }
+        let bad: Result<ControllerConfig, _> = serde_json::from_str(r#"{"name":"ledbat","bogus":1}"#);
+        assert!(bad.is_err());
+    }
+}
