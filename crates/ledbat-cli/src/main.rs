@@ -1,1 +1,59 @@
-fn main() {}
+//! `ledbat`: less-than-best-effort transport toolkit.
+//!
+//! Subcommands live in modules of their own; each exposes an `Args` (clap) and a `run`.
+
+mod controllers;
+mod repro_cmd;
+mod sim_cmd;
+mod torrent_cmd;
+mod transfer_cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Less-than-best-effort ("scavenger") transport: LEDBAT controllers, a packet-level
+/// simulator and uTP file transfer.
+#[derive(Parser, Debug)]
+#[command(name = "ledbat", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every built-in congestion controller with its source and default parameters.
+    Controllers(controllers::Args),
+    /// Run one simulation scenario.
+    Sim(sim_cmd::SimArgs),
+    /// Run a parameter grid of simulations in parallel.
+    Sweep(sim_cmd::SweepArgs),
+    /// Re-check the papers' quantitative claims and write the report.
+    Repro(repro_cmd::Args),
+    /// Send a file over uTP.
+    Send(transfer_cmd::SendArgs),
+    /// Receive one file over uTP.
+    Recv(transfer_cmd::RecvArgs),
+    /// BitTorrent over our uTP: create, seed, get.
+    Torrent(torrent_cmd::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Controllers(a) => controllers::run(a),
+        Command::Sim(a) => sim_cmd::run_sim(a),
+        Command::Sweep(a) => sim_cmd::run_sweep(a),
+        Command::Repro(a) => repro_cmd::run(a),
+        Command::Send(a) => transfer_cmd::run_send(a),
+        Command::Recv(a) => transfer_cmd::run_recv(a),
+        Command::Torrent(a) => torrent_cmd::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
