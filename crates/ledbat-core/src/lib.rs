@@ -19,7 +19,9 @@ pub mod controller;
 pub mod delay;
 pub mod error;
 pub mod ledbat;
+pub mod newreno;
 pub mod registry;
+pub mod reno;
 pub mod time;
 pub mod wire;
 

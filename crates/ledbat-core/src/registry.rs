@@ -250,6 +250,9 @@ builtin! {
     Ledbat = "ledbat" => crate::ledbat::Ledbat, crate::ledbat::LedbatConfig,
         "RFC 6817 LEDBAT: linear controller on one-way queuing delay",
         "RFC 6817 section 2.4";
+    NewReno = "newreno" => crate::newreno::NewReno, crate::newreno::NewRenoConfig,
+        "TCP NewReno window: slow start, +1 MSS per RTT, halve once per RTT on loss",
+        "RFC 5681 section 3, RFC 6582; seed 003 section 3.2";
 }
 
 #[cfg(test)]
@@ -277,7 +280,9 @@ mod tests {
     #[test]
     fn params_apply_and_errors_name_the_key() {
         let cfg = ControllerConfig::with_params("ledbat", ["target=25ms", "gain=0.5", "delay.base_history=3"]).unwrap();
-        let ControllerConfig::Ledbat(c) = &cfg;
+        let ControllerConfig::Ledbat(c) = &cfg else {
+            panic!("not ledbat: {cfg:?}")
+        };
         assert_eq!(c.target, crate::Duration::from_millis(25));
         assert_eq!(c.gain, 0.5);
         assert_eq!(c.delay.base_history, 3);
