@@ -1,0 +1,984 @@
+//! Scenario files: the schema (see `SCENARIOS.md` for the user-facing description), TOML
+//! parsing with `--set key=value` overrides, and validation.
+//!
+//! Every table uses `deny_unknown_fields`: a misspelt key is an error naming it and its
+//! line. Defaults reproduce the reference scenario of seed 003 chapter 3: a 10 Mb/s
+//! dumbbell, RTT 50 ms (20 ms bottleneck + 5 ms access each way), DropTail 100 packets,
+//! 1500-byte packets.
+
+use crate::units::Rate;
+use ledbat_core::{ControllerConfig, Duration};
+use serde::{Deserialize, Serialize};
+
+/// A whole simulation: network, flows, duration, measurement settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    /// Short name used in reports. Default: empty (the file stem is used by the CLI).
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// Simulated time. Default 60 s.
+    pub duration: Duration,
+    /// Metrics (throughput, Jain, queue, cwnd statistics) ignore everything before this.
+    /// Default 0.
+    pub warmup: Duration,
+    /// Seed used when the command line gives none. Default 1.
+    pub seed: u64,
+    /// Packet size on the wire, bytes, for every data packet. Default 1500 (seeds 000-003).
+    pub mss: u32,
+    /// Size of an ACK on the wire, bytes. Default 40 (ns-2's TCP ACK).
+    pub ack_size: u32,
+    /// Period of the time series (cwnd, queue, throughput) and of the cwnd statistics.
+    /// Default 100 ms.
+    pub sample_interval: Duration,
+    /// Keep the time series in the result (turn off for large sweeps). Default true.
+    pub series: bool,
+    /// The network.
+    pub topology: Topology,
+    /// Transport defaults for every flow that does not set its own.
+    pub transport: TransportConfig,
+    /// The flows, as `[[flow]]` tables.
+    #[serde(rename = "flow")]
+    pub flows: Vec<FlowSpec>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            name: String::new(),
+            description: String::new(),
+            duration: Duration::from_secs(60),
+            warmup: Duration::ZERO,
+            seed: 1,
+            mss: 1500,
+            ack_size: 40,
+            sample_interval: Duration::from_millis(100),
+            series: true,
+            topology: Topology::default(),
+            transport: TransportConfig::default(),
+            flows: Vec::new(),
+        }
+    }
+}
+
+/// The network shape, tagged by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Topology {
+    /// N senders through one shared bottleneck (both directions).
+    Dumbbell(Dumbbell),
+    /// Every host behind its own asymmetric access link; an infinite core.
+    Star(Star),
+}
+
+impl Default for Topology {
+    fn default() -> Self {
+        Topology::Dumbbell(Dumbbell::default())
+    }
+}
+
+/// A dumbbell: every flow crosses its own access link (with its own delay) and the shared
+/// bottleneck. Forward flows send data left to right; reverse flows right to left, so their
+/// data queues with the forward flows' ACKs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Dumbbell {
+    /// Bottleneck rate, forward direction. Default 10 Mb/s (seed 003 ch. 3).
+    pub rate: Rate,
+    /// Bottleneck rate, reverse direction. Default: same as `rate`.
+    pub reverse_rate: Option<Rate>,
+    /// Bottleneck one-way propagation delay. Default 20 ms (with the 5 ms default access
+    /// delay: RTT 50 ms, seed 003 ch. 3).
+    pub delay: Duration,
+    /// Forward bottleneck queue. Default DropTail 100 packets (seed 003 ch. 4).
+    pub queue: QueueConfig,
+    /// Reverse bottleneck queue. Default: same as `queue`.
+    pub reverse_queue: Option<QueueConfig>,
+    /// Random loss probability per packet on the forward bottleneck. Default 0.
+    pub loss: f64,
+    /// Random loss probability per packet on the reverse bottleneck. Default 0.
+    pub reverse_loss: f64,
+    /// Per-packet propagation jitter, uniform in [0, jitter], order-preserving. Default 0.
+    pub jitter: Duration,
+    /// Access link rate (each flow has its own). Default `inf` (no serialisation).
+    pub access_rate: Rate,
+    /// Access link queue. Default DropTail 1000 packets.
+    pub access_queue: QueueConfig,
+}
+
+impl Default for Dumbbell {
+    fn default() -> Self {
+        Dumbbell {
+            rate: Rate::mbps(10),
+            reverse_rate: None,
+            delay: Duration::from_millis(20),
+            queue: QueueConfig::default(),
+            reverse_queue: None,
+            loss: 0.0,
+            reverse_loss: 0.0,
+            jitter: Duration::ZERO,
+            access_rate: Rate::INFINITE,
+            access_queue: QueueConfig::DropTail(DropTail { packets: Some(1000), bytes: None }),
+        }
+    }
+}
+
+/// Access star for peer-to-peer scenarios: host `i` reaches the core through its own up
+/// link (host to core) and down link (core to host), each with its own queue.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Star {
+    /// One-way delay across the (infinite-capacity) core. Default 0.
+    pub core_delay: Duration,
+    /// Host groups, as `[[topology.host]]` tables; hosts are numbered in order from 0.
+    #[serde(rename = "host")]
+    pub hosts: Vec<HostSpec>,
+}
+
+impl Default for Star {
+    fn default() -> Self {
+        Star { core_delay: Duration::ZERO, hosts: Vec::new() }
+    }
+}
+
+/// A group of `count` identical hosts of an access star.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HostSpec {
+    /// How many hosts this table describes. Default 1.
+    pub count: u32,
+    /// Up-link rate. Default 1 Mb/s (seed 003 section 4.7 ADSL).
+    pub up: Rate,
+    /// Down-link rate. Default 8 Mb/s (seed 003 section 4.7 ADSL).
+    pub down: Rate,
+    /// One-way propagation delay of the access link, each direction. Default 12.5 ms.
+    pub delay: Duration,
+    /// Up-link queue. Default DropTail 100 packets (seed 003 section 4.7).
+    pub up_queue: QueueConfig,
+    /// Down-link queue. Default DropTail 100 packets.
+    pub down_queue: QueueConfig,
+    /// Random loss probability on the up link. Default 0.
+    pub loss: f64,
+    /// The host's clock.
+    pub clock: ClockConfig,
+}
+
+impl Default for HostSpec {
+    fn default() -> Self {
+        HostSpec {
+            count: 1,
+            up: Rate::mbps(1),
+            down: Rate::mbps(8),
+            delay: Duration::from_micros(12_500),
+            up_queue: QueueConfig::default(),
+            down_queue: QueueConfig::default(),
+            loss: 0.0,
+            clock: ClockConfig::default(),
+        }
+    }
+}
+
+/// A host clock: the wire timestamp is `(t + t * drift_ppm / 1e6) + offset` microseconds,
+/// modulo 2^32.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClockConfig {
+    /// Constant offset. Default 0.
+    pub offset: Duration,
+    /// Drift in parts per million (positive: runs fast). Default 0.
+    pub drift_ppm: f64,
+}
+
+/// A queue discipline, tagged by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum QueueConfig {
+    /// Tail drop.
+    #[serde(rename = "droptail")]
+    DropTail(DropTail),
+    /// Random Early Detection (Floyd and Jacobson 1993, ns-2 defaults).
+    Red(Red),
+    /// CoDel (RFC 8289).
+    Codel(Codel),
+}
+
+impl Default for QueueConfig {
+    fn default() -> Self {
+        QueueConfig::DropTail(DropTail::default())
+    }
+}
+
+impl QueueConfig {
+    /// The hard limit in packets, if any.
+    pub fn packet_limit(&self) -> Option<u32> {
+        match self {
+            QueueConfig::DropTail(d) => d.packets,
+            QueueConfig::Red(r) => Some(r.packets),
+            QueueConfig::Codel(c) => Some(c.packets),
+        }
+    }
+}
+
+/// DropTail limits; a packet is dropped when admitting it would exceed either limit. The
+/// packet being serialised does not count (ns-2 convention).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DropTail {
+    /// Limit in packets. Default 100 (seed 003 ch. 4) when `bytes` is not set.
+    pub packets: Option<u32>,
+    /// Limit in bytes. Default none.
+    pub bytes: Option<u64>,
+}
+
+impl Default for DropTail {
+    fn default() -> Self {
+        DropTail { packets: Some(100), bytes: None }
+    }
+}
+
+/// RED parameters (Floyd and Jacobson 1993; defaults as ns-2's `Queue/RED`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Red {
+    /// Hard limit, packets. Default 100.
+    pub packets: u32,
+    /// Minimum threshold on the average queue, packets. Default 5.
+    pub min_th: f64,
+    /// Maximum threshold, packets. Default 15.
+    pub max_th: f64,
+    /// Drop probability at `max_th`. Default 0.1.
+    pub max_p: f64,
+    /// EWMA weight of the average queue. Default 0.002.
+    pub w_q: f64,
+    /// Gentle RED: probability rises from `max_p` to 1 between `max_th` and `2 max_th`
+    /// instead of jumping to 1. Default true.
+    pub gentle: bool,
+}
+
+impl Default for Red {
+    fn default() -> Self {
+        Red { packets: 100, min_th: 5.0, max_th: 15.0, max_p: 0.1, w_q: 0.002, gentle: true }
+    }
+}
+
+/// CoDel parameters (RFC 8289 section 4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Codel {
+    /// Hard limit, packets. Default 1000.
+    pub packets: u32,
+    /// Acceptable standing queue delay. Default 5 ms (RFC 8289 section 4.4).
+    pub target: Duration,
+    /// Sliding window for the minimum delay. Default 100 ms (RFC 8289 section 4.3).
+    pub interval: Duration,
+}
+
+impl Default for Codel {
+    fn default() -> Self {
+        Codel { packets: 1000, target: Duration::from_millis(5), interval: Duration::from_millis(100) }
+    }
+}
+
+/// Transport parameters of a flow (TCP-like reliable transport used by every controller).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TransportConfig {
+    /// Delayed ACKs: acknowledge every second in-order packet or after `delack_timeout`.
+    /// Default off (seed 003 uses none; seed 002 discusses them).
+    pub delayed_ack: bool,
+    /// Delayed-ACK timer. Default 100 ms (ns-2 `delack_interval_`).
+    pub delack_timeout: Duration,
+    /// Minimum RTO. Default 200 ms (ns-2 and Linux; RFC 6298 says 1 s).
+    pub min_rto: Duration,
+    /// Maximum RTO after backoff. Default 60 s (RFC 6298 section 2.5).
+    pub max_rto: Duration,
+    /// Clock granularity G of RFC 6298. Default 1 ms.
+    pub granularity: Duration,
+    /// Duplicate threshold for fast retransmit. Default 3 (RFC 5681).
+    pub dupthresh: u32,
+}
+
+impl Default for TransportConfig {
+    fn default() -> Self {
+        TransportConfig {
+            delayed_ack: false,
+            delack_timeout: Duration::from_millis(100),
+            min_rto: Duration::from_millis(200),
+            max_rto: Duration::from_secs(60),
+            granularity: Duration::from_millis(1),
+            dupthresh: 3,
+        }
+    }
+}
+
+/// Direction of a dumbbell flow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// Left to right through the forward bottleneck.
+    #[default]
+    Forward,
+    /// Right to left: data through the reverse bottleneck.
+    Reverse,
+}
+
+/// One `[[flow]]` table (or `count` identical flows).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FlowSpec {
+    /// Name in reports. Default `flow<i>` (with `.<k>` for copies).
+    pub name: String,
+    /// Number of identical flows this table describes. Default 1.
+    pub count: u32,
+    /// Congestion controller (`{ name = "ledbat", target = "25ms" }`). Required except for
+    /// `cbr` traffic, which is unresponsive.
+    pub cc: Option<ControllerConfig>,
+    /// What the application offers. Default backlogged.
+    pub traffic: Traffic,
+    /// Start time. Default 0.
+    pub start: Duration,
+    /// Extra start delay between the copies of a `count > 1` table. Default 0.
+    pub start_spacing: Duration,
+    /// Stop time (no new transmissions after it). Default: end of the run.
+    pub stop: Option<Duration>,
+    /// Dumbbell only: which way the data goes. Default forward.
+    pub direction: Direction,
+    /// Dumbbell only: one-way delay of this flow's access link. Default 5 ms.
+    pub access_delay: Duration,
+    /// Dumbbell only: the sender's clock.
+    pub sender_clock: ClockConfig,
+    /// Dumbbell only: the receiver's clock.
+    pub receiver_clock: ClockConfig,
+    /// Star only: sending host index. Default 0.
+    pub from: u32,
+    /// Star only: receiving host index. Default 1.
+    pub to: u32,
+    /// Transport parameters; default: the scenario's `[transport]`.
+    pub transport: Option<TransportConfig>,
+    /// Sender jitter: each packet leaves after an extra uniform [0, send_jitter] delay,
+    /// order-preserving (seed 001). Default 0.
+    pub send_jitter: Duration,
+    /// Transmission interruptions (seed 001). Default none.
+    pub interruptions: Option<Interruptions>,
+}
+
+impl Default for FlowSpec {
+    fn default() -> Self {
+        FlowSpec {
+            name: String::new(),
+            count: 1,
+            cc: None,
+            traffic: Traffic::default(),
+            start: Duration::ZERO,
+            start_spacing: Duration::ZERO,
+            stop: None,
+            direction: Direction::Forward,
+            access_delay: Duration::from_millis(5),
+            sender_clock: ClockConfig::default(),
+            receiver_clock: ClockConfig::default(),
+            from: 0,
+            to: 1,
+            transport: None,
+            send_jitter: Duration::ZERO,
+            interruptions: None,
+        }
+    }
+}
+
+/// Periodic sending interruptions: every `U[every]` the sender stops for `U[length]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Interruptions {
+    /// Time between interruption starts, uniform in `[lo, hi]`. Default [5 s, 15 s] (seed 001).
+    pub every: [Duration; 2],
+    /// Length of one interruption, uniform in `[lo, hi]`. Default [0, 50 ms] (seed 001).
+    pub length: [Duration; 2],
+}
+
+impl Default for Interruptions {
+    fn default() -> Self {
+        Interruptions {
+            every: [Duration::from_secs(5), Duration::from_secs(15)],
+            length: [Duration::ZERO, Duration::from_millis(50)],
+        }
+    }
+}
+
+/// What the application offers to the transport, tagged by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Traffic {
+    /// Always has data.
+    Backlogged(Backlogged),
+    /// One transfer of `bytes`; its completion time is reported.
+    Transfer(Transfer),
+    /// Chunk after chunk (seed 003 sections 4.5 and 4.7).
+    Chunks(Chunks),
+    /// Unresponsive constant bit rate, UDP-like, no ACKs (seed 000's CBR).
+    Cbr(Cbr),
+    /// Bursts of packets written into a bounded sender buffer (seed 004).
+    Bursty(Bursty),
+    /// Trains of chunks separated by think times, each train a new connection (seed 001's
+    /// short TCP files and web-like traffic).
+    Sessions(Sessions),
+}
+
+impl Default for Traffic {
+    fn default() -> Self {
+        Traffic::Backlogged(Backlogged {})
+    }
+}
+
+/// Backlogged source (no parameters).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Backlogged {}
+
+/// A finite transfer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Transfer {
+    /// Bytes to send. Default 10 MB.
+    pub bytes: u64,
+}
+
+impl Default for Transfer {
+    fn default() -> Self {
+        Transfer { bytes: 10_000_000 }
+    }
+}
+
+/// Chunk-by-chunk transfer: when a chunk is fully acknowledged, with probability
+/// `persistence` (PP) the next chunk goes to the same peer keeping the window; otherwise to
+/// another peer from `peers` (star) with a fresh controller (seed 003 section 4.7).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Chunks {
+    /// Chunk size in bytes. Default 250 kB (seed 003 section 4.5.1).
+    pub size: u64,
+    /// Persistence probability PP. Default 1 (always the same peer, seed 003 section 4.5).
+    pub persistence: f64,
+    /// Star only: candidate receiving hosts; empty means keep the path and only reset the
+    /// controller on a switch. Default empty.
+    pub peers: Vec<u32>,
+}
+
+impl Default for Chunks {
+    fn default() -> Self {
+        Chunks { size: 250_000, persistence: 1.0, peers: Vec::new() }
+    }
+}
+
+/// Constant bit rate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Cbr {
+    /// Rate. Default 750 kb/s (seed 000).
+    pub rate: Rate,
+    /// Packet size, bytes. Default 500 (seed 000).
+    pub size: u32,
+}
+
+impl Default for Cbr {
+    fn default() -> Self {
+        Cbr { rate: Rate::kbps(750), size: 500 }
+    }
+}
+
+/// Bursty source: `packets` every `period` written into a `buffer`-packet sender buffer;
+/// what does not fit is discarded and counted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Bursty {
+    /// Packets per burst. Default 15 (seed 004).
+    pub packets: u32,
+    /// Time between bursts. Default 100 ms (seed 004).
+    pub period: Duration,
+    /// Sender buffer for not-yet-sent packets. Default 32 (seed 004).
+    pub buffer: u32,
+}
+
+impl Default for Bursty {
+    fn default() -> Self {
+        Bursty { packets: 15, period: Duration::from_millis(100), buffer: 32 }
+    }
+}
+
+/// Sessions: a train of `chunks` chunks of `U[chunk_packets]` packets written `U[gap]`
+/// apart; when the train is fully acknowledged, a think time `U[think]`, then a new
+/// connection (fresh controller) for the next train. `chunks = 1`, `chunk_packets = [n, n]`
+/// and `gap = 0` gives seed 001's short TCP files.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Sessions {
+    /// Chunks per train. Default 10 (seed 001 web-like traffic).
+    pub chunks: u32,
+    /// Packets per chunk, uniform integer in `[lo, hi]`. Default [8, 12] (seed 001).
+    pub chunk_packets: [u32; 2],
+    /// Gap between chunk writes, uniform. Default [0, 5 ms] (seed 001).
+    pub gap: [Duration; 2],
+    /// Think time between trains, uniform. Default [5 s, 15 s] (seed 001).
+    pub think: [Duration; 2],
+}
+
+impl Default for Sessions {
+    fn default() -> Self {
+        Sessions {
+            chunks: 10,
+            chunk_packets: [8, 12],
+            gap: [Duration::ZERO, Duration::from_millis(5)],
+            think: [Duration::from_secs(5), Duration::from_secs(15)],
+        }
+    }
+}
+
+/// A scenario or sweep file that could not be loaded.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ScenarioError {
+    /// TOML syntax or schema error; the message names the key and the line.
+    #[error("{0}")]
+    Parse(String),
+    /// A `--set` override that could not be applied.
+    #[error("--set {key}: {reason}")]
+    Override {
+        /// The dotted key as given.
+        key: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// A value that parses but makes no sense.
+    #[error("invalid `{key}`: {reason}")]
+    Invalid {
+        /// Dotted path of the offending key (`flow.1.cc.target`).
+        key: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+fn invalid(key: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
+    ScenarioError::Invalid { key: key.into(), reason: reason.into() }
+}
+
+/// Applies one `key=value` override to a TOML document. Keys are dotted; array elements
+/// are addressed by index (`flow.0.cc.target=25ms`). Values are TOML (`25`, `true`,
+/// `"x"`, `{ kind = "red" }`) or, failing that, bare strings (`25ms`). Intermediate tables
+/// are created; array elements must exist.
+pub fn apply_override(doc: &mut toml::Value, key: &str, value: &str) -> Result<(), ScenarioError> {
+    let err = |reason: String| ScenarioError::Override { key: key.to_string(), reason };
+    let parts: Vec<&str> = key.split('.').collect();
+    if key.is_empty() || parts.iter().any(|p| p.is_empty()) {
+        return Err(err("empty key component".into()));
+    }
+    let parsed: toml::Value = match format!("v = {value}").parse::<toml::Table>() {
+        Ok(mut t) => t.remove("v").unwrap_or(toml::Value::String(value.to_string())),
+        Err(_) => toml::Value::String(value.to_string()),
+    };
+    let mut slot = doc;
+    for (i, part) in parts.iter().enumerate() {
+        let last = i + 1 == parts.len();
+        slot = match slot {
+            toml::Value::Table(t) => {
+                if last {
+                    t.insert(part.to_string(), parsed);
+                    return Ok(());
+                }
+                t.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()))
+            }
+            toml::Value::Array(a) => {
+                let idx: usize = part
+                    .parse()
+                    .map_err(|_| err(format!("`{part}` indexes an array and must be a number")))?;
+                let len = a.len();
+                let el = a
+                    .get_mut(idx)
+                    .ok_or_else(|| err(format!("index {idx} out of range (array has {len} elements)")))?;
+                if last {
+                    *el = parsed;
+                    return Ok(());
+                }
+                el
+            }
+            _ => return Err(err(format!("`{}` is not a table", parts[..i].join(".")))),
+        };
+    }
+    Ok(())
+}
+
+/// Splits `key=value`.
+pub fn split_override(s: &str) -> Result<(&str, &str), ScenarioError> {
+    s.split_once('=')
+        .map(|(k, v)| (k.trim(), v.trim()))
+        .ok_or_else(|| ScenarioError::Override { key: s.to_string(), reason: "expected key=value".into() })
+}
+
+impl Scenario {
+    /// Parses a scenario from TOML text and validates it. Errors name the key and line.
+    pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
+        Self::from_toml_with::<&str>(text, &[])
+    }
+
+    /// Parses, applies `key=value` overrides (in order), and validates.
+    pub fn from_toml_with<S: AsRef<str>>(text: &str, overrides: &[S]) -> Result<Scenario, ScenarioError> {
+        // First pass on the text itself so that schema errors carry line numbers.
+        let sc: Scenario = toml::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
+        if overrides.is_empty() {
+            sc.validate()?;
+            return Ok(sc);
+        }
+        // Overrides apply to the scenario with every default spelled out, so that
+        // `topology.queue.packets=40` works even when the file relies on the default queue.
+        let mut doc = toml::Value::try_from(&sc).map_err(|e| ScenarioError::Parse(e.to_string()))?;
+        let mut keys = Vec::new();
+        for o in overrides {
+            let (k, v) = split_override(o.as_ref())?;
+            apply_override(&mut doc, k, v)?;
+            keys.push(k.to_string());
+        }
+        let sc: Scenario = Scenario::deserialize(doc).map_err(|e| ScenarioError::Override {
+            key: keys.join(", "),
+            reason: e.to_string().trim().to_string(),
+        })?;
+        sc.validate()?;
+        Ok(sc)
+    }
+
+    /// The scenario as TOML text (round-trips through [`Scenario::from_toml`]).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+
+    /// Number of hosts of a star topology (0 for a dumbbell).
+    pub fn star_hosts(&self) -> u32 {
+        match &self.topology {
+            Topology::Star(s) => s.hosts.iter().map(|h| h.count).sum(),
+            Topology::Dumbbell(_) => 0,
+        }
+    }
+
+    /// Total number of flows after expanding `count`.
+    pub fn flow_count(&self) -> u64 {
+        self.flows.iter().map(|f| f.count as u64).sum()
+    }
+
+    /// Checks every semantic constraint; the error names the dotted key.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.duration.is_zero() {
+            return Err(invalid("duration", "must be positive"));
+        }
+        if self.warmup >= self.duration {
+            return Err(invalid("warmup", format!("must be shorter than duration ({})", self.duration)));
+        }
+        if self.mss < 64 || self.mss > 65_535 {
+            return Err(invalid("mss", format!("must be between 64 and 65535 bytes, got {}", self.mss)));
+        }
+        if self.ack_size == 0 || self.ack_size > self.mss {
+            return Err(invalid("ack_size", "must be between 1 and mss"));
+        }
+        if self.sample_interval.is_zero() {
+            return Err(invalid("sample_interval", "must be positive"));
+        }
+        self.transport.validate("transport")?;
+        match &self.topology {
+            Topology::Dumbbell(d) => {
+                validate_queue("topology.queue", &d.queue)?;
+                if let Some(q) = &d.reverse_queue {
+                    validate_queue("topology.reverse_queue", q)?;
+                }
+                validate_queue("topology.access_queue", &d.access_queue)?;
+                prob("topology.loss", d.loss)?;
+                prob("topology.reverse_loss", d.reverse_loss)?;
+            }
+            Topology::Star(s) => {
+                if s.hosts.is_empty() {
+                    return Err(invalid("topology.host", "a star needs at least one [[topology.host]]"));
+                }
+                for (i, h) in s.hosts.iter().enumerate() {
+                    if h.count == 0 {
+                        return Err(invalid(format!("topology.host.{i}.count"), "must be at least 1"));
+                    }
+                    validate_queue(&format!("topology.host.{i}.up_queue"), &h.up_queue)?;
+                    validate_queue(&format!("topology.host.{i}.down_queue"), &h.down_queue)?;
+                    prob(&format!("topology.host.{i}.loss"), h.loss)?;
+                    drift(&format!("topology.host.{i}.clock.drift_ppm"), h.clock.drift_ppm)?;
+                }
+            }
+        }
+        if self.flows.is_empty() {
+            return Err(invalid("flow", "at least one [[flow]] is required"));
+        }
+        let hosts = self.star_hosts();
+        for (i, f) in self.flows.iter().enumerate() {
+            let k = |s: &str| format!("flow.{i}.{s}");
+            if f.count == 0 {
+                return Err(invalid(k("count"), "must be at least 1"));
+            }
+            match (&f.traffic, &f.cc) {
+                (Traffic::Cbr(c), _) => {
+                    if c.size == 0 || c.size > 65_535 {
+                        return Err(invalid(k("traffic.size"), "must be between 1 and 65535"));
+                    }
+                    if c.rate.is_infinite() {
+                        return Err(invalid(k("traffic.rate"), "must be finite"));
+                    }
+                }
+                (_, None) => {
+                    return Err(invalid(k("cc"), "a congestion controller is required (e.g. cc = { name = \"ledbat\" })"))
+                }
+                (_, Some(cc)) => {
+                    cc.validate().map_err(|e| invalid(format!("flow.{i}.cc.{}", e.field), e.reason))?;
+                }
+            }
+            match &f.traffic {
+                Traffic::Transfer(t) if t.bytes == 0 => return Err(invalid(k("traffic.bytes"), "must be positive")),
+                Traffic::Chunks(c) => {
+                    if c.size == 0 {
+                        return Err(invalid(k("traffic.size"), "must be positive"));
+                    }
+                    prob(&k("traffic.persistence"), c.persistence)?;
+                    for (j, p) in c.peers.iter().enumerate() {
+                        if hosts == 0 {
+                            return Err(invalid(k("traffic.peers"), "peers need a star topology"));
+                        }
+                        if *p >= hosts || *p == f.from {
+                            return Err(invalid(
+                                format!("flow.{i}.traffic.peers.{j}"),
+                                format!("must be a host index in 0..{hosts} other than `from`"),
+                            ));
+                        }
+                    }
+                }
+                Traffic::Bursty(b) => {
+                    if b.packets == 0 || b.buffer == 0 || b.period.is_zero() {
+                        return Err(invalid(k("traffic"), "packets, buffer and period must be positive"));
+                    }
+                }
+                Traffic::Sessions(s) => {
+                    if s.chunks == 0 || s.chunk_packets[0] == 0 || s.chunk_packets[0] > s.chunk_packets[1] {
+                        return Err(invalid(k("traffic"), "chunks >= 1 and 1 <= chunk_packets[0] <= chunk_packets[1]"));
+                    }
+                    range(&k("traffic.gap"), s.gap)?;
+                    range(&k("traffic.think"), s.think)?;
+                }
+                _ => {}
+            }
+            if let Some(stop) = f.stop {
+                if stop <= f.start {
+                    return Err(invalid(k("stop"), "must be after start"));
+                }
+            }
+            if let Some(t) = &f.transport {
+                t.validate(&k("transport"))?;
+            }
+            if let Some(x) = &f.interruptions {
+                range(&k("interruptions.every"), x.every)?;
+                range(&k("interruptions.length"), x.length)?;
+                if x.every[0].is_zero() {
+                    return Err(invalid(k("interruptions.every"), "must be positive"));
+                }
+            }
+            drift(&k("sender_clock.drift_ppm"), f.sender_clock.drift_ppm)?;
+            drift(&k("receiver_clock.drift_ppm"), f.receiver_clock.drift_ppm)?;
+            if hosts > 0 {
+                if f.from >= hosts {
+                    return Err(invalid(k("from"), format!("host {} does not exist (hosts 0..{hosts})", f.from)));
+                }
+                if f.to >= hosts {
+                    return Err(invalid(k("to"), format!("host {} does not exist (hosts 0..{hosts})", f.to)));
+                }
+                if f.to == f.from {
+                    return Err(invalid(k("to"), "must differ from `from`"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl TransportConfig {
+    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+        if self.dupthresh == 0 {
+            return Err(invalid(format!("{at}.dupthresh"), "must be at least 1"));
+        }
+        if self.min_rto.is_zero() {
+            return Err(invalid(format!("{at}.min_rto"), "must be positive"));
+        }
+        if self.max_rto < self.min_rto {
+            return Err(invalid(format!("{at}.max_rto"), "must be at least min_rto"));
+        }
+        if self.delayed_ack && self.delack_timeout.is_zero() {
+            return Err(invalid(format!("{at}.delack_timeout"), "must be positive with delayed_ack"));
+        }
+        Ok(())
+    }
+}
+
+fn validate_queue(at: &str, q: &QueueConfig) -> Result<(), ScenarioError> {
+    match q {
+        QueueConfig::DropTail(d) => {
+            if d.packets.is_none() && d.bytes.is_none() {
+                return Err(invalid(at, "droptail needs `packets` or `bytes`"));
+            }
+            if d.packets == Some(0) || d.bytes == Some(0) {
+                return Err(invalid(at, "limits must be positive"));
+            }
+        }
+        QueueConfig::Red(r) => {
+            if r.packets == 0 {
+                return Err(invalid(format!("{at}.packets"), "must be positive"));
+            }
+            if !(r.min_th >= 0.0 && r.min_th < r.max_th) {
+                return Err(invalid(format!("{at}.min_th"), "must satisfy 0 <= min_th < max_th"));
+            }
+            if !(r.max_p > 0.0 && r.max_p <= 1.0) {
+                return Err(invalid(format!("{at}.max_p"), "must be in (0, 1]"));
+            }
+            if !(r.w_q > 0.0 && r.w_q <= 1.0) {
+                return Err(invalid(format!("{at}.w_q"), "must be in (0, 1]"));
+            }
+        }
+        QueueConfig::Codel(c) => {
+            if c.packets == 0 {
+                return Err(invalid(format!("{at}.packets"), "must be positive"));
+            }
+            if c.target.is_zero() || c.interval.is_zero() {
+                return Err(invalid(at, "target and interval must be positive"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn prob(at: &str, p: f64) -> Result<(), ScenarioError> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(())
+    } else {
+        Err(invalid(at, format!("must be a probability in [0, 1], got {p}")))
+    }
+}
+
+fn drift(at: &str, d: f64) -> Result<(), ScenarioError> {
+    if d.is_finite() && d.abs() < 1e5 {
+        Ok(())
+    } else {
+        Err(invalid(at, format!("must be finite and below 1e5 ppm in magnitude, got {d}")))
+    }
+}
+
+fn range<T: PartialOrd>(at: &str, r: [T; 2]) -> Result<(), ScenarioError> {
+    if r[0] <= r[1] {
+        Ok(())
+    } else {
+        Err(invalid(at, "range must be [lo, hi] with lo <= hi"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"
+duration = "10s"
+[[flow]]
+cc = { name = "ledbat", target = "25ms" }
+"#;
+
+    #[test]
+    fn minimal_scenario_takes_documented_defaults() {
+        let s = Scenario::from_toml(MINIMAL).unwrap();
+        assert_eq!(s.duration, Duration::from_secs(10));
+        assert_eq!(s.mss, 1500);
+        let Topology::Dumbbell(d) = &s.topology else { panic!() };
+        assert_eq!(d.rate, Rate::mbps(10));
+        assert_eq!(d.queue, QueueConfig::DropTail(DropTail { packets: Some(100), bytes: None }));
+        assert_eq!(s.flows[0].access_delay, Duration::from_millis(5));
+    }
+
+    #[test]
+    fn unknown_key_is_an_error_naming_key_and_line() {
+        let text = "duration = \"10s\"\n[[flow]]\ncc = { name = \"ledbat\" }\nstrat = \"1s\"\n";
+        let e = Scenario::from_toml(text).unwrap_err().to_string();
+        assert!(e.contains("strat"), "{e}");
+        assert!(e.contains("line 4"), "{e}");
+    }
+
+    #[test]
+    fn bad_value_error_names_the_line() {
+        let text = "duration = \"10 parsecs\"\n[[flow]]\ncc = { name = \"ledbat\" }\n";
+        let e = Scenario::from_toml(text).unwrap_err().to_string();
+        assert!(e.contains("line 1"), "{e}");
+        assert!(e.contains("parsecs"), "{e}");
+    }
+
+    #[test]
+    fn unknown_controller_parameter_is_rejected() {
+        let text = "[[flow]]\ncc = { name = \"ledbat\", tagret = \"25ms\" }\n";
+        let e = Scenario::from_toml(text).unwrap_err().to_string();
+        assert!(e.contains("tagret"), "{e}");
+    }
+
+    #[test]
+    fn overrides_reach_nested_keys_and_array_elements() {
+        let s = Scenario::from_toml_with(
+            MINIMAL,
+            &["flow.0.cc.target=100ms", "topology.queue.packets=40", "duration=5s", "flow.0.start=1s"],
+        )
+        .unwrap();
+        let Some(ControllerConfig::Ledbat(c)) = &s.flows[0].cc else { panic!() };
+        assert_eq!(c.target, Duration::from_millis(100));
+        let Topology::Dumbbell(d) = &s.topology else { panic!() };
+        assert_eq!(d.queue.packet_limit(), Some(40));
+        assert_eq!(s.duration, Duration::from_secs(5));
+        assert_eq!(s.flows[0].start, Duration::from_secs(1));
+    }
+
+    #[test]
+    fn override_errors_name_the_key() {
+        let e = Scenario::from_toml_with(MINIMAL, &["flow.3.start=1s"]).unwrap_err().to_string();
+        assert!(e.contains("flow.3.start"), "{e}");
+        let e = Scenario::from_toml_with(MINIMAL, &["topology.qeueu=1"]).unwrap_err().to_string();
+        assert!(e.contains("qeueu"), "{e}");
+        let e = Scenario::from_toml_with(MINIMAL, &["nonsense"]).unwrap_err().to_string();
+        assert!(e.contains("nonsense"), "{e}");
+    }
+
+    #[test]
+    fn semantic_errors_name_the_dotted_key() {
+        let e = Scenario::from_toml_with(MINIMAL, &["flow.0.cc.gain=-1"]).unwrap_err().to_string();
+        assert!(e.contains("flow.0.cc.gain"), "{e}");
+        let e = Scenario::from_toml_with(MINIMAL, &["topology.loss=2"]).unwrap_err().to_string();
+        assert!(e.contains("topology.loss"), "{e}");
+        let e = Scenario::from_toml("[[flow]]\ntraffic = { kind = \"backlogged\" }\n").unwrap_err().to_string();
+        assert!(e.contains("flow.0.cc"), "{e}");
+    }
+
+    #[test]
+    fn scenario_round_trips_through_toml() {
+        let s = Scenario::from_toml(MINIMAL).unwrap();
+        let back = Scenario::from_toml(&s.to_toml()).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn star_topology_parses_host_groups() {
+        let text = r#"
+[topology]
+kind = "star"
+[[topology.host]]
+count = 3
+up = "1Mbps"
+down = "8Mbps"
+up_queue = { kind = "red", packets = 50 }
+[[flow]]
+cc = { name = "ledbat" }
+from = 0
+to = 2
+traffic = { kind = "chunks", persistence = 0.5, peers = [1, 2] }
+"#;
+        let s = Scenario::from_toml(text).unwrap();
+        assert_eq!(s.star_hosts(), 3);
+        let e = Scenario::from_toml_with(text, &["flow.0.to=3"]).unwrap_err().to_string();
+        assert!(e.contains("flow.0.to"), "{e}");
+    }
+}
