@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod controller;
+pub mod cubic;
 pub mod delay;
 pub mod error;
 pub mod ledbat;

@@ -253,6 +253,9 @@ builtin! {
     NewReno = "newreno" => crate::newreno::NewReno, crate::newreno::NewRenoConfig,
         "TCP NewReno window: slow start, +1 MSS per RTT, halve once per RTT on loss",
         "RFC 5681 section 3, RFC 6582; seed 003 section 3.2";
+    Cubic = "cubic" => crate::cubic::Cubic, crate::cubic::CubicConfig,
+        "CUBIC: cubic window growth around W_max, beta 0.7, Reno-friendly region",
+        "RFC 9438 section 4; seed 003 chapter 6";
 }
 
 #[cfg(test)]
