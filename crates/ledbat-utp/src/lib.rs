@@ -1,10 +1,27 @@
 //! `ledbat-utp`: uTP (BitTorrent BEP 29) on the `ledbat-core` congestion controllers.
 //!
+//! The protocol is sans-IO in the style of quinn-proto: every entry point takes `now`
+//! ([`ledbat_core::Instant`]), datagrams go in as bytes and come out as bytes, and the caller
+//! owns sockets and clocks.
+//!
 //! - [`packet`]: the wire codec (header, extension chain, selective ACK);
-//! - [`seq`]: wrap-safe 16-bit sequence arithmetic.
+//! - [`seq`]: wrap-safe 16-bit sequence arithmetic;
+//! - [`config`]: connection parameters with documented defaults;
+//! - [`conn`]: one connection's state machine;
+//! - [`endpoint`]: many connections behind one socket (demultiplexing, accept, RESET for
+//!   strangers, half-open bound);
+//! - [`harness`]: two endpoints over an in-memory lossy network with a virtual clock;
+//! - `runtime` (feature `tokio`): UDP socket, listener and `AsyncRead`/`AsyncWrite` streams.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod config;
+pub mod conn;
 pub mod packet;
 pub mod seq;
+pub mod stats;
+
+pub use config::ConnectionConfig;
+pub use conn::{Connection, ConnectionError, State, StreamError};
+pub use stats::{ConnectionStats, EndpointStats};

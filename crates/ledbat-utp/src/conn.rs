@@ -1,0 +1,1275 @@
+//! One uTP connection as a sans-IO state machine.
+//!
+//! Driven by `(now, packet)` in ([`Connection::handle_packet`],
+//! [`Connection::handle_timeout`]) and `(datagrams, next timer)` out
+//! ([`Connection::poll_transmit`], [`Connection::poll_timeout`]); the application side is
+//! [`Connection::write`], [`Connection::read`] and [`Connection::close`]. No clock is read.
+//!
+//! Wire behaviour follows BEP 29 as libutp and libtorrent deploy it:
+//!
+//! - handshake: the initiator picks `recv_id`, sets `send_id = recv_id + 1`, sends SYN with
+//!   `conn_id = recv_id`, `seq_nr = 1`. The acceptor sets `send_id = SYN.conn_id`,
+//!   `recv_id = SYN.conn_id + 1`, `ack_nr = SYN.seq_nr`, picks a random `seq_nr` and answers
+//!   STATE. A STATE carries the *next* sequence number without consuming it, so the
+//!   acceptor's first DATA has exactly the `seq_nr` of its STATE and the initiator sets
+//!   `ack_nr = STATE.seq_nr - 1` (libutp `CS_SYN_SENT` handling). A DATA packet acking the
+//!   SYN establishes the connection too (the STATE may be lost). A duplicate SYN is
+//!   answered with STATE again.
+//! - every packet carries `ack_nr` (last in-order packet received), `wnd_size` (free
+//!   receive buffer) and `timestamp_difference` = our clock at the last receipt minus that
+//!   packet's timestamp (libutp's `reply_micro`). The peer's `timestamp_difference` is our
+//!   one-way-delay sample, fed to the controller as a [`DelaySample`].
+//! - loss: a packet is lost after `dup_ack_threshold` (3) duplicate ACKs, or when at least
+//!   3 packets sent after it are selectively acknowledged (libutp's rule); it is
+//!   retransmitted at once, window permitting. A retransmission timeout (RFC 6298 RTO from
+//!   Karn-filtered samples, floor `min_rto`, doubled per consecutive timeout) marks every
+//!   packet in flight for retransmission and tells the controller.
+//! - sending: a new packet of `n` payload bytes leaves when
+//!   `in_flight + n <= min(cwnd, peer wnd_size)` (or nothing is in flight, for the
+//!   congestion window), the controller's pause is over and, if it paces, `n / rate` after
+//!   the previous packet. A zero peer window is probed after one RTO.
+//! - FIN carries the last sequence number and is retransmitted like data; the reader sees
+//!   end of stream once every packet up to it was delivered. RESET aborts.
+//! - keep-alive: after `keepalive` without sending, a STATE with `ack_nr - 1` (libutp: a
+//!   duplicate ACK the peer ignores) keeps NAT bindings open.
+
+use crate::config::ConnectionConfig;
+use crate::packet::{self, Header, Packet, PacketType};
+use crate::seq::{seq_diff, seq_lt};
+use crate::stats::ConnectionStats;
+use ledbat_core::{
+    Ack, AnyController, ConfigError, Controller, DelaySample, Duration, Instant, Loss, RttEstimator, Timeout,
+    Timestamp32,
+};
+use std::collections::VecDeque;
+
+/// The sequence number of the initiator's SYN (BEP 29, libutp).
+pub const SYN_SEQ_NR: u16 = 1;
+/// Delay samples kept between ACKs that acknowledge data.
+const MAX_PENDING_SAMPLES: usize = 16;
+
+/// Where a connection is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Initiator: SYN sent, waiting for the acceptor's STATE.
+    SynSent,
+    /// Acceptor: STATE sent, nothing heard since the SYN. May already send data.
+    SynReceived,
+    /// Both sides know the connection.
+    Connected,
+    /// Failed (reset or timed out); see [`Connection::error`].
+    Failed,
+}
+
+/// Why a connection ended abnormally.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConnectionError {
+    /// The peer sent RESET.
+    #[error("connection reset by peer")]
+    Reset,
+    /// Too many consecutive retransmission timeouts, or the SYN was never answered.
+    #[error("connection timed out")]
+    TimedOut,
+    /// Aborted locally.
+    #[error("connection aborted locally")]
+    Aborted,
+}
+
+/// Why a read or write cannot proceed now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StreamError {
+    /// Nothing to read, or no buffer space: try again after the next event.
+    #[error("operation would block")]
+    WouldBlock,
+    /// Writing after [`Connection::close`].
+    #[error("stream closed for writing")]
+    WriteClosed,
+    /// The connection failed.
+    #[error(transparent)]
+    Connection(#[from] ConnectionError),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Syn,
+    Data,
+    Fin,
+}
+
+/// One packet that consumed a sequence number and is not yet cumulatively acknowledged.
+#[derive(Clone, Copy, Debug)]
+struct Sent {
+    kind: Kind,
+    /// Stream offset of the payload.
+    offset: u64,
+    len: u32,
+    sent_at: Instant,
+    transmissions: u32,
+    /// Selectively acknowledged.
+    acked: bool,
+    /// Counted in `in_flight_bytes`.
+    in_flight: bool,
+    /// Declared lost, waiting to be sent again.
+    need_resend: bool,
+}
+
+/// A uTP connection. See the module documentation.
+#[derive(Debug)]
+pub struct Connection {
+    cfg: ConnectionConfig,
+    ctrl: AnyController,
+    state: State,
+    error: Option<ConnectionError>,
+    initiator: bool,
+    recv_id: u16,
+    send_id: u16,
+
+    // Send side.
+    /// Next sequence number to assign.
+    seq_nr: u16,
+    /// Sequence number of `inflight[0]`.
+    una: u16,
+    inflight: VecDeque<Sent>,
+    in_flight_bytes: u64,
+    resend_count: usize,
+    send_buf: VecDeque<u8>,
+    /// Stream offset of `send_buf[0]`.
+    send_base: u64,
+    /// Stream offset of the next byte to packetize.
+    unsent: u64,
+    close_requested: bool,
+    fin_sent: bool,
+    fin_acked: bool,
+    syn_pending: bool,
+    syn_retries: u32,
+    reset_pending: bool,
+    peer_wnd: u64,
+    dup_acks: u32,
+    rtt: RttEstimator,
+    backoff: u32,
+    rto_at: Option<Instant>,
+    next_send_at: Instant,
+    blocked_until: Option<Instant>,
+    probe_at: Option<Instant>,
+    probe_ok: bool,
+    last_sent: Option<Instant>,
+    last_recv: Instant,
+    keepalive_due: bool,
+    delay_samples: Vec<DelaySample>,
+
+    // Receive side.
+    /// Last in-order sequence number received.
+    ack_nr: u16,
+    recv_buf: VecDeque<u8>,
+    /// `ooo[i]` holds packet `ack_nr + 2 + i` (the selective-ACK bit numbering).
+    ooo: VecDeque<Option<Vec<u8>>>,
+    ooo_bytes: usize,
+    peer_fin: Option<u16>,
+    eof: bool,
+    ack_pending: bool,
+    reply_micro: u32,
+    last_adv_wnd: u64,
+
+    done_at: Option<Instant>,
+    stats: ConnectionStats,
+    sack_scratch: Vec<u8>,
+}
+
+fn wire_clock(now: Instant) -> u32 {
+    Timestamp32::from_instant(now, 0).0
+}
+
+impl Connection {
+    fn new(now: Instant, cfg: ConnectionConfig, initiator: bool, recv_id: u16, send_id: u16) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        let ctrl = cfg.controller.build(cfg.max_payload() as u32)?;
+        Ok(Connection {
+            ctrl,
+            state: State::SynSent,
+            error: None,
+            initiator,
+            recv_id,
+            send_id,
+            seq_nr: 0,
+            una: 0,
+            inflight: VecDeque::new(),
+            in_flight_bytes: 0,
+            resend_count: 0,
+            send_buf: VecDeque::new(),
+            send_base: 0,
+            unsent: 0,
+            close_requested: false,
+            fin_sent: false,
+            fin_acked: false,
+            syn_pending: false,
+            syn_retries: 0,
+            reset_pending: false,
+            peer_wnd: cfg.max_payload() as u64,
+            dup_acks: 0,
+            rtt: RttEstimator::default(),
+            backoff: 0,
+            rto_at: None,
+            next_send_at: Instant::ZERO,
+            blocked_until: None,
+            probe_at: None,
+            probe_ok: false,
+            last_sent: None,
+            last_recv: now,
+            keepalive_due: false,
+            delay_samples: Vec::new(),
+            ack_nr: 0,
+            recv_buf: VecDeque::new(),
+            ooo: VecDeque::new(),
+            ooo_bytes: 0,
+            peer_fin: None,
+            eof: false,
+            ack_pending: false,
+            reply_micro: 0,
+            last_adv_wnd: 0,
+            done_at: None,
+            stats: ConnectionStats::default(),
+            sack_scratch: Vec::new(),
+            cfg,
+        })
+    }
+
+    /// An initiating connection whose SYN goes out on the first
+    /// [`Connection::poll_transmit`]: `recv_id` as chosen (randomly) by the caller,
+    /// `send_id = recv_id + 1`.
+    pub fn connect(now: Instant, cfg: ConnectionConfig, recv_id: u16) -> Result<Self, ConfigError> {
+        let mut c = Connection::new(now, cfg, true, recv_id, recv_id.wrapping_add(1))?;
+        c.seq_nr = SYN_SEQ_NR.wrapping_add(1);
+        c.una = SYN_SEQ_NR;
+        c.inflight.push_back(Sent {
+            kind: Kind::Syn,
+            offset: 0,
+            len: 0,
+            sent_at: now,
+            transmissions: 0,
+            acked: false,
+            in_flight: false,
+            need_resend: false,
+        });
+        c.syn_pending = true;
+        Ok(c)
+    }
+
+    /// The accepting side of a received SYN, with initial sequence number `isn` (random,
+    /// chosen by the caller). A STATE answering the SYN is queued.
+    pub fn accept(now: Instant, cfg: ConnectionConfig, syn: &Header, isn: u16) -> Result<Self, ConfigError> {
+        let mut c = Connection::new(now, cfg, false, syn.conn_id.wrapping_add(1), syn.conn_id)?;
+        c.state = State::SynReceived;
+        c.ack_nr = syn.seq_nr;
+        c.seq_nr = isn;
+        c.una = isn;
+        c.peer_wnd = syn.wnd_size as u64;
+        c.reply_micro = wire_clock(now).wrapping_sub(syn.timestamp);
+        c.ack_pending = true;
+        c.stats.packets_received = 1;
+        Ok(c)
+    }
+
+    /// Connection id expected on incoming packets.
+    pub fn recv_id(&self) -> u16 {
+        self.recv_id
+    }
+    /// Connection id put on outgoing packets (except SYN).
+    pub fn send_id(&self) -> u16 {
+        self.send_id
+    }
+    /// Whether this side sent the SYN.
+    pub fn is_initiator(&self) -> bool {
+        self.initiator
+    }
+    /// Lifecycle state.
+    pub fn state(&self) -> State {
+        self.state
+    }
+    /// Whether the handshake completed from this side's point of view (the acceptor may
+    /// send as soon as it has answered the SYN).
+    pub fn is_established(&self) -> bool {
+        matches!(self.state, State::Connected | State::SynReceived)
+    }
+    /// Why the connection failed, if it did.
+    pub fn error(&self) -> Option<ConnectionError> {
+        self.error
+    }
+    /// Whether a `close` was requested and the FIN is acknowledged (every byte written
+    /// was delivered).
+    pub fn is_write_closed(&self) -> bool {
+        self.fin_acked
+    }
+    /// Whether the peer's FIN was reached and every byte before it has been read.
+    pub fn is_read_closed(&self) -> bool {
+        self.eof && self.recv_buf.is_empty()
+    }
+    /// Whether there is nothing left to do: failed, or closed in both directions (or closed
+    /// by us, the peer's remaining data being unwanted), and the linger time after that
+    /// has passed.
+    pub fn is_drained(&self, now: Instant) -> bool {
+        match self.done_at {
+            Some(t) => self.error.is_some() || now >= t + self.cfg.linger,
+            None => false,
+        }
+    }
+
+    /// Counters and state.
+    pub fn stats(&self) -> ConnectionStats {
+        let mut s = self.stats.clone();
+        s.cwnd = self.ctrl.window();
+        s.in_flight = self.in_flight_bytes;
+        s.peer_window = self.peer_wnd;
+        s.srtt = self.rtt.srtt();
+        s.rto = self.rto();
+        s.controller = self.ctrl.name();
+        s.metrics = self.ctrl.metrics();
+        s
+    }
+
+    /// Counts a malformed datagram addressed to this connection.
+    pub fn count_malformed(&mut self) {
+        self.stats.malformed_dropped += 1;
+    }
+
+    /// Bytes [`Connection::write`] would accept now.
+    pub fn writable(&self) -> usize {
+        (self.cfg.send_buffer as usize).saturating_sub(self.send_buf.len())
+    }
+
+    /// Bytes ready for [`Connection::read`].
+    pub fn readable(&self) -> usize {
+        self.recv_buf.len()
+    }
+
+    /// Queues bytes for sending; returns how many were taken (at most
+    /// [`Connection::writable`]).
+    pub fn write(&mut self, data: &[u8]) -> Result<usize, StreamError> {
+        if let Some(e) = self.error {
+            return Err(e.into());
+        }
+        if self.close_requested {
+            return Err(StreamError::WriteClosed);
+        }
+        let n = data.len().min(self.writable());
+        if n == 0 && !data.is_empty() {
+            return Err(StreamError::WouldBlock);
+        }
+        self.send_buf.extend(&data[..n]);
+        Ok(n)
+    }
+
+    /// Copies received bytes into `buf`. `Ok(0)` (for a non-empty `buf`) is end of stream.
+    pub fn read(&mut self, buf: &mut [u8]) -> Result<usize, StreamError> {
+        if self.recv_buf.is_empty() {
+            if self.eof {
+                return Ok(0);
+            }
+            if let Some(e) = self.error {
+                return Err(e.into());
+            }
+            return Err(StreamError::WouldBlock);
+        }
+        let n = buf.len().min(self.recv_buf.len());
+        let (a, b) = self.recv_buf.as_slices();
+        let from_a = n.min(a.len());
+        buf[..from_a].copy_from_slice(&a[..from_a]);
+        buf[from_a..n].copy_from_slice(&b[..n - from_a]);
+        self.recv_buf.drain(..n);
+        // Window update (libutp): the peer may be stalled on a window smaller than a packet.
+        let mss = self.cfg.max_payload() as u64;
+        if self.last_adv_wnd < mss && self.adv_wnd() >= mss {
+            self.ack_pending = true;
+        }
+        Ok(n)
+    }
+
+    /// Ends our direction of the stream: a FIN follows the data already written.
+    pub fn close(&mut self) {
+        self.close_requested = true;
+    }
+
+    /// Aborts the connection: one RESET is sent and the connection fails.
+    pub fn abort(&mut self, now: Instant) {
+        if self.error.is_none() {
+            self.reset_pending = self.state != State::SynSent;
+            self.fail(now, ConnectionError::Aborted);
+        }
+    }
+
+    fn fail(&mut self, now: Instant, e: ConnectionError) {
+        self.error = Some(e);
+        self.state = State::Failed;
+        self.done_at.get_or_insert(now);
+        self.rto_at = None;
+        self.inflight.clear();
+        self.in_flight_bytes = 0;
+        self.resend_count = 0;
+    }
+
+    fn adv_wnd(&self) -> u64 {
+        (self.cfg.recv_buffer as u64).saturating_sub((self.recv_buf.len() + self.ooo_bytes) as u64)
+    }
+
+    fn rto(&self) -> Duration {
+        let base = self.rtt.rto(Duration::from_millis(1), self.cfg.min_rto);
+        let shift = self.backoff.min(16);
+        (base * (1u64 << shift)).min(self.cfg.max_rto)
+    }
+
+    /// Decodes and handles one datagram already matched to this connection. Malformed
+    /// datagrams are counted and dropped.
+    pub fn handle_datagram(&mut self, now: Instant, datagram: &[u8]) {
+        match packet::decode(datagram) {
+            Ok(p) => self.handle_packet(now, &p),
+            Err(_) => self.count_malformed(),
+        }
+    }
+
+    /// Handles one decoded packet matched to this connection.
+    pub fn handle_packet(&mut self, now: Instant, p: &Packet<'_>) {
+        let h = &p.header;
+        if self.error.is_some() {
+            return;
+        }
+        self.stats.packets_received += 1;
+        match h.ty {
+            PacketType::Reset => {
+                self.fail(now, ConnectionError::Reset);
+                return;
+            }
+            PacketType::Syn => {
+                // A retransmitted SYN: our STATE was lost. Answer again.
+                if !self.initiator && h.conn_id.wrapping_add(1) == self.recv_id {
+                    self.ack_pending = true;
+                }
+                return;
+            }
+            _ => {}
+        }
+        if self.state == State::SynSent {
+            if h.ack_nr != SYN_SEQ_NR {
+                return;
+            }
+            // The STATE's seq_nr is the acceptor's next (unconsumed) number; a DATA's is
+            // its own: either way the last one "received" is one before.
+            self.ack_nr = h.seq_nr.wrapping_sub(1);
+            self.state = State::Connected;
+        } else if self.state == State::SynReceived {
+            self.state = State::Connected;
+        }
+        self.last_recv = now;
+        self.reply_micro = wire_clock(now).wrapping_sub(h.timestamp);
+        self.peer_wnd = h.wnd_size as u64;
+        if h.timestamp_diff != 0 {
+            if self.delay_samples.len() == MAX_PENDING_SAMPLES {
+                self.delay_samples.remove(0);
+            }
+            self.delay_samples.push(DelaySample(h.timestamp_diff));
+        }
+        let pure_ack = h.ty == PacketType::State;
+        self.process_ack(now, h.ack_nr, p.sack.map(|s| s.0), pure_ack);
+        match h.ty {
+            PacketType::Data => self.receive(h.seq_nr, p.payload, false),
+            PacketType::Fin => self.receive(h.seq_nr, &[], true),
+            _ => {}
+        }
+        self.check_done(now);
+    }
+
+    fn check_done(&mut self, now: Instant) {
+        if self.done_at.is_none() && self.fin_acked {
+            self.done_at = Some(now);
+        }
+    }
+
+    fn process_ack(&mut self, now: Instant, ack_nr: u16, sack: Option<&[u8]>, pure_ack: bool) {
+        if self.inflight.is_empty() {
+            return;
+        }
+        let d = seq_diff(ack_nr, self.una);
+        if d < -1 || d >= self.inflight.len() as i32 {
+            // Stale (older than anything in flight) or acknowledging what we never sent.
+            return;
+        }
+        let n = (d + 1) as usize;
+        let flight_before = self.in_flight_bytes;
+        let mut bytes = 0u64;
+        let mut packets = 0u32;
+        let mut newest: Option<Instant> = None;
+        let mut rtt: Option<Duration> = None;
+        for _ in 0..n {
+            let Some(e) = self.inflight.pop_front() else { break };
+            self.una = self.una.wrapping_add(1);
+            if e.need_resend {
+                self.resend_count -= 1;
+            }
+            if !e.acked {
+                bytes += e.len as u64;
+                packets += 1;
+                if e.in_flight {
+                    self.in_flight_bytes -= e.len as u64;
+                }
+                if e.transmissions == 1 {
+                    rtt = Some(now.saturating_since(e.sent_at));
+                }
+                newest = Some(newest.map_or(e.sent_at, |t| t.max(e.sent_at)));
+            }
+            match e.kind {
+                Kind::Fin => self.fin_acked = true,
+                Kind::Data => {
+                    let end = e.offset + e.len as u64;
+                    let k = (end - self.send_base) as usize;
+                    self.send_buf.drain(..k);
+                    self.send_base = end;
+                }
+                Kind::Syn => {}
+            }
+        }
+        if let Some(mask) = sack {
+            for i in packet::SelectiveAck(mask).iter() {
+                let seq = ack_nr.wrapping_add(2).wrapping_add(i as u16);
+                let idx = seq_diff(seq, self.una);
+                if idx < 0 {
+                    continue;
+                }
+                let Some(e) = self.inflight.get_mut(idx as usize) else { break };
+                if e.acked || e.kind == Kind::Syn {
+                    continue;
+                }
+                e.acked = true;
+                if e.need_resend {
+                    e.need_resend = false;
+                    self.resend_count -= 1;
+                }
+                bytes += e.len as u64;
+                packets += 1;
+                if e.in_flight {
+                    e.in_flight = false;
+                    self.in_flight_bytes -= e.len as u64;
+                }
+                if e.transmissions == 1 {
+                    rtt = Some(now.saturating_since(e.sent_at));
+                }
+                newest = Some(newest.map_or(e.sent_at, |t| t.max(e.sent_at)));
+            }
+        }
+        if let Some(r) = rtt {
+            self.rtt.on_sample(r);
+        }
+        let advanced = n > 0 || packets > 0;
+        if advanced {
+            self.stats.bytes_acked += bytes;
+            self.backoff = 0;
+            self.rto_at = if self.inflight.is_empty() { None } else { Some(now + self.rto()) };
+        }
+        if bytes > 0 {
+            let samples = std::mem::take(&mut self.delay_samples);
+            let ack = Ack {
+                bytes_acked: bytes,
+                packets_acked: packets,
+                flight_before,
+                delay_samples: &samples,
+                rtt,
+                reverse_delay: Some(DelaySample(self.reply_micro)),
+                newest_sent: newest.unwrap_or(now),
+            };
+            self.ctrl.on_ack(now, &ack);
+            self.delay_samples = samples;
+            self.delay_samples.clear();
+        }
+        // Loss detection.
+        if n > 0 {
+            self.dup_acks = 0;
+        } else if pure_ack && d == -1 && !self.inflight.is_empty() {
+            self.dup_acks += 1;
+            if self.dup_acks == self.cfg.dup_ack_threshold {
+                let front = self.inflight[0];
+                if !front.acked && !front.need_resend && front.kind != Kind::Syn {
+                    self.mark_lost(now, 0);
+                }
+            }
+        }
+        if sack.is_some() {
+            let threshold = self.cfg.dup_ack_threshold;
+            let mut later_acked = 0u32;
+            let mut newest_acked_sent: Option<Instant> = None;
+            for idx in (0..self.inflight.len()).rev() {
+                let e = self.inflight[idx];
+                if e.acked {
+                    later_acked += 1;
+                    newest_acked_sent = Some(newest_acked_sent.map_or(e.sent_at, |t| t.max(e.sent_at)));
+                } else if later_acked >= threshold
+                    && !e.need_resend
+                    && e.kind != Kind::Syn
+                    && newest_acked_sent.is_some_and(|t| e.sent_at < t)
+                {
+                    self.mark_lost(now, idx);
+                }
+            }
+        }
+    }
+
+    fn mark_lost(&mut self, now: Instant, idx: usize) {
+        let in_flight = self.in_flight_bytes;
+        let e = &mut self.inflight[idx];
+        e.need_resend = true;
+        self.resend_count += 1;
+        if e.in_flight {
+            e.in_flight = false;
+            self.in_flight_bytes -= e.len as u64;
+        }
+        let loss = Loss {
+            bytes: e.len as u64,
+            sent_at: e.sent_at,
+            in_flight,
+        };
+        self.stats.fast_losses += 1;
+        self.ctrl.on_loss(now, &loss);
+    }
+
+    fn receive(&mut self, seq: u16, payload: &[u8], fin: bool) {
+        self.ack_pending = true;
+        let expected = self.ack_nr.wrapping_add(1);
+        let d = seq_diff(seq, expected);
+        if d < 0 {
+            self.stats.duplicate_packets += 1;
+            return;
+        }
+        if let Some(f) = self.peer_fin {
+            if seq_lt(f, seq) || (fin && f != seq) {
+                return;
+            }
+        }
+        let d = d as usize;
+        let buffered = self.recv_buf.len() + self.ooo_bytes + payload.len();
+        if d >= self.cfg.max_reorder as usize || buffered > 2 * self.cfg.recv_buffer as usize {
+            self.stats.dropped_out_of_window += 1;
+            return;
+        }
+        if fin {
+            self.peer_fin = Some(seq);
+        }
+        if d == 0 {
+            self.deliver(seq, payload);
+            while let Some(slot) = self.ooo.pop_front() {
+                match slot {
+                    Some(p) => {
+                        self.ooo_bytes -= p.len();
+                        let s = self.ack_nr.wrapping_add(1);
+                        self.deliver(s, &p);
+                    }
+                    None => break,
+                }
+            }
+        } else {
+            let i = d - 1;
+            if self.ooo.len() <= i {
+                self.ooo.resize(i + 1, None);
+            }
+            if self.ooo[i].is_none() {
+                self.ooo_bytes += payload.len();
+                self.ooo[i] = Some(payload.to_vec());
+            } else {
+                self.stats.duplicate_packets += 1;
+            }
+        }
+    }
+
+    fn deliver(&mut self, seq: u16, payload: &[u8]) {
+        self.ack_nr = seq;
+        self.recv_buf.extend(payload);
+        self.stats.bytes_received += payload.len() as u64;
+        if self.peer_fin == Some(seq) {
+            self.eof = true;
+            self.ooo.clear();
+            self.ooo_bytes = 0;
+        }
+    }
+
+    fn header(&mut self, now: Instant, ty: PacketType, seq_nr: u16) -> Header {
+        let wnd = self.adv_wnd();
+        self.last_adv_wnd = wnd;
+        Header {
+            ty,
+            conn_id: if ty == PacketType::Syn { self.recv_id } else { self.send_id },
+            timestamp: wire_clock(now),
+            timestamp_diff: self.reply_micro,
+            wnd_size: wnd.min(u32::MAX as u64) as u32,
+            seq_nr,
+            ack_nr: self.ack_nr,
+        }
+    }
+
+    /// Whether a packet of `len` payload bytes may leave now; records why not.
+    fn may_send(&mut self, now: Instant, len: u64) -> bool {
+        if let Some(p) = self.ctrl.pause_until() {
+            if now < p {
+                self.blocked_until = Some(p);
+                return false;
+            }
+        }
+        if now < self.next_send_at {
+            self.blocked_until = Some(self.next_send_at);
+            return false;
+        }
+        if self.in_flight_bytes > 0 && self.in_flight_bytes + len > self.ctrl.window() {
+            return false;
+        }
+        if self.in_flight_bytes + len > self.peer_wnd {
+            if self.in_flight_bytes == 0 {
+                if self.probe_ok {
+                    return true;
+                }
+                self.probe_at.get_or_insert(now + self.rto());
+            }
+            return false;
+        }
+        true
+    }
+
+    fn copy_payload(&self, offset: u64, len: usize, out: &mut Vec<u8>) {
+        let start = (offset - self.send_base) as usize;
+        let (a, b) = self.send_buf.as_slices();
+        if start < a.len() {
+            let end = (start + len).min(a.len());
+            out.extend_from_slice(&a[start..end]);
+            out.extend_from_slice(&b[..len - (end - start)]);
+        } else {
+            let s = start - a.len();
+            out.extend_from_slice(&b[s..s + len]);
+        }
+    }
+
+    fn on_data_sent(&mut self, now: Instant, len: u64) {
+        self.in_flight_bytes += len;
+        self.ctrl.on_sent(now, len, self.in_flight_bytes);
+        if let Some(rate) = self.ctrl.pacing_rate() {
+            if rate > 0 {
+                self.next_send_at = now + Duration::from_nanos(len.saturating_mul(1_000_000_000) / rate);
+            }
+        }
+        if self.rto_at.is_none() {
+            self.rto_at = Some(now + self.rto());
+        }
+        self.probe_ok = false;
+        self.probe_at = None;
+        self.stats.bytes_sent += len;
+    }
+
+    fn finish_packet(&mut self, now: Instant) {
+        self.last_sent = Some(now);
+        self.keepalive_due = false;
+        self.stats.packets_sent += 1;
+        // An ACK rides on every packet; a selective ACK needs a STATE of its own.
+        if self.ooo.is_empty() {
+            self.ack_pending = false;
+        }
+    }
+
+    /// Writes the next datagram into `out` (cleared first) and returns true, or returns
+    /// false when nothing is due now. Call until it returns false after every event.
+    pub fn poll_transmit(&mut self, now: Instant, out: &mut Vec<u8>) -> bool {
+        out.clear();
+        if self.error.is_some() {
+            if self.reset_pending {
+                self.reset_pending = false;
+                let h = self.header(now, PacketType::Reset, self.seq_nr);
+                packet::encode(&h, &[], &[], out);
+                self.stats.packets_sent += 1;
+                return true;
+            }
+            return false;
+        }
+        if self.state == State::SynSent {
+            if !self.syn_pending {
+                return false;
+            }
+            self.syn_pending = false;
+            let h = self.header(now, PacketType::Syn, SYN_SEQ_NR);
+            packet::encode(&h, &[], &[], out);
+            if let Some(e) = self.inflight.front_mut() {
+                e.transmissions += 1;
+                e.sent_at = now;
+            }
+            if self.rto_at.is_none() {
+                self.rto_at = Some(now + self.rto());
+            }
+            self.finish_packet(now);
+            return true;
+        }
+        // Retransmissions first.
+        if self.resend_count > 0 {
+            if let Some(idx) = self.inflight.iter().position(|e| e.need_resend) {
+                let e = self.inflight[idx];
+                if self.may_send(now, e.len as u64) {
+                    let seq = self.una.wrapping_add(idx as u16);
+                    let ty = if e.kind == Kind::Fin { PacketType::Fin } else { PacketType::Data };
+                    let h = self.header(now, ty, seq);
+                    packet::encode(&h, &[], &[], out);
+                    if e.kind == Kind::Data {
+                        self.copy_payload(e.offset, e.len as usize, out);
+                    }
+                    let s = &mut self.inflight[idx];
+                    s.need_resend = false;
+                    s.in_flight = true;
+                    s.sent_at = now;
+                    s.transmissions += 1;
+                    self.resend_count -= 1;
+                    self.stats.retransmissions += 1;
+                    self.on_data_sent(now, e.len as u64);
+                    self.finish_packet(now);
+                    return true;
+                }
+                // Blocked: new data must not overtake a pending retransmission.
+                return self.poll_ack(now, out);
+            }
+        }
+        let avail = self.send_base + self.send_buf.len() as u64 - self.unsent;
+        let room = self.inflight.len() < self.cfg.max_packets_in_flight as usize;
+        if avail > 0 && room {
+            let len = avail.min(self.cfg.max_payload() as u64);
+            if self.in_flight_bytes == 0 {
+                if let Some(last) = self.last_sent {
+                    if now.saturating_since(last) >= self.rto() && self.stats.bytes_sent > 0 {
+                        self.ctrl.on_timeout(now, Timeout::Idle);
+                    }
+                }
+            }
+            if self.may_send(now, len) {
+                let seq = self.seq_nr;
+                self.seq_nr = seq.wrapping_add(1);
+                let h = self.header(now, PacketType::Data, seq);
+                packet::encode(&h, &[], &[], out);
+                self.copy_payload(self.unsent, len as usize, out);
+                self.inflight.push_back(Sent {
+                    kind: Kind::Data,
+                    offset: self.unsent,
+                    len: len as u32,
+                    sent_at: now,
+                    transmissions: 1,
+                    acked: false,
+                    in_flight: true,
+                    need_resend: false,
+                });
+                self.unsent += len;
+                self.on_data_sent(now, len);
+                self.finish_packet(now);
+                return true;
+            }
+        } else if avail == 0 && room && self.close_requested && !self.fin_sent {
+            let seq = self.seq_nr;
+            self.seq_nr = seq.wrapping_add(1);
+            let h = self.header(now, PacketType::Fin, seq);
+            packet::encode(&h, &[], &[], out);
+            self.inflight.push_back(Sent {
+                kind: Kind::Fin,
+                offset: self.unsent,
+                len: 0,
+                sent_at: now,
+                transmissions: 1,
+                acked: false,
+                in_flight: false,
+                need_resend: false,
+            });
+            self.fin_sent = true;
+            self.on_data_sent(now, 0);
+            self.finish_packet(now);
+            return true;
+        }
+        self.poll_ack(now, out)
+    }
+
+    fn poll_ack(&mut self, now: Instant, out: &mut Vec<u8>) -> bool {
+        if !(self.ack_pending || self.keepalive_due) {
+            return false;
+        }
+        let mut h = self.header(now, PacketType::State, self.seq_nr);
+        if self.keepalive_due && !self.ack_pending {
+            h.ack_nr = h.ack_nr.wrapping_sub(1);
+        }
+        let mut sack = std::mem::take(&mut self.sack_scratch);
+        sack.clear();
+        if !self.ooo.is_empty() {
+            sack = packet::build_sack(self.ooo.iter().map(|s| s.is_some()), self.cfg.max_sack_bytes as usize);
+        }
+        packet::encode(&h, &sack, &[], out);
+        self.sack_scratch = sack;
+        self.last_sent = Some(now);
+        self.keepalive_due = false;
+        self.ack_pending = false;
+        self.stats.packets_sent += 1;
+        true
+    }
+
+    /// The next instant at which [`Connection::handle_timeout`] has work, if any.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        if self.error.is_some() {
+            return self.done_at.map(|t| t + self.cfg.linger);
+        }
+        let mut t: Option<Instant> = None;
+        let mut consider = |x: Option<Instant>| {
+            if let Some(x) = x {
+                t = Some(t.map_or(x, |t| t.min(x)));
+            }
+        };
+        consider(self.rto_at);
+        consider(self.ctrl.next_tick());
+        consider(self.probe_at);
+        consider(self.blocked_until);
+        if self.state != State::SynSent {
+            consider(self.last_sent.map(|s| s + self.cfg.keepalive));
+        }
+        if self.state == State::SynReceived {
+            consider(Some(self.last_recv + self.cfg.handshake_timeout));
+        }
+        consider(self.done_at.map(|d| d + self.cfg.linger));
+        t
+    }
+
+    /// Runs every timer due at `now`.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        if self.error.is_some() {
+            return;
+        }
+        if self.ctrl.next_tick().is_some_and(|t| t <= now) {
+            self.ctrl.on_tick(now);
+        }
+        if self.blocked_until.is_some_and(|t| t <= now) {
+            self.blocked_until = None;
+        }
+        if self.probe_at.is_some_and(|t| t <= now) {
+            self.probe_at = None;
+            self.probe_ok = true;
+        }
+        if self.state == State::SynReceived && now >= self.last_recv + self.cfg.handshake_timeout {
+            self.fail(now, ConnectionError::TimedOut);
+            return;
+        }
+        if self.state != State::SynSent && self.last_sent.is_some_and(|s| now >= s + self.cfg.keepalive) {
+            self.keepalive_due = true;
+        }
+        if self.rto_at.is_some_and(|t| t <= now) {
+            self.on_rto(now);
+        }
+    }
+
+    fn on_rto(&mut self, now: Instant) {
+        self.rto_at = None;
+        self.stats.timeouts += 1;
+        if self.state == State::SynSent {
+            self.syn_retries += 1;
+            if self.syn_retries > self.cfg.max_syn_retries {
+                self.fail(now, ConnectionError::TimedOut);
+            } else {
+                self.backoff += 1;
+                self.syn_pending = true;
+            }
+            return;
+        }
+        if self.inflight.is_empty() {
+            return;
+        }
+        self.backoff += 1;
+        if self.backoff > self.cfg.max_timeouts {
+            self.fail(now, ConnectionError::TimedOut);
+            return;
+        }
+        for e in self.inflight.iter_mut() {
+            if !e.acked && !e.need_resend {
+                e.need_resend = true;
+                self.resend_count += 1;
+                if e.in_flight {
+                    e.in_flight = false;
+                    self.in_flight_bytes -= e.len as u64;
+                }
+            }
+        }
+        self.dup_acks = 0;
+        self.ctrl.on_timeout(now, Timeout::Retransmission);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> ConnectionConfig {
+        ConnectionConfig::default()
+    }
+
+    fn drain(c: &mut Connection, now: Instant) -> Vec<Vec<u8>> {
+        let mut v = Vec::new();
+        let mut out = Vec::new();
+        while c.poll_transmit(now, &mut out) {
+            v.push(out.clone());
+        }
+        v
+    }
+
+    fn pair() -> (Connection, Connection, Instant) {
+        let now = Instant::from_millis(1);
+        let mut a = Connection::connect(now, cfg(), 1000).unwrap();
+        let syn = drain(&mut a, now);
+        assert_eq!(syn.len(), 1);
+        let p = packet::decode(&syn[0]).unwrap();
+        let mut b = Connection::accept(now, cfg(), &p.header, 500).unwrap();
+        for d in drain(&mut b, now) {
+            a.handle_datagram(now, &d);
+        }
+        (a, b, now)
+    }
+
+    #[test]
+    fn handshake_uses_bep29_ids_and_sequence_numbers() {
+        let now = Instant::from_millis(1);
+        let mut a = Connection::connect(now, cfg(), 0xffff).unwrap();
+        let syn = drain(&mut a, now);
+        let p = packet::decode(&syn[0]).unwrap();
+        assert_eq!(p.header.ty, PacketType::Syn);
+        assert_eq!(p.header.conn_id, 0xffff, "SYN carries the initiator's recv_id");
+        assert_eq!(p.header.seq_nr, 1);
+        assert_eq!(a.send_id(), 0, "send_id = recv_id + 1 wraps");
+        let mut b = Connection::accept(now, cfg(), &p.header, 777).unwrap();
+        assert_eq!(b.send_id(), 0xffff);
+        assert_eq!(b.recv_id(), 0);
+        let st = drain(&mut b, now);
+        assert_eq!(st.len(), 1);
+        let s = packet::decode(&st[0]).unwrap();
+        assert_eq!(s.header.ty, PacketType::State);
+        assert_eq!(s.header.conn_id, 0xffff);
+        assert_eq!(s.header.ack_nr, 1, "STATE acks the SYN's seq_nr");
+        assert_eq!(s.header.seq_nr, 777);
+        a.handle_packet(now, &s);
+        assert_eq!(a.state(), State::Connected);
+        // Acceptor's first DATA has the seq_nr its STATE carried; the initiator's first
+        // DATA is 2.
+        b.write(b"hi").unwrap();
+        let d = drain(&mut b, now);
+        let dp = packet::decode(&d[0]).unwrap();
+        assert_eq!((dp.header.ty, dp.header.seq_nr), (PacketType::Data, 777));
+        a.write(b"yo").unwrap();
+        let d2 = drain(&mut a, now);
+        let ap = packet::decode(&d2[0]).unwrap();
+        assert_eq!((ap.header.conn_id, ap.header.seq_nr), (0, 2));
+        a.handle_packet(now, &dp);
+        let mut buf = [0u8; 8];
+        assert_eq!(a.read(&mut buf).unwrap(), 2);
+        assert_eq!(&buf[..2], b"hi");
+    }
+
+    #[test]
+    fn duplicate_syn_is_answered_again() {
+        let now = Instant::from_millis(1);
+        let mut a = Connection::connect(now, cfg(), 10).unwrap();
+        let syn = drain(&mut a, now).remove(0);
+        let p = packet::decode(&syn).unwrap();
+        let mut b = Connection::accept(now, cfg(), &p.header, 5).unwrap();
+        assert_eq!(drain(&mut b, now).len(), 1);
+        b.handle_datagram(now, &syn);
+        assert_eq!(drain(&mut b, now).len(), 1);
+    }
+
+    #[test]
+    fn out_of_order_data_is_selectively_acked_and_reassembled() {
+        let (mut a, mut b, now) = pair();
+        let data: Vec<u8> = (0..5000u32).map(|i| i as u8).collect();
+        a.write(&data).unwrap();
+        // Window: start at 2 packets; send what is allowed and deliver out of order.
+        let pk = drain(&mut a, now);
+        assert!(pk.len() >= 2, "{}", pk.len());
+        b.handle_datagram(now, &pk[1]);
+        let acks = drain(&mut b, now);
+        let sa = packet::decode(&acks[0]).unwrap();
+        assert_eq!(sa.header.ack_nr, 1, "still waiting for seq 2");
+        assert_eq!(sa.sack.unwrap().0, &[1, 0, 0, 0], "bit 0 = ack_nr + 2 = seq 3");
+        b.handle_datagram(now, &pk[0]);
+        let mut buf = vec![0u8; 10_000];
+        let n = b.read(&mut buf).unwrap();
+        assert_eq!(n, 2 * cfg().max_payload());
+        assert_eq!(&buf[..n], &data[..n]);
+    }
+
+    #[test]
+    fn three_duplicate_acks_trigger_fast_retransmit() {
+        let (mut a, mut b, now) = pair();
+        // Open the window wide enough by acknowledging a few rounds.
+        let data = vec![7u8; 20 * 1380];
+        a.write(&data).unwrap();
+        let mut t = now;
+        let mut lost_once = false;
+        let mut sent_seqs = Vec::new();
+        for _ in 0..50 {
+            t += Duration::from_millis(10);
+            for d in drain(&mut a, t) {
+                let p = packet::decode(&d).unwrap();
+                sent_seqs.push(p.header.seq_nr);
+                if !lost_once && p.header.seq_nr == 4 {
+                    lost_once = true;
+                    continue;
+                }
+                b.handle_datagram(t, &d);
+                for ack in drain(&mut b, t) {
+                    a.handle_datagram(t, &ack);
+                }
+            }
+        }
+        assert!(a.stats().fast_losses >= 1);
+        assert!(a.stats().retransmissions >= 1);
+        assert_eq!(a.stats().timeouts, 0, "recovered without a timeout");
+        assert_eq!(sent_seqs.iter().filter(|&&s| s == 4).count(), 2);
+        let mut buf = vec![0u8; data.len() + 10];
+        assert_eq!(b.read(&mut buf).unwrap(), data.len());
+    }
+
+    #[test]
+    fn timeout_backs_off_exponentially_from_the_floor_and_gives_up() {
+        let (mut a, _b, now) = pair();
+        a.write(b"lost forever").unwrap();
+        assert_eq!(drain(&mut a, now).len(), 1);
+        let first = a.poll_timeout().unwrap();
+        assert_eq!(first - now, Duration::from_millis(500), "floor applies: srtt is tiny");
+        let mut t = first;
+        let mut gaps = Vec::new();
+        while a.error().is_none() {
+            a.handle_timeout(t);
+            drain(&mut a, t);
+            let Some(next) = a.poll_timeout() else { break };
+            gaps.push((next - t).as_millis());
+            t = next;
+        }
+        assert_eq!(a.error(), Some(ConnectionError::TimedOut));
+        assert_eq!(&gaps[..4], &[1000, 2000, 4000, 8000]);
+        assert_eq!(a.stats().timeouts, cfg().max_timeouts as u64 + 1);
+    }
+
+    #[test]
+    fn syn_is_retried_then_connect_times_out() {
+        let now = Instant::ZERO;
+        let mut a = Connection::connect(now, cfg(), 1).unwrap();
+        let mut t = now;
+        let mut syns = 0;
+        loop {
+            syns += drain(&mut a, t).len();
+            if a.error().is_some() {
+                break;
+            }
+            t = a.poll_timeout().unwrap();
+            a.handle_timeout(t);
+        }
+        assert_eq!(syns as u32, 1 + cfg().max_syn_retries);
+        assert_eq!(a.error(), Some(ConnectionError::TimedOut));
+    }
+
+    #[test]
+    fn fin_ends_the_stream_and_reset_fails_it() {
+        let (mut a, mut b, now) = pair();
+        a.write(b"bye").unwrap();
+        a.close();
+        for d in drain(&mut a, now) {
+            b.handle_datagram(now, &d);
+        }
+        let mut buf = [0u8; 8];
+        assert_eq!(b.read(&mut buf).unwrap(), 3);
+        assert_eq!(b.read(&mut buf).unwrap(), 0, "end of stream");
+        for d in drain(&mut b, now) {
+            a.handle_datagram(now, &d);
+        }
+        assert!(a.is_write_closed());
+        assert!(a.write(b"x").is_err());
+        b.abort(now);
+        let r = drain(&mut b, now);
+        assert_eq!(packet::decode(&r[0]).unwrap().header.ty, PacketType::Reset);
+        a.handle_datagram(now, &r[0]);
+        assert_eq!(a.error(), Some(ConnectionError::Reset));
+    }
+
+    #[test]
+    fn zero_window_blocks_the_sender_until_the_reader_drains() {
+        let small = cfg().recv_buffer(1380 * 2);
+        let now = Instant::from_millis(1);
+        let mut a = Connection::connect(now, cfg(), 50).unwrap();
+        let syn = drain(&mut a, now).remove(0);
+        let mut b = Connection::accept(now, small, &packet::decode(&syn).unwrap().header, 9).unwrap();
+        for d in drain(&mut b, now) {
+            a.handle_datagram(now, &d);
+        }
+        a.write(&vec![1u8; 1380 * 6]).unwrap();
+        let mut t = now;
+        for _ in 0..20 {
+            t += Duration::from_millis(5);
+            for d in drain(&mut a, t) {
+                b.handle_datagram(t, &d);
+            }
+            for d in drain(&mut b, t) {
+                a.handle_datagram(t, &d);
+            }
+        }
+        assert_eq!(b.readable(), 1380 * 2, "the receiver never buffers beyond its window");
+        let mut buf = vec![0u8; 1380 * 6];
+        b.read(&mut buf).unwrap();
+        let upd = drain(&mut b, t);
+        assert_eq!(upd.len(), 1, "window update after the reader drained");
+        a.handle_datagram(t, &upd[0]);
+        assert!(!drain(&mut a, t).is_empty(), "sender resumes");
+    }
+
+    #[test]
+    fn sequence_numbers_wrap_without_breaking_delivery() {
+        let now = Instant::from_millis(1);
+        let mut a = Connection::connect(now, cfg(), 3).unwrap();
+        let syn = drain(&mut a, now).remove(0);
+        // Acceptor starts just below the wrap so its data crosses 65535 -> 0.
+        let mut b = Connection::accept(now, cfg(), &packet::decode(&syn).unwrap().header, 65530).unwrap();
+        for d in drain(&mut b, now) {
+            a.handle_datagram(now, &d);
+        }
+        let data: Vec<u8> = (0..30 * 1380u32).map(|i| (i * 7) as u8).collect();
+        b.write(&data).unwrap();
+        b.close();
+        let mut got = Vec::new();
+        let mut t = now;
+        let mut buf = vec![0u8; 100_000];
+        for _ in 0..200 {
+            t += Duration::from_millis(1);
+            for d in drain(&mut b, t) {
+                a.handle_datagram(t, &d);
+            }
+            for d in drain(&mut a, t) {
+                b.handle_datagram(t, &d);
+            }
+            while let Ok(n) = a.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf[..n]);
+            }
+        }
+        assert_eq!(got, data);
+        assert!(a.is_read_closed());
+        assert!(b.is_write_closed());
+    }
+
+    #[test]
+    fn delay_samples_reach_the_controller() {
+        let (mut a, mut b, mut t) = pair();
+        a.write(&vec![0u8; 50_000]).unwrap();
+        for _ in 0..30 {
+            let sent = drain(&mut a, t);
+            t += Duration::from_millis(20); // one-way delay
+            for d in sent {
+                b.handle_datagram(t, &d);
+            }
+            let acks = drain(&mut b, t);
+            t += Duration::from_millis(20);
+            for d in acks {
+                a.handle_datagram(t, &d);
+            }
+        }
+        let s = a.stats();
+        assert!(s.metrics.queuing_delay.is_some(), "{s:?}");
+        // Same clock on both sides: the base delay is the true one-way delay.
+        assert_eq!(s.metrics.base_delay, Some(Duration::from_millis(20)), "{s:?}");
+        // The handshake's zero RTT sample still weighs on the average after 8 samples.
+        assert!(s.srtt.unwrap() >= Duration::from_millis(20), "{s:?}");
+    }
+}
