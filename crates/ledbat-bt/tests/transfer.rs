@@ -1,0 +1,343 @@
+//! End-to-end exchanges between our seeder and our downloader over in-memory pipes and
+//! loopback TCP, and against hand-written misbehaving peers.
+
+use ledbat_bt::wire::{BlockRef, Handshake, Message, HANDSHAKE_LEN};
+use ledbat_bt::{
+    create_torrent, new_peer_id, run_peer, Bitfield, CloseReason, Metainfo, OutputPaths,
+    PeerConfig, PeerError, PeerOptions, Storage, Torrent,
+};
+use ledbat_core::Duration;
+use std::path::{Path, PathBuf};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+struct Dir(PathBuf);
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+fn tmpdir(tag: &str) -> Dir {
+    let d = std::env::temp_dir().join(format!("ledbat-bt-it-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    Dir(d)
+}
+
+fn pattern(len: usize, salt: u8) -> Vec<u8> {
+    let mut x: u32 = 0x1234_5678 ^ salt as u32;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        })
+        .collect()
+}
+
+fn seeder(meta: &Metainfo, src: &Path) -> Torrent {
+    let st = Storage::open_existing(meta, src).unwrap();
+    let have = st.verify_all(meta).unwrap();
+    assert!(have.is_full());
+    Torrent::new(meta.clone(), st, have)
+}
+
+fn leecher(meta: &Metainfo, out: &OutputPaths) -> Torrent {
+    let st = Storage::create(meta, &out.temp).unwrap();
+    Torrent::new(meta.clone(), st, Bitfield::new(meta.num_pieces()))
+}
+
+fn opts(cfg: PeerConfig) -> PeerOptions {
+    PeerOptions {
+        config: cfg,
+        peer_id: new_peer_id(),
+        stop: None,
+    }
+}
+
+fn make(d: &Path, len: usize, piece: u32) -> (Metainfo, PathBuf, Vec<u8>) {
+    let data = pattern(len, 1);
+    let src = d.join("payload.bin");
+    std::fs::write(&src, &data).unwrap();
+    let meta = Metainfo::from_bytes(&create_torrent(&src, piece).unwrap()).unwrap();
+    (meta, src, data)
+}
+
+#[tokio::test]
+async fn seeder_to_downloader_over_a_pipe() {
+    let d = tmpdir("pipe");
+    let (meta, src, data) = make(&d.0, 1_000_003, 32768);
+    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let s = seeder(&meta, &src);
+    let l = leecher(&meta, &out);
+    let (a, b) = tokio::io::duplex(64 * 1024);
+    let cfg = PeerConfig::default().pipeline(8);
+    let (rs, rl) = tokio::join!(
+        run_peer(a, s.clone(), opts(cfg.clone())),
+        run_peer(b, l.clone(), opts(cfg))
+    );
+    let (rs, rl) = (rs.unwrap(), rl.unwrap());
+    assert_eq!(rl.reason, CloseReason::BothSeeds);
+    assert!(rl.fast && rs.fast);
+    assert_eq!(rl.downloaded, data.len() as u64);
+    assert_eq!(rs.uploaded, data.len() as u64);
+    assert!(l.is_complete());
+    out.publish().unwrap();
+    assert_eq!(std::fs::read(&out.final_path).unwrap(), data);
+    assert_eq!(l.counters().pieces_verified, meta.num_pieces() as u64);
+}
+
+#[tokio::test]
+async fn seeder_to_downloader_over_loopback_tcp_multi_file() {
+    let d = tmpdir("tcp");
+    let root = d.0.join("set");
+    std::fs::create_dir_all(root.join("deep")).unwrap();
+    let a = pattern(300_000, 2);
+    let b = pattern(5, 3);
+    let c = pattern(200_001, 4);
+    std::fs::write(root.join("a"), &a).unwrap();
+    std::fs::write(root.join("b"), &b).unwrap();
+    std::fs::write(root.join("deep").join("c"), &c).unwrap();
+    let meta = Metainfo::from_bytes(&create_torrent(&root, 65536).unwrap()).unwrap();
+    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let s = seeder(&meta, &root);
+    let l = leecher(&meta, &out);
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let srv = tokio::spawn(async move {
+        let (sock, _) = listener.accept().await.unwrap();
+        run_peer(sock, s, opts(PeerConfig::default())).await
+    });
+    let sock = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let rl = run_peer(sock, l.clone(), opts(PeerConfig::default()))
+        .await
+        .unwrap();
+    let rs = srv.await.unwrap().unwrap();
+    assert_eq!(rl.reason, CloseReason::BothSeeds);
+    assert_eq!(rs.uploaded, 500_006);
+    out.publish().unwrap();
+    assert_eq!(std::fs::read(out.final_path.join("a")).unwrap(), a);
+    assert_eq!(std::fs::read(out.final_path.join("b")).unwrap(), b);
+    assert_eq!(
+        std::fs::read(out.final_path.join("deep").join("c")).unwrap(),
+        c
+    );
+}
+
+/// A scripted fake peer: completes the handshake for `info_hash` and returns the stream.
+async fn fake_handshake(
+    s: &mut tokio::io::DuplexStream,
+    info_hash: [u8; 20],
+    fast: bool,
+) -> Handshake {
+    let mut h = Handshake::new(info_hash, *b"-XX0000-fakefakefake");
+    if !fast {
+        h.reserved = [0; 8];
+    }
+    s.write_all(&h.encode()).await.unwrap();
+    let mut b = [0u8; HANDSHAKE_LEN];
+    s.read_exact(&mut b).await.unwrap();
+    Handshake::decode(&b).unwrap()
+}
+
+async fn read_msg(s: &mut tokio::io::DuplexStream) -> Option<Message> {
+    let mut len = [0u8; 4];
+    s.read_exact(&mut len).await.ok()?;
+    let mut body = vec![0u8; u32::from_be_bytes(len) as usize];
+    s.read_exact(&mut body).await.ok()?;
+    Some(Message::decode(&body).unwrap())
+}
+
+#[tokio::test]
+async fn wrong_info_hash_is_refused() {
+    let d = tmpdir("hash");
+    let (meta, src, _) = make(&d.0, 50_000, 16384);
+    let s = seeder(&meta, &src);
+    let (a, mut b) = tokio::io::duplex(4096);
+    let peer = tokio::spawn(async move {
+        let mut h = Handshake::new([0xee; 20], [1; 20]).encode();
+        b.write_all(&h).await.unwrap();
+        let _ = b.read_exact(&mut h).await;
+        // Our side must not send anything after its handshake: it closes.
+        let mut rest = Vec::new();
+        let _ = b.read_to_end(&mut rest).await;
+        rest
+    });
+    let e = run_peer(a, s, opts(PeerConfig::default()))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, PeerError::WrongInfoHash { .. }), "{e}");
+    assert!(e.to_string().contains(&"ee".repeat(20)));
+    assert!(peer.await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn oversized_message_is_refused() {
+    let d = tmpdir("big");
+    let (meta, src, _) = make(&d.0, 50_000, 16384);
+    let s = seeder(&meta, &src);
+    let ih = meta.info_hash;
+    let (a, mut b) = tokio::io::duplex(1 << 20);
+    let peer = tokio::spawn(async move {
+        fake_handshake(&mut b, ih, true).await;
+        // A "piece" frame of 1 MiB: more than a 16 KiB block plus header.
+        let mut frame = (1u32 << 20).to_be_bytes().to_vec();
+        frame.push(7);
+        b.write_all(&frame).await.unwrap();
+        b
+    });
+    let e = run_peer(a, s, opts(PeerConfig::default()))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("exceeds the limit"), "{e}");
+    drop(peer.await.unwrap());
+}
+
+#[tokio::test]
+async fn request_over_16k_is_refused() {
+    let d = tmpdir("req");
+    let (meta, src, _) = make(&d.0, 50_000, 32768);
+    let s = seeder(&meta, &src);
+    let ih = meta.info_hash;
+    let (a, mut b) = tokio::io::duplex(1 << 20);
+    let peer = tokio::spawn(async move {
+        fake_handshake(&mut b, ih, true).await;
+        b.write_all(&Message::Interested.encode()).await.unwrap();
+        let r = BlockRef {
+            index: 0,
+            begin: 0,
+            length: 32768,
+        };
+        b.write_all(&Message::Request(r).encode()).await.unwrap();
+        b
+    });
+    let e = run_peer(a, s, opts(PeerConfig::default()))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("16 KiB"), "{e}");
+    drop(peer.await.unwrap());
+}
+
+/// A seeder that corrupts every block of piece 1.
+async fn lying_seeder(mut b: tokio::io::DuplexStream, meta: Metainfo, data: Vec<u8>) {
+    fake_handshake(&mut b, meta.info_hash, false).await;
+    b.write_all(&Message::Bitfield(Bitfield::full(meta.num_pieces()).as_bytes().to_vec()).encode())
+        .await
+        .unwrap();
+    while let Some(m) = read_msg(&mut b).await {
+        match m {
+            Message::Interested => b.write_all(&Message::Unchoke.encode()).await.unwrap(),
+            Message::Request(r) => {
+                let off = r.index as usize * meta.piece_length as usize + r.begin as usize;
+                let mut block = data[off..off + r.length as usize].to_vec();
+                if r.index == 1 {
+                    block[3] ^= 0xff;
+                }
+                let m = Message::Piece {
+                    index: r.index,
+                    begin: r.begin,
+                    data: block,
+                };
+                if b.write_all(&m.encode()).await.is_err() {
+                    return;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test]
+async fn piece_failing_its_hash_refuses_the_peer_and_the_download_goes_on() {
+    let d = tmpdir("liar");
+    let (meta, src, data) = make(&d.0, 100_000, 32768);
+    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let l = leecher(&meta, &out);
+
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let liar = tokio::spawn(lying_seeder(b, meta.clone(), data.clone()));
+    let cfg = PeerConfig::default().pipeline(2);
+    let e = run_peer(a, l.clone(), opts(cfg.clone())).await.unwrap_err();
+    assert!(matches!(e, PeerError::HashFailed(1)), "{e}");
+    let _ = liar.await;
+    assert!(!l.has(1));
+    assert!(
+        l.has(0),
+        "the good piece received before the bad one is kept"
+    );
+    assert_eq!(l.counters().hash_failures, 1);
+
+    // An honest seeder supplies the rest.
+    let s = seeder(&meta, &src);
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let (rl, rs) = tokio::join!(
+        run_peer(a, l.clone(), opts(cfg.clone())),
+        run_peer(b, s, opts(cfg))
+    );
+    rl.unwrap();
+    rs.unwrap();
+    assert!(l.is_complete());
+    out.publish().unwrap();
+    assert_eq!(std::fs::read(&out.final_path).unwrap(), data);
+}
+
+#[tokio::test]
+async fn idle_connection_gets_keepalives_then_times_out() {
+    let d = tmpdir("keep");
+    let (meta, src, _) = make(&d.0, 20_000, 16384);
+    let s = seeder(&meta, &src);
+    let ih = meta.info_hash;
+    let (a, mut b) = tokio::io::duplex(1 << 16);
+    let peer = tokio::spawn(async move {
+        fake_handshake(&mut b, ih, false).await;
+        let mut keepalives = 0;
+        while let Some(m) = read_msg(&mut b).await {
+            if m == Message::KeepAlive {
+                keepalives += 1;
+            }
+        }
+        keepalives
+    });
+    let cfg = PeerConfig::default()
+        .keepalive_interval(Duration::from_millis(50))
+        .idle_timeout(Duration::from_millis(400));
+    let e = run_peer(a, s, opts(cfg)).await.unwrap_err();
+    assert!(matches!(e, PeerError::IdleTimeout(_)), "{e}");
+    let k = peer.await.unwrap();
+    assert!((3..=9).contains(&k), "{k} keep-alives in 400 ms at 50 ms");
+}
+
+#[tokio::test]
+async fn stop_closes_cleanly_mid_transfer() {
+    let d = tmpdir("stop");
+    let (meta, src, _) = make(&d.0, 2_000_000, 16384);
+    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let s = seeder(&meta, &src);
+    let l = leecher(&meta, &out);
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    let (a, b) = tokio::io::duplex(16 * 1024);
+    let mut o = opts(PeerConfig::default());
+    o.stop = Some(rx);
+    let stopper = async {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        tx.send(true).unwrap();
+    };
+    let (rs, rl, _) = tokio::join!(
+        run_peer(a, s, o),
+        run_peer(b, l.clone(), opts(PeerConfig::default())),
+        stopper
+    );
+    assert_eq!(rs.unwrap().reason, CloseReason::Stopped);
+    let rl = rl.unwrap();
+    if !l.is_complete() {
+        assert_eq!(rl.reason, CloseReason::PeerClosed);
+    }
+    // Whatever arrived is verified data only.
+    let have = l.have();
+    let st = Storage::open_existing(&meta, &out.temp).unwrap();
+    for i in have.iter_set() {
+        let p = st.read_piece(&meta, i).unwrap();
+        assert!(ledbat_bt::storage::piece_ok(&meta, i, &p));
+    }
+}
