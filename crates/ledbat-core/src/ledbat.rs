@@ -167,6 +167,23 @@ impl LedbatConfig {
     }
 }
 
+/// Generates chainable setters `pub fn field(mut self, v: T) -> Self` for config structs
+/// (used by the variant modules).
+macro_rules! config_setters {
+    ($ty:ident { $( $field:ident : $fty:ty ),* $(,)? }) => {
+        impl $ty {
+            $(
+                #[doc = concat!("Sets [`", stringify!($ty), "::", stringify!($field), "`].")]
+                pub fn $field(mut self, v: $fty) -> Self {
+                    self.$field = v;
+                    self
+                }
+            )*
+        }
+    };
+}
+pub(crate) use config_setters;
+
 /// State shared by every LEDBAT variant: window in bytes (fractional), delay estimator,
 /// loss bookkeeping.
 #[derive(Clone, Debug)]
@@ -227,6 +244,25 @@ impl LedbatState {
         self.delay.queuing_delay()
     }
 
+    /// Like [`LedbatState::absorb`], but the delay signal is the round trip: the ACK's RTT
+    /// sample is fed to the delay estimator as if it were a one-way sample (so the base is
+    /// the minimum RTT over the base history and the queuing delay is the filtered RTT minus
+    /// it). One-way samples on the ACK are ignored. Used by LEDBAT++.
+    pub fn absorb_rtt(&mut self, now: Instant, ack: &Ack<'_>) -> Option<Duration> {
+        if let Some(r) = ack.rtt {
+            self.rtt.on_sample(r);
+            self.delay.on_rtt(r);
+            let us = r.as_micros().min(u32::MAX as u64 / 2) as u32;
+            self.delay.on_sample(now, crate::wire::DelaySample(us));
+        }
+        self.delay.queuing_delay()
+    }
+
+    /// Congestion window in packets (fractional).
+    pub fn cwnd_packets(&self) -> f64 {
+        self.cwnd / self.mss
+    }
+
     /// `(TARGET - queuing_delay) / TARGET`.
     pub fn off_target(&self, qd: Duration) -> f64 {
         let t = self.target.as_nanos() as f64;
@@ -255,7 +291,8 @@ impl LedbatState {
         self.clamp_min();
     }
 
-    /// Floor at MIN_CWND.
+    /// Floor at MIN_CWND (a NaN window also becomes MIN_CWND, hence the negated test).
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     pub fn clamp_min(&mut self) {
         if !(self.cwnd >= self.min_cwnd) {
             self.cwnd = self.min_cwnd;
@@ -272,6 +309,16 @@ impl LedbatState {
                 self.slow_start = false;
                 true
             }
+        }
+    }
+
+    /// Whether an ACK whose newest acknowledged packet was sent at `newest_sent` reflects
+    /// the window after the last reduction (the packet left after it). Delay-triggered
+    /// decreases that must happen at most once per RTT wait for such an ACK.
+    pub fn acks_after_reduction(&self, newest_sent: Instant) -> bool {
+        match self.last_reduction {
+            Some(t) => newest_sent > t,
+            None => true,
         }
     }
 

@@ -18,8 +18,12 @@
 pub mod controller;
 pub mod cubic;
 pub mod delay;
+pub mod dynamic_gain;
 pub mod error;
 pub mod ledbat;
+pub mod linear_min;
+pub mod md;
+pub mod mdvar;
 pub mod newreno;
 pub mod registry;
 pub mod reno;

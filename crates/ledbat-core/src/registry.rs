@@ -250,6 +250,18 @@ builtin! {
     Ledbat = "ledbat" => crate::ledbat::Ledbat, crate::ledbat::LedbatConfig,
         "RFC 6817 LEDBAT: linear controller on one-way queuing delay",
         "RFC 6817 section 2.4";
+    DynamicGain = "ledbat-dynamic-gain" => crate::dynamic_gain::DynamicGain, crate::dynamic_gain::DynamicGainConfig,
+        "LEDBAT whose gain becomes 10^ceil(log10 cwnd)/cwnd once queuing delay reaches TARGET",
+        "seed 000 (Abu & Gordon), section V, equation 2";
+    LinearMin = "ledbat-linear-min" => crate::linear_min::LinearMin, crate::linear_min::LinearMinConfig,
+        "LEDBAT whose decrease is at least N packets per RTT when over target",
+        "seed 002 (Wagner et al.), section 3.2; algorithms.md section 3";
+    Md = "ledbat-md" => crate::md::Md, crate::md::MdConfig,
+        "LEDBAT with multiplicative decrease cwnd *= beta (0.6) once per RTT over target; noise filter 1 or 2",
+        "seed 002 (Wagner et al., after Carofiglio et al.), sections 3.2 and 5.2";
+    MdVar = "ledbat-mdvar" => crate::mdvar::MdVar, crate::mdvar::MdVarConfig,
+        "LEDBAT with cwnd = (1 - TARGET/RTT) * cwnd - 3 packets once per RTT over target",
+        "seed 002 (Wagner et al.), section 3.2 with its erratum";
     NewReno = "newreno" => crate::newreno::NewReno, crate::newreno::NewRenoConfig,
         "TCP NewReno window: slow start, +1 MSS per RTT, halve once per RTT on loss",
         "RFC 5681 section 3, RFC 6582; seed 003 section 3.2";
