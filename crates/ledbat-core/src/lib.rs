@@ -28,6 +28,7 @@ pub mod newreno;
 pub mod registry;
 pub mod reno;
 pub mod time;
+pub mod vegas;
 pub mod wire;
 
 pub use controller::{Ack, Controller, Loss, Metrics, RttEstimator, Timeout};

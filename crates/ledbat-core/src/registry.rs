@@ -268,6 +268,9 @@ builtin! {
     Cubic = "cubic" => crate::cubic::Cubic, crate::cubic::CubicConfig,
         "CUBIC: cubic window growth around W_max, beta 0.7, Reno-friendly region",
         "RFC 9438 section 4; seed 003 chapter 6";
+    Vegas = "vegas" => crate::vegas::Vegas, crate::vegas::VegasConfig,
+        "TCP Vegas: keep alpha..beta packets queued, +/-1 packet per RTT from base-RTT vs RTT",
+        "Brakmo & Peterson 1995; seed 003 section 3.1";
 }
 
 #[cfg(test)]
