@@ -1,0 +1,213 @@
+//! The claims framework: a claim is one quantitative statement of a seed paper, the
+//! scenario(s) that reproduce its setting, a metric extracted from each seed's run, a
+//! tolerance fixed before looking at our numbers, and a verdict rule.
+//!
+//! Verdict rule (the same for every claim):
+//! - **reproduced**: the mean over seeds satisfies the claim's `tolerance` band (the paper's
+//!   value widened by the documented tolerance);
+//! - **differs**: it misses the band but satisfies the claim's `direction`, the qualitative
+//!   statement behind the number (e.g. "LEDBAT yields: TCP carries more than LEDBAT");
+//! - **not reproduced**: even the direction fails.
+//!
+//! A claim whose scenarios cannot run (a controller or traffic kind not available in the
+//! simulator) is reported as **not run** with the error, never silently dropped. A claim
+//! that does not reproduce carries an `explanation`: the cause found (our bug, fixed or
+//! reported, or the paper's setup differing in a stated way), or a plain statement that none
+//! was found yet.
+
+use crate::stats::Summary;
+use serde::Serialize;
+
+/// A condition on a measured value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Band {
+    /// `|x - value| <= tol`.
+    Near {
+        /// The centre.
+        value: f64,
+        /// Absolute half-width.
+        tol: f64,
+    },
+    /// `lo <= x <= hi`.
+    Between {
+        /// Lower bound.
+        lo: f64,
+        /// Upper bound.
+        hi: f64,
+    },
+    /// `x >= bound`.
+    AtLeast {
+        /// Lower bound.
+        bound: f64,
+    },
+    /// `x <= bound`.
+    AtMost {
+        /// Upper bound.
+        bound: f64,
+    },
+}
+
+impl Band {
+    /// `value` with a relative tolerance (`rel` = 0.2 for +-20 %).
+    pub fn rel(value: f64, rel: f64) -> Band {
+        Band::Near { value, tol: (value * rel).abs() }
+    }
+
+    /// Whether `x` satisfies the band.
+    pub fn holds(&self, x: f64) -> bool {
+        match *self {
+            Band::Near { value, tol } => (x - value).abs() <= tol,
+            Band::Between { lo, hi } => lo <= x && x <= hi,
+            Band::AtLeast { bound } => x >= bound,
+            Band::AtMost { bound } => x <= bound,
+        }
+    }
+
+    /// Human-readable form (`27 +- 5.4`, `[12, 24]`, `>= 0.99`).
+    pub fn describe(&self) -> String {
+        match *self {
+            Band::Near { value, tol } => format!("{} ± {}", fmt_num(value), fmt_num(tol)),
+            Band::Between { lo, hi } => format!("[{}, {}]", fmt_num(lo), fmt_num(hi)),
+            Band::AtLeast { bound } => format!("≥ {}", fmt_num(bound)),
+            Band::AtMost { bound } => format!("≤ {}", fmt_num(bound)),
+        }
+    }
+
+    /// The interval `[lo, hi]` the band covers (infinite ends for one-sided bands).
+    pub fn interval(&self) -> (f64, f64) {
+        match *self {
+            Band::Near { value, tol } => (value - tol, value + tol),
+            Band::Between { lo, hi } => (lo, hi),
+            Band::AtLeast { bound } => (bound, f64::INFINITY),
+            Band::AtMost { bound } => (f64::NEG_INFINITY, bound),
+        }
+    }
+}
+
+/// Formats a number with at most 4 significant digits, no trailing zeros.
+pub fn fmt_num(x: f64) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let mag = x.abs().log10().floor() as i32;
+    let decimals = (3 - mag).clamp(0, 6) as usize;
+    let s = format!("{x:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// The outcome of a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The mean lies in the tolerance band.
+    Reproduced,
+    /// Outside the band, but the qualitative direction holds.
+    Differs,
+    /// The qualitative direction fails.
+    NotReproduced,
+    /// The scenario could not be run (error recorded).
+    NotRun,
+}
+
+impl Verdict {
+    /// The word used in reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Reproduced => "reproduced",
+            Verdict::Differs => "differs",
+            Verdict::NotReproduced => "not reproduced",
+            Verdict::NotRun => "not run",
+        }
+    }
+
+    /// Applies the rule of the module doc to a measured mean.
+    pub fn judge(mean: f64, tolerance: &Band, direction: &Band) -> Verdict {
+        if tolerance.holds(mean) {
+            Verdict::Reproduced
+        } else if direction.holds(mean) {
+            Verdict::Differs
+        } else {
+            Verdict::NotReproduced
+        }
+    }
+}
+
+/// The result of evaluating one claim.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    /// Claim id.
+    pub id: String,
+    /// Seed paper short name (`seed003`).
+    pub paper: String,
+    /// Figure, table or section of the paper.
+    pub figure: String,
+    /// The paper's statement.
+    pub statement: String,
+    /// The paper's value, as the paper states it.
+    pub paper_value: String,
+    /// Unit of the measured value.
+    pub unit: String,
+    /// What is measured, exactly.
+    pub metric: String,
+    /// Tolerance band (reproduced).
+    pub tolerance: Band,
+    /// Direction band (differs vs not reproduced).
+    pub direction: Band,
+    /// Why this tolerance.
+    pub tolerance_note: String,
+    /// Scenario files used (relative to the scenarios directory).
+    pub scenarios: Vec<String>,
+    /// Per-seed values (seed, value).
+    pub values: Vec<(u64, f64)>,
+    /// Summary over seeds.
+    pub summary: Option<Summary>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Explanation when not reproduced (or a note on the setup), empty otherwise.
+    pub explanation: String,
+    /// Errors met while running or extracting (one per failing seed).
+    pub errors: Vec<String>,
+    /// Whether the quick (reduced) variant of the scenarios was used.
+    pub quick: bool,
+    /// Notes on what quick mode changes.
+    pub quick_note: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_follows_band_then_direction() {
+        let tol = Band::Near { value: 27.0, tol: 5.0 };
+        let dir = Band::AtMost { bound: 50.0 };
+        assert_eq!(Verdict::judge(30.0, &tol, &dir), Verdict::Reproduced);
+        assert_eq!(Verdict::judge(40.0, &tol, &dir), Verdict::Differs);
+        assert_eq!(Verdict::judge(60.0, &tol, &dir), Verdict::NotReproduced);
+    }
+
+    #[test]
+    fn bands_hold_where_they_say() {
+        assert!(Band::Between { lo: 12.0, hi: 24.0 }.holds(12.0));
+        assert!(!Band::Between { lo: 12.0, hi: 24.0 }.holds(24.1));
+        assert!(Band::AtLeast { bound: 0.99 }.holds(0.995));
+        assert!(Band::rel(100.0, 0.2).holds(80.0));
+        assert!(!Band::rel(100.0, 0.2).holds(79.0));
+    }
+
+    #[test]
+    fn numbers_are_printed_compactly() {
+        assert_eq!(fmt_num(27.0), "27");
+        assert_eq!(fmt_num(0.654321), "0.6543");
+        assert_eq!(fmt_num(1234.6), "1235");
+        assert_eq!(fmt_num(0.0), "0");
+    }
+}
