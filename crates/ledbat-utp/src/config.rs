@@ -135,17 +135,29 @@ impl ConnectionConfig {
         if !(MIN_PACKET_SIZE..=MAX_PACKET_SIZE).contains(&self.packet_size) {
             return err(
                 "packet_size",
-                format!("must be in [{MIN_PACKET_SIZE}, {MAX_PACKET_SIZE}] bytes, got {}", self.packet_size),
+                format!(
+                    "must be in [{MIN_PACKET_SIZE}, {MAX_PACKET_SIZE}] bytes, got {}",
+                    self.packet_size
+                ),
             );
         }
         if (self.recv_buffer as usize) < self.max_payload() {
-            return err("recv_buffer", format!("must hold one packet payload, got {}", self.recv_buffer));
+            return err(
+                "recv_buffer",
+                format!("must hold one packet payload, got {}", self.recv_buffer),
+            );
         }
         if (self.send_buffer as usize) < self.max_payload() {
-            return err("send_buffer", format!("must hold one packet payload, got {}", self.send_buffer));
+            return err(
+                "send_buffer",
+                format!("must hold one packet payload, got {}", self.send_buffer),
+            );
         }
         if self.min_rto.is_zero() || self.min_rto > self.max_rto {
-            return err("min_rto", format!("must be positive and at most max_rto, got {}", self.min_rto));
+            return err(
+                "min_rto",
+                format!("must be positive and at most max_rto, got {}", self.min_rto),
+            );
         }
         if self.max_timeouts == 0 {
             return err("max_timeouts", "must be at least 1".into());
@@ -154,10 +166,19 @@ impl ConnectionConfig {
             return err("dup_ack_threshold", "must be at least 1".into());
         }
         if self.max_sack_bytes < 4 || self.max_sack_bytes % 4 != 0 {
-            return err("max_sack_bytes", format!("must be a positive multiple of 4, got {}", self.max_sack_bytes));
+            return err(
+                "max_sack_bytes",
+                format!(
+                    "must be a positive multiple of 4, got {}",
+                    self.max_sack_bytes
+                ),
+            );
         }
         if self.max_reorder == 0 || self.max_reorder > 8192 {
-            return err("max_reorder", format!("must be in [1, 8192], got {}", self.max_reorder));
+            return err(
+                "max_reorder",
+                format!("must be in [1, 8192], got {}", self.max_reorder),
+            );
         }
         if self.max_packets_in_flight < 2 || self.max_packets_in_flight > 8192 {
             return err(
@@ -185,11 +206,20 @@ mod tests {
 
     #[test]
     fn bad_fields_are_named() {
-        let e = ConnectionConfig::default().packet_size(9000).validate().unwrap_err();
+        let e = ConnectionConfig::default()
+            .packet_size(9000)
+            .validate()
+            .unwrap_err();
         assert_eq!(e.field, "packet_size");
-        let e = ConnectionConfig::default().recv_buffer(10).validate().unwrap_err();
+        let e = ConnectionConfig::default()
+            .recv_buffer(10)
+            .validate()
+            .unwrap_err();
         assert_eq!(e.field, "recv_buffer");
-        let e = ConnectionConfig::default().min_rto(Duration::ZERO).validate().unwrap_err();
+        let e = ConnectionConfig::default()
+            .min_rto(Duration::ZERO)
+            .validate()
+            .unwrap_err();
         assert_eq!(e.field, "min_rto");
     }
 }

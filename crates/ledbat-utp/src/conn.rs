@@ -38,8 +38,8 @@ use crate::packet::{self, Header, Packet, PacketType};
 use crate::seq::{seq_diff, seq_lt};
 use crate::stats::ConnectionStats;
 use ledbat_core::{
-    Ack, AnyController, ConfigError, Controller, DelaySample, Duration, Instant, Loss, RttEstimator, Timeout,
-    Timestamp32,
+    Ack, AnyController, ConfigError, Controller, DelaySample, Duration, Instant, Loss,
+    RttEstimator, Timeout, Timestamp32,
 };
 use std::collections::VecDeque;
 
@@ -180,7 +180,13 @@ fn wire_clock(now: Instant) -> u32 {
 }
 
 impl Connection {
-    fn new(now: Instant, cfg: ConnectionConfig, initiator: bool, recv_id: u16, send_id: u16) -> Result<Self, ConfigError> {
+    fn new(
+        now: Instant,
+        cfg: ConnectionConfig,
+        initiator: bool,
+        recv_id: u16,
+        send_id: u16,
+    ) -> Result<Self, ConfigError> {
         cfg.validate()?;
         let ctrl = cfg.controller.build(cfg.max_payload() as u32)?;
         Ok(Connection {
@@ -256,7 +262,12 @@ impl Connection {
 
     /// The accepting side of a received SYN, with initial sequence number `isn` (random,
     /// chosen by the caller). A STATE answering the SYN is queued.
-    pub fn accept(now: Instant, cfg: ConnectionConfig, syn: &Header, isn: u16) -> Result<Self, ConfigError> {
+    pub fn accept(
+        now: Instant,
+        cfg: ConnectionConfig,
+        syn: &Header,
+        isn: u16,
+    ) -> Result<Self, ConfigError> {
         let mut c = Connection::new(now, cfg, false, syn.conn_id.wrapping_add(1), syn.conn_id)?;
         c.state = State::SynReceived;
         c.ack_nr = syn.seq_nr;
@@ -498,7 +509,9 @@ impl Connection {
         let mut newest: Option<Instant> = None;
         let mut rtt: Option<Duration> = None;
         for _ in 0..n {
-            let Some(e) = self.inflight.pop_front() else { break };
+            let Some(e) = self.inflight.pop_front() else {
+                break;
+            };
             self.una = self.una.wrapping_add(1);
             if e.need_resend {
                 self.resend_count -= 1;
@@ -532,7 +545,9 @@ impl Connection {
                 if idx < 0 {
                     continue;
                 }
-                let Some(e) = self.inflight.get_mut(idx as usize) else { break };
+                let Some(e) = self.inflight.get_mut(idx as usize) else {
+                    break;
+                };
                 if e.acked || e.kind == Kind::Syn {
                     continue;
                 }
@@ -560,7 +575,11 @@ impl Connection {
         if advanced {
             self.stats.bytes_acked += bytes;
             self.backoff = 0;
-            self.rto_at = if self.inflight.is_empty() { None } else { Some(now + self.rto()) };
+            self.rto_at = if self.inflight.is_empty() {
+                None
+            } else {
+                Some(now + self.rto())
+            };
         }
         if bytes > 0 {
             let samples = std::mem::take(&mut self.delay_samples);
@@ -597,7 +616,8 @@ impl Connection {
                 let e = self.inflight[idx];
                 if e.acked {
                     later_acked += 1;
-                    newest_acked_sent = Some(newest_acked_sent.map_or(e.sent_at, |t| t.max(e.sent_at)));
+                    newest_acked_sent =
+                        Some(newest_acked_sent.map_or(e.sent_at, |t| t.max(e.sent_at)));
                 } else if later_acked >= threshold
                     && !e.need_resend
                     && e.kind != Kind::Syn
@@ -691,7 +711,11 @@ impl Connection {
         self.last_adv_wnd = wnd;
         Header {
             ty,
-            conn_id: if ty == PacketType::Syn { self.recv_id } else { self.send_id },
+            conn_id: if ty == PacketType::Syn {
+                self.recv_id
+            } else {
+                self.send_id
+            },
             timestamp: wire_clock(now),
             timestamp_diff: self.reply_micro,
             wnd_size: wnd.min(u32::MAX as u64) as u32,
@@ -745,7 +769,8 @@ impl Connection {
         self.ctrl.on_sent(now, len, self.in_flight_bytes);
         if let Some(rate) = self.ctrl.pacing_rate() {
             if rate > 0 {
-                self.next_send_at = now + Duration::from_nanos(len.saturating_mul(1_000_000_000) / rate);
+                self.next_send_at =
+                    now + Duration::from_nanos(len.saturating_mul(1_000_000_000) / rate);
             }
         }
         if self.rto_at.is_none() {
@@ -803,7 +828,11 @@ impl Connection {
                 let e = self.inflight[idx];
                 if self.may_send(now, e.len as u64) {
                     let seq = self.una.wrapping_add(idx as u16);
-                    let ty = if e.kind == Kind::Fin { PacketType::Fin } else { PacketType::Data };
+                    let ty = if e.kind == Kind::Fin {
+                        PacketType::Fin
+                    } else {
+                        PacketType::Data
+                    };
                     let h = self.header(now, ty, seq);
                     packet::encode(&h, &[], &[], out);
                     if e.kind == Kind::Data {
@@ -890,7 +919,10 @@ impl Connection {
         let mut sack = std::mem::take(&mut self.sack_scratch);
         sack.clear();
         if !self.ooo.is_empty() {
-            sack = packet::build_sack(self.ooo.iter().map(|s| s.is_some()), self.cfg.max_sack_bytes as usize);
+            sack = packet::build_sack(
+                self.ooo.iter().map(|s| s.is_some()),
+                self.cfg.max_sack_bytes as usize,
+            );
         }
         packet::encode(&h, &sack, &[], out);
         self.sack_scratch = sack;
@@ -945,7 +977,11 @@ impl Connection {
             self.fail(now, ConnectionError::TimedOut);
             return;
         }
-        if self.state != State::SynSent && self.last_sent.is_some_and(|s| now >= s + self.cfg.keepalive) {
+        if self.state != State::SynSent
+            && self
+                .last_sent
+                .is_some_and(|s| now >= s + self.cfg.keepalive)
+        {
             self.keepalive_due = true;
         }
         if self.rto_at.is_some_and(|t| t <= now) {
@@ -1026,7 +1062,10 @@ mod tests {
         let syn = drain(&mut a, now);
         let p = packet::decode(&syn[0]).unwrap();
         assert_eq!(p.header.ty, PacketType::Syn);
-        assert_eq!(p.header.conn_id, 0xffff, "SYN carries the initiator's recv_id");
+        assert_eq!(
+            p.header.conn_id, 0xffff,
+            "SYN carries the initiator's recv_id"
+        );
         assert_eq!(p.header.seq_nr, 1);
         assert_eq!(a.send_id(), 0, "send_id = recv_id + 1 wraps");
         let mut b = Connection::accept(now, cfg(), &p.header, 777).unwrap();
@@ -1081,7 +1120,11 @@ mod tests {
         let acks = drain(&mut b, now);
         let sa = packet::decode(&acks[0]).unwrap();
         assert_eq!(sa.header.ack_nr, 1, "still waiting for seq 2");
-        assert_eq!(sa.sack.unwrap().0, &[1, 0, 0, 0], "bit 0 = ack_nr + 2 = seq 3");
+        assert_eq!(
+            sa.sack.unwrap().0,
+            &[1, 0, 0, 0],
+            "bit 0 = ack_nr + 2 = seq 3"
+        );
         b.handle_datagram(now, &pk[0]);
         let mut buf = vec![0u8; 10_000];
         let n = b.read(&mut buf).unwrap();
@@ -1127,7 +1170,11 @@ mod tests {
         a.write(b"lost forever").unwrap();
         assert_eq!(drain(&mut a, now).len(), 1);
         let first = a.poll_timeout().unwrap();
-        assert_eq!(first - now, Duration::from_millis(500), "floor applies: srtt is tiny");
+        assert_eq!(
+            first - now,
+            Duration::from_millis(500),
+            "floor applies: srtt is tiny"
+        );
         let mut t = first;
         let mut gaps = Vec::new();
         while a.error().is_none() {
@@ -1189,7 +1236,8 @@ mod tests {
         let now = Instant::from_millis(1);
         let mut a = Connection::connect(now, cfg(), 50).unwrap();
         let syn = drain(&mut a, now).remove(0);
-        let mut b = Connection::accept(now, small, &packet::decode(&syn).unwrap().header, 9).unwrap();
+        let mut b =
+            Connection::accept(now, small, &packet::decode(&syn).unwrap().header, 9).unwrap();
         for d in drain(&mut b, now) {
             a.handle_datagram(now, &d);
         }
@@ -1204,7 +1252,11 @@ mod tests {
                 a.handle_datagram(t, &d);
             }
         }
-        assert_eq!(b.readable(), 1380 * 2, "the receiver never buffers beyond its window");
+        assert_eq!(
+            b.readable(),
+            1380 * 2,
+            "the receiver never buffers beyond its window"
+        );
         let mut buf = vec![0u8; 1380 * 6];
         b.read(&mut buf).unwrap();
         let upd = drain(&mut b, t);
@@ -1219,7 +1271,8 @@ mod tests {
         let mut a = Connection::connect(now, cfg(), 3).unwrap();
         let syn = drain(&mut a, now).remove(0);
         // Acceptor starts just below the wrap so its data crosses 65535 -> 0.
-        let mut b = Connection::accept(now, cfg(), &packet::decode(&syn).unwrap().header, 65530).unwrap();
+        let mut b =
+            Connection::accept(now, cfg(), &packet::decode(&syn).unwrap().header, 65530).unwrap();
         for d in drain(&mut b, now) {
             a.handle_datagram(now, &d);
         }
@@ -1268,7 +1321,11 @@ mod tests {
         let s = a.stats();
         assert!(s.metrics.queuing_delay.is_some(), "{s:?}");
         // Same clock on both sides: the base delay is the true one-way delay.
-        assert_eq!(s.metrics.base_delay, Some(Duration::from_millis(20)), "{s:?}");
+        assert_eq!(
+            s.metrics.base_delay,
+            Some(Duration::from_millis(20)),
+            "{s:?}"
+        );
         // The handshake's zero RTT sample still weighs on the average after 8 samples.
         assert!(s.srtt.unwrap() >= Duration::from_millis(20), "{s:?}");
     }

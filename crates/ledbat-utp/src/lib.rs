@@ -25,3 +25,7 @@ pub mod stats;
 pub use config::ConnectionConfig;
 pub use conn::{Connection, ConnectionError, State, StreamError};
 pub use stats::{ConnectionStats, EndpointStats};
+pub mod endpoint;
+pub mod harness;
+
+pub use endpoint::{ConnHandle, Endpoint, EndpointConfig};

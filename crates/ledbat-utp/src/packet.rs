@@ -134,10 +134,11 @@ impl<'a> SelectiveAck<'a> {
     /// Indices of the set bits, ascending.
     pub fn iter(&self) -> impl Iterator<Item = usize> + 'a {
         let bytes = self.0;
-        bytes
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &b)| (0..8).filter(move |k| b & (1 << k) != 0).map(move |k| i * 8 + k))
+        bytes.iter().enumerate().flat_map(|(i, &b)| {
+            (0..8)
+                .filter(move |k| b & (1 << k) != 0)
+                .map(move |k| i * 8 + k)
+        })
     }
 }
 
@@ -230,7 +231,11 @@ pub fn encode(header: &Header, sack: &[u8], payload: &[u8], out: &mut Vec<u8>) {
     let sack = &sack[..sack.len().min(255)];
     out.reserve(HEADER_LEN + payload.len() + if sack.is_empty() { 0 } else { 2 + sack.len() });
     out.push(((header.ty as u8) << 4) | VERSION);
-    out.push(if sack.is_empty() { 0 } else { EXT_SELECTIVE_ACK });
+    out.push(if sack.is_empty() {
+        0
+    } else {
+        EXT_SELECTIVE_ACK
+    });
     out.extend_from_slice(&header.conn_id.to_be_bytes());
     out.extend_from_slice(&header.timestamp.to_be_bytes());
     out.extend_from_slice(&header.timestamp_diff.to_be_bytes());
@@ -283,7 +288,12 @@ mod tests {
     #[test]
     fn state_with_selective_ack_encodes_to_hand_built_bytes() {
         let mut out = Vec::new();
-        encode(&hdr(PacketType::State), &[0b0000_0101, 0, 0, 0x80], &[], &mut out);
+        encode(
+            &hdr(PacketType::State),
+            &[0b0000_0101, 0, 0, 0x80],
+            &[],
+            &mut out,
+        );
         assert_eq!(out[0], 0x21);
         assert_eq!(out[1], 1, "first extension is the selective ACK");
         assert_eq!(&out[20..], &[0, 4, 0x05, 0, 0, 0x80]);
@@ -295,7 +305,13 @@ mod tests {
 
     #[test]
     fn every_type_round_trips_and_data_keeps_payload() {
-        for ty in [PacketType::Data, PacketType::Fin, PacketType::State, PacketType::Reset, PacketType::Syn] {
+        for ty in [
+            PacketType::Data,
+            PacketType::Fin,
+            PacketType::State,
+            PacketType::Reset,
+            PacketType::Syn,
+        ] {
             let mut out = Vec::new();
             encode(&hdr(ty), &[], b"hello", &mut out);
             assert_eq!(out[0] >> 4, ty as u8);
@@ -309,7 +325,9 @@ mod tests {
     fn unknown_extensions_are_skipped() {
         // libtorrent-style SYN with an extension-bits extension (type 2, 8 bytes) followed
         // by a selective ACK, then payload.
-        let mut b = vec![0x01, 2, 0, 7, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 9, 0, 8];
+        let mut b = vec![
+            0x01, 2, 0, 7, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 9, 0, 8,
+        ];
         b.extend_from_slice(&[1, 8, 0, 0, 0, 0, 0, 0, 0, 0]); // type 2 -> next 1, 8 bytes
         b.extend_from_slice(&[0, 4, 0xff, 0, 0, 0]); // sack -> end
         b.extend_from_slice(b"xy");
@@ -333,10 +351,22 @@ mod tests {
         assert_eq!(decode(&b), Err(DecodeError::BadType(5)));
         b[0] = 0x21;
         b[1] = 1;
-        assert_eq!(decode(&b), Err(DecodeError::TruncatedExtension { offset: 20, len: 20 }));
+        assert_eq!(
+            decode(&b),
+            Err(DecodeError::TruncatedExtension {
+                offset: 20,
+                len: 20
+            })
+        );
         let mut c = b.to_vec();
         c.extend_from_slice(&[0, 8, 1, 2]);
-        assert_eq!(decode(&c), Err(DecodeError::TruncatedExtension { offset: 20, len: 24 }));
+        assert_eq!(
+            decode(&c),
+            Err(DecodeError::TruncatedExtension {
+                offset: 20,
+                len: 24
+            })
+        );
         let mut d = b.to_vec();
         d.extend_from_slice(&[0, 0]);
         assert_eq!(decode(&d), Err(DecodeError::EmptySelectiveAck(20)));
@@ -345,10 +375,16 @@ mod tests {
     #[test]
     fn build_sack_pads_to_four_bytes_and_caps() {
         assert!(build_sack([false, false].into_iter(), 32).is_empty());
-        assert_eq!(build_sack([true, false, true].into_iter(), 32), vec![5, 0, 0, 0]);
+        assert_eq!(
+            build_sack([true, false, true].into_iter(), 32),
+            vec![5, 0, 0, 0]
+        );
         let mut flags = vec![false; 40];
         flags[33] = true;
-        assert_eq!(build_sack(flags.into_iter(), 32), vec![0, 0, 0, 0, 2, 0, 0, 0]);
+        assert_eq!(
+            build_sack(flags.into_iter(), 32),
+            vec![0, 0, 0, 0, 2, 0, 0, 0]
+        );
         // Capped at 4 bytes: bit 33 is beyond the cap.
         let mut flags = vec![false; 40];
         flags[1] = true;

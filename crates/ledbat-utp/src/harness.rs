@@ -1,0 +1,344 @@
+//! Two endpoints over an in-memory network with a virtual clock.
+//!
+//! Each direction is a [`LinkConfig`]: a fixed delay, uniform jitter, and seeded loss,
+//! duplication and reordering (a reordered datagram is held back by an extra delay). Events
+//! are processed in time order; ties keep insertion order, so a run is a pure function of
+//! its seed. [`transfer`] runs one client-to-server transfer and returns what arrived, for
+//! byte-exact checks.
+
+use crate::endpoint::{ConnHandle, Endpoint, EndpointConfig};
+use ledbat_core::{Duration, Instant};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha12Rng;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::net::SocketAddr;
+
+/// Impairments of one direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinkConfig {
+    /// Fixed one-way delay.
+    pub delay: Duration,
+    /// Extra delay drawn uniformly from `[0, jitter]` per datagram.
+    pub jitter: Duration,
+    /// Probability that a datagram is dropped.
+    pub loss: f64,
+    /// Probability that a datagram is delivered twice.
+    pub duplicate: f64,
+    /// Probability that a datagram is held back by `reorder_delay` (overtaken by later ones).
+    pub reorder: f64,
+    /// Extra delay of a reordered datagram.
+    pub reorder_delay: Duration,
+}
+
+impl Default for LinkConfig {
+    /// A clean 10 ms link.
+    fn default() -> Self {
+        LinkConfig {
+            delay: Duration::from_millis(10),
+            jitter: Duration::ZERO,
+            loss: 0.0,
+            duplicate: 0.0,
+            reorder: 0.0,
+            reorder_delay: Duration::from_millis(5),
+        }
+    }
+}
+
+impl LinkConfig {
+    /// The impaired link of the acceptance test: `p` loss, `p` duplication, `p` reordering.
+    pub fn lossy(p: f64) -> Self {
+        LinkConfig {
+            delay: Duration::from_millis(10),
+            jitter: Duration::from_millis(2),
+            loss: p,
+            duplicate: p,
+            reorder: p,
+            reorder_delay: Duration::from_millis(8),
+        }
+    }
+}
+
+/// Which endpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The client (`A`, address 10.0.0.1:1000).
+    A,
+    /// The server (`B`, address 10.0.0.2:2000, listening).
+    B,
+}
+
+/// Two endpoints joined by two impaired links.
+#[derive(Debug)]
+pub struct Net {
+    /// Virtual time.
+    pub now: Instant,
+    /// The client endpoint.
+    pub a: Endpoint,
+    /// The server endpoint.
+    pub b: Endpoint,
+    /// Link from A to B.
+    pub ab: LinkConfig,
+    /// Link from B to A.
+    pub ba: LinkConfig,
+    rng: ChaCha12Rng,
+    queue: BinaryHeap<Reverse<(Instant, u64, bool, Vec<u8>)>>,
+    ticket: u64,
+    /// Datagrams delivered so far.
+    pub delivered: u64,
+    /// Datagrams dropped by the links.
+    pub dropped: u64,
+    buf: Vec<u8>,
+}
+
+/// The client's address.
+pub fn addr_a() -> SocketAddr {
+    SocketAddr::from(([10, 0, 0, 1], 1000))
+}
+/// The server's address.
+pub fn addr_b() -> SocketAddr {
+    SocketAddr::from(([10, 0, 0, 2], 2000))
+}
+
+impl Net {
+    /// A network whose client and server use `cfg` (the server listens).
+    pub fn new(cfg: EndpointConfig, ab: LinkConfig, ba: LinkConfig, seed: u64) -> Self {
+        let mut rng = ChaCha12Rng::seed_from_u64(seed);
+        let a = Endpoint::new(cfg.clone().listen(false), rng.gen()).expect("valid endpoint config");
+        let b = Endpoint::new(cfg.listen(true), rng.gen()).expect("valid endpoint config");
+        Net {
+            now: Instant::from_secs(1),
+            a,
+            b,
+            ab,
+            ba,
+            rng,
+            queue: BinaryHeap::new(),
+            ticket: 0,
+            delivered: 0,
+            dropped: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Sends every datagram both endpoints have due now into the links.
+    pub fn flush(&mut self) {
+        for to_b in [true, false] {
+            loop {
+                let ep = if to_b { &mut self.a } else { &mut self.b };
+                if ep.poll_transmit(self.now, &mut self.buf).is_none() {
+                    break;
+                }
+                let link = if to_b { self.ab } else { self.ba };
+                let d = std::mem::take(&mut self.buf);
+                self.inject(to_b, d, link);
+            }
+        }
+    }
+
+    fn inject(&mut self, to_b: bool, d: Vec<u8>, link: LinkConfig) {
+        if self.rng.gen_bool(link.loss.clamp(0.0, 1.0)) {
+            self.dropped += 1;
+            return;
+        }
+        let copies = if self.rng.gen_bool(link.duplicate.clamp(0.0, 1.0)) {
+            2
+        } else {
+            1
+        };
+        for _ in 0..copies {
+            let mut at = self.now + link.delay;
+            if !link.jitter.is_zero() {
+                at += Duration::from_nanos(self.rng.gen_range(0..=link.jitter.as_nanos()));
+            }
+            if self.rng.gen_bool(link.reorder.clamp(0.0, 1.0)) {
+                at += link.reorder_delay;
+            }
+            self.ticket += 1;
+            self.queue.push(Reverse((at, self.ticket, to_b, d.clone())));
+        }
+    }
+
+    /// Hands a datagram straight to one endpoint (for fuzzing and attack tests).
+    pub fn inject_raw(
+        &mut self,
+        to: Side,
+        from: SocketAddr,
+        datagram: &[u8],
+    ) -> Option<ConnHandle> {
+        match to {
+            Side::A => self.a.handle(self.now, from, datagram),
+            Side::B => self.b.handle(self.now, from, datagram),
+        }
+    }
+
+    /// The next instant anything happens, if anything will.
+    pub fn next_event(&self) -> Option<Instant> {
+        let q = self.queue.peek().map(|Reverse((t, ..))| *t);
+        [q, self.a.poll_timeout(), self.b.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Advances to the next event (not beyond `limit`) and processes everything due then.
+    /// Returns false when nothing is scheduled before `limit`.
+    pub fn step(&mut self, limit: Instant) -> bool {
+        self.flush();
+        let Some(t) = self.next_event() else {
+            return false;
+        };
+        if t > limit {
+            return false;
+        }
+        self.now = self.now.max(t);
+        while let Some(Reverse((at, ..))) = self.queue.peek() {
+            if *at > self.now {
+                break;
+            }
+            let Some(Reverse((_, _, to_b, d))) = self.queue.pop() else {
+                break;
+            };
+            self.delivered += 1;
+            if to_b {
+                self.b.handle(self.now, addr_a(), &d);
+            } else {
+                self.a.handle(self.now, addr_b(), &d);
+            }
+        }
+        self.a.handle_timeout(self.now);
+        self.b.handle_timeout(self.now);
+        self.flush();
+        true
+    }
+}
+
+/// What a transfer produced.
+#[derive(Clone, Debug)]
+pub struct TransferOutcome {
+    /// Bytes the server read, in order, until end of stream (or failure).
+    pub received: Vec<u8>,
+    /// Virtual time from connect to the client's FIN being acknowledged (or the limit).
+    pub duration: Duration,
+    /// Whether the client saw its FIN acknowledged and the server saw end of stream.
+    pub complete: bool,
+    /// The client connection's final counters.
+    pub client: crate::stats::ConnectionStats,
+    /// Datagrams dropped by the links.
+    pub dropped: u64,
+}
+
+/// Sends `data` from A to B over `net`, reading at the server as fast as data arrives,
+/// until the server sees end of stream and the client's FIN is acknowledged, or `limit` of
+/// virtual time passes.
+pub fn transfer(net: &mut Net, data: &[u8], limit: Duration) -> TransferOutcome {
+    let start = net.now;
+    let deadline = start + limit;
+    let ca = net.a.connect(net.now, addr_b()).expect("valid config");
+    let mut written = 0usize;
+    let mut closed = false;
+    let mut server: Option<ConnHandle> = None;
+    let mut received = Vec::with_capacity(data.len());
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut server_eof = false;
+    let mut done_at = None;
+    loop {
+        if let Some(c) = net.a.connection_mut(ca) {
+            if written < data.len() {
+                if let Ok(n) = c.write(&data[written..]) {
+                    written += n;
+                }
+            }
+            if written == data.len() && !closed {
+                c.close();
+                closed = true;
+            }
+        }
+        if server.is_none() {
+            server = net.b.accept();
+        }
+        if let Some(s) = server {
+            if let Some(c) = net.b.connection_mut(s) {
+                loop {
+                    match c.read(&mut buf) {
+                        Ok(0) => {
+                            if !server_eof {
+                                server_eof = true;
+                                c.close();
+                            }
+                            break;
+                        }
+                        Ok(n) => received.extend_from_slice(&buf[..n]),
+                        Err(_) => break,
+                    }
+                }
+            }
+        }
+        let client_done = net.a.connection(ca).is_some_and(|c| c.is_write_closed());
+        let failed = net.a.connection(ca).is_none_or(|c| c.error().is_some());
+        if client_done && server_eof {
+            done_at = Some(net.now);
+            break;
+        }
+        if failed || !net.step(deadline) {
+            break;
+        }
+    }
+    let client = net.a.connection(ca).map(|c| c.stats()).unwrap_or_default();
+    TransferOutcome {
+        complete: done_at.is_some(),
+        duration: done_at.unwrap_or(net.now).saturating_since(start),
+        received,
+        client,
+        dropped: net.dropped,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_link_transfer_is_exact() {
+        let mut net = Net::new(
+            EndpointConfig::default(),
+            LinkConfig::default(),
+            LinkConfig::default(),
+            1,
+        );
+        let data: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        let out = transfer(&mut net, &data, Duration::from_secs(120));
+        assert!(out.complete);
+        assert_eq!(out.received, data);
+        assert_eq!(out.client.retransmissions, 0);
+    }
+
+    #[test]
+    fn same_seed_same_run() {
+        let run = |seed| {
+            let mut net = Net::new(
+                EndpointConfig::default(),
+                LinkConfig::lossy(0.05),
+                LinkConfig::lossy(0.05),
+                seed,
+            );
+            let data = vec![3u8; 30_000];
+            let o = transfer(&mut net, &data, Duration::from_secs(120));
+            (o.duration, o.client.packets_sent, o.dropped)
+        };
+        assert_eq!(run(9), run(9));
+    }
+
+    #[test]
+    fn empty_transfer_completes() {
+        let mut net = Net::new(
+            EndpointConfig::default(),
+            LinkConfig::lossy(0.05),
+            LinkConfig::lossy(0.05),
+            4,
+        );
+        let out = transfer(&mut net, &[], Duration::from_secs(120));
+        assert!(out.complete);
+        assert!(out.received.is_empty());
+    }
+}
