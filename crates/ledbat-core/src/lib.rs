@@ -27,6 +27,7 @@ pub mod mdvar;
 pub mod newreno;
 pub mod registry;
 pub mod reno;
+pub mod tcp_lp;
 pub mod time;
 pub mod vegas;
 pub mod wire;

@@ -271,6 +271,9 @@ builtin! {
     Vegas = "vegas" => crate::vegas::Vegas, crate::vegas::VegasConfig,
         "TCP Vegas: keep alpha..beta packets queued, +/-1 packet per RTT from base-RTT vs RTT",
         "Brakmo & Peterson 1995; seed 003 section 3.1";
+    TcpLp = "tcp-lp" => crate::tcp_lp::TcpLp, crate::tcp_lp::TcpLpConfig,
+        "TCP-LP: Reno that halves on smoothed one-way delay over 15% of its range, 1 packet if again",
+        "Kuzmanovic & Knightly 2003; seed 003 section 3.1.4, eqs. 3.1-3.2";
 }
 
 #[cfg(test)]
