@@ -13,4 +13,5 @@
 pub mod claims;
 pub mod fluid;
 pub mod plot;
+pub mod report;
 pub mod stats;
