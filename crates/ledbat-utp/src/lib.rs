@@ -29,3 +29,7 @@ pub mod endpoint;
 pub mod harness;
 
 pub use endpoint::{ConnHandle, Endpoint, EndpointConfig};
+#[cfg(feature = "tokio")]
+pub mod runtime;
+#[cfg(feature = "tokio")]
+pub use runtime::{UtpSocket, UtpStream};

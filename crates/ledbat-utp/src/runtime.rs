@@ -1,0 +1,472 @@
+//! Tokio glue: one UDP socket serving many connections, a listener, and streams
+//! implementing [`AsyncRead`] and [`AsyncWrite`].
+//!
+//! No protocol logic lives here. A driver task owns the socket: it reads every datagram
+//! that is ready, hands each to the sans-IO [`Endpoint`], runs due timers, writes every
+//! datagram the endpoint has due, and sleeps until the next datagram, timer or
+//! application call. The monotonic clock is read here only, and converted to
+//! [`ledbat_core::Instant`] once per event (nanoseconds since the socket was bound).
+//!
+//! Streams share the endpoint with the driver behind a mutex that is never held across an
+//! `.await`. Acknowledgements go out after a batch of received datagrams has been handled,
+//! so under load one STATE acknowledges several packets (libutp defers acks the same way).
+
+use crate::endpoint::{ConnHandle, Endpoint, EndpointConfig};
+use crate::stats::{ConnectionStats, EndpointStats};
+use crate::{ConnectionError, StreamError};
+use ledbat_core::Instant;
+use std::collections::HashMap;
+use std::future::poll_fn;
+use std::hash::{BuildHasher, Hasher};
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::UdpSocket;
+use tokio::sync::Notify;
+
+/// Datagrams received in one batch before acknowledgements and timers run.
+const RECV_BATCH: usize = 64;
+/// Datagrams sent per turn of the driver before it looks at the socket again.
+const SEND_BATCH: usize = 128;
+
+#[derive(Default)]
+struct Wakers {
+    read: Option<Waker>,
+    write: Option<Waker>,
+}
+
+struct Inner {
+    ep: Endpoint,
+    wakers: HashMap<ConnHandle, Wakers>,
+    accept: Option<Waker>,
+    socket_dropped: bool,
+    io_error: Option<String>,
+}
+
+struct Shared {
+    inner: Mutex<Inner>,
+    notify: Notify,
+    epoch: std::time::Instant,
+}
+
+impl Shared {
+    fn now(&self) -> Instant {
+        Instant::from_nanos(self.epoch.elapsed().as_nanos() as u64)
+    }
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    fn to_tokio(&self, t: Instant) -> tokio::time::Instant {
+        tokio::time::Instant::from_std(self.epoch + std::time::Duration::from_nanos(t.as_nanos()))
+    }
+}
+
+fn io_error(e: ConnectionError) -> io::Error {
+    let kind = match e {
+        ConnectionError::Reset => io::ErrorKind::ConnectionReset,
+        ConnectionError::TimedOut => io::ErrorKind::TimedOut,
+        ConnectionError::Aborted => io::ErrorKind::ConnectionAborted,
+    };
+    io::Error::new(kind, e)
+}
+
+/// A uTP endpoint on one UDP socket.
+pub struct UtpSocket {
+    shared: Arc<Shared>,
+    local: SocketAddr,
+}
+
+impl std::fmt::Debug for UtpSocket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UtpSocket")
+            .field("local", &self.local)
+            .finish()
+    }
+}
+
+impl UtpSocket {
+    /// Binds `addr` and starts the driver task on the current tokio runtime. Connection
+    /// ids and initial sequence numbers are seeded from the OS (through std's random hash
+    /// keys).
+    pub async fn bind(addr: SocketAddr, cfg: EndpointConfig) -> io::Result<Self> {
+        let seed = std::collections::hash_map::RandomState::new()
+            .build_hasher()
+            .finish();
+        let ep =
+            Endpoint::new(cfg, seed).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        let sock = UdpSocket::bind(addr).await?;
+        let local = sock.local_addr()?;
+        let shared = Arc::new(Shared {
+            inner: Mutex::new(Inner {
+                ep,
+                wakers: HashMap::new(),
+                accept: None,
+                socket_dropped: false,
+                io_error: None,
+            }),
+            notify: Notify::new(),
+            epoch: std::time::Instant::now(),
+        });
+        tokio::spawn(drive(shared.clone(), sock));
+        Ok(UtpSocket { shared, local })
+    }
+
+    /// The bound address.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
+    }
+
+    /// Endpoint-wide counters (malformed datagrams, RESETs, refused SYNs).
+    pub fn stats(&self) -> EndpointStats {
+        self.shared.lock().ep.stats().clone()
+    }
+
+    /// Opens a connection to `addr` and waits until the handshake completes.
+    pub async fn connect(&self, addr: SocketAddr) -> io::Result<UtpStream> {
+        let h = {
+            let mut g = self.shared.lock();
+            let now = self.shared.now();
+            g.ep.connect(now, addr)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?
+        };
+        self.shared.notify.notify_one();
+        let stream = UtpStream {
+            shared: self.shared.clone(),
+            handle: h,
+            peer: addr,
+        };
+        poll_fn(|cx| {
+            let mut g = self.shared.lock();
+            if let Some(e) = &g.io_error {
+                return Poll::Ready(Err(io::Error::other(e.clone())));
+            }
+            let Some(c) = g.ep.connection(h) else {
+                return Poll::Ready(Err(io::ErrorKind::NotConnected.into()));
+            };
+            if let Some(e) = c.error() {
+                return Poll::Ready(Err(io_error(e)));
+            }
+            if c.state() == crate::State::Connected {
+                return Poll::Ready(Ok(()));
+            }
+            g.wakers.entry(h).or_default().write = Some(cx.waker().clone());
+            Poll::Pending
+        })
+        .await?;
+        Ok(stream)
+    }
+
+    /// Waits for the next incoming connection (the endpoint must be configured to listen).
+    pub async fn accept(&self) -> io::Result<UtpStream> {
+        let (h, peer) = poll_fn(|cx| {
+            let mut g = self.shared.lock();
+            if let Some(e) = &g.io_error {
+                return Poll::Ready(Err(io::Error::other(e.clone())));
+            }
+            if let Some(h) = g.ep.accept() {
+                let peer = g.ep.peer_addr(h).expect("accepted connection exists");
+                return Poll::Ready(Ok((h, peer)));
+            }
+            g.accept = Some(cx.waker().clone());
+            Poll::Pending
+        })
+        .await?;
+        Ok(UtpStream {
+            shared: self.shared.clone(),
+            handle: h,
+            peer,
+        })
+    }
+}
+
+impl Drop for UtpSocket {
+    fn drop(&mut self) {
+        self.shared.lock().socket_dropped = true;
+        self.shared.notify.notify_one();
+    }
+}
+
+/// One uTP connection as a byte stream.
+pub struct UtpStream {
+    shared: Arc<Shared>,
+    handle: ConnHandle,
+    peer: SocketAddr,
+}
+
+impl std::fmt::Debug for UtpStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UtpStream")
+            .field("peer", &self.peer)
+            .field("handle", &self.handle)
+            .finish()
+    }
+}
+
+impl UtpStream {
+    /// The peer's address.
+    pub fn peer_addr(&self) -> SocketAddr {
+        self.peer
+    }
+
+    /// The connection's counters and congestion state, while it exists.
+    pub fn stats(&self) -> Option<ConnectionStats> {
+        self.shared
+            .lock()
+            .ep
+            .connection(self.handle)
+            .map(|c| c.stats())
+    }
+
+    /// Aborts the connection with a RESET.
+    pub fn abort(&self) {
+        let now = self.shared.now();
+        if let Some(c) = self.shared.lock().ep.connection_mut(self.handle) {
+            c.abort(now);
+        }
+        self.shared.notify.notify_one();
+    }
+}
+
+impl AsyncRead for UtpStream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let mut g = this.shared.lock();
+        let Some(c) = g.ep.connection_mut(this.handle) else {
+            return Poll::Ready(Err(io::ErrorKind::NotConnected.into()));
+        };
+        match c.read(buf.initialize_unfilled()) {
+            Ok(n) => {
+                buf.advance(n);
+                drop(g);
+                if n > 0 {
+                    // Reading may open the window: let the driver send an update.
+                    this.shared.notify.notify_one();
+                }
+                Poll::Ready(Ok(()))
+            }
+            Err(StreamError::WouldBlock) => {
+                g.wakers.entry(this.handle).or_default().read = Some(cx.waker().clone());
+                Poll::Pending
+            }
+            Err(StreamError::Connection(e)) => Poll::Ready(Err(io_error(e))),
+            Err(StreamError::WriteClosed) => Poll::Ready(Err(io::ErrorKind::BrokenPipe.into())),
+        }
+    }
+}
+
+impl AsyncWrite for UtpStream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let mut g = this.shared.lock();
+        let Some(c) = g.ep.connection_mut(this.handle) else {
+            return Poll::Ready(Err(io::ErrorKind::NotConnected.into()));
+        };
+        match c.write(data) {
+            Ok(n) => {
+                drop(g);
+                this.shared.notify.notify_one();
+                Poll::Ready(Ok(n))
+            }
+            Err(StreamError::WouldBlock) => {
+                g.wakers.entry(this.handle).or_default().write = Some(cx.waker().clone());
+                Poll::Pending
+            }
+            Err(StreamError::WriteClosed) => Poll::Ready(Err(io::ErrorKind::BrokenPipe.into())),
+            Err(StreamError::Connection(e)) => Poll::Ready(Err(io_error(e))),
+        }
+    }
+
+    /// Data written is already in the connection's send buffer; nothing to flush.
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    /// Sends FIN after the data written and completes when the peer has acknowledged
+    /// everything, FIN included.
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let mut g = this.shared.lock();
+        let Some(c) = g.ep.connection_mut(this.handle) else {
+            return Poll::Ready(Err(io::ErrorKind::NotConnected.into()));
+        };
+        if let Some(e) = c.error() {
+            return Poll::Ready(Err(io_error(e)));
+        }
+        if c.is_write_closed() {
+            return Poll::Ready(Ok(()));
+        }
+        c.close();
+        g.wakers.entry(this.handle).or_default().write = Some(cx.waker().clone());
+        drop(g);
+        this.shared.notify.notify_one();
+        Poll::Pending
+    }
+}
+
+impl Drop for UtpStream {
+    fn drop(&mut self) {
+        let mut g = self.shared.lock();
+        g.ep.release(self.handle);
+        g.wakers.remove(&self.handle);
+        drop(g);
+        self.shared.notify.notify_one();
+    }
+}
+
+async fn drive(shared: Arc<Shared>, sock: UdpSocket) {
+    let mut rbuf = vec![0u8; 64 * 1024];
+    let mut outq: Vec<(SocketAddr, Vec<u8>)> = Vec::with_capacity(SEND_BATCH);
+    let mut pool: Vec<Vec<u8>> = Vec::new();
+    loop {
+        let deadline;
+        let more;
+        {
+            let mut g = shared.lock();
+            let now = shared.now();
+            if g.ep.poll_timeout().is_some_and(|t| t <= now) {
+                g.ep.handle_timeout(now);
+            }
+            loop {
+                let mut b = pool.pop().unwrap_or_default();
+                match g.ep.poll_transmit(now, &mut b) {
+                    Some(a) => outq.push((a, b)),
+                    None => {
+                        pool.push(b);
+                        break;
+                    }
+                }
+                if outq.len() >= SEND_BATCH {
+                    break;
+                }
+            }
+            more = outq.len() >= SEND_BATCH;
+            deadline = g.ep.poll_timeout();
+            for w in g.wakers.values_mut() {
+                if let Some(w) = w.read.take() {
+                    w.wake();
+                }
+                if let Some(w) = w.write.take() {
+                    w.wake();
+                }
+            }
+            if let Some(w) = g.accept.take() {
+                w.wake();
+            }
+            if g.socket_dropped && g.ep.is_empty() {
+                return;
+            }
+        }
+        for (a, b) in outq.drain(..) {
+            let r = match sock.try_send_to(&b, a) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => sock.send_to(&b, a).await,
+                r => r,
+            };
+            // A send error toward one peer (unreachable, refused) is the network
+            // dropping the datagram: the protocol's timers cover it.
+            let _ = r;
+            pool.push(b);
+        }
+        if more {
+            tokio::task::yield_now().await;
+            continue;
+        }
+        let sleep = async {
+            match deadline {
+                Some(t) => tokio::time::sleep_until(shared.to_tokio(t)).await,
+                None => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            r = sock.recv_from(&mut rbuf) => {
+                let mut g = shared.lock();
+                match r {
+                    Ok((n, from)) => {
+                        let now = shared.now();
+                        g.ep.handle(now, from, &rbuf[..n]);
+                        for _ in 1..RECV_BATCH {
+                            match sock.try_recv_from(&mut rbuf) {
+                                Ok((n, from)) => {
+                                    g.ep.handle(now, from, &rbuf[..n]);
+                                }
+                                Err(_) => break,
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        // ICMP errors surface here on some platforms; they are not fatal.
+                        if !matches!(e.kind(), io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionRefused) {
+                            g.io_error = Some(e.to_string());
+                        }
+                    }
+                }
+            }
+            _ = sleep => {}
+            _ = shared.notify.notified() => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    #[tokio::test]
+    async fn loopback_stream_round_trip() {
+        let server = UtpSocket::bind(
+            "127.0.0.1:0".parse().unwrap(),
+            EndpointConfig::default().listen(true),
+        )
+        .await
+        .unwrap();
+        let client = UtpSocket::bind("127.0.0.1:0".parse().unwrap(), EndpointConfig::default())
+            .await
+            .unwrap();
+        let addr = server.local_addr();
+        let data: Vec<u8> = (0..3_000_000u32).map(|i| (i % 253) as u8).collect();
+        let expect = data.clone();
+        let srv = tokio::spawn(async move {
+            let mut s = server.accept().await.unwrap();
+            let mut got = Vec::new();
+            s.read_to_end(&mut got).await.unwrap();
+            s.write_all(b"ok").await.unwrap();
+            s.shutdown().await.unwrap();
+            got
+        });
+        let mut c = client.connect(addr).await.unwrap();
+        c.write_all(&data).await.unwrap();
+        c.shutdown().await.unwrap();
+        let mut reply = Vec::new();
+        c.read_to_end(&mut reply).await.unwrap();
+        assert_eq!(reply, b"ok");
+        let got = srv.await.unwrap();
+        assert!(got == expect, "received {} bytes", got.len());
+        let st = c.stats().unwrap();
+        assert_eq!(st.bytes_acked, 3_000_000);
+    }
+
+    #[tokio::test]
+    async fn connect_to_a_closed_port_fails_with_reset_or_timeout() {
+        // A listening endpoint that refuses: not listening answers SYN with RESET.
+        let other = UtpSocket::bind("127.0.0.1:0".parse().unwrap(), EndpointConfig::default())
+            .await
+            .unwrap();
+        let client = UtpSocket::bind("127.0.0.1:0".parse().unwrap(), EndpointConfig::default())
+            .await
+            .unwrap();
+        let e = client.connect(other.local_addr()).await.unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::ConnectionReset);
+        assert_eq!(other.stats().syns_refused, 1);
+    }
+}
