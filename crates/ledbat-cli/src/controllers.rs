@@ -35,7 +35,8 @@ fn rows(a: &Args) -> anyhow::Result<Vec<Row>> {
         .iter()
         .filter(|info| a.name.as_deref().is_none_or(|n| n == info.name))
         .map(|info| {
-            let cfg = ControllerConfig::with_params(info.name, a.params.iter().map(String::as_str))?;
+            let cfg =
+                ControllerConfig::with_params(info.name, a.params.iter().map(String::as_str))?;
             let mut defaults = serde_json::to_value(&cfg)?;
             if let Some(m) = defaults.as_object_mut() {
                 m.remove("name");
@@ -58,12 +59,20 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
     }
-    let label = if a.params.is_empty() { "defaults" } else { "config" };
+    let label = if a.params.is_empty() {
+        "defaults"
+    } else {
+        "config"
+    };
     for row in &rows {
         let cfg = ControllerConfig::with_params(row.name, a.params.iter().map(String::as_str))?;
         println!("{:<22} {}", row.name, row.description);
         println!("{:<22} source: {}", "", row.source);
-        let params: Vec<String> = cfg.params().into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let params: Vec<String> = cfg
+            .params()
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         println!("{:<22} {label}: {}", "", params.join(" "));
         for n in &row.non_compliant {
             println!("{:<22} non-compliant: {n}", "");

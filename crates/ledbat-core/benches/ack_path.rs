@@ -12,7 +12,10 @@ const MSS: u64 = 1452;
 fn ack_path(c: &mut Criterion) {
     let mut group = c.benchmark_group("ack_path");
     for info in CATALOG {
-        let mut cc = ControllerConfig::from_name(info.name).unwrap().build(MSS as u32).unwrap();
+        let mut cc = ControllerConfig::from_name(info.name)
+            .unwrap()
+            .build(MSS as u32)
+            .unwrap();
         let mut now = Instant::from_secs(1);
         let mut i: u32 = 0;
         let mut step = |cc: &mut ledbat_core::AnyController| {

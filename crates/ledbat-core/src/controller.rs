@@ -45,7 +45,12 @@ pub struct Ack<'a> {
 
 impl Ack<'_> {
     /// An ACK of `bytes` in `packets` packets with no delay or RTT information.
-    pub fn bare(bytes: u64, packets: u32, flight_before: u64, newest_sent: Instant) -> Ack<'static> {
+    pub fn bare(
+        bytes: u64,
+        packets: u32,
+        flight_before: u64,
+        newest_sent: Instant,
+    ) -> Ack<'static> {
         Ack {
             bytes_acked: bytes,
             packets_acked: packets,
@@ -195,7 +200,8 @@ impl RttEstimator {
             Some(s) => {
                 let diff = if s > r { s - r } else { r - s };
                 // rttvar = 3/4 rttvar + 1/4 |srtt - r|; srtt = 7/8 srtt + 1/8 r
-                self.rttvar = Duration::from_nanos((3 * self.rttvar.as_nanos() + diff.as_nanos()) / 4);
+                self.rttvar =
+                    Duration::from_nanos((3 * self.rttvar.as_nanos() + diff.as_nanos()) / 4);
                 self.srtt = Some(Duration::from_nanos((7 * s.as_nanos() + r.as_nanos()) / 8));
             }
         }

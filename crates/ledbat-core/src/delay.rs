@@ -111,11 +111,18 @@ impl DelayConfig {
             return Err(ConfigError::new(
                 controller,
                 "delay.base_history",
-                format!("must be between 1 and {MAX_BASE_HISTORY}, got {}", self.base_history),
+                format!(
+                    "must be between 1 and {MAX_BASE_HISTORY}, got {}",
+                    self.base_history
+                ),
             ));
         }
         if self.base_interval.is_zero() {
-            return Err(ConfigError::new(controller, "delay.base_interval", "must be positive"));
+            return Err(ConfigError::new(
+                controller,
+                "delay.base_interval",
+                "must be positive",
+            ));
         }
         match self.filter {
             CurrentFilter::Min { len } if len == 0 || len > MAX_CURRENT_FILTER => {
@@ -125,9 +132,13 @@ impl DelayConfig {
                     format!("must be between 1 and {MAX_CURRENT_FILTER}, got {len}"),
                 ))
             }
-            CurrentFilter::Ewma { alpha } if !(alpha > 0.0 && alpha <= 1.0) => Err(
-                ConfigError::new(controller, "delay.filter.alpha", format!("must be in (0, 1], got {alpha}")),
-            ),
+            CurrentFilter::Ewma { alpha } if !(alpha > 0.0 && alpha <= 1.0) => {
+                Err(ConfigError::new(
+                    controller,
+                    "delay.filter.alpha",
+                    format!("must be in (0, 1], got {alpha}"),
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -371,7 +382,9 @@ mod tests {
 
     #[test]
     fn base_rises_only_when_the_bucket_holding_the_minimum_expires() {
-        let cfg = DelayConfig::default().base_history(2).base_interval(Duration::from_secs(60));
+        let cfg = DelayConfig::default()
+            .base_history(2)
+            .base_interval(Duration::from_secs(60));
         let mut e = est(cfg);
         e.on_sample(Instant::from_secs(0), DelaySample(10_000));
         e.on_sample(Instant::from_secs(60), DelaySample(30_000));
@@ -386,7 +399,10 @@ mod tests {
         let base = u32::MAX - 5_000; // 5 ms before the wrap
         e.on_sample(Instant::ZERO, DelaySample(base));
         for i in 1..=4u32 {
-            e.on_sample(Instant::from_millis(i as u64), DelaySample(base.wrapping_add(20_000)));
+            e.on_sample(
+                Instant::from_millis(i as u64),
+                DelaySample(base.wrapping_add(20_000)),
+            );
         }
         assert_eq!(e.queuing_delay(), Some(Duration::from_millis(20)));
         assert_eq!(e.base_delay(), Some(Duration::from_micros(base as u64)));
@@ -424,7 +440,10 @@ mod tests {
 
     #[test]
     fn validation_names_the_field() {
-        let e = DelayConfig::default().base_history(0).validate("ledbat").unwrap_err();
+        let e = DelayConfig::default()
+            .base_history(0)
+            .validate("ledbat")
+            .unwrap_err();
         assert!(e.to_string().contains("delay.base_history"), "{e}");
         let e = DelayConfig::default()
             .filter(CurrentFilter::Min { len: 0 })

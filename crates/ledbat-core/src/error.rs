@@ -34,7 +34,11 @@ pub fn positive(controller: &'static str, field: &'static str, v: f64) -> Result
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(ConfigError::new(controller, field, format!("must be a finite number > 0, got {v}")))
+        Err(ConfigError::new(
+            controller,
+            field,
+            format!("must be a finite number > 0, got {v}"),
+        ))
     }
 }
 
@@ -49,7 +53,11 @@ pub fn in_range(
     if v.is_finite() && v >= lo && v <= hi {
         Ok(())
     } else {
-        Err(ConfigError::new(controller, field, format!("must be in [{lo}, {hi}], got {v}")))
+        Err(ConfigError::new(
+            controller,
+            field,
+            format!("must be in [{lo}, {hi}], got {v}"),
+        ))
     }
 }
 
@@ -60,7 +68,11 @@ pub fn nonzero(
     d: crate::Duration,
 ) -> Result<(), ConfigError> {
     if d.is_zero() {
-        Err(ConfigError::new(controller, field, "must be positive, got 0"))
+        Err(ConfigError::new(
+            controller,
+            field,
+            "must be positive, got 0",
+        ))
     } else {
         Ok(())
     }

@@ -245,9 +245,7 @@ impl FromStr for Duration {
             input: s.to_string(),
         };
         let t = s.trim();
-        let split = t
-            .find(|c: char| c.is_ascii_alphabetic())
-            .ok_or_else(err)?;
+        let split = t.find(|c: char| c.is_ascii_alphabetic()).ok_or_else(err)?;
         let (num, unit) = t.split_at(split);
         let value: f64 = num.trim().parse().map_err(|_| err())?;
         if !value.is_finite() || value < 0.0 {
@@ -293,10 +291,22 @@ mod tests {
 
     #[test]
     fn duration_parses_every_unit() {
-        assert_eq!("25ms".parse::<Duration>().unwrap(), Duration::from_millis(25));
-        assert_eq!("1.5s".parse::<Duration>().unwrap(), Duration::from_millis(1500));
-        assert_eq!("100us".parse::<Duration>().unwrap(), Duration::from_micros(100));
-        assert_eq!("2min".parse::<Duration>().unwrap(), Duration::from_secs(120));
+        assert_eq!(
+            "25ms".parse::<Duration>().unwrap(),
+            Duration::from_millis(25)
+        );
+        assert_eq!(
+            "1.5s".parse::<Duration>().unwrap(),
+            Duration::from_millis(1500)
+        );
+        assert_eq!(
+            "100us".parse::<Duration>().unwrap(),
+            Duration::from_micros(100)
+        );
+        assert_eq!(
+            "2min".parse::<Duration>().unwrap(),
+            Duration::from_secs(120)
+        );
         assert_eq!("7ns".parse::<Duration>().unwrap(), Duration::from_nanos(7));
     }
 

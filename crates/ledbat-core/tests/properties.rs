@@ -16,7 +16,11 @@ const MSS: u32 = 1452;
 #[derive(Clone, Debug)]
 enum Event {
     Send(u8),
-    Ack { packets: u8, delay_us: u32, rtt_ms: Option<u16> },
+    Ack {
+        packets: u8,
+        delay_us: u32,
+        rtt_ms: Option<u16>,
+    },
     Loss,
     Timeout(bool),
     Advance(u32),
@@ -37,7 +41,11 @@ fn event() -> impl Strategy<Value = Event> {
 
 /// Drives `c` through `events` as a well-behaved driver would, checking invariants after
 /// every step. `offset` is added (mod 2^32) to every delay sample.
-fn drive(c: &mut impl Controller, events: &[Event], offset: u32) -> Result<Vec<u64>, TestCaseError> {
+fn drive(
+    c: &mut impl Controller,
+    events: &[Event],
+    offset: u32,
+) -> Result<Vec<u64>, TestCaseError> {
     let mss = MSS as u64;
     let mut now = Instant::from_secs(1);
     let mut in_flight: u64 = 0;
@@ -52,12 +60,19 @@ fn drive(c: &mut impl Controller, events: &[Event], offset: u32) -> Result<Vec<u
                     c.on_sent(now, mss, in_flight);
                 }
             }
-            Event::Ack { packets, delay_us, rtt_ms } => {
+            Event::Ack {
+                packets,
+                delay_us,
+                rtt_ms,
+            } => {
                 let packets = (packets as u64).min(in_flight / mss);
                 if packets == 0 {
                     continue;
                 }
-                let newest = sent_times.drain(..packets as usize).last().unwrap_or(now);
+                let newest = sent_times
+                    .drain(..packets as usize)
+                    .next_back()
+                    .unwrap_or(now);
                 let samples = [DelaySample(delay_us.wrapping_add(offset))];
                 let ack = Ack {
                     bytes_acked: packets * mss,
@@ -73,12 +88,23 @@ fn drive(c: &mut impl Controller, events: &[Event], offset: u32) -> Result<Vec<u
             }
             Event::Loss => {
                 if let Some(sent_at) = sent_times.pop_front() {
-                    c.on_loss(now, &Loss { bytes: mss, sent_at, in_flight });
+                    c.on_loss(
+                        now,
+                        &Loss {
+                            bytes: mss,
+                            sent_at,
+                            in_flight,
+                        },
+                    );
                     in_flight -= mss;
                 }
             }
             Event::Timeout(retransmission) => {
-                let kind = if retransmission { Timeout::Retransmission } else { Timeout::Idle };
+                let kind = if retransmission {
+                    Timeout::Retransmission
+                } else {
+                    Timeout::Idle
+                };
                 if retransmission {
                     in_flight = 0;
                     sent_times.clear();
@@ -94,13 +120,26 @@ fn drive(c: &mut impl Controller, events: &[Event], offset: u32) -> Result<Vec<u
             }
         }
         let w = c.window();
-        prop_assert!(w >= mss, "{}: window {w} below one packet after {ev:?}", c.name());
-        prop_assert!(w < (1u64 << 40), "{}: absurd window {w} after {ev:?}", c.name());
+        prop_assert!(
+            w >= mss,
+            "{}: window {w} below one packet after {ev:?}",
+            c.name()
+        );
+        prop_assert!(
+            w < (1u64 << 40),
+            "{}: absurd window {w} after {ev:?}",
+            c.name()
+        );
         if let Some(r) = c.pacing_rate() {
             prop_assert!(r > 0, "{}: zero pacing rate", c.name());
         }
         let m = c.metrics();
-        prop_assert_eq!(m.cwnd, w, "{}: metrics cwnd differs from window()", c.name());
+        prop_assert_eq!(
+            m.cwnd,
+            w,
+            "{}: metrics cwnd differs from window()",
+            c.name()
+        );
         prop_assert!(m.gain.is_finite(), "{}: gain {}", c.name(), m.gain);
         windows.push(w);
     }
