@@ -262,6 +262,12 @@ builtin! {
     MdVar = "ledbat-mdvar" => crate::mdvar::MdVar, crate::mdvar::MdVarConfig,
         "LEDBAT with cwnd = (1 - TARGET/RTT) * cwnd - 3 packets once per RTT over target",
         "seed 002 (Wagner et al.), section 3.2 with its erratum";
+    Fledbat = "fledbat" => crate::fledbat::Fledbat, crate::fledbat::FledbatConfig,
+        "fair LEDBAT: additive increase alpha/cwnd, decrease zeta*(qd-TARGET)/TARGET per ACK, halve on loss",
+        "seed 003 (Testa), chapter 4, equation 4.5";
+    Pause = "ledbat-pause" => crate::pause::LedbatPause, crate::pause::PauseConfig,
+        "RFC LEDBAT that stops sending for TARGET + 1 RTT before a base-delay refresh that could raise the base",
+        "seed 001 (Ros & Welzl), sections II.B and III";
     NewReno = "newreno" => crate::newreno::NewReno, crate::newreno::NewRenoConfig,
         "TCP NewReno window: slow start, +1 MSS per RTT, halve once per RTT on loss",
         "RFC 5681 section 3, RFC 6582; seed 003 section 3.2";

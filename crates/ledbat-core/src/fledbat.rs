@@ -1,0 +1,381 @@
+//! fLEDBAT, "fair LEDBAT" (Testa's thesis, seed 003, chapter 4, equation 4.5;
+//! algorithms.md section 4): Reno-like additive increase, and a multiplicative decrease
+//! driven by how far the queuing delay is above the target.
+//!
+//! With `delta = queuing_delay - TARGET` and `tau = TARGET`, per ACK of one packet, window in
+//! packets:
+//!
+//! ```text
+//! no loss, delta <= 0:  cwnd += alpha / cwnd
+//! no loss, delta >  0:  cwnd += alpha / cwnd - zeta * delta / tau
+//! loss:                 cwnd  = cwnd / 2                 (once per RTT, not below MIN_CWND)
+//! ```
+//!
+//! In bytes, for an ACK of `bytes_acked` (`bytes_acked / MSS` packets):
+//! `cwnd += alpha * bytes_acked * MSS / cwnd - zeta * (delta / tau) * bytes_acked`.
+//! Over one RTT (`cwnd` packets acknowledged) the decrease term removes
+//! `zeta * delta / tau` of the window: multiplicative, which is what restores fairness
+//! (thesis section 4.2: the RFC's additive decrease leaves window differences untouched).
+//!
+//! Fluid model (thesis equations 4.8-4.10): N flows, capacity C, RTT R have the unique,
+//! globally stable equilibrium `X_i = C / N`, `Q = C tau + N alpha tau / (zeta R)`. Per
+//! flow, with `W = C R / N` packets, the queue offset is `delta* = (Q - C tau) / C =
+//! alpha tau / (zeta W)`: exactly where the per-ACK increase `alpha / W` equals the decrease
+//! `zeta delta / tau` (tested below).
+//!
+//! Delay estimation, the flightsize cap, MIN_CWND and timeouts are RFC 6817's
+//! ([`LedbatState`]); the thesis's ns-2 fLEDBAT is built on the same LEDBAT code.
+
+use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::delay::DelayConfig;
+use crate::error::ConfigError;
+use crate::ledbat::{config_setters, LedbatConfig, LedbatState};
+use crate::registry::ControllerParams;
+use crate::time::{Duration, Instant};
+use serde::{Deserialize, Serialize};
+
+/// Largest zeta accepted; the thesis's sensitivity analysis (section 4.6, Fig. 4.5) sweeps
+/// well below it.
+pub const MAX_ZETA: f64 = 100.0;
+/// Largest alpha accepted (alpha above 1 is more aggressive than Reno and is reported).
+pub const MAX_ALPHA: f64 = 10.0;
+
+/// Parameters of `fledbat`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FledbatConfig {
+    /// Queuing-delay target tau. Default 25 ms (seed 003, section 4.4: "two fLEDBAT flows
+    /// with the same target tau = 25ms").
+    pub target: Duration,
+    /// Additive increase per RTT, packets. Default 1 (seed 003, section 4.3: "by selecting
+    /// alpha <= 1 the additive increase component can be made at most as aggressive as
+    /// TCP"; 1 is Reno's increase).
+    pub alpha: f64,
+    /// Multiplicative decrease factor. Default 0.1 (seed 003, section 4.4: "we fix the
+    /// decrease component by setting zeta = 0.1"; section 4.6.4 finds [0.01, 0.5] fair).
+    pub zeta: f64,
+    /// Allowed increase over the flight size, packets. Default 1 (RFC 6817 section 3.4.2).
+    pub allowed_increase: f64,
+    /// Minimum window, packets. Default 2 (RFC 6817 section 3.4.2).
+    pub min_cwnd: f64,
+    /// Initial window, packets. Default 2 (RFC 6817 section 3.4.2).
+    pub init_cwnd: f64,
+    /// Slow start at the start of a connection. Default off (seed 003 runs LEDBAT-family
+    /// flows without slow start, section 3.2.3).
+    pub slow_start: bool,
+    /// Slow start ends when the queuing delay reaches this fraction of TARGET. Default 0.9
+    /// (libutp).
+    pub slow_start_exit: f64,
+    /// Delay estimation. Default RFC 6817 section 3.4.2.
+    pub delay: DelayConfig,
+}
+
+impl Default for FledbatConfig {
+    fn default() -> Self {
+        FledbatConfig {
+            target: Duration::from_millis(25),
+            alpha: 1.0,
+            zeta: 0.1,
+            allowed_increase: 1.0,
+            min_cwnd: 2.0,
+            init_cwnd: 2.0,
+            slow_start: false,
+            slow_start_exit: 0.9,
+            delay: DelayConfig::default(),
+        }
+    }
+}
+
+config_setters!(FledbatConfig {
+    target: Duration,
+    alpha: f64,
+    zeta: f64,
+    allowed_increase: f64,
+    min_cwnd: f64,
+    init_cwnd: f64,
+    slow_start: bool,
+    slow_start_exit: f64,
+    delay: DelayConfig,
+});
+
+impl FledbatConfig {
+    fn base(&self) -> LedbatConfig {
+        LedbatConfig {
+            target: self.target,
+            gain: 1.0,
+            allowed_increase: self.allowed_increase,
+            min_cwnd: self.min_cwnd,
+            init_cwnd: self.init_cwnd,
+            slow_start: self.slow_start,
+            slow_start_exit: self.slow_start_exit,
+            delay: self.delay,
+        }
+    }
+
+    /// The fluid model's per-flow equilibrium offset above the target for a window of
+    /// `w_packets`: `delta* = alpha * tau / (zeta * W)` (seed 003, equation 4.10 divided by C
+    /// with `W = C R / N`).
+    pub fn equilibrium_offset(&self, w_packets: f64) -> Duration {
+        Duration::from_secs_f64(self.alpha * self.target.as_secs_f64() / (self.zeta * w_packets))
+    }
+}
+
+impl ControllerParams for FledbatConfig {
+    const NAME: &'static str = Fledbat::NAME;
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        self.base().validate_as(Self::NAME)?;
+        if !(self.alpha > 0.0 && self.alpha <= MAX_ALPHA) {
+            return Err(ConfigError::new(
+                Self::NAME,
+                "alpha",
+                format!("must be in (0, {MAX_ALPHA}], got {}", self.alpha),
+            ));
+        }
+        if !(self.zeta > 0.0 && self.zeta <= MAX_ZETA) {
+            return Err(ConfigError::new(
+                Self::NAME,
+                "zeta",
+                format!("must be in (0, {MAX_ZETA}], got {}", self.zeta),
+            ));
+        }
+        Ok(())
+    }
+
+    fn compliance_notes(&self) -> Vec<String> {
+        let mut v = self.base().compliance_notes();
+        if self.alpha > 1.0 {
+            v.push(format!(
+                "alpha {} exceeds 1: increases faster than TCP (seed 003 section 4.3 requires alpha <= 1)",
+                self.alpha
+            ));
+        }
+        v
+    }
+}
+
+/// `fledbat`: additive increase alpha/cwnd per ACK, multiplicative decrease
+/// `zeta * (qd - TARGET) / TARGET` per ACK above target, halve on loss (seed 003, ch. 4).
+#[derive(Clone, Debug)]
+pub struct Fledbat {
+    cfg: FledbatConfig,
+    st: LedbatState,
+}
+
+impl Fledbat {
+    /// Registry name.
+    pub const NAME: &'static str = "fledbat";
+
+    /// A controller for packets of `mss` bytes; fails on an invalid config.
+    pub fn new(cfg: FledbatConfig, mss: u32) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        Ok(Fledbat {
+            st: LedbatState::new(&cfg.base(), mss),
+            cfg,
+        })
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &FledbatConfig {
+        &self.cfg
+    }
+
+    /// Shared state (read-only), for tests and tracing.
+    pub fn state(&self) -> &LedbatState {
+        &self.st
+    }
+
+    /// The window change, in bytes, that one ACK of `bytes_acked` at queuing delay `qd`
+    /// makes from the current window (before the flightsize cap and the floor).
+    pub fn ack_delta(&self, qd: Duration, bytes_acked: u64) -> f64 {
+        let b = bytes_acked as f64;
+        let inc = self.cfg.alpha * b * self.st.mss / self.st.cwnd;
+        let tau = self.cfg.target.as_secs_f64();
+        let delta = qd.as_secs_f64() - tau;
+        if delta > 0.0 {
+            inc - self.cfg.zeta * (delta / tau) * b
+        } else {
+            inc
+        }
+    }
+}
+
+impl Controller for Fledbat {
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
+
+    fn on_sent(&mut self, _now: Instant, _bytes: u64, _in_flight: u64) {}
+
+    fn on_ack(&mut self, now: Instant, ack: &Ack<'_>) {
+        let Some(qd) = self.st.absorb(now, ack) else {
+            return;
+        };
+        if !self.st.slow_start_step(qd, ack.bytes_acked) {
+            self.st.cwnd += self.ack_delta(qd, ack.bytes_acked);
+        }
+        self.st.cap_and_floor(ack.flight_before);
+    }
+
+    fn on_loss(&mut self, now: Instant, loss: &Loss) {
+        self.st.halve_on_loss(now, loss);
+    }
+
+    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
+        self.st.timeout(now, kind);
+    }
+
+    fn window(&self) -> u64 {
+        self.st.window()
+    }
+
+    fn metrics(&self) -> Metrics {
+        self.st.metrics(self.st.phase(), 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledbat::testutil::*;
+    use crate::wire::DelaySample;
+
+    fn ctl(cfg: FledbatConfig) -> Fledbat {
+        Fledbat::new(cfg, MSS).unwrap()
+    }
+
+    fn one_ack(c: &mut Fledbat, base_us: u32, qd_us: u32) {
+        let s = [DelaySample(base_us + qd_us)];
+        c.on_ack(Instant::ZERO, &ack(1500, u64::MAX / 4, &s));
+    }
+
+    #[test]
+    fn below_target_adds_alpha_over_cwnd_whatever_the_delay() {
+        // 20 packets: +1/20 packet = 75 bytes, at 0 ms and at 24 ms of queuing alike.
+        for qd in [0u32, 24_000, 25_000] {
+            let mut c = ctl(FledbatConfig::default().init_cwnd(20.0));
+            settle(&mut c, Instant::ZERO, 10_000, qd);
+            one_ack(&mut c, 10_000, qd);
+            assert_eq!(c.window(), 30_075, "qd {qd}");
+        }
+        let mut c = ctl(FledbatConfig::default().init_cwnd(20.0).alpha(0.5));
+        settle(&mut c, Instant::ZERO, 10_000, 0);
+        one_ack(&mut c, 10_000, 0);
+        assert!((c.state().cwnd - 30_037.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn above_target_subtracts_zeta_delta_over_tau_per_ack() {
+        // qd 50 ms, tau 25 ms: delta/tau = 1; per ACK +75 - 0.1 * 1 * 1500 = -75 bytes.
+        let mut c = ctl(FledbatConfig::default().init_cwnd(20.0));
+        settle(&mut c, Instant::ZERO, 10_000, 50_000);
+        one_ack(&mut c, 10_000, 50_000);
+        assert!(
+            (c.state().cwnd - 29_925.0).abs() < 1e-9,
+            "{}",
+            c.state().cwnd
+        );
+    }
+
+    #[test]
+    fn decrease_is_multiplicative_over_one_rtt() {
+        // With alpha tiny, one window of ACKs at delta = tau removes ~ zeta of the window.
+        let mut c = ctl(FledbatConfig::default().init_cwnd(100.0).alpha(1e-9));
+        settle(&mut c, Instant::ZERO, 10_000, 50_000);
+        let before = c.state().cwnd;
+        let s = [DelaySample(60_000)];
+        for _ in 0..100 {
+            c.on_ack(Instant::ZERO, &ack(1500, u64::MAX / 4, &s));
+        }
+        // Each ACK removes 0.1 * 1500 = 150 bytes: 100 ACKs remove 15000 = 0.1 of 150000.
+        assert!((before - c.state().cwnd - 15_000.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn increase_and_decrease_balance_at_the_fluid_equilibrium() {
+        // Per-flow offset delta* = alpha tau / (zeta W): W = 20, alpha 1, zeta 0.1, tau 25 ms
+        // gives 12.5 ms, i.e. queuing delay 37.5 ms.
+        let cfg = FledbatConfig::default().init_cwnd(20.0);
+        assert_eq!(cfg.equilibrium_offset(20.0), Duration::from_micros(12_500));
+        let mut c = ctl(cfg);
+        settle(&mut c, Instant::ZERO, 10_000, 37_500);
+        let d = c.ack_delta(Duration::from_micros(37_500), 1500);
+        assert!(d.abs() < 1e-9, "delta {d}");
+        one_ack(&mut c, 10_000, 37_500);
+        assert!(
+            (c.state().cwnd - 30_000.0).abs() < 1e-9,
+            "{}",
+            c.state().cwnd
+        );
+        // Just below the equilibrium offset the window grows, just above it shrinks.
+        assert!(c.ack_delta(Duration::from_micros(37_400), 1500) > 0.0);
+        assert!(c.ack_delta(Duration::from_micros(37_600), 1500) < 0.0);
+    }
+
+    #[test]
+    fn thesis_scenario_equilibrium_queue_matches_equation_4_10() {
+        // Thesis section 4.4: C = 10 Mb/s, 1500-byte packets, R = 50 ms, N = 2 flows,
+        // tau = 25 ms, alpha = 1, zeta = 0.1. Q* = C tau + N alpha tau / (zeta R) packets.
+        let c_pkts = 10e6 / (1500.0 * 8.0);
+        let (r, n, tau, alpha, zeta) = (0.050, 2.0, 0.025, 1.0, 0.1);
+        let q_star = c_pkts * tau + n * alpha * tau / (zeta * r);
+        let w = c_pkts * r / n; // X_i = C / N, W = X R
+        let cfg = FledbatConfig::default();
+        let qd_star = Duration::from_secs_f64(q_star / c_pkts);
+        let model = cfg.target + cfg.equilibrium_offset(w);
+        assert!(
+            qd_star.as_nanos().abs_diff(model.as_nanos()) <= 1,
+            "{qd_star} vs {model}"
+        );
+        // A flow with that window at that queuing delay holds still.
+        let mut c = ctl(cfg.init_cwnd(w));
+        settle(&mut c, Instant::ZERO, 10_000, qd_star.as_micros() as u32);
+        let d = c.ack_delta(qd_star, 1500);
+        assert!(d.abs() < 1e-3, "delta {d} bytes");
+    }
+
+    #[test]
+    fn loss_halves_once_per_rtt() {
+        let mut c = ctl(FledbatConfig::default().init_cwnd(40.0));
+        let loss = |sent| Loss {
+            bytes: 1500,
+            sent_at: sent,
+            in_flight: 60_000,
+        };
+        c.on_loss(Instant::from_secs(1), &loss(Instant::from_millis(900)));
+        assert_eq!(c.window(), 30_000);
+        c.on_loss(Instant::from_millis(1001), &loss(Instant::from_millis(950)));
+        assert_eq!(c.window(), 30_000);
+    }
+
+    #[test]
+    fn never_below_min_cwnd() {
+        let mut c = ctl(FledbatConfig::default().zeta(5.0));
+        settle(&mut c, Instant::ZERO, 0, 500_000);
+        for _ in 0..20 {
+            one_rtt(&mut c, Instant::ZERO, 0, 500_000);
+        }
+        assert_eq!(c.window(), 3000);
+    }
+
+    #[test]
+    fn config_rejects_nonsense_and_names_the_field() {
+        let cases: [(FledbatConfig, &str); 6] = [
+            (FledbatConfig::default().target(Duration::ZERO), "target"),
+            (FledbatConfig::default().alpha(0.0), "alpha"),
+            (FledbatConfig::default().alpha(f64::NAN), "alpha"),
+            (FledbatConfig::default().zeta(-0.1), "zeta"),
+            (FledbatConfig::default().zeta(f64::INFINITY), "zeta"),
+            (FledbatConfig::default().min_cwnd(0.5), "min_cwnd"),
+        ];
+        for (cfg, field) in cases {
+            let e = Fledbat::new(cfg, MSS).unwrap_err();
+            assert_eq!(e.field, field, "{e}");
+        }
+        assert!(FledbatConfig::default().compliance_notes().is_empty());
+        assert_eq!(
+            FledbatConfig::default().alpha(2.0).compliance_notes().len(),
+            1
+        );
+    }
+}
