@@ -68,6 +68,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     g.add_argument("--fifo-frames", type=int, default=None,
                    help="FIFO in full 1514-byte frames (default 250 = 303 ms at 10 Mbit/s)")
     g.add_argument("--fifo-ms", type=float, default=None, help="FIFO in ms at the link rate")
+    ap.add_argument("--delay-ms", type=float, default=0.0,
+                    help="one-way propagation delay each way, by a user-space delay line "
+                         "between sender and router (default 0: base RTT ~0.06 ms)")
     ap.add_argument("--out-dir", default=None,
                     help="results, logs and samples (default /tmp/ledbat-testbed/<time>)")
     ap.add_argument("--max-seconds", type=float, default=None,
@@ -99,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         quick=quick, sut=a.sut, sut_cc=a.cc,
         two_flow_ccs=[c for c in a.two_ccs.split(",") if c],
         target_ms=a.target_ms if a.target_ms is not None else 100.0,
-        pass_target=a.target_ms is not None, competitor=a.competitor)
+        pass_target=a.target_ms is not None, competitor=a.competitor,
+        delay_ms=a.delay_ms)
     rate = int(a.rate_mbit * 1e6)
     if a.fifo_ms is not None:
         settings.bottleneck = topo.Bottleneck.from_fifo_ms(rate, a.fifo_ms)
@@ -169,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     b = settings.bottleneck
     print(f"[bed] {'quick' if quick else 'full'} run: {len(chosen)} scenario(s), sender "
           f"under test `{a.sut}`, bottleneck {b.rate_bps / 1e6:g} Mbit/s, FIFO "
-          f"{b.fifo_frames} frames = {b.limit_bytes} B = {b.fifo_ms:.0f} ms; out {out_dir}",
+          f"{b.fifo_frames} frames = {b.limit_bytes} B = {b.fifo_ms:.0f} ms, delay "
+          f"{settings.delay_ms:g} ms each way; out {out_dir}",
           flush=True)
     metrics: list[scenarios.Metric] = []
     runs = []
@@ -181,8 +186,10 @@ def main(argv: list[str] | None = None) -> int:
             t = time.monotonic()
             print(f"[bed] {s.name}: {s.description} ({s.length(settings):.0f} s)", flush=True)
             res = run_scenario(s.name, fl, s.length(settings), b, ctx,
-                               os.path.join(out_dir, s.name), tag)
-            ms = s.analyse(res, settings)
+                               os.path.join(out_dir, s.name), tag,
+                               delay_ms=settings.delay_ms)
+            ms = [scenarios.Metric(s.name, "base RTT (idle ping)", res.base_rtt_ms, "ms")]
+            ms += s.analyse(res, settings)
             metrics += ms
             runs.append(res)
             for e in res.errors:
@@ -219,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "settings": {**asdict(settings), "ledbat_bin": ledbat_bin, "out_dir": out_dir},
         "seconds": round(time.monotonic() - started, 1),
+        "complete": status == 0,
         "metrics": [asdict(m) for m in metrics],
         "flows": [{"scenario": r.name, "name": fr.flow.name, "kind": fr.kind,
                    "sender": fr.sender_argv, "receiver": fr.receiver_argv,
@@ -228,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     with open(os.path.join(out_dir, "results.json"), "w") as fh:
         json.dump(report, fh, indent=1, default=str)
-    print(f"[bed] {len(failed)} asserted figure(s) failed; {time.monotonic() - started:.0f} s; "
+    verdict = "run INCOMPLETE (interrupted or out of time)" if status else \
+        f"{len(failed)} asserted figure(s) failed"
+    print(f"[bed] {verdict}; {time.monotonic() - started:.0f} s; "
           f"results in {out_dir}/results.json")
     if status:
         return status

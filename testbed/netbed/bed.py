@@ -61,6 +61,8 @@ class RunResult:
     counters: list[dict]
     errors: list[str]
     logdir: str
+    base_rtt_ms: float | None = None
+    """Mean ping RTT sender -> receiver on the idle bed, before any flow."""
 
     def flow(self, name: str) -> FlowRun:
         """The run of the flow called `name`."""
@@ -106,6 +108,19 @@ def _listening(topo: Topology, port: int) -> bool:
     return cp.returncode == 0 and cp.stdout.strip() != ""
 
 
+def _ping_ms(topo: Topology) -> float | None:
+    """Mean RTT of 5 pings from sender to receiver on the idle bed."""
+    cp = proc.run(["ping", "-c", "5", "-i", "0.1", "-q", topo.rcv_ip], ns=topo.snd,
+                  check=False, timeout=15)
+    for line in cp.stdout.splitlines():
+        if "min/avg/max" in line:  # rtt min/avg/max/mdev = 0.041/0.055/0.070/0.010 ms
+            try:
+                return float(line.split("=")[1].split("/")[1])
+            except (IndexError, ValueError):
+                return None
+    return None
+
+
 def _wait_first_line(bg: proc.Background, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -118,12 +133,12 @@ def _wait_first_line(bg: proc.Background, timeout: float) -> bool:
 
 
 def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottleneck,
-                 ctx_base: dict, logdir: str, tag: str) -> RunResult:
+                 ctx_base: dict, logdir: str, tag: str, delay_ms: float = 0.0) -> RunResult:
     """Runs `flows` for `length` seconds on a fresh bed; returns the raw samples.
 
     `ctx_base` holds `workdir`, `ledbat_bin` and `send_file` (see `flows.Context`)."""
     os.makedirs(logdir, exist_ok=True)
-    topo = Topology(tag=tag, bottleneck=bottleneck)
+    topo = Topology(tag=tag, bottleneck=bottleneck, delay_ms=delay_ms, logdir=logdir)
     ctx = Context(rcv_ip=topo.rcv_ip, snd_ip=topo.snd_ip, **ctx_base)
     for i, f in enumerate(flows):
         if f.port == 0:
@@ -134,6 +149,7 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
     errors: list[str] = []
     samplers: list[proc.Background] = []
     t0 = time.monotonic()
+    base_rtt = None
     pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=pkg_dir, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
     try:
@@ -141,6 +157,7 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
         # Fresh TCP state per flow: no ssthresh cached from an earlier connection.
         proc.run(["sysctl", "-q", "-w", "net.ipv4.tcp_no_metrics_save=1"], ns=topo.snd)
         proc.run(["nft", "-f", "-"], ns=topo.rcv, input_text=_nft_rules(flows))
+        base_rtt = _ping_ms(topo)
         max_s = str(length + 120)
         samplers.append(proc.Background.start(
             "sampler-qdisc",
@@ -234,4 +251,5 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
     for r in runs:
         if r.t_start is None and not errors:
             r.error = "never started"
-    return RunResult(name, t0, length, bottleneck, runs, qdisc, counters, errors, logdir)
+    return RunResult(name, t0, length, bottleneck, runs, qdisc, counters, errors, logdir,
+                     base_rtt)

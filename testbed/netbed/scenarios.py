@@ -44,6 +44,8 @@ class Settings:
     """Pass `--target-ms` to the sender (only when the user set it)."""
     competitor: str = "iperf3-cubic"
     bottleneck: Bottleneck = field(default_factory=Bottleneck)
+    delay_ms: float = 0.0
+    """One-way propagation delay each way (user-space delay line); 0 = none."""
 
     def dur(self, quick: float, full: float) -> float:
         """A duration by mode."""
@@ -195,9 +197,9 @@ def _bed_cubic(res: RunResult, s: Settings) -> list[Metric]:
     ]
     ip = _iperf_goodput(fr)
     ours = _payload_rate(res, fr, a, e)
-    if ip is None or ours is None:
+    if not ip or ours is None:
         out.append(Metric(res.name, "counter vs iperf3 goodput", None, "%", floor="<= 3 %",
-                          passed=False, note="no iperf3 JSON"))
+                          passed=False, note="no iperf3 goodput"))
     else:
         # Both are steady-state goodputs measured independently: ours from the receiver's
         # kernel counters after the ramp-up, iperf3's from its server's reads over its whole

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from dataclasses import dataclass, field
 
 from . import proc
@@ -68,7 +69,14 @@ class Topology:
     rtr_snd_ip: str = "10.77.1.254"
     rtr_rcv_ip: str = "10.77.2.254"
     rcv_ip: str = "10.77.2.1"
+    delay_ms: float = 0.0
+    """One-way propagation delay added in each direction between sender and router by a
+    user-space delay line (`delayline.py`) in a fourth namespace; 0 = none (base RTT about
+    0.06 ms)."""
+    logdir: str = "/tmp"
+    """Where the delay line's output goes."""
     built: bool = False
+    _delay_proc: "proc.Background | None" = None
 
     @property
     def snd(self) -> str:
@@ -85,15 +93,22 @@ class Topology:
         """Receiver namespace."""
         return f"{NS_PREFIX}{self.tag}-rcv"
 
+    @property
+    def dly(self) -> str:
+        """Delay-line namespace (only with `delay_ms` > 0)."""
+        return f"{NS_PREFIX}{self.tag}-dly"
+
     # Interface names (each lives in its own namespace, so they never clash between beds).
     SND_IF = "s0"
     RTR_SND_IF = "r0"
     RTR_RCV_IF = "r1"  # the bottleneck
     RCV_IF = "v0"
+    DLY_SND_IF = "d0"
+    DLY_RTR_IF = "d1"
 
     def namespaces(self) -> list[str]:
         """All namespaces of this bed."""
-        return [self.snd, self.rtr, self.rcv]
+        return [self.snd, self.rtr, self.rcv] + ([self.dly] if self.delay_ms > 0 else [])
 
     def setup(self) -> None:
         """Builds namespaces, veth pairs, addresses, routes, offloads and the bottleneck."""
@@ -106,8 +121,17 @@ class Topology:
             # No IPv6 (router solicitations, MLD): only the traffic we start crosses the bed.
             r(["sysctl", "-q", "-w", "net.ipv6.conf.all.disable_ipv6=1"], ns=ns)
             r(["sysctl", "-q", "-w", "net.ipv6.conf.default.disable_ipv6=1"], ns=ns)
-        r(["ip", "-n", self.snd, "link", "add", self.SND_IF, "type", "veth",
-           "peer", "name", self.RTR_SND_IF, "netns", self.rtr])
+        if self.delay_ms > 0:
+            r(["ip", "-n", self.snd, "link", "add", self.SND_IF, "type", "veth",
+               "peer", "name", self.DLY_SND_IF, "netns", self.dly])
+            r(["ip", "-n", self.dly, "link", "add", self.DLY_RTR_IF, "type", "veth",
+               "peer", "name", self.RTR_SND_IF, "netns", self.rtr])
+            for dev in (self.DLY_SND_IF, self.DLY_RTR_IF):
+                r(["ethtool", "-K", dev, "tso", "off", "gso", "off", "gro", "off"], ns=self.dly)
+                r(["ip", "-n", self.dly, "link", "set", dev, "up"])
+        else:
+            r(["ip", "-n", self.snd, "link", "add", self.SND_IF, "type", "veth",
+               "peer", "name", self.RTR_SND_IF, "netns", self.rtr])
         r(["ip", "-n", self.rtr, "link", "add", self.RTR_RCV_IF, "type", "veth",
            "peer", "name", self.RCV_IF, "netns", self.rcv])
         for ns, dev, ip in [(self.snd, self.SND_IF, self.snd_ip),
@@ -116,6 +140,10 @@ class Topology:
                             (self.rcv, self.RCV_IF, self.rcv_ip)]:
             r(["ip", "-n", ns, "addr", "add", f"{ip}/24", "dev", dev])
             r(["ethtool", "-K", dev, "tso", "off", "gso", "off", "gro", "off"], ns=ns)
+            if self.delay_ms > 0 and dev in (self.SND_IF, self.RTR_SND_IF):
+                # Frames the delay line copies must carry finished checksums: veth leaves
+                # them to a (virtual) offload the AF_PACKET copy does not get.
+                r(["ethtool", "-K", dev, "tx", "off"], ns=ns)
             r(["ip", "-n", ns, "link", "set", dev, "up"])
         r(["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"], ns=self.rtr)
         r(["ip", "-n", self.snd, "route", "add", "default", "via", self.rtr_snd_ip])
@@ -124,14 +152,26 @@ class Topology:
         r(["tc", "qdisc", "replace", "dev", self.RTR_RCV_IF, "root", "tbf",
            "rate", f"{b.rate_bps}bit", "burst", str(b.burst_bytes),
            "limit", str(b.limit_bytes)], ns=self.rtr)
-        # Sanity: both hosts reach each other through the router.
-        r(["ping", "-c", "1", "-W", "2", self.rcv_ip], ns=self.snd, timeout=10)
+        if self.delay_ms > 0:
+            pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            env = dict(os.environ, PYTHONPATH=pkg_dir, PYTHONUNBUFFERED="1",
+                       PYTHONDONTWRITEBYTECODE="1")
+            self._delay_proc = proc.Background.start(
+                "delayline", [sys.executable, "-m", "netbed.delayline", self.DLY_SND_IF,
+                              self.DLY_RTR_IF, "--ms", str(self.delay_ms)],
+                ns=self.dly, logdir=self.logdir, env=env)
+        # Sanity: both hosts reach each other through the router (ARP crosses the delay
+        # line too; the first ping may take a moment).
+        r(["ping", "-c", "1", "-W", "3", self.rcv_ip], ns=self.snd, timeout=10)
 
     def teardown(self) -> list[str]:
         """Kills whatever still runs in the namespaces and deletes them.
 
         Returns the problems met (never raises: it runs in `finally`)."""
         problems: list[str] = []
+        if self._delay_proc is not None:
+            self._delay_proc.stop()
+            self._delay_proc = None
         for ns in self.namespaces():
             problems += delete_ns(ns)
         self.built = False

@@ -1,0 +1,97 @@
+"""User-space propagation delay: `python3 -m netbed.delayline DEV_A DEV_B --ms D`.
+
+Runs in a namespace of its own holding two veth ends with no addresses (the kernel there
+neither routes nor answers for them) and bridges Ethernet frames between them through
+AF_PACKET sockets, holding each frame D ms before passing it on, in both directions. It is
+transparent at layer 2 (ARP crosses it like everything else) and adds no queue of its own
+beyond the frames in flight: at 10 Mbit/s that is well under a thousand frames.
+
+This replaces `netem delay`, which this kernel lacks (real-peers.md). Frames leave in the
+order they arrived, each at arrival + D; the scheduling error is that of `select` (well
+under a millisecond on an idle core), printed at exit with the frame counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import select
+import signal
+import socket
+import sys
+import time
+
+ETH_P_ALL = 0x0003
+PACKET_OUTGOING = 4
+_stop = False
+
+
+def _on_term(_sig, _frame):
+    global _stop
+    _stop = True
+
+
+def open_dev(dev: str) -> socket.socket:
+    """A raw socket receiving every frame of `dev` and able to send on it."""
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+    s.bind((dev, 0))
+    s.setblocking(False)
+    return s
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="netbed.delayline")
+    ap.add_argument("dev_a")
+    ap.add_argument("dev_b")
+    ap.add_argument("--ms", type=float, required=True, help="one-way delay, each direction")
+    ap.add_argument("--max-seconds", type=float, default=3600.0)
+    a = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, _on_term)
+    signal.signal(signal.SIGINT, _on_term)
+    sa, sb = open_dev(a.dev_a), open_dev(a.dev_b)
+    peer = {sa.fileno(): sb, sb.fileno(): sa}
+    socks = [sa, sb]
+    delay = a.ms / 1000.0
+    heap: list[tuple[float, int, socket.socket, bytes]] = []
+    seq = 0
+    passed = 0
+    late_max = 0.0
+    late_1ms = late_5ms = 0
+    start = time.monotonic()
+    print(f"delayline {a.dev_a} <-> {a.dev_b}: {a.ms} ms each way", flush=True)
+    while not _stop and time.monotonic() - start < a.max_seconds:
+        now = time.monotonic()
+        timeout = 0.05 if not heap else max(0.0, heap[0][0] - now)
+        ready, _, _ = select.select(socks, [], [], timeout)
+        now = time.monotonic()
+        for s in ready:
+            while True:
+                try:
+                    frame, addr = s.recvfrom(65535)
+                except BlockingIOError:
+                    break
+                if addr[2] == PACKET_OUTGOING:
+                    continue  # our own transmissions on this device
+                heapq.heappush(heap, (now + delay, seq, peer[s.fileno()], frame))
+                seq += 1
+        now = time.monotonic()
+        while heap and heap[0][0] <= now:
+            due, _, out, frame = heapq.heappop(heap)
+            late = now - due
+            late_max = max(late_max, late)
+            late_1ms += late > 0.001
+            late_5ms += late > 0.005
+            try:
+                out.send(frame)
+                passed += 1
+            except OSError as e:
+                print(f"send failed: {e}", file=sys.stderr, flush=True)
+    print(f"passed {passed} frames; {late_1ms} more than 1 ms late, {late_5ms} more than "
+          f"5 ms, latest {late_max * 1000:.2f} ms", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
