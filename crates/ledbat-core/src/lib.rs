@@ -21,6 +21,7 @@ pub mod delay;
 pub mod dynamic_gain;
 pub mod error;
 pub mod fledbat;
+pub mod hybrid;
 pub mod ledbat;
 pub mod linear_min;
 pub mod md;

@@ -280,6 +280,9 @@ builtin! {
     TcpLp = "tcp-lp" => crate::tcp_lp::TcpLp, crate::tcp_lp::TcpLpConfig,
         "TCP-LP: Reno that halves on smoothed one-way delay over 15% of its range, 1 packet if again",
         "Kuzmanovic & Knightly 2003; seed 003 section 3.1.4, eqs. 3.1-3.2";
+    Hybrid = "hybrid" => crate::hybrid::Hybrid, crate::hybrid::HybridConfig,
+        "Hybrid window and rate: per-min-RTT epoch, delay zones 1-3, AIMD on a paced rate, W = R * L",
+        "seed 004 (Mehrotra et al.), section II";
 }
 
 #[cfg(test)]
