@@ -268,6 +268,9 @@ builtin! {
     Pause = "ledbat-pause" => crate::pause::LedbatPause, crate::pause::PauseConfig,
         "RFC LEDBAT that stops sending for TARGET + 1 RTT before a base-delay refresh that could raise the base",
         "seed 001 (Ros & Welzl), sections II.B and III";
+    LedbatPp = "ledbat++" => crate::ledbat_pp::LedbatPp, crate::ledbat_pp::LedbatPpConfig,
+        "LEDBAT++: RTT-based, TARGET 60 ms, GAIN 1/min(16, ceil(2 TARGET/base)), decrease bounded by W/2, periodic slowdowns",
+        "draft-irtf-iccrg-ledbat-plus-plus-01; algorithms.md section 7";
     NewReno = "newreno" => crate::newreno::NewReno, crate::newreno::NewRenoConfig,
         "TCP NewReno window: slow start, +1 MSS per RTT, halve once per RTT on loss",
         "RFC 5681 section 3, RFC 6582; seed 003 section 3.2";
@@ -283,6 +286,9 @@ builtin! {
     Hybrid = "hybrid" => crate::hybrid::Hybrid, crate::hybrid::HybridConfig,
         "Hybrid window and rate: per-min-RTT epoch, delay zones 1-3, AIMD on a paced rate, W = R * L",
         "seed 004 (Mehrotra et al.), section II";
+    Nice = "nice" => crate::nice::Nice, crate::nice::NiceConfig,
+        "TCP Nice: Vegas that halves when most RTTs of a round exceed 20% of the RTT range; sub-packet windows",
+        "Venkataramani et al. 2002; seed 003 section 3.1.4, eq. 3.3";
 }
 
 #[cfg(test)]

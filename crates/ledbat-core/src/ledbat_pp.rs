@@ -1,0 +1,701 @@
+//! LEDBAT++ (draft-irtf-iccrg-ledbat-plus-plus; constants and rules of draft **-01**, as
+//! restated in algorithms.md section 7).
+//!
+//! Differences from RFC 6817, all implemented here:
+//!
+//! 1. **Round-trip delay.** The delay signal is the RTT, not the one-way delay: each RTT
+//!    sample the driver reports ([`Ack::rtt`], Karn's rule) goes through the same base
+//!    history (BASE_HISTORY one-minute minima) and current filter (minimum of the last 4)
+//!    as RFC 6817's one-way samples, so `queuing_delay = FILTER(rtts) - min(base rtts)`.
+//!    One-way samples on the ACK are ignored (no clock offset or drift to handle).
+//! 2. **TARGET 60 ms**, and a gain that shrinks on short paths:
+//!    `GAIN = 1 / min(16, ceil(2 * TARGET / base_rtt))`.
+//! 3. **Window update**, per RTT, applied per ACK in proportion to the bytes acknowledged
+//!    (`* bytes_acked * MSS / cwnd`, so one window of ACKs applies it once), `W` in packets:
+//!    ```text
+//!    qd <= TARGET:  W += GAIN
+//!    qd >  TARGET:  W += max(GAIN - W * (qd / TARGET - 1), -W / 2)
+//!    ```
+//!    The decrease is multiplicative in W and bounded by half the window per RTT.
+//! 4. **Modified slow start** from 2 packets: `cwnd += GAIN * bytes_acked` per ACK, left when
+//!    the queuing delay exceeds 3/4 TARGET (or on a loss or timeout).
+//! 5. **Periodic slowdown.** Two RTTs after the initial slow start ends: `ssthresh = W`,
+//!    `W = 2` packets, held for 2 RTTs, then slow start (as in 4) back up to `ssthresh`. The
+//!    slowdown lasts from its start until slow start ends; the next one starts 9 times that
+//!    duration after its end (so slowdowns take about 10 % of the time). This lets every
+//!    flow, latecomers included, measure the true base delay.
+//!
+//! "RTT" for the slowdown timers is the smoothed RTT (RFC 6298) at the moment the timer is
+//! set; the timers are time-driven, so the controller asks its driver to be woken through
+//! [`Controller::next_tick`] / [`Controller::on_tick`] (any other event past the deadline
+//! also fires them). The RFC 6817 flightsize cap, MIN_CWND and loss halving once per RTT are
+//! kept ([`LedbatState`]); a retransmission timeout sets the window to one MSS.
+
+use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::delay::DelayConfig;
+use crate::error::{in_range, ConfigError};
+use crate::ledbat::{config_setters, LedbatConfig, LedbatState};
+use crate::registry::ControllerParams;
+use crate::time::{Duration, Instant};
+use serde::{Deserialize, Serialize};
+
+/// `d * k` rounded to the nanosecond, exact for spans below 2^53 ns (104 days).
+fn scale(d: Duration, k: f64) -> Duration {
+    Duration::from_nanos((d.as_nanos() as f64 * k).round() as u64)
+}
+
+/// Parameters of `ledbat++`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LedbatPpConfig {
+    /// Round-trip queuing-delay target. Default 60 ms (draft-irtf-iccrg-ledbat-plus-plus-01).
+    pub target: Duration,
+    /// Largest gain divisor: `GAIN = 1 / min(max_gain_divisor, ceil(2 TARGET / base))`.
+    /// Default 16 (draft -01).
+    pub max_gain_divisor: f64,
+    /// Allowed increase over the flight size, packets. Default 1 (RFC 6817 section 3.4.2).
+    pub allowed_increase: f64,
+    /// Minimum window, packets. Default 2 (RFC 6817 section 3.4.2; the slowdown window).
+    pub min_cwnd: f64,
+    /// Initial window, packets. Default 2 (draft -01: slow start from 2 packets).
+    pub init_cwnd: f64,
+    /// Initial (modified) slow start. Default on (draft -01).
+    pub slow_start: bool,
+    /// Slow start ends when the queuing delay exceeds this fraction of TARGET. Default 0.75
+    /// (draft -01).
+    pub slow_start_exit: f64,
+    /// Periodic slowdowns. Default on (draft -01).
+    pub periodic_slowdown: bool,
+    /// RTTs between the end of the initial slow start and the first slowdown. Default 2
+    /// (draft -01).
+    pub first_slowdown_rtts: f64,
+    /// RTTs the window is held at 2 packets in a slowdown. Default 2 (draft -01).
+    pub slowdown_hold_rtts: f64,
+    /// The next slowdown starts this many times the last slowdown's duration after it
+    /// ended. Default 9 (draft -01).
+    pub slowdown_interval: f64,
+    /// Delay estimation, applied to RTT samples. Default RFC 6817 section 3.4.2.
+    pub delay: DelayConfig,
+}
+
+impl Default for LedbatPpConfig {
+    fn default() -> Self {
+        LedbatPpConfig {
+            target: Duration::from_millis(60),
+            max_gain_divisor: 16.0,
+            allowed_increase: 1.0,
+            min_cwnd: 2.0,
+            init_cwnd: 2.0,
+            slow_start: true,
+            slow_start_exit: 0.75,
+            periodic_slowdown: true,
+            first_slowdown_rtts: 2.0,
+            slowdown_hold_rtts: 2.0,
+            slowdown_interval: 9.0,
+            delay: DelayConfig::default(),
+        }
+    }
+}
+
+config_setters!(LedbatPpConfig {
+    target: Duration,
+    max_gain_divisor: f64,
+    allowed_increase: f64,
+    min_cwnd: f64,
+    init_cwnd: f64,
+    slow_start: bool,
+    slow_start_exit: f64,
+    periodic_slowdown: bool,
+    first_slowdown_rtts: f64,
+    slowdown_hold_rtts: f64,
+    slowdown_interval: f64,
+    delay: DelayConfig,
+});
+
+impl LedbatPpConfig {
+    fn base(&self) -> LedbatConfig {
+        LedbatConfig {
+            target: self.target,
+            gain: 1.0,
+            allowed_increase: self.allowed_increase,
+            min_cwnd: self.min_cwnd,
+            init_cwnd: self.init_cwnd,
+            slow_start: false,
+            slow_start_exit: self.slow_start_exit,
+            delay: self.delay,
+        }
+    }
+
+    /// `GAIN = 1 / min(max_gain_divisor, ceil(2 * TARGET / base_rtt))` (draft -01); a zero
+    /// base gives the smallest gain.
+    pub fn gain_for_base(&self, base_rtt: Duration) -> f64 {
+        let b = base_rtt.as_nanos() as f64;
+        let ratio = if b > 0.0 {
+            (2.0 * self.target.as_nanos() as f64 / b).ceil()
+        } else {
+            f64::INFINITY
+        };
+        1.0 / ratio.clamp(1.0, self.max_gain_divisor)
+    }
+}
+
+impl ControllerParams for LedbatPpConfig {
+    const NAME: &'static str = LedbatPp::NAME;
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        self.base().validate_as(Self::NAME)?;
+        in_range(
+            Self::NAME,
+            "max_gain_divisor",
+            self.max_gain_divisor,
+            1.0,
+            1e6,
+        )?;
+        in_range(
+            Self::NAME,
+            "first_slowdown_rtts",
+            self.first_slowdown_rtts,
+            0.0,
+            1e3,
+        )?;
+        in_range(
+            Self::NAME,
+            "slowdown_hold_rtts",
+            self.slowdown_hold_rtts,
+            0.0,
+            1e3,
+        )?;
+        in_range(
+            Self::NAME,
+            "slowdown_interval",
+            self.slowdown_interval,
+            0.0,
+            1e6,
+        )
+    }
+
+    fn compliance_notes(&self) -> Vec<String> {
+        let mut v = self.base().compliance_notes();
+        let d = LedbatPpConfig::default();
+        if self.target != d.target {
+            v.push(format!(
+                "TARGET {} differs from LEDBAT++'s 60 ms",
+                self.target
+            ));
+        }
+        if self.max_gain_divisor != d.max_gain_divisor {
+            v.push(format!(
+                "max_gain_divisor {} differs from LEDBAT++'s 16",
+                self.max_gain_divisor
+            ));
+        }
+        if !self.periodic_slowdown {
+            v.push("periodic slowdown disabled (LEDBAT++ requires it)".to_string());
+        }
+        v
+    }
+}
+
+/// Where a LEDBAT++ flow is in its life cycle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Phase {
+    /// The initial modified slow start.
+    SlowStart,
+    /// Congestion avoidance (the delay-driven update).
+    Avoidance,
+    /// A slowdown: window held at 2 packets until `until`.
+    Hold {
+        /// End of the hold.
+        until: Instant,
+    },
+    /// A slowdown's slow start back to `ssthresh`.
+    Ramp,
+}
+
+/// `ledbat++`: RTT-based LEDBAT with a path-dependent gain, multiplicative decrease bounded
+/// by W/2, modified slow start and periodic slowdowns (draft-irtf-iccrg-ledbat-plus-plus-01).
+#[derive(Clone, Debug)]
+pub struct LedbatPp {
+    cfg: LedbatPpConfig,
+    st: LedbatState,
+    phase: Phase,
+    ssthresh: Option<f64>,
+    /// When the next slowdown starts.
+    slowdown_at: Option<Instant>,
+    /// When the current slowdown started.
+    slowdown_start: Option<Instant>,
+    slowdowns: u64,
+}
+
+impl LedbatPp {
+    /// Registry name.
+    pub const NAME: &'static str = "ledbat++";
+
+    /// A controller for packets of `mss` bytes; fails on an invalid config.
+    pub fn new(cfg: LedbatPpConfig, mss: u32) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        Ok(LedbatPp {
+            st: LedbatState::new(&cfg.base(), mss),
+            phase: if cfg.slow_start {
+                Phase::SlowStart
+            } else {
+                Phase::Avoidance
+            },
+            ssthresh: None,
+            slowdown_at: None,
+            slowdown_start: None,
+            slowdowns: 0,
+            cfg,
+        })
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &LedbatPpConfig {
+        &self.cfg
+    }
+
+    /// Shared state (read-only), for tests and tracing.
+    pub fn state(&self) -> &LedbatState {
+        &self.st
+    }
+
+    /// The current phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// When the next slowdown is due, if scheduled.
+    pub fn slowdown_at(&self) -> Option<Instant> {
+        self.slowdown_at
+    }
+
+    /// Number of slowdowns started.
+    pub fn slowdowns(&self) -> u64 {
+        self.slowdowns
+    }
+
+    /// The gain in force: `1 / min(16, ceil(2 TARGET / base_rtt))`, the smallest before any
+    /// RTT sample.
+    pub fn gain(&self) -> f64 {
+        self.cfg
+            .gain_for_base(self.st.delay.base_delay().unwrap_or(Duration::ZERO))
+    }
+
+    fn rtt_ref(&self) -> Duration {
+        self.st.rtt.srtt().unwrap_or(self.cfg.target)
+    }
+
+    fn slowdown_window(&self) -> f64 {
+        (2.0 * self.st.mss).max(self.st.min_cwnd)
+    }
+
+    /// Leaves a slow start at `now`: after the initial one, schedules the first slowdown;
+    /// after a slowdown's, schedules the next one `slowdown_interval` durations later.
+    fn end_slow_start(&mut self, now: Instant) {
+        match self.phase {
+            Phase::SlowStart => {
+                if self.cfg.periodic_slowdown {
+                    self.slowdown_at =
+                        Some(now + scale(self.rtt_ref(), self.cfg.first_slowdown_rtts));
+                }
+            }
+            Phase::Hold { .. } | Phase::Ramp => {
+                let start = self.slowdown_start.unwrap_or(now);
+                let dur = now.saturating_since(start);
+                self.slowdown_at = Some(now + scale(dur, self.cfg.slowdown_interval));
+                self.ssthresh = None;
+            }
+            Phase::Avoidance => {}
+        }
+        self.phase = Phase::Avoidance;
+    }
+
+    /// Fires the time-driven transitions due at `now`.
+    fn poll(&mut self, now: Instant) {
+        if self.phase == Phase::Avoidance && self.cfg.periodic_slowdown {
+            if let Some(at) = self.slowdown_at {
+                if now >= at {
+                    self.ssthresh = Some(self.st.cwnd);
+                    self.st.cwnd = self.slowdown_window();
+                    self.slowdown_start = Some(now);
+                    self.slowdown_at = None;
+                    self.slowdowns += 1;
+                    let until = now + scale(self.rtt_ref(), self.cfg.slowdown_hold_rtts);
+                    self.phase = Phase::Hold { until };
+                }
+            }
+        }
+        if let Phase::Hold { until } = self.phase {
+            if now >= until {
+                self.phase = Phase::Ramp;
+            }
+        }
+    }
+
+    /// Congestion-avoidance change in packets per RTT at queuing delay `qd`.
+    pub fn avoidance_step(&self, qd: Duration) -> f64 {
+        let gain = self.gain();
+        let t = self.cfg.target.as_nanos() as f64;
+        let q = qd.as_nanos() as f64;
+        if q <= t {
+            gain
+        } else {
+            let w = self.st.cwnd_packets();
+            (gain - w * (q / t - 1.0)).max(-w / 2.0)
+        }
+    }
+}
+
+impl Controller for LedbatPp {
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
+
+    fn on_sent(&mut self, now: Instant, _bytes: u64, _in_flight: u64) {
+        self.poll(now);
+    }
+
+    fn on_ack(&mut self, now: Instant, ack: &Ack<'_>) {
+        let qd = self.st.absorb_rtt(now, ack);
+        self.poll(now);
+        let Some(qd) = qd else {
+            return;
+        };
+        let bytes = ack.bytes_acked as f64;
+        if matches!(self.phase, Phase::SlowStart | Phase::Ramp) {
+            let exit = self.cfg.slow_start_exit * self.cfg.target.as_nanos() as f64;
+            if qd.as_nanos() as f64 > exit {
+                self.end_slow_start(now);
+            } else {
+                self.st.cwnd += self.gain() * bytes;
+                if let (Phase::Ramp, Some(ss)) = (self.phase, self.ssthresh) {
+                    if self.st.cwnd >= ss {
+                        self.st.cwnd = ss;
+                        self.end_slow_start(now);
+                    }
+                }
+                self.st.cap_and_floor(ack.flight_before);
+                return;
+            }
+        }
+        match self.phase {
+            Phase::Hold { .. } => return,
+            Phase::Avoidance => {
+                self.st.cwnd += self.avoidance_step(qd) * bytes * self.st.mss / self.st.cwnd;
+            }
+            Phase::SlowStart | Phase::Ramp => {}
+        }
+        self.st.cap_and_floor(ack.flight_before);
+    }
+
+    fn on_loss(&mut self, now: Instant, loss: &Loss) {
+        self.poll(now);
+        if self.st.new_congestion_event(now, loss.sent_at) {
+            if matches!(
+                self.phase,
+                Phase::SlowStart | Phase::Ramp | Phase::Hold { .. }
+            ) {
+                self.end_slow_start(now);
+            }
+            self.st.cwnd = (self.st.cwnd / 2.0).max(self.st.min_cwnd);
+        }
+    }
+
+    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
+        self.poll(now);
+        if kind == Timeout::Retransmission && self.phase != Phase::Avoidance {
+            self.end_slow_start(now);
+        }
+        self.st.timeout(now, kind);
+    }
+
+    fn window(&self) -> u64 {
+        self.st.window()
+    }
+
+    fn next_tick(&self) -> Option<Instant> {
+        match self.phase {
+            Phase::Hold { until } => Some(until),
+            Phase::Avoidance if self.cfg.periodic_slowdown => self.slowdown_at,
+            _ => None,
+        }
+    }
+
+    fn on_tick(&mut self, now: Instant) {
+        self.poll(now);
+    }
+
+    fn metrics(&self) -> Metrics {
+        let state = match self.phase {
+            Phase::SlowStart => "slow-start",
+            Phase::Avoidance => "avoidance",
+            Phase::Hold { .. } => "slowdown",
+            Phase::Ramp => "slowdown-ramp",
+        };
+        let mut m = self.st.metrics(state, self.gain());
+        m.ssthresh = self.ssthresh.map(|s| s as u64);
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledbat::testutil::MSS;
+
+    fn ctl(cfg: LedbatPpConfig) -> LedbatPp {
+        LedbatPp::new(cfg, MSS).unwrap()
+    }
+
+    /// An ACK of one packet carrying the RTT sample `rtt_us` microseconds.
+    fn rtt_ack(rtt_us: u64) -> Ack<'static> {
+        Ack {
+            bytes_acked: 1500,
+            packets_acked: 1,
+            flight_before: u64::MAX / 4,
+            delay_samples: &[],
+            rtt: Some(Duration::from_micros(rtt_us)),
+            reverse_delay: None,
+            newest_sent: Instant::ZERO,
+        }
+    }
+
+    fn zero_ack(rtt_us: u64) -> Ack<'static> {
+        Ack {
+            bytes_acked: 0,
+            packets_acked: 0,
+            ..rtt_ack(rtt_us)
+        }
+    }
+
+    /// Sets the base RTT to `base_us` and fills the filter at `base_us + qd_us` without
+    /// moving the window.
+    fn settle(c: &mut LedbatPp, now: Instant, base_us: u64, qd_us: u64) {
+        c.on_ack(now, &zero_ack(base_us));
+        for _ in 0..4 {
+            c.on_ack(now, &zero_ack(base_us + qd_us));
+        }
+    }
+
+    #[test]
+    fn gain_is_one_over_min_16_ceil_2_target_over_base() {
+        let c = LedbatPpConfig::default();
+        let g = |ms| c.gain_for_base(Duration::from_millis(ms));
+        assert_eq!(g(20), 1.0 / 6.0); // ceil(120 / 20) = 6
+        assert_eq!(g(50), 1.0 / 3.0); // ceil(2.4) = 3
+        assert_eq!(g(100), 1.0 / 2.0); // ceil(1.2) = 2
+        assert_eq!(g(120), 1.0); // ceil(1) = 1
+        assert_eq!(g(500), 1.0); // ceil(0.24) = 1
+        assert_eq!(g(5), 1.0 / 16.0); // ceil(24) capped at 16
+        assert_eq!(c.gain_for_base(Duration::ZERO), 1.0 / 16.0);
+    }
+
+    #[test]
+    fn controller_gain_follows_the_base_rtt_not_one_way_samples() {
+        let mut c = ctl(LedbatPpConfig::default());
+        settle(&mut c, Instant::ZERO, 20_000, 10_000);
+        assert_eq!(c.gain(), 1.0 / 6.0);
+        assert_eq!(
+            c.state().delay.queuing_delay(),
+            Some(Duration::from_millis(10))
+        );
+        assert_eq!(c.metrics().gain, 1.0 / 6.0);
+    }
+
+    #[test]
+    fn slow_start_grows_by_gain_times_bytes_and_exits_above_three_quarters_target() {
+        let mut c = ctl(LedbatPpConfig::default());
+        settle(&mut c, Instant::ZERO, 50_000, 0);
+        assert_eq!(c.phase(), Phase::SlowStart);
+        c.on_ack(Instant::ZERO, &rtt_ack(50_000));
+        // GAIN 1/3 at a 50 ms base: 3000 + 1500/3.
+        assert_eq!(c.window(), 3500);
+        // 45 ms of queue is exactly 3/4 TARGET: still slow start.
+        settle(&mut c, Instant::ZERO, 50_000, 45_000);
+        c.on_ack(Instant::ZERO, &rtt_ack(95_000));
+        assert_eq!(c.phase(), Phase::SlowStart);
+        assert_eq!(c.window(), 4000);
+        // 46 ms: leaves slow start (on the sample that lifts the filter to 46 ms).
+        let before = c.window();
+        settle(&mut c, Instant::from_secs(1), 50_000, 46_000);
+        assert_eq!(c.phase(), Phase::Avoidance);
+        assert_eq!(c.window(), before);
+        let srtt = c.state().rtt.srtt().unwrap();
+        assert_eq!(c.slowdown_at(), Some(Instant::from_secs(1) + srtt * 2));
+    }
+
+    #[test]
+    fn avoidance_adds_gain_per_rtt_below_target() {
+        let mut c = ctl(LedbatPpConfig::default().slow_start(false).init_cwnd(20.0));
+        settle(&mut c, Instant::ZERO, 20_000, 30_000);
+        c.on_ack(Instant::ZERO, &rtt_ack(50_000));
+        // +GAIN/W packets = (1/6) * 1500 * 1500 / 30000 bytes.
+        assert!(
+            (c.state().cwnd - (30_000.0 + 12.5)).abs() < 1e-9,
+            "{}",
+            c.state().cwnd
+        );
+    }
+
+    #[test]
+    fn decrease_above_target_is_gain_minus_w_times_excess() {
+        // W 40, base 20 ms (GAIN 1/6), qd 66 ms: per RTT 1/6 - 40 * 0.1 packets.
+        let mut c = ctl(LedbatPpConfig::default().slow_start(false).init_cwnd(40.0));
+        settle(&mut c, Instant::ZERO, 20_000, 66_000);
+        let step = c.avoidance_step(Duration::from_millis(66));
+        assert!((step - (1.0 / 6.0 - 4.0)).abs() < 1e-12, "{step}");
+        c.on_ack(Instant::ZERO, &rtt_ack(86_000));
+        let expected = 60_000.0 + step * 1500.0 * 1500.0 / 60_000.0;
+        assert!((c.state().cwnd - expected).abs() < 1e-9);
+    }
+
+    #[test]
+    fn decrease_is_bounded_by_half_the_window_per_rtt() {
+        let mut c = ctl(LedbatPpConfig::default().slow_start(false).init_cwnd(40.0));
+        settle(&mut c, Instant::ZERO, 20_000, 1_000_000);
+        assert_eq!(c.avoidance_step(Duration::from_secs(1)), -20.0);
+        // Each ACK removes (W/2) * MSS * MSS / cwnd = MSS / 2: 40 ACKs halve the window.
+        for _ in 0..40 {
+            c.on_ack(Instant::ZERO, &rtt_ack(1_020_000));
+        }
+        assert!(
+            (c.state().cwnd - 30_000.0).abs() < 1e-6,
+            "{}",
+            c.state().cwnd
+        );
+    }
+
+    /// Runs the initial slow start to its exit at `t_exit` (base 50 ms, RTT samples 100 ms
+    /// at the end: 50 ms of queue) and returns the controller.
+    fn after_initial_slow_start(t_exit: Instant) -> LedbatPp {
+        let mut c = ctl(LedbatPpConfig::default());
+        settle(&mut c, Instant::ZERO, 50_000, 0);
+        for _ in 0..30 {
+            c.on_ack(Instant::ZERO, &rtt_ack(50_000));
+        }
+        assert_eq!(c.phase(), Phase::SlowStart);
+        // The fourth sample at 100 ms lifts the filtered queuing delay to 50 ms > 45 ms.
+        settle(&mut c, t_exit, 50_000, 50_000);
+        assert_eq!(c.phase(), Phase::Avoidance);
+        c
+    }
+
+    #[test]
+    fn first_slowdown_comes_two_rtts_after_slow_start_and_holds_two_packets_for_two_rtts() {
+        let t_exit = Instant::from_secs(3);
+        let mut c = after_initial_slow_start(t_exit);
+        let srtt = c.state().rtt.srtt().unwrap();
+        let at = t_exit + srtt * 2;
+        assert_eq!(c.slowdown_at(), Some(at));
+        assert_eq!(c.next_tick(), Some(at));
+        let w = c.state().cwnd;
+        // Not yet.
+        c.on_tick(at - Duration::from_nanos(1));
+        assert_eq!(c.phase(), Phase::Avoidance);
+        c.on_tick(at);
+        let hold_end = at + srtt * 2;
+        assert_eq!(c.phase(), Phase::Hold { until: hold_end });
+        assert_eq!(c.window(), 3000);
+        assert_eq!(c.metrics().ssthresh, Some(w as u64));
+        assert_eq!(c.metrics().state, "slowdown");
+        assert_eq!(c.next_tick(), Some(hold_end));
+        // ACKs during the hold do not grow the window.
+        c.on_ack(at + Duration::from_millis(1), &rtt_ack(50_000));
+        assert_eq!(c.window(), 3000);
+        c.on_tick(hold_end);
+        assert_eq!(c.phase(), Phase::Ramp);
+    }
+
+    #[test]
+    fn next_slowdown_is_nine_durations_after_the_last_one_ends() {
+        let t_exit = Instant::from_secs(3);
+        let mut c = after_initial_slow_start(t_exit);
+        let ss = c.state().cwnd;
+        let at = c.slowdown_at().unwrap();
+        c.on_tick(at);
+        let Phase::Hold { until } = c.phase() else {
+            panic!("{:?}", c.phase())
+        };
+        c.on_tick(until);
+        // Ramp at the base RTT (queue drained): +GAIN * 1500 per ACK until ssthresh.
+        settle(&mut c, until, 50_000, 0);
+        let mut t = until;
+        let mut acks = 0;
+        while c.phase() == Phase::Ramp {
+            t += Duration::from_millis(10);
+            c.on_ack(t, &rtt_ack(50_000));
+            acks += 1;
+            assert!(acks < 10_000);
+        }
+        assert_eq!(c.state().cwnd, ss, "ramp stops at ssthresh");
+        let duration = t.saturating_since(at);
+        assert_eq!(c.slowdown_at(), Some(t + duration * 9));
+        assert_eq!(c.slowdowns(), 1);
+        assert_eq!(c.metrics().ssthresh, None);
+    }
+
+    #[test]
+    fn late_events_fire_the_slowdown() {
+        let mut c = after_initial_slow_start(Instant::from_secs(3));
+        let at = c.slowdown_at().unwrap();
+        c.on_sent(at + Duration::from_millis(5), 1500, 1500);
+        assert!(matches!(c.phase(), Phase::Hold { .. }));
+    }
+
+    #[test]
+    fn without_periodic_slowdown_no_timer_is_requested() {
+        let mut c = ctl(LedbatPpConfig::default().periodic_slowdown(false));
+        settle(&mut c, Instant::ZERO, 50_000, 50_000);
+        c.on_ack(Instant::from_secs(1), &rtt_ack(100_000));
+        assert_eq!(c.phase(), Phase::Avoidance);
+        assert_eq!(c.next_tick(), None);
+        assert_eq!(c.config().compliance_notes().len(), 1);
+    }
+
+    #[test]
+    fn loss_in_slow_start_halves_and_schedules_the_first_slowdown() {
+        let mut c = ctl(LedbatPpConfig::default().init_cwnd(40.0));
+        settle(&mut c, Instant::ZERO, 50_000, 0);
+        let loss = Loss {
+            bytes: 1500,
+            sent_at: Instant::from_millis(900),
+            in_flight: 60_000,
+        };
+        c.on_loss(Instant::from_secs(1), &loss);
+        assert_eq!(c.window(), 30_000);
+        assert_eq!(c.phase(), Phase::Avoidance);
+        assert!(c.slowdown_at().is_some());
+    }
+
+    #[test]
+    fn config_rejects_nonsense_and_names_the_field() {
+        let cases: [(LedbatPpConfig, &str); 5] = [
+            (LedbatPpConfig::default().target(Duration::ZERO), "target"),
+            (
+                LedbatPpConfig::default().max_gain_divisor(0.5),
+                "max_gain_divisor",
+            ),
+            (
+                LedbatPpConfig::default().slowdown_interval(f64::NAN),
+                "slowdown_interval",
+            ),
+            (
+                LedbatPpConfig::default().slowdown_hold_rtts(-1.0),
+                "slowdown_hold_rtts",
+            ),
+            (
+                LedbatPpConfig::default().first_slowdown_rtts(f64::INFINITY),
+                "first_slowdown_rtts",
+            ),
+        ];
+        for (cfg, field) in cases {
+            let e = LedbatPp::new(cfg, MSS).unwrap_err();
+            assert_eq!(e.field, field, "{e}");
+        }
+        assert!(LedbatPpConfig::default().compliance_notes().is_empty());
+        let notes = LedbatPpConfig::default()
+            .target(Duration::from_millis(100))
+            .compliance_notes();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+    }
+}
