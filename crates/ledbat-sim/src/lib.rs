@@ -7,12 +7,30 @@
 //! RTO, optional delayed ACKs, one-way-delay samples on ACKs). [`run`] plays it with one
 //! seeded generator and returns a serialisable [`RunResult`]: per-flow and aggregate
 //! metrics and time series. Same scenario + same seed = identical result.
+//!
+//! ```
+//! let sc = ledbat_sim::Scenario::from_toml(r#"
+//!     duration = "5s"
+//!     [[flow]]
+//!     cc = { name = "ledbat", target = "25ms" }
+//! "#).unwrap();
+//! let r = ledbat_sim::run(&sc, 1).unwrap();
+//! assert!(r.conservation.holds);
+//! assert!(r.aggregate.efficiency > 0.5);
+//! ```
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod engine;
+pub mod queue;
+pub mod result;
 pub mod scenario;
+pub mod stats;
 pub mod units;
+pub mod world;
 
+pub use result::RunResult;
 pub use scenario::{Scenario, ScenarioError};
 pub use units::Rate;
+pub use world::{run, run_with_progress, RunError};

@@ -1,0 +1,368 @@
+//! Queue disciplines of a link's output buffer.
+//!
+//! - **DropTail**: admit while the waiting packets stay within the packet and byte limits
+//!   (the packet being serialised does not count, as in ns-2).
+//! - **RED** (Floyd and Jacobson 1993, as ns-2's `Queue/RED`): on each arrival
+//!   `avg = (1 - w_q) avg + w_q q`; after an idle period of length `t` the average first
+//!   decays as `avg = (1 - w_q)^m avg` with `m = t / s` (`s` the serialisation time of a
+//!   typical packet). Below `min_th` admit; between `min_th` and `max_th`
+//!   `p_b = max_p (avg - min_th) / (max_th - min_th)`; gentle RED continues linearly from
+//!   `max_p` at `max_th` to 1 at `2 max_th`; the drop probability is
+//!   `p_a = p_b / (1 - count p_b)` with `count` the packets admitted since the last drop.
+//! - **CoDel** (RFC 8289 sections 3-5): at dequeue, once the sojourn time has stayed above
+//!   TARGET for INTERVAL, drop and enter the dropping state; drop the next packet at
+//!   `t + INTERVAL / sqrt(count)`; leave when the sojourn falls below TARGET. Re-entering
+//!   soon after leaving resumes from the previous drop count.
+//!
+//! Storage is a ring of small entries that grows to the largest occupancy seen and is
+//! never shrunk: no allocation per packet in steady state.
+
+use crate::scenario::QueueConfig;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// A queued packet.
+#[derive(Clone, Copy, Debug)]
+pub struct QEntry {
+    /// Packet id in the simulator's pool.
+    pub pkt: u32,
+    /// Size on the wire, bytes.
+    pub size: u32,
+    /// When it was enqueued, ns.
+    pub enq_at: u64,
+}
+
+#[derive(Clone, Debug)]
+struct RedState {
+    limit: u32,
+    min_th: f64,
+    max_th: f64,
+    max_p: f64,
+    w_q: f64,
+    gentle: bool,
+    avg: f64,
+    count: i64,
+    idle_since: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+struct CodelState {
+    limit: u32,
+    target: u64,
+    interval: u64,
+    first_above_time: u64,
+    drop_next: u64,
+    count: u32,
+    lastcount: u32,
+    dropping: bool,
+}
+
+#[derive(Clone, Debug)]
+enum Disc {
+    DropTail { packets: Option<u32>, bytes: Option<u64> },
+    Red(RedState),
+    Codel(CodelState),
+}
+
+/// A link's output queue.
+#[derive(Clone, Debug)]
+pub struct Queue {
+    ring: VecDeque<QEntry>,
+    bytes: u64,
+    disc: Disc,
+}
+
+impl Queue {
+    /// An empty queue for `cfg`.
+    pub fn new(cfg: &QueueConfig) -> Queue {
+        Self::with_capacity(cfg, cfg.packet_limit().unwrap_or(64).min(4096) as usize)
+    }
+
+    /// An empty queue for `cfg` with room for `cap` packets before its ring grows.
+    pub fn with_capacity(cfg: &QueueConfig, cap: usize) -> Queue {
+        let disc = match cfg {
+            QueueConfig::DropTail(d) => Disc::DropTail { packets: d.packets, bytes: d.bytes },
+            QueueConfig::Red(r) => Disc::Red(RedState {
+                limit: r.packets,
+                min_th: r.min_th,
+                max_th: r.max_th,
+                max_p: r.max_p,
+                w_q: r.w_q,
+                gentle: r.gentle,
+                avg: 0.0,
+                count: -1,
+                idle_since: Some(0),
+            }),
+            QueueConfig::Codel(c) => Disc::Codel(CodelState {
+                limit: c.packets,
+                target: c.target.as_nanos(),
+                interval: c.interval.as_nanos(),
+                first_above_time: 0,
+                drop_next: 0,
+                count: 0,
+                lastcount: 0,
+                dropping: false,
+            }),
+        };
+        Queue { ring: VecDeque::with_capacity(cap), bytes: 0, disc }
+    }
+
+    /// Waiting packets.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.ring.len()
+    }
+    /// Whether nothing waits.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.ring.is_empty()
+    }
+    /// Waiting bytes.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Offers a packet arriving at `now`; returns false if the discipline drops it.
+    /// `typical_tx_ns` is the serialisation time of a full-size packet (RED's idle decay).
+    pub fn enqueue(&mut self, e: QEntry, typical_tx_ns: u64, rng: &mut ChaCha8Rng) -> bool {
+        let q = self.ring.len();
+        let admit = match &mut self.disc {
+            Disc::DropTail { packets, bytes } => {
+                packets.map_or(true, |p| (q as u64) < p as u64)
+                    && bytes.map_or(true, |b| self.bytes + e.size as u64 <= b)
+            }
+            Disc::Codel(c) => (q as u64) < c.limit as u64,
+            Disc::Red(r) => red_admit(r, q, e.enq_at, typical_tx_ns, rng),
+        };
+        if admit {
+            self.bytes += e.size as u64;
+            self.ring.push_back(e);
+        }
+        admit
+    }
+
+    /// Takes the next packet to serialise at `now`; packets CoDel drops on the way are
+    /// passed to `dropped`.
+    pub fn dequeue(&mut self, now: u64, mtu: u32, mut dropped: impl FnMut(QEntry)) -> Option<QEntry> {
+        let out = match &mut self.disc {
+            Disc::Codel(_) => self.codel_dequeue(now, mtu, &mut dropped),
+            _ => self.pop(),
+        };
+        if self.ring.is_empty() {
+            if let Disc::Red(r) = &mut self.disc {
+                if r.idle_since.is_none() {
+                    r.idle_since = Some(now);
+                }
+            }
+        }
+        out
+    }
+
+    fn pop(&mut self) -> Option<QEntry> {
+        let e = self.ring.pop_front()?;
+        self.bytes -= e.size as u64;
+        Some(e)
+    }
+
+    /// RFC 8289 `dodequeue`: the packet and whether it is OK to drop it.
+    fn codel_do_dequeue(&mut self, now: u64, mtu: u32) -> (Option<QEntry>, bool) {
+        let Some(e) = self.pop() else {
+            if let Disc::Codel(c) = &mut self.disc {
+                c.first_above_time = 0;
+            }
+            return (None, false);
+        };
+        let Disc::Codel(c) = &mut self.disc else { unreachable!() };
+        let sojourn = now.saturating_sub(e.enq_at);
+        let mut ok = false;
+        if sojourn < c.target || self.bytes <= mtu as u64 {
+            c.first_above_time = 0;
+        } else if c.first_above_time == 0 {
+            c.first_above_time = now + c.interval;
+        } else if now >= c.first_above_time {
+            ok = true;
+        }
+        (Some(e), ok)
+    }
+
+    fn codel_dequeue(&mut self, now: u64, mtu: u32, dropped: &mut impl FnMut(QEntry)) -> Option<QEntry> {
+        let (mut p, ok) = self.codel_do_dequeue(now, mtu);
+        let interval = match &self.disc {
+            Disc::Codel(c) => c.interval,
+            _ => unreachable!(),
+        };
+        let law = |t: u64, count: u32| t + (interval as f64 / (count.max(1) as f64).sqrt()) as u64;
+        if p.is_none() {
+            if let Disc::Codel(c) = &mut self.disc {
+                c.dropping = false;
+            }
+            return None;
+        }
+        let (dropping, drop_next) = match &self.disc {
+            Disc::Codel(c) => (c.dropping, c.drop_next),
+            _ => unreachable!(),
+        };
+        if dropping {
+            if !ok {
+                if let Disc::Codel(c) = &mut self.disc {
+                    c.dropping = false;
+                }
+            } else if now >= drop_next {
+                // Drop until the next drop time is in the future or we leave the state.
+                loop {
+                    let Disc::Codel(c) = &self.disc else { unreachable!() };
+                    if !(c.dropping && now >= c.drop_next) {
+                        break;
+                    }
+                    if let Some(e) = p.take() {
+                        dropped(e);
+                    }
+                    if let Disc::Codel(c) = &mut self.disc {
+                        c.count += 1;
+                    }
+                    let (np, nok) = self.codel_do_dequeue(now, mtu);
+                    p = np;
+                    let Disc::Codel(c) = &mut self.disc else { unreachable!() };
+                    if !nok || p.is_none() {
+                        c.dropping = false;
+                    } else {
+                        c.drop_next = law(c.drop_next, c.count);
+                    }
+                }
+            }
+        } else if ok {
+            if let Some(e) = p.take() {
+                dropped(e);
+            }
+            let (np, _) = self.codel_do_dequeue(now, mtu);
+            p = np;
+            let Disc::Codel(c) = &mut self.disc else { unreachable!() };
+            c.dropping = true;
+            let delta = c.count.saturating_sub(c.lastcount);
+            c.count = if delta > 1 && now.saturating_sub(c.drop_next) < 16 * c.interval { delta } else { 1 };
+            c.drop_next = law(now, c.count);
+            c.lastcount = c.count;
+        }
+        p
+    }
+}
+
+fn red_admit(r: &mut RedState, q: usize, now: u64, typical_tx_ns: u64, rng: &mut ChaCha8Rng) -> bool {
+    if let Some(since) = r.idle_since.take() {
+        let m = if typical_tx_ns == 0 { 0.0 } else { now.saturating_sub(since) as f64 / typical_tx_ns as f64 };
+        r.avg *= (1.0 - r.w_q).powf(m);
+    }
+    r.avg = (1.0 - r.w_q) * r.avg + r.w_q * q as f64;
+    if q as u64 >= r.limit as u64 {
+        r.count = 0;
+        return false;
+    }
+    let pb = if r.avg < r.min_th {
+        r.count = -1;
+        return true;
+    } else if r.avg < r.max_th {
+        r.max_p * (r.avg - r.min_th) / (r.max_th - r.min_th)
+    } else if r.gentle && r.avg < 2.0 * r.max_th {
+        r.max_p + (1.0 - r.max_p) * (r.avg - r.max_th) / r.max_th
+    } else {
+        r.count = 0;
+        return false;
+    };
+    r.count += 1;
+    let denom = 1.0 - r.count as f64 * pb;
+    let pa = if denom <= 0.0 { 1.0 } else { (pb / denom).min(1.0) };
+    if rng.gen::<f64>() < pa {
+        r.count = 0;
+        false
+    } else {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{Codel, DropTail, Red};
+    use ledbat_core::Duration;
+    use rand::SeedableRng;
+
+    fn e(pkt: u32, at: u64) -> QEntry {
+        QEntry { pkt, size: 1500, enq_at: at }
+    }
+
+    #[test]
+    fn droptail_admits_up_to_the_packet_limit() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut q = Queue::new(&QueueConfig::DropTail(DropTail { packets: Some(3), bytes: None }));
+        let admitted: Vec<bool> = (0..5).map(|i| q.enqueue(e(i, 0), 0, &mut rng)).collect();
+        assert_eq!(admitted, [true, true, true, false, false]);
+        assert_eq!(q.dequeue(0, 1500, |_| {}).unwrap().pkt, 0);
+        assert!(q.enqueue(e(9, 0), 0, &mut rng));
+    }
+
+    #[test]
+    fn droptail_byte_limit_counts_bytes() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut q = Queue::new(&QueueConfig::DropTail(DropTail { packets: None, bytes: Some(3100) }));
+        assert!(q.enqueue(e(0, 0), 0, &mut rng));
+        assert!(q.enqueue(e(1, 0), 0, &mut rng));
+        assert!(!q.enqueue(e(2, 0), 0, &mut rng));
+        assert!(q.enqueue(QEntry { pkt: 3, size: 40, enq_at: 0 }, 0, &mut rng));
+    }
+
+    #[test]
+    fn red_never_drops_below_min_th_and_always_above_twice_max_th() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let cfg = Red { w_q: 1.0, ..Red::default() };
+        let mut q = Queue::new(&QueueConfig::Red(cfg));
+        for i in 0..5 {
+            assert!(q.enqueue(e(i, 1), 1_200_000, &mut rng), "{i}");
+        }
+        // Fill well past 2 * max_th = 30 without dequeuing: with w_q = 1 the average is
+        // the instantaneous queue, so arrivals at q >= 30 are always dropped.
+        let mut admitted_above = 0;
+        for i in 5..200 {
+            let before = q.len();
+            if q.enqueue(e(i, 1), 1_200_000, &mut rng) && before >= 30 {
+                admitted_above += 1;
+            }
+        }
+        assert_eq!(admitted_above, 0);
+        assert!(q.len() < 30);
+    }
+
+    #[test]
+    fn codel_drops_only_after_sojourn_exceeds_target_for_an_interval() {
+        let cfg = Codel { packets: 1000, target: Duration::from_millis(5), interval: Duration::from_millis(100) };
+        let mut q = Queue::new(&QueueConfig::Codel(cfg));
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let ms = 1_000_000u64;
+        // A standing queue: enqueue 50 packets at t=0, dequeue one per ms from t=20ms.
+        let mut drops = 0;
+        let mut served = 0;
+        let mut next = 0u32;
+        for _ in 0..50 {
+            q.enqueue(e(next, 0), 0, &mut rng);
+            next += 1;
+        }
+        let mut first_drop_at = None;
+        for k in 0..400u64 {
+            let now = (20 + k) * ms;
+            // Keep the queue standing: one arrival per dequeue.
+            q.enqueue(e(next, now), 0, &mut rng);
+            next += 1;
+            let mut d = 0;
+            if q.dequeue(now, 1500, |_| d += 1).is_some() {
+                served += 1;
+            }
+            if d > 0 && first_drop_at.is_none() {
+                first_drop_at = Some(now);
+            }
+            drops += d;
+        }
+        let first = first_drop_at.expect("CoDel must drop a standing queue");
+        assert!(first >= 120 * ms, "dropped too early at {first}");
+        assert!(drops > 1 && served > 300);
+    }
+}

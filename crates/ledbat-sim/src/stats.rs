@@ -1,0 +1,191 @@
+//! Small statistics helpers: running mean and variance (Welford), a fixed-size log-linear
+//! histogram for percentiles without per-sample storage, Jain's fairness index, and
+//! Student-t confidence intervals for sweeps.
+
+/// Running mean and variance (Welford's algorithm).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Welford {
+    n: u64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Welford {
+    /// Adds one sample.
+    #[inline]
+    pub fn add(&mut self, x: f64) {
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+    /// Number of samples.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+    /// Mean (0 without samples).
+    pub fn mean(&self) -> f64 {
+        self.mean
+    }
+    /// Population standard deviation (0 with fewer than two samples).
+    pub fn sd(&self) -> f64 {
+        if self.n < 2 {
+            0.0
+        } else {
+            (self.m2 / self.n as f64).sqrt()
+        }
+    }
+}
+
+/// Log-linear histogram of non-negative integers: exact below 64, then 32 buckets per
+/// power of two (relative error below 3.2 %). Fixed memory (1,216 counters).
+#[derive(Clone, Debug)]
+pub struct LogHistogram {
+    counts: Vec<u64>,
+    total: u64,
+}
+
+const SUB: u32 = 32;
+const BUCKETS: usize = 64 + 36 * SUB as usize;
+
+impl Default for LogHistogram {
+    fn default() -> Self {
+        LogHistogram { counts: vec![0; BUCKETS], total: 0 }
+    }
+}
+
+impl LogHistogram {
+    fn index(v: u64) -> usize {
+        if v < 64 {
+            return v as usize;
+        }
+        let bits = 63 - v.leading_zeros(); // >= 6
+        let e = bits - 5; // shift so that the top 6 bits remain: 32..63
+        let sub = (v >> e) as u32 - SUB;
+        (64 + (e - 1) * SUB + sub).min(BUCKETS as u32 - 1) as usize
+    }
+    fn lower(i: usize) -> u64 {
+        if i < 64 {
+            return i as u64;
+        }
+        let k = (i - 64) as u32;
+        let e = k / SUB + 1;
+        let sub = (k % SUB + SUB) as u64;
+        sub << e
+    }
+    /// Adds one value.
+    #[inline]
+    pub fn add(&mut self, v: u64) {
+        self.counts[Self::index(v)] += 1;
+        self.total += 1;
+    }
+    /// Number of values.
+    pub fn count(&self) -> u64 {
+        self.total
+    }
+    /// The `q`-quantile (0..=1), as the midpoint of its bucket; `None` when empty.
+    pub fn quantile(&self, q: f64) -> Option<f64> {
+        if self.total == 0 {
+            return None;
+        }
+        let rank = ((q.clamp(0.0, 1.0) * self.total as f64).ceil() as u64).max(1);
+        let mut acc = 0;
+        for (i, c) in self.counts.iter().enumerate() {
+            acc += c;
+            if acc >= rank {
+                let lo = Self::lower(i) as f64;
+                let hi = if i + 1 < BUCKETS { Self::lower(i + 1) as f64 } else { lo };
+                return Some(if i < 64 { lo } else { (lo + hi) / 2.0 });
+            }
+        }
+        None
+    }
+}
+
+/// Jain's fairness index `(sum x)^2 / (n sum x^2)`; `None` for no flows or all zero.
+pub fn jain(xs: &[f64]) -> Option<f64> {
+    let n = xs.len() as f64;
+    let s: f64 = xs.iter().sum();
+    let s2: f64 = xs.iter().map(|x| x * x).sum();
+    if xs.is_empty() || s2 <= 0.0 {
+        None
+    } else {
+        Some(s * s / (n * s2))
+    }
+}
+
+/// Two-sided 97.5 % Student-t quantile for `dof` degrees of freedom.
+pub fn t975(dof: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042,
+    ];
+    match dof {
+        0 => f64::NAN,
+        d if d <= 30 => T[d - 1],
+        d if d <= 60 => 2.000 + (2.042 - 2.000) * (60 - d) as f64 / 30.0,
+        d if d <= 120 => 1.980 + (2.000 - 1.980) * (120 - d) as f64 / 60.0,
+        _ => 1.960,
+    }
+}
+
+/// Mean and 95 % confidence half-width (Student t, sample standard deviation). The
+/// half-width is `None` with fewer than two values.
+pub fn mean_ci95(xs: &[f64]) -> (f64, Option<f64>) {
+    let n = xs.len();
+    if n == 0 {
+        return (f64::NAN, None);
+    }
+    let m = xs.iter().sum::<f64>() / n as f64;
+    if n < 2 {
+        return (m, None);
+    }
+    let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1) as f64;
+    (m, Some(t975(n - 1) * (var / n as f64).sqrt()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn welford_matches_the_two_pass_formula() {
+        let xs = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+        let mut w = Welford::default();
+        xs.iter().for_each(|x| w.add(*x));
+        assert_eq!(w.mean(), 5.0);
+        assert!((w.sd() - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn jain_is_one_for_equal_shares_and_one_over_n_for_a_monopoly() {
+        assert_eq!(jain(&[3.0, 3.0, 3.0]), Some(1.0));
+        assert_eq!(jain(&[1.0, 0.0, 0.0, 0.0]), Some(0.25));
+        assert_eq!(jain(&[]), None);
+    }
+
+    #[test]
+    fn confidence_interval_uses_student_t() {
+        let (m, h) = mean_ci95(&[1.0, 2.0, 3.0]);
+        assert_eq!(m, 2.0);
+        // s = 1, n = 3: 4.303 / sqrt(3)
+        assert!((h.unwrap() - 4.303 / 3f64.sqrt()).abs() < 1e-9);
+        assert_eq!(mean_ci95(&[5.0]).1, None);
+    }
+
+    proptest! {
+        #[test]
+        fn histogram_quantiles_are_within_four_percent(xs in proptest::collection::vec(0u64..10_000_000_000, 1..300), q in 0.0f64..1.0) {
+            let mut h = LogHistogram::default();
+            let mut v = xs.clone();
+            v.iter().for_each(|x| h.add(*x));
+            v.sort();
+            let rank = ((q * v.len() as f64).ceil() as usize).max(1);
+            let exact = v[rank - 1] as f64;
+            let got = h.quantile(q).unwrap();
+            prop_assert!((got - exact).abs() <= exact * 0.04 + 1.0, "exact {} got {}", exact, got);
+        }
+    }
+}
