@@ -1,17 +1,499 @@
-//! Placeholder until `send` and `recv` land.
+//! `ledbat send` and `ledbat recv`: one file over one uTP connection.
+//!
+//! The byte stream (see [`frame`]) is a header (magic, size, name), the
+//! file, and its SHA-256; the receiver answers with one status byte after checking the
+//! digest. The receiver writes to a temporary name next to the output and renames it only
+//! when the file is complete and verified; on any failure it removes the temporary file
+//! and exits non-zero, so nothing ever appears under the final name unverified.
 
-/// Arguments of `ledbat send` (none yet).
-#[derive(clap::Args, Debug)]
-pub struct SendArgs {}
-/// Arguments of `ledbat recv` (none yet).
-#[derive(clap::Args, Debug)]
-pub struct RecvArgs {}
+#[path = "transfer_frame.rs"]
+pub mod frame;
 
-/// Not built yet.
-pub fn run_send(_a: SendArgs) -> anyhow::Result<()> {
-    anyhow::bail!("`send` is not built yet")
+use anyhow::{bail, Context, Result};
+use frame::{Header, Status, DIGEST_LEN};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ledbat_core::ControllerConfig;
+use ledbat_utp::{ConnectionConfig, ConnectionStats, EndpointConfig, UtpSocket, UtpStream};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant as WallClock;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Arguments of `ledbat send`.
+#[derive(clap::Args, Debug)]
+pub struct SendArgs {
+    /// File to send.
+    pub path: PathBuf,
+    /// Receiver address (`host:port`).
+    pub addr: SocketAddr,
+    /// Congestion controller (`ledbat controllers` lists them).
+    #[arg(long, default_value = "ledbat")]
+    pub cc: String,
+    /// Controller parameter `key=value` (repeatable), e.g. `--cc-param gain=0.5`.
+    #[arg(long = "cc-param", value_name = "KEY=VALUE")]
+    pub cc_params: Vec<String>,
+    /// Queuing-delay target in milliseconds (shorthand for `--cc-param target=<N>ms`).
+    #[arg(long)]
+    pub target_ms: Option<u64>,
+    /// uTP packet size in bytes, header included (150..=1472).
+    #[arg(long, default_value_t = 1400)]
+    pub packet_size: u16,
+    /// Local address to bind.
+    #[arg(long, default_value = "0.0.0.0:0")]
+    pub bind: SocketAddr,
+    /// Print the final summary as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Give up when no byte is acknowledged for this many seconds.
+    #[arg(long, default_value_t = 60)]
+    pub idle_timeout: u64,
 }
-/// Not built yet.
-pub fn run_recv(_a: RecvArgs) -> anyhow::Result<()> {
-    anyhow::bail!("`recv` is not built yet")
+
+/// Arguments of `ledbat recv`.
+#[derive(clap::Args, Debug)]
+pub struct RecvArgs {
+    /// Address to listen on (`host:port`).
+    #[arg(long)]
+    pub listen: SocketAddr,
+    /// Where to write the file (created only once complete and verified).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Replace `--out` if it already exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the final summary as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Give up when no byte arrives for this many seconds (0: wait forever for the sender
+    /// to connect, then apply 60 s).
+    #[arg(long, default_value_t = 60)]
+    pub idle_timeout: u64,
+}
+
+/// The final report of either side.
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    /// `send` or `recv`.
+    pub role: &'static str,
+    /// File sent or written.
+    pub file: String,
+    /// The peer's address.
+    pub peer: String,
+    /// File bytes carried (framing excluded).
+    pub payload_bytes: u64,
+    /// Seconds from connection start to verified completion.
+    pub duration_s: f64,
+    /// Payload rate, Mbit/s.
+    pub rate_mbit_s: f64,
+    /// DATA/FIN packets sent again.
+    pub retransmissions: u64,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
+    /// Whether the receiver verified the digest.
+    pub verified: bool,
+    /// This side's connection counters and final congestion-controller metrics.
+    pub connection: ConnectionStats,
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}
+
+fn hex(d: &[u8]) -> String {
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr_with_hz(5));
+    if quiet {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    pb.set_style(
+        ProgressStyle::with_template("{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg}")
+            .expect("valid template"),
+    );
+    pb
+}
+
+fn stats_message(s: &ConnectionStats) -> String {
+    let qd = s
+        .metrics
+        .queuing_delay
+        .map_or("-".to_string(), |d| format!("{:.1}ms", d.as_millis_f64()));
+    let rtt = s
+        .srtt
+        .map_or("-".to_string(), |d| format!("{:.1}ms", d.as_millis_f64()));
+    format!(
+        "cwnd {} KiB  qdelay {qd}  rtt {rtt}  retx {}",
+        s.cwnd / 1024,
+        s.retransmissions
+    )
+}
+
+/// Refreshes the progress bar's message from the connection every 200 ms.
+fn spawn_stats_ticker(
+    pb: ProgressBar,
+    stream: Arc<tokio::sync::Mutex<UtpStream>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_millis(200));
+        loop {
+            tick.tick().await;
+            let s = { stream.lock().await.stats() };
+            match s {
+                Some(s) => pb.set_message(stats_message(&s)),
+                None => break,
+            }
+        }
+    })
+}
+
+fn print_summary(s: &Summary, json: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(s)?);
+    } else {
+        let c = &s.connection;
+        println!(
+            "{}: {} bytes in {:.3} s = {:.2} Mbit/s; {} retransmissions, {} timeouts; cwnd {} B; qdelay {}; sha256 {} {}",
+            s.role,
+            s.payload_bytes,
+            s.duration_s,
+            s.rate_mbit_s,
+            c.retransmissions,
+            c.timeouts,
+            c.cwnd,
+            c.metrics.queuing_delay.map_or("-".into(), |d| d.to_string()),
+            s.sha256,
+            if s.verified { "verified" } else { "NOT verified" }
+        );
+    }
+    Ok(())
+}
+
+fn connection_config(
+    cc: &str,
+    params: &[String],
+    target_ms: Option<u64>,
+    packet_size: u16,
+) -> Result<ConnectionConfig> {
+    let mut all: Vec<String> = params.to_vec();
+    if let Some(t) = target_ms {
+        all.push(format!("target={t}ms"));
+    }
+    let ctrl = ControllerConfig::with_params(cc, all.iter().map(String::as_str))
+        .with_context(|| format!("controller `{cc}`"))?;
+    let cfg = ConnectionConfig::default()
+        .controller(ctrl)
+        .packet_size(packet_size);
+    cfg.validate().context("connection settings")?;
+    Ok(cfg)
+}
+
+/// `ledbat send PATH ADDR`.
+pub fn run_send(a: SendArgs) -> Result<()> {
+    let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size)?;
+    runtime()?.block_on(send(a, cfg))
+}
+
+async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
+    let mut file = tokio::fs::File::open(&a.path)
+        .await
+        .with_context(|| format!("opening {}", a.path.display()))?;
+    let size = file
+        .metadata()
+        .await
+        .with_context(|| format!("reading {}", a.path.display()))?
+        .len();
+    let name = a
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let idle = std::time::Duration::from_secs(a.idle_timeout.max(1));
+
+    let sock = UtpSocket::bind(a.bind, EndpointConfig::default().connection(cfg))
+        .await
+        .with_context(|| format!("binding {}", a.bind))?;
+    let start = WallClock::now();
+    let stream = tokio::time::timeout(idle, sock.connect(a.addr))
+        .await
+        .map_err(|_| anyhow::anyhow!("connecting to {}: no answer within {idle:?}", a.addr))?
+        .with_context(|| format!("connecting to {}", a.addr))?;
+    let stream = Arc::new(tokio::sync::Mutex::new(stream));
+    let pb = progress_bar(size, a.quiet || a.json);
+    let ticker = spawn_stats_ticker(pb.clone(), stream.clone());
+
+    let result = async {
+        let mut s = stream.lock().await;
+        let header = Header {
+            size,
+            name: name.clone(),
+        }
+        .encode();
+        s.write_all(&header).await.context("sending the header")?;
+        drop(s);
+        let mut hasher = Sha256::new();
+        let mut buf = vec![0u8; 256 * 1024];
+        let mut sent = 0u64;
+        while sent < size {
+            let n = file
+                .read(&mut buf)
+                .await
+                .with_context(|| format!("reading {}", a.path.display()))?;
+            if n == 0 {
+                bail!(
+                    "{} shrank while being sent ({} of {} bytes)",
+                    a.path.display(),
+                    sent,
+                    size
+                );
+            }
+            let n = n.min((size - sent) as usize);
+            hasher.update(&buf[..n]);
+            let mut s = stream.lock().await;
+            tokio::time::timeout(idle, s.write_all(&buf[..n]))
+                .await
+                .map_err(|_| anyhow::anyhow!("no progress for {idle:?}"))?
+                .context("sending")?;
+            sent += n as u64;
+            pb.set_position(sent);
+        }
+        let digest = hasher.finalize();
+        let mut s = stream.lock().await;
+        s.write_all(&digest).await.context("sending the digest")?;
+        tokio::time::timeout(idle * 4, s.shutdown())
+            .await
+            .map_err(|_| anyhow::anyhow!("the receiver did not acknowledge the end of the file"))?
+            .context("finishing")?;
+        let mut status = [0u8; 1];
+        tokio::time::timeout(idle, s.read_exact(&mut status))
+            .await
+            .map_err(|_| anyhow::anyhow!("no verdict from the receiver within {idle:?}"))?
+            .context("reading the receiver's verdict")?;
+        let stats = s.stats().unwrap_or_default();
+        Ok::<_, anyhow::Error>((Status::from_byte(status[0]), hex(&digest), stats))
+    }
+    .await;
+    ticker.abort();
+    pb.finish_and_clear();
+    let (status, digest, stats) = result?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let summary = Summary {
+        role: "send",
+        file: a.path.display().to_string(),
+        peer: a.addr.to_string(),
+        payload_bytes: size,
+        duration_s: elapsed,
+        rate_mbit_s: size as f64 * 8.0 / elapsed.max(1e-9) / 1e6,
+        retransmissions: stats.retransmissions,
+        sha256: digest,
+        verified: status == Some(Status::Verified),
+        connection: stats,
+    };
+    print_summary(&summary, a.json)?;
+    match status {
+        Some(Status::Verified) => Ok(()),
+        Some(s) => bail!("the receiver rejected the file: {s}"),
+        None => bail!("the receiver sent an unknown verdict"),
+    }
+}
+
+/// A temporary file next to the destination, removed on drop unless persisted.
+struct TempOut {
+    tmp: PathBuf,
+    keep: bool,
+}
+
+impl TempOut {
+    fn new(out: &Path) -> Self {
+        let dir = out
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = out
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        TempOut {
+            tmp: dir.join(format!(".{name}.ledbat-part-{}", std::process::id())),
+            keep: false,
+        }
+    }
+}
+
+impl Drop for TempOut {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// `ledbat recv --listen ADDR --out PATH`.
+pub fn run_recv(a: RecvArgs) -> Result<()> {
+    if a.out.exists() && !a.force {
+        bail!(
+            "{} already exists (pass --force to replace it)",
+            a.out.display()
+        );
+    }
+    if a.out.is_dir() {
+        bail!("{} is a directory", a.out.display());
+    }
+    runtime()?.block_on(recv(a))
+}
+
+async fn recv(a: RecvArgs) -> Result<()> {
+    let sock = UtpSocket::bind(a.listen, EndpointConfig::default().listen(true))
+        .await
+        .with_context(|| format!("listening on {}", a.listen))?;
+    if !a.quiet && !a.json {
+        eprintln!("listening on {}", sock.local_addr());
+    }
+    let stream = if a.idle_timeout == 0 {
+        sock.accept().await
+    } else {
+        let t = std::time::Duration::from_secs(a.idle_timeout);
+        tokio::time::timeout(t, sock.accept())
+            .await
+            .map_err(|_| anyhow::anyhow!("no sender connected within {t:?}"))?
+    }
+    .context("accepting")?;
+    let idle = std::time::Duration::from_secs(if a.idle_timeout == 0 {
+        60
+    } else {
+        a.idle_timeout
+    });
+    let peer = stream.peer_addr();
+    let start = WallClock::now();
+    let stream = Arc::new(tokio::sync::Mutex::new(stream));
+    let tmp = TempOut::new(&a.out);
+
+    let outcome = receive_file(&stream, &tmp.tmp, idle, a.quiet || a.json).await;
+    let mut s = stream.lock().await;
+    let (size, digest, status, err) = match outcome {
+        Ok((size, digest, ok)) => (
+            size,
+            digest,
+            if ok {
+                Status::Verified
+            } else {
+                Status::DigestMismatch
+            },
+            None,
+        ),
+        Err(e) => (0, String::new(), Status::Failed, Some(e)),
+    };
+    let mut tmp = tmp;
+    if status == Status::Verified {
+        std::fs::rename(&tmp.tmp, &a.out)
+            .with_context(|| format!("renaming {} to {}", tmp.tmp.display(), a.out.display()))?;
+        tmp.keep = true;
+    }
+    // Tell the sender, close, and wait (bounded) for our FIN to be acknowledged.
+    let _ = tokio::time::timeout(idle, async {
+        s.write_all(&[status.byte()]).await?;
+        s.shutdown().await
+    })
+    .await;
+    let stats = s.stats().unwrap_or_default();
+    drop(s);
+    if let Some(e) = err {
+        return Err(e);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let summary = Summary {
+        role: "recv",
+        file: a.out.display().to_string(),
+        peer: peer.to_string(),
+        payload_bytes: size,
+        duration_s: elapsed,
+        rate_mbit_s: size as f64 * 8.0 / elapsed.max(1e-9) / 1e6,
+        retransmissions: stats.retransmissions,
+        sha256: digest,
+        verified: status == Status::Verified,
+        connection: stats,
+    };
+    print_summary(&summary, a.json)?;
+    if status != Status::Verified {
+        bail!(
+            "SHA-256 mismatch: the file was corrupted in transit; nothing written to {}",
+            a.out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Reads header, file and digest into `tmp`; returns (size, hex digest, digest matches).
+async fn receive_file(
+    stream: &Arc<tokio::sync::Mutex<UtpStream>>,
+    tmp: &Path,
+    idle: std::time::Duration,
+    quiet: bool,
+) -> Result<(u64, String, bool)> {
+    let stall = || anyhow::anyhow!("no data for {idle:?}");
+    let header = {
+        let mut s = stream.lock().await;
+        tokio::time::timeout(idle, Header::read(&mut *s))
+            .await
+            .map_err(|_| stall())??
+    };
+    let mut out = tokio::fs::File::create(tmp)
+        .await
+        .with_context(|| format!("creating {}", tmp.display()))?;
+    let pb = progress_bar(header.size, quiet);
+    let ticker = spawn_stats_ticker(pb.clone(), stream.clone());
+    let result = async {
+        let mut hasher = Sha256::new();
+        let mut buf = vec![0u8; 256 * 1024];
+        let mut got = 0u64;
+        while got < header.size {
+            let want = buf.len().min((header.size - got) as usize);
+            let n = {
+                let mut s = stream.lock().await;
+                tokio::time::timeout(idle, s.read(&mut buf[..want]))
+                    .await
+                    .map_err(|_| stall())??
+            };
+            if n == 0 {
+                bail!("the sender closed after {got} of {} bytes", header.size);
+            }
+            hasher.update(&buf[..n]);
+            out.write_all(&buf[..n])
+                .await
+                .with_context(|| format!("writing {}", tmp.display()))?;
+            got += n as u64;
+            pb.set_position(got);
+        }
+        let mut theirs = [0u8; DIGEST_LEN];
+        {
+            let mut s = stream.lock().await;
+            tokio::time::timeout(idle, s.read_exact(&mut theirs))
+                .await
+                .map_err(|_| stall())?
+                .context("reading the digest")?;
+        }
+        out.flush().await?;
+        out.sync_all()
+            .await
+            .with_context(|| format!("syncing {}", tmp.display()))?;
+        let ours = hasher.finalize();
+        Ok((header.size, hex(&ours), ours[..] == theirs[..]))
+    }
+    .await;
+    ticker.abort();
+    pb.finish_and_clear();
+    result
 }
