@@ -28,6 +28,7 @@ pub mod linear_min;
 pub mod md;
 pub mod mdvar;
 pub mod newreno;
+pub mod nice;
 pub mod pause;
 pub mod registry;
 pub mod reno;

@@ -286,6 +286,9 @@ builtin! {
     Hybrid = "hybrid" => crate::hybrid::Hybrid, crate::hybrid::HybridConfig,
         "Hybrid window and rate: per-min-RTT epoch, delay zones 1-3, AIMD on a paced rate, W = R * L",
         "seed 004 (Mehrotra et al.), section II";
+    Nice = "nice" => crate::nice::Nice, crate::nice::NiceConfig,
+        "TCP Nice: Vegas that halves when most RTTs of a round exceed 20% of the RTT range; sub-packet windows",
+        "Venkataramani et al. 2002; seed 003 section 3.1.4, eq. 3.3";
 }
 
 #[cfg(test)]
