@@ -83,6 +83,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
+def _json_or_none(text: str):
+    """The sender's stdout as JSON (whole, or its last line), or None."""
+    for cand in (text, text.strip().splitlines()[-1] if text.strip() else ""):
+        try:
+            return json.loads(cand)
+        except ValueError:
+            continue
+    return None
+
+
 def default_bin() -> str:
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     cands = []
@@ -230,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         "metrics": [asdict(m) for m in metrics],
         "flows": [{"scenario": r.name, "name": fr.flow.name, "kind": fr.kind,
                    "sender": fr.sender_argv, "receiver": fr.receiver_argv,
-                   "exit_code": fr.exit_code, "error": fr.error}
+                   "exit_code": fr.exit_code, "error": fr.error,
+                   "sender_json": _json_or_none(fr.sender_stdout)}
                   for r in runs for fr in r.flows],
         "errors": [e for r in runs for e in r.errors],
     }

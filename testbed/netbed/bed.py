@@ -145,6 +145,7 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
             f.port = 5201 + i
     runs = [FlowRun(flow=f, kind=f.kind) for f in flows]
     background: list[proc.Background] = []
+    receivers: dict[str, proc.Background] = {}
     senders: dict[str, proc.Background] = {}
     errors: list[str] = []
     samplers: list[proc.Background] = []
@@ -179,6 +180,7 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
             bg = proc.Background.start(f"{r.flow.name}-receiver", r.receiver_argv,
                                        ns=topo.rcv, logdir=logdir)
             background.append(bg)
+            receivers[r.flow.name] = bg
         for r, bg in zip(runs, background):
             deadline = time.monotonic() + READY_TIMEOUT_S
             while not _listening(topo, r.flow.port):
@@ -207,12 +209,18 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
                 bg = senders[r.flow.name]
                 kind = KINDS[r.kind]
                 t_rel = time.monotonic() - t0
+                rcv = receivers[r.flow.name]
+                if not rcv.alive() and rcv.popen.returncode != 0 and r.error is None:
+                    r.error = (f"receiver exited with {rcv.popen.returncode} at {t_rel:.1f} s "
+                               f"while its sender ran: {rcv.stderr_tail(3)}")
                 if not bg.alive():
                     r.t_stop = time.monotonic()
                     r.exit_code = bg.popen.returncode
                     r.ended_itself = True
                     early = t_rel < r.flow.stop - 0.5
-                    if r.exit_code != 0 or (early and not kind.ends_itself):
+                    if r.error is not None:
+                        pass  # the receiver failed first
+                    elif r.exit_code != 0 or (early and not kind.ends_itself):
                         r.error = (f"sender exited with {r.exit_code} at "
                                    f"{t_rel:.1f} s (scheduled until {r.flow.stop:.1f} s): "
                                    f"{bg.stderr_tail(3)}")

@@ -85,11 +85,12 @@ def _out(flow: Flow, ctx: Context) -> str:
 
 def _ledbat_recv(flow: Flow, ctx: Context) -> list[str]:
     return [ctx.ledbat_bin, "recv", "--listen", f"{ctx.rcv_ip}:{flow.port}",
-            "--out", _out(flow, ctx)]
+            "--out", _out(flow, ctx), "--force", "--quiet", "--json"]
 
 
 def _ledbat_send(flow: Flow, ctx: Context) -> list[str]:
-    argv = [ctx.ledbat_bin, "send", ctx.send_file, f"{ctx.rcv_ip}:{flow.port}", "--json"]
+    argv = [ctx.ledbat_bin, "send", ctx.send_file, f"{ctx.rcv_ip}:{flow.port}", "--json",
+            "--quiet"]
     if flow.cc:
         argv += ["--cc", flow.cc]
     for k, v in sorted(flow.params.items()):
