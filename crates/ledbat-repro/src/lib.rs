@@ -1,17 +1,22 @@
 //! `ledbat-repro`: re-checks the quantitative claims of the five seed papers against the
 //! `ledbat-sim` packet simulator and publishes the verdicts.
 //!
-//! - [`claims`]: the claim type, tolerance bands and the verdict rule;
-//! - [`fluid`]: the fLEDBAT fluid model of seed 003 section 4.3 and its equilibrium;
+//! - [`claims`]: tolerance bands, verdicts and the outcome record;
+//! - [`catalog`]: every claim with its scenarios, metric and tolerance;
+//! - [`runner`]: runs the scenarios (deduplicated, in parallel over seeds) and judges;
+//! - [`fluid`] and [`fluid_compare`]: the fLEDBAT fluid model of seed 003 section 4.3, its
+//!   equilibrium, and the comparison with the packet simulation (Fig. 4.3);
 //! - [`stats`]: mean and Student-t confidence intervals over seeds;
-//! - [`plot`]: inline SVG plots;
-//! - [`report`]: terminal table, JSON, `report.md` and a self-contained `index.html`.
+//! - [`plot`]: inline SVG plots; [`report`]: terminal table, JSON, `report.md`, `index.html`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod catalog;
 pub mod claims;
 pub mod fluid;
+pub mod fluid_compare;
 pub mod plot;
 pub mod report;
+pub mod runner;
 pub mod stats;
