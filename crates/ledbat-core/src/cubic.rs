@@ -304,7 +304,9 @@ impl Controller for Cubic {
         let before = self.segs();
         if self.w.on_timeout_beta(now, kind, self.cfg.beta) {
             self.congestion_event(before);
-        } else if kind == Timeout::Retransmission {
+        } else {
+            // Back-off timeouts and idle restarts start a new epoch from the current window
+            // (an idle period must not count as growth time; Linux resets likewise).
             self.epoch = None;
         }
     }

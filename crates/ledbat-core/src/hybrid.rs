@@ -48,8 +48,10 @@
 //!   `init_window` packets without pacing; then `R = init_window P / L`.
 //! - An epoch without any delay sample leaves R unchanged (nothing was measured). R never
 //!   falls below `min_window` packets per epoch.
-//! - The paper is silent on retransmission timeouts; here a timeout applies beta_max once
-//!   per epoch, so that a path that stops acknowledging everything cannot keep R up.
+//! - The paper is silent on retransmission timeouts. By default a timeout is treated as
+//!   any other loss: it enters the zone test of its epoch and cuts R only together with a
+//!   delay rise (a dead path still sends at most one window per backed-off RTO). With
+//!   `cut_on_timeout` a timeout also applies beta_max at once, at most once per epoch.
 
 use crate::controller::{Ack, Controller, Loss, Metrics, RttEstimator, Timeout};
 use crate::error::{in_range, ConfigError};
@@ -95,6 +97,9 @@ pub struct HybridConfig {
     pub init_window: f64,
     /// Smallest rate, packets per epoch. Default 1.
     pub min_window: f64,
+    /// Cut R by beta_max on a retransmission timeout, at most once per epoch. Default off
+    /// (the paper ignores losses without a delay rise and says nothing of timeouts).
+    pub cut_on_timeout: bool,
 }
 
 impl Default for HybridConfig {
@@ -114,6 +119,7 @@ impl Default for HybridConfig {
             trend_min_samples: 6,
             init_window: 2.0,
             min_window: 1.0,
+            cut_on_timeout: false,
         }
     }
 }
@@ -155,6 +161,8 @@ setters! {
     init_window: f64;
     /// Sets [`HybridConfig::min_window`].
     min_window: f64;
+    /// Sets [`HybridConfig::cut_on_timeout`].
+    cut_on_timeout: bool;
 }
 
 impl ControllerParams for HybridConfig {
@@ -485,7 +493,11 @@ impl Controller for Hybrid {
 
     fn on_timeout(&mut self, now: Instant, kind: Timeout) {
         self.maybe_close_epoch(now);
-        if kind == Timeout::Retransmission && !self.timeout_cut {
+        if kind != Timeout::Retransmission {
+            return;
+        }
+        self.loss = true;
+        if self.cfg.cut_on_timeout && !self.timeout_cut {
             if let (Some(r), Some(l)) = (self.rate, self.epoch_len) {
                 self.rate = Some((r * (1.0 - self.cfg.beta_max)).max(self.min_rate(l)));
                 self.timeout_cut = true;
@@ -690,6 +702,24 @@ mod tests {
         epoch(&mut c, &[15_000; 8]);
         assert_eq!(c.zone(), Some(Zone::Three));
         assert!((c.rate_bps().unwrap() - r * 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn timeouts_count_as_losses_and_cut_at_once_only_when_configured() {
+        let mut c = started(800_000.0);
+        c.on_timeout(c.epoch_start + ms(10), Timeout::Retransmission);
+        assert_eq!(c.rate_bps(), Some(800_000.0));
+        epoch(&mut c, &[15_000; 8]);
+        assert_eq!(c.zone(), Some(Zone::Three));
+        assert!((c.rate_bps().unwrap() - 400_000.0).abs() < 1e-6);
+
+        let mut c = Hybrid::new(HybridConfig::default().cut_on_timeout(true), MSS).unwrap();
+        ack_owd(&mut c, Instant::from_secs(1), 50_000);
+        c.rate = Some(800_000.0);
+        c.reset_epoch(c.epoch_start);
+        c.on_timeout(c.epoch_start + ms(10), Timeout::Retransmission);
+        c.on_timeout(c.epoch_start + ms(20), Timeout::Retransmission);
+        assert_eq!(c.rate_bps(), Some(400_000.0));
     }
 
     #[test]

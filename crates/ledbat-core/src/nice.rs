@@ -45,23 +45,52 @@ pub struct NiceConfig {
     /// Smallest window, packets. Default 1/48 (the limit of the Nice prototype,
     /// Venkataramani et al. section 4).
     pub min_cwnd: f64,
-    /// The Vegas controller used in the absence of congestion (its defaults; see
-    /// [`VegasConfig`]).
-    pub vegas: VegasConfig,
+    /// Vegas's lower bound on queued packets. Default 2 (see [`VegasConfig::alpha`]).
+    pub alpha: f64,
+    /// Vegas's upper bound on queued packets. Default 4 (see [`VegasConfig::beta`]).
+    pub beta: f64,
+    /// Vegas's slow-start exit threshold. Default 1 (see [`VegasConfig::gamma`]).
+    pub gamma: f64,
+    /// Vegas's every-other-RTT slow start. Default on (see [`VegasConfig::vegas_slow_start`]).
+    pub vegas_slow_start: bool,
+    /// Initial window, packets. Default 2 (see [`VegasConfig::init_cwnd`]).
+    pub init_cwnd: f64,
+    /// Slow start at the start of the connection. Default on; seed 003 section 3.2.3 turns
+    /// it off.
+    pub slow_start: bool,
 }
 
 impl Default for NiceConfig {
     fn default() -> Self {
-        NiceConfig {
-            threshold: 0.2,
-            fraction: 0.5,
-            min_cwnd: 1.0 / 48.0,
-            vegas: VegasConfig::default(),
-        }
+        NiceConfig::from_vegas(0.2, 0.5, 1.0 / 48.0, VegasConfig::default())
     }
 }
 
 impl NiceConfig {
+    fn from_vegas(threshold: f64, fraction: f64, min_cwnd: f64, v: VegasConfig) -> Self {
+        NiceConfig {
+            threshold,
+            fraction,
+            min_cwnd,
+            alpha: v.alpha,
+            beta: v.beta,
+            gamma: v.gamma,
+            vegas_slow_start: v.vegas_slow_start,
+            init_cwnd: v.init_cwnd,
+            slow_start: v.slow_start,
+        }
+    }
+    /// The Vegas part of this configuration.
+    pub fn vegas_config(&self) -> VegasConfig {
+        VegasConfig {
+            alpha: self.alpha,
+            beta: self.beta,
+            gamma: self.gamma,
+            vegas_slow_start: self.vegas_slow_start,
+            init_cwnd: self.init_cwnd,
+            slow_start: self.slow_start,
+        }
+    }
     /// Sets [`NiceConfig::threshold`].
     pub fn threshold(mut self, t: f64) -> Self {
         self.threshold = t;
@@ -77,9 +106,18 @@ impl NiceConfig {
         self.min_cwnd = packets;
         self
     }
-    /// Sets [`NiceConfig::vegas`].
-    pub fn vegas(mut self, v: VegasConfig) -> Self {
-        self.vegas = v;
+    /// Sets every Vegas field from `v`.
+    pub fn vegas(self, v: VegasConfig) -> Self {
+        NiceConfig::from_vegas(self.threshold, self.fraction, self.min_cwnd, v)
+    }
+    /// Sets [`NiceConfig::slow_start`].
+    pub fn slow_start(mut self, on: bool) -> Self {
+        self.slow_start = on;
+        self
+    }
+    /// Sets [`NiceConfig::init_cwnd`].
+    pub fn init_cwnd(mut self, packets: f64) -> Self {
+        self.init_cwnd = packets;
         self
     }
 }
@@ -91,10 +129,7 @@ impl ControllerParams for NiceConfig {
         in_range(n, "threshold", self.threshold, 0.0, 1.0)?;
         in_range(n, "fraction", self.fraction, 0.0, 1.0)?;
         in_range(n, "min_cwnd", self.min_cwnd, 1e-3, 2.0)?;
-        self.vegas.validate_as(n).map_err(|mut e| {
-            e.field = format!("vegas.{}", e.field).into();
-            e
-        })
+        self.vegas_config().validate_as(n)
     }
 }
 
@@ -118,7 +153,7 @@ impl Nice {
     pub fn new(cfg: NiceConfig, mss: u32) -> Result<Self, ConfigError> {
         cfg.validate()?;
         Ok(Nice {
-            core: VegasCore::new(cfg.vegas, mss, cfg.min_cwnd),
+            core: VegasCore::new(cfg.vegas_config(), mss, cfg.min_cwnd),
             cfg,
             rtt_min: None,
             rtt_max: None,
@@ -363,7 +398,7 @@ mod tests {
             MSS,
         )
         .unwrap_err();
-        assert_eq!(e.field, "vegas.beta");
+        assert_eq!(e.field, "beta");
         let e = Nice::new(NiceConfig::default().min_cwnd(0.0), MSS).unwrap_err();
         assert_eq!(e.field, "min_cwnd");
     }
