@@ -53,8 +53,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--sut-recv-cmd", help="receiver command template for --sut cmd")
     ap.add_argument("--sut-send-cmd", help="sender command template for --sut cmd")
     ap.add_argument("--ledbat-bin", default=None,
-                    help="the ledbat binary (default: target/debug/ledbat under the repo, "
-                         "or $CARGO_TARGET_DIR/debug/ledbat)")
+                    help="the ledbat binary (default: the newest of target/{release,debug}/ledbat "
+                         "under the repo or $CARGO_TARGET_DIR)")
     ap.add_argument("--cc", default=None, help="controller in alone and vs-tcp (default: "
                                                "the sender's default)")
     ap.add_argument("--two-ccs", default="ledbat,fledbat,ledbat++",
@@ -94,15 +94,15 @@ def _json_or_none(text: str):
 
 
 def default_bin() -> str:
+    """The newest of {$CARGO_TARGET_DIR, <repo>/target}/{release,debug}/ledbat."""
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    cands = []
-    if os.environ.get("CARGO_TARGET_DIR"):
-        cands.append(os.path.join(os.environ["CARGO_TARGET_DIR"], "debug", "ledbat"))
-    cands.append(os.path.join(repo, "target", "debug", "ledbat"))
-    for c in cands:
-        if os.path.exists(c):
-            return c
-    return cands[-1]
+    roots = [os.environ["CARGO_TARGET_DIR"]] if os.environ.get("CARGO_TARGET_DIR") else []
+    roots.append(os.path.join(repo, "target"))
+    cands = [os.path.join(r, p, "ledbat") for r in roots for p in ("release", "debug")]
+    found = [c for c in cands if os.path.exists(c)]
+    if not found:
+        return cands[-1]
+    return max(found, key=os.path.getmtime)
 
 
 def main(argv: list[str] | None = None) -> int:
