@@ -22,7 +22,8 @@
 //! C = 0.4 and beta_cubic = 0.7 (section 5). RTT is the smoothed RTT (RFC 6298). The epoch
 //! (t_epoch, cwnd_epoch) begins at the first ACK in congestion avoidance after slow start or
 //! a reduction; after a slow start that ended without a loss, W_max = cwnd_epoch and K = 0.
-//! Slow start is RFC 5681's (HyStart++ is not implemented). The increase is scaled by the
+//! Slow start is RFC 5681's (HyStart++ is not implemented). ACKs of data sent before the
+//! last reduction (loss recovery) do not grow the window. The increase is scaled by the
 //! segments an ACK covers, so delayed or batched ACKs grow the window as per-packet ACKs do.
 
 use crate::controller::{Ack, Controller, Loss, Metrics, RttEstimator, Timeout};
@@ -258,6 +259,9 @@ impl Controller for Cubic {
         if let Some(r) = ack.rtt {
             self.rtt.on_sample(r);
         }
+        if self.w.in_recovery() {
+            return;
+        }
         if self.w.in_slow_start() {
             self.region = "slow-start";
             if self.w.slow_start(ack.bytes_acked as f64) <= 0.0 {
@@ -358,7 +362,7 @@ mod tests {
         c.on_loss(t0, &loss(t0 - Duration::from_millis(50), 100 * 1500));
         assert_eq!(pkts(&c), 70.0);
         assert_eq!(c.w_max(), Some(100.0));
-        ack_at(&mut c, t0 + Duration::from_millis(1), 100);
+        ack_at(&mut c, t0 + Duration::from_millis(101), 100);
         // K = cbrt(100 * (1 - 0.7) / 0.4) = cbrt(75)
         let k = c.k().unwrap();
         assert!((k - 4.217_163_326_5).abs() < 1e-9, "K = {k}");
@@ -373,7 +377,7 @@ mod tests {
         let mut c = avoidance(100.0);
         let t0 = Instant::from_secs(10);
         c.on_loss(t0, &loss(t0 - Duration::from_millis(50), 100 * 1500));
-        let start = t0 + Duration::from_millis(1);
+        let start = t0 + Duration::from_millis(101);
         ack_at(&mut c, start, 100);
         // ACKs at cwnd / RTT (about 700 per second) for 2 s: cwnd tracks W_cubic(t + RTT)
         // from below, lagging by about one RTT.
@@ -401,7 +405,8 @@ mod tests {
         let mut c = avoidance(10.0);
         let t0 = Instant::from_secs(1);
         c.on_loss(t0, &loss(t0 - Duration::from_millis(1), 10 * 1500));
-        ack_at(&mut c, t0, 100); // epoch starts at cwnd 7
+        // The first ACK of data sent after the reduction starts the epoch at cwnd 7.
+        ack_at(&mut c, t0 + Duration::from_millis(101), 100);
         let before = c.w.cwnd / 1500.0;
         ack_at(&mut c, t0 + Duration::from_secs(60), 100);
         let after = c.w.cwnd / 1500.0;

@@ -280,6 +280,23 @@ mod tests {
     }
 
     #[test]
+    fn acks_during_recovery_do_not_grow_the_window() {
+        let mut c = reno(NewRenoConfig::default().slow_start(false).init_cwnd(10.0));
+        let t0 = Instant::from_secs(1);
+        c.on_loss(t0, &loss(t0 - RTT, 10 * 1500));
+        assert_eq!(pkts(&c), 5.0);
+        // The rest of the old window is acknowledged (SACK recovery): no growth.
+        for i in 0..20 {
+            let now = t0 + Duration::from_millis(i);
+            c.on_ack(now, &ack_rtt(t0 - RTT, Some(RTT), 10 * 1500));
+        }
+        assert_eq!(pkts(&c), 5.0);
+        // ACKs of data sent after the reduction end recovery; avoidance resumes.
+        round(&mut c, t0 + RTT, RTT);
+        assert_eq!(pkts(&c), 6.0);
+    }
+
+    #[test]
     fn timeout_falls_to_the_loss_window_and_slow_starts_back() {
         let mut c = reno(NewRenoConfig::default().slow_start(false).init_cwnd(20.0));
         c.on_sent(Instant::ZERO, 1500, 20 * 1500);

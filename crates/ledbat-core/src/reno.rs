@@ -14,7 +14,9 @@
 //! idle restart:                  cwnd = min(cwnd, IW)                      # RFC 5681 4.1
 //! ```
 //!
-//! Slow start stops at ssthresh; bytes beyond it count towards avoidance. "Once per RTT" is
+//! Slow start stops at ssthresh; bytes beyond it count towards avoidance. ACKs that only
+//! cover data sent before the last reduction belong to the recovery episode and do not grow
+//! the window (RFC 6582 section 3.2: the window is ssthresh when recovery ends). "Once per RTT" is
 //! the controller's side of the driver contract (see [`crate::controller`]): a loss of a packet
 //! sent before the last reduction belongs to the congestion event already answered.
 //!
@@ -46,6 +48,8 @@ pub struct RenoWindow {
     pub flight: u64,
     /// A retransmission timeout fired and no ACK has arrived since.
     rto_backoff: bool,
+    /// The last ACK acknowledged only data sent before the last reduction.
+    recovering: bool,
 }
 
 impl RenoWindow {
@@ -62,6 +66,7 @@ impl RenoWindow {
             last_reduction: None,
             flight: 0,
             rto_backoff: false,
+            recovering: false,
         }
     }
 
@@ -84,15 +89,28 @@ impl RenoWindow {
         self.flight = in_flight;
     }
 
-    /// Records the flight size after an ACK and ends any timeout back-off.
+    /// Records the flight size after an ACK, ends any timeout back-off, and notes whether
+    /// the ACK belongs to a recovery episode.
     pub fn on_ack(&mut self, ack: &Ack<'_>) {
         self.flight = ack.flight_before.saturating_sub(ack.bytes_acked);
         self.rto_backoff = false;
+        self.recovering = self.last_reduction.is_some_and(|t| ack.newest_sent < t);
+    }
+
+    /// Whether the last ACK acknowledged only data sent before the last reduction: loss
+    /// recovery is still under way (RFC 6582 ends it with the first ACK covering data sent
+    /// after the loss was detected), and the window does not grow.
+    pub fn in_recovery(&self) -> bool {
+        self.recovering
     }
 
     /// Reno growth for `bytes` newly acknowledged: slow start up to ssthresh, the rest as
-    /// congestion avoidance (one MSS per window of acknowledged bytes).
+    /// congestion avoidance (one MSS per window of acknowledged bytes). Nothing during
+    /// recovery.
     pub fn grow(&mut self, bytes: u64) {
+        if self.recovering {
+            return;
+        }
         let rest = self.slow_start(bytes as f64);
         if rest > 0.0 {
             self.avoidance(rest);

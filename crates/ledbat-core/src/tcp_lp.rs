@@ -125,6 +125,7 @@ pub struct TcpLp {
     w: RenoWindow,
     rtt: RttEstimator,
     unwrap: Unwrapper,
+    origin: Option<i64>,
     smoothed: Option<f64>,
     d_min: i64,
     d_max: i64,
@@ -144,6 +145,7 @@ impl TcpLp {
             w: RenoWindow::new(mss, cfg.init_cwnd, ssthresh),
             rtt: RttEstimator::default(),
             unwrap: Unwrapper::default(),
+            origin: None,
             smoothed: None,
             d_min: i64::MAX,
             d_max: i64::MIN,
@@ -198,7 +200,10 @@ impl Controller for TcpLp {
             self.rtt.on_sample(r);
         }
         for s in ack.delay_samples {
-            let v = self.unwrap.unwrap(s.0);
+            // Relative to the first sample, so that the clock offset cancels exactly (the
+            // EWMA's floating-point rounding then does not depend on it).
+            let raw = self.unwrap.unwrap(s.0);
+            let v = raw - *self.origin.get_or_insert(raw);
             self.d_min = self.d_min.min(v);
             self.d_max = self.d_max.max(v);
             let a = self.cfg.alpha;

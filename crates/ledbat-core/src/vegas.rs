@@ -177,7 +177,10 @@ impl VegasCore {
             self.base_rtt = Some(self.base_rtt.map_or(r, |b| b.min(r)));
             self.round_min = Some(self.round_min.map_or(r, |m| m.min(r)));
         }
-        if self.w.in_slow_start() && (self.grow_round || !self.cfg.vegas_slow_start) {
+        if self.w.in_slow_start()
+            && !self.w.in_recovery()
+            && (self.grow_round || !self.cfg.vegas_slow_start)
+        {
             self.w.slow_start(ack.bytes_acked as f64);
         }
         if !self.round.on_ack(now, ack.newest_sent) {
