@@ -387,4 +387,16 @@ mod tests {
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert!(notes[0].contains("initial_gain"), "{notes:?}");
     }
+
+    proptest::proptest! {
+        #[test]
+        fn gain_times_window_is_the_smallest_power_of_ten_not_below_it(w in 1.0f64..1e9) {
+            let g = dynamic_gain(w);
+            proptest::prop_assert!((1.0..10.0).contains(&g), "w={} g={}", w, g);
+            let p = g * w;
+            let k = p.log10().round();
+            proptest::prop_assert!((p / 10f64.powf(k) - 1.0).abs() < 1e-9, "w={} p={}", w, p);
+            proptest::prop_assert!(p >= w * (1.0 - 1e-12) && p / 10.0 < w);
+        }
+    }
 }

@@ -378,4 +378,31 @@ mod tests {
             1
         );
     }
+
+    proptest::proptest! {
+        #[test]
+        fn per_ack_change_changes_sign_at_the_fluid_equilibrium_offset(
+            w in 2.0f64..500.0,
+            alpha in 0.01f64..1.0,
+            zeta in 0.01f64..5.0,
+            target_ms in 5u64..180,
+        ) {
+            let cfg = FledbatConfig::default()
+                .init_cwnd(w)
+                .alpha(alpha)
+                .zeta(zeta)
+                .target(Duration::from_millis(target_ms));
+            let c = Fledbat::new(cfg, MSS).unwrap();
+            let off = cfg.equilibrium_offset(w);
+            // Offsets of a few nanoseconds are below the resolution of Duration.
+            proptest::prop_assume!(off >= Duration::from_micros(10));
+            let at = |k: f64| c.ack_delta(cfg.target + off.mul_f64(k), 1500);
+            // At the offset the increase alpha*MSS^2/cwnd is cancelled to within the
+            // nanosecond rounding of the offset (relative error below 1e-4 here).
+            let inc = alpha * 1500.0 / w;
+            proptest::prop_assert!(at(1.0).abs() <= inc * 1e-4, "{} vs {}", at(1.0), inc);
+            proptest::prop_assert!(at(0.9) > 0.0);
+            proptest::prop_assert!(at(1.1) < 0.0);
+        }
+    }
 }

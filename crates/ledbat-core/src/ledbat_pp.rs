@@ -225,6 +225,8 @@ pub struct LedbatPp {
     /// When the current slowdown started.
     slowdown_start: Option<Instant>,
     slowdowns: u64,
+    /// Whether the first slowdown has been scheduled.
+    first_scheduled: bool,
 }
 
 impl LedbatPp {
@@ -245,6 +247,7 @@ impl LedbatPp {
             slowdown_at: None,
             slowdown_start: None,
             slowdowns: 0,
+            first_scheduled: false,
             cfg,
         })
     }
@@ -293,12 +296,7 @@ impl LedbatPp {
     /// after a slowdown's, schedules the next one `slowdown_interval` durations later.
     fn end_slow_start(&mut self, now: Instant) {
         match self.phase {
-            Phase::SlowStart => {
-                if self.cfg.periodic_slowdown {
-                    self.slowdown_at =
-                        Some(now + scale(self.rtt_ref(), self.cfg.first_slowdown_rtts));
-                }
-            }
+            Phase::SlowStart => self.schedule_first_slowdown(now),
             Phase::Hold { .. } | Phase::Ramp => {
                 let start = self.slowdown_start.unwrap_or(now);
                 let dur = now.saturating_since(start);
@@ -308,6 +306,15 @@ impl LedbatPp {
             Phase::Avoidance => {}
         }
         self.phase = Phase::Avoidance;
+    }
+
+    /// Schedules the first slowdown `first_slowdown_rtts` after `now` (the end of the
+    /// initial slow start, or the first RTT sample when slow start is disabled).
+    fn schedule_first_slowdown(&mut self, now: Instant) {
+        if self.cfg.periodic_slowdown && !self.first_scheduled {
+            self.first_scheduled = true;
+            self.slowdown_at = Some(now + scale(self.rtt_ref(), self.cfg.first_slowdown_rtts));
+        }
     }
 
     /// Fires the time-driven transitions due at `now`.
@@ -357,6 +364,11 @@ impl Controller for LedbatPp {
 
     fn on_ack(&mut self, now: Instant, ack: &Ack<'_>) {
         let qd = self.st.absorb_rtt(now, ack);
+        if self.phase == Phase::Avoidance && ack.rtt.is_some() {
+            // Without an initial slow start, the first slowdown counts from the first RTT
+            // sample (a no-op once scheduled).
+            self.schedule_first_slowdown(now);
+        }
         self.poll(now);
         let Some(qd) = qd else {
             return;
@@ -635,6 +647,16 @@ mod tests {
     }
 
     #[test]
+    fn without_initial_slow_start_the_first_slowdown_counts_from_the_first_rtt_sample() {
+        let mut c = ctl(LedbatPpConfig::default().slow_start(false));
+        c.on_ack(Instant::from_secs(2), &zero_ack(50_000));
+        assert_eq!(c.slowdown_at(), Some(Instant::from_millis(2_100)));
+        // Later samples do not push it back.
+        c.on_ack(Instant::from_millis(2_050), &zero_ack(50_000));
+        assert_eq!(c.slowdown_at(), Some(Instant::from_millis(2_100)));
+    }
+
+    #[test]
     fn late_events_fire_the_slowdown() {
         let mut c = after_initial_slow_start(Instant::from_secs(3));
         let at = c.slowdown_at().unwrap();
@@ -697,5 +719,22 @@ mod tests {
             .target(Duration::from_millis(100))
             .compliance_notes();
         assert_eq!(notes.len(), 1, "{notes:?}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn avoidance_step_is_at_most_gain_and_never_below_minus_half_the_window(
+            w in 2.0f64..2000.0,
+            base_ms in 1u64..500,
+            qd_ms in 0u64..5000,
+        ) {
+            let mut c = ctl(LedbatPpConfig::default().slow_start(false).init_cwnd(w));
+            settle(&mut c, Instant::ZERO, base_ms * 1000, qd_ms * 1000);
+            let step = c.avoidance_step(Duration::from_millis(qd_ms));
+            let w = c.state().cwnd_packets();
+            proptest::prop_assert!(step >= -w / 2.0 - 1e-9, "step {} w {}", step, w);
+            proptest::prop_assert!(step <= c.gain() + 1e-12);
+            proptest::prop_assert!(c.gain() >= 1.0 / 16.0 && c.gain() <= 1.0);
+        }
     }
 }

@@ -558,4 +558,40 @@ mod tests {
             1
         );
     }
+
+    proptest::proptest! {
+        #[test]
+        fn a_pause_taken_on_time_ends_lead_rtts_before_the_refresh(
+            rtt_ms in 1u64..2000,
+            target_ms in 1u64..180,
+            history in 2usize..12,
+        ) {
+            let cfg = PauseConfig::default()
+                .target(Duration::from_millis(target_ms))
+                .delay(DelayConfig::default().base_history(history));
+            let mut c = LedbatPause::new(cfg, MSS).unwrap();
+            let rtt = Duration::from_millis(rtt_ms);
+            for i in 0..history as u64 {
+                let d = if i == 0 { B } else { B + Q };
+                let s = [DelaySample(d)];
+                let now = Instant::from_secs(60 * i);
+                let mut a = ack_at(now, rtt_ms, &s);
+                a.rtt = Some(rtt);
+                c.on_ack(now, &a);
+            }
+            let refresh = Instant::from_secs(60 * history as u64);
+            proptest::prop_assert_eq!(c.state().delay.next_rollover(), Some(refresh));
+            let start = c.next_tick().unwrap();
+            // Nothing happens before the planned start.
+            c.on_tick(Instant::from_nanos(start.as_nanos() - 1));
+            proptest::prop_assert_eq!(c.pause_until(), None);
+            c.on_tick(start);
+            let end = c.pause_until().unwrap();
+            proptest::prop_assert_eq!(end, refresh - rtt * 2);
+            proptest::prop_assert_eq!(
+                end.saturating_since(start),
+                Duration::from_millis(target_ms) + rtt
+            );
+        }
+    }
 }
