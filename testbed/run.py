@@ -52,6 +52,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                          "or `cmd` with --sut-recv-cmd/--sut-send-cmd (default ledbat)")
     ap.add_argument("--sut-recv-cmd", help="receiver command template for --sut cmd")
     ap.add_argument("--sut-send-cmd", help="sender command template for --sut cmd")
+    ap.add_argument("--sut-overhead", type=int, default=None,
+                    help="header bytes per data packet of --sut cmd, for its payload rate "
+                         "(uTP over IPv4: 48); default: no payload rate")
     ap.add_argument("--ledbat-bin", default=None,
                     help="the ledbat binary (default: the newest of target/{release,debug}/ledbat "
                          "under the repo or $CARGO_TARGET_DIR)")
@@ -62,7 +65,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--target-ms", type=float, default=None,
                     help="TARGET: passed to the sender and used by the delay check "
                          "(default: not passed; the check uses 100 ms, RFC 6817)")
-    ap.add_argument("--competitor", default="iperf3-cubic", help="competing flow kind")
+    ap.add_argument("--competitor", default="iperf3-cubic",
+                    help="competing flow kind (default iperf3-cubic), or `competitor-cmd` "
+                         "with --competitor-recv-cmd/--competitor-send-cmd")
+    ap.add_argument("--competitor-recv-cmd", help="receiver template for competitor-cmd")
+    ap.add_argument("--competitor-send-cmd", help="sender template for competitor-cmd "
+                                                  "(must stop by itself after {duration} s "
+                                                  "or is stopped then)")
     ap.add_argument("--rate-mbit", type=float, default=10.0, help="bottleneck rate (10)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--fifo-frames", type=int, default=None,
@@ -144,7 +153,16 @@ def main(argv: list[str] | None = None) -> int:
         if not (a.sut_recv_cmd and a.sut_send_cmd):
             print("error: --sut cmd needs --sut-recv-cmd and --sut-send-cmd", file=sys.stderr)
             return 2
-        flows.register(flows.template_kind("cmd", a.sut_recv_cmd, a.sut_send_cmd))
+        kind = flows.template_kind("cmd", a.sut_recv_cmd, a.sut_send_cmd)
+        kind.overhead = a.sut_overhead
+        flows.register(kind)
+    if a.competitor == "competitor-cmd":
+        if not (a.competitor_recv_cmd and a.competitor_send_cmd):
+            print("error: --competitor competitor-cmd needs --competitor-recv-cmd and "
+                  "--competitor-send-cmd", file=sys.stderr)
+            return 2
+        flows.register(flows.template_kind("competitor-cmd", a.competitor_recv_cmd,
+                                           a.competitor_send_cmd))
     for k in (a.sut, a.competitor):
         if k not in flows.KINDS:
             print(f"error: unknown flow kind `{k}` (known: {', '.join(flows.KINDS)})",
