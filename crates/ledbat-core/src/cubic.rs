@@ -480,6 +480,27 @@ mod tests {
         assert_eq!(c.metrics().ssthresh, Some(35 * 1500));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn the_cubic_curve_starts_at_the_reduced_window_and_peaks_at_w_max(
+            w in 4u32..5000,
+            beta in 0.3f64..0.95,
+            c_const in 0.05f64..2.0,
+        ) {
+            let cfg = CubicConfig::default().slow_start(false).init_cwnd(w as f64).beta(beta).c(c_const);
+            let mut c = Cubic::new(cfg, MSS).unwrap();
+            let t0 = Instant::from_secs(1);
+            c.on_loss(t0, &loss(t0 - Duration::from_millis(1), w as u64 * 1500));
+            ack_at(&mut c, t0 + Duration::from_millis(101), 100);
+            let reduced = (w as f64 * beta).max(2.0);
+            let k = c.k().unwrap();
+            // K = cbrt((W_max - cwnd_epoch) / C); W(0) = cwnd_epoch, W(K) = W_max.
+            proptest::prop_assert!((k - ((w as f64 - reduced) / c_const).cbrt()).abs() < 1e-9);
+            proptest::prop_assert!((c.w_cubic(0.0).unwrap() - reduced).abs() < 1e-6 * w as f64);
+            proptest::prop_assert!((c.w_cubic(k).unwrap() - w as f64).abs() < 1e-9 * w as f64);
+        }
+    }
+
     #[test]
     fn config_errors_name_the_field() {
         let cases = [

@@ -786,6 +786,29 @@ mod tests {
         assert_eq!(c.zone(), Some(Zone::Two));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn alpha_falls_and_beta_rises_with_delay_within_their_bounds(
+            a_us in 0u64..100_000,
+            b_us in 0u64..100_000,
+            increasing in proptest::bool::ANY,
+            loss in proptest::bool::ANY,
+        ) {
+            let c = hybrid();
+            let (lo, hi) = (a_us.min(b_us), a_us.max(b_us));
+            let (lo, hi) = (Duration::from_micros(lo), Duration::from_micros(hi));
+            let (al, ah) = (c.alpha(lo), c.alpha(hi));
+            proptest::prop_assert!(al >= ah - 1e-9, "alpha({lo}) = {al} < alpha({hi}) = {ah}");
+            proptest::prop_assert!((800.0 - 1e-9..=40_000.0 + 1e-9).contains(&ah));
+            let (bl, bh) = (c.beta(lo, increasing, loss), c.beta(hi, increasing, loss));
+            proptest::prop_assert!(bl <= bh + 1e-12, "beta({lo}) = {bl} > beta({hi}) = {bh}");
+            proptest::prop_assert!((0.25 - 1e-12..=0.5 + 1e-12).contains(&bl));
+            // Zones are ordered in delay too: more delay never means a milder zone.
+            let rank = |z: Zone| z as u8;
+            proptest::prop_assert!(rank(c.classify(lo, increasing, loss)) <= rank(c.classify(hi, increasing, loss)));
+        }
+    }
+
     #[test]
     fn config_errors_name_the_field() {
         let cases = [
