@@ -810,6 +810,19 @@ mod tests {
     }
 
     #[test]
+    fn thresholds_take_duration_strings() {
+        use crate::registry::ControllerConfig;
+        let cfg =
+            ControllerConfig::with_params("hybrid", ["d1=10ms", "d2=20ms", "gamma=0.5"]).unwrap();
+        let ControllerConfig::Hybrid(h) = &cfg else {
+            panic!("not hybrid: {cfg:?}")
+        };
+        assert_eq!((h.d1, h.d2, h.gamma), (ms(10), ms(20), 0.5));
+        let e = ControllerConfig::with_params("hybrid", ["d2=5ms"]).unwrap_err();
+        assert!(e.to_string().contains("d2"), "{e}");
+    }
+
+    #[test]
     fn config_errors_name_the_field() {
         let cases = [
             (HybridConfig::default().d2(ms(10)), "d2"),

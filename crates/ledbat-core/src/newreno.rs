@@ -323,6 +323,19 @@ mod tests {
     }
 
     #[test]
+    fn params_set_the_optional_threshold_by_name() {
+        use crate::registry::ControllerConfig;
+        let cfg = ControllerConfig::with_params("newreno", ["initial_ssthresh=20", "init_cwnd=4"])
+            .unwrap();
+        let ControllerConfig::NewReno(c) = &cfg else {
+            panic!("not newreno: {cfg:?}")
+        };
+        assert_eq!((c.initial_ssthresh, c.init_cwnd), (Some(20.0), 4.0));
+        let e = ControllerConfig::with_params("newreno", ["initial_ssthresh=1"]).unwrap_err();
+        assert!(e.to_string().contains("initial_ssthresh"), "{e}");
+    }
+
+    #[test]
     fn config_errors_name_the_field() {
         let e = NewReno::new(NewRenoConfig::default().init_cwnd(0.0), MSS).unwrap_err();
         assert_eq!(e.field, "init_cwnd");

@@ -42,8 +42,8 @@ pub struct NiceConfig {
     /// Fraction of a round's samples that must be congested to halve. Default 0.5 (seed
     /// 003 section 3.1.4: "phi = 0.5").
     pub fraction: f64,
-    /// Smallest window, packets. Default 1/48 (the limit of the Nice prototype,
-    /// Venkataramani et al. section 4).
+    /// Smallest window, packets. Default 1/48, the limit of the Nice prototype
+    /// (Venkataramani et al. section 4; seed 003 gives no value).
     pub min_cwnd: f64,
     /// Vegas's lower bound on queued packets. Default 2 (see [`VegasConfig::alpha`]).
     pub alpha: f64,
