@@ -42,6 +42,10 @@
 //! [`Controller::next_tick`] / [`Controller::on_tick`]; the pause also starts on any other
 //! event at or after its planned start. A base history of one bucket is refused: the paused
 //! bucket would itself be dropped at the refresh.
+//!
+//! Limitation: a pause drains only the queue this flow keeps. When several LEDBAT flows
+//! share the bottleneck, the others' standing queue is still there during the pause, so the
+//! mitigation is partial (the pausing flows' buckets are not aligned in time).
 
 use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
 use crate::delay::DelayConfig;
