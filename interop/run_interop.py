@@ -1,0 +1,746 @@
+#!/usr/bin/env python3
+"""BitTorrent over uTP between `ledbat torrent` and real peers (libtorrent, Transmission).
+
+Each case moves one file from a seeder to a downloader and asserts that
+  1. the file arrives intact (SHA-1 of the result equals the source's), and
+  2. the connection really was uTP: a packet capture (tshark with the `bt_utp_udp`
+     heuristic) holds uTP SYN and DATA packets, a BitTorrent handshake carrying the
+     torrent's info-hash inside uTP, and not one TCP segment on the peers' ports; and the
+     real peer agrees (libtorrent: peer_info flag bit 17 and its uTP/TCP peer counters;
+     Transmission: the RPC `isUTP` flag of the peer).
+
+Peers run with the closed-test settings of /work/shared/specs/real-peers.md (TCP off where
+the client allows it, uTP on, no DHT/LSD/PEX/UPnP/NAT-PMP, bound to the test address).
+Transmission 3.00 cannot disable TCP or be told to dial a peer, so it only ever accepts
+connections and the capture proves no TCP was used.
+
+Networks: `loopback` (127.0.0.1: fast, for correctness) and `netns` (seeder and
+downloader in two network namespaces joined through a forwarding router namespace whose
+egress toward the downloader is a `tbf` bottleneck: for behaviour).
+
+Cases are named SEEDER-to-DOWNLOADER: ours-to-lt, lt-to-ours, ours-to-tr, tr-to-ours (the
+interop tests), and lt-to-lt, lt-to-tr, tr-to-lt (`--self-check`: validate the harness and
+the real peers without our code).
+
+`--our-transport tcp` runs our side over TCP (and libtorrent TCP-only) to check the
+BitTorrent layer alone; the transport assertions are then inverted (TCP expected, no uTP).
+That mode is a diagnostic, not the interop test.
+
+Needs root (namespaces, capture). Installs what is missing (pip libtorrent==2.1.1; apt
+transmission-daemon, transmission-cli, tshark) unless --no-install. Every case is bounded
+in time; namespaces, processes and temporary files are removed on exit (also on Ctrl-C).
+Exit status: 0 all cases passed, 1 a case failed, 2 the harness cannot run.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request  # noqa: F401  (documented: RPC goes through curl inside namespaces)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+LT_VERSION = "2.1.1"
+NS = {"s": "btio-s", "r": "btio-r", "c": "btio-c"}
+ADDR = {"s": "10.78.1.1", "r1": "10.78.1.254", "r2": "10.78.2.254", "c": "10.78.2.1"}
+SEED_PORT, GET_PORT = 46881, 46882
+ALL_CASES = ["ours-to-lt", "lt-to-ours", "ours-to-tr", "tr-to-ours"]
+SELF_CASES = ["lt-to-lt", "lt-to-tr", "tr-to-lt"]
+
+
+def log(*a):
+    print("[interop]", *a, file=sys.stderr, flush=True)
+
+
+class HarnessError(Exception):
+    """The harness itself cannot run (exit 2)."""
+
+
+def run(cmd, check=True, timeout=60, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    if check and r.returncode != 0:
+        raise HarnessError(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr.strip()[:500]}")
+    return r
+
+
+# ---------------------------------------------------------------- dependencies
+
+def ensure_deps(need_lt, need_tr, install):
+    missing_apt = []
+    if need_tr:
+        for tool, pkg in (("transmission-daemon", "transmission-daemon"),
+                          ("transmission-create", "transmission-cli")):
+            if not shutil.which(tool):
+                missing_apt.append(pkg)
+    if not shutil.which("tshark"):
+        missing_apt.append("tshark")
+    for tool, pkg in (("ip", "iproute2"), ("tc", "iproute2"), ("ethtool", "ethtool"),
+                      ("curl", "curl")):
+        if not shutil.which(tool):
+            missing_apt.append(pkg)
+    missing_apt = sorted(set(missing_apt))
+    if missing_apt:
+        if not install:
+            raise HarnessError(f"missing packages: {' '.join(missing_apt)} (run without --no-install)")
+        log("apt-get install", *missing_apt)
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        run(["apt-get", "update"], timeout=300, env=env)
+        run(["apt-get", "-o", "DPkg::Lock::Timeout=300", "install", "-y", *missing_apt],
+            timeout=900, env=env)
+    if need_lt:
+        try:
+            import libtorrent  # noqa: F401
+        except ImportError:
+            if not install:
+                raise HarnessError("python libtorrent missing (pip install libtorrent==2.1.1)")
+            log(f"pip install libtorrent=={LT_VERSION}")
+            run([sys.executable, "-m", "pip", "install", "-q", f"libtorrent=={LT_VERSION}"],
+                timeout=600)
+
+
+# ---------------------------------------------------------------- networks
+
+class Loopback:
+    name = "loopback"
+
+    def __init__(self):
+        self.seed_ip = self.get_ip = "127.0.0.1"
+        self.capture_iface = ("lo", None)
+
+    def prefix(self, side):
+        return []
+
+    def setup(self):
+        pass
+
+    def cleanup(self):
+        pass
+
+
+class Netns:
+    """sender ns --veth-- router ns (tbf toward receiver) --veth-- receiver ns."""
+    name = "netns"
+
+    def __init__(self, rate_mbit, limit_frames):
+        self.rate_mbit = rate_mbit
+        self.limit_bytes = limit_frames * 1514
+        self.seed_ip, self.get_ip = ADDR["s"], ADDR["c"]
+        self.capture_iface = ("c0", NS["c"])
+
+    def prefix(self, side):
+        return ["ip", "netns", "exec", NS[side]]
+
+    def setup(self):
+        self.cleanup()
+        for ns in NS.values():
+            run(["ip", "netns", "add", ns])
+            run(["ip", "-n", ns, "link", "set", "lo", "up"])
+        run(["ip", "link", "add", "s0", "netns", NS["s"], "type", "veth", "peer", "name", "r0",
+             "netns", NS["r"]])
+        run(["ip", "link", "add", "c0", "netns", NS["c"], "type", "veth", "peer", "name", "r1",
+             "netns", NS["r"]])
+        for ns, dev, addr in ((NS["s"], "s0", ADDR["s"]), (NS["r"], "r0", ADDR["r1"]),
+                              (NS["r"], "r1", ADDR["r2"]), (NS["c"], "c0", ADDR["c"])):
+            run(["ip", "-n", ns, "addr", "add", f"{addr}/24", "dev", dev])
+            run(["ip", "-n", ns, "link", "set", dev, "up"])
+            run(["ip", "netns", "exec", ns, "ethtool", "-K", dev, "tso", "off", "gso", "off",
+                 "gro", "off"], check=False)
+        run(["ip", "-n", NS["s"], "route", "add", "default", "via", ADDR["r1"]])
+        run(["ip", "-n", NS["c"], "route", "add", "default", "via", ADDR["r2"]])
+        run(["ip", "netns", "exec", NS["r"], "sysctl", "-qw", "net.ipv4.ip_forward=1"])
+        run(["ip", "netns", "exec", NS["r"], "tc", "qdisc", "add", "dev", "r1", "root", "tbf",
+             "rate", f"{self.rate_mbit}mbit", "burst", "15k", "limit", str(self.limit_bytes)])
+        run(["ip", "netns", "exec", NS["s"], "ping", "-c", "1", "-W", "2", ADDR["c"]],
+            check=False)
+
+    def queue_stats(self):
+        r = run(["ip", "netns", "exec", NS["r"], "tc", "-s", "-j", "qdisc", "show", "dev", "r1"],
+                check=False)
+        try:
+            q = json.loads(r.stdout)[0]
+            return {"drops": q.get("drops"), "sent_bytes": q.get("bytes")}
+        except (ValueError, IndexError):
+            return {}
+
+    def cleanup(self):
+        for ns in NS.values():
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+# ---------------------------------------------------------------- processes
+
+class Proc:
+    """A child process in its own process group, logged to files, stopped by pid."""
+
+    def __init__(self, name, cmd, workdir):
+        self.name = name
+        self.out_path = os.path.join(workdir, f"{name}.out")
+        self.err_path = os.path.join(workdir, f"{name}.err")
+        self.out = open(self.out_path, "w")
+        self.err = open(self.err_path, "w")
+        self.cmd = cmd
+        self.p = subprocess.Popen(cmd, stdout=self.out, stderr=self.err, start_new_session=True)
+
+    def alive(self):
+        return self.p.poll() is None
+
+    def wait(self, timeout):
+        try:
+            return self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self, sig=signal.SIGTERM, grace=5.0):
+        if self.alive():
+            try:
+                os.killpg(self.p.pid, sig)
+            except ProcessLookupError:
+                pass
+            if self.wait(grace) is None:
+                try:
+                    os.killpg(self.p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.p.wait()
+        self.out.close()
+        self.err.close()
+        return self.p.returncode
+
+    def stdout(self):
+        with open(self.out_path) as f:
+            return f.read()
+
+    def stderr(self):
+        with open(self.err_path) as f:
+            return f.read()
+
+
+def last_json(text, event=None):
+    for line in reversed(text.splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                o = json.loads(line)
+            except ValueError:
+                continue
+            if event is None or o.get("event") == event:
+                return o
+    return None
+
+
+# ---------------------------------------------------------------- peers
+
+class OursPeer:
+    kind = "ours"
+
+    def __init__(self, h, side, ip, port):
+        self.h, self.side, self.ip, self.port = h, side, ip, port
+        self.proc = None
+
+    def seed(self, torrent, data_path, peer=None):
+        cmd = self.h.net.prefix(self.side) + [
+            self.h.ledbat, "torrent", "seed", torrent, "--data", data_path,
+            "--listen", f"{self.ip}:{self.port}", "--transport", self.h.our_transport,
+            "--max-seconds", str(self.h.case_timeout + 10), "--json"]
+        if peer:
+            cmd += ["--peer", peer]
+        self.proc = Proc(f"ours-seed", cmd, self.h.workdir)
+
+    def seed_ready(self):
+        return "seeding " in self.proc.stderr()
+
+    def get(self, torrent, out_dir, peer):
+        cmd = self.h.net.prefix(self.side) + [
+            self.h.ledbat, "torrent", "get", torrent, "--peer", peer, "--out", out_dir,
+            "--transport", self.h.our_transport, "--timeout", str(self.h.case_timeout), "--json"]
+        self.proc = Proc("ours-get", cmd, self.h.workdir)
+
+    def get_done(self):
+        if self.proc.alive():
+            return None
+        return self.proc.p.returncode == 0
+
+    def poll(self):
+        pass
+
+    def evidence(self):
+        # Our own report is not evidence about the transport; the capture and the real
+        # peer are. Record the summary for the log.
+        return {"summary": last_json(self.proc.stdout()) if self.proc else None}
+
+    def stop(self):
+        if self.proc:
+            self.proc.stop()
+
+
+class LtPeer:
+    kind = "lt"
+
+    def __init__(self, h, side, ip, port):
+        self.h, self.side, self.ip, self.port = h, side, ip, port
+        self.proc = None
+
+    def _cmd(self, mode, torrent, save, peer, extra):
+        cmd = self.h.net.prefix(self.side) + [
+            sys.executable, os.path.join(HERE, "lt_peer.py"), mode, torrent, "--save", save,
+            "--listen", f"{self.ip}:{self.port}", "--timeout", str(self.h.case_timeout + 60)] + extra
+        if peer:
+            cmd += ["--peer", peer]
+        if self.h.our_transport == "tcp" and self.h.case_has_ours:
+            cmd.append("--tcp")
+        return cmd
+
+    def seed(self, torrent, data_path, peer=None):
+        # Runs until stopped; its summary says whether the whole file went up.
+        size = os.path.getsize(data_path)
+        self.proc = Proc("lt-seed", self._cmd("seed", torrent, os.path.dirname(data_path), peer,
+                                               ["--expect-upload", str(size), "--linger", "3600"]),
+                         self.h.workdir)
+
+    def seed_ready(self):
+        o = last_json(self.proc.stdout(), "progress")
+        return o is not None and "seeding" in o.get("state", "")
+
+    def get(self, torrent, out_dir, peer):
+        self.proc = Proc("lt-get", self._cmd("get", torrent, out_dir, peer, []), self.h.workdir)
+
+    def get_done(self):
+        if self.proc.alive():
+            return None
+        return self.proc.p.returncode == 0
+
+    def poll(self):
+        pass
+
+    def evidence(self):
+        s = (last_json(self.proc.stdout(), "summary") if self.proc else None) or {}
+        return {"max_utp_peers": s.get("max_utp_peers"), "max_tcp_peers": s.get("max_tcp_peers"),
+                "utp_flag_seen": s.get("utp_flag_seen"),
+                "non_utp_peer_seen": s.get("non_utp_peer_seen"), "errors": s.get("errors")}
+
+    def transport_ok(self, want_utp):
+        e = self.evidence()
+        if want_utp:
+            return bool(e["max_utp_peers"] and e["max_tcp_peers"] == 0 and e["utp_flag_seen"]
+                        and not e["non_utp_peer_seen"])
+        return bool(e["max_tcp_peers"] and not e["max_utp_peers"])
+
+    def stop(self):
+        if self.proc:
+            self.proc.stop(sig=signal.SIGTERM)
+
+
+class TrPeer:
+    """transmission-daemon driven over its RPC (curl, inside the peer's namespace)."""
+    kind = "tr"
+
+    def __init__(self, h, side, ip, port):
+        self.h, self.side, self.ip, self.port = h, side, ip, port
+        self.rpc_port = port + 1000
+        self.proc = None
+        self.session_id = ""
+        self.utp_seen = False
+        self.tcp_seen = False
+        self.cfg = os.path.join(h.workdir, f"tr-{side}-config")
+
+    def _start(self, download_dir):
+        os.makedirs(self.cfg, exist_ok=True)
+        settings = {
+            "bind-address-ipv4": self.ip, "bind-address-ipv6": "::1",
+            "peer-port": self.port, "peer-port-random-on-start": False,
+            "dht-enabled": False, "lpd-enabled": False, "pex-enabled": False,
+            "port-forwarding-enabled": False, "utp-enabled": True,
+            "encryption": 0,  # prefer plaintext: our peer does not speak MSE
+            "rpc-enabled": True, "rpc-bind-address": "127.0.0.1", "rpc-port": self.rpc_port,
+            "rpc-authentication-required": False, "rpc-whitelist-enabled": False,
+            "rpc-host-whitelist-enabled": False,
+            "download-dir": download_dir, "incomplete-dir-enabled": False,
+            "rename-partial-files": True, "start-added-torrents": True,
+            "ratio-limit-enabled": False, "idle-seeding-limit-enabled": False,
+            "speed-limit-up-enabled": False, "speed-limit-down-enabled": False,
+            "alt-speed-enabled": False, "message-level": 2,
+            "blocklist-enabled": False, "cache-size-mb": 4,
+        }
+        with open(os.path.join(self.cfg, "settings.json"), "w") as f:
+            json.dump(settings, f, indent=1)
+        self.proc = Proc(f"tr-{self.side}", self.h.net.prefix(self.side) + [
+            "transmission-daemon", "-f", "-g", self.cfg], self.h.workdir)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                self.rpc("session-get", {})
+                return
+            except HarnessError:
+                time.sleep(0.3)
+        raise HarnessError(f"transmission-daemon RPC did not come up: {self.proc.stderr()[-500:]}")
+
+    def rpc(self, method, args):
+        body = json.dumps({"method": method, "arguments": args})
+        for _ in range(3):
+            r = run(self.h.net.prefix(self.side) + [
+                "curl", "-s", "-i", "--max-time", "5", "-H",
+                f"X-Transmission-Session-Id: {self.session_id}", "-d", body,
+                f"http://127.0.0.1:{self.rpc_port}/transmission/rpc"], check=False, timeout=15)
+            if r.returncode != 0:
+                raise HarnessError(f"transmission RPC unreachable: {r.stderr.strip()}")
+            # text mode turned CRLF into LF
+            head, _, payload = r.stdout.partition("\n\n")
+            status = head.splitlines()[0] if head else ""
+            if " 409 " in status:
+                for line in head.splitlines():
+                    if line.lower().startswith("x-transmission-session-id:"):
+                        self.session_id = line.split(":", 1)[1].strip()
+                continue
+            try:
+                o = json.loads(payload)
+            except ValueError:
+                raise HarnessError(f"transmission RPC answered {status!r}: {payload[:200]!r}")
+            if o.get("result") != "success":
+                raise HarnessError(f"transmission {method}: {o.get('result')}")
+            return o["arguments"]
+        raise HarnessError("transmission RPC session id dance failed")
+
+    def _torrent(self):
+        t = self.rpc("torrent-get", {"fields": [
+            "id", "percentDone", "haveValid", "uploadedEver", "status", "error", "errorString",
+            "peers", "recheckProgress"]})["torrents"]
+        if not t:
+            return None
+        t = t[0]
+        for p in t.get("peers", []):
+            if p.get("isUTP"):
+                self.utp_seen = True
+            else:
+                self.tcp_seen = True
+        return t
+
+    def _add(self, torrent, download_dir):
+        with open(torrent, "rb") as f:
+            import base64
+            meta = base64.b64encode(f.read()).decode()
+        self.rpc("torrent-add", {"metainfo": meta, "download-dir": download_dir, "paused": False})
+
+    def seed(self, torrent, data_path, peer=None):
+        if peer:
+            raise HarnessError("Transmission cannot be told to dial a peer")
+        d = os.path.dirname(data_path)
+        self._start(d)
+        self._add(torrent, d)
+        self.rpc("torrent-verify", {})
+
+    def seed_ready(self):
+        t = self._torrent()
+        return t is not None and t["percentDone"] >= 1.0 and t["status"] == 6  # 6 = seeding
+
+    def get(self, torrent, out_dir, peer):
+        if peer:
+            raise HarnessError("Transmission cannot be told to dial a peer")
+        self._start(out_dir)
+        self._add(torrent, out_dir)
+
+    def get_done(self):
+        t = self._torrent()
+        if t and t.get("error"):
+            log("transmission error:", t.get("errorString"))
+        return True if t and t["percentDone"] >= 1.0 and t["status"] in (5, 6, 0) else None
+
+    def poll(self):
+        try:
+            self._torrent()
+        except (HarnessError, ValueError, subprocess.TimeoutExpired):
+            pass
+
+    def evidence(self):
+        return {"utp_peer_seen": self.utp_seen, "tcp_peer_seen": self.tcp_seen}
+
+    def transport_ok(self, want_utp):
+        return self.utp_seen and not self.tcp_seen if want_utp else self.tcp_seen
+
+    def stop(self):
+        if self.proc:
+            try:
+                self._torrent()
+            except (HarnessError, ValueError, subprocess.TimeoutExpired):
+                pass
+            self.proc.stop()
+
+
+PEERS = {"ours": OursPeer, "lt": LtPeer, "tr": TrPeer}
+
+
+# ---------------------------------------------------------------- capture
+
+class Capture:
+    def __init__(self, h, ports):
+        iface, ns = h.net.capture_iface
+        self.path = os.path.join(h.workdir, f"capture-{h.case}-{h.net.name}.pcapng")
+        flt = " or ".join(f"port {p}" for p in ports)
+        prefix = ["ip", "netns", "exec", ns] if ns else []
+        # Headers are enough: snap 200 bytes keeps the uTP header and a BitTorrent handshake.
+        self.proc = Proc("tshark", prefix + ["tshark", "-i", iface, "-s", "200", "-f",
+                                             f"(udp or tcp) and ({flt})", "-w", self.path, "-q"],
+                         h.workdir)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "Capturing on" not in self.proc.stderr():
+            time.sleep(0.1)
+        time.sleep(0.3)
+
+    def stop(self):
+        time.sleep(0.5)
+        self.proc.stop(sig=signal.SIGINT)
+
+    def analyse(self, info_hash):
+        def fields(flt, *fs):
+            r = run(["tshark", "-r", self.path, "--enable-heuristic", "bt_utp_udp", "-Y", flt,
+                     "-T", "fields", *sum((["-e", f] for f in fs), [])], check=False, timeout=300)
+            return [line.split("\t") for line in r.stdout.splitlines() if line]
+        types = {}
+        for (t,) in fields("bt-utp", "bt-utp.type"):
+            types[t] = types.get(t, 0) + 1
+        hs = [h for (h,) in fields("bt-utp and bittorrent.info_hash", "bittorrent.info_hash")]
+        tcp = len(fields("tcp", "frame.number"))
+        return {
+            "utp_packets": sum(types.values()),
+            "utp_by_type": {{"0": "data", "1": "fin", "2": "state", "3": "reset", "4": "syn"}
+                            .get(k, k): v for k, v in sorted(types.items())},
+            "bt_handshakes_over_utp": sum(1 for x in hs if x.lower() == info_hash),
+            "tcp_segments": tcp,
+        }
+
+
+# ---------------------------------------------------------------- cases
+
+def sha1_of(path):
+    h = hashlib.sha1()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def make_payload(path, size, seed):
+    # Deterministic, incompressible-looking bytes.
+    with open(path, "wb") as f:
+        block = hashlib.sha256(str(seed).encode()).digest()
+        n = 0
+        while n < size:
+            chunk = hashlib.shake_256(block + n.to_bytes(8, "big")).digest(min(1 << 20, size - n))
+            f.write(chunk)
+            n += len(chunk)
+
+
+class Harness:
+    def __init__(self, a):
+        self.a = a
+        self.ledbat = a.ledbat_bin
+        self.our_transport = a.our_transport
+        self.case_timeout = a.case_timeout
+        self.workdir = None
+        self.net = None
+        self.case = None
+        self.case_has_ours = False
+
+    def make_torrent(self, data_path, torrent_path, use_ours):
+        import libtorrent as lt
+        if use_ours:
+            run([self.ledbat, "torrent", "create", data_path, "-o", torrent_path,
+                 "--piece-kib", "256"])
+        else:
+            fs = lt.file_storage()
+            lt.add_files(fs, data_path)
+            ct = lt.create_torrent(fs, 262144, flags=lt.create_torrent.v1_only)
+            lt.set_piece_hashes(ct, os.path.dirname(data_path))
+            with open(torrent_path, "wb") as f:
+                f.write(lt.bencode(ct.generate()))
+        return str(lt.torrent_info(torrent_path).info_hash())
+
+    def run_case(self, case, net, size):
+        seeder_kind, getter_kind = case.split("-to-")
+        self.case, self.net = case, net
+        self.case_has_ours = "ours" in (seeder_kind, getter_kind)
+        want_utp = not (self.case_has_ours and self.our_transport == "tcp")
+        t0 = time.monotonic()
+        res = {"case": case, "net": net.name, "bytes": size, "ok": False,
+               "transport_expected": "utp" if want_utp else "tcp"}
+        src_dir = os.path.join(self.workdir, "src")
+        out_dir = os.path.join(self.workdir, "out")
+        for d in (src_dir, out_dir):
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+        data = os.path.join(src_dir, f"{case}.bin")
+        make_payload(data, size, case)
+        torrent = os.path.join(self.workdir, f"{case}.torrent")
+        info_hash = self.make_torrent(data, torrent, self.case_has_ours)
+        res["info_hash"] = info_hash
+        seeder = PEERS[seeder_kind](self, "s", net.seed_ip, SEED_PORT)
+        getter = PEERS[getter_kind](self, "c", net.get_ip, GET_PORT)
+        seed_addr, get_addr = f"{net.seed_ip}:{SEED_PORT}", f"{net.get_ip}:{GET_PORT}"
+        cap = Capture(self, [SEED_PORT, GET_PORT])
+        try:
+            # Transmission never dials: when it downloads, the seeder connects to it.
+            getter_dials = getter_kind != "tr"
+            if not getter_dials:
+                getter.get(torrent, out_dir, None)
+            seeder.seed(torrent, data, None if getter_dials else get_addr)
+            deadline = time.monotonic() + 30
+            while not seeder.seed_ready():
+                if time.monotonic() > deadline:
+                    raise HarnessError(f"{seeder_kind} seeder not ready in 30 s")
+                time.sleep(0.2)
+            if getter_dials:
+                getter.get(torrent, out_dir, seed_addr)
+            start = time.monotonic()
+            deadline = start + self.case_timeout
+            done = None
+            while done is None and time.monotonic() < deadline:
+                done = getter.get_done()
+                seeder.poll()
+                time.sleep(0.2)
+            res["seconds"] = round(time.monotonic() - start, 2)
+            res["completed"] = bool(done)
+            if done is None:
+                res["error"] = f"timed out after {self.case_timeout} s"
+        except HarnessError as e:
+            res["error"] = str(e)
+        finally:
+            getter.stop()
+            seeder.stop()
+            cap.stop()
+        if isinstance(net, Netns):
+            res["bottleneck"] = net.queue_stats()
+        out_file = os.path.join(out_dir, os.path.basename(data))
+        res["intact"] = os.path.exists(out_file) and sha1_of(out_file) == sha1_of(data)
+        res["no_part_file_left"] = not os.path.exists(out_file + ".part")
+        res["capture"] = cap.analyse(info_hash)
+        c = res["capture"]
+        if want_utp:
+            res["capture_ok"] = (c["utp_by_type"].get("syn", 0) >= 1
+                                 and c["utp_by_type"].get("data", 0) > size // 65536
+                                 and c["bt_handshakes_over_utp"] >= 1 and c["tcp_segments"] == 0)
+        else:
+            res["capture_ok"] = c["tcp_segments"] > 0 and c["utp_packets"] == 0
+        peers_ok = True
+        for p in (seeder, getter):
+            res[f"{p.kind}_{'seeder' if p is seeder else 'getter'}_evidence"] = p.evidence()
+            if hasattr(p, "transport_ok"):
+                peers_ok = peers_ok and p.transport_ok(want_utp)
+        res["peer_transport_ok"] = peers_ok
+        if getter_kind == "ours" and getter.proc is not None:
+            res["ours_get_exit"] = getter.proc.p.returncode
+            if getter.proc.p.returncode != 0:
+                res["ours_get_stderr"] = getter.proc.stderr()[-800:]
+        if seeder_kind == "ours" and seeder.proc is not None:
+            res["ours_seed_stderr_tail"] = seeder.proc.stderr()[-400:]
+        res["ok"] = bool(res.get("completed") and res["intact"] and res["capture_ok"] and peers_ok
+                         and res["no_part_file_left"])
+        if res["ok"] and res.get("seconds"):
+            res["mbit_per_s"] = round(size * 8 / res["seconds"] / 1e6, 2)
+        res["wall_seconds"] = round(time.monotonic() - t0, 1)
+        return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n".join(__doc__.splitlines()[1:]))
+    ap.add_argument("--cases", default=",".join(ALL_CASES),
+                    help=f"comma list from {ALL_CASES + SELF_CASES}")
+    ap.add_argument("--self-check", action="store_true",
+                    help="run the harness self-check cases (no ledbat) instead")
+    ap.add_argument("--net", choices=["loopback", "netns", "both"], default="both")
+    ap.add_argument("--loopback-mb", type=float, default=20.0)
+    ap.add_argument("--netns-mb", type=float, default=6.0)
+    ap.add_argument("--rate-mbit", type=float, default=10.0)
+    ap.add_argument("--limit-frames", type=int, default=100, help="tbf FIFO in full frames (100 = 121 ms at 10 Mbit/s)")
+    ap.add_argument("--case-timeout", type=float, default=60.0)
+    ap.add_argument("--our-transport", choices=["utp", "tcp"], default="utp")
+    ap.add_argument("--ledbat-bin", default=None)
+    ap.add_argument("--no-install", action="store_true")
+    ap.add_argument("--keep", action="store_true", help="keep the work directory (captures, logs)")
+    ap.add_argument("--json-out", default=None, help="write all results here")
+    a = ap.parse_args()
+
+    cases = SELF_CASES if a.self_check else [c for c in a.cases.split(",") if c]
+    for c in cases:
+        if c not in ALL_CASES + SELF_CASES:
+            print(f"unknown case {c}", file=sys.stderr)
+            return 2
+    if os.geteuid() != 0:
+        print("needs root (namespaces, packet capture)", file=sys.stderr)
+        return 2
+    uses_ours = any("ours" in c for c in cases)
+    if uses_ours and a.ledbat_bin is None:
+        tdir = os.environ.get("CARGO_TARGET_DIR", os.path.join(REPO, "target"))
+        a.ledbat_bin = os.path.join(tdir, "debug", "ledbat")
+    if uses_ours and not os.access(a.ledbat_bin or "", os.X_OK):
+        print(f"ledbat binary not found at {a.ledbat_bin} (cargo build -p ledbat-cli, or --ledbat-bin)",
+              file=sys.stderr)
+        return 2
+    try:
+        ensure_deps(need_lt=True, need_tr=any("tr" in c.split("-to-") for c in cases),
+                    install=not a.no_install)
+    except HarnessError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+    h = Harness(a)
+    h.workdir = tempfile.mkdtemp(prefix="ledbat-interop-")
+    nets = []
+    if a.net in ("loopback", "both"):
+        nets.append((Loopback(), int(a.loopback_mb * 1e6)))
+    if a.net in ("netns", "both"):
+        nets.append((Netns(a.rate_mbit, a.limit_frames), int(a.netns_mb * 1e6)))
+    results = []
+
+    def cleanup(*_):
+        for n, _ in nets:
+            n.cleanup()
+        if not a.keep:
+            shutil.rmtree(h.workdir, ignore_errors=True)
+
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        for net, size in nets:
+            try:
+                net.setup()
+            except HarnessError as e:
+                print(f"error: cannot build the {net.name} network: {e}", file=sys.stderr)
+                return 2
+            for case in cases:
+                log(f"{case} over {net.name} ({size} B) ...")
+                r = h.run_case(case, net, size)
+                results.append(r)
+                log(("PASS" if r["ok"] else "FAIL"), json.dumps(r))
+            net.cleanup()
+    except KeyboardInterrupt:
+        log("interrupted")
+        cleanup()
+        return 1
+    finally:
+        if a.keep:
+            log("work directory kept:", h.workdir)
+        cleanup()
+
+    print("| case | net | bytes | result | seconds | Mbit/s | uTP pkts (syn/data/state/fin) | BT handshakes in uTP | TCP segs |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        c = r["capture"]
+        t = c["utp_by_type"]
+        print(f"| {r['case']} | {r['net']} | {r['bytes']} | {'PASS' if r['ok'] else 'FAIL'} | "
+              f"{r.get('seconds', '-')} | {r.get('mbit_per_s', '-')} | "
+              f"{t.get('syn', 0)}/{t.get('data', 0)}/{t.get('state', 0)}/{t.get('fin', 0)} | "
+              f"{c['bt_handshakes_over_utp']} | {c['tcp_segments']} |")
+    if a.json_out:
+        with open(a.json_out, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0 if results and all(r["ok"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
