@@ -207,8 +207,9 @@ impl Controller for Nice {
             }
         }
         if let Some(end) = self.core.on_ack(now, ack) {
-            let congested =
-                self.samples > 0 && self.congested as f64 > self.cfg.fraction * self.samples as f64;
+            let congested = !end.in_recovery
+                && self.samples > 0
+                && self.congested as f64 > self.cfg.fraction * self.samples as f64;
             if congested {
                 let w = &mut self.core.w;
                 w.cwnd = (w.cwnd / 2.0).max(self.core.min_cwnd);

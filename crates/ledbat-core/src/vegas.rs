@@ -16,7 +16,8 @@
 //!
 //! cwnd never falls below 2 packets through these rules (Linux `tcp_vegas`); a round without
 //! any RTT sample (all ACKs for retransmissions, Karn's rule) grows like Reno, one packet.
-//! Losses and timeouts are Reno's (see [`crate::reno`]). Slow start can be Vegas's own
+//! Losses and timeouts are Reno's (see [`crate::reno`]); rounds that end during loss
+//! recovery change nothing. Slow start can be Vegas's own
 //! (every other RTT, the paper's "modified slow start") or Reno's every-RTT doubling
 //! ([`VegasConfig::vegas_slow_start`] false, what Linux does).
 
@@ -124,6 +125,9 @@ impl ControllerParams for VegasConfig {
 pub(crate) struct RoundEnd {
     /// Minimum RTT sample of the round, `None` when it had none.
     pub min_rtt: Option<Duration>,
+    /// The round ended during loss recovery: no delay-based change (Linux applies the
+    /// Vegas rule only outside recovery).
+    pub in_recovery: bool,
 }
 
 /// Vegas's state, shared with NICE.
@@ -188,6 +192,7 @@ impl VegasCore {
         }
         let end = RoundEnd {
             min_rtt: self.round_min.take(),
+            in_recovery: self.w.in_recovery(),
         };
         self.last_rtt = end.min_rtt.or(self.last_rtt);
         Some(end)
@@ -195,6 +200,9 @@ impl VegasCore {
 
     /// Vegas's once-per-RTT rule for a finished round.
     pub fn vegas_update(&mut self, end: RoundEnd) {
+        if end.in_recovery {
+            return;
+        }
         let mss = self.w.mss;
         let (Some(rtt), Some(base)) = (end.min_rtt, self.base_rtt) else {
             // No RTT sample this round: Reno's one packet.
@@ -410,6 +418,25 @@ mod tests {
         assert_eq!(pkts(&c), 10.0);
         c.on_loss(t0, &loss(t0 - Duration::from_millis(5), 19 * 1500));
         assert_eq!(pkts(&c), 10.0);
+    }
+
+    #[test]
+    fn rounds_ending_in_recovery_leave_the_window_alone() {
+        let mut c = avoidance(20.0);
+        // The current round began at `t` (first ACK of the second flight).
+        let t = rounds(&mut c, Instant::ZERO, BASE, 2);
+        let t_loss = t + Duration::from_millis(5);
+        c.on_loss(t_loss, &loss(t - Duration::from_millis(10), 22 * 1500));
+        let w = pkts(&c);
+        // This ACK closes the round (its packet left at `t`) but acknowledges data sent
+        // before the loss: recovery, so no Vegas +1 although diff = 0 < alpha.
+        c.on_ack(t + BASE, &ack_rtt(t, Some(BASE), 1500));
+        assert_eq!(pkts(&c), w);
+        assert_eq!(c.diff(), Some(0.0), "the previous round's diff, untouched");
+        // The next round, on data sent after the loss, applies the rule again.
+        c.on_sent(t + BASE, 1500, 1500);
+        c.on_ack(t + BASE * 2, &ack_rtt(t + BASE, Some(BASE), 1500));
+        assert_eq!(pkts(&c), w + 1.0);
     }
 
     #[test]
