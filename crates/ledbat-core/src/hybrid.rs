@@ -35,7 +35,7 @@
 //!   alpha_min by the Zone 1 boundary d1", TCP-Illinois's hyperbola; "beta goes from
 //!   beta_min to beta_mid during Zone 2, and then up to beta_max in Zone 3"), so beta is
 //!   continuous at d2.
-//! - The trend test is reference [5] (Jain & Dovrolis, pathload): the epoch's K OWD samples
+//! - The trend test is reference \[5\] (Jain & Dovrolis, pathload): the epoch's K OWD samples
 //!   are split into G = floor(sqrt(K)) consecutive groups, each represented by its median
 //!   D_1..D_G; `PCT = #{k: D_k > D_(k-1)} / (G - 1)`, `PDT = (D_G - D_1) / sum |D_k -
 //!   D_(k-1)|`. PCT says increasing above 0.66 and not increasing below 0.54; PDT above 0.55

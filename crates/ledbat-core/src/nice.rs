@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 #[serde(default, deny_unknown_fields)]
 pub struct NiceConfig {
     /// Position of the congestion threshold between `rtt_min` and `rtt_max`. Default 0.2
-    /// (seed 003 section 3.1.4: "delta = 0.2 ... as in [81]").
+    /// (seed 003 section 3.1.4: "delta = 0.2 ... as in \[81\]").
     pub threshold: f64,
     /// Fraction of a round's samples that must be congested to halve. Default 0.5 (seed
     /// 003 section 3.1.4: "phi = 0.5").

@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 #[serde(default, deny_unknown_fields)]
 pub struct TcpLpConfig {
     /// EWMA weight of a new one-way-delay sample. Default 1/8 (seed 003 section 3.1.4,
-    /// "alpha = 1/8 ... selected in [60]").
+    /// "alpha = 1/8 ... selected in \[60\]").
     pub alpha: f64,
     /// Early-congestion threshold as a fraction of `d_max - d_min`. Default 0.15 (seed 003
     /// section 3.1.4, "delta = 0.15").
