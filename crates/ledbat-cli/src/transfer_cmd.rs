@@ -497,3 +497,148 @@ async fn receive_file(
     pb.finish_and_clear();
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmpdir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("ledbat-transfer-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn recv_args(listen: SocketAddr, out: PathBuf) -> RecvArgs {
+        RecvArgs {
+            listen,
+            out,
+            force: false,
+            json: true,
+            quiet: true,
+            idle_timeout: 10,
+        }
+    }
+
+    fn free_port() -> SocketAddr {
+        let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        s.local_addr().unwrap()
+    }
+
+    /// A misbehaving sender: header, `body`, then `digest`, then reads the verdict.
+    async fn raw_sender(
+        addr: SocketAddr,
+        size: u64,
+        body: &[u8],
+        digest: Option<[u8; 32]>,
+    ) -> Option<u8> {
+        let sock = UtpSocket::bind("127.0.0.1:0".parse().unwrap(), EndpointConfig::default())
+            .await
+            .unwrap();
+        let mut s = sock.connect(addr).await.unwrap();
+        s.write_all(
+            &Header {
+                size,
+                name: "x".into(),
+            }
+            .encode(),
+        )
+        .await
+        .unwrap();
+        s.write_all(body).await.unwrap();
+        if let Some(d) = digest {
+            s.write_all(&d).await.unwrap();
+        }
+        s.shutdown().await.unwrap();
+        let mut v = [0u8; 1];
+        match s.read_exact(&mut v).await {
+            Ok(_) => Some(v[0]),
+            Err(_) => None,
+        }
+    }
+
+    async fn retry_sender(
+        addr: SocketAddr,
+        size: u64,
+        body: &[u8],
+        digest: Option<[u8; 32]>,
+    ) -> Option<u8> {
+        // The receiver binds asynchronously; give it a moment.
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        raw_sender(addr, size, body, digest).await
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn good_transfer_lands_under_the_final_name() {
+        let dir = tmpdir("good");
+        let src = dir.join("src.bin");
+        let data: Vec<u8> = (0..300_000u32).map(|i| (i * 31 % 256) as u8).collect();
+        std::fs::write(&src, &data).unwrap();
+        let addr = free_port();
+        let out = dir.join("out.bin");
+        let r = tokio::spawn(recv(recv_args(addr, out.clone())));
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let a = SendArgs {
+            path: src,
+            addr,
+            cc: "ledbat".into(),
+            cc_params: vec![],
+            target_ms: Some(25),
+            packet_size: 1000,
+            bind: "127.0.0.1:0".parse().unwrap(),
+            json: true,
+            quiet: true,
+            idle_timeout: 10,
+        };
+        let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size).unwrap();
+        send(a, cfg).await.unwrap();
+        r.await.unwrap().unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), data);
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            2,
+            "no temporary file left"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn digest_mismatch_fails_both_sides_and_writes_nothing() {
+        let dir = tmpdir("bad");
+        let addr = free_port();
+        let out = dir.join("out.bin");
+        let r = tokio::spawn(recv(recv_args(addr, out.clone())));
+        let verdict = retry_sender(addr, 5, b"hello", Some([0u8; 32])).await;
+        assert_eq!(verdict, Some(Status::DigestMismatch.byte()));
+        let e = r.await.unwrap().unwrap_err();
+        assert!(e.to_string().contains("mismatch"), "{e}");
+        assert!(!out.exists());
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            0,
+            "temporary file removed"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn truncated_stream_fails_and_writes_nothing() {
+        let dir = tmpdir("short");
+        let addr = free_port();
+        let out = dir.join("out.bin");
+        let r = tokio::spawn(recv(recv_args(addr, out.clone())));
+        let _ = retry_sender(addr, 1_000_000, &[1u8; 5000], None).await;
+        let e = r.await.unwrap().unwrap_err();
+        assert!(e.to_string().contains("closed after 5000"), "{e}");
+        assert!(!out.exists());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn bad_controller_parameters_are_named() {
+        let e = connection_config("ledbat", &["tagret=5ms".into()], None, 1400).unwrap_err();
+        assert!(format!("{e:#}").contains("tagret"), "{e:#}");
+        let e = connection_config("nope", &[], None, 1400).unwrap_err();
+        assert!(format!("{e:#}").contains("nope"), "{e:#}");
+        let e = connection_config("ledbat", &[], None, 9000).unwrap_err();
+        assert!(format!("{e:#}").contains("packet_size"), "{e:#}");
+    }
+}

@@ -165,7 +165,7 @@ impl ConnectionConfig {
         if self.dup_ack_threshold == 0 {
             return err("dup_ack_threshold", "must be at least 1".into());
         }
-        if self.max_sack_bytes < 4 || self.max_sack_bytes % 4 != 0 {
+        if self.max_sack_bytes < 4 || (self.max_sack_bytes & 3) != 0 {
             return err(
                 "max_sack_bytes",
                 format!(

@@ -337,6 +337,58 @@ impl Connection {
         s
     }
 
+    /// Checks the internal bookkeeping (for tests and fuzzing): bytes in flight, pending
+    /// retransmissions, buffered out-of-order bytes and the send buffer agree with the
+    /// per-packet records.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let flight: u64 = self
+            .inflight
+            .iter()
+            .filter(|e| e.in_flight)
+            .map(|e| e.len as u64)
+            .sum();
+        if flight != self.in_flight_bytes {
+            return Err(format!(
+                "in_flight_bytes {} but packets say {flight}",
+                self.in_flight_bytes
+            ));
+        }
+        let resend = self.inflight.iter().filter(|e| e.need_resend).count();
+        if resend != self.resend_count {
+            return Err(format!(
+                "resend_count {} but packets say {resend}",
+                self.resend_count
+            ));
+        }
+        let ooo: usize = self.ooo.iter().flatten().map(|p| p.len()).sum();
+        if ooo != self.ooo_bytes {
+            return Err(format!(
+                "ooo_bytes {} but buffer holds {ooo}",
+                self.ooo_bytes
+            ));
+        }
+        if self.inflight.len() > self.cfg.max_packets_in_flight as usize + 1 {
+            return Err(format!("{} packets in flight", self.inflight.len()));
+        }
+        if self.ooo.len() > self.cfg.max_reorder as usize {
+            return Err(format!("reorder buffer of {} slots", self.ooo.len()));
+        }
+        if self.unsent < self.send_base || self.unsent > self.send_base + self.send_buf.len() as u64
+        {
+            return Err("unsent offset outside the send buffer".into());
+        }
+        if self.error.is_none() && self.seq_nr != self.una.wrapping_add(self.inflight.len() as u16)
+        {
+            return Err(format!(
+                "seq_nr {} != una {} + {}",
+                self.seq_nr,
+                self.una,
+                self.inflight.len()
+            ));
+        }
+        Ok(())
+    }
+
     /// Counts a malformed datagram addressed to this connection.
     pub fn count_malformed(&mut self) {
         self.stats.malformed_dropped += 1;
@@ -767,11 +819,12 @@ impl Connection {
     fn on_data_sent(&mut self, now: Instant, len: u64) {
         self.in_flight_bytes += len;
         self.ctrl.on_sent(now, len, self.in_flight_bytes);
-        if let Some(rate) = self.ctrl.pacing_rate() {
-            if rate > 0 {
-                self.next_send_at =
-                    now + Duration::from_nanos(len.saturating_mul(1_000_000_000) / rate);
-            }
+        if let Some(gap) = self
+            .ctrl
+            .pacing_rate()
+            .and_then(|rate| len.saturating_mul(1_000_000_000).checked_div(rate))
+        {
+            self.next_send_at = now + Duration::from_nanos(gap);
         }
         if self.rto_at.is_none() {
             self.rto_at = Some(now + self.rto());
@@ -934,9 +987,12 @@ impl Connection {
     }
 
     /// The next instant at which [`Connection::handle_timeout`] has work, if any.
+    ///
+    /// The linger deadline is not included (see [`Connection::drain_at`]): only the owner
+    /// knows whether the application still holds the connection.
     pub fn poll_timeout(&self) -> Option<Instant> {
         if self.error.is_some() {
-            return self.done_at.map(|t| t + self.cfg.linger);
+            return None;
         }
         let mut t: Option<Instant> = None;
         let mut consider = |x: Option<Instant>| {
@@ -954,8 +1010,16 @@ impl Connection {
         if self.state == State::SynReceived {
             consider(Some(self.last_recv + self.cfg.handshake_timeout));
         }
-        consider(self.done_at.map(|d| d + self.cfg.linger));
         t
+    }
+
+    /// When [`Connection::is_drained`] becomes true, once known.
+    pub fn drain_at(&self) -> Option<Instant> {
+        match (self.error, self.done_at) {
+            (Some(_), Some(t)) => Some(t),
+            (None, Some(t)) => Some(t + self.cfg.linger),
+            _ => None,
+        }
     }
 
     /// Runs every timer due at `now`.

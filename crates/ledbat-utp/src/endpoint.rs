@@ -354,7 +354,13 @@ impl Endpoint {
     pub fn poll_timeout(&self) -> Option<Instant> {
         self.conns
             .values()
-            .filter_map(|e| e.conn.poll_timeout())
+            .filter_map(|e| {
+                let drain = if e.released { e.conn.drain_at() } else { None };
+                match (e.conn.poll_timeout(), drain) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                }
+            })
             .min()
     }
 

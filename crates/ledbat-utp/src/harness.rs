@@ -59,6 +59,9 @@ impl LinkConfig {
     }
 }
 
+/// A datagram on the wire: arrival time, tie-break ticket, towards B, bytes.
+type InFlight = (Instant, u64, bool, Vec<u8>);
+
 /// Which endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -82,7 +85,7 @@ pub struct Net {
     /// Link from B to A.
     pub ba: LinkConfig,
     rng: ChaCha12Rng,
-    queue: BinaryHeap<Reverse<(Instant, u64, bool, Vec<u8>)>>,
+    queue: BinaryHeap<Reverse<InFlight>>,
     ticket: u64,
     /// Datagrams delivered so far.
     pub delivered: u64,
@@ -275,7 +278,10 @@ pub fn transfer(net: &mut Net, data: &[u8], limit: Duration) -> TransferOutcome 
             }
         }
         let client_done = net.a.connection(ca).is_some_and(|c| c.is_write_closed());
-        let failed = net.a.connection(ca).is_none_or(|c| c.error().is_some());
+        let failed = match net.a.connection(ca) {
+            Some(c) => c.error().is_some(),
+            None => true,
+        };
         if client_done && server_eof {
             done_at = Some(net.now);
             break;
@@ -292,6 +298,93 @@ pub fn transfer(net: &mut Net, data: &[u8], limit: Duration) -> TransferOutcome 
         client,
         dropped: net.dropped,
     }
+}
+
+/// Drives an established connection pair with adversarial input, for fuzzing: `input` is
+/// read as a program of operations (inject a datagram built from the next bytes, optionally
+/// patched to carry a live connection id and a valid type nibble; step the network; write;
+/// read). Panics if a connection's bookkeeping breaks ([`crate::Connection::check_invariants`]);
+/// any panic is a bug.
+pub fn fuzz_exchange(input: &[u8]) {
+    let mut net = Net::new(
+        EndpointConfig::default(),
+        LinkConfig::default(),
+        LinkConfig::default(),
+        0,
+    );
+    let ca = net.a.connect(net.now, addr_b()).expect("valid config");
+    for _ in 0..4 {
+        net.step(net.now + Duration::from_secs(1));
+    }
+    let cb = net.b.accept();
+    let ids = |net: &Net| {
+        (
+            net.a.connection(ca).map(|c| c.recv_id()),
+            cb.and_then(|h| net.b.connection(h)).map(|c| c.recv_id()),
+        )
+    };
+    let data = [0xa5u8; 3000];
+    let mut buf = vec![0u8; 8192];
+    let mut i = 0;
+    while i < input.len() {
+        let op = input[i];
+        i += 1;
+        match op % 5 {
+            0 | 1 => {
+                let len = input.get(i).copied().unwrap_or(0) as usize;
+                i += 1;
+                let end = (i + len).min(input.len());
+                let mut d = input[i..end].to_vec();
+                i = end;
+                let to_b = op & 0x10 != 0;
+                if op & 0x20 != 0 && d.len() >= 4 {
+                    let (ia, ib) = ids(&net);
+                    if let Some(id) = if to_b { ib } else { ia } {
+                        d[0] = (((d[0] >> 4) % 5) << 4) | 1;
+                        d[2..4].copy_from_slice(&id.to_be_bytes());
+                    }
+                }
+                let side = if to_b { Side::B } else { Side::A };
+                let from = if to_b { addr_a() } else { addr_b() };
+                net.inject_raw(side, from, &d);
+            }
+            2 => {
+                let ms = input.get(i).copied().unwrap_or(1) as u64;
+                i += 1;
+                let limit = net.now + Duration::from_millis(ms * 10);
+                net.step(limit);
+            }
+            3 => {
+                if let Some(c) = net.a.connection_mut(ca) {
+                    let _ = c.write(&data);
+                }
+                if let Some(c) = cb.and_then(|h| net.b.connection_mut(h)) {
+                    let _ = c.write(&data[..1000]);
+                }
+            }
+            _ => {
+                for h in [Some(ca), cb].into_iter().flatten() {
+                    for ep in [&mut net.a, &mut net.b] {
+                        if let Some(c) = ep.connection_mut(h) {
+                            let _ = c.read(&mut buf);
+                        }
+                    }
+                }
+            }
+        }
+        for ep in [&net.a, &net.b] {
+            for h in ep.handles() {
+                if let Some(c) = ep.connection(h) {
+                    if let Err(e) = c.check_invariants() {
+                        panic!("invariant broken: {e}");
+                    }
+                }
+            }
+        }
+    }
+    // Let everything settle; timers must keep firing without panics.
+    let limit = net.now + Duration::from_secs(300);
+    while net.step(limit) {}
 }
 
 #[cfg(test)]
@@ -327,6 +420,33 @@ mod tests {
             (o.duration, o.client.packets_sent, o.dropped)
         };
         assert_eq!(run(9), run(9));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn arbitrary_datagrams_never_break_a_connection(input in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600)) {
+            fuzz_exchange(&input);
+        }
+    }
+
+    #[test]
+    fn forged_in_window_datagrams_do_not_break_invariants() {
+        // Valid-looking STATE/DATA/FIN with live ids and random fields.
+        let mut input = Vec::new();
+        for k in 0..200u32 {
+            input.extend_from_slice(&[0x31, 24]);
+            let ty = (k % 3) as u8; // DATA, FIN, STATE
+            input.extend_from_slice(&[(ty << 4) | 1, if k % 7 == 0 { 1 } else { 0 }, 0, 0]);
+            input.extend_from_slice(&k.wrapping_mul(2654435761).to_be_bytes());
+            input.extend_from_slice(&[0; 4]);
+            input.extend_from_slice(&(k * 1000).to_be_bytes());
+            input.extend_from_slice(&(k as u16).to_be_bytes());
+            input.extend_from_slice(&(k as u16 ^ 0x5555).to_be_bytes());
+            input.extend_from_slice(&[0, 4, 0xff, 0xff]);
+            input.extend_from_slice(&[2, 3, 3, 4]);
+        }
+        fuzz_exchange(&input);
     }
 
     #[test]
