@@ -332,7 +332,7 @@ pub fn fuzz_exchange(input: &[u8]) {
         match op % 5 {
             0 | 1 => {
                 let len = input.get(i).copied().unwrap_or(0) as usize;
-                i += 1;
+                i = (i + 1).min(input.len());
                 let end = (i + len).min(input.len());
                 let mut d = input[i..end].to_vec();
                 i = end;
