@@ -57,6 +57,10 @@ struct NetArgs {
     /// Transport carrying the peer connections.
     #[arg(long, value_enum, default_value_t = Transport::Utp)]
     transport: Transport,
+    /// Keep retrying an outgoing connection for this many seconds (the peer may still be
+    /// starting).
+    #[arg(long = "connect-timeout", default_value_t = 10.0)]
+    connect_timeout: f64,
     /// Outstanding 16 KiB block requests per peer.
     #[arg(long, default_value_t = PeerConfig::default().pipeline)]
     pipeline: usize,
@@ -187,15 +191,16 @@ fn spawn_peer(
     });
 }
 
-/// Connects to `peer`, retrying for up to 10 s (the peer may still be starting).
+/// Connects to `peer`, retrying every 0.5 s for up to `net.connect_timeout` seconds.
 async fn dial(
     listener: Option<&Listener>,
-    transport: Transport,
+    net: &NetArgs,
     bind: SocketAddr,
     peer: SocketAddr,
     cc: &CcChoice,
 ) -> Result<BoxStream> {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let transport = net.transport;
+    let deadline = Instant::now() + Duration::from_secs_f64(net.connect_timeout.max(0.0));
     loop {
         let r = match listener {
             Some(l) => l.connect(peer).await,
@@ -290,7 +295,7 @@ async fn seed(a: SeedArgs) -> Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let (done_tx, mut done_rx) = mpsc::unbounded_channel();
     for &p in &a.peer {
-        match dial(Some(&listener), a.net.transport, a.listen, p, &cc).await {
+        match dial(Some(&listener), &a.net, a.listen, p, &cc).await {
             Ok(s) => spawn_peer(
                 s,
                 p,
@@ -425,7 +430,7 @@ async fn fetch(
     let mut live = 0usize;
     let mut dial_errors = Vec::new();
     for &p in &a.peer {
-        match dial(None, a.net.transport, a.bind, p, cc).await {
+        match dial(None, &a.net, a.bind, p, cc).await {
             Ok(s) => {
                 live += 1;
                 spawn_peer(

@@ -1,0 +1,221 @@
+//! `ledbat torrent` end to end through the binary, over loopback TCP (the BitTorrent layer;
+//! the uTP runs are in `interop/`).
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ledbat");
+
+struct Dir(PathBuf);
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+fn tmpdir(tag: &str) -> Dir {
+    let d = std::env::temp_dir().join(format!("ledbat-cli-torrent-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    Dir(d)
+}
+
+/// Kills the child on drop so a failing test leaves no process behind.
+struct Kid(Child);
+impl Drop for Kid {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn ledbat(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn payload(path: &Path, len: usize) -> Vec<u8> {
+    let data: Vec<u8> = (0..len).map(|i| (i * 31 + i / 7) as u8).collect();
+    std::fs::write(path, &data).unwrap();
+    data
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn create_seed_get_round_trip_over_tcp() {
+    let d = tmpdir("rt");
+    let src = d.0.join("data.bin");
+    let data = payload(&src, 3_000_000);
+    let torrent = d.0.join("data.torrent");
+    let o = ledbat(&[
+        "torrent",
+        "create",
+        s(&src),
+        "-o",
+        s(&torrent),
+        "--piece-kib",
+        "64",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let line = String::from_utf8_lossy(&o.stdout);
+    assert!(line.contains("46 pieces of 64 KiB"), "{line}");
+
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let _seed = Kid(Command::new(BIN)
+        .args([
+            "torrent",
+            "seed",
+            s(&torrent),
+            "--data",
+            s(&src),
+            "--listen",
+            &listen,
+        ])
+        .args(["--transport", "tcp", "--quiet", "--max-seconds", "60"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap());
+    let out = d.0.join("out");
+    let o = ledbat(&[
+        "torrent",
+        "get",
+        s(&torrent),
+        "--peer",
+        &listen,
+        "--out",
+        s(&out),
+        "--transport",
+        "tcp",
+        "--json",
+        "--quiet",
+        "--timeout",
+        "60",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["complete"], true);
+    assert_eq!(j["counters"]["pieces_verified"], 46);
+    assert_eq!(std::fs::read(out.join("data.bin")).unwrap(), data);
+    assert!(!out.join("data.bin.part").exists());
+}
+
+#[test]
+fn get_that_cannot_finish_leaves_no_file_and_fails() {
+    let d = tmpdir("fail");
+    let src = d.0.join("x.bin");
+    payload(&src, 100_000);
+    let torrent = d.0.join("x.torrent");
+    assert!(ledbat(&["torrent", "create", s(&src), "-o", s(&torrent)])
+        .status
+        .success());
+    // Nobody listens on this port.
+    let listen = format!("127.0.0.1:{}", free_port());
+    let out = d.0.join("out");
+    let t0 = Instant::now();
+    let o = ledbat(&[
+        "torrent",
+        "get",
+        s(&torrent),
+        "--peer",
+        &listen,
+        "--out",
+        s(&out),
+        "--transport",
+        "tcp",
+        "--quiet",
+        "--connect-timeout",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert!(t0.elapsed() < Duration::from_secs(10));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("incomplete: 0 of 1 pieces"), "{err}");
+    assert!(!out.join("x.bin").exists());
+    assert!(!out.join("x.bin.part").exists());
+}
+
+#[test]
+fn seeding_the_wrong_data_is_refused() {
+    let d = tmpdir("wrong");
+    let src = d.0.join("a.bin");
+    payload(&src, 50_000);
+    let torrent = d.0.join("a.torrent");
+    assert!(ledbat(&["torrent", "create", s(&src), "-o", s(&torrent)])
+        .status
+        .success());
+    std::fs::write(&src, vec![0u8; 50_000]).unwrap();
+    let o = ledbat(&[
+        "torrent",
+        "seed",
+        s(&torrent),
+        "--data",
+        s(&src),
+        "--listen",
+        "127.0.0.1:0",
+        "--transport",
+        "tcp",
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no piece matches"));
+}
+
+#[test]
+fn a_broken_torrent_file_is_named_in_the_error() {
+    let d = tmpdir("broken");
+    let torrent = d.0.join("bad.torrent");
+    std::fs::write(&torrent, b"d4:infod4:name1:xee").unwrap();
+    let o = ledbat(&[
+        "torrent",
+        "get",
+        s(&torrent),
+        "--peer",
+        "127.0.0.1:1",
+        "--out",
+        s(&d.0),
+        "--transport",
+        "tcp",
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.torrent") && err.contains("piece length"),
+        "{err}"
+    );
+}
+
+#[test]
+fn unknown_controller_is_refused_before_anything_starts() {
+    let d = tmpdir("cc");
+    let src = d.0.join("a.bin");
+    payload(&src, 20_000);
+    let torrent = d.0.join("a.torrent");
+    assert!(ledbat(&["torrent", "create", s(&src), "-o", s(&torrent)])
+        .status
+        .success());
+    let o = ledbat(&[
+        "torrent",
+        "seed",
+        s(&torrent),
+        "--data",
+        s(&src),
+        "--listen",
+        "127.0.0.1:0",
+        "--cc",
+        "no-such-cc",
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-cc"));
+}
