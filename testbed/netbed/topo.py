@@ -213,6 +213,7 @@ def cleanup_stale() -> list[str]:
 APT_PACKAGES = {
     "ip": "iproute2",
     "tc": "iproute2",
+    "ss": "iproute2",
     "ethtool": "ethtool",
     "nft": "nftables",
     "iperf3": "iperf3",
