@@ -11,6 +11,7 @@ time limit was hit.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import os
@@ -22,7 +23,7 @@ from dataclasses import asdict
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from netbed import flows, proc, scenarios, topo  # noqa: E402
+from netbed import flows, measure, proc, scenarios, topo  # noqa: E402
 from netbed.bed import run_scenario  # noqa: E402
 from netbed.report import print_table  # noqa: E402
 
@@ -90,6 +91,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--cleanup", action="store_true",
                     help="delete namespaces left by a crashed run and exit")
     return ap.parse_args(argv)
+
+
+def _write_series(path: str, res, rate_bps: int) -> None:
+    """Per-flow rates, link utilisation and queue delay in 1 s windows every 0.5 s."""
+    if not res.qdisc or not res.counters:
+        return
+    names = [fr.flow.name for fr in res.flows]
+    rows = measure.series_rows(res.qdisc, res.counters, names, rate_bps, res.t0,
+                               res.t0 + res.length)
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=["t", *names, "link", "queue_ms"])
+        w.writeheader()
+        w.writerows(rows)
 
 
 def _json_or_none(text: str):
@@ -230,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
                            "flows": [{"name": fr.flow.name, "kind": fr.kind,
                                       "port": fr.flow.port, "t_start": fr.t_start,
                                       "t_stop": fr.t_stop} for fr in res.flows]}, fh)
+            _write_series(os.path.join(out_dir, s.name, "series.csv"), res, b.rate_bps)
             print(f"[bed]   done in {time.monotonic() - t:.0f} s", flush=True)
     except Deadline:
         print(f"[bed] overall time limit of {max_s:.0f} s hit; stopping", file=sys.stderr)

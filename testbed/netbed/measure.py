@@ -183,3 +183,26 @@ def time_until_below(series: Cumulative, t0: float, end: float, threshold_bps: f
         return None
     s_next = wins[last_high + 1][0]
     return s_next + width - t0
+
+
+def series_rows(qdisc_samples: list[dict], counter_samples: list[dict], flow_names: list[str],
+                rate_bps: int, a: float, b: float, width: float = 1.0,
+                step: float = 0.5) -> list[dict]:
+    """A time series for plots: per window [s, s + width] from `a` to `b`, each flow's frame
+    rate (Mbit/s), the link utilisation and the mean queueing delay (ms).
+
+    Each row: {"t": s - a, "<flow>": Mbit/s ..., "link": fraction, "queue_ms": ms}."""
+    flows = {n: flow_frames(counter_samples, n) for n in flow_names}
+    sent = qdisc_sent(qdisc_samples)
+    rows = []
+    k = 0
+    while a + k * step + width <= b + 1e-9:
+        s = a + k * step
+        row = {"t": round(s - a, 3)}
+        for n, c in flows.items():
+            row[n] = round(c.rate_bps(s, s + width) / 1e6, 4)
+        row["link"] = round(sent.rate_bps(s, s + width) / rate_bps, 4)
+        row["queue_ms"] = round(queue_delay(qdisc_samples, s, s + width, rate_bps).mean_ms, 2)
+        rows.append(row)
+        k += 1
+    return rows
