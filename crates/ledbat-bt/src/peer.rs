@@ -585,3 +585,92 @@ impl Conn<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Delivers a byte string in the given chunk sizes, one read at a time.
+    struct Chunked {
+        data: Vec<u8>,
+        pos: usize,
+        sizes: Vec<usize>,
+        k: usize,
+    }
+
+    impl AsyncRead for Chunked {
+        fn poll_read(
+            mut self: std::pin::Pin<&mut Self>,
+            _cx: &mut std::task::Context<'_>,
+            buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            let me = &mut *self;
+            let want = me.sizes[me.k % me.sizes.len()].max(1);
+            me.k += 1;
+            let n = want.min(me.data.len() - me.pos).min(buf.remaining());
+            buf.put_slice(&me.data[me.pos..me.pos + n]);
+            me.pos += n;
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    fn block_on<F: std::future::Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    proptest! {
+        #[test]
+        fn frames_survive_any_read_chunking(
+            haves in proptest::collection::vec(any::<u32>(), 1..20),
+            block in proptest::collection::vec(any::<u8>(), 0..3000),
+            sizes in proptest::collection::vec(1usize..200, 1..10),
+        ) {
+            let mut sent: Vec<Message> = haves.into_iter().map(Message::Have).collect();
+            sent.insert(1, Message::KeepAlive);
+            sent.push(Message::Piece { index: 3, begin: 16384, data: block });
+            let mut data = Handshake::new([7; 20], [8; 20]).encode().to_vec();
+            for m in &sent {
+                m.encode_into(&mut data);
+            }
+            let mut r = FrameReader::new(Chunked { data, pos: 0, sizes, k: 0 }, max_frame_len(10));
+            let got = block_on(async {
+                let h = r.handshake().await.unwrap();
+                let mut v = Vec::new();
+                while let Some(m) = r.next().await.unwrap() {
+                    v.push(m);
+                }
+                (h, v)
+            });
+            prop_assert_eq!(got.0.info_hash, [7; 20]);
+            prop_assert_eq!(got.1, sent);
+        }
+    }
+
+    #[test]
+    fn truncated_frame_at_end_of_stream_is_an_error() {
+        let mut data = Message::Have(1).encode();
+        data.pop();
+        let mut r = FrameReader::new(
+            Chunked {
+                data,
+                pos: 0,
+                sizes: vec![100],
+                k: 0,
+            },
+            max_frame_len(10),
+        );
+        assert!(block_on(r.next()).is_err());
+    }
+
+    #[test]
+    fn peer_ids_are_azureus_style_and_differ() {
+        let a = new_peer_id();
+        assert_eq!(&a[..8], b"-LB0100-");
+        assert!(a.iter().all(|c| c.is_ascii_graphic()));
+        assert_ne!(new_peer_id()[8..], a[8..]);
+    }
+}
