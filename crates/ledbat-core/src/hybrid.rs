@@ -35,13 +35,18 @@
 //!   alpha_min by the Zone 1 boundary d1", TCP-Illinois's hyperbola; "beta goes from
 //!   beta_min to beta_mid during Zone 2, and then up to beta_max in Zone 3"), so beta is
 //!   continuous at d2.
-//! - The trend test is reference \[5\] (Jain & Dovrolis, pathload): the epoch's K OWD samples
-//!   are split into G = floor(sqrt(K)) consecutive groups, each represented by its median
-//!   D_1..D_G; `PCT = #{k: D_k > D_(k-1)} / (G - 1)`, `PDT = (D_G - D_1) / sum |D_k -
-//!   D_(k-1)|`. PCT says increasing above 0.66 and not increasing below 0.54; PDT above 0.55
-//!   and below 0.45; otherwise a metric is ambiguous. The trend is increasing when one metric
-//!   says so and the other does not contradict it. Epochs with fewer than
-//!   `trend_min_samples` samples have no trend (not increasing).
+//! - The trend test is reference \[5\] (Jain & Dovrolis, pathload): K OWD samples are split
+//!   into G = floor(sqrt(K)) consecutive groups, each represented by its median D_1..D_G;
+//!   `PCT = #{k: D_k > D_(k-1)} / (G - 1)`, `PDT = (D_G - D_1) / sum |D_k - D_(k-1)|`. PCT
+//!   says increasing above 0.66 and not increasing below 0.54; PDT above 0.55 and below
+//!   0.45; otherwise a metric is ambiguous. The trend is increasing when one metric says so
+//!   and the other does not contradict it. The paper does not say which samples it tests;
+//!   here, at each epoch end, the last `trend_samples` OWD samples (default K = 100, G = 10,
+//!   pathload's stream length), a window that spans several epochs at low rates; no verdict
+//!   (not increasing) until that many samples were seen. Testing each epoch alone (about 12
+//!   samples at 1 Mb/s and 100 ms) flags every sub-packet queue build-up of a paced flow and
+//!   keeps the queue near empty, well below the paper's reported 12-24 ms (simulated with
+//!   `scenarios/seed004/hybrid-alone.toml`).
 //! - OWD_min is the minimum over the whole connection (the paper's default; it mentions a
 //!   windowed minimum against clock drift as an option, not implemented).
 //! - The paper gives no start-up rule: before the first RTT sample the window is
@@ -88,10 +93,9 @@ pub struct HybridConfig {
     pub gamma: f64,
     /// Use the one-way-delay trend test. Default on (seed 004 section II-A).
     pub trend_test: bool,
-    /// Fewest OWD samples in an epoch for a trend verdict. Default 6 (two groups of three;
-    /// our choice: the paper's 1 Mb/s, 100 ms scenario acknowledges about 8 packets per
-    /// epoch, far fewer than pathload's 100-packet streams).
-    pub trend_min_samples: usize,
+    /// Number of latest OWD samples the trend test examines at each epoch end. Default 100
+    /// (pathload's stream length, Jain & Dovrolis; the paper does not say).
+    pub trend_samples: usize,
     /// Window before the first RTT sample, packets; the first rate is this window per
     /// epoch. Default 2 (as RFC 6817's INIT_CWND; the paper gives no start-up rule).
     pub init_window: f64,
@@ -116,7 +120,7 @@ impl Default for HybridConfig {
             d3: Duration::from_millis(48),
             gamma: 1.0,
             trend_test: true,
-            trend_min_samples: 6,
+            trend_samples: 100,
             init_window: 2.0,
             min_window: 1.0,
             cut_on_timeout: false,
@@ -155,8 +159,8 @@ setters! {
     gamma: f64;
     /// Sets [`HybridConfig::trend_test`].
     trend_test: bool;
-    /// Sets [`HybridConfig::trend_min_samples`].
-    trend_min_samples: usize;
+    /// Sets [`HybridConfig::trend_samples`].
+    trend_samples: usize;
     /// Sets [`HybridConfig::init_window`].
     init_window: f64;
     /// Sets [`HybridConfig::min_window`].
@@ -189,13 +193,13 @@ impl ControllerParams for HybridConfig {
             }
         }
         in_range(n, "gamma", self.gamma, 0.0, 1.0)?;
-        if self.trend_min_samples < 4 {
+        if !(4..=MAX_TREND_SAMPLES).contains(&self.trend_samples) {
             return Err(ConfigError::new(
                 n,
-                "trend_min_samples",
+                "trend_samples",
                 format!(
-                    "must be at least 4 (two groups of two), got {}",
-                    self.trend_min_samples
+                    "must be between 4 (two groups of two) and {MAX_TREND_SAMPLES}, got {}",
+                    self.trend_samples
                 ),
             ));
         }
@@ -286,9 +290,8 @@ pub fn owd_trend_increasing(owd: &[i64]) -> Option<bool> {
     ))
 }
 
-/// Longest per-epoch sample list kept for the trend test (further samples still count
-/// towards the mean).
-pub const MAX_EPOCH_SAMPLES: usize = 4096;
+/// Largest accepted [`HybridConfig::trend_samples`].
+pub const MAX_TREND_SAMPLES: usize = 10_000;
 
 /// The hybrid window-and-rate controller of seed 004.
 #[derive(Clone, Debug)]
@@ -306,7 +309,8 @@ pub struct Hybrid {
     /// This epoch: sum and count of OWD - OWD_min (us), OWD samples for the trend.
     sum_rowd: f64,
     count: u64,
-    owds: Vec<i64>,
+    /// The latest OWD samples (unwrapped), at most `trend_samples`.
+    owds: std::collections::VecDeque<i64>,
     loss: bool,
     timeout_cut: bool,
     zone: Option<Zone>,
@@ -331,7 +335,7 @@ impl Hybrid {
             owd_min: None,
             sum_rowd: 0.0,
             count: 0,
-            owds: Vec::with_capacity(64),
+            owds: std::collections::VecDeque::with_capacity(cfg.trend_samples),
             loss: false,
             timeout_cut: false,
             zone: None,
@@ -417,7 +421,6 @@ impl Hybrid {
         self.epoch_start = now;
         self.sum_rowd = 0.0;
         self.count = 0;
-        self.owds.clear();
         self.loss = false;
         self.timeout_cut = false;
     }
@@ -435,8 +438,8 @@ impl Hybrid {
         if self.count > 0 {
             let d = Duration::from_micros((self.sum_rowd / self.count as f64).max(0.0) as u64);
             let increasing = self.cfg.trend_test
-                && self.owds.len() >= self.cfg.trend_min_samples
-                && owd_trend_increasing(&self.owds).unwrap_or(false);
+                && self.owds.len() >= self.cfg.trend_samples
+                && owd_trend_increasing(self.owds.make_contiguous()).unwrap_or(false);
             let zone = self.classify(d, increasing, self.loss);
             let new = match zone {
                 Zone::One => r + self.alpha(d),
@@ -480,9 +483,10 @@ impl Controller for Hybrid {
             };
             self.sum_rowd += (v - min) as f64;
             self.count += 1;
-            if self.owds.len() < MAX_EPOCH_SAMPLES {
-                self.owds.push(v);
+            if self.owds.len() == self.cfg.trend_samples {
+                self.owds.pop_front();
             }
+            self.owds.push_back(v);
         }
     }
 
@@ -574,7 +578,11 @@ mod tests {
 
     /// Starts the controller at 1 s (base OWD 50 ms) with R set to `rate` and an empty epoch.
     fn started(rate: f64) -> Hybrid {
-        let mut c = hybrid();
+        started_with(HybridConfig::default(), rate)
+    }
+
+    fn started_with(cfg: HybridConfig, rate: f64) -> Hybrid {
+        let mut c = Hybrid::new(cfg, MSS).unwrap();
         ack_owd(&mut c, Instant::from_secs(1), 50_000);
         c.rate = Some(rate);
         c.reset_epoch(c.epoch_start);
@@ -674,13 +682,36 @@ mod tests {
 
     #[test]
     fn rising_delay_is_zone_three_even_below_d1() {
-        let mut c = started(800_000.0);
+        let mut c = started_with(HybridConfig::default().trend_samples(9), 800_000.0);
         let q: Vec<u32> = (0..9).map(|i| i * 1000).collect(); // 0..8 ms, mean 4 ms
         epoch(&mut c, &q);
         assert_eq!(c.zone(), Some(Zone::Three));
         // beta = 0.25 + 0.25 * 4 / 48
         let beta = 0.25 + 0.25 * 4.0 / 48.0;
         assert!((c.rate_bps().unwrap() - 800_000.0 * (1.0 - beta)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_trend_window_spans_epochs() {
+        // Default: the last 100 samples. Four epochs of 25 samples rising 40 us each.
+        let mut c = started(800_000.0);
+        let mut owd = 0u32;
+        for i in 0..4 {
+            let q: Vec<u32> = (0..25).map(|k| owd + 40 * k).collect();
+            owd += 1000;
+            epoch(&mut c, &q);
+            // No verdict before 100 samples; then a sustained rise over all of them.
+            let want = if i < 3 { Zone::One } else { Zone::Three };
+            assert_eq!(c.zone(), Some(want), "epoch {i}");
+        }
+        // A rise confined to the newest epoch after three flat ones is not a trend.
+        let mut c = started(800_000.0);
+        for _ in 0..3 {
+            epoch(&mut c, &[1000; 25]);
+        }
+        let q: Vec<u32> = (0..25).map(|k| 1000 + 40 * k).collect();
+        epoch(&mut c, &q);
+        assert_eq!(c.zone(), Some(Zone::One));
     }
 
     #[test]
@@ -829,10 +860,7 @@ mod tests {
             (HybridConfig::default().beta_max(0.1), "beta_max"),
             (HybridConfig::default().alpha_max(10.0), "alpha_max"),
             (HybridConfig::default().gamma(1.5), "gamma"),
-            (
-                HybridConfig::default().trend_min_samples(2),
-                "trend_min_samples",
-            ),
+            (HybridConfig::default().trend_samples(2), "trend_samples"),
         ];
         for (cfg, field) in cases {
             assert_eq!(Hybrid::new(cfg, MSS).unwrap_err().field, field);
