@@ -13,12 +13,13 @@ use anyhow::{bail, Context, Result};
 use frame::{Header, Status, DIGEST_LEN};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ledbat_core::ControllerConfig;
-use ledbat_utp::{ConnectionConfig, ConnectionStats, EndpointConfig, UtpSocket, UtpStream};
+use ledbat_utp::{
+    ConnectionConfig, ConnectionStats, EndpointConfig, StatsHandle, UtpSocket, UtpStream,
+};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant as WallClock;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -53,6 +54,10 @@ pub struct SendArgs {
     /// Give up when no byte is acknowledged for this many seconds.
     #[arg(long, default_value_t = 60)]
     pub idle_timeout: u64,
+    /// Append the connection's state (cwnd, queuing delay, RTT, counters) as one JSON line
+    /// every 100 ms to this file.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
 }
 
 /// Arguments of `ledbat recv`.
@@ -77,6 +82,9 @@ pub struct RecvArgs {
     /// to connect, then apply 60 s).
     #[arg(long, default_value_t = 60)]
     pub idle_timeout: u64,
+    /// Append the connection's state as one JSON line every 100 ms to this file.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
 }
 
 /// The final report of either side.
@@ -142,22 +150,74 @@ fn stats_message(s: &ConnectionStats) -> String {
     )
 }
 
-/// Refreshes the progress bar's message from the connection every 200 ms.
+/// One line of `--trace`: the connection's state at one instant.
+#[derive(Debug, Serialize)]
+struct TraceLine {
+    /// Seconds since the socket was bound.
+    t: f64,
+    bytes_acked: u64,
+    bytes_received: u64,
+    cwnd: u64,
+    in_flight: u64,
+    peer_window: u64,
+    queuing_delay_ms: Option<f64>,
+    base_delay_ms: Option<f64>,
+    srtt_ms: Option<f64>,
+    retransmissions: u64,
+    timeouts: u64,
+    state: &'static str,
+}
+
+/// Refreshes the progress bar's message every 100 ms and, with `--trace`, appends one JSON
+/// line per tick.
 fn spawn_stats_ticker(
     pb: ProgressBar,
-    stream: Arc<tokio::sync::Mutex<UtpStream>>,
+    stats: StatsHandle,
+    trace: Option<std::fs::File>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(std::time::Duration::from_millis(200));
+        let mut trace = trace.map(std::io::BufWriter::new);
+        let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
+        let mut n = 0u64;
         loop {
             tick.tick().await;
-            let s = { stream.lock().await.stats() };
-            match s {
-                Some(s) => pb.set_message(stats_message(&s)),
-                None => break,
+            let Some(s) = stats.get() else { break };
+            if n % 2 == 0 {
+                pb.set_message(stats_message(&s));
+            }
+            n += 1;
+            if let Some(w) = trace.as_mut() {
+                let line = TraceLine {
+                    t: stats.elapsed(),
+                    bytes_acked: s.bytes_acked,
+                    bytes_received: s.bytes_received,
+                    cwnd: s.cwnd,
+                    in_flight: s.in_flight,
+                    peer_window: s.peer_window,
+                    queuing_delay_ms: s.metrics.queuing_delay.map(|d| d.as_millis_f64()),
+                    base_delay_ms: s.metrics.base_delay.map(|d| d.as_millis_f64()),
+                    srtt_ms: s.srtt.map(|d| d.as_millis_f64()),
+                    retransmissions: s.retransmissions,
+                    timeouts: s.timeouts,
+                    state: s.metrics.state,
+                };
+                use std::io::Write;
+                if serde_json::to_writer(&mut *w, &line).is_err()
+                    || writeln!(w).and_then(|_| w.flush()).is_err()
+                {
+                    trace = None;
+                }
             }
         }
     })
+}
+
+fn open_trace(path: &Option<PathBuf>) -> Result<Option<std::fs::File>> {
+    path.as_ref()
+        .map(|p| {
+            std::fs::File::create(p).with_context(|| format!("creating trace file {}", p.display()))
+        })
+        .transpose()
 }
 
 fn print_summary(s: &Summary, json: bool) -> Result<()> {
@@ -231,19 +291,18 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
         .await
         .map_err(|_| anyhow::anyhow!("connecting to {}: no answer within {idle:?}", a.addr))?
         .with_context(|| format!("connecting to {}", a.addr))?;
-    let stream = Arc::new(tokio::sync::Mutex::new(stream));
+    let mut stream = stream;
     let pb = progress_bar(size, a.quiet || a.json);
-    let ticker = spawn_stats_ticker(pb.clone(), stream.clone());
+    let ticker = spawn_stats_ticker(pb.clone(), stream.stats_handle(), open_trace(&a.trace)?);
 
     let result = async {
-        let mut s = stream.lock().await;
+        let s = &mut stream;
         let header = Header {
             size,
             name: name.clone(),
         }
         .encode();
         s.write_all(&header).await.context("sending the header")?;
-        drop(s);
         let mut hasher = Sha256::new();
         let mut buf = vec![0u8; 256 * 1024];
         let mut sent = 0u64;
@@ -262,7 +321,6 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
             }
             let n = n.min((size - sent) as usize);
             hasher.update(&buf[..n]);
-            let mut s = stream.lock().await;
             tokio::time::timeout(idle, s.write_all(&buf[..n]))
                 .await
                 .map_err(|_| anyhow::anyhow!("no progress for {idle:?}"))?
@@ -271,7 +329,6 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
             pb.set_position(sent);
         }
         let digest = hasher.finalize();
-        let mut s = stream.lock().await;
         s.write_all(&digest).await.context("sending the digest")?;
         tokio::time::timeout(idle * 4, s.shutdown())
             .await
@@ -378,11 +435,12 @@ async fn recv(a: RecvArgs) -> Result<()> {
     });
     let peer = stream.peer_addr();
     let start = WallClock::now();
-    let stream = Arc::new(tokio::sync::Mutex::new(stream));
+    let mut stream = stream;
     let tmp = TempOut::new(&a.out);
+    let trace = open_trace(&a.trace)?;
 
-    let outcome = receive_file(&stream, &tmp.tmp, idle, a.quiet || a.json).await;
-    let mut s = stream.lock().await;
+    let outcome = receive_file(&mut stream, &tmp.tmp, idle, a.quiet || a.json, trace).await;
+    let s = &mut stream;
     let (size, digest, status, err) = match outcome {
         Ok((size, digest, ok)) => (
             size,
@@ -397,11 +455,24 @@ async fn recv(a: RecvArgs) -> Result<()> {
         Err(e) => (0, String::new(), Status::Failed, Some(e)),
     };
     let mut tmp = tmp;
-    if status == Status::Verified {
-        std::fs::rename(&tmp.tmp, &a.out)
-            .with_context(|| format!("renaming {} to {}", tmp.tmp.display(), a.out.display()))?;
-        tmp.keep = true;
-    }
+    let (status, err) = if status == Status::Verified {
+        match std::fs::rename(&tmp.tmp, &a.out) {
+            Ok(()) => {
+                tmp.keep = true;
+                (status, err)
+            }
+            Err(e) => (
+                Status::Failed,
+                Some(anyhow::Error::new(e).context(format!(
+                    "renaming {} to {}",
+                    tmp.tmp.display(),
+                    a.out.display()
+                ))),
+            ),
+        }
+    } else {
+        (status, err)
+    };
     // Tell the sender, close, and wait (bounded) for our FIN to be acknowledged.
     let _ = tokio::time::timeout(idle, async {
         s.write_all(&[status.byte()]).await?;
@@ -409,7 +480,6 @@ async fn recv(a: RecvArgs) -> Result<()> {
     })
     .await;
     let stats = s.stats().unwrap_or_default();
-    drop(s);
     if let Some(e) = err {
         return Err(e);
     }
@@ -438,35 +508,30 @@ async fn recv(a: RecvArgs) -> Result<()> {
 
 /// Reads header, file and digest into `tmp`; returns (size, hex digest, digest matches).
 async fn receive_file(
-    stream: &Arc<tokio::sync::Mutex<UtpStream>>,
+    s: &mut UtpStream,
     tmp: &Path,
     idle: std::time::Duration,
     quiet: bool,
+    trace: Option<std::fs::File>,
 ) -> Result<(u64, String, bool)> {
     let stall = || anyhow::anyhow!("no data for {idle:?}");
-    let header = {
-        let mut s = stream.lock().await;
-        tokio::time::timeout(idle, Header::read(&mut *s))
-            .await
-            .map_err(|_| stall())??
-    };
+    let header = tokio::time::timeout(idle, Header::read(&mut *s))
+        .await
+        .map_err(|_| stall())??;
     let mut out = tokio::fs::File::create(tmp)
         .await
         .with_context(|| format!("creating {}", tmp.display()))?;
     let pb = progress_bar(header.size, quiet);
-    let ticker = spawn_stats_ticker(pb.clone(), stream.clone());
+    let ticker = spawn_stats_ticker(pb.clone(), s.stats_handle(), trace);
     let result = async {
         let mut hasher = Sha256::new();
         let mut buf = vec![0u8; 256 * 1024];
         let mut got = 0u64;
         while got < header.size {
             let want = buf.len().min((header.size - got) as usize);
-            let n = {
-                let mut s = stream.lock().await;
-                tokio::time::timeout(idle, s.read(&mut buf[..want]))
-                    .await
-                    .map_err(|_| stall())??
-            };
+            let n = tokio::time::timeout(idle, s.read(&mut buf[..want]))
+                .await
+                .map_err(|_| stall())??;
             if n == 0 {
                 bail!("the sender closed after {got} of {} bytes", header.size);
             }
@@ -478,13 +543,10 @@ async fn receive_file(
             pb.set_position(got);
         }
         let mut theirs = [0u8; DIGEST_LEN];
-        {
-            let mut s = stream.lock().await;
-            tokio::time::timeout(idle, s.read_exact(&mut theirs))
-                .await
-                .map_err(|_| stall())?
-                .context("reading the digest")?;
-        }
+        tokio::time::timeout(idle, s.read_exact(&mut theirs))
+            .await
+            .map_err(|_| stall())?
+            .context("reading the digest")?;
         out.flush().await?;
         out.sync_all()
             .await
@@ -517,6 +579,7 @@ mod tests {
             json: true,
             quiet: true,
             idle_timeout: 10,
+            trace: None,
         }
     }
 
@@ -589,15 +652,21 @@ mod tests {
             json: true,
             quiet: true,
             idle_timeout: 10,
+            trace: Some(dir.join("trace.jsonl")),
         };
         let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size).unwrap();
         send(a, cfg).await.unwrap();
         r.await.unwrap().unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), data);
+        let trace = std::fs::read_to_string(dir.join("trace.jsonl")).unwrap();
+        for line in trace.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(v["cwnd"].as_u64().unwrap() > 0, "{line}");
+        }
         assert_eq!(
             std::fs::read_dir(&dir).unwrap().count(),
-            2,
-            "no temporary file left"
+            3,
+            "src, out and trace: no temporary file left"
         );
     }
 

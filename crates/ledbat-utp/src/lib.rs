@@ -32,4 +32,4 @@ pub use endpoint::{ConnHandle, Endpoint, EndpointConfig};
 #[cfg(feature = "tokio")]
 pub mod runtime;
 #[cfg(feature = "tokio")]
-pub use runtime::{UtpSocket, UtpStream};
+pub use runtime::{StatsHandle, UtpSocket, UtpStream};

@@ -220,6 +220,15 @@ impl UtpStream {
             .map(|c| c.stats())
     }
 
+    /// A cloneable view of this connection's counters, usable while the stream itself is
+    /// busy in a read or write (progress bars, traces).
+    pub fn stats_handle(&self) -> StatsHandle {
+        StatsHandle {
+            shared: self.shared.clone(),
+            handle: self.handle,
+        }
+    }
+
     /// Aborts the connection with a RESET.
     pub fn abort(&self) {
         let now = self.shared.now();
@@ -227,6 +236,30 @@ impl UtpStream {
             c.abort(now);
         }
         self.shared.notify.notify_one();
+    }
+}
+
+/// Reads one connection's counters from anywhere (see [`UtpStream::stats_handle`]).
+#[derive(Clone)]
+pub struct StatsHandle {
+    shared: Arc<Shared>,
+    handle: ConnHandle,
+}
+
+impl std::fmt::Debug for StatsHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatsHandle").field("handle", &self.handle).finish()
+    }
+}
+
+impl StatsHandle {
+    /// The connection's counters and congestion state, while it exists.
+    pub fn get(&self) -> Option<ConnectionStats> {
+        self.shared.lock().ep.connection(self.handle).map(|c| c.stats())
+    }
+    /// Seconds since the socket was bound (the clock the connection runs on).
+    pub fn elapsed(&self) -> f64 {
+        self.shared.epoch.elapsed().as_secs_f64()
     }
 }
 
