@@ -16,7 +16,8 @@
 //! Reno's (see [`crate::reno`]).
 //!
 //! Choices the sources leave open, stated:
-//! - An indication counts only if the acknowledged packet left after the last reduction, so
+//! - An indication counts only if the acknowledged packet left after the last reduction
+//!   (early-congestion or loss), so
 //!   one queue build-up does not halve and then collapse the window within the same round
 //!   trip (the same once-per-RTT rule as for losses; Linux `tcp_lp` resets d_min/d_max
 //!   instead, which this avoids).
@@ -212,7 +213,8 @@ impl Controller for TcpLp {
                     .map_or(v as f64, |e| (1.0 - a) * e + a * v as f64),
             );
         }
-        let fresh = self.last_drop.is_none_or(|t| ack.newest_sent > t);
+        // Only packets sent after the last reduction (by delay or by loss) can signal anew.
+        let fresh = self.w.last_reduction.is_none_or(|t| ack.newest_sent > t);
         if fresh && self.early_congestion() {
             let mss = self.w.mss;
             self.w.cwnd = if self.in_inference(now) {
@@ -358,6 +360,23 @@ mod tests {
         ack_owd(&mut c, t0, t0 - RTT, base.wrapping_add(100_000));
         ack_owd(&mut c, t0, t0 - RTT, base.wrapping_add(100_000));
         assert_eq!(pkts(&c), 10.0);
+    }
+
+    #[test]
+    fn a_loss_and_a_delay_signal_from_the_same_window_reduce_once() {
+        let mut c = lp(20.0);
+        let t0 = Instant::from_secs(1);
+        ack_owd(&mut c, t0, t0 - RTT, 10_000);
+        c.on_loss(t0, &loss(t0 - RTT, 20 * 1500));
+        assert_eq!(pkts(&c), 10.0);
+        // The queue of that same window shows up in the delays: no second halving.
+        ack_owd(&mut c, t0, t0 - RTT, 110_000);
+        ack_owd(&mut c, t0, t0 - RTT, 110_000);
+        assert_eq!(pkts(&c), 10.0);
+        // A packet sent after the loss reaction, still queued: early congestion, halve.
+        let t1 = t0 + RTT;
+        ack_owd(&mut c, t1, t0 + Duration::from_millis(1), 110_000);
+        assert_eq!(pkts(&c), 5.0);
     }
 
     #[test]
