@@ -1367,6 +1367,112 @@ mod tests {
     }
 
     #[test]
+    fn idle_connection_sends_keepalive_with_previous_ack_nr() {
+        let (mut a, mut b, now) = pair();
+        // b answered the SYN at `now`; nothing else happens.
+        let mut t = now;
+        drain(&mut a, t);
+        let due = b.poll_timeout().unwrap();
+        assert_eq!(due - now, cfg().keepalive);
+        t = due;
+        b.handle_timeout(t);
+        let ka = drain(&mut b, t);
+        assert_eq!(ka.len(), 1);
+        let p = packet::decode(&ka[0]).unwrap();
+        assert_eq!(p.header.ty, PacketType::State);
+        assert_eq!(
+            p.header.ack_nr,
+            SYN_SEQ_NR.wrapping_sub(1),
+            "ack_nr - 1: ignored by the peer"
+        );
+        a.handle_packet(t, &p);
+        assert!(a.error().is_none());
+        assert!(drain(&mut a, t).is_empty(), "a keep-alive needs no answer");
+    }
+
+    #[test]
+    fn selective_ack_bits_map_across_the_sequence_wrap() {
+        let now = Instant::from_millis(1);
+        let mut a = Connection::connect(now, cfg(), 3).unwrap();
+        let syn = drain(&mut a, now).remove(0);
+        let mut b =
+            Connection::accept(now, cfg(), &packet::decode(&syn).unwrap().header, 65534).unwrap();
+        for d in drain(&mut b, now) {
+            a.handle_datagram(now, &d);
+        }
+        b.write(&vec![9u8; 2 * 1380]).unwrap();
+        // Let the window open: deliver and ack a first round.
+        let first = drain(&mut b, now);
+        assert_eq!(first.len(), 2);
+        let seqs: Vec<u16> = first
+            .iter()
+            .map(|d| packet::decode(d).unwrap().header.seq_nr)
+            .collect();
+        assert_eq!(seqs, vec![65534, 65535]);
+        b.write(&vec![7u8; 4 * 1380]).unwrap();
+        a.handle_datagram(now, &first[0]);
+        // Lose 65535; the next packets (0, 1, ...) are selectively acked across the wrap.
+        for d in drain(&mut a, now) {
+            b.handle_datagram(now, &d);
+        }
+        let more = drain(&mut b, now);
+        assert!(!more.is_empty());
+        for d in &more {
+            a.handle_datagram(now, d);
+        }
+        let acks = drain(&mut a, now);
+        let st = packet::decode(acks.last().unwrap()).unwrap();
+        assert_eq!(st.header.ack_nr, 65534);
+        let bits: Vec<usize> = st.sack.unwrap().iter().collect();
+        // bit i = ack_nr + 2 + i: bit 0 is seq 0.
+        let expect: Vec<usize> = (0..more.len()).collect();
+        assert_eq!(bits, expect);
+        b.handle_datagram(now, acks.last().unwrap());
+        assert_eq!(b.stats().bytes_acked, (1 + more.len() as u64) * 1380);
+    }
+
+    #[test]
+    fn delay_estimation_survives_the_32_bit_microsecond_wrap() {
+        // Start 2 s before the wire clock wraps (2^32 us = 4294.967296 s) and run 4 s.
+        let start = Instant::from_micros((1u64 << 32) - 2_000_000);
+        let mut a = Connection::connect(start, cfg(), 3).unwrap();
+        let syn = drain(&mut a, start).remove(0);
+        let mut b =
+            Connection::accept(start, cfg(), &packet::decode(&syn).unwrap().header, 100).unwrap();
+        let mut t = start;
+        for d in drain(&mut b, t) {
+            a.handle_datagram(t, &d);
+        }
+        a.write(&vec![0u8; 400_000]).unwrap();
+        while t < start + Duration::from_secs(4) {
+            let sent = drain(&mut a, t);
+            t += Duration::from_millis(15);
+            for d in sent {
+                b.handle_datagram(t, &d);
+            }
+            let mut buf = vec![0u8; 1 << 20];
+            let _ = b.read(&mut buf);
+            let acks = drain(&mut b, t);
+            t += Duration::from_millis(15);
+            for d in acks {
+                a.handle_datagram(t, &d);
+            }
+            a.handle_timeout(t);
+            if a.writable() > 100_000 {
+                a.write(&vec![0u8; 100_000]).unwrap();
+            }
+        }
+        let s = a.stats();
+        assert_eq!(
+            s.metrics.base_delay,
+            Some(Duration::from_millis(15)),
+            "{s:?}"
+        );
+        assert_eq!(s.metrics.queuing_delay, Some(Duration::ZERO), "{s:?}");
+        assert_eq!(s.timeouts, 0);
+    }
+
+    #[test]
     fn delay_samples_reach_the_controller() {
         let (mut a, mut b, mut t) = pair();
         a.write(&vec![0u8; 50_000]).unwrap();
