@@ -15,6 +15,7 @@ import csv
 import json
 import math
 import os
+import re
 import signal
 import sys
 import time
@@ -91,6 +92,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--cleanup", action="store_true",
                     help="delete namespaces left by a crashed run and exit")
     return ap.parse_args(argv)
+
+
+def _delayline_metrics(scenario: str, path: str) -> list:
+    """How punctual the delay line was (from its exit line), when there was one."""
+    try:
+        with open(path) as fh:
+            last = fh.read().strip().splitlines()[-1]
+    except (OSError, IndexError):
+        return []
+    m = re.match(r"passed (\d+) frames; (\d+) more than 1 ms late, (\d+) more than 5 ms, "
+                 r"latest ([\d.]+) ms", last)
+    if not m:
+        return [scenarios.Metric(scenario, "delay line", None, "", note=last[:120])]
+    n, l1, l5, worst = int(m[1]), int(m[2]), int(m[3]), float(m[4])
+    return [scenarios.Metric(scenario, "delay line: frames > 1 ms late", l1 / n if n else None,
+                             "%", note=f"{n} frames, {l5} > 5 ms late, worst {worst:.1f} ms")]
 
 
 def _write_series(path: str, res, rate_bps: int) -> None:
@@ -232,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                                delay_ms=settings.delay_ms)
             ms = [scenarios.Metric(s.name, "base RTT (idle ping)", res.base_rtt_ms, "ms")]
             ms += s.analyse(res, settings)
+            ms += _delayline_metrics(s.name, os.path.join(out_dir, s.name, "delayline.out"))
             metrics += ms
             runs.append(res)
             for e in res.errors:
