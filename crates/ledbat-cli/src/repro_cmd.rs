@@ -1,10 +1,120 @@
-//! Placeholder until this subcommand lands.
+//! `ledbat repro`: re-checks the quantitative claims of the five seed papers.
+//!
+//! Runs each selected claim's scenarios (`scenarios/seed00N/`) for seeds 1..=N in parallel,
+//! judges every claim against its documented tolerance, prints a table (or JSON) and writes
+//! `DIR/report.md` and a self-contained `DIR/index.html` (plots inline as SVG).
 
-/// Arguments (none yet).
+use anyhow::{bail, Context};
+use ledbat_repro::runner::{self, Options};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `ledbat repro`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Claims to run: ids (`s003-ledbat-newreno-jain`), id prefixes (`s003-red`) or papers
+    /// (`seed001`). Default: every claim.
+    pub claims: Vec<String>,
+    /// Seeds per scenario (seeds 1..=N).
+    #[arg(long, default_value_t = 10)]
+    pub seeds: u64,
+    /// Output directory for report.md and index.html.
+    #[arg(long, default_value = "repro")]
+    pub out: PathBuf,
+    /// Reduced-duration variants of the long scenarios (listed in the report) for CI.
+    #[arg(long)]
+    pub quick: bool,
+    /// Print the outcomes as JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// List the claims and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Directory holding the scenario files. Default: ./scenarios, else the source tree's.
+    #[arg(long)]
+    pub scenarios: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
 
-/// Not built yet.
-pub fn run(_a: Args) -> anyhow::Result<()> {
-    anyhow::bail!("this subcommand is not built yet")
+fn scenarios_dir(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    if let Some(d) = given {
+        if !d.is_dir() {
+            bail!("--scenarios {}: not a directory", d.display());
+        }
+        return Ok(d);
+    }
+    let local = PathBuf::from("scenarios");
+    if local.join("seed000").is_dir() {
+        return Ok(local);
+    }
+    let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    if tree.join("seed000").is_dir() {
+        return Ok(tree);
+    }
+    bail!("no scenarios directory: run from the repository root or pass --scenarios DIR")
+}
+
+fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok(())
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    if a.list {
+        for c in runner::select(&a.claims)? {
+            println!("{:<40} {:<8} {}", c.id, c.paper, c.statement);
+        }
+        return Ok(());
+    }
+    if a.seeds == 0 {
+        bail!("--seeds must be at least 1");
+    }
+    if let Some(j) = a.jobs {
+        if j == 0 {
+            bail!("--jobs must be at least 1");
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(j)
+            .build_global()
+            .context("setting --jobs")?;
+    }
+    let opts = Options {
+        scenarios_dir: scenarios_dir(a.scenarios)?,
+        seeds: a.seeds,
+        quick: a.quick,
+        select: a.claims.clone(),
+        progress: true,
+    };
+    let mut command = format!("ledbat repro --seeds {}", a.seeds);
+    if a.quick {
+        command.push_str(" --quick");
+    }
+    for c in &a.claims {
+        command.push(' ');
+        command.push_str(c);
+    }
+    runner::select(&a.claims)?;
+    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+    let t0 = std::time::Instant::now();
+    let mut report = runner::run(&opts, &command)?;
+    report.elapsed_secs = t0.elapsed().as_secs_f64();
+    write_atomically(&a.out.join("report.md"), &report.to_markdown())?;
+    write_atomically(&a.out.join("index.html"), &report.to_html())?;
+    if a.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_terminal());
+    }
+    eprintln!(
+        "repro: {} claims in {:.1} s wall clock; wrote {} and {}",
+        report.claims.len(),
+        report.elapsed_secs,
+        a.out.join("report.md").display(),
+        a.out.join("index.html").display()
+    );
+    Ok(())
 }

@@ -29,11 +29,17 @@ pub struct ScenarioRef {
 impl ScenarioRef {
     /// The scenario as is.
     pub fn file(file: &'static str) -> Self {
-        ScenarioRef { file, set: Vec::new() }
+        ScenarioRef {
+            file,
+            set: Vec::new(),
+        }
     }
     /// The scenario with overrides.
     pub fn with(file: &'static str, set: &[String]) -> Self {
-        ScenarioRef { file, set: set.to_vec() }
+        ScenarioRef {
+            file,
+            set: set.to_vec(),
+        }
     }
     /// Display form: `file [k=v, ...]`.
     pub fn label(&self) -> String {
@@ -133,7 +139,9 @@ fn total_tput(r: &RunResult) -> f64 {
 
 fn bottleneck(r: &RunResult) -> Result<&ledbat_sim::result::LinkResult, String> {
     let i = r.aggregate.primary_link.unwrap_or(0);
-    r.links.get(i).ok_or_else(|| format!("{}: no bottleneck link in the result", r.scenario))
+    r.links
+        .get(i)
+        .ok_or_else(|| format!("{}: no bottleneck link in the result", r.scenario))
 }
 
 fn finish(r: &RunResult, name: &str) -> Result<f64, String> {
@@ -141,7 +149,12 @@ fn finish(r: &RunResult, name: &str) -> Result<f64, String> {
     f.completions
         .last()
         .map(|c| c.start_s + c.time_s)
-        .ok_or_else(|| format!("{}: flow `{name}` did not complete its transfer within {} s", r.scenario, r.duration_s))
+        .ok_or_else(|| {
+            format!(
+                "{}: flow `{name}` did not complete its transfer within {} s",
+                r.scenario, r.duration_s
+            )
+        })
 }
 
 fn completion_times(r: &RunResult, name: &str) -> Result<Vec<f64>, String> {
@@ -153,7 +166,9 @@ fn completion_times(r: &RunResult, name: &str) -> Result<Vec<f64>, String> {
 }
 
 fn series(r: &RunResult) -> Result<&ledbat_sim::result::Series, String> {
-    r.series.as_ref().ok_or_else(|| format!("{}: no time series", r.scenario))
+    r.series
+        .as_ref()
+        .ok_or_else(|| format!("{}: no time series", r.scenario))
 }
 
 /// Queueing delay of the bottleneck over time, ms, from the queue-length series
@@ -163,11 +178,19 @@ fn queue_delay_series(r: &RunResult, mss: f64) -> Result<Vec<(f64, f64)>, String
     let link = bottleneck(r)?;
     let l = s.links.first().ok_or("no link series")?;
     let pkt_ms = mss * 8.0 / link.rate_bps * 1e3;
-    Ok(s.t_s.iter().zip(&l.queue_pkts).map(|(t, q)| (*t, *q as f64 * pkt_ms)).collect())
+    Ok(s.t_s
+        .iter()
+        .zip(&l.queue_pkts)
+        .map(|(t, q)| (*t, *q as f64 * pkt_ms))
+        .collect())
 }
 
 fn window_mean(pts: &[(f64, f64)], from: f64, to: f64) -> Result<f64, String> {
-    let v: Vec<f64> = pts.iter().filter(|(t, _)| *t >= from && *t < to).map(|p| p.1).collect();
+    let v: Vec<f64> = pts
+        .iter()
+        .filter(|(t, _)| *t >= from && *t < to)
+        .map(|p| p.1)
+        .collect();
     if v.is_empty() {
         Err(format!("no samples in [{from}, {to}) s"))
     } else {
@@ -203,7 +226,19 @@ fn rate_plot(title: &str, r: &RunResult) -> Option<Plot> {
         title,
         "time (s)",
         "rate (Mb/s)",
-        s.flows.iter().map(|f| (f.name.clone(), s.t_s.iter().copied().zip(f.rate_mbps.iter().copied()).collect())).collect(),
+        s.flows
+            .iter()
+            .map(|f| {
+                (
+                    f.name.clone(),
+                    s.t_s
+                        .iter()
+                        .copied()
+                        .zip(f.rate_mbps.iter().copied())
+                        .collect(),
+                )
+            })
+            .collect(),
     ))
 }
 
@@ -213,17 +248,37 @@ fn cwnd_plot(title: &str, r: &RunResult) -> Option<Plot> {
         title,
         "time (s)",
         "cwnd (packets)",
-        s.flows.iter().map(|f| (f.name.clone(), s.t_s.iter().copied().zip(f.cwnd_pkts.iter().copied()).collect())).collect(),
+        s.flows
+            .iter()
+            .map(|f| {
+                (
+                    f.name.clone(),
+                    s.t_s
+                        .iter()
+                        .copied()
+                        .zip(f.cwnd_pkts.iter().copied())
+                        .collect(),
+                )
+            })
+            .collect(),
     ))
 }
 
 fn queue_plot(title: &str, r: &RunResult, mss: f64) -> Option<Plot> {
     let q = queue_delay_series(r, mss).ok()?;
-    Some(Plot::lines(title, "time (s)", "bottleneck queueing delay (ms)", vec![("queue".into(), q)]))
+    Some(Plot::lines(
+        title,
+        "time (s)",
+        "bottleneck queueing delay (ms)",
+        vec![("queue".into(), q)],
+    ))
 }
 
 fn sweep(file: &'static str, key: &str, values: &[f64]) -> Vec<ScenarioRef> {
-    values.iter().map(|v| ScenarioRef::with(file, &[format!("{key}={v}")])).collect()
+    values
+        .iter()
+        .map(|v| ScenarioRef::with(file, &[format!("{key}={v}")]))
+        .collect()
 }
 
 // ---------------------------------------------------------------- seed 000
@@ -234,7 +289,12 @@ fn s000_fixed_sweep() -> Vec<ScenarioRef> {
     // paper gain g = RFC GAIN / TARGET(s): GAIN = g * 0.025
     S000_GAINS
         .iter()
-        .map(|g| ScenarioRef::with("seed000/fixed-gain.toml", &[format!("flow.0.cc.gain={}", g * 0.025)]))
+        .map(|g| {
+            ScenarioRef::with(
+                "seed000/fixed-gain.toml",
+                &[format!("flow.0.cc.gain={}", g * 0.025)],
+            )
+        })
         .collect()
 }
 
@@ -257,8 +317,16 @@ fn utilisation_of(r: &RunResult, name: &str) -> Result<f64, String> {
 
 fn s000_claims() -> Vec<Claim> {
     use crate::claims::Band::*;
-    let dyn_sweep = sweep("seed000/dynamic-gain.toml", "flow.0.cc.initial_gain", &S000_GAINS);
-    let dyn_cbr_sweep = sweep("seed000/dynamic-gain-cbr.toml", "flow.0.cc.initial_gain", &S000_GAINS);
+    let dyn_sweep = sweep(
+        "seed000/dynamic-gain.toml",
+        "flow.0.cc.initial_gain",
+        &S000_GAINS,
+    );
+    let dyn_cbr_sweep = sweep(
+        "seed000/dynamic-gain-cbr.toml",
+        "flow.0.cc.initial_gain",
+        &S000_GAINS,
+    );
     vec![
         Claim {
             id: "s000-fixed320-utilisation",
@@ -434,7 +502,12 @@ fn first_full_buffer(r: &RunResult) -> Result<f64, String> {
         .zip(&l.queue_pkts)
         .find(|(_, q)| **q + 1 >= limit)
         .map(|(t, _)| *t)
-        .ok_or_else(|| format!("{}: the buffer never filled in {} s", r.scenario, r.duration_s))
+        .ok_or_else(|| {
+            format!(
+                "{}: the buffer never filled in {} s",
+                r.scenario, r.duration_s
+            )
+        })
 }
 
 fn train_ratio(r: &[&RunResult]) -> Result<f64, String> {
@@ -449,7 +522,13 @@ fn cdf_plot(title: &str, r: &[&RunResult], name: &str) -> Vec<Plot> {
         if let Ok(mut v) = completion_times(run, name) {
             v.sort_by(|a, b| a.total_cmp(b));
             let n = v.len() as f64;
-            series.push((label.to_string(), v.iter().enumerate().map(|(i, x)| (x * 1e3, (i + 1) as f64 / n)).collect()));
+            series.push((
+                label.to_string(),
+                v.iter()
+                    .enumerate()
+                    .map(|(i, x)| (x * 1e3, (i + 1) as f64 / n))
+                    .collect(),
+            ));
         }
     }
     vec![Plot::lines(title, "transfer time (ms)", "CDF", series)]
@@ -792,7 +871,11 @@ fn s002_claims() -> Vec<Claim> {
 /// Jain's index of the flows' mean rates from 30 s to the first completion (or the end).
 fn jain_period(r: &RunResult) -> Result<f64, String> {
     let s = series(r)?;
-    let end = r.flows.iter().filter_map(|f| f.completions.first().map(|c| c.start_s + c.time_s)).fold(r.duration_s, f64::min);
+    let end = r
+        .flows
+        .iter()
+        .filter_map(|f| f.completions.first().map(|c| c.start_s + c.time_s))
+        .fold(r.duration_s, f64::min);
     let mut x = vec![0.0; s.flows.len()];
     let mut n = 0usize;
     for (k, t) in s.t_s.iter().enumerate() {
@@ -813,7 +896,10 @@ fn jain_period(r: &RunResult) -> Result<f64, String> {
 
 /// tau for a target expressed as a share of a 100-packet buffer at 10 Mb/s (1.2 ms/packet).
 fn tau_for_share(share: f64) -> String {
-    format!("flow.0.cc.target={}us", (share * 100.0 * 1200.0).round() as u64)
+    format!(
+        "flow.0.cc.target={}us",
+        (share * 100.0 * 1200.0).round() as u64
+    )
 }
 
 fn tcp_share(r: &RunResult) -> f64 {
@@ -823,7 +909,12 @@ fn tcp_share(r: &RunResult) -> f64 {
 fn lbe_share_each(r: &[&RunResult]) -> Result<f64, String> {
     let x = r[0];
     tput(x, "tcp")?;
-    let lbe: Vec<f64> = x.flows.iter().filter(|f| f.name != "tcp").map(|f| f.throughput_bps).collect();
+    let lbe: Vec<f64> = x
+        .flows
+        .iter()
+        .filter(|f| f.name != "tcp")
+        .map(|f| f.throughput_bps)
+        .collect();
     Ok(mean(&lbe) / x.capacity_bps)
 }
 
@@ -832,7 +923,12 @@ fn s003_claims() -> Vec<Claim> {
     let zetas = [0.01, 0.1, 0.2, 0.5];
     let fledbat_zeta_sweep: Vec<ScenarioRef> = zetas
         .iter()
-        .map(|z| ScenarioRef::with("seed003/chunks-fledbat.toml", &[format!("flow.0.cc.zeta={z}"), format!("flow.1.cc.zeta={z}")]))
+        .map(|z| {
+            ScenarioRef::with(
+                "seed003/chunks-fledbat.toml",
+                &[format!("flow.0.cc.zeta={z}"), format!("flow.1.cc.zeta={z}")],
+            )
+        })
         .collect();
     vec![
         Claim {
@@ -1482,7 +1578,12 @@ mod tests {
         let mut seen = HashSet::new();
         for c in all() {
             assert!(seen.insert(c.id), "duplicate id {}", c.id);
-            assert!(c.id.starts_with(&format!("s{}", &c.paper[4..])), "{} vs {}", c.id, c.paper);
+            assert!(
+                c.id.starts_with(&format!("s{}", &c.paper[4..])),
+                "{} vs {}",
+                c.id,
+                c.paper
+            );
             assert!(!c.scenarios.is_empty(), "{} has no scenario", c.id);
             assert!(!c.tolerance_note.is_empty());
         }
@@ -1492,9 +1593,15 @@ mod tests {
     fn every_scenario_instance_parses_and_validates() {
         for c in all() {
             for s in &c.scenarios {
-                let text = std::fs::read_to_string(scenarios_dir().join(s.file)).unwrap_or_else(|e| panic!("{}: {e}", s.file));
-                assert!(text.starts_with("# Seed 00"), "{} must open with a comment citing its figure", s.file);
-                ledbat_sim::Scenario::from_toml_with(&text, &s.set).unwrap_or_else(|e| panic!("{}: {e}", s.label()));
+                let text = std::fs::read_to_string(scenarios_dir().join(s.file))
+                    .unwrap_or_else(|e| panic!("{}: {e}", s.file));
+                assert!(
+                    text.starts_with("# Seed 00"),
+                    "{} must open with a comment citing its figure",
+                    s.file
+                );
+                ledbat_sim::Scenario::from_toml_with(&text, &s.set)
+                    .unwrap_or_else(|e| panic!("{}: {e}", s.label()));
             }
         }
     }
@@ -1503,7 +1610,8 @@ mod tests {
     fn quick_overrides_apply_to_existing_files() {
         for (file, set, note) in QUICK {
             let text = std::fs::read_to_string(scenarios_dir().join(file)).unwrap();
-            ledbat_sim::Scenario::from_toml_with(&text, set).unwrap_or_else(|e| panic!("{file}: {e}"));
+            ledbat_sim::Scenario::from_toml_with(&text, set)
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
             assert!(!note.is_empty());
         }
     }

@@ -51,7 +51,10 @@ pub enum Band {
 impl Band {
     /// `value` with a relative tolerance (`rel` = 0.2 for +-20 %).
     pub fn rel(value: f64, rel: f64) -> Band {
-        Band::Near { value, tol: (value * rel).abs() }
+        Band::Near {
+            value,
+            tol: (value * rel).abs(),
+        }
     }
 
     /// Whether `x` satisfies the band.
@@ -187,7 +190,10 @@ mod tests {
 
     #[test]
     fn verdict_follows_band_then_direction() {
-        let tol = Band::Near { value: 27.0, tol: 5.0 };
+        let tol = Band::Near {
+            value: 27.0,
+            tol: 5.0,
+        };
         let dir = Band::AtMost { bound: 50.0 };
         assert_eq!(Verdict::judge(30.0, &tol, &dir), Verdict::Reproduced);
         assert_eq!(Verdict::judge(40.0, &tol, &dir), Verdict::Differs);

@@ -100,7 +100,10 @@ impl FluidParams {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(FluidError { field, reason: format!("must be positive and finite, got {v}") })
+                Err(FluidError {
+                    field,
+                    reason: format!("must be positive and finite, got {v}"),
+                })
             }
         };
         pos("capacity_pps", self.capacity_pps)?;
@@ -110,16 +113,28 @@ impl FluidParams {
         pos("zeta", self.zeta)?;
         pos("step", self.step)?;
         if self.step > self.rtt / 10.0 {
-            return Err(FluidError { field: "step", reason: format!("must be at most rtt / 10 ({})", self.rtt / 10.0) });
+            return Err(FluidError {
+                field: "step",
+                reason: format!("must be at most rtt / 10 ({})", self.rtt / 10.0),
+            });
         }
         if self.starts.is_empty() {
-            return Err(FluidError { field: "starts", reason: "needs at least one flow".into() });
+            return Err(FluidError {
+                field: "starts",
+                reason: "needs at least one flow".into(),
+            });
         }
         if self.starts.iter().any(|s| !s.is_finite() || *s < 0.0) {
-            return Err(FluidError { field: "starts", reason: "start times must be finite and >= 0".into() });
+            return Err(FluidError {
+                field: "starts",
+                reason: "start times must be finite and >= 0".into(),
+            });
         }
         if !(self.initial_window.is_finite() && self.initial_window >= 0.0) {
-            return Err(FluidError { field: "initial_window", reason: "must be finite and >= 0".into() });
+            return Err(FluidError {
+                field: "initial_window",
+                reason: "must be finite and >= 0".into(),
+            });
         }
         Ok(())
     }
@@ -128,7 +143,11 @@ impl FluidParams {
     pub fn equilibrium(&self) -> Equilibrium {
         let n = self.starts.len() as f64;
         let q = self.capacity_pps * self.tau + n * self.alpha * self.tau / (self.zeta * self.rtt);
-        Equilibrium { rate_pps: self.capacity_pps / n, queue_pkts: q, queue_delay: q / self.capacity_pps }
+        Equilibrium {
+            rate_pps: self.capacity_pps / n,
+            queue_pkts: q,
+            queue_delay: q / self.capacity_pps,
+        }
     }
 
     /// Right-hand side of eqs. 4.8-4.9; `active[i]` says whether flow i has started.
@@ -161,10 +180,16 @@ impl FluidParams {
     pub fn solve(&self, duration: f64, every: f64) -> Result<Vec<FluidPoint>, FluidError> {
         self.validate()?;
         if !(duration.is_finite() && duration > 0.0) {
-            return Err(FluidError { field: "duration", reason: format!("must be positive, got {duration}") });
+            return Err(FluidError {
+                field: "duration",
+                reason: format!("must be positive, got {duration}"),
+            });
         }
         if !(every.is_finite() && every >= self.step) {
-            return Err(FluidError { field: "every", reason: format!("must be at least the step ({})", self.step) });
+            return Err(FluidError {
+                field: "every",
+                reason: format!("must be at least the step ({})", self.step),
+            });
         }
         let n = self.starts.len();
         let h = self.step;
@@ -173,7 +198,8 @@ impl FluidParams {
         let mut x = vec![0.0; n];
         let mut active = vec![false; n];
         let mut q = 0.0f64;
-        let (mut k1, mut k2, mut k3, mut k4) = (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        let (mut k1, mut k2, mut k3, mut k4) =
+            (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
         let mut tmp = vec![0.0; n];
         let mut out = Vec::with_capacity((steps / per_sample + 2) as usize);
         for s in 0..=steps {
@@ -185,7 +211,11 @@ impl FluidParams {
                 }
             }
             if s % per_sample == 0 {
-                out.push(FluidPoint { t, rates: x.clone(), queue: q });
+                out.push(FluidPoint {
+                    t,
+                    rates: x.clone(),
+                    queue: q,
+                });
             }
             if s == steps {
                 break;
@@ -252,15 +282,27 @@ mod tests {
         let traj = p.solve(120.0, 0.1).unwrap();
         let last = traj.last().unwrap();
         for r in &last.rates {
-            assert!((r - e.rate_pps).abs() / e.rate_pps < 0.01, "rate {r} vs {}", e.rate_pps);
+            assert!(
+                (r - e.rate_pps).abs() / e.rate_pps < 0.01,
+                "rate {r} vs {}",
+                e.rate_pps
+            );
         }
-        assert!((last.queue - e.queue_pkts).abs() / e.queue_pkts < 0.02, "queue {} vs {}", last.queue, e.queue_pkts);
+        assert!(
+            (last.queue - e.queue_pkts).abs() / e.queue_pkts < 0.02,
+            "queue {} vs {}",
+            last.queue,
+            e.queue_pkts
+        );
     }
 
     #[test]
     fn latecomer_does_not_keep_an_advantage() {
         // The RFC's additive decrease keeps initial differences forever; fLEDBAT removes them.
-        let p = FluidParams { starts: vec![0.0, 10.0], ..FluidParams::default() };
+        let p = FluidParams {
+            starts: vec![0.0, 10.0],
+            ..FluidParams::default()
+        };
         let (rates, _) = tail_means(&p.solve(200.0, 0.1).unwrap(), 150.0).unwrap();
         assert!((rates[0] - rates[1]).abs() / rates[0] < 0.02, "{rates:?}");
     }
@@ -269,12 +311,23 @@ mod tests {
     fn equilibrium_holds_across_zeta_and_n() {
         for &zeta in &[0.02, 0.1, 0.5] {
             for n in 1..=4 {
-                let p = FluidParams { zeta, starts: vec![0.0; n], ..FluidParams::default() };
+                let p = FluidParams {
+                    zeta,
+                    starts: vec![0.0; n],
+                    ..FluidParams::default()
+                };
                 let e = p.equilibrium();
                 let (rates, q) = tail_means(&p.solve(200.0, 0.1).unwrap(), 180.0).unwrap();
                 let total: f64 = rates.iter().sum();
-                assert!((total - p.capacity_pps).abs() / p.capacity_pps < 0.02, "zeta {zeta} n {n}");
-                assert!((q - e.queue_pkts).abs() / e.queue_pkts < 0.03, "zeta {zeta} n {n}: {q} vs {}", e.queue_pkts);
+                assert!(
+                    (total - p.capacity_pps).abs() / p.capacity_pps < 0.02,
+                    "zeta {zeta} n {n}"
+                );
+                assert!(
+                    (q - e.queue_pkts).abs() / e.queue_pkts < 0.03,
+                    "zeta {zeta} n {n}: {q} vs {}",
+                    e.queue_pkts
+                );
             }
         }
     }
@@ -289,17 +342,32 @@ mod tests {
     fn flows_have_zero_rate_before_their_start() {
         let p = FluidParams::default();
         let traj = p.solve(3.0, 0.1).unwrap();
-        assert!(traj.iter().filter(|pt| pt.t < 1.99).all(|pt| pt.rates[1] == 0.0));
-        assert!(traj.iter().filter(|pt| pt.t > 2.01).all(|pt| pt.rates[1] > 0.0));
+        assert!(traj
+            .iter()
+            .filter(|pt| pt.t < 1.99)
+            .all(|pt| pt.rates[1] == 0.0));
+        assert!(traj
+            .iter()
+            .filter(|pt| pt.t > 2.01)
+            .all(|pt| pt.rates[1] > 0.0));
     }
 
     #[test]
     fn bad_parameters_are_named() {
-        let p = FluidParams { zeta: 0.0, ..FluidParams::default() };
+        let p = FluidParams {
+            zeta: 0.0,
+            ..FluidParams::default()
+        };
         assert_eq!(p.validate().unwrap_err().field, "zeta");
-        let p = FluidParams { step: 0.02, ..FluidParams::default() };
+        let p = FluidParams {
+            step: 0.02,
+            ..FluidParams::default()
+        };
         assert_eq!(p.validate().unwrap_err().field, "step");
-        let p = FluidParams { starts: vec![], ..FluidParams::default() };
+        let p = FluidParams {
+            starts: vec![],
+            ..FluidParams::default()
+        };
         assert_eq!(p.validate().unwrap_err().field, "starts");
     }
 }

@@ -32,24 +32,59 @@ pub fn draw(r: &[&RunResult]) -> Vec<Plot> {
         let mut series: Vec<(String, Vec<(f64, f64)>)> = s
             .flows
             .iter()
-            .map(|f| (format!("sim {}", f.name), s.t_s.iter().copied().zip(f.rate_mbps.iter().copied()).collect()))
+            .map(|f| {
+                (
+                    format!("sim {}", f.name),
+                    s.t_s
+                        .iter()
+                        .copied()
+                        .zip(f.rate_mbps.iter().copied())
+                        .collect(),
+                )
+            })
             .collect();
         for i in 0..2 {
-            series.push((format!("fluid X{}", i + 1), fluid.iter().map(|p| (p.t, pkts_to_mbps(p.rates[i]))).collect()));
+            series.push((
+                format!("fluid X{}", i + 1),
+                fluid
+                    .iter()
+                    .map(|p| (p.t, pkts_to_mbps(p.rates[i])))
+                    .collect(),
+            ));
         }
-        let mut p = Plot::lines("Fig. 4.3(a): rates, packet simulation vs fluid model", "time (s)", "rate (Mb/s)", series);
-        p.bands.push(HBand { label: "C/2".into(), lo: 4.95, hi: 5.05 });
+        let mut p = Plot::lines(
+            "Fig. 4.3(a): rates, packet simulation vs fluid model",
+            "time (s)",
+            "rate (Mb/s)",
+            series,
+        );
+        p.bands.push(HBand {
+            label: "C/2".into(),
+            lo: 4.95,
+            hi: 5.05,
+        });
         plots.push(p);
         if let Some(l) = s.links.first() {
-            let sim: Vec<(f64, f64)> = s.t_s.iter().copied().zip(l.queue_pkts.iter().map(|q| *q as f64)).collect();
+            let sim: Vec<(f64, f64)> = s
+                .t_s
+                .iter()
+                .copied()
+                .zip(l.queue_pkts.iter().map(|q| *q as f64))
+                .collect();
             // moving average over 1 s, as the thesis plots beside the instantaneous queue
-            let w = (1.0 / (s.t_s.get(1).copied().unwrap_or(0.05) - s.t_s.first().copied().unwrap_or(0.0))).round().max(1.0) as usize;
+            let w = (1.0
+                / (s.t_s.get(1).copied().unwrap_or(0.05) - s.t_s.first().copied().unwrap_or(0.0)))
+            .round()
+            .max(1.0) as usize;
             let avg: Vec<(f64, f64)> = sim
                 .iter()
                 .enumerate()
                 .map(|(i, (t, _))| {
                     let lo = i.saturating_sub(w - 1);
-                    (*t, sim[lo..=i].iter().map(|p| p.1).sum::<f64>() / (i - lo + 1) as f64)
+                    (
+                        *t,
+                        sim[lo..=i].iter().map(|p| p.1).sum::<f64>() / (i - lo + 1) as f64,
+                    )
                 })
                 .collect();
             let mut q = Plot::lines(
@@ -59,10 +94,17 @@ pub fn draw(r: &[&RunResult]) -> Vec<Plot> {
                 vec![
                     ("sim queue".into(), sim),
                     ("sim 1-s average".into(), avg),
-                    ("fluid Q".into(), fluid.iter().map(|p| (p.t, p.queue)).collect()),
+                    (
+                        "fluid Q".into(),
+                        fluid.iter().map(|p| (p.t, p.queue)).collect(),
+                    ),
                 ],
             );
-            q.bands.push(HBand { label: format!("Q* = {}", fmt_num(eq.queue_pkts)), lo: eq.queue_pkts - 0.3, hi: eq.queue_pkts + 0.3 });
+            q.bands.push(HBand {
+                label: format!("Q* = {}", fmt_num(eq.queue_pkts)),
+                lo: eq.queue_pkts - 0.3,
+                hi: eq.queue_pkts + 0.3,
+            });
             plots.push(q);
         }
     }
@@ -98,8 +140,20 @@ pub fn section(runs: &[&RunResult]) -> Section {
         ));
     }
     if !runs.is_empty() {
-        let q: Vec<f64> = runs.iter().filter_map(|r| r.links.first().map(|l| l.queue_mean_time_pkts)).collect();
-        let x: Vec<(f64, f64)> = runs.iter().filter(|r| r.flows.len() >= 2).map(|r| (r.flows[0].throughput_bps / 1e6, r.flows[1].throughput_bps / 1e6)).collect();
+        let q: Vec<f64> = runs
+            .iter()
+            .filter_map(|r| r.links.first().map(|l| l.queue_mean_time_pkts))
+            .collect();
+        let x: Vec<(f64, f64)> = runs
+            .iter()
+            .filter(|r| r.flows.len() >= 2)
+            .map(|r| {
+                (
+                    r.flows[0].throughput_bps / 1e6,
+                    r.flows[1].throughput_bps / 1e6,
+                )
+            })
+            .collect();
         let qm = crate::stats::mean(&q);
         text.push(format!(
             "Packet simulation (scenarios/seed003/fledbat-fluid.toml, {} seeds), mean over 20-60 s: X1 = {} Mb/s, X2 = {} Mb/s, queue = {} packets ({:+.1} % from Q*). The thesis notes the same kind of offset: the model assumes a perfect base-delay estimate and no packet quantisation (section 4.3.1).",
@@ -110,5 +164,9 @@ pub fn section(runs: &[&RunResult]) -> Section {
             (qm / eq.queue_pkts - 1.0) * 100.0
         ));
     }
-    Section { title: "fLEDBAT fluid model against the packet simulation (seed 003, Fig. 4.3)".into(), text, plots: draw(runs.first().map(std::slice::from_ref).unwrap_or(&[])) }
+    Section {
+        title: "fLEDBAT fluid model against the packet simulation (seed 003, Fig. 4.3)".into(),
+        text,
+        plots: draw(runs.first().map(std::slice::from_ref).unwrap_or(&[])),
+    }
 }

@@ -52,12 +52,24 @@ const PALETTE: [RGBColor; 6] = [
 
 impl Plot {
     /// A line plot with the given series.
-    pub fn lines(title: &str, x_label: &str, y_label: &str, series: Vec<(String, Vec<(f64, f64)>)>) -> Plot {
+    pub fn lines(
+        title: &str,
+        x_label: &str,
+        y_label: &str,
+        series: Vec<(String, Vec<(f64, f64)>)>,
+    ) -> Plot {
         Plot {
             title: title.into(),
             x_label: x_label.into(),
             y_label: y_label.into(),
-            series: series.into_iter().map(|(label, points)| Series { label, points, scatter: false }).collect(),
+            series: series
+                .into_iter()
+                .map(|(label, points)| Series {
+                    label,
+                    points,
+                    scatter: false,
+                })
+                .collect(),
             bands: Vec::new(),
         }
     }
@@ -107,11 +119,18 @@ impl Plot {
             yr = (yr.0 - 0.5, yr.0 + 0.5);
         }
         let pad = (yr.1 - yr.0) * 0.05;
-        let y0 = if yr.0 >= 0.0 { (yr.0 - pad).max(0.0) } else { yr.0 - pad };
+        let y0 = if yr.0 >= 0.0 {
+            (yr.0 - pad).max(0.0)
+        } else {
+            yr.0 - pad
+        };
         (xr, (y0, yr.1 + pad))
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, plotters::coord::Shift>) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, plotters::coord::Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         root.fill(&WHITE)?;
         let ((x0, x1), (y0, y1)) = self.ranges();
         let mut chart = ChartBuilder::on(root)
@@ -132,14 +151,27 @@ impl Plot {
             let hi = if b.hi.is_finite() { b.hi.min(y1) } else { y1 };
             if hi > lo {
                 chart
-                    .draw_series(std::iter::once(Rectangle::new([(x0, lo), (x1, hi)], RGBColor(120, 200, 120).mix(0.25).filled())))?
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x0, lo), (x1, hi)],
+                        RGBColor(120, 200, 120).mix(0.25).filled(),
+                    )))?
                     .label(b.label.as_str())
-                    .legend(|(x, y)| Rectangle::new([(x, y - 4), (x + 14, y + 4)], RGBColor(120, 200, 120).mix(0.5).filled()));
+                    .legend(|(x, y)| {
+                        Rectangle::new(
+                            [(x, y - 4), (x + 14, y + 4)],
+                            RGBColor(120, 200, 120).mix(0.5).filled(),
+                        )
+                    });
             }
         }
         for (i, s) in self.series.iter().enumerate() {
             let color = PALETTE[i % PALETTE.len()];
-            let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
+            let pts: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .copied()
+                .filter(|(x, y)| x.is_finite() && y.is_finite())
+                .collect();
             if s.scatter {
                 chart
                     .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))?
@@ -149,7 +181,9 @@ impl Plot {
                 chart
                     .draw_series(LineSeries::new(pts, color.stroke_width(1)))?
                     .label(s.label.as_str())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2)));
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2))
+                    });
             }
         }
         if !self.series.is_empty() || !self.bands.is_empty() {
@@ -171,8 +205,17 @@ mod tests {
 
     #[test]
     fn renders_a_self_contained_svg_string() {
-        let mut p = Plot::lines("t", "x", "y", vec![("a".into(), vec![(0.0, 1.0), (1.0, 2.0)])]);
-        p.bands.push(HBand { label: "paper".into(), lo: 1.2, hi: 1.5 });
+        let mut p = Plot::lines(
+            "t",
+            "x",
+            "y",
+            vec![("a".into(), vec![(0.0, 1.0), (1.0, 2.0)])],
+        );
+        p.bands.push(HBand {
+            label: "paper".into(),
+            lo: 1.2,
+            hi: 1.5,
+        });
         let svg = p.to_svg(400, 300);
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("</svg>"));
@@ -183,7 +226,12 @@ mod tests {
     fn empty_and_degenerate_plots_do_not_fail() {
         let p = Plot::lines("empty", "x", "y", vec![]);
         assert!(p.to_svg(200, 150).contains("</svg>"));
-        let p = Plot::lines("flat", "x", "y", vec![("c".into(), vec![(1.0, 3.0), (1.0, 3.0)])]);
+        let p = Plot::lines(
+            "flat",
+            "x",
+            "y",
+            vec![("c".into(), vec![(1.0, 3.0), (1.0, 3.0)])],
+        );
         assert!(p.to_svg(200, 150).contains("</svg>"));
     }
 }

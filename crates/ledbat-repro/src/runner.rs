@@ -30,7 +30,13 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { scenarios_dir: PathBuf::from("scenarios"), seeds: 10, quick: false, select: Vec::new(), progress: false }
+        Options {
+            scenarios_dir: PathBuf::from("scenarios"),
+            seeds: 10,
+            quick: false,
+            select: Vec::new(),
+            progress: false,
+        }
     }
 }
 
@@ -51,12 +57,18 @@ pub fn select(select: &[String]) -> Result<Vec<Claim>, UnknownClaim> {
             return Err(UnknownClaim(s.clone()));
         }
     }
-    Ok(all.into_iter().filter(|c| select.iter().any(|s| matches(c, s))).collect())
+    Ok(all
+        .into_iter()
+        .filter(|c| select.iter().any(|s| matches(c, s)))
+        .collect())
 }
 
 /// Overrides applied in quick mode to `file`, and the note saying what they change.
 pub fn quick_overrides(file: &str) -> Option<(&'static [&'static str], &'static str)> {
-    catalog::QUICK.iter().find(|(f, _, _)| *f == file).map(|(_, s, n)| (*s, *n))
+    catalog::QUICK
+        .iter()
+        .find(|(f, _, _)| *f == file)
+        .map(|(_, s, n)| (*s, *n))
 }
 
 /// Loads one scenario instance (quick overrides first, then the sweep's).
@@ -77,14 +89,22 @@ type Results = BTreeMap<(ScenarioRef, u64), Result<RunResult, String>>;
 
 /// Simulates every distinct scenario instance of `claims` for seeds 1..=n.
 pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
-    let mut refs: Vec<ScenarioRef> = claims.iter().flat_map(|c| c.scenarios.iter().cloned()).collect();
+    let mut refs: Vec<ScenarioRef> = claims
+        .iter()
+        .flat_map(|c| c.scenarios.iter().cloned())
+        .collect();
     refs.sort();
     refs.dedup();
-    let loaded: Vec<(ScenarioRef, Result<Scenario, String>)> = refs.into_iter().map(|r| {
-        let s = load(opts, &r);
-        (r, s)
-    }).collect();
-    let jobs: Vec<(usize, u64)> = (0..loaded.len()).flat_map(|i| (1..=opts.seeds).map(move |s| (i, s))).collect();
+    let loaded: Vec<(ScenarioRef, Result<Scenario, String>)> = refs
+        .into_iter()
+        .map(|r| {
+            let s = load(opts, &r);
+            (r, s)
+        })
+        .collect();
+    let jobs: Vec<(usize, u64)> = (0..loaded.len())
+        .flat_map(|i| (1..=opts.seeds).map(move |s| (i, s)))
+        .collect();
     let total = jobs.len();
     let done = AtomicUsize::new(0);
     let out: Vec<((ScenarioRef, u64), Result<RunResult, String>)> = jobs
@@ -143,7 +163,10 @@ pub fn evaluate(opts: &Options, claim: &Claim, results: &Results) -> (Outcome, V
     let quick_notes: Vec<String> = if opts.quick {
         let mut files: Vec<&str> = claim.scenarios.iter().map(|s| s.file).collect();
         files.dedup();
-        files.iter().filter_map(|f| quick_overrides(f).map(|(_, n)| format!("{f}: {n}"))).collect()
+        files
+            .iter()
+            .filter_map(|f| quick_overrides(f).map(|(_, n)| format!("{f}: {n}")))
+            .collect()
     } else {
         Vec::new()
     };
@@ -156,8 +179,16 @@ pub fn evaluate(opts: &Options, claim: &Claim, results: &Results) -> (Outcome, V
             title: format!("{}: per-seed values", claim.id),
             x_label: "seed".into(),
             y_label: claim.unit.into(),
-            series: vec![Series { label: "measured".into(), points: values.iter().map(|(s, v)| (*s as f64, *v)).collect(), scatter: true }],
-            bands: vec![HBand { label: format!("tolerance {}", claim.tolerance.describe()), lo, hi }],
+            series: vec![Series {
+                label: "measured".into(),
+                points: values.iter().map(|(s, v)| (*s as f64, *v)).collect(),
+                scatter: true,
+            }],
+            bands: vec![HBand {
+                label: format!("tolerance {}", claim.tolerance.describe()),
+                lo,
+                hi,
+            }],
         });
     }
     if let (Some(draw), Some(runs)) = (claim.draw, &first_runs) {
@@ -198,9 +229,23 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         plots.push(p);
     }
     let fluid_ref = ScenarioRef::file("seed003/fledbat-fluid.toml");
-    let fluid_runs: Vec<&RunResult> = (1..=opts.seeds).filter_map(|s| results.get(&(fluid_ref.clone(), s)).and_then(|r| r.as_ref().ok())).collect();
+    let fluid_runs: Vec<&RunResult> = (1..=opts.seeds)
+        .filter_map(|s| {
+            results
+                .get(&(fluid_ref.clone(), s))
+                .and_then(|r| r.as_ref().ok())
+        })
+        .collect();
     let sections = vec![crate::fluid_compare::section(&fluid_runs)];
-    Ok(Report { seeds: opts.seeds, quick: opts.quick, command: command.into(), claims: outcomes, plots, sections, elapsed_secs: 0.0 })
+    Ok(Report {
+        seeds: opts.seeds,
+        quick: opts.quick,
+        command: command.into(),
+        claims: outcomes,
+        plots,
+        sections,
+        elapsed_secs: 0.0,
+    })
 }
 
 #[cfg(test)]
@@ -209,15 +254,29 @@ mod tests {
 
     #[test]
     fn selection_by_id_prefix_and_paper() {
-        assert_eq!(select(&["seed004".into()]).unwrap().iter().filter(|c| c.paper != "seed004").count(), 0);
+        assert_eq!(
+            select(&["seed004".into()])
+                .unwrap()
+                .iter()
+                .filter(|c| c.paper != "seed004")
+                .count(),
+            0
+        );
         assert!(select(&["s003-red".into()]).unwrap().len() >= 2);
         assert_eq!(select(&["s000-dynamic-cwnd-sd".into()]).unwrap().len(), 1);
-        assert_eq!(select(&["nope".into()]).err(), Some(UnknownClaim("nope".into())));
+        assert_eq!(
+            select(&["nope".into()]).err(),
+            Some(UnknownClaim("nope".into()))
+        );
     }
 
     #[test]
     fn a_missing_scenario_file_makes_the_claim_not_run() {
-        let opts = Options { scenarios_dir: PathBuf::from("/nonexistent"), seeds: 2, ..Options::default() };
+        let opts = Options {
+            scenarios_dir: PathBuf::from("/nonexistent"),
+            seeds: 2,
+            ..Options::default()
+        };
         let claims = select(&["s003-ledbat-ledbat-fair".into()]).unwrap();
         let results = simulate(&opts, &claims);
         let (o, _) = evaluate(&opts, &claims[0], &results);

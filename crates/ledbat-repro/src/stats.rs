@@ -23,7 +23,8 @@ pub fn t975(df: usize) -> f64 {
     }
     let z = 1.959_963_985_f64;
     let n = df as f64;
-    z + (z.powi(3) + z) / (4.0 * n) + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * n * n)
+    z + (z.powi(3) + z) / (4.0 * n)
+        + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * n * n)
 }
 
 /// Summary of one metric over seeds.
@@ -50,8 +51,18 @@ impl Summary {
         let n = xs.len();
         let m = mean(xs);
         let sd = sample_sd(xs);
-        let half = if n > 1 { t975(n - 1) * sd / (n as f64).sqrt() } else { 0.0 };
-        Some(Summary { n, mean: m, sd, ci_lo: m - half, ci_hi: m + half })
+        let half = if n > 1 {
+            t975(n - 1) * sd / (n as f64).sqrt()
+        } else {
+            0.0
+        };
+        Some(Summary {
+            n,
+            mean: m,
+            sd,
+            ci_lo: m - half,
+            ci_hi: m + half,
+        })
     }
 
     /// Half-width of the confidence interval.
