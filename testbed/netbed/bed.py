@@ -139,7 +139,7 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
     `ctx_base` holds `workdir`, `ledbat_bin` and `send_file` (see `flows.Context`)."""
     os.makedirs(logdir, exist_ok=True)
     topo = Topology(tag=tag, bottleneck=bottleneck, delay_ms=delay_ms, logdir=logdir)
-    ctx = Context(rcv_ip=topo.rcv_ip, snd_ip=topo.snd_ip, **ctx_base)
+    ctx = Context(rcv_ip=topo.rcv_ip, snd_ip=topo.snd_ip, logdir=logdir, **ctx_base)
     for i, f in enumerate(flows):
         if f.port == 0:
             f.port = 5201 + i

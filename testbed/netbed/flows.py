@@ -15,7 +15,7 @@ Built in:
   libtorrent or Transmission seeder and its leecher.
 
 Templates are formatted with: {bin} {rcv_ip} {snd_ip} {port} {duration} {file} {out}
-{workdir} {cc} {rate}.
+{workdir} {logdir} {cc} {rate}.
 """
 
 from __future__ import annotations
@@ -60,6 +60,8 @@ class Context:
     workdir: str
     ledbat_bin: str
     send_file: str
+    logdir: str = ""
+    """The scenario's log directory (kept after the run; `workdir` is emptied)."""
 
 
 @dataclass
@@ -83,6 +85,11 @@ def _out(flow: Flow, ctx: Context) -> str:
     return f"{ctx.workdir}/recv-{flow.name}.bin"
 
 
+def trace_path(flow: Flow, ctx: Context) -> str:
+    """Where `ledbat send --trace` writes its 100 ms JSON lines (cwnd, delay estimates)."""
+    return f"{ctx.logdir or ctx.workdir}/{flow.name}-trace.jsonl"
+
+
 def _ledbat_recv(flow: Flow, ctx: Context) -> list[str]:
     return [ctx.ledbat_bin, "recv", "--listen", f"{ctx.rcv_ip}:{flow.port}",
             "--out", _out(flow, ctx), "--force", "--quiet", "--json"]
@@ -90,7 +97,7 @@ def _ledbat_recv(flow: Flow, ctx: Context) -> list[str]:
 
 def _ledbat_send(flow: Flow, ctx: Context) -> list[str]:
     argv = [ctx.ledbat_bin, "send", ctx.send_file, f"{ctx.rcv_ip}:{flow.port}", "--json",
-            "--quiet"]
+            "--quiet", "--trace", trace_path(flow, ctx)]
     if flow.cc:
         argv += ["--cc", flow.cc]
     for k, v in sorted(flow.params.items()):
@@ -142,6 +149,7 @@ def template_kind(name: str, receiver_template: str, sender_template: str,
             vals = dict(bin=ctx.ledbat_bin, rcv_ip=ctx.rcv_ip, snd_ip=ctx.snd_ip,
                         port=flow.port, duration=math.ceil(flow.duration),
                         file=ctx.send_file, out=_out(flow, ctx), workdir=ctx.workdir,
+                        logdir=ctx.logdir,
                         cc=flow.cc or "", rate=flow.params.get("rate", ""))
             return [tok.format(**vals) for tok in shlex.split(tpl)]
         return f

@@ -206,3 +206,21 @@ def series_rows(qdisc_samples: list[dict], counter_samples: list[dict], flow_nam
         rows.append(row)
         k += 1
     return rows
+
+
+def trace_means(path: str, a: float, b: float, fields: list[str]) -> dict[str, float] | None:
+    """Means of `fields` over the lines of a `ledbat send --trace` file with `t` (seconds
+    since the sender bound its socket) in [a, b]; None when the file is missing or empty.
+    Lines where a field is null do not count for that field."""
+    import json
+    try:
+        with open(path) as fh:
+            lines = [json.loads(x) for x in fh if x.strip()]
+    except (OSError, ValueError):
+        return None
+    out = {}
+    for f in fields:
+        vals = [x[f] for x in lines if a <= x.get("t", -1) <= b and x.get(f) is not None]
+        out[f] = sum(vals) / len(vals) if vals else math.nan
+    out["n"] = sum(1 for x in lines if a <= x.get("t", -1) <= b)
+    return out if out["n"] else None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -246,6 +247,25 @@ def _alone(res: RunResult, s: Settings) -> list[Metric]:
         Metric(res.name, "queue delay max (whole run)", d_all.max_ms, "ms",
                note="includes slow start"),
         Metric(res.name, "drops (whole run)", d_all.drops, "pkt"),
+    ] + _trace_metrics(res, fr, a, e, d)
+
+
+def _trace_metrics(res: RunResult, fr, a: float, e: float, d) -> list[Metric]:
+    """The sender's own view from `ledbat send --trace`, over the same window: its
+    queuing-delay estimate against the queue the bed measured, and its window."""
+    if fr.kind != "ledbat":
+        return []
+    tr = measure.trace_means(os.path.join(res.logdir, f"{fr.flow.name}-trace.jsonl"),
+                             a - fr.t_start, e - fr.t_start, ["queuing_delay_ms", "cwnd",
+                                                              "srtt_ms"])
+    if tr is None:
+        return [Metric(res.name, "sender's queuing-delay estimate", None, "ms",
+                       note="no --trace lines")]
+    return [
+        Metric(res.name, "sender's queuing-delay estimate", tr["queuing_delay_ms"], "ms",
+               note=f"mean of {tr['n']} trace lines; bed measured {d.mean_ms:.1f} ms"),
+        Metric(res.name, "sender's cwnd", tr["cwnd"] / 1000, "kB",
+               note=f"mean; srtt mean {tr['srtt_ms']:.1f} ms"),
     ]
 
 
