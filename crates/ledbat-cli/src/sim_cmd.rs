@@ -1,17 +1,426 @@
-//! Placeholder until `sim` and `sweep` land.
+//! `ledbat sim` (one scenario) and `ledbat sweep` (a parameter grid times seeds, in
+//! parallel). Outputs are written into a temporary directory next to the destination and
+//! renamed into place, so a failed run leaves nothing half-written.
 
-/// Arguments of `ledbat sim` (none yet).
-#[derive(clap::Args, Debug)]
-pub struct SimArgs {}
-/// Arguments of `ledbat sweep` (none yet).
-#[derive(clap::Args, Debug)]
-pub struct SweepArgs {}
+#[path = "sim_plot.rs"]
+mod sim_plot;
 
-/// Not built yet.
-pub fn run_sim(_a: SimArgs) -> anyhow::Result<()> {
-    anyhow::bail!("`sim` is not built yet")
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ledbat_sim::stats::mean_ci95;
+use ledbat_sim::sweep::{metrics_row, SweepSpec};
+use ledbat_sim::{RunResult, Scenario};
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant as WallClock;
+
+/// Arguments of `ledbat sim`.
+#[derive(clap::Args, Debug)]
+pub struct SimArgs {
+    /// Scenario file (TOML; schema in crates/ledbat-sim/SCENARIOS.md).
+    pub scenario: PathBuf,
+    /// Seed (default: the scenario's `seed`).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write summary.json, series.csv and SVG plots into this directory (replaced
+    /// atomically).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Override a scenario key, e.g. `--set flow.0.cc.target=100ms` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Also print wall time, bottleneck packets and events per wall-second, and peak memory.
+    #[arg(long)]
+    pub bench: bool,
 }
-/// Not built yet.
-pub fn run_sweep(_a: SweepArgs) -> anyhow::Result<()> {
-    anyhow::bail!("`sweep` is not built yet")
+
+/// Arguments of `ledbat sweep`.
+#[derive(clap::Args, Debug)]
+pub struct SweepArgs {
+    /// Sweep file (TOML: `scenario`, `seeds`, `set`, `[grid]`).
+    pub sweep: PathBuf,
+    /// Parallel runs (default: available cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Output directory for runs.csv and means.csv (default: `<sweep stem>-results` next to
+    /// the sweep file).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+fn load_scenario(path: &Path, set: &[String]) -> anyhow::Result<Scenario> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut sc = Scenario::from_toml_with(&text, set).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if sc.name.is_empty() {
+        sc.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    }
+    Ok(sc)
+}
+
+/// A progress bar that only appears once the work has taken more than a second.
+struct LateBar {
+    bar: ProgressBar,
+    started: WallClock,
+    shown: bool,
+}
+
+impl LateBar {
+    fn new(len: u64, template: &str) -> Self {
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            bar.set_style(style);
+        }
+        LateBar { bar, started: WallClock::now(), shown: false }
+    }
+    fn set(&mut self, pos: u64) {
+        if !self.shown && self.started.elapsed().as_secs_f64() > 1.0 {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.shown = true;
+        }
+        self.bar.set_position(pos);
+    }
+    fn finish(&self) {
+        if self.shown {
+            self.bar.finish_and_clear();
+        }
+    }
+}
+
+/// Peak resident set size of this process in kB (Linux `VmHWM`).
+pub fn peak_rss_kb() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    s.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs one scenario.
+pub fn run_sim(a: SimArgs) -> anyhow::Result<()> {
+    let sc = load_scenario(&a.scenario, &a.set)?;
+    let seed = a.seed.unwrap_or(sc.seed);
+    let mut bar = LateBar::new(1000, "{spinner} simulating [{bar:40}] {percent}% ({elapsed})");
+    let t0 = WallClock::now();
+    let r = ledbat_sim::run_with_progress(&sc, seed, &mut |f| bar.set((f * 1000.0) as u64))?;
+    let wall = t0.elapsed().as_secs_f64();
+    bar.finish();
+    print!("{}", summary_table(&r));
+    if !r.conservation.holds {
+        bail!("packet conservation violated: {:?}", r.conservation);
+    }
+    if a.bench {
+        println!(
+            "bench: wall {:.3} s, simulated {:.1} s, bottleneck packets {} ({:.2} M/wall-s), events {} ({:.2} M/wall-s), peak packets in network {}, peak RSS {} kB",
+            wall,
+            r.duration_s,
+            r.engine.bottleneck_packets,
+            r.engine.bottleneck_packets as f64 / wall / 1e6,
+            r.engine.events,
+            r.engine.events as f64 / wall / 1e6,
+            r.engine.peak_packets,
+            peak_rss_kb().map_or("?".into(), |k| k.to_string())
+        );
+    }
+    if let Some(out) = &a.out {
+        write_atomically(out, |dir| write_run(dir, &sc, &r))?;
+        println!("wrote {}", out.display());
+    }
+    Ok(())
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or("-".into(), |x| format!("{x:.digits$}"))
+}
+
+/// The human summary printed by `ledbat sim`.
+pub fn summary_table(r: &RunResult) -> String {
+    let mut s = String::new();
+    let a = &r.aggregate;
+    let _ = writeln!(
+        s,
+        "{} (seed {}): {:.1} s simulated, metrics from {:.1} s",
+        if r.scenario.is_empty() { "scenario" } else { &r.scenario },
+        r.seed,
+        r.duration_s,
+        r.warmup_s
+    );
+    let _ = writeln!(
+        s,
+        "throughput {:.3} Mb/s  eta {:.3}  Jain long {}  short {}  TCP share {:.3}  loss {:.4}",
+        a.throughput_bps / 1e6,
+        a.efficiency,
+        opt(a.jain_long, 3),
+        opt(a.jain_short, 3),
+        a.tcp_share,
+        a.loss_rate
+    );
+    let _ = writeln!(
+        s,
+        "{:<16} {:<12} {:>10} {:>9} {:>8} {:>8} {:>8} {:>7} {:>6} {:>8}",
+        "flow", "controller", "Mb/s", "cwnd", "sd", "rtt ms", "loss", "retx", "RTOs", "steady s"
+    );
+    for f in &r.flows {
+        let _ = writeln!(
+            s,
+            "{:<16} {:<12} {:>10.3} {:>9.2} {:>8.2} {:>8} {:>8.4} {:>7} {:>6} {:>8}",
+            f.name,
+            f.controller,
+            f.throughput_bps / 1e6,
+            f.cwnd_mean_pkts,
+            f.cwnd_sd_pkts,
+            opt(f.rtt_mean_ms, 1),
+            f.loss_rate,
+            f.retransmits,
+            f.timeouts,
+            opt(f.time_to_steady_s, 1)
+        );
+        if !f.completions.is_empty() {
+            let mean = f.completions.iter().map(|c| c.time_s).sum::<f64>() / f.completions.len() as f64;
+            let _ = writeln!(s, "{:<16} {} completions, mean {:.3} s", "", f.completions.len(), mean);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "{:<16} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
+        "link", "util", "q arrival", "q time", "q/B", "qd ms", "sd", "p95", "p99", "loss"
+    );
+    for l in &r.links {
+        let _ = writeln!(
+            s,
+            "{:<16} {:>6.3} {:>9.2} {:>9.2} {:>8} {:>8.2} {:>8.2} {:>8} {:>8} {:>7.4}",
+            l.name,
+            l.utilisation,
+            l.queue_mean_arrival_pkts,
+            l.queue_mean_time_pkts,
+            opt(l.queue_mean_over_buffer, 3),
+            l.qdelay_mean_ms,
+            l.qdelay_sd_ms,
+            opt(l.qdelay_p95_ms, 2),
+            opt(l.qdelay_p99_ms, 2),
+            l.loss_rate
+        );
+    }
+    let c = &r.conservation;
+    let _ = writeln!(
+        s,
+        "packets: sent {} = delivered {} + dropped {} + in network {} ({})",
+        c.sent,
+        c.delivered,
+        c.dropped,
+        c.in_network,
+        if c.holds { "ok" } else { "VIOLATED" }
+    );
+    s
+}
+
+fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> anyhow::Result<()> {
+    let mut v = serde_json::to_value(r)?;
+    if let Some(o) = v.as_object_mut() {
+        o.remove("series");
+    }
+    std::fs::write(dir.join("summary.json"), serde_json::to_string_pretty(&v)? + "\n")?;
+    std::fs::write(dir.join("scenario.toml"), sc.to_toml())?;
+    if let Some(s) = &r.series {
+        let mut csv = String::from("t_s");
+        for f in &s.flows {
+            let _ = write!(csv, ",{0}.cwnd_pkts,{0}.rate_mbps,{0}.qdelay_ms", f.name);
+        }
+        for l in &s.links {
+            let _ = write!(csv, ",{}.queue_pkts", l.name);
+        }
+        csv.push('\n');
+        for (i, t) in s.t_s.iter().enumerate() {
+            let _ = write!(csv, "{t:.3}");
+            for f in &s.flows {
+                let qd = f.qdelay_ms[i];
+                let qd = if qd.is_finite() { format!("{qd:.3}") } else { String::new() };
+                let _ = write!(csv, ",{:.3},{:.4},{}", f.cwnd_pkts[i], f.rate_mbps[i], qd);
+            }
+            for l in &s.links {
+                let _ = write!(csv, ",{}", l.queue_pkts[i]);
+            }
+            csv.push('\n');
+        }
+        std::fs::write(dir.join("series.csv"), csv)?;
+        sim_plot::write_plots(dir, s)?;
+    }
+    Ok(())
+}
+
+/// Fills a fresh temporary directory next to `out` with `fill`, then renames it to `out`
+/// (replacing a previous `out`). On error the temporary directory is removed.
+fn write_atomically(out: &Path, fill: impl FnOnce(&Path) -> anyhow::Result<()>) -> anyhow::Result<()> {
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    let name = out.file_name().context("output path has no file name")?.to_string_lossy().into_owned();
+    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    if let Err(e) = fill(&tmp) {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    if out.exists() {
+        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+        std::fs::rename(out, &old).with_context(|| format!("moving the previous {} aside", out.display()))?;
+        std::fs::rename(&tmp, out).with_context(|| format!("renaming into {}", out.display()))?;
+        let _ = std::fs::remove_dir_all(&old);
+    } else {
+        std::fs::rename(&tmp, out).with_context(|| format!("renaming into {}", out.display()))?;
+    }
+    Ok(())
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        String::new()
+    }
+}
+
+/// Runs a sweep.
+pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&a.sweep).with_context(|| format!("reading {}", a.sweep.display()))?;
+    let spec = SweepSpec::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.sweep.display()))?;
+    let base_path = a.sweep.parent().unwrap_or(Path::new(".")).join(&spec.scenario);
+    let base =
+        std::fs::read_to_string(&base_path).with_context(|| format!("reading scenario {}", base_path.display()))?;
+    let points = spec.points(&base).map_err(|e| anyhow::anyhow!("{}: {e}", a.sweep.display()))?;
+    let seeds = spec.seed_list();
+    let jobs: Vec<(usize, u64)> = (0..points.len()).flat_map(|p| seeds.iter().map(move |s| (p, *s))).collect();
+    let out = a.out.clone().unwrap_or_else(|| {
+        let stem = a.sweep.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "sweep".into());
+        a.sweep.parent().unwrap_or(Path::new(".")).join(format!("{stem}-results"))
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.jobs.unwrap_or(0))
+        .build()
+        .context("starting the worker pool")?;
+    let done = AtomicU64::new(0);
+    let bar = std::sync::Mutex::new(LateBar::new(jobs.len() as u64, "{spinner} runs [{bar:40}] {pos}/{len} ({elapsed}, eta {eta})"));
+    let results: Vec<anyhow::Result<RunResult>> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(p, seed)| {
+                let r = ledbat_sim::run(&points[p].scenario, seed).map_err(anyhow::Error::from);
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if let Ok(mut b) = bar.lock() {
+                    b.set(n);
+                }
+                r
+            })
+            .collect()
+    });
+    if let Ok(b) = bar.lock() {
+        b.finish();
+    }
+    let mut rows: Vec<(usize, u64, Vec<(String, f64)>)> = Vec::with_capacity(jobs.len());
+    for (&(p, seed), r) in jobs.iter().zip(results) {
+        let r = r.with_context(|| format!("grid point {p} seed {seed}"))?;
+        if !r.conservation.holds {
+            bail!("grid point {p} seed {seed}: packet conservation violated");
+        }
+        rows.push((p, seed, metrics_row(&r)));
+    }
+    // Columns: union of metric names in first-seen order.
+    let mut cols: Vec<String> = Vec::new();
+    for (_, _, m) in &rows {
+        for (k, _) in m {
+            if !cols.contains(k) {
+                cols.push(k.clone());
+            }
+        }
+    }
+    let keys: Vec<String> = spec.grid.keys().cloned().collect();
+    let header = |extra: &[&str], per_col: &dyn Fn(&str) -> Vec<String>| {
+        let mut h: Vec<String> = keys.iter().map(|k| csv_field(k)).collect();
+        h.extend(extra.iter().map(|s| s.to_string()));
+        for c in &cols {
+            h.extend(per_col(c).into_iter().map(|x| csv_field(&x)));
+        }
+        h.join(",") + "\n"
+    };
+    let mut runs = header(&["seed"], &|c| vec![c.to_string()]);
+    for (p, seed, m) in &rows {
+        let mut f: Vec<String> = points[*p].params.iter().map(|(_, v)| csv_field(v)).collect();
+        f.push(seed.to_string());
+        for c in &cols {
+            f.push(m.iter().find(|(k, _)| k == c).map_or(String::new(), |(_, v)| num(*v)));
+        }
+        runs.push_str(&(f.join(",") + "\n"));
+    }
+    let mut means = header(&["runs"], &|c| vec![format!("{c}.mean"), format!("{c}.ci95")]);
+    let mut table = String::new();
+    for (p, point) in points.iter().enumerate() {
+        let mine: Vec<&Vec<(String, f64)>> = rows.iter().filter(|r| r.0 == p).map(|r| &r.2).collect();
+        let mut f: Vec<String> = point.params.iter().map(|(_, v)| csv_field(v)).collect();
+        f.push(mine.len().to_string());
+        let mut eta = (f64::NAN, None);
+        for c in &cols {
+            let xs: Vec<f64> = mine
+                .iter()
+                .filter_map(|m| m.iter().find(|(k, _)| k == c).map(|(_, v)| *v))
+                .filter(|v| v.is_finite())
+                .collect();
+            let (m, h) = mean_ci95(&xs);
+            if c == "efficiency" {
+                eta = (m, h);
+            }
+            f.push(num(m));
+            f.push(h.map_or(String::new(), num));
+        }
+        means.push_str(&(f.join(",") + "\n"));
+        let params: Vec<String> = point.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(
+            table,
+            "{:<60} eta {:.3} +/- {}",
+            if params.is_empty() { "(base)".into() } else { params.join(" ") },
+            eta.0,
+            eta.1.map_or("-".into(), |h| format!("{h:.3}"))
+        );
+    }
+    write_atomically(&out, |dir| {
+        std::fs::write(dir.join("runs.csv"), &runs)?;
+        std::fs::write(dir.join("means.csv"), &means)?;
+        Ok(())
+    })?;
+    print!("{table}");
+    println!("{} runs ({} grid points x {} seeds); wrote {}", rows.len(), points.len(), seeds.len(), out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_leaves_nothing_on_failure_and_replaces_on_success() {
+        let base = std::env::temp_dir().join(format!("ledbat-sim-cmd-test-{}", std::process::id()));
+        let out = base.join("out");
+        write_atomically(&out, |d| Ok(std::fs::write(d.join("a"), "1")?)).unwrap();
+        assert_eq!(std::fs::read_to_string(out.join("a")).unwrap(), "1");
+        let e = write_atomically(&out, |d| {
+            std::fs::write(d.join("a"), "2")?;
+            anyhow::bail!("boom")
+        });
+        assert!(e.is_err());
+        assert_eq!(std::fs::read_to_string(out.join("a")).unwrap(), "1");
+        assert_eq!(std::fs::read_dir(&base).unwrap().count(), 1, "no temporary directory left");
+        write_atomically(&out, |d| Ok(std::fs::write(d.join("b"), "3")?)).unwrap();
+        assert!(!out.join("a").exists() && out.join("b").exists());
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("x"), "x");
+    }
 }

@@ -1,1 +1,81 @@
-fn main(){}
+//! Simulator benchmark: wall time, bottleneck packets and events per wall-second, peak
+//! memory (VmHWM), for the reference scenario and for larger ones.
+//!
+//! `cargo run --release -p ledbat-sim --example bench` runs every configuration in its own
+//! child process (so each peak-memory figure is its own) and prints one line each;
+//! `... --example bench -- <name>` runs one.
+
+use ledbat_sim::{run, Scenario};
+use std::time::Instant as WallClock;
+
+/// The reference: 10 Mb/s, RTT 50 ms, DropTail 100, one LEDBAT + one NewReno, 120 s.
+const REFERENCE: &str = r#"
+name = "reference"
+duration = "120s"
+[topology]
+kind = "dumbbell"
+rate = "10Mbps"
+delay = "20ms"
+queue = { kind = "droptail", packets = 100 }
+[[flow]]
+cc = { name = "ledbat", target = "25ms" }
+[[flow]]
+cc = { name = "newreno" }
+"#;
+
+fn config(name: &str) -> Option<(String, Vec<String>)> {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    Some(match name {
+        "reference" => (REFERENCE.into(), vec![]),
+        // Ten times the packets: memory must not grow.
+        "reference-1200s" => (REFERENCE.into(), s(&["duration=1200s"])),
+        // Flows and queue grow: memory grows with them.
+        "100-flows-1Gbps" => (REFERENCE.into(), s(&["topology.rate=1Gbps", "topology.queue.packets=1000",
+            "flow.0.count=50", "flow.1.count=50", "duration=30s"])),
+        "1000-flows-1Gbps" => (REFERENCE.into(), s(&["topology.rate=1Gbps", "topology.queue.packets=4000",
+            "flow.0.count=500", "flow.1.count=500", "duration=30s"])),
+        _ => return None,
+    })
+}
+
+const ALL: [&str; 4] = ["reference", "reference-1200s", "100-flows-1Gbps", "1000-flows-1Gbps"];
+
+fn peak_rss_kb() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    s.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn one(name: &str) {
+    let (text, sets) = config(name).unwrap_or_else(|| panic!("unknown configuration {name}; known: {ALL:?}"));
+    let sc = Scenario::from_toml_with(&text, &sets).expect("valid benchmark scenario");
+    let t0 = WallClock::now();
+    let r = run(&sc, 1).expect("run");
+    let wall = t0.elapsed().as_secs_f64();
+    assert!(r.conservation.holds);
+    println!(
+        "{name:<18} flows {:>5}  sim {:>6.0} s  wall {:>7.3} s  bottleneck pkts {:>10}  {:>6.2} M pkts/wall-s  events {:>11}  {:>6.2} M ev/s  peak pkts in net {:>6}  peak RSS {:>7} kB  eta {:.3}",
+        r.flows.len(),
+        r.duration_s,
+        wall,
+        r.engine.bottleneck_packets,
+        r.engine.bottleneck_packets as f64 / wall / 1e6,
+        r.engine.events,
+        r.engine.events as f64 / wall / 1e6,
+        r.engine.peak_packets,
+        peak_rss_kb().unwrap_or(0),
+        r.aggregate.efficiency,
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(name) = args.first() {
+        one(name);
+        return;
+    }
+    let exe = std::env::current_exe().expect("own path");
+    for name in ALL {
+        let st = std::process::Command::new(&exe).arg(name).status().expect("spawn");
+        assert!(st.success(), "{name} failed");
+    }
+}

@@ -34,16 +34,16 @@ pub enum Ev {
     Second,
 }
 
+/// `key = at << 64 | seq`: one integer comparison orders by time, then insertion.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    at: u64,
-    seq: u64,
+    key: u128,
     ev: Ev,
 }
 
 impl PartialEq for Entry {
     fn eq(&self, o: &Self) -> bool {
-        self.at == o.at && self.seq == o.seq
+        self.key == o.key
     }
 }
 impl Eq for Entry {}
@@ -55,7 +55,7 @@ impl PartialOrd for Entry {
 impl Ord for Entry {
     /// Reversed, so that the max-heap pops the earliest (then first-inserted) entry.
     fn cmp(&self, o: &Self) -> Ordering {
-        o.at.cmp(&self.at).then(o.seq.cmp(&self.seq))
+        o.key.cmp(&self.key)
     }
 }
 
@@ -77,7 +77,7 @@ impl EventQueue {
     /// they were scheduled.
     #[inline]
     pub fn push(&mut self, at: u64, ev: Ev) {
-        self.heap.push(Entry { at, seq: self.seq, ev });
+        self.heap.push(Entry { key: ((at as u128) << 64) | self.seq as u128, ev });
         self.seq += 1;
         if self.heap.len() > self.peak {
             self.peak = self.heap.len();
@@ -88,11 +88,11 @@ impl EventQueue {
     pub fn pop(&mut self) -> Option<(u64, Ev)> {
         let e = self.heap.pop()?;
         self.popped += 1;
-        Some((e.at, e.ev))
+        Some(((e.key >> 64) as u64, e.ev))
     }
     /// Time of the earliest event.
     pub fn peek_time(&self) -> Option<u64> {
-        self.heap.peek().map(|e| e.at)
+        self.heap.peek().map(|e| (e.key >> 64) as u64)
     }
     /// Events popped so far.
     pub fn processed(&self) -> u64 {

@@ -71,6 +71,7 @@ pub struct Queue {
     ring: VecDeque<QEntry>,
     bytes: u64,
     disc: Disc,
+    busy_until: u64,
 }
 
 impl Queue {
@@ -105,7 +106,7 @@ impl Queue {
                 dropping: false,
             }),
         };
-        Queue { ring: VecDeque::with_capacity(cap), bytes: 0, disc }
+        Queue { ring: VecDeque::with_capacity(cap), bytes: 0, disc, busy_until: 0 }
     }
 
     /// Waiting packets.
@@ -121,6 +122,68 @@ impl Queue {
     /// Waiting bytes.
     pub fn bytes(&self) -> u64 {
         self.bytes
+    }
+
+    /// Whether the discipline decides at enqueue only (DropTail, RED), so that the queue
+    /// can be served analytically by [`Queue::offer_fifo`].
+    pub fn is_fifo_analytic(&self) -> bool {
+        !matches!(self.disc, Disc::Codel(_))
+    }
+
+    /// Analytic FIFO service for enqueue-time disciplines: the departure of every admitted
+    /// packet is known at its arrival (`start = max(now, busy_until)`, `end = start + tx`),
+    /// so no dequeue event is needed. The ring then holds the *waiting* packets' service
+    /// start times. Returns the number of packets the arrival found waiting and `(start, end)`
+    /// of the admitted packet, or `None` when dropped.
+    /// The waiting count a packet sees excludes the one in service (ns-2 convention).
+    pub fn offer_fifo(
+        &mut self,
+        now: u64,
+        size: u32,
+        tx_ns: u64,
+        typical_tx_ns: u64,
+        rng: &mut ChaCha8Rng,
+    ) -> (usize, Option<(u64, u64)>) {
+        while let Some(e) = self.ring.front() {
+            if e.enq_at > now {
+                break;
+            }
+            self.bytes -= e.size as u64;
+            self.ring.pop_front();
+        }
+        if self.ring.is_empty() && self.busy_until <= now {
+            if let Disc::Red(r) = &mut self.disc {
+                if r.idle_since.is_none() {
+                    r.idle_since = Some(self.busy_until);
+                }
+            }
+        }
+        let q = self.ring.len();
+        let admit = match &mut self.disc {
+            Disc::DropTail { packets, bytes } => {
+                packets.map_or(true, |p| (q as u64) < p as u64)
+                    && bytes.map_or(true, |b| self.bytes + size as u64 <= b)
+            }
+            Disc::Red(r) => red_admit(r, q, now, typical_tx_ns, rng),
+            Disc::Codel(_) => unreachable!("CoDel decides at dequeue"),
+        };
+        if !admit {
+            return (q, None);
+        }
+        let start = self.busy_until.max(now);
+        let end = start + tx_ns;
+        self.busy_until = end;
+        if start > now {
+            self.bytes += size as u64;
+            self.ring.push_back(QEntry { pkt: 0, size, enq_at: start });
+        }
+        (q, Some((start, end)))
+    }
+
+    /// Packets waiting (not in service) at `now`, for a queue served by
+    /// [`Queue::offer_fifo`].
+    pub fn waiting_at(&self, now: u64) -> usize {
+        self.ring.iter().rev().take_while(|e| e.enq_at > now).count()
     }
 
     /// Offers a packet arriving at `now`; returns false if the discipline drops it.

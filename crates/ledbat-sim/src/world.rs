@@ -744,8 +744,47 @@ impl<'a> World<'a> {
             self.propagate(l, pkt);
             return;
         }
-        let q = link.queue.len();
         let size = self.pool.pkts[pkt as usize].size;
+        if link.queue.is_fifo_analytic() {
+            let tx = link.rate.tx_time_ns(size);
+            let (q, res) = link.queue.offer_fifo(now, size, tx, link.typical_tx, &mut self.rng);
+            if let Some(s) = link.stats.as_mut() {
+                if measuring {
+                    s.occ_sum += q as u64;
+                    s.occ_n += 1;
+                    let last = s.hist.len() - 1;
+                    s.hist[q.min(last)] += 1;
+                    s.max_q = s.max_q.max(q as u64 + res.is_some() as u64);
+                    match res {
+                        None => s.queue_drops += 1,
+                        Some((start, _)) => {
+                            let qd = start - now;
+                            s.qd.add(qd as f64);
+                            s.qd_hist.add(qd / 1000);
+                            s.busy_ns += tx;
+                            s.departures += 1;
+                        }
+                    }
+                }
+                if let Some((start, _)) = res {
+                    // Time-weighted queue: each packet waits from `now` to `start`.
+                    let from = now.max(self.warmup);
+                    let to = start.min(self.end);
+                    if to > from {
+                        s.area += (to - from) as u128;
+                    }
+                }
+            }
+            match res {
+                None => self.drop_packet(pkt),
+                Some((_, end)) => {
+                    link.total_departures += 1;
+                    self.propagate_at(l, pkt, end);
+                }
+            }
+            return;
+        }
+        let q = link.queue.len();
         let admitted = link.queue.enqueue(QEntry { pkt, size, enq_at: now }, link.typical_tx, &mut self.rng);
         if let Some(s) = link.stats.as_mut() {
             if measuring {
@@ -824,14 +863,33 @@ impl<'a> World<'a> {
 
     #[inline]
     fn propagate(&mut self, l: usize, pkt: u32) {
+        self.propagate_at(l, pkt, self.now);
+    }
+
+    /// The packet leaves link `l` at `out`; it reaches the next hop one propagation delay
+    /// later. Following hops that only delay (infinite rate, no loss, no jitter, not
+    /// monitored) are folded into the same event.
+    #[inline]
+    fn propagate_at(&mut self, l: usize, pkt: u32, out: u64) {
         let link = &mut self.links[l];
-        let mut t = self.now + link.delay;
+        let mut t = out + link.delay;
         if link.jitter > 0 {
             t += self.rng.gen_range(0..=link.jitter);
             t = t.max(link.last_out);
             link.last_out = t;
         }
-        self.pool.pkts[pkt as usize].hop += 1;
+        let p = &mut self.pool.pkts[pkt as usize];
+        p.hop += 1;
+        let r = &self.routes[p.route as usize];
+        while p.hop < r.len {
+            let nl = &self.links[r.links[p.hop as usize] as usize];
+            if nl.rate.is_infinite() && nl.loss == 0.0 && nl.jitter == 0 && nl.stats.is_none() {
+                t += nl.delay;
+                p.hop += 1;
+            } else {
+                break;
+            }
+        }
         self.ev.push(t, Ev::Arrive(pkt));
     }
 
@@ -1459,7 +1517,9 @@ impl<'a> World<'a> {
         if keep {
             self.series_t.push(now as f64 * 1e-9);
             for (k, &l) in self.monitored.iter().take(8).enumerate() {
-                self.series_links[k].push(self.links[l].queue.len() as u32);
+                let q = &self.links[l].queue;
+                let len = if q.is_fifo_analytic() { q.waiting_at(now) } else { q.len() };
+                self.series_links[k].push(len as u32);
             }
         }
         if now + self.sample_ns <= self.end {
@@ -1484,6 +1544,9 @@ impl<'a> World<'a> {
         // Close the time-weighted queue areas.
         for l in &mut self.links {
             let len = l.queue.len();
+            if l.queue.is_fifo_analytic() {
+                continue;
+            }
             if let Some(s) = l.stats.as_mut() {
                 Self::update_area(s, len, now, self.warmup);
             }

@@ -1,0 +1,165 @@
+//! Parameter sweeps: a base scenario, a grid of `--set`-style overrides (cartesian
+//! product), and seeds. Expands into runs and summarises each run as a flat row of numbers.
+
+use crate::result::RunResult;
+use crate::scenario::{Scenario, ScenarioError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Which seeds each grid point runs with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Seeds {
+    /// Seeds `1..=n`.
+    Count(u64),
+    /// These seeds.
+    List(Vec<u64>),
+}
+
+/// A sweep file (see `SCENARIOS.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepSpec {
+    /// Path of the base scenario, relative to the sweep file.
+    pub scenario: String,
+    /// Seeds per grid point. Default 1 (seed 1 only).
+    #[serde(default = "one_seed")]
+    pub seeds: Seeds,
+    /// Overrides applied to every run.
+    #[serde(default)]
+    pub set: Vec<String>,
+    /// Grid: dotted key -> values; runs take the cartesian product (keys in sorted order).
+    #[serde(default)]
+    pub grid: BTreeMap<String, Vec<toml::Value>>,
+}
+
+fn one_seed() -> Seeds {
+    Seeds::Count(1)
+}
+
+/// One grid point: its parameter values and the scenario they produce.
+#[derive(Clone, Debug)]
+pub struct GridPoint {
+    /// `(key, value)` in grid-key order, values as text.
+    pub params: Vec<(String, String)>,
+    /// The scenario with the overrides applied.
+    pub scenario: Scenario,
+}
+
+impl SweepSpec {
+    /// Parses a sweep file's text.
+    pub fn from_toml(text: &str) -> Result<SweepSpec, ScenarioError> {
+        let s: SweepSpec = toml::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
+        if let Some((k, _)) = s.grid.iter().find(|(_, v)| v.is_empty()) {
+            return Err(ScenarioError::Invalid { key: format!("grid.{k}"), reason: "needs at least one value".into() });
+        }
+        if matches!(s.seeds, Seeds::Count(0)) || matches!(&s.seeds, Seeds::List(l) if l.is_empty()) {
+            return Err(ScenarioError::Invalid { key: "seeds".into(), reason: "needs at least one seed".into() });
+        }
+        Ok(s)
+    }
+
+    /// The seeds of every grid point.
+    pub fn seed_list(&self) -> Vec<u64> {
+        match &self.seeds {
+            Seeds::Count(n) => (1..=*n).collect(),
+            Seeds::List(l) => l.clone(),
+        }
+    }
+
+    /// Expands the grid against the base scenario text.
+    pub fn points(&self, base: &str) -> Result<Vec<GridPoint>, ScenarioError> {
+        let keys: Vec<&String> = self.grid.keys().collect();
+        let mut out = Vec::new();
+        let mut idx = vec![0usize; keys.len()];
+        loop {
+            let params: Vec<(String, String)> =
+                keys.iter().zip(&idx).map(|(k, &i)| ((*k).clone(), value_text(&self.grid[*k][i]))).collect();
+            let mut sets: Vec<String> = self.set.clone();
+            sets.extend(keys.iter().zip(&idx).map(|(k, &i)| format!("{k}={}", self.grid[*k][i])));
+            let scenario = Scenario::from_toml_with(base, &sets)?;
+            out.push(GridPoint { params, scenario });
+            // Odometer increment, last key fastest.
+            let mut d = keys.len();
+            loop {
+                if d == 0 {
+                    return Ok(out);
+                }
+                d -= 1;
+                idx[d] += 1;
+                if idx[d] < self.grid[keys[d]].len() {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+    }
+}
+
+fn value_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A run summarised as named numbers (NaN where undefined): aggregate metrics, primary
+/// link queue metrics, then per-flow throughput and cwnd.
+pub fn metrics_row(r: &RunResult) -> Vec<(String, f64)> {
+    let a = &r.aggregate;
+    let nan = f64::NAN;
+    let mut v = vec![
+        ("efficiency".to_string(), a.efficiency),
+        ("throughput_mbps".into(), a.throughput_bps / 1e6),
+        ("jain_long".into(), a.jain_long.unwrap_or(nan)),
+        ("jain_short".into(), a.jain_short.unwrap_or(nan)),
+        ("tcp_share".into(), a.tcp_share),
+        ("loss_rate".into(), a.loss_rate),
+    ];
+    let l = a.primary_link.and_then(|i| r.links.get(i));
+    v.push(("queue_mean_arrival_pkts".into(), l.map_or(nan, |l| l.queue_mean_arrival_pkts)));
+    v.push(("queue_mean_time_pkts".into(), l.map_or(nan, |l| l.queue_mean_time_pkts)));
+    v.push(("queue_mean_over_buffer".into(), l.and_then(|l| l.queue_mean_over_buffer).unwrap_or(nan)));
+    v.push(("qdelay_mean_ms".into(), l.map_or(nan, |l| l.qdelay_mean_ms)));
+    v.push(("qdelay_p95_ms".into(), l.and_then(|l| l.qdelay_p95_ms).unwrap_or(nan)));
+    for f in &r.flows {
+        v.push((format!("{}.throughput_mbps", f.name), f.throughput_bps / 1e6));
+        v.push((format!("{}.cwnd_mean_pkts", f.name), f.cwnd_mean_pkts));
+        v.push((format!("{}.cwnd_sd_pkts", f.name), f.cwnd_sd_pkts));
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "duration = \"2s\"\n[[flow]]\ncc = { name = \"ledbat\" }\n";
+
+    #[test]
+    fn grid_expands_to_the_cartesian_product() {
+        let s = SweepSpec::from_toml(
+            "scenario = \"x.toml\"\nseeds = 3\n[grid]\n\"topology.queue.packets\" = [10, 40]\n\"flow.0.cc.target\" = [\"25ms\", \"50ms\", \"100ms\"]\n",
+        )
+        .unwrap();
+        let pts = s.points(BASE).unwrap();
+        assert_eq!(pts.len(), 6);
+        assert_eq!(s.seed_list(), vec![1, 2, 3]);
+        assert_eq!(pts[1].params, vec![("flow.0.cc.target".into(), "25ms".into()), ("topology.queue.packets".into(), "40".into())]);
+        assert_eq!(pts[5].scenario.topology, {
+            let mut t = pts[0].scenario.topology.clone();
+            if let crate::scenario::Topology::Dumbbell(d) = &mut t {
+                d.queue = crate::scenario::QueueConfig::DropTail(crate::scenario::DropTail { packets: Some(40), bytes: None });
+            }
+            t
+        });
+    }
+
+    #[test]
+    fn bad_grid_key_is_reported() {
+        let s = SweepSpec::from_toml("scenario = \"x\"\n[grid]\n\"flow.0.cc.tagret\" = [\"1ms\"]\n").unwrap();
+        let e = s.points(BASE).unwrap_err().to_string();
+        assert!(e.contains("tagret"), "{e}");
+        assert!(SweepSpec::from_toml("scenario = \"x\"\nbogus = 1\n").is_err());
+    }
+}
