@@ -112,6 +112,9 @@ pub struct Summary {
     pub connection: ConnectionStats,
 }
 
+/// How long the closing exchange (verdict, FINs) may take once the file is settled.
+const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -340,13 +343,24 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
             .map_err(|_| anyhow::anyhow!("no verdict from the receiver within {idle:?}"))?
             .context("reading the receiver's verdict")?;
         let stats = s.stats().unwrap_or_default();
-        Ok::<_, anyhow::Error>((Status::from_byte(status[0]), hex(&digest), stats))
+        let elapsed = start.elapsed().as_secs_f64();
+        // The receiver closes after its verdict: take its FIN so that it is acknowledged
+        // before we exit (bounded: the verdict is what matters).
+        let mut rest = [0u8; 64];
+        let _ = tokio::time::timeout(CLOSE_GRACE, async {
+            while let Ok(n) = s.read(&mut rest).await {
+                if n == 0 {
+                    break;
+                }
+            }
+        })
+        .await;
+        Ok::<_, anyhow::Error>((Status::from_byte(status[0]), hex(&digest), stats, elapsed))
     }
     .await;
     ticker.abort();
     pb.finish_and_clear();
-    let (status, digest, stats) = result?;
-    let elapsed = start.elapsed().as_secs_f64();
+    let (status, digest, stats, elapsed) = result?;
     let summary = Summary {
         role: "send",
         file: a.path.display().to_string(),
@@ -473,8 +487,9 @@ async fn recv(a: RecvArgs) -> Result<()> {
     } else {
         (status, err)
     };
+    let elapsed = start.elapsed().as_secs_f64();
     // Tell the sender, close, and wait (bounded) for our FIN to be acknowledged.
-    let _ = tokio::time::timeout(idle, async {
+    let _ = tokio::time::timeout(CLOSE_GRACE, async {
         s.write_all(&[status.byte()]).await?;
         s.shutdown().await
     })
@@ -483,7 +498,6 @@ async fn recv(a: RecvArgs) -> Result<()> {
     if let Some(e) = err {
         return Err(e);
     }
-    let elapsed = start.elapsed().as_secs_f64();
     let summary = Summary {
         role: "recv",
         file: a.out.display().to_string(),
