@@ -272,7 +272,10 @@ class OursPeer:
     def evidence(self):
         # Our own report is not evidence about the transport; the capture and the real
         # peer are. Record the summary for the log.
-        return {"summary": last_json(self.proc.stdout()) if self.proc else None}
+        try:
+            return {"summary": json.loads(self.proc.stdout()) if self.proc else None}
+        except ValueError:
+            return {"summary": None}
 
     def stop(self):
         if self.proc:

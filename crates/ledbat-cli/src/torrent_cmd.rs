@@ -1,21 +1,23 @@
 //! `ledbat torrent`: BitTorrent over our uTP. `create` makes a v1 `.torrent`, `seed` serves
 //! data to peers, `get` downloads from given peers. No tracker and no DHT: peers are given
-//! as addresses. Progress goes to stderr once a second (unless `--quiet`); the summary goes
-//! to stdout when the command ends (`--json` for one JSON object).
+//! as addresses. As with `send` / `recv`: a progress bar on stderr (unless `--quiet`), and
+//! a summary on stdout when the command ends (`--json` for a JSON object).
 
 #[path = "torrent_net.rs"]
 mod torrent_net;
 
 use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ledbat_bt::{
     create_torrent, new_peer_id, run_peer, Bitfield, Metainfo, OutputPaths, PeerConfig,
     PeerOptions, PeerSummary, Storage, Torrent,
 };
+use ledbat_utp::{ConnectionConfig, ConnectionStats, StatsHandle};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
-use torrent_net::{BoxStream, CcChoice, Listener, Transport};
+use torrent_net::{connection_config, LastStats, Net, NewConn, Transport};
 
 /// Arguments of `ledbat torrent`.
 #[derive(clap::Args, Debug)]
@@ -51,9 +53,15 @@ struct NetArgs {
     /// Congestion controller for uTP connections (see `ledbat controllers`).
     #[arg(long, default_value = "ledbat")]
     cc: String,
-    /// Queueing-delay target in milliseconds for delay-based controllers.
+    /// Controller parameter `key=value` (repeatable), e.g. `--cc-param gain=0.5`.
+    #[arg(long = "cc-param", value_name = "KEY=VALUE")]
+    cc_params: Vec<String>,
+    /// Queuing-delay target in milliseconds (shorthand for `--cc-param target=<N>ms`).
     #[arg(long = "target-ms")]
     target_ms: Option<u64>,
+    /// uTP packet size in bytes, header included (150..=1472).
+    #[arg(long, default_value_t = 1400)]
+    packet_size: u16,
     /// Transport carrying the peer connections.
     #[arg(long, value_enum, default_value_t = Transport::Utp)]
     transport: Transport,
@@ -61,7 +69,7 @@ struct NetArgs {
     /// starting).
     #[arg(long = "connect-timeout", default_value_t = 10.0)]
     connect_timeout: f64,
-    /// Outstanding 16 KiB block requests per peer.
+    /// Outstanding 16 KiB block requests per peer (1..=4096).
     #[arg(long, default_value_t = PeerConfig::default().pipeline)]
     pipeline: usize,
     /// Print the summary as one JSON object.
@@ -160,19 +168,30 @@ fn create(a: CreateArgs) -> Result<()> {
 
 fn peer_config(net: &NetArgs) -> Result<PeerConfig> {
     let c = PeerConfig::default().pipeline(net.pipeline);
-    c.validate()?;
+    c.validate().context("peer settings")?;
     Ok(c)
+}
+
+fn utp_config(net: &NetArgs) -> Result<ConnectionConfig> {
+    connection_config(&net.cc, &net.cc_params, net.target_ms, net.packet_size)
+}
+
+fn transport_name(net: &NetArgs) -> &'static str {
+    match net.transport {
+        Transport::Utp => "utp",
+        Transport::Tcp => "tcp",
+    }
 }
 
 /// One finished connection.
 struct Ended {
     addr: SocketAddr,
     result: std::result::Result<PeerSummary, String>,
+    utp: Option<ConnectionStats>,
 }
 
 fn spawn_peer(
-    stream: BoxStream,
-    addr: SocketAddr,
+    c: NewConn,
     torrent: Torrent,
     config: PeerConfig,
     stop: watch::Receiver<bool>,
@@ -184,30 +203,32 @@ fn spawn_peer(
             peer_id: new_peer_id(),
             stop: Some(stop),
         };
-        let result = run_peer(stream, torrent, opts)
-            .await
-            .map_err(|e| e.to_string());
-        let _ = done.send(Ended { addr, result });
+        let stats: Option<StatsHandle> = c.stats;
+        let mut last = LastStats::default();
+        let fut = run_peer(c.stream, torrent, opts);
+        tokio::pin!(fut);
+        let mut every = tokio::time::interval(Duration::from_millis(250));
+        let result = loop {
+            tokio::select! {
+                r = &mut fut => break r,
+                _ = every.tick() => last.sample(&stats),
+            }
+        };
+        last.sample(&stats);
+        let _ = done.send(Ended {
+            addr: c.peer,
+            result: result.map_err(|e| e.to_string()),
+            utp: last.0,
+        });
     });
 }
 
-/// Connects to `peer`, retrying every 0.5 s for up to `net.connect_timeout` seconds.
-async fn dial(
-    listener: Option<&Listener>,
-    net: &NetArgs,
-    bind: SocketAddr,
-    peer: SocketAddr,
-    cc: &CcChoice,
-) -> Result<BoxStream> {
-    let transport = net.transport;
-    let deadline = Instant::now() + Duration::from_secs_f64(net.connect_timeout.max(0.0));
+/// Connects to `peer`, retrying every 0.5 s for up to `--connect-timeout` seconds.
+async fn dial(net: &Net, args: &NetArgs, peer: SocketAddr) -> Result<NewConn> {
+    let deadline = Instant::now() + Duration::from_secs_f64(args.connect_timeout.max(0.0));
     loop {
-        let r = match listener {
-            Some(l) => l.connect(peer).await,
-            None => torrent_net::connect(transport, bind, peer, cc).await,
-        };
-        match r {
-            Ok(s) => return Ok(s),
+        match net.connect(peer).await {
+            Ok(c) => return Ok(c),
             Err(e) if Instant::now() >= deadline => return Err(e),
             Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
         }
@@ -222,34 +243,80 @@ fn mbit(bytes: u64, secs: f64) -> f64 {
     }
 }
 
-fn report_peer(e: &Ended, quiet: bool) -> serde_json::Value {
+fn report_peer(e: &Ended, pb: &Progress) -> serde_json::Value {
+    let utp = e.utp.as_ref().map(|u| {
+        format!(
+            "; utp: {} retransmissions, {} timeouts, srtt {}",
+            u.retransmissions,
+            u.timeouts,
+            u.srtt.map_or("-".into(), |d| d.to_string())
+        )
+    });
+    let utp = utp.unwrap_or_default();
     match &e.result {
         Ok(s) => {
-            if !quiet {
-                eprintln!(
-                    "peer {} ({}): {} B down, {} B up, ended: {:?}",
-                    e.addr, s.peer_id, s.downloaded, s.uploaded, s.reason
-                );
-            }
-            serde_json::json!({ "addr": e.addr.to_string(), "summary": s })
+            pb.note(format!(
+                "peer {} ({}): {} B down, {} B up, ended: {:?}{utp}",
+                e.addr, s.peer_id, s.downloaded, s.uploaded, s.reason
+            ));
+            serde_json::json!({ "addr": e.addr.to_string(), "summary": s, "utp": e.utp })
         }
         Err(msg) => {
-            if !quiet {
-                eprintln!("peer {}: refused or failed: {msg}", e.addr);
-            }
-            serde_json::json!({ "addr": e.addr.to_string(), "error": msg })
+            pb.note(format!("peer {}: refused or failed: {msg}{utp}", e.addr));
+            serde_json::json!({ "addr": e.addr.to_string(), "error": msg, "utp": e.utp })
         }
     }
+}
+
+/// The progress bar and the lines printed around it.
+struct Progress {
+    pb: ProgressBar,
+    quiet: bool,
+}
+
+impl Progress {
+    /// A line on stderr: above the bar when one is drawn, plain otherwise (indicatif draws
+    /// nothing when stderr is not a terminal); nothing with `--quiet`.
+    fn note(&self, msg: String) {
+        if self.quiet {
+            return;
+        }
+        if self.pb.is_hidden() {
+            eprintln!("{msg}");
+        } else {
+            self.pb.println(msg);
+        }
+    }
+}
+
+fn progress(total: Option<u64>, quiet: bool) -> Progress {
+    Progress {
+        pb: progress_bar(total, quiet),
+        quiet,
+    }
+}
+
+fn progress_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr_with_hz(5));
+    if quiet {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let template = if total.is_some() {
+        "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg}"
+    } else {
+        "{spinner} up {bytes} {binary_bytes_per_sec} {msg}"
+    };
+    pb.set_style(ProgressStyle::with_template(template).expect("valid template"));
+    pb
 }
 
 async fn shutdown_signal() {
     #[cfg(unix)]
     {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(t) => t,
-                Err(_) => return std::future::pending().await,
-            };
+        use tokio::signal::unix::{signal, SignalKind};
+        let Ok(mut term) = signal(SignalKind::terminate()) else {
+            return std::future::pending().await;
+        };
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}
             _ = term.recv() => {}
@@ -261,8 +328,32 @@ async fn shutdown_signal() {
     }
 }
 
+/// Tells every connection to close, then collects their reports for up to 3 s.
+async fn wind_down(
+    stop: &watch::Sender<bool>,
+    done: &mut mpsc::UnboundedReceiver<Ended>,
+    live: &mut usize,
+    peers: &mut Vec<serde_json::Value>,
+    pb: &Progress,
+) {
+    stop.send_replace(true);
+    let grace = tokio::time::sleep(Duration::from_secs(3));
+    tokio::pin!(grace);
+    while *live > 0 {
+        tokio::select! {
+            Some(e) = done.recv() => { *live -= 1; peers.push(report_peer(&e, pb)); }
+            _ = &mut grace => break,
+        }
+    }
+}
+
+fn print_json(v: serde_json::Value) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(&v)?);
+    Ok(())
+}
+
 async fn seed(a: SeedArgs) -> Result<()> {
-    let cc = CcChoice::from_args(&a.net.cc, a.net.target_ms)?;
+    let ucfg = utp_config(&a.net)?;
     let config = peer_config(&a.net)?;
     let meta = load(&a.torrent)?;
     let storage = Storage::open_existing(&meta, &a.data)?;
@@ -274,99 +365,97 @@ async fn seed(a: SeedArgs) -> Result<()> {
             a.torrent.display()
         );
     }
-    if !have.is_full() && !a.net.quiet {
-        eprintln!(
+    let pb = progress(None, a.net.quiet);
+    if !have.is_full() {
+        pb.note(format!(
             "warning: only {} of {} pieces verified; seeding those",
             have.count(),
             meta.num_pieces()
-        );
+        ));
     }
     let name = meta.name.clone();
     let hash = meta.info_hash_hex();
     let torrent = Torrent::new(meta, storage, have);
-    let listener = Listener::bind(a.net.transport, a.listen, &cc).await?;
-    let local = listener.local_addr()?;
-    if !a.net.quiet {
-        eprintln!(
-            "seeding {name} (info-hash {hash}) on {:?} {local}",
-            a.net.transport
-        );
-    }
+    let net = Net::bind(a.net.transport, a.listen, true, &ucfg).await?;
+    let local = net.local_addr().unwrap_or(a.listen);
+    pb.note(format!(
+        "seeding {name} (info-hash {hash}) on {} {local}",
+        transport_name(&a.net)
+    ));
     let (stop_tx, stop_rx) = watch::channel(false);
     let (done_tx, mut done_rx) = mpsc::unbounded_channel();
+    let mut live = 0usize;
     for &p in &a.peer {
-        match dial(Some(&listener), &a.net, a.listen, p, &cc).await {
-            Ok(s) => spawn_peer(
-                s,
-                p,
-                torrent.clone(),
-                config.clone(),
-                stop_rx.clone(),
-                done_tx.clone(),
-            ),
-            Err(e) => eprintln!("peer {p}: {e:#}"),
+        match dial(&net, &a.net, p).await {
+            Ok(c) => {
+                live += 1;
+                spawn_peer(
+                    c,
+                    torrent.clone(),
+                    config.clone(),
+                    stop_rx.clone(),
+                    done_tx.clone(),
+                );
+            }
+            Err(e) => pb.note(format!("peer {p}: {e:#}")),
         }
     }
     let t0 = Instant::now();
-    let deadline = a.max_seconds.map(|s| t0 + Duration::from_secs_f64(s));
+    let deadline = a
+        .max_seconds
+        .map(|s| t0 + Duration::from_secs_f64(s.max(0.0)));
     let mut peers = Vec::new();
-    let mut live = a.peer.len();
-    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut tick = tokio::time::interval(Duration::from_millis(200));
     let stopped_by = loop {
         tokio::select! {
-            acc = listener.accept() => match acc {
-                Ok((s, addr)) => {
+            acc = net.accept() => match acc {
+                Ok(c) => {
                     live += 1;
-                    spawn_peer(s, addr, torrent.clone(), config.clone(), stop_rx.clone(), done_tx.clone());
+                    spawn_peer(c, torrent.clone(), config.clone(), stop_rx.clone(), done_tx.clone());
                 }
-                Err(e) => eprintln!("accept: {e:#}"),
+                Err(e) => pb.note(format!("accept: {e:#}")),
             },
             Some(e) = done_rx.recv() => {
                 live -= 1;
-                peers.push(report_peer(&e, a.net.quiet));
+                peers.push(report_peer(&e, &pb));
             }
             _ = shutdown_signal() => break "signal",
-            _ = async { match deadline { Some(d) => tokio::time::sleep_until(d.into()).await, None => std::future::pending().await } } => break "max-seconds",
-            _ = tick.tick() => if !a.net.quiet {
-                let c = torrent.counters();
-                let t = t0.elapsed().as_secs_f64();
-                eprintln!("[seed {t:7.1}s] up {} B ({:.2} Mbit/s avg), peers {live}", c.uploaded, mbit(c.uploaded, t));
-            },
+            _ = async {
+                match deadline {
+                    Some(d) => tokio::time::sleep_until(d.into()).await,
+                    None => std::future::pending().await,
+                }
+            } => break "max-seconds",
+            _ = tick.tick() => {
+                pb.pb.set_position(torrent.counters().uploaded);
+                pb.pb.set_message(format!("peers {live}"));
+            }
         }
     };
-    stop_tx.send_replace(true);
-    let grace = tokio::time::sleep(Duration::from_secs(3));
-    tokio::pin!(grace);
-    while live > 0 {
-        tokio::select! {
-            Some(e) = done_rx.recv() => { live -= 1; peers.push(report_peer(&e, a.net.quiet)); }
-            _ = &mut grace => break,
-        }
-    }
+    wind_down(&stop_tx, &mut done_rx, &mut live, &mut peers, &pb).await;
+    pb.pb.finish_and_clear();
     let c = torrent.counters();
     let secs = t0.elapsed().as_secs_f64();
     if a.net.json {
-        println!(
-            "{}",
-            serde_json::json!({
-                "command": "torrent seed", "name": name, "info_hash": hash,
-                "transport": format!("{:?}", a.net.transport).to_lowercase(),
-                "cc": cc.config.name(), "seconds": secs, "uploaded": c.uploaded,
-                "stopped_by": stopped_by, "peers": peers,
-            })
-        );
+        print_json(serde_json::json!({
+            "role": "torrent seed", "name": name, "info_hash": hash,
+            "transport": transport_name(&a.net), "cc": ucfg.controller.name(),
+            "listen": local.to_string(), "seconds": secs, "uploaded": c.uploaded,
+            "stopped_by": stopped_by, "peers": peers,
+        }))
     } else {
         println!(
-            "torrent seed: {name} (info-hash {hash}): {} B uploaded to {} peer connection(s) in {secs:.2} s; stopped by {stopped_by}",
+            "torrent seed: {name} (info-hash {hash}): {} B uploaded to {} peer connection(s) in {secs:.2} s over {}; stopped by {stopped_by}",
             c.uploaded,
-            peers.len()
+            peers.len(),
+            transport_name(&a.net)
         );
+        Ok(())
     }
-    Ok(())
 }
 
 async fn get(a: GetArgs) -> Result<()> {
-    let cc = CcChoice::from_args(&a.net.cc, a.net.target_ms)?;
+    let ucfg = utp_config(&a.net)?;
     let config = peer_config(&a.net)?;
     let meta = load(&a.torrent)?;
     std::fs::create_dir_all(&a.out)
@@ -379,32 +468,32 @@ async fn get(a: GetArgs) -> Result<()> {
     let name = meta.name.clone();
     let hash = meta.info_hash_hex();
     let torrent = Torrent::new(meta, storage, Bitfield::new(n));
-    let result = fetch(&a, &cc, config, &torrent, total).await;
+    let pb = progress(Some(total), a.net.quiet);
+    let result = fetch(&a, &ucfg, config, &torrent, &pb).await;
+    pb.pb.finish_and_clear();
     match result {
         Ok((secs, peers)) => {
             out.publish()?;
             let c = torrent.counters();
             if a.net.json {
-                println!(
-                    "{}",
-                    serde_json::json!({
-                        "command": "torrent get", "name": name, "info_hash": hash,
-                        "path": out.final_path, "complete": true,
-                        "transport": format!("{:?}", a.net.transport).to_lowercase(),
-                        "cc": cc.config.name(), "bytes": total, "pieces": n, "seconds": secs,
-                        "mbit_per_s": mbit(total, secs), "counters": c, "peers": peers,
-                    })
-                );
+                print_json(serde_json::json!({
+                    "role": "torrent get", "name": name, "info_hash": hash,
+                    "path": out.final_path, "complete": true, "verified": true,
+                    "transport": transport_name(&a.net), "cc": ucfg.controller.name(),
+                    "bytes": total, "pieces": n, "seconds": secs,
+                    "rate_mbit_s": mbit(total, secs), "counters": c, "peers": peers,
+                }))
             } else {
                 println!(
-                    "torrent get: {} complete: {total} B in {n} pieces, {secs:.2} s, {:.2} Mbit/s; {} hash failures, {} wasted blocks",
+                    "torrent get: {} complete: {total} B in {n} pieces (all SHA-1 verified), {secs:.2} s = {:.2} Mbit/s over {}; {} hash failures, {} wasted blocks",
                     out.final_path.display(),
                     mbit(total, secs),
+                    transport_name(&a.net),
                     c.hash_failures,
                     c.wasted_blocks
                 );
+                Ok(())
             }
-            Ok(())
         }
         Err(e) => {
             let have = torrent.have().count();
@@ -418,24 +507,24 @@ async fn get(a: GetArgs) -> Result<()> {
 
 async fn fetch(
     a: &GetArgs,
-    cc: &CcChoice,
+    ucfg: &ConnectionConfig,
     config: PeerConfig,
     torrent: &Torrent,
-    total: u64,
+    pb: &Progress,
 ) -> Result<(f64, Vec<serde_json::Value>)> {
+    let net = Net::bind(a.net.transport, a.bind, false, ucfg).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let (done_tx, mut done_rx) = mpsc::unbounded_channel();
     let t0 = Instant::now();
-    let deadline = t0 + Duration::from_secs_f64(a.timeout);
+    let deadline = t0 + Duration::from_secs_f64(a.timeout.max(0.0));
     let mut live = 0usize;
     let mut dial_errors = Vec::new();
     for &p in &a.peer {
-        match dial(None, &a.net, a.bind, p, cc).await {
-            Ok(s) => {
+        match dial(&net, &a.net, p).await {
+            Ok(c) => {
                 live += 1;
                 spawn_peer(
-                    s,
-                    p,
+                    c,
                     torrent.clone(),
                     config.clone(),
                     stop_rx.clone(),
@@ -443,16 +532,14 @@ async fn fetch(
                 );
             }
             Err(e) => {
-                if !a.net.quiet {
-                    eprintln!("peer {p}: {e:#}");
-                }
+                pb.note(format!("peer {p}: {e:#}"));
                 dial_errors.push(format!("{p}: {e:#}"));
             }
         }
     }
     let mut changes = torrent.subscribe();
     let mut peers = Vec::new();
-    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut tick = tokio::time::interval(Duration::from_millis(200));
     let outcome: Result<()> = loop {
         if torrent.is_complete() {
             break Ok(());
@@ -469,28 +556,19 @@ async fn fetch(
         }
         tokio::select! {
             _ = changes.changed() => {}
-            Some(e) = done_rx.recv() => { live -= 1; peers.push(report_peer(&e, a.net.quiet)); }
-            _ = tokio::time::sleep_until(deadline.into()) => break Err(anyhow::anyhow!("timed out after {} s", a.timeout)),
+            Some(e) = done_rx.recv() => { live -= 1; peers.push(report_peer(&e, pb)); }
+            _ = tokio::time::sleep_until(deadline.into()) => {
+                break Err(anyhow::anyhow!("timed out after {} s", a.timeout));
+            }
             _ = shutdown_signal() => break Err(anyhow::anyhow!("interrupted")),
-            _ = tick.tick() => if !a.net.quiet {
+            _ = tick.tick() => {
                 let c = torrent.counters();
-                let t = t0.elapsed().as_secs_f64();
-                eprintln!(
-                    "[get {t:7.1}s] {} / {total} B ({:.1} %), {:.2} Mbit/s avg, pieces {}, peers {live}",
-                    c.downloaded, 100.0 * c.downloaded as f64 / total as f64, mbit(c.downloaded, t), c.pieces_verified
-                );
-            },
+                pb.pb.set_position(c.downloaded);
+                pb.pb.set_message(format!("pieces {}/{}, peers {live}", c.pieces_verified, torrent.meta().num_pieces()));
+            }
         }
     };
     let secs = t0.elapsed().as_secs_f64();
-    stop_tx.send_replace(true);
-    let grace = tokio::time::sleep(Duration::from_secs(3));
-    tokio::pin!(grace);
-    while live > 0 {
-        tokio::select! {
-            Some(e) = done_rx.recv() => { live -= 1; peers.push(report_peer(&e, a.net.quiet)); }
-            _ = &mut grace => break,
-        }
-    }
+    wind_down(&stop_tx, &mut done_rx, &mut live, &mut peers, pb).await;
     outcome.map(|()| (secs, peers))
 }

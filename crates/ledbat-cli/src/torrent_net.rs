@@ -1,9 +1,13 @@
-//! The transport under `ledbat torrent`: uTP (the point of the command) or TCP (to check
-//! the BitTorrent layer on its own). This is the only place that knows how streams are
-//! made; the peer protocol takes any `AsyncRead + AsyncWrite` stream.
+//! The transport under `ledbat torrent`: uTP (the point of the command, on `ledbat-utp`)
+//! or TCP (to check the BitTorrent layer on its own). This is the only place that knows
+//! how streams are made; the peer protocol takes any `AsyncRead + AsyncWrite` stream.
+//!
+//! With uTP, one UDP socket carries every connection, incoming and outgoing, as
+//! BitTorrent clients do: a peer that dials out does so from its listening port.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use ledbat_core::ControllerConfig;
+use ledbat_utp::{ConnectionConfig, ConnectionStats, EndpointConfig, StatsHandle, UtpSocket};
 use std::net::SocketAddr;
 use tokio::io::{AsyncRead, AsyncWrite};
 
@@ -23,99 +27,144 @@ pub enum Transport {
     Tcp,
 }
 
-/// Congestion control for uTP connections.
-#[derive(Clone, Debug)]
-pub struct CcChoice {
-    /// The controller configuration, with `--target-ms` applied.
-    pub config: ControllerConfig,
-}
-
-impl CcChoice {
-    /// Builds the choice from `--cc` and `--target-ms`, validating both.
-    pub fn from_args(cc: &str, target_ms: Option<u64>) -> Result<Self> {
-        let mut config = ControllerConfig::from_name(cc)?;
-        if let Some(ms) = target_ms {
-            config = config
-                .set("target", &format!("{ms}ms"))
-                .with_context(|| format!("--target-ms does not apply to controller `{cc}`"))?;
-        }
-        config.validate()?;
-        Ok(Self { config })
+/// Builds the uTP connection settings from the command line, the way `send` does.
+pub fn connection_config(
+    cc: &str,
+    params: &[String],
+    target_ms: Option<u64>,
+    packet_size: u16,
+) -> Result<ConnectionConfig> {
+    let mut all: Vec<String> = params.to_vec();
+    if let Some(t) = target_ms {
+        all.push(format!("target={t}ms"));
     }
+    let ctrl = ControllerConfig::with_params(cc, all.iter().map(String::as_str))
+        .with_context(|| format!("controller `{cc}`"))?;
+    let cfg = ConnectionConfig::default()
+        .controller(ctrl)
+        .packet_size(packet_size);
+    cfg.validate().context("connection settings")?;
+    Ok(cfg)
 }
 
-/// Accepts incoming peer connections.
-pub enum Listener {
-    /// TCP.
-    Tcp(tokio::net::TcpListener),
+/// A new connection and, for uTP, a view of its counters.
+pub struct NewConn {
+    /// The stream.
+    pub stream: BoxStream,
+    /// The peer's address.
+    pub peer: SocketAddr,
+    /// uTP counters (None for TCP).
+    pub stats: Option<StatsHandle>,
 }
 
-impl Listener {
-    /// Binds `addr` for `transport`.
-    pub async fn bind(transport: Transport, addr: SocketAddr, cc: &CcChoice) -> Result<Self> {
+/// Where connections come from: a uTP socket or TCP.
+pub enum Net {
+    /// One UDP socket for every uTP connection.
+    Utp(UtpSocket),
+    /// TCP, with a listener when accepting.
+    Tcp(Option<tokio::net::TcpListener>),
+}
+
+impl Net {
+    /// Binds `addr`; accepts incoming connections when `listen`.
+    pub async fn bind(
+        transport: Transport,
+        addr: SocketAddr,
+        listen: bool,
+        cfg: &ConnectionConfig,
+    ) -> Result<Self> {
         match transport {
-            Transport::Tcp => Ok(Listener::Tcp(
+            Transport::Utp => {
+                let ep = EndpointConfig::default()
+                    .connection(cfg.clone())
+                    .listen(listen);
+                let s = UtpSocket::bind(addr, ep)
+                    .await
+                    .with_context(|| format!("cannot bind udp {addr}"))?;
+                Ok(Net::Utp(s))
+            }
+            Transport::Tcp if listen => Ok(Net::Tcp(Some(
                 tokio::net::TcpListener::bind(addr)
                     .await
                     .with_context(|| format!("cannot listen on tcp {addr}"))?,
-            )),
-            Transport::Utp => utp_unavailable(cc),
+            ))),
+            Transport::Tcp => Ok(Net::Tcp(None)),
         }
     }
 
-    /// The bound address.
-    pub fn local_addr(&self) -> Result<SocketAddr> {
+    /// The bound address (None for TCP without a listener).
+    pub fn local_addr(&self) -> Option<SocketAddr> {
         match self {
-            Listener::Tcp(l) => Ok(l.local_addr()?),
+            Net::Utp(s) => Some(s.local_addr()),
+            Net::Tcp(l) => l.as_ref().and_then(|l| l.local_addr().ok()),
         }
     }
 
-    /// The next incoming connection.
-    pub async fn accept(&self) -> Result<(BoxStream, SocketAddr)> {
+    /// The next incoming connection (never resolves when not listening).
+    pub async fn accept(&self) -> Result<NewConn> {
         match self {
-            Listener::Tcp(l) => {
-                let (s, a) = l.accept().await?;
+            Net::Utp(s) => {
+                let st = s.accept().await?;
+                let peer = st.peer_addr();
+                let stats = Some(st.stats_handle());
+                Ok(NewConn {
+                    stream: Box::new(st),
+                    peer,
+                    stats,
+                })
+            }
+            Net::Tcp(Some(l)) => {
+                let (s, peer) = l.accept().await?;
                 s.set_nodelay(true)?;
-                Ok((Box::new(s), a))
+                Ok(NewConn {
+                    stream: Box::new(s),
+                    peer,
+                    stats: None,
+                })
+            }
+            Net::Tcp(None) => std::future::pending().await,
+        }
+    }
+
+    /// Opens an outgoing connection to `peer`.
+    pub async fn connect(&self, peer: SocketAddr) -> Result<NewConn> {
+        match self {
+            Net::Utp(s) => {
+                let st = s
+                    .connect(peer)
+                    .await
+                    .with_context(|| format!("cannot connect to utp {peer}"))?;
+                let stats = Some(st.stats_handle());
+                Ok(NewConn {
+                    stream: Box::new(st),
+                    peer,
+                    stats,
+                })
+            }
+            Net::Tcp(_) => {
+                let s = tokio::net::TcpStream::connect(peer)
+                    .await
+                    .with_context(|| format!("cannot connect to tcp {peer}"))?;
+                s.set_nodelay(true)?;
+                Ok(NewConn {
+                    stream: Box::new(s),
+                    peer,
+                    stats: None,
+                })
             }
         }
     }
+}
 
-    /// Opens an outgoing connection from this listener's endpoint (for uTP the same UDP
-    /// socket, as BitTorrent clients do; for TCP an ordinary connect).
-    pub async fn connect(&self, peer: SocketAddr) -> Result<BoxStream> {
-        match self {
-            Listener::Tcp(_) => connect_tcp(peer).await,
+/// The last counters a uTP connection showed (sampled while it ran).
+#[derive(Default)]
+pub struct LastStats(pub Option<ConnectionStats>);
+
+impl LastStats {
+    /// Refreshes from the handle if the connection still exists.
+    pub fn sample(&mut self, h: &Option<StatsHandle>) {
+        if let Some(s) = h.as_ref().and_then(StatsHandle::get) {
+            self.0 = Some(s);
         }
     }
-}
-
-async fn connect_tcp(peer: SocketAddr) -> Result<BoxStream> {
-    let s = tokio::net::TcpStream::connect(peer)
-        .await
-        .with_context(|| format!("cannot connect to tcp {peer}"))?;
-    s.set_nodelay(true)?;
-    Ok(Box::new(s))
-}
-
-/// Opens an outgoing connection without a listener (`torrent get`), from `bind`.
-pub async fn connect(
-    transport: Transport,
-    bind: SocketAddr,
-    peer: SocketAddr,
-    cc: &CcChoice,
-) -> Result<BoxStream> {
-    let _ = bind;
-    match transport {
-        Transport::Tcp => connect_tcp(peer).await,
-        Transport::Utp => utp_unavailable(cc),
-    }
-}
-
-/// The seam to `ledbat-utp`: its tokio listener and streams are not published yet.
-fn utp_unavailable<T>(_cc: &CcChoice) -> Result<T> {
-    bail!(
-        "the uTP runtime of ledbat-utp (tokio listener and streams) is not available in this \
-         build yet; use --transport tcp to run the BitTorrent layer over TCP"
-    )
 }
