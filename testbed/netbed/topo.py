@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass, field
 
@@ -236,7 +237,6 @@ def ensure_tools(commands: list[str], install: bool = True) -> None:
     for argv, t in [(["apt-get", "update", "-qq"], 300),
                     (["apt-get", "install", "-y", "-qq", "--no-install-recommends", *pkgs], 600)]:
         try:
-            import subprocess
             cp = subprocess.run(argv, capture_output=True, text=True, timeout=t, env=env)
         except subprocess.TimeoutExpired as e:
             raise proc.CommandError(f"timed out: {proc.fmt(argv)}") from e
