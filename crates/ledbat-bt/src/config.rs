@@ -21,6 +21,10 @@ pub struct PeerConfig {
     /// The connection is dropped after this long without receiving anything. Default
     /// 150 s: more than the 120 s keep-alive period of BEP 3.
     pub idle_timeout: Duration,
+    /// With requests outstanding and no block received for this long, the requests are
+    /// cancelled and the blocks picked again. Default 60 s (libtorrent's
+    /// `request_timeout`).
+    pub request_timeout: Duration,
     /// The peer must complete the handshake within this. Default 10 s (libtorrent's
     /// `handshake_timeout`).
     pub handshake_timeout: Duration,
@@ -36,6 +40,7 @@ impl Default for PeerConfig {
             max_queued_requests: 500,
             keepalive_interval: Duration::from_secs(60),
             idle_timeout: Duration::from_secs(150),
+            request_timeout: Duration::from_secs(60),
             handshake_timeout: Duration::from_secs(10),
             close_grace: Duration::from_secs(2),
         }
@@ -61,6 +66,11 @@ impl PeerConfig {
     /// Sets [`PeerConfig::idle_timeout`].
     pub fn idle_timeout(mut self, d: Duration) -> Self {
         self.idle_timeout = d;
+        self
+    }
+    /// Sets [`PeerConfig::request_timeout`].
+    pub fn request_timeout(mut self, d: Duration) -> Self {
+        self.request_timeout = d;
         self
     }
     /// Sets [`PeerConfig::handshake_timeout`].
@@ -93,6 +103,7 @@ impl PeerConfig {
         ledbat_core::error::nonzero(NAME, "keepalive_interval", self.keepalive_interval)?;
         ledbat_core::error::nonzero(NAME, "idle_timeout", self.idle_timeout)?;
         ledbat_core::error::nonzero(NAME, "handshake_timeout", self.handshake_timeout)?;
+        ledbat_core::error::nonzero(NAME, "request_timeout", self.request_timeout)?;
         if self.keepalive_interval >= self.idle_timeout {
             return Err(ConfigError::new(
                 NAME,

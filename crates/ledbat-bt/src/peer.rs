@@ -89,6 +89,8 @@ pub struct PeerSummary {
     pub downloaded: u64,
     /// Payload bytes sent to this peer.
     pub uploaded: u64,
+    /// Times our outstanding requests went unanswered for the request timeout.
+    pub request_timeouts: u64,
     /// How it ended.
     pub reason: CloseReason,
 }
@@ -267,6 +269,8 @@ where
         out_pos: 0,
         have_pos: 0,
         interest_dirty: true,
+        last_block: Instant::now(),
+        request_timeouts: 0,
         downloaded: 0,
         uploaded: 0,
     };
@@ -278,6 +282,7 @@ where
         fast: c.fast,
         downloaded: c.downloaded,
         uploaded: c.uploaded,
+        request_timeouts: c.request_timeouts,
         reason,
     })
 }
@@ -299,6 +304,8 @@ struct Conn<'a> {
     out_pos: usize,
     have_pos: usize,
     interest_dirty: bool,
+    last_block: Instant,
+    request_timeouts: u64,
     downloaded: u64,
     uploaded: u64,
 }
@@ -332,6 +339,7 @@ impl Conn<'_> {
         }
         let idle: std::time::Duration = self.cfg.idle_timeout.into();
         let keepalive: std::time::Duration = self.cfg.keepalive_interval.into();
+        let request_timeout: std::time::Duration = self.cfg.request_timeout.into();
         let mut last_recv = Instant::now();
         let mut last_send = Instant::now();
 
@@ -389,6 +397,15 @@ impl Conn<'_> {
                 _ = tokio::time::sleep_until(last_send + keepalive), if !pending => {
                     self.send(Message::KeepAlive);
                 }
+                _ = tokio::time::sleep_until(self.last_block + request_timeout), if !self.outstanding.is_empty() => {
+                    // The peer sits on our requests: cancel them and pick again.
+                    for r in std::mem::take(&mut self.outstanding) {
+                        self.send(Message::Cancel(r));
+                    }
+                    self.torrent.release(self.conn, None);
+                    self.request_timeouts += 1;
+                    self.last_block = Instant::now();
+                }
                 _ = async { stop.as_mut().expect("guarded").changed().await }, if stop.is_some() => {}
             }
         }
@@ -445,6 +462,9 @@ impl Conn<'_> {
         let room = self.cfg.pipeline.saturating_sub(self.outstanding.len());
         if room == 0 {
             return;
+        }
+        if self.outstanding.is_empty() {
+            self.last_block = Instant::now();
         }
         for r in self.torrent.pick(self.conn, &self.peer_has, room) {
             self.outstanding.insert(r);
@@ -557,6 +577,7 @@ impl Conn<'_> {
                 }
             }
             Message::Piece { index, begin, data } => {
+                self.last_block = Instant::now();
                 self.outstanding.remove(&BlockRef {
                     index,
                     begin,

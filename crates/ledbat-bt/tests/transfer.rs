@@ -341,3 +341,76 @@ async fn stop_closes_cleanly_mid_transfer() {
         assert!(ledbat_bt::storage::piece_ok(&meta, i, &p));
     }
 }
+
+/// A seeder that sits on every request until it sees a `cancel`, then serves honestly.
+async fn sleepy_seeder(mut b: tokio::io::DuplexStream, meta: Metainfo, data: Vec<u8>) {
+    fake_handshake(&mut b, meta.info_hash, false).await;
+    b.write_all(&Message::Bitfield(Bitfield::full(meta.num_pieces()).as_bytes().to_vec()).encode())
+        .await
+        .unwrap();
+    let mut awake = false;
+    while let Some(m) = read_msg(&mut b).await {
+        match m {
+            Message::Interested => b.write_all(&Message::Unchoke.encode()).await.unwrap(),
+            Message::Cancel(_) => awake = true,
+            Message::Request(r) if awake => {
+                let off = r.index as usize * meta.piece_length as usize + r.begin as usize;
+                let m = Message::Piece {
+                    index: r.index,
+                    begin: r.begin,
+                    data: data[off..off + r.length as usize].to_vec(),
+                };
+                if b.write_all(&m.encode()).await.is_err() {
+                    return;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test]
+async fn unanswered_requests_are_cancelled_and_asked_again() {
+    let d = tmpdir("sleepy");
+    let (meta, _src, data) = make(&d.0, 100_000, 32768);
+    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let l = leecher(&meta, &out);
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let seeder = tokio::spawn(sleepy_seeder(b, meta.clone(), data.clone()));
+    let cfg = PeerConfig::default().request_timeout(Duration::from_millis(100));
+    let r = run_peer(a, l.clone(), opts(cfg)).await.unwrap();
+    assert_eq!(r.reason, CloseReason::BothSeeds);
+    assert_eq!(r.request_timeouts, 1);
+    assert!(l.is_complete());
+    let _ = seeder.await;
+    out.publish().unwrap();
+    assert_eq!(std::fs::read(&out.final_path).unwrap(), data);
+}
+
+#[tokio::test]
+async fn two_seeders_share_one_download() {
+    let d = tmpdir("two");
+    let (meta, src, data) = make(&d.0, 2_000_000, 32768);
+    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let l = leecher(&meta, &out);
+    let (s1, s2) = (seeder(&meta, &src), seeder(&meta, &src));
+    let (a1, b1) = tokio::io::duplex(64 * 1024);
+    let (a2, b2) = tokio::io::duplex(64 * 1024);
+    let cfg = PeerConfig::default().pipeline(4);
+    let (r1, r2, l1, l2) = tokio::join!(
+        run_peer(a1, s1, opts(cfg.clone())),
+        run_peer(a2, s2, opts(cfg.clone())),
+        run_peer(b1, l.clone(), opts(cfg.clone())),
+        run_peer(b2, l.clone(), opts(cfg))
+    );
+    let (l1, l2) = (l1.unwrap(), l2.unwrap());
+    r1.unwrap();
+    r2.unwrap();
+    assert!(l.is_complete());
+    // Each block is requested from one connection at a time, so nothing is fetched twice.
+    assert_eq!(l1.downloaded + l2.downloaded, data.len() as u64);
+    assert!(l1.downloaded > 0 && l2.downloaded > 0, "{l1:?} {l2:?}");
+    assert_eq!(l.counters().wasted_blocks, 0);
+    out.publish().unwrap();
+    assert_eq!(std::fs::read(&out.final_path).unwrap(), data);
+}
