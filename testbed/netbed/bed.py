@@ -235,6 +235,8 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
                     r.t_stop = time.monotonic()
                     r.exit_code = bg.stop()
                     active.remove(r)
+            if any(r.error for r in runs):
+                break  # the scenario cannot be measured: stop now, not at its end
             time.sleep(0.02)
     except proc.CommandError as e:
         errors.append(str(e))

@@ -108,7 +108,8 @@ class Scenario:
 def _fail_all(res: RunResult, names: list[tuple[str, str, str]]) -> list[Metric]:
     """Metrics that could not be measured because a flow or the bed failed."""
     why = "; ".join(res.errors + [f"{f.flow.name}: {f.error}" for f in res.flows if f.error])
-    return [Metric(res.name, n, None, u, floor=fl, passed=False if fl else None, note=why)
+    # A scenario that did not run fails even where it asserts nothing: the run is incomplete.
+    return [Metric(res.name, n, None, u, floor=fl or "measured", passed=False, note=why)
             for n, u, fl in names]
 
 
