@@ -100,8 +100,18 @@ def ensure_deps(need_lt, need_tr, install):
             if not install:
                 raise HarnessError("python libtorrent missing (pip install libtorrent==2.1.1)")
             log(f"pip install libtorrent=={LT_VERSION}")
-            run([sys.executable, "-m", "pip", "install", "-q", f"libtorrent=={LT_VERSION}"],
-                timeout=600)
+            env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+            if run([sys.executable, "-m", "pip", "--version"], check=False).returncode != 0:
+                run(["apt-get", "update"], timeout=300, env=env)
+                run(["apt-get", "-o", "DPkg::Lock::Timeout=300", "install", "-y", "python3-pip"],
+                    timeout=900, env=env)
+            pip = [sys.executable, "-m", "pip", "install", "-q", f"libtorrent=={LT_VERSION}"]
+            r = run(pip, check=False, timeout=600)
+            if r.returncode != 0 and "externally-managed" in r.stderr:
+                # Debian's system Python (PEP 668): the wheel is self-contained, install anyway.
+                r = run(pip + ["--break-system-packages"], check=False, timeout=600)
+            if r.returncode != 0:
+                raise HarnessError(f"pip install libtorrent failed: {r.stderr.strip()[-500:]}")
 
 
 # ---------------------------------------------------------------- networks
@@ -178,7 +188,10 @@ class Netns:
 class Proc:
     """A child process in its own process group, logged to files, stopped by pid."""
 
+    started = []  # every Proc, so an interrupted run can stop whatever is left
+
     def __init__(self, name, cmd, workdir):
+        Proc.started.append(self)
         self.name = name
         self.out_path = os.path.join(workdir, f"{name}.out")
         self.err_path = os.path.join(workdir, f"{name}.err")
@@ -197,6 +210,8 @@ class Proc:
             return None
 
     def stop(self, sig=signal.SIGTERM, grace=5.0):
+        if self.out.closed:
+            return self.p.returncode
         if self.alive():
             try:
                 os.killpg(self.p.pid, sig)
@@ -667,6 +682,8 @@ def main():
     ap.add_argument("--no-install", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (captures, logs)")
     ap.add_argument("--json-out", default=None, help="write all results here")
+    ap.add_argument("--max-seconds", type=int, default=900,
+                    help="overall time limit; on expiry everything is stopped and removed (exit 1)")
     a = ap.parse_args()
 
     cases = SELF_CASES if a.self_check else [c for c in a.cases.split(",") if c]
@@ -702,12 +719,18 @@ def main():
     results = []
 
     def cleanup(*_):
+        for p in Proc.started:
+            p.stop(grace=2.0)
         for n, _ in nets:
             n.cleanup()
         if not a.keep:
             shutil.rmtree(h.workdir, ignore_errors=True)
 
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    def interrupt(*_):
+        raise KeyboardInterrupt()
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGALRM, interrupt)
+    signal.alarm(a.max_seconds)
     try:
         for net, size in nets:
             try:
