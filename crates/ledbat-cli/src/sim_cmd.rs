@@ -51,10 +51,15 @@ pub struct SweepArgs {
 }
 
 fn load_scenario(path: &Path, set: &[String]) -> anyhow::Result<Scenario> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut sc = Scenario::from_toml_with(&text, set).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut sc = Scenario::from_toml_with(&text, set)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if sc.name.is_empty() {
-        sc.name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        sc.name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
     }
     Ok(sc)
 }
@@ -72,7 +77,11 @@ impl LateBar {
         if let Ok(style) = ProgressStyle::with_template(template) {
             bar.set_style(style);
         }
-        LateBar { bar, started: WallClock::now(), shown: false }
+        LateBar {
+            bar,
+            started: WallClock::now(),
+            shown: false,
+        }
     }
     fn set(&mut self, pos: u64) {
         if !self.shown && self.started.elapsed().as_secs_f64() > 1.0 {
@@ -91,14 +100,22 @@ impl LateBar {
 /// Peak resident set size of this process in kB (Linux `VmHWM`).
 pub fn peak_rss_kb() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    s.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()
+    s.lines()
+        .find(|l| l.starts_with("VmHWM:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
 }
 
 /// Runs one scenario.
 pub fn run_sim(a: SimArgs) -> anyhow::Result<()> {
     let sc = load_scenario(&a.scenario, &a.set)?;
     let seed = a.seed.unwrap_or(sc.seed);
-    let mut bar = LateBar::new(1000, "{spinner} simulating [{bar:40}] {percent}% ({elapsed})");
+    let mut bar = LateBar::new(
+        1000,
+        "{spinner} simulating [{bar:40}] {percent}% ({elapsed})",
+    );
     let t0 = WallClock::now();
     let r = ledbat_sim::run_with_progress(&sc, seed, &mut |f| bar.set((f * 1000.0) as u64))?;
     let wall = t0.elapsed().as_secs_f64();
@@ -138,7 +155,11 @@ pub fn summary_table(r: &RunResult) -> String {
     let _ = writeln!(
         s,
         "{} (seed {}): {:.1} s simulated, metrics from {:.1} s",
-        if r.scenario.is_empty() { "scenario" } else { &r.scenario },
+        if r.scenario.is_empty() {
+            "scenario"
+        } else {
+            &r.scenario
+        },
         r.seed,
         r.duration_s,
         r.warmup_s
@@ -174,8 +195,15 @@ pub fn summary_table(r: &RunResult) -> String {
             opt(f.time_to_steady_s, 1)
         );
         if !f.completions.is_empty() {
-            let mean = f.completions.iter().map(|c| c.time_s).sum::<f64>() / f.completions.len() as f64;
-            let _ = writeln!(s, "{:<16} {} completions, mean {:.3} s", "", f.completions.len(), mean);
+            let mean =
+                f.completions.iter().map(|c| c.time_s).sum::<f64>() / f.completions.len() as f64;
+            let _ = writeln!(
+                s,
+                "{:<16} {} completions, mean {:.3} s",
+                "",
+                f.completions.len(),
+                mean
+            );
         }
     }
     let _ = writeln!(
@@ -217,7 +245,10 @@ fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> anyhow::Result<()> {
     if let Some(o) = v.as_object_mut() {
         o.remove("series");
     }
-    std::fs::write(dir.join("summary.json"), serde_json::to_string_pretty(&v)? + "\n")?;
+    std::fs::write(
+        dir.join("summary.json"),
+        serde_json::to_string_pretty(&v)? + "\n",
+    )?;
     std::fs::write(dir.join("scenario.toml"), sc.to_toml())?;
     if let Some(s) = &r.series {
         let mut csv = String::from("t_s");
@@ -232,7 +263,11 @@ fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> anyhow::Result<()> {
             let _ = write!(csv, "{t:.3}");
             for f in &s.flows {
                 let qd = f.qdelay_ms[i];
-                let qd = if qd.is_finite() { format!("{qd:.3}") } else { String::new() };
+                let qd = if qd.is_finite() {
+                    format!("{qd:.3}")
+                } else {
+                    String::new()
+                };
                 let _ = write!(csv, ",{:.3},{:.4},{}", f.cwnd_pkts[i], f.rate_mbps[i], qd);
             }
             for l in &s.links {
@@ -248,10 +283,20 @@ fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> anyhow::Result<()> {
 
 /// Fills a fresh temporary directory next to `out` with `fill`, then renames it to `out`
 /// (replacing a previous `out`). On error the temporary directory is removed.
-fn write_atomically(out: &Path, fill: impl FnOnce(&Path) -> anyhow::Result<()>) -> anyhow::Result<()> {
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+fn write_atomically(
+    out: &Path,
+    fill: impl FnOnce(&Path) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    let name = out.file_name().context("output path has no file name")?.to_string_lossy().into_owned();
+    let name = out
+        .file_name()
+        .context("output path has no file name")?
+        .to_string_lossy()
+        .into_owned();
     let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
@@ -261,7 +306,8 @@ fn write_atomically(out: &Path, fill: impl FnOnce(&Path) -> anyhow::Result<()>) 
     }
     if out.exists() {
         let old = parent.join(format!(".{name}.old-{}", std::process::id()));
-        std::fs::rename(out, &old).with_context(|| format!("moving the previous {} aside", out.display()))?;
+        std::fs::rename(out, &old)
+            .with_context(|| format!("moving the previous {} aside", out.display()))?;
         std::fs::rename(&tmp, out).with_context(|| format!("renaming into {}", out.display()))?;
         let _ = std::fs::remove_dir_all(&old);
     } else {
@@ -288,24 +334,44 @@ fn num(x: f64) -> String {
 
 /// Runs a sweep.
 pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&a.sweep).with_context(|| format!("reading {}", a.sweep.display()))?;
-    let spec = SweepSpec::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.sweep.display()))?;
-    let base_path = a.sweep.parent().unwrap_or(Path::new(".")).join(&spec.scenario);
-    let base =
-        std::fs::read_to_string(&base_path).with_context(|| format!("reading scenario {}", base_path.display()))?;
-    let points = spec.points(&base).map_err(|e| anyhow::anyhow!("{}: {e}", a.sweep.display()))?;
+    let text = std::fs::read_to_string(&a.sweep)
+        .with_context(|| format!("reading {}", a.sweep.display()))?;
+    let spec =
+        SweepSpec::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", a.sweep.display()))?;
+    let base_path = a
+        .sweep
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(&spec.scenario);
+    let base = std::fs::read_to_string(&base_path)
+        .with_context(|| format!("reading scenario {}", base_path.display()))?;
+    let points = spec
+        .points(&base)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.sweep.display()))?;
     let seeds = spec.seed_list();
-    let jobs: Vec<(usize, u64)> = (0..points.len()).flat_map(|p| seeds.iter().map(move |s| (p, *s))).collect();
+    let jobs: Vec<(usize, u64)> = (0..points.len())
+        .flat_map(|p| seeds.iter().map(move |s| (p, *s)))
+        .collect();
     let out = a.out.clone().unwrap_or_else(|| {
-        let stem = a.sweep.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "sweep".into());
-        a.sweep.parent().unwrap_or(Path::new(".")).join(format!("{stem}-results"))
+        let stem = a
+            .sweep
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "sweep".into());
+        a.sweep
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(format!("{stem}-results"))
     });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.jobs.unwrap_or(0))
         .build()
         .context("starting the worker pool")?;
     let done = AtomicU64::new(0);
-    let bar = std::sync::Mutex::new(LateBar::new(jobs.len() as u64, "{spinner} runs [{bar:40}] {pos}/{len} ({elapsed}, eta {eta})"));
+    let bar = std::sync::Mutex::new(LateBar::new(
+        jobs.len() as u64,
+        "{spinner} runs [{bar:40}] {pos}/{len} ({elapsed}, eta {eta})",
+    ));
     let results: Vec<anyhow::Result<RunResult>> = pool.install(|| {
         jobs.par_iter()
             .map(|&(p, seed)| {
@@ -349,17 +415,28 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
     };
     let mut runs = header(&["seed"], &|c| vec![c.to_string()]);
     for (p, seed, m) in &rows {
-        let mut f: Vec<String> = points[*p].params.iter().map(|(_, v)| csv_field(v)).collect();
+        let mut f: Vec<String> = points[*p]
+            .params
+            .iter()
+            .map(|(_, v)| csv_field(v))
+            .collect();
         f.push(seed.to_string());
         for c in &cols {
-            f.push(m.iter().find(|(k, _)| k == c).map_or(String::new(), |(_, v)| num(*v)));
+            f.push(
+                m.iter()
+                    .find(|(k, _)| k == c)
+                    .map_or(String::new(), |(_, v)| num(*v)),
+            );
         }
         runs.push_str(&(f.join(",") + "\n"));
     }
-    let mut means = header(&["runs"], &|c| vec![format!("{c}.mean"), format!("{c}.ci95")]);
+    let mut means = header(&["runs"], &|c| {
+        vec![format!("{c}.mean"), format!("{c}.ci95")]
+    });
     let mut table = String::new();
     for (p, point) in points.iter().enumerate() {
-        let mine: Vec<&Vec<(String, f64)>> = rows.iter().filter(|r| r.0 == p).map(|r| &r.2).collect();
+        let mine: Vec<&Vec<(String, f64)>> =
+            rows.iter().filter(|r| r.0 == p).map(|r| &r.2).collect();
         let mut f: Vec<String> = point.params.iter().map(|(_, v)| csv_field(v)).collect();
         f.push(mine.len().to_string());
         let mut eta = (f64::NAN, None);
@@ -377,11 +454,19 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
             f.push(h.map_or(String::new(), num));
         }
         means.push_str(&(f.join(",") + "\n"));
-        let params: Vec<String> = point.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let params: Vec<String> = point
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         let _ = writeln!(
             table,
             "{:<60} eta {:.3} +/- {}",
-            if params.is_empty() { "(base)".into() } else { params.join(" ") },
+            if params.is_empty() {
+                "(base)".into()
+            } else {
+                params.join(" ")
+            },
             eta.0,
             eta.1.map_or("-".into(), |h| format!("{h:.3}"))
         );
@@ -392,7 +477,13 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
         Ok(())
     })?;
     print!("{table}");
-    println!("{} runs ({} grid points x {} seeds); wrote {}", rows.len(), points.len(), seeds.len(), out.display());
+    println!(
+        "{} runs ({} grid points x {} seeds); wrote {}",
+        rows.len(),
+        points.len(),
+        seeds.len(),
+        out.display()
+    );
     Ok(())
 }
 
@@ -412,7 +503,11 @@ mod tests {
         });
         assert!(e.is_err());
         assert_eq!(std::fs::read_to_string(out.join("a")).unwrap(), "1");
-        assert_eq!(std::fs::read_dir(&base).unwrap().count(), 1, "no temporary directory left");
+        assert_eq!(
+            std::fs::read_dir(&base).unwrap().count(),
+            1,
+            "no temporary directory left"
+        );
         write_atomically(&out, |d| Ok(std::fs::write(d.join("b"), "3")?)).unwrap();
         assert!(!out.join("a").exists() && out.join("b").exists());
         std::fs::remove_dir_all(&base).unwrap();

@@ -16,7 +16,13 @@ const COLOURS: [RGBColor; 8] = [
 ];
 
 /// Draws one chart with one line per `(label, values)` against `t`.
-fn chart(path: &Path, title: &str, y_label: &str, t: &[f64], lines: &[(String, Vec<f64>)]) -> anyhow::Result<()> {
+fn chart(
+    path: &Path,
+    title: &str,
+    y_label: &str,
+    t: &[f64],
+    lines: &[(String, Vec<f64>)],
+) -> anyhow::Result<()> {
     let x_max = t.last().copied().unwrap_or(1.0).max(1e-9);
     let y_max = lines
         .iter()
@@ -34,10 +40,18 @@ fn chart(path: &Path, title: &str, y_label: &str, t: &[f64], lines: &[(String, V
         .y_label_area_size(55)
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    c.configure_mesh().x_desc("time (s)").y_desc(y_label).draw().map_err(|e| anyhow::anyhow!("{e}"))?;
+    c.configure_mesh()
+        .x_desc("time (s)")
+        .y_desc(y_label)
+        .draw()
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     for (i, (label, v)) in lines.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
-        let pts = t.iter().zip(v).filter(|(_, y)| y.is_finite()).map(|(x, y)| (*x, *y));
+        let pts = t
+            .iter()
+            .zip(v)
+            .filter(|(_, y)| y.is_finite())
+            .map(|(x, y)| (*x, *y));
         c.draw_series(LineSeries::new(pts, colour))
             .map_err(|e| anyhow::anyhow!("{e}"))?
             .label(label.clone())
@@ -57,12 +71,43 @@ fn chart(path: &Path, title: &str, y_label: &str, t: &[f64], lines: &[(String, V
 /// Writes `cwnd.svg`, `queue.svg` and `throughput.svg` into `dir` (at most 8 flows drawn).
 pub fn write_plots(dir: &Path, s: &Series) -> anyhow::Result<()> {
     let flows = s.flows.iter().take(8);
-    let cwnd: Vec<_> = flows.clone().map(|f| (f.name.clone(), f.cwnd_pkts.clone())).collect();
-    chart(&dir.join("cwnd.svg"), "Congestion window", "cwnd (packets)", &s.t_s, &cwnd)?;
-    let rate: Vec<_> = flows.map(|f| (f.name.clone(), f.rate_mbps.clone())).collect();
-    chart(&dir.join("throughput.svg"), "Throughput", "Mb/s", &s.t_s, &rate)?;
-    let q: Vec<_> =
-        s.links.iter().map(|l| (l.name.clone(), l.queue_pkts.iter().map(|&x| x as f64).collect())).collect();
-    chart(&dir.join("queue.svg"), "Queue length", "packets", &s.t_s, &q)?;
+    let cwnd: Vec<_> = flows
+        .clone()
+        .map(|f| (f.name.clone(), f.cwnd_pkts.clone()))
+        .collect();
+    chart(
+        &dir.join("cwnd.svg"),
+        "Congestion window",
+        "cwnd (packets)",
+        &s.t_s,
+        &cwnd,
+    )?;
+    let rate: Vec<_> = flows
+        .map(|f| (f.name.clone(), f.rate_mbps.clone()))
+        .collect();
+    chart(
+        &dir.join("throughput.svg"),
+        "Throughput",
+        "Mb/s",
+        &s.t_s,
+        &rate,
+    )?;
+    let q: Vec<_> = s
+        .links
+        .iter()
+        .map(|l| {
+            (
+                l.name.clone(),
+                l.queue_pkts.iter().map(|&x| x as f64).collect(),
+            )
+        })
+        .collect();
+    chart(
+        &dir.join("queue.svg"),
+        "Queue length",
+        "packets",
+        &s.t_s,
+        &q,
+    )?;
     Ok(())
 }

@@ -29,24 +29,53 @@ fn config(name: &str) -> Option<(String, Vec<String>)> {
         "reference" => (REFERENCE.into(), vec![]),
         // Ten times the packets: memory must not grow.
         "reference-1200s" => (REFERENCE.into(), s(&["duration=1200s"])),
+        // The same without time series (which grow with simulated time, not packets).
+        "reference-1200s-noseries" => (REFERENCE.into(), s(&["duration=1200s", "series=false"])),
         // Flows and queue grow: memory grows with them.
-        "100-flows-1Gbps" => (REFERENCE.into(), s(&["topology.rate=1Gbps", "topology.queue.packets=1000",
-            "flow.0.count=50", "flow.1.count=50", "duration=30s"])),
-        "1000-flows-1Gbps" => (REFERENCE.into(), s(&["topology.rate=1Gbps", "topology.queue.packets=4000",
-            "flow.0.count=500", "flow.1.count=500", "duration=30s"])),
+        "100-flows-1Gbps" => (
+            REFERENCE.into(),
+            s(&[
+                "topology.rate=1Gbps",
+                "topology.queue.packets=1000",
+                "flow.0.count=50",
+                "flow.1.count=50",
+                "duration=30s",
+            ]),
+        ),
+        "1000-flows-1Gbps" => (
+            REFERENCE.into(),
+            s(&[
+                "topology.rate=1Gbps",
+                "topology.queue.packets=4000",
+                "flow.0.count=500",
+                "flow.1.count=500",
+                "duration=30s",
+            ]),
+        ),
         _ => return None,
     })
 }
 
-const ALL: [&str; 4] = ["reference", "reference-1200s", "100-flows-1Gbps", "1000-flows-1Gbps"];
+const ALL: [&str; 4] = [
+    "reference",
+    "reference-1200s",
+    "100-flows-1Gbps",
+    "1000-flows-1Gbps",
+];
 
 fn peak_rss_kb() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    s.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()
+    s.lines()
+        .find(|l| l.starts_with("VmHWM:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
 }
 
 fn one(name: &str) {
-    let (text, sets) = config(name).unwrap_or_else(|| panic!("unknown configuration {name}; known: {ALL:?}"));
+    let (text, sets) =
+        config(name).unwrap_or_else(|| panic!("unknown configuration {name}; known: {ALL:?}"));
     let sc = Scenario::from_toml_with(&text, &sets).expect("valid benchmark scenario");
     let t0 = WallClock::now();
     let r = run(&sc, 1).expect("run");
@@ -75,7 +104,10 @@ fn main() {
     }
     let exe = std::env::current_exe().expect("own path");
     for name in ALL {
-        let st = std::process::Command::new(&exe).arg(name).status().expect("spawn");
+        let st = std::process::Command::new(&exe)
+            .arg(name)
+            .status()
+            .expect("spawn");
         assert!(st.success(), "{name} failed");
     }
 }

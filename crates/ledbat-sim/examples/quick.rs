@@ -6,7 +6,9 @@ fn main() {
     let r = ledbat_sim::run(&sc, 1).unwrap();
     let mut v = serde_json::to_value(&r).unwrap();
     v.as_object_mut().unwrap().remove("series");
-    for l in v["links"].as_array_mut().unwrap() { l.as_object_mut().unwrap().remove("queue_hist"); }
+    for l in v["links"].as_array_mut().unwrap() {
+        l.as_object_mut().unwrap().remove("queue_hist");
+    }
     println!("{}", serde_json::to_string_pretty(&v).unwrap());
     eprintln!("wall {:?}", t.elapsed());
 }

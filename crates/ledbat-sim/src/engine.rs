@@ -71,13 +71,19 @@ pub struct EventQueue {
 impl EventQueue {
     /// An empty queue with room for `cap` events.
     pub fn with_capacity(cap: usize) -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(cap), ..Default::default() }
+        EventQueue {
+            heap: BinaryHeap::with_capacity(cap),
+            ..Default::default()
+        }
     }
     /// Schedules `ev` at `at` (nanoseconds); events at the same instant run in the order
     /// they were scheduled.
     #[inline]
     pub fn push(&mut self, at: u64, ev: Ev) {
-        self.heap.push(Entry { key: ((at as u128) << 64) | self.seq as u128, ev });
+        self.heap.push(Entry {
+            key: ((at as u128) << 64) | self.seq as u128,
+            ev,
+        });
         self.seq += 1;
         if self.heap.len() > self.peak {
             self.peak = self.heap.len();
@@ -117,7 +123,15 @@ mod tests {
         q.push(5, Ev::Wake(3));
         q.push(5, Ev::Wake(4));
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
-        assert_eq!(order, vec![(3, Ev::Wake(2)), (5, Ev::Wake(1)), (5, Ev::Wake(3)), (5, Ev::Wake(4))]);
+        assert_eq!(
+            order,
+            vec![
+                (3, Ev::Wake(2)),
+                (5, Ev::Wake(1)),
+                (5, Ev::Wake(3)),
+                (5, Ev::Wake(4))
+            ]
+        );
     }
 
     proptest! {

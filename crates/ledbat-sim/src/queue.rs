@@ -60,7 +60,10 @@ struct CodelState {
 
 #[derive(Clone, Debug)]
 enum Disc {
-    DropTail { packets: Option<u32>, bytes: Option<u64> },
+    DropTail {
+        packets: Option<u32>,
+        bytes: Option<u64>,
+    },
     Red(RedState),
     Codel(CodelState),
 }
@@ -83,7 +86,10 @@ impl Queue {
     /// An empty queue for `cfg` with room for `cap` packets before its ring grows.
     pub fn with_capacity(cfg: &QueueConfig, cap: usize) -> Queue {
         let disc = match cfg {
-            QueueConfig::DropTail(d) => Disc::DropTail { packets: d.packets, bytes: d.bytes },
+            QueueConfig::DropTail(d) => Disc::DropTail {
+                packets: d.packets,
+                bytes: d.bytes,
+            },
             QueueConfig::Red(r) => Disc::Red(RedState {
                 limit: r.packets,
                 min_th: r.min_th,
@@ -106,7 +112,12 @@ impl Queue {
                 dropping: false,
             }),
         };
-        Queue { ring: VecDeque::with_capacity(cap), bytes: 0, disc, busy_until: 0 }
+        Queue {
+            ring: VecDeque::with_capacity(cap),
+            bytes: 0,
+            disc,
+            busy_until: 0,
+        }
     }
 
     /// Waiting packets.
@@ -161,8 +172,8 @@ impl Queue {
         let q = self.ring.len();
         let admit = match &mut self.disc {
             Disc::DropTail { packets, bytes } => {
-                packets.map_or(true, |p| (q as u64) < p as u64)
-                    && bytes.map_or(true, |b| self.bytes + size as u64 <= b)
+                packets.is_none_or(|p| (q as u64) < p as u64)
+                    && bytes.is_none_or(|b| self.bytes + size as u64 <= b)
             }
             Disc::Red(r) => red_admit(r, q, now, typical_tx_ns, rng),
             Disc::Codel(_) => unreachable!("CoDel decides at dequeue"),
@@ -175,7 +186,11 @@ impl Queue {
         self.busy_until = end;
         if start > now {
             self.bytes += size as u64;
-            self.ring.push_back(QEntry { pkt: 0, size, enq_at: start });
+            self.ring.push_back(QEntry {
+                pkt: 0,
+                size,
+                enq_at: start,
+            });
         }
         (q, Some((start, end)))
     }
@@ -183,7 +198,11 @@ impl Queue {
     /// Packets waiting (not in service) at `now`, for a queue served by
     /// [`Queue::offer_fifo`].
     pub fn waiting_at(&self, now: u64) -> usize {
-        self.ring.iter().rev().take_while(|e| e.enq_at > now).count()
+        self.ring
+            .iter()
+            .rev()
+            .take_while(|e| e.enq_at > now)
+            .count()
     }
 
     /// Offers a packet arriving at `now`; returns false if the discipline drops it.
@@ -192,8 +211,8 @@ impl Queue {
         let q = self.ring.len();
         let admit = match &mut self.disc {
             Disc::DropTail { packets, bytes } => {
-                packets.map_or(true, |p| (q as u64) < p as u64)
-                    && bytes.map_or(true, |b| self.bytes + e.size as u64 <= b)
+                packets.is_none_or(|p| (q as u64) < p as u64)
+                    && bytes.is_none_or(|b| self.bytes + e.size as u64 <= b)
             }
             Disc::Codel(c) => (q as u64) < c.limit as u64,
             Disc::Red(r) => red_admit(r, q, e.enq_at, typical_tx_ns, rng),
@@ -207,7 +226,12 @@ impl Queue {
 
     /// Takes the next packet to serialise at `now`; packets CoDel drops on the way are
     /// passed to `dropped`.
-    pub fn dequeue(&mut self, now: u64, mtu: u32, mut dropped: impl FnMut(QEntry)) -> Option<QEntry> {
+    pub fn dequeue(
+        &mut self,
+        now: u64,
+        mtu: u32,
+        mut dropped: impl FnMut(QEntry),
+    ) -> Option<QEntry> {
         let out = match &mut self.disc {
             Disc::Codel(_) => self.codel_dequeue(now, mtu, &mut dropped),
             _ => self.pop(),
@@ -236,7 +260,9 @@ impl Queue {
             }
             return (None, false);
         };
-        let Disc::Codel(c) = &mut self.disc else { unreachable!() };
+        let Disc::Codel(c) = &mut self.disc else {
+            unreachable!()
+        };
         let sojourn = now.saturating_sub(e.enq_at);
         let mut ok = false;
         if sojourn < c.target || self.bytes <= mtu as u64 {
@@ -249,7 +275,12 @@ impl Queue {
         (Some(e), ok)
     }
 
-    fn codel_dequeue(&mut self, now: u64, mtu: u32, dropped: &mut impl FnMut(QEntry)) -> Option<QEntry> {
+    fn codel_dequeue(
+        &mut self,
+        now: u64,
+        mtu: u32,
+        dropped: &mut impl FnMut(QEntry),
+    ) -> Option<QEntry> {
         let (mut p, ok) = self.codel_do_dequeue(now, mtu);
         let interval = match &self.disc {
             Disc::Codel(c) => c.interval,
@@ -274,7 +305,9 @@ impl Queue {
             } else if now >= drop_next {
                 // Drop until the next drop time is in the future or we leave the state.
                 loop {
-                    let Disc::Codel(c) = &self.disc else { unreachable!() };
+                    let Disc::Codel(c) = &self.disc else {
+                        unreachable!()
+                    };
                     if !(c.dropping && now >= c.drop_next) {
                         break;
                     }
@@ -286,7 +319,9 @@ impl Queue {
                     }
                     let (np, nok) = self.codel_do_dequeue(now, mtu);
                     p = np;
-                    let Disc::Codel(c) = &mut self.disc else { unreachable!() };
+                    let Disc::Codel(c) = &mut self.disc else {
+                        unreachable!()
+                    };
                     if !nok || p.is_none() {
                         c.dropping = false;
                     } else {
@@ -300,10 +335,16 @@ impl Queue {
             }
             let (np, _) = self.codel_do_dequeue(now, mtu);
             p = np;
-            let Disc::Codel(c) = &mut self.disc else { unreachable!() };
+            let Disc::Codel(c) = &mut self.disc else {
+                unreachable!()
+            };
             c.dropping = true;
             let delta = c.count.saturating_sub(c.lastcount);
-            c.count = if delta > 1 && now.saturating_sub(c.drop_next) < 16 * c.interval { delta } else { 1 };
+            c.count = if delta > 1 && now.saturating_sub(c.drop_next) < 16 * c.interval {
+                delta
+            } else {
+                1
+            };
             c.drop_next = law(now, c.count);
             c.lastcount = c.count;
         }
@@ -311,9 +352,19 @@ impl Queue {
     }
 }
 
-fn red_admit(r: &mut RedState, q: usize, now: u64, typical_tx_ns: u64, rng: &mut ChaCha8Rng) -> bool {
+fn red_admit(
+    r: &mut RedState,
+    q: usize,
+    now: u64,
+    typical_tx_ns: u64,
+    rng: &mut ChaCha8Rng,
+) -> bool {
     if let Some(since) = r.idle_since.take() {
-        let m = if typical_tx_ns == 0 { 0.0 } else { now.saturating_sub(since) as f64 / typical_tx_ns as f64 };
+        let m = if typical_tx_ns == 0 {
+            0.0
+        } else {
+            now.saturating_sub(since) as f64 / typical_tx_ns as f64
+        };
         r.avg *= (1.0 - r.w_q).powf(m);
     }
     r.avg = (1.0 - r.w_q) * r.avg + r.w_q * q as f64;
@@ -334,7 +385,11 @@ fn red_admit(r: &mut RedState, q: usize, now: u64, typical_tx_ns: u64, rng: &mut
     };
     r.count += 1;
     let denom = 1.0 - r.count as f64 * pb;
-    let pa = if denom <= 0.0 { 1.0 } else { (pb / denom).min(1.0) };
+    let pa = if denom <= 0.0 {
+        1.0
+    } else {
+        (pb / denom).min(1.0)
+    };
     if rng.gen::<f64>() < pa {
         r.count = 0;
         false
@@ -351,13 +406,20 @@ mod tests {
     use rand::SeedableRng;
 
     fn e(pkt: u32, at: u64) -> QEntry {
-        QEntry { pkt, size: 1500, enq_at: at }
+        QEntry {
+            pkt,
+            size: 1500,
+            enq_at: at,
+        }
     }
 
     #[test]
     fn droptail_admits_up_to_the_packet_limit() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let mut q = Queue::new(&QueueConfig::DropTail(DropTail { packets: Some(3), bytes: None }));
+        let mut q = Queue::new(&QueueConfig::DropTail(DropTail {
+            packets: Some(3),
+            bytes: None,
+        }));
         let admitted: Vec<bool> = (0..5).map(|i| q.enqueue(e(i, 0), 0, &mut rng)).collect();
         assert_eq!(admitted, [true, true, true, false, false]);
         assert_eq!(q.dequeue(0, 1500, |_| {}).unwrap().pkt, 0);
@@ -367,17 +429,31 @@ mod tests {
     #[test]
     fn droptail_byte_limit_counts_bytes() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let mut q = Queue::new(&QueueConfig::DropTail(DropTail { packets: None, bytes: Some(3100) }));
+        let mut q = Queue::new(&QueueConfig::DropTail(DropTail {
+            packets: None,
+            bytes: Some(3100),
+        }));
         assert!(q.enqueue(e(0, 0), 0, &mut rng));
         assert!(q.enqueue(e(1, 0), 0, &mut rng));
         assert!(!q.enqueue(e(2, 0), 0, &mut rng));
-        assert!(q.enqueue(QEntry { pkt: 3, size: 40, enq_at: 0 }, 0, &mut rng));
+        assert!(q.enqueue(
+            QEntry {
+                pkt: 3,
+                size: 40,
+                enq_at: 0
+            },
+            0,
+            &mut rng
+        ));
     }
 
     #[test]
     fn red_never_drops_below_min_th_and_always_above_twice_max_th() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let cfg = Red { w_q: 1.0, ..Red::default() };
+        let cfg = Red {
+            w_q: 1.0,
+            ..Red::default()
+        };
         let mut q = Queue::new(&QueueConfig::Red(cfg));
         for i in 0..5 {
             assert!(q.enqueue(e(i, 1), 1_200_000, &mut rng), "{i}");
@@ -397,7 +473,11 @@ mod tests {
 
     #[test]
     fn codel_drops_only_after_sojourn_exceeds_target_for_an_interval() {
-        let cfg = Codel { packets: 1000, target: Duration::from_millis(5), interval: Duration::from_millis(100) };
+        let cfg = Codel {
+            packets: 1000,
+            target: Duration::from_millis(5),
+            interval: Duration::from_millis(100),
+        };
         let mut q = Queue::new(&QueueConfig::Codel(cfg));
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let ms = 1_000_000u64;

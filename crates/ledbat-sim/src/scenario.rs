@@ -119,7 +119,10 @@ impl Default for Dumbbell {
             reverse_loss: 0.0,
             jitter: Duration::ZERO,
             access_rate: Rate::INFINITE,
-            access_queue: QueueConfig::DropTail(DropTail { packets: Some(1000), bytes: None }),
+            access_queue: QueueConfig::DropTail(DropTail {
+                packets: Some(1000),
+                bytes: None,
+            }),
         }
     }
 }
@@ -138,7 +141,10 @@ pub struct Star {
 
 impl Default for Star {
     fn default() -> Self {
-        Star { core_delay: Duration::ZERO, hosts: Vec::new() }
+        Star {
+            core_delay: Duration::ZERO,
+            hosts: Vec::new(),
+        }
     }
 }
 
@@ -233,7 +239,10 @@ pub struct DropTail {
 
 impl Default for DropTail {
     fn default() -> Self {
-        DropTail { packets: Some(100), bytes: None }
+        DropTail {
+            packets: Some(100),
+            bytes: None,
+        }
     }
 }
 
@@ -258,7 +267,14 @@ pub struct Red {
 
 impl Default for Red {
     fn default() -> Self {
-        Red { packets: 100, min_th: 5.0, max_th: 15.0, max_p: 0.1, w_q: 0.002, gentle: true }
+        Red {
+            packets: 100,
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            gentle: true,
+        }
     }
 }
 
@@ -276,7 +292,11 @@ pub struct Codel {
 
 impl Default for Codel {
     fn default() -> Self {
-        Codel { packets: 1000, target: Duration::from_millis(5), interval: Duration::from_millis(100) }
+        Codel {
+            packets: 1000,
+            target: Duration::from_millis(5),
+            interval: Duration::from_millis(100),
+        }
     }
 }
 
@@ -466,7 +486,11 @@ pub struct Chunks {
 
 impl Default for Chunks {
     fn default() -> Self {
-        Chunks { size: 250_000, persistence: 1.0, peers: Vec::new() }
+        Chunks {
+            size: 250_000,
+            persistence: 1.0,
+            peers: Vec::new(),
+        }
     }
 }
 
@@ -482,7 +506,10 @@ pub struct Cbr {
 
 impl Default for Cbr {
     fn default() -> Self {
-        Cbr { rate: Rate::kbps(750), size: 500 }
+        Cbr {
+            rate: Rate::kbps(750),
+            size: 500,
+        }
     }
 }
 
@@ -501,7 +528,11 @@ pub struct Bursty {
 
 impl Default for Bursty {
     fn default() -> Self {
-        Bursty { packets: 15, period: Duration::from_millis(100), buffer: 32 }
+        Bursty {
+            packets: 15,
+            period: Duration::from_millis(100),
+            buffer: 32,
+        }
     }
 }
 
@@ -558,7 +589,10 @@ pub enum ScenarioError {
 }
 
 fn invalid(key: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
-    ScenarioError::Invalid { key: key.into(), reason: reason.into() }
+    ScenarioError::Invalid {
+        key: key.into(),
+        reason: reason.into(),
+    }
 }
 
 /// Applies one `key=value` override to a TOML document. Keys are dotted; array elements
@@ -566,13 +600,18 @@ fn invalid(key: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
 /// `"x"`, `{ kind = "red" }`) or, failing that, bare strings (`25ms`). Intermediate tables
 /// are created; array elements must exist.
 pub fn apply_override(doc: &mut toml::Value, key: &str, value: &str) -> Result<(), ScenarioError> {
-    let err = |reason: String| ScenarioError::Override { key: key.to_string(), reason };
+    let err = |reason: String| ScenarioError::Override {
+        key: key.to_string(),
+        reason,
+    };
     let parts: Vec<&str> = key.split('.').collect();
     if key.is_empty() || parts.iter().any(|p| p.is_empty()) {
         return Err(err("empty key component".into()));
     }
     let parsed: toml::Value = match format!("v = {value}").parse::<toml::Table>() {
-        Ok(mut t) => t.remove("v").unwrap_or(toml::Value::String(value.to_string())),
+        Ok(mut t) => t
+            .remove("v")
+            .unwrap_or(toml::Value::String(value.to_string())),
         Err(_) => toml::Value::String(value.to_string()),
     };
     let mut slot = doc;
@@ -584,16 +623,19 @@ pub fn apply_override(doc: &mut toml::Value, key: &str, value: &str) -> Result<(
                     t.insert(part.to_string(), parsed);
                     return Ok(());
                 }
-                t.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()))
+                t.entry(part.to_string())
+                    .or_insert_with(|| toml::Value::Table(toml::Table::new()))
             }
             toml::Value::Array(a) => {
                 let idx: usize = part
                     .parse()
                     .map_err(|_| err(format!("`{part}` indexes an array and must be a number")))?;
                 let len = a.len();
-                let el = a
-                    .get_mut(idx)
-                    .ok_or_else(|| err(format!("index {idx} out of range (array has {len} elements)")))?;
+                let el = a.get_mut(idx).ok_or_else(|| {
+                    err(format!(
+                        "index {idx} out of range (array has {len} elements)"
+                    ))
+                })?;
                 if last {
                     *el = parsed;
                     return Ok(());
@@ -610,7 +652,10 @@ pub fn apply_override(doc: &mut toml::Value, key: &str, value: &str) -> Result<(
 pub fn split_override(s: &str) -> Result<(&str, &str), ScenarioError> {
     s.split_once('=')
         .map(|(k, v)| (k.trim(), v.trim()))
-        .ok_or_else(|| ScenarioError::Override { key: s.to_string(), reason: "expected key=value".into() })
+        .ok_or_else(|| ScenarioError::Override {
+            key: s.to_string(),
+            reason: "expected key=value".into(),
+        })
 }
 
 impl Scenario {
@@ -620,7 +665,10 @@ impl Scenario {
     }
 
     /// Parses, applies `key=value` overrides (in order), and validates.
-    pub fn from_toml_with<S: AsRef<str>>(text: &str, overrides: &[S]) -> Result<Scenario, ScenarioError> {
+    pub fn from_toml_with<S: AsRef<str>>(
+        text: &str,
+        overrides: &[S],
+    ) -> Result<Scenario, ScenarioError> {
         // First pass on the text itself so that schema errors carry line numbers.
         let sc: Scenario = toml::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
         if overrides.is_empty() {
@@ -629,7 +677,8 @@ impl Scenario {
         }
         // Overrides apply to the scenario with every default spelled out, so that
         // `topology.queue.packets=40` works even when the file relies on the default queue.
-        let mut doc = toml::Value::try_from(&sc).map_err(|e| ScenarioError::Parse(e.to_string()))?;
+        let mut doc =
+            toml::Value::try_from(&sc).map_err(|e| ScenarioError::Parse(e.to_string()))?;
         let mut keys = Vec::new();
         for o in overrides {
             let (k, v) = split_override(o.as_ref())?;
@@ -668,10 +717,16 @@ impl Scenario {
             return Err(invalid("duration", "must be positive"));
         }
         if self.warmup >= self.duration {
-            return Err(invalid("warmup", format!("must be shorter than duration ({})", self.duration)));
+            return Err(invalid(
+                "warmup",
+                format!("must be shorter than duration ({})", self.duration),
+            ));
         }
         if self.mss < 64 || self.mss > 65_535 {
-            return Err(invalid("mss", format!("must be between 64 and 65535 bytes, got {}", self.mss)));
+            return Err(invalid(
+                "mss",
+                format!("must be between 64 and 65535 bytes, got {}", self.mss),
+            ));
         }
         if self.ack_size == 0 || self.ack_size > self.mss {
             return Err(invalid("ack_size", "must be between 1 and mss"));
@@ -692,16 +747,25 @@ impl Scenario {
             }
             Topology::Star(s) => {
                 if s.hosts.is_empty() {
-                    return Err(invalid("topology.host", "a star needs at least one [[topology.host]]"));
+                    return Err(invalid(
+                        "topology.host",
+                        "a star needs at least one [[topology.host]]",
+                    ));
                 }
                 for (i, h) in s.hosts.iter().enumerate() {
                     if h.count == 0 {
-                        return Err(invalid(format!("topology.host.{i}.count"), "must be at least 1"));
+                        return Err(invalid(
+                            format!("topology.host.{i}.count"),
+                            "must be at least 1",
+                        ));
                     }
                     validate_queue(&format!("topology.host.{i}.up_queue"), &h.up_queue)?;
                     validate_queue(&format!("topology.host.{i}.down_queue"), &h.down_queue)?;
                     prob(&format!("topology.host.{i}.loss"), h.loss)?;
-                    drift(&format!("topology.host.{i}.clock.drift_ppm"), h.clock.drift_ppm)?;
+                    drift(
+                        &format!("topology.host.{i}.clock.drift_ppm"),
+                        h.clock.drift_ppm,
+                    )?;
                 }
             }
         }
@@ -724,14 +788,20 @@ impl Scenario {
                     }
                 }
                 (_, None) => {
-                    return Err(invalid(k("cc"), "a congestion controller is required (e.g. cc = { name = \"ledbat\" })"))
+                    return Err(invalid(
+                        k("cc"),
+                        "a congestion controller is required (e.g. cc = { name = \"ledbat\" })",
+                    ))
                 }
                 (_, Some(cc)) => {
-                    cc.validate().map_err(|e| invalid(format!("flow.{i}.cc.{}", e.field), e.reason))?;
+                    cc.validate()
+                        .map_err(|e| invalid(format!("flow.{i}.cc.{}", e.field), e.reason))?;
                 }
             }
             match &f.traffic {
-                Traffic::Transfer(t) if t.bytes == 0 => return Err(invalid(k("traffic.bytes"), "must be positive")),
+                Traffic::Transfer(t) if t.bytes == 0 => {
+                    return Err(invalid(k("traffic.bytes"), "must be positive"))
+                }
                 Traffic::Chunks(c) => {
                     if c.size == 0 {
                         return Err(invalid(k("traffic.size"), "must be positive"));
@@ -749,14 +819,21 @@ impl Scenario {
                         }
                     }
                 }
-                Traffic::Bursty(b) => {
-                    if b.packets == 0 || b.buffer == 0 || b.period.is_zero() {
-                        return Err(invalid(k("traffic"), "packets, buffer and period must be positive"));
-                    }
+                Traffic::Bursty(b) if b.packets == 0 || b.buffer == 0 || b.period.is_zero() => {
+                    return Err(invalid(
+                        k("traffic"),
+                        "packets, buffer and period must be positive",
+                    ));
                 }
                 Traffic::Sessions(s) => {
-                    if s.chunks == 0 || s.chunk_packets[0] == 0 || s.chunk_packets[0] > s.chunk_packets[1] {
-                        return Err(invalid(k("traffic"), "chunks >= 1 and 1 <= chunk_packets[0] <= chunk_packets[1]"));
+                    if s.chunks == 0
+                        || s.chunk_packets[0] == 0
+                        || s.chunk_packets[0] > s.chunk_packets[1]
+                    {
+                        return Err(invalid(
+                            k("traffic"),
+                            "chunks >= 1 and 1 <= chunk_packets[0] <= chunk_packets[1]",
+                        ));
                     }
                     range(&k("traffic.gap"), s.gap)?;
                     range(&k("traffic.think"), s.think)?;
@@ -782,10 +859,16 @@ impl Scenario {
             drift(&k("receiver_clock.drift_ppm"), f.receiver_clock.drift_ppm)?;
             if hosts > 0 {
                 if f.from >= hosts {
-                    return Err(invalid(k("from"), format!("host {} does not exist (hosts 0..{hosts})", f.from)));
+                    return Err(invalid(
+                        k("from"),
+                        format!("host {} does not exist (hosts 0..{hosts})", f.from),
+                    ));
                 }
                 if f.to >= hosts {
-                    return Err(invalid(k("to"), format!("host {} does not exist (hosts 0..{hosts})", f.to)));
+                    return Err(invalid(
+                        k("to"),
+                        format!("host {} does not exist (hosts 0..{hosts})", f.to),
+                    ));
                 }
                 if f.to == f.from {
                     return Err(invalid(k("to"), "must differ from `from`"));
@@ -808,7 +891,10 @@ impl TransportConfig {
             return Err(invalid(format!("{at}.max_rto"), "must be at least min_rto"));
         }
         if self.delayed_ack && self.delack_timeout.is_zero() {
-            return Err(invalid(format!("{at}.delack_timeout"), "must be positive with delayed_ack"));
+            return Err(invalid(
+                format!("{at}.delack_timeout"),
+                "must be positive with delayed_ack",
+            ));
         }
         Ok(())
     }
@@ -829,7 +915,10 @@ fn validate_queue(at: &str, q: &QueueConfig) -> Result<(), ScenarioError> {
                 return Err(invalid(format!("{at}.packets"), "must be positive"));
             }
             if !(r.min_th >= 0.0 && r.min_th < r.max_th) {
-                return Err(invalid(format!("{at}.min_th"), "must satisfy 0 <= min_th < max_th"));
+                return Err(invalid(
+                    format!("{at}.min_th"),
+                    "must satisfy 0 <= min_th < max_th",
+                ));
             }
             if !(r.max_p > 0.0 && r.max_p <= 1.0) {
                 return Err(invalid(format!("{at}.max_p"), "must be in (0, 1]"));
@@ -854,7 +943,10 @@ fn prob(at: &str, p: f64) -> Result<(), ScenarioError> {
     if (0.0..=1.0).contains(&p) {
         Ok(())
     } else {
-        Err(invalid(at, format!("must be a probability in [0, 1], got {p}")))
+        Err(invalid(
+            at,
+            format!("must be a probability in [0, 1], got {p}"),
+        ))
     }
 }
 
@@ -862,7 +954,10 @@ fn drift(at: &str, d: f64) -> Result<(), ScenarioError> {
     if d.is_finite() && d.abs() < 1e5 {
         Ok(())
     } else {
-        Err(invalid(at, format!("must be finite and below 1e5 ppm in magnitude, got {d}")))
+        Err(invalid(
+            at,
+            format!("must be finite and below 1e5 ppm in magnitude, got {d}"),
+        ))
     }
 }
 
@@ -889,9 +984,17 @@ cc = { name = "ledbat", target = "25ms" }
         let s = Scenario::from_toml(MINIMAL).unwrap();
         assert_eq!(s.duration, Duration::from_secs(10));
         assert_eq!(s.mss, 1500);
-        let Topology::Dumbbell(d) = &s.topology else { panic!() };
+        let Topology::Dumbbell(d) = &s.topology else {
+            panic!()
+        };
         assert_eq!(d.rate, Rate::mbps(10));
-        assert_eq!(d.queue, QueueConfig::DropTail(DropTail { packets: Some(100), bytes: None }));
+        assert_eq!(
+            d.queue,
+            QueueConfig::DropTail(DropTail {
+                packets: Some(100),
+                bytes: None
+            })
+        );
         assert_eq!(s.flows[0].access_delay, Duration::from_millis(5));
     }
 
@@ -922,12 +1025,21 @@ cc = { name = "ledbat", target = "25ms" }
     fn overrides_reach_nested_keys_and_array_elements() {
         let s = Scenario::from_toml_with(
             MINIMAL,
-            &["flow.0.cc.target=100ms", "topology.queue.packets=40", "duration=5s", "flow.0.start=1s"],
+            &[
+                "flow.0.cc.target=100ms",
+                "topology.queue.packets=40",
+                "duration=5s",
+                "flow.0.start=1s",
+            ],
         )
         .unwrap();
-        let Some(ControllerConfig::Ledbat(c)) = &s.flows[0].cc else { panic!() };
+        let Some(ControllerConfig::Ledbat(c)) = &s.flows[0].cc else {
+            panic!()
+        };
         assert_eq!(c.target, Duration::from_millis(100));
-        let Topology::Dumbbell(d) = &s.topology else { panic!() };
+        let Topology::Dumbbell(d) = &s.topology else {
+            panic!()
+        };
         assert_eq!(d.queue.packet_limit(), Some(40));
         assert_eq!(s.duration, Duration::from_secs(5));
         assert_eq!(s.flows[0].start, Duration::from_secs(1));
@@ -935,21 +1047,33 @@ cc = { name = "ledbat", target = "25ms" }
 
     #[test]
     fn override_errors_name_the_key() {
-        let e = Scenario::from_toml_with(MINIMAL, &["flow.3.start=1s"]).unwrap_err().to_string();
+        let e = Scenario::from_toml_with(MINIMAL, &["flow.3.start=1s"])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("flow.3.start"), "{e}");
-        let e = Scenario::from_toml_with(MINIMAL, &["topology.qeueu=1"]).unwrap_err().to_string();
+        let e = Scenario::from_toml_with(MINIMAL, &["topology.qeueu=1"])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("qeueu"), "{e}");
-        let e = Scenario::from_toml_with(MINIMAL, &["nonsense"]).unwrap_err().to_string();
+        let e = Scenario::from_toml_with(MINIMAL, &["nonsense"])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("nonsense"), "{e}");
     }
 
     #[test]
     fn semantic_errors_name_the_dotted_key() {
-        let e = Scenario::from_toml_with(MINIMAL, &["flow.0.cc.gain=-1"]).unwrap_err().to_string();
+        let e = Scenario::from_toml_with(MINIMAL, &["flow.0.cc.gain=-1"])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("flow.0.cc.gain"), "{e}");
-        let e = Scenario::from_toml_with(MINIMAL, &["topology.loss=2"]).unwrap_err().to_string();
+        let e = Scenario::from_toml_with(MINIMAL, &["topology.loss=2"])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("topology.loss"), "{e}");
-        let e = Scenario::from_toml("[[flow]]\ntraffic = { kind = \"backlogged\" }\n").unwrap_err().to_string();
+        let e = Scenario::from_toml("[[flow]]\ntraffic = { kind = \"backlogged\" }\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("flow.0.cc"), "{e}");
     }
 
@@ -978,7 +1102,9 @@ traffic = { kind = "chunks", persistence = 0.5, peers = [1, 2] }
 "#;
         let s = Scenario::from_toml(text).unwrap();
         assert_eq!(s.star_hosts(), 3);
-        let e = Scenario::from_toml_with(text, &["flow.0.to=3"]).unwrap_err().to_string();
+        let e = Scenario::from_toml_with(text, &["flow.0.to=3"])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("flow.0.to"), "{e}");
     }
 }

@@ -50,7 +50,10 @@ const BUCKETS: usize = 64 + 36 * SUB as usize;
 
 impl Default for LogHistogram {
     fn default() -> Self {
-        LogHistogram { counts: vec![0; BUCKETS], total: 0 }
+        LogHistogram {
+            counts: vec![0; BUCKETS],
+            total: 0,
+        }
     }
 }
 
@@ -94,7 +97,11 @@ impl LogHistogram {
             acc += c;
             if acc >= rank {
                 let lo = Self::lower(i) as f64;
-                let hi = if i + 1 < BUCKETS { Self::lower(i + 1) as f64 } else { lo };
+                let hi = if i + 1 < BUCKETS {
+                    Self::lower(i + 1) as f64
+                } else {
+                    lo
+                };
                 return Some(if i < 64 { lo } else { (lo + hi) / 2.0 });
             }
         }
@@ -117,9 +124,9 @@ pub fn jain(xs: &[f64]) -> Option<f64> {
 /// Two-sided 97.5 % Student-t quantile for `dof` degrees of freedom.
 pub fn t975(dof: usize) -> f64 {
     const T: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-        2.045, 2.042,
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
     ];
     match dof {
         0 => f64::NAN,

@@ -51,10 +51,17 @@ impl SweepSpec {
     pub fn from_toml(text: &str) -> Result<SweepSpec, ScenarioError> {
         let s: SweepSpec = toml::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
         if let Some((k, _)) = s.grid.iter().find(|(_, v)| v.is_empty()) {
-            return Err(ScenarioError::Invalid { key: format!("grid.{k}"), reason: "needs at least one value".into() });
+            return Err(ScenarioError::Invalid {
+                key: format!("grid.{k}"),
+                reason: "needs at least one value".into(),
+            });
         }
-        if matches!(s.seeds, Seeds::Count(0)) || matches!(&s.seeds, Seeds::List(l) if l.is_empty()) {
-            return Err(ScenarioError::Invalid { key: "seeds".into(), reason: "needs at least one seed".into() });
+        if matches!(s.seeds, Seeds::Count(0)) || matches!(&s.seeds, Seeds::List(l) if l.is_empty())
+        {
+            return Err(ScenarioError::Invalid {
+                key: "seeds".into(),
+                reason: "needs at least one seed".into(),
+            });
         }
         Ok(s)
     }
@@ -73,10 +80,17 @@ impl SweepSpec {
         let mut out = Vec::new();
         let mut idx = vec![0usize; keys.len()];
         loop {
-            let params: Vec<(String, String)> =
-                keys.iter().zip(&idx).map(|(k, &i)| ((*k).clone(), value_text(&self.grid[*k][i]))).collect();
+            let params: Vec<(String, String)> = keys
+                .iter()
+                .zip(&idx)
+                .map(|(k, &i)| ((*k).clone(), value_text(&self.grid[*k][i])))
+                .collect();
             let mut sets: Vec<String> = self.set.clone();
-            sets.extend(keys.iter().zip(&idx).map(|(k, &i)| format!("{k}={}", self.grid[*k][i])));
+            sets.extend(
+                keys.iter()
+                    .zip(&idx)
+                    .map(|(k, &i)| format!("{k}={}", self.grid[*k][i])),
+            );
             let scenario = Scenario::from_toml_with(base, &sets)?;
             out.push(GridPoint { params, scenario });
             // Odometer increment, last key fastest.
@@ -117,13 +131,28 @@ pub fn metrics_row(r: &RunResult) -> Vec<(String, f64)> {
         ("loss_rate".into(), a.loss_rate),
     ];
     let l = a.primary_link.and_then(|i| r.links.get(i));
-    v.push(("queue_mean_arrival_pkts".into(), l.map_or(nan, |l| l.queue_mean_arrival_pkts)));
-    v.push(("queue_mean_time_pkts".into(), l.map_or(nan, |l| l.queue_mean_time_pkts)));
-    v.push(("queue_mean_over_buffer".into(), l.and_then(|l| l.queue_mean_over_buffer).unwrap_or(nan)));
+    v.push((
+        "queue_mean_arrival_pkts".into(),
+        l.map_or(nan, |l| l.queue_mean_arrival_pkts),
+    ));
+    v.push((
+        "queue_mean_time_pkts".into(),
+        l.map_or(nan, |l| l.queue_mean_time_pkts),
+    ));
+    v.push((
+        "queue_mean_over_buffer".into(),
+        l.and_then(|l| l.queue_mean_over_buffer).unwrap_or(nan),
+    ));
     v.push(("qdelay_mean_ms".into(), l.map_or(nan, |l| l.qdelay_mean_ms)));
-    v.push(("qdelay_p95_ms".into(), l.and_then(|l| l.qdelay_p95_ms).unwrap_or(nan)));
+    v.push((
+        "qdelay_p95_ms".into(),
+        l.and_then(|l| l.qdelay_p95_ms).unwrap_or(nan),
+    ));
     for f in &r.flows {
-        v.push((format!("{}.throughput_mbps", f.name), f.throughput_bps / 1e6));
+        v.push((
+            format!("{}.throughput_mbps", f.name),
+            f.throughput_bps / 1e6,
+        ));
         v.push((format!("{}.cwnd_mean_pkts", f.name), f.cwnd_mean_pkts));
         v.push((format!("{}.cwnd_sd_pkts", f.name), f.cwnd_sd_pkts));
     }
@@ -145,11 +174,20 @@ mod tests {
         let pts = s.points(BASE).unwrap();
         assert_eq!(pts.len(), 6);
         assert_eq!(s.seed_list(), vec![1, 2, 3]);
-        assert_eq!(pts[1].params, vec![("flow.0.cc.target".into(), "25ms".into()), ("topology.queue.packets".into(), "40".into())]);
+        assert_eq!(
+            pts[1].params,
+            vec![
+                ("flow.0.cc.target".into(), "25ms".into()),
+                ("topology.queue.packets".into(), "40".into())
+            ]
+        );
         assert_eq!(pts[5].scenario.topology, {
             let mut t = pts[0].scenario.topology.clone();
             if let crate::scenario::Topology::Dumbbell(d) = &mut t {
-                d.queue = crate::scenario::QueueConfig::DropTail(crate::scenario::DropTail { packets: Some(40), bytes: None });
+                d.queue = crate::scenario::QueueConfig::DropTail(crate::scenario::DropTail {
+                    packets: Some(40),
+                    bytes: None,
+                });
             }
             t
         });
@@ -157,7 +195,9 @@ mod tests {
 
     #[test]
     fn bad_grid_key_is_reported() {
-        let s = SweepSpec::from_toml("scenario = \"x\"\n[grid]\n\"flow.0.cc.tagret\" = [\"1ms\"]\n").unwrap();
+        let s =
+            SweepSpec::from_toml("scenario = \"x\"\n[grid]\n\"flow.0.cc.tagret\" = [\"1ms\"]\n")
+                .unwrap();
         let e = s.points(BASE).unwrap_err().to_string();
         assert!(e.contains("tagret"), "{e}");
         assert!(SweepSpec::from_toml("scenario = \"x\"\nbogus = 1\n").is_err());

@@ -47,8 +47,12 @@ impl fmt::Display for Rate {
         if self.is_infinite() {
             return write!(f, "inf");
         }
-        for (unit, scale) in [("Gbps", 1_000_000_000u64), ("Mbps", 1_000_000), ("kbps", 1_000)] {
-            if self.0 >= scale && self.0 % (scale / 1000).max(1) == 0 {
+        for (unit, scale) in [
+            ("Gbps", 1_000_000_000u64),
+            ("Mbps", 1_000_000),
+            ("kbps", 1_000),
+        ] {
+            if self.0 >= scale && self.0.is_multiple_of((scale / 1000).max(1)) {
                 let v = self.0 as f64 / scale as f64;
                 return write!(f, "{v}{unit}");
             }
@@ -122,7 +126,13 @@ mod tests {
 
     #[test]
     fn rate_display_round_trips() {
-        for r in [Rate::mbps(10), Rate::kbps(1500), Rate::kbps(800), Rate::bps(12345), Rate::INFINITE] {
+        for r in [
+            Rate::mbps(10),
+            Rate::kbps(1500),
+            Rate::kbps(800),
+            Rate::bps(12345),
+            Rate::INFINITE,
+        ] {
             assert_eq!(r.to_string().parse::<Rate>().unwrap(), r, "{r}");
         }
     }

@@ -26,8 +26,8 @@ use crate::scenario::*;
 use crate::stats::{jain, LogHistogram, Welford};
 use crate::units::Rate;
 use ledbat_core::{
-    Ack, AnyController, Controller, ControllerConfig, DelaySample, Duration, Instant, Loss, RttEstimator, Timeout,
-    Timestamp32,
+    Ack, AnyController, Controller, ControllerConfig, DelaySample, Duration, Instant, Loss,
+    RttEstimator, Timeout, Timestamp32,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -127,9 +127,24 @@ struct Link {
 }
 
 impl Link {
-    fn new(name: String, rate: Rate, delay: Duration, q: &QueueConfig, loss: f64, monitor: bool, mss: u32) -> Link {
-        let prealloc = if rate.is_infinite() { 0 } else { q.packet_limit().unwrap_or(64).min(64) as usize };
-        let hist_len = q.packet_limit().map_or(OCC_HIST_MAX, |l| (l as usize).min(OCC_HIST_MAX)) + 1;
+    fn new(
+        name: String,
+        rate: Rate,
+        delay: Duration,
+        q: &QueueConfig,
+        loss: f64,
+        monitor: bool,
+        mss: u32,
+    ) -> Link {
+        let prealloc = if rate.is_infinite() {
+            0
+        } else {
+            q.packet_limit().unwrap_or(64).min(64) as usize
+        };
+        let hist_len = q
+            .packet_limit()
+            .map_or(OCC_HIST_MAX, |l| (l as usize).min(OCC_HIST_MAX))
+            + 1;
         Link {
             name,
             rate,
@@ -193,7 +208,10 @@ struct SegRing {
 
 impl SegRing {
     fn new() -> Self {
-        SegRing { segs: vec![Seg::default(); 64], mask: 63 }
+        SegRing {
+            segs: vec![Seg::default(); 64],
+            mask: 63,
+        }
     }
     #[inline]
     fn get(&mut self, seq: u64) -> &mut Seg {
@@ -222,7 +240,10 @@ struct SeqBits {
 
 impl SeqBits {
     fn new() -> Self {
-        SeqBits { bits: vec![false; 64], mask: 63 }
+        SeqBits {
+            bits: vec![false; 64],
+            mask: 63,
+        }
     }
     fn set(&mut self, base: u64, seq: u64) {
         while seq - base >= self.bits.len() as u64 {
@@ -248,11 +269,29 @@ impl SeqBits {
 #[derive(Clone, Debug)]
 enum App {
     Backlogged,
-    Transfer { pkts: u64 },
-    Chunks { pkts: u64, pp: f64, peers: Vec<u32> },
-    Cbr { interval: u64, size: u32 },
-    Bursty { packets: u64, period: u64, buffer: u64 },
-    Sessions { chunks: u32, cp: [u32; 2], gap: [u64; 2], think: [u64; 2] },
+    Transfer {
+        pkts: u64,
+    },
+    Chunks {
+        pkts: u64,
+        pp: f64,
+        peers: Vec<u32>,
+    },
+    Cbr {
+        interval: u64,
+        size: u32,
+    },
+    Bursty {
+        packets: u64,
+        period: u64,
+        buffer: u64,
+    },
+    Sessions {
+        chunks: u32,
+        cp: [u32; 2],
+        gap: [u64; 2],
+        think: [u64; 2],
+    },
 }
 
 #[derive(Debug)]
@@ -437,11 +476,27 @@ impl<'a> World<'a> {
         };
         match &sc.topology {
             Topology::Dumbbell(d) => {
-                let mut f = Link::new("bottleneck".into(), d.rate, d.delay, &d.queue, d.loss, true, mss);
+                let mut f = Link::new(
+                    "bottleneck".into(),
+                    d.rate,
+                    d.delay,
+                    &d.queue,
+                    d.loss,
+                    true,
+                    mss,
+                );
                 f.jitter = d.jitter.as_nanos();
                 let rq = d.reverse_queue.clone().unwrap_or_else(|| d.queue.clone());
                 let rr = d.reverse_rate.unwrap_or(d.rate);
-                let mut r = Link::new("bottleneck-rev".into(), rr, d.delay, &rq, d.reverse_loss, true, mss);
+                let mut r = Link::new(
+                    "bottleneck-rev".into(),
+                    rr,
+                    d.delay,
+                    &rq,
+                    d.reverse_loss,
+                    true,
+                    mss,
+                );
                 r.jitter = d.jitter.as_nanos();
                 w.links.push(f);
                 w.links.push(r);
@@ -462,10 +517,22 @@ impl<'a> World<'a> {
                             true,
                             mss,
                         );
-                        let down = Link::new(format!("down{idx}"), h.down, h.delay, &h.down_queue, 0.0, true, mss);
+                        let down = Link::new(
+                            format!("down{idx}"),
+                            h.down,
+                            h.delay,
+                            &h.down_queue,
+                            0.0,
+                            true,
+                            mss,
+                        );
                         w.links.push(up);
                         w.links.push(down);
-                        w.star.push(((w.links.len() - 2) as u32, (w.links.len() - 1) as u32, h.clock));
+                        w.star.push((
+                            (w.links.len() - 2) as u32,
+                            (w.links.len() - 1) as u32,
+                            h.clock,
+                        ));
                         idx += 1;
                     }
                 }
@@ -473,7 +540,10 @@ impl<'a> World<'a> {
                 let mut senders: Vec<u32> = sc.flows.iter().map(|f| f.from).collect();
                 senders.sort_unstable();
                 senders.dedup();
-                w.capacity_bps = senders.iter().map(|h| w.links[w.star[*h as usize].0 as usize].rate.0 as f64).sum();
+                w.capacity_bps = senders
+                    .iter()
+                    .map(|h| w.links[w.star[*h as usize].0 as usize].rate.0 as f64)
+                    .sum();
             }
         }
         for (si, spec) in sc.flows.iter().enumerate() {
@@ -497,7 +567,10 @@ impl<'a> World<'a> {
     }
 
     fn add_route(&mut self, links: &[u32]) -> u32 {
-        let mut r = Route { links: [0; 4], len: links.len() as u8 };
+        let mut r = Route {
+            links: [0; 4],
+            len: links.len() as u8,
+        };
         r.links[..links.len()].copy_from_slice(links);
         self.routes.push(r);
         (self.routes.len() - 1) as u32
@@ -550,21 +623,38 @@ impl<'a> World<'a> {
             }
             Topology::Star(_) => {
                 let (dr, ar) = self.star_routes(spec.from, spec.to);
-                (dr, ar, self.star[spec.from as usize].2, self.star[spec.to as usize].2)
+                (
+                    dr,
+                    ar,
+                    self.star[spec.from as usize].2,
+                    self.star[spec.to as usize].2,
+                )
             }
         };
         let cc = match &spec.cc {
             Some(cfg) if !matches!(spec.traffic, Traffic::Cbr(_)) => {
-                Some(cfg.build(mss).map_err(|e| RunError::Controller { flow: name.clone(), source: e })?)
+                Some(cfg.build(mss).map_err(|e| RunError::Controller {
+                    flow: name.clone(),
+                    source: e,
+                })?)
             }
             _ => None,
         };
         let pkts_of = |bytes: u64| bytes.div_ceil(mss as u64).max(1);
         let app = match &spec.traffic {
             Traffic::Backlogged(_) => App::Backlogged,
-            Traffic::Transfer(t) => App::Transfer { pkts: pkts_of(t.bytes) },
-            Traffic::Chunks(c) => App::Chunks { pkts: pkts_of(c.size), pp: c.persistence, peers: c.peers.clone() },
-            Traffic::Cbr(c) => App::Cbr { interval: c.rate.tx_time_ns(c.size).max(1), size: c.size },
+            Traffic::Transfer(t) => App::Transfer {
+                pkts: pkts_of(t.bytes),
+            },
+            Traffic::Chunks(c) => App::Chunks {
+                pkts: pkts_of(c.size),
+                pp: c.persistence,
+                peers: c.peers.clone(),
+            },
+            Traffic::Cbr(c) => App::Cbr {
+                interval: c.rate.tx_time_ns(c.size).max(1),
+                size: c.size,
+            },
             Traffic::Bursty(b) => App::Bursty {
                 packets: b.packets as u64,
                 period: b.period.as_nanos(),
@@ -577,7 +667,11 @@ impl<'a> World<'a> {
                 think: ns2(s.think),
             },
         };
-        let ctrl = if cc.is_some() { spec.cc.as_ref().map_or("udp", |c| c.name()).to_string() } else { "udp".into() };
+        let ctrl = if cc.is_some() {
+            spec.cc.as_ref().map_or("udp", |c| c.name()).to_string()
+        } else {
+            "udp".into()
+        };
         let start = (spec.start + spec.start_spacing * copy as u64).as_nanos();
         let stop = spec.stop.map_or(u64::MAX, |s| s.as_nanos());
         let flow = Flow {
@@ -585,7 +679,10 @@ impl<'a> World<'a> {
             ctrl,
             cc_cfg: spec.cc.clone(),
             cc,
-            tp: spec.transport.clone().unwrap_or_else(|| self.sc.transport.clone()),
+            tp: spec
+                .transport
+                .clone()
+                .unwrap_or_else(|| self.sc.transport.clone()),
             start,
             stop,
             active: false,
@@ -747,7 +844,9 @@ impl<'a> World<'a> {
         let size = self.pool.pkts[pkt as usize].size;
         if link.queue.is_fifo_analytic() {
             let tx = link.rate.tx_time_ns(size);
-            let (q, res) = link.queue.offer_fifo(now, size, tx, link.typical_tx, &mut self.rng);
+            let (q, res) = link
+                .queue
+                .offer_fifo(now, size, tx, link.typical_tx, &mut self.rng);
             if let Some(s) = link.stats.as_mut() {
                 if measuring {
                     s.occ_sum += q as u64;
@@ -785,7 +884,15 @@ impl<'a> World<'a> {
             return;
         }
         let q = link.queue.len();
-        let admitted = link.queue.enqueue(QEntry { pkt, size, enq_at: now }, link.typical_tx, &mut self.rng);
+        let admitted = link.queue.enqueue(
+            QEntry {
+                pkt,
+                size,
+                enq_at: now,
+            },
+            link.typical_tx,
+            &mut self.rng,
+        );
         if let Some(s) = link.stats.as_mut() {
             if measuring {
                 s.occ_sum += q as u64;
@@ -932,7 +1039,9 @@ impl<'a> World<'a> {
         let now = self.now;
         let mss = self.mss as u64;
         let f = &mut self.flows[fi];
-        f.last_echo = Timestamp32(wire_clock(&f.rcv_clock, now)).delay_since(Timestamp32(p.ts)).0;
+        f.last_echo = Timestamp32(wire_clock(&f.rcv_clock, now))
+            .delay_since(Timestamp32(p.ts))
+            .0;
         let seq = p.seq;
         if seq < f.rcv_nxt {
             self.send_ack(fi, seq);
@@ -1003,7 +1112,8 @@ impl<'a> World<'a> {
 
     fn rto_value(f: &Flow) -> u64 {
         let base = f.rtt.rto(f.tp.granularity, f.tp.min_rto).as_nanos();
-        base.saturating_mul(1u64 << f.backoff.min(20)).min(f.tp.max_rto.as_nanos())
+        base.saturating_mul(1u64 << f.backoff.min(20))
+            .min(f.tp.max_rto.as_nanos())
     }
 
     fn arm_rto(&mut self, fi: usize) {
@@ -1011,7 +1121,7 @@ impl<'a> World<'a> {
         let f = &mut self.flows[fi];
         let d = now + Self::rto_value(f);
         f.rto_deadline = Some(d);
-        if f.rto_ev.map_or(true, |e| e > d) {
+        if f.rto_ev.is_none_or(|e| e > d) {
             f.rto_ev = Some(d);
             self.ev.push(d, Ev::Rto(fi as u32));
         }
@@ -1019,7 +1129,7 @@ impl<'a> World<'a> {
 
     fn schedule_wake(&mut self, fi: usize, t: u64) {
         let f = &mut self.flows[fi];
-        if f.wake_at.map_or(true, |w| w > t || w < self.now) {
+        if f.wake_at.is_none_or(|w| w > t || w < self.now) {
             f.wake_at = Some(t);
             self.ev.push(t, Ev::Wake(fi as u32));
         }
@@ -1030,7 +1140,7 @@ impl<'a> World<'a> {
         let f = &mut self.flows[fi];
         if let Some(t) = f.cc.as_ref().and_then(|c| c.next_tick()) {
             let t = t.as_nanos().max(now);
-            if f.tick_at.map_or(true, |x| x > t || x < now) {
+            if f.tick_at.is_none_or(|x| x > t || x < now) {
                 f.tick_at = Some(t);
                 self.ev.push(t, Ev::Tick(fi as u32));
             }
@@ -1256,7 +1366,11 @@ impl<'a> World<'a> {
                 f.in_flight -= mss;
             }
             seg.flags |= LOST;
-            let loss = Loss { bytes: mss, sent_at: Instant::from_nanos(seg.sent_at), in_flight: in_flight_before };
+            let loss = Loss {
+                bytes: mss,
+                sent_at: Instant::from_nanos(seg.sent_at),
+                in_flight: in_flight_before,
+            };
             f.retx.push_back(s);
             f.losses += (now >= self.warmup) as u64;
             f.sent_list.pop_front();
@@ -1285,7 +1399,7 @@ impl<'a> World<'a> {
         }
         let Some(d) = f.rto_deadline else { return };
         if d > now {
-            if f.rto_ev.map_or(true, |e| e > d) {
+            if f.rto_ev.is_none_or(|e| e > d) {
                 f.rto_ev = Some(d);
                 self.ev.push(d, Ev::Rto(fi as u32));
             }
@@ -1369,7 +1483,8 @@ impl<'a> World<'a> {
                 if !stay {
                     self.new_connection(fi);
                     let f = &self.flows[fi];
-                    let candidates: Vec<u32> = peers.iter().copied().filter(|p| *p != f.to).collect();
+                    let candidates: Vec<u32> =
+                        peers.iter().copied().filter(|p| *p != f.to).collect();
                     if !candidates.is_empty() {
                         let to = candidates[self.rng.gen_range(0..candidates.len())];
                         let from = f.from;
@@ -1407,7 +1522,9 @@ impl<'a> World<'a> {
         match self.flows[fi].app.clone() {
             App::Backlogged => self.flows[fi].app_limit = u64::MAX,
             App::Transfer { pkts } | App::Chunks { pkts, .. } => self.start_unit(fi, pkts),
-            App::Cbr { .. } | App::Bursty { .. } | App::Sessions { .. } => self.ev.push(now, Ev::App(fi as u32)),
+            App::Cbr { .. } | App::Bursty { .. } | App::Sessions { .. } => {
+                self.ev.push(now, Ev::App(fi as u32))
+            }
         }
         self.try_send(fi);
         self.schedule_tick(fi);
@@ -1422,7 +1539,9 @@ impl<'a> World<'a> {
     fn on_interrupt(&mut self, fi: usize) {
         let now = self.now;
         let f = &mut self.flows[fi];
-        let Some(x) = f.interrupts.clone() else { return };
+        let Some(x) = f.interrupts.clone() else {
+            return;
+        };
         if !f.active {
             return;
         }
@@ -1458,7 +1577,11 @@ impl<'a> World<'a> {
                 self.inject(id, fi);
                 self.ev.push(now + interval, Ev::App(fi as u32));
             }
-            App::Bursty { packets, period, buffer } => {
+            App::Bursty {
+                packets,
+                period,
+                buffer,
+            } => {
                 let f = &mut self.flows[fi];
                 let queued = f.app_limit - f.snd_nxt;
                 let room = buffer.saturating_sub(queued);
@@ -1468,7 +1591,9 @@ impl<'a> World<'a> {
                 self.ev.push(now + period, Ev::App(fi as u32));
                 self.try_send(fi);
             }
-            App::Sessions { chunks, cp, gap, .. } => {
+            App::Sessions {
+                chunks, cp, gap, ..
+            } => {
                 if !self.flows[fi].unit_active {
                     self.new_connection(fi);
                     self.start_unit(fi, 0);
@@ -1500,7 +1625,10 @@ impl<'a> World<'a> {
             let (cwnd, qd) = match (&f.cc, f.active) {
                 (Some(cc), true) => {
                     let m = cc.metrics();
-                    (cc.window() as f64 / mss, m.queuing_delay.map_or(f64::NAN, |d| d.as_millis_f64()))
+                    (
+                        cc.window() as f64 / mss,
+                        m.queuing_delay.map_or(f64::NAN, |d| d.as_millis_f64()),
+                    )
                 }
                 _ => (0.0, f64::NAN),
             };
@@ -1518,7 +1646,11 @@ impl<'a> World<'a> {
             self.series_t.push(now as f64 * 1e-9);
             for (k, &l) in self.monitored.iter().take(8).enumerate() {
                 let q = &self.links[l].queue;
-                let len = if q.is_fifo_analytic() { q.waiting_at(now) } else { q.len() };
+                let len = if q.is_fifo_analytic() {
+                    q.waiting_at(now)
+                } else {
+                    q.len()
+                };
                 self.series_links[k].push(len as u32);
             }
         }
@@ -1569,7 +1701,11 @@ impl<'a> World<'a> {
                 timeouts: f.timeouts,
                 losses_detected: f.losses,
                 dropped_packets: f.dropped,
-                loss_rate: if f.sent_pkts > 0 { f.dropped as f64 / f.sent_pkts as f64 } else { 0.0 },
+                loss_rate: if f.sent_pkts > 0 {
+                    f.dropped as f64 / f.sent_pkts as f64
+                } else {
+                    0.0
+                },
                 delivered_bytes: f.delivered_win,
                 throughput_bps: thr,
                 cwnd_mean_pkts: f.cwnd_w.mean(),
@@ -1580,23 +1716,37 @@ impl<'a> World<'a> {
                 app_discarded: f.app_discarded,
             });
         }
-        let tcp: f64 =
-            flows.iter().filter(|f| TCP_CONTROLLERS.contains(&f.controller.as_str())).fold(0.0, |a, f| a + f.throughput_bps);
+        let tcp: f64 = flows
+            .iter()
+            .filter(|f| TCP_CONTROLLERS.contains(&f.controller.as_str()))
+            .fold(0.0, |a, f| a + f.throughput_bps);
         for v in shares.values_mut() {
             *v = if total > 0.0 { *v / total } else { 0.0 };
         }
         let thr: Vec<f64> = flows.iter().map(|f| f.throughput_bps).collect();
         let aggregate = Aggregate {
             throughput_bps: total,
-            efficiency: if self.capacity_bps > 0.0 { total / self.capacity_bps } else { 0.0 },
+            efficiency: if self.capacity_bps > 0.0 {
+                total / self.capacity_bps
+            } else {
+                0.0
+            },
             jain_long: jain(&thr),
             jain_short: self.jain_short(),
             tcp_share: if total > 0.0 { tcp / total } else { 0.0 },
             protocol_share: shares,
-            loss_rate: if sent > 0 { dropped as f64 / sent as f64 } else { 0.0 },
+            loss_rate: if sent > 0 {
+                dropped as f64 / sent as f64
+            } else {
+                0.0
+            },
             primary_link: self.primary,
         };
-        let links = self.monitored.iter().map(|&l| self.link_result(l, window)).collect();
+        let links = self
+            .monitored
+            .iter()
+            .map(|&l| self.link_result(l, window))
+            .collect();
         let series = self.sc.series.then(|| Series {
             t_s: std::mem::take(&mut self.series_t),
             flows: self
@@ -1614,13 +1764,20 @@ impl<'a> World<'a> {
                 .iter()
                 .take(8)
                 .zip(std::mem::take(&mut self.series_links))
-                .map(|(&l, q)| LinkSeries { name: self.links[l].name.clone(), queue_pkts: q })
+                .map(|(&l, q)| LinkSeries {
+                    name: self.links[l].name.clone(),
+                    queue_pkts: q,
+                })
                 .collect(),
         });
         let in_network = self.pool.live;
         let bottleneck_packets = match self.primary {
             Some(p) => self.links[p].total_departures,
-            None => self.monitored.iter().map(|&l| self.links[l].total_departures).sum(),
+            None => self
+                .monitored
+                .iter()
+                .map(|&l| self.links[l].total_departures)
+                .sum(),
         };
         RunResult {
             scenario: self.sc.name.clone(),
@@ -1655,17 +1812,29 @@ impl<'a> World<'a> {
         while hist.len() > 1 && hist.last() == Some(&0) {
             hist.pop();
         }
-        let mean_arr = if s.occ_n > 0 { s.occ_sum as f64 / s.occ_n as f64 } else { 0.0 };
+        let mean_arr = if s.occ_n > 0 {
+            s.occ_sum as f64 / s.occ_n as f64
+        } else {
+            0.0
+        };
         let ms = |ns: f64| ns * 1e-6;
         LinkResult {
             name: link.name.clone(),
-            rate_bps: if link.rate.is_infinite() { f64::INFINITY } else { link.rate.0 as f64 },
+            rate_bps: if link.rate.is_infinite() {
+                f64::INFINITY
+            } else {
+                link.rate.0 as f64
+            },
             buffer_pkts: link.limit,
             arrivals: s.arrivals,
             departures: s.departures,
             queue_drops: s.queue_drops,
             random_drops: s.random_drops,
-            loss_rate: if s.arrivals > 0 { (s.queue_drops + s.random_drops) as f64 / s.arrivals as f64 } else { 0.0 },
+            loss_rate: if s.arrivals > 0 {
+                (s.queue_drops + s.random_drops) as f64 / s.arrivals as f64
+            } else {
+                0.0
+            },
             utilisation: s.busy_ns as f64 * 1e-9 / window,
             queue_mean_arrival_pkts: mean_arr,
             queue_mean_time_pkts: s.area as f64 * 1e-9 / window,
@@ -1683,7 +1852,7 @@ impl<'a> World<'a> {
     fn window_active(&self, f: &Flow, k: usize) -> bool {
         let ws = self.warmup + k as u64 * 1_000_000_000;
         let we = ws + 1_000_000_000;
-        f.start <= ws && f.stop >= we && f.finished_at.map_or(true, |t| t >= we)
+        f.start <= ws && f.stop >= we && f.finished_at.is_none_or(|t| t >= we)
     }
 
     fn jain_short(&self) -> Option<f64> {
@@ -1692,7 +1861,12 @@ impl<'a> World<'a> {
         let mut xs = Vec::new();
         for k in 0..n {
             xs.clear();
-            xs.extend(self.flows.iter().filter(|f| self.window_active(f, k)).map(|f| f.per_sec[k]));
+            xs.extend(
+                self.flows
+                    .iter()
+                    .filter(|f| self.window_active(f, k))
+                    .map(|f| f.per_sec[k]),
+            );
             if let Some(j) = jain(&xs) {
                 acc.add(j);
             }
@@ -1703,7 +1877,9 @@ impl<'a> World<'a> {
     /// Start of the first 1 s window after which every window's throughput stays within
     /// 20 % of the mean over the second half of the flow's active windows.
     fn steady_time(&self, f: &Flow) -> Option<f64> {
-        let ks: Vec<usize> = (0..f.per_sec.len()).filter(|&k| self.window_active(f, k)).collect();
+        let ks: Vec<usize> = (0..f.per_sec.len())
+            .filter(|&k| self.window_active(f, k))
+            .collect();
         if ks.len() < 2 {
             return None;
         }
@@ -1720,6 +1896,8 @@ impl<'a> World<'a> {
                 break;
             }
         }
-        first.map(|k| ((self.warmup + k as u64 * 1_000_000_000).saturating_sub(f.start)) as f64 * 1e-9)
+        first.map(|k| {
+            ((self.warmup + k as u64 * 1_000_000_000).saturating_sub(f.start)) as f64 * 1e-9
+        })
     }
 }

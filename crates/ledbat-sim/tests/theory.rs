@@ -7,7 +7,11 @@ use ledbat_sim::{run, RunResult, Scenario};
 fn sim(text: &str, seed: u64) -> RunResult {
     let sc = Scenario::from_toml(text).unwrap();
     let r = run(&sc, seed).unwrap();
-    assert!(r.conservation.holds, "conservation violated: {:?}", r.conservation);
+    assert!(
+        r.conservation.holds,
+        "conservation violated: {:?}",
+        r.conservation
+    );
     r
 }
 
@@ -26,7 +30,11 @@ cc = { name = "newreno" }
 "#,
         1,
     );
-    assert!(r.aggregate.efficiency > 0.97, "efficiency {}", r.aggregate.efficiency);
+    assert!(
+        r.aggregate.efficiency > 0.97,
+        "efficiency {}",
+        r.aggregate.efficiency
+    );
     assert!(r.aggregate.efficiency <= 1.0 + 1e-3);
     // B = 100 > BDP (41.7 packets): the queue never empties after slow start.
     assert!(r.links[0].utilisation > 0.97);
@@ -45,9 +53,21 @@ cc = { name = "ledbat", target = "25ms" }
         1,
     );
     let q = &r.links[0];
-    assert!((q.queue_mean_time_pkts - 20.8).abs() < 2.0, "time-mean queue {}", q.queue_mean_time_pkts);
-    assert!((q.queue_mean_arrival_pkts - 20.8).abs() < 2.0, "arrival-mean queue {}", q.queue_mean_arrival_pkts);
-    assert!((q.qdelay_mean_ms - 25.0).abs() < 2.5, "queueing delay {}", q.qdelay_mean_ms);
+    assert!(
+        (q.queue_mean_time_pkts - 20.8).abs() < 2.0,
+        "time-mean queue {}",
+        q.queue_mean_time_pkts
+    );
+    assert!(
+        (q.queue_mean_arrival_pkts - 20.8).abs() < 2.0,
+        "arrival-mean queue {}",
+        q.queue_mean_arrival_pkts
+    );
+    assert!(
+        (q.qdelay_mean_ms - 25.0).abs() < 2.5,
+        "queueing delay {}",
+        q.qdelay_mean_ms
+    );
     assert!(r.aggregate.efficiency > 0.99);
     assert_eq!(q.queue_drops, 0);
 }
@@ -109,7 +129,10 @@ traffic = { kind = "transfer", bytes = 300000 }
 fn packets_are_conserved_in_every_element_and_traffic_kind() {
     for seed in 1..=4 {
         let r = sim(MIXED, seed);
-        assert!(r.conservation.dropped > 0, "random loss must drop something");
+        assert!(
+            r.conservation.dropped > 0,
+            "random loss must drop something"
+        );
         assert!(r.flows[6].completions.len() == 1, "the transfer completes");
         assert!(!r.flows[5].completions.is_empty(), "sessions complete");
         assert!(!r.flows[2].completions.is_empty(), "chunks complete");
@@ -130,7 +153,11 @@ cc = { name = "ledbat", target = "100ms" }
         3,
     );
     // CoDel keeps the standing queue near its 5 ms target, well below LEDBAT's 100 ms.
-    assert!(r.links[0].qdelay_mean_ms < 20.0, "{}", r.links[0].qdelay_mean_ms);
+    assert!(
+        r.links[0].qdelay_mean_ms < 20.0,
+        "{}",
+        r.links[0].qdelay_mean_ms
+    );
     assert!(r.links[0].queue_drops > 0);
     let r = sim(
         r#"
@@ -186,7 +213,9 @@ fn run_is_callable_from_many_threads() {
     let sc = Scenario::from_toml(MIXED).unwrap();
     let want = serde_json::to_string(&run(&sc, 2).unwrap()).unwrap();
     std::thread::scope(|s| {
-        let hs: Vec<_> = (0..2).map(|_| s.spawn(|| serde_json::to_string(&run(&sc, 2).unwrap()).unwrap())).collect();
+        let hs: Vec<_> = (0..2)
+            .map(|_| s.spawn(|| serde_json::to_string(&run(&sc, 2).unwrap()).unwrap()))
+            .collect();
         for h in hs {
             assert_eq!(h.join().unwrap(), want);
         }
@@ -200,11 +229,15 @@ fn golden_output_of_a_seeded_scenario() {
     let mut r = sim(MIXED, 42);
     r.series = None;
     let got = serde_json::to_string_pretty(&r).unwrap() + "\n";
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/mixed-seed42.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/mixed-seed42.json"
+    );
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
         std::fs::write(path, &got).unwrap();
     }
-    let want = std::fs::read_to_string(path).expect("golden file missing: run with UPDATE_GOLDEN=1");
+    let want =
+        std::fs::read_to_string(path).expect("golden file missing: run with UPDATE_GOLDEN=1");
     assert!(got == want, "output differs from {path}");
 }
