@@ -61,8 +61,8 @@ pub struct NewConn {
 pub enum Net {
     /// One UDP socket for every uTP connection.
     Utp(UtpSocket),
-    /// TCP, with a listener when accepting.
-    Tcp(Option<tokio::net::TcpListener>),
+    /// TCP: a listener when accepting, else the local address to connect from.
+    Tcp(Option<tokio::net::TcpListener>, SocketAddr),
 }
 
 impl Net {
@@ -83,12 +83,15 @@ impl Net {
                     .with_context(|| format!("cannot bind udp {addr}"))?;
                 Ok(Net::Utp(s))
             }
-            Transport::Tcp if listen => Ok(Net::Tcp(Some(
-                tokio::net::TcpListener::bind(addr)
-                    .await
-                    .with_context(|| format!("cannot listen on tcp {addr}"))?,
-            ))),
-            Transport::Tcp => Ok(Net::Tcp(None)),
+            Transport::Tcp if listen => Ok(Net::Tcp(
+                Some(
+                    tokio::net::TcpListener::bind(addr)
+                        .await
+                        .with_context(|| format!("cannot listen on tcp {addr}"))?,
+                ),
+                addr,
+            )),
+            Transport::Tcp => Ok(Net::Tcp(None, addr)),
         }
     }
 
@@ -96,7 +99,7 @@ impl Net {
     pub fn local_addr(&self) -> Option<SocketAddr> {
         match self {
             Net::Utp(s) => Some(s.local_addr()),
-            Net::Tcp(l) => l.as_ref().and_then(|l| l.local_addr().ok()),
+            Net::Tcp(l, _) => l.as_ref().and_then(|l| l.local_addr().ok()),
         }
     }
 
@@ -113,7 +116,7 @@ impl Net {
                     stats,
                 })
             }
-            Net::Tcp(Some(l)) => {
+            Net::Tcp(Some(l), _) => {
                 let (s, peer) = l.accept().await?;
                 s.set_nodelay(true)?;
                 Ok(NewConn {
@@ -122,7 +125,7 @@ impl Net {
                     stats: None,
                 })
             }
-            Net::Tcp(None) => std::future::pending().await,
+            Net::Tcp(None, _) => std::future::pending().await,
         }
     }
 
@@ -141,8 +144,23 @@ impl Net {
                     stats,
                 })
             }
-            Net::Tcp(_) => {
-                let s = tokio::net::TcpStream::connect(peer)
+            Net::Tcp(listener, bind) => {
+                // Dial from the given address; a listener's port is not reused for TCP.
+                let from = match listener {
+                    Some(_) => SocketAddr::new(bind.ip(), 0),
+                    None => *bind,
+                };
+                let sock = if peer.is_ipv4() {
+                    tokio::net::TcpSocket::new_v4()?
+                } else {
+                    tokio::net::TcpSocket::new_v6()?
+                };
+                if !from.ip().is_unspecified() || from.port() != 0 {
+                    sock.bind(from)
+                        .with_context(|| format!("cannot bind tcp {from}"))?;
+                }
+                let s = sock
+                    .connect(peer)
                     .await
                     .with_context(|| format!("cannot connect to tcp {peer}"))?;
                 s.set_nodelay(true)?;

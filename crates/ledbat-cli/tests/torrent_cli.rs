@@ -52,11 +52,12 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-#[test]
-fn create_seed_get_round_trip_over_tcp() {
-    let d = tmpdir("rt");
+/// Seeds `src` over `transport` and downloads it with a second process; returns the
+/// downloader's JSON summary.
+fn round_trip(tag: &str, transport: &str, len: usize) -> serde_json::Value {
+    let d = tmpdir(tag);
     let src = d.0.join("data.bin");
-    let data = payload(&src, 3_000_000);
+    let data = payload(&src, len);
     let torrent = d.0.join("data.torrent");
     let o = ledbat(&[
         "torrent",
@@ -68,10 +69,20 @@ fn create_seed_get_round_trip_over_tcp() {
         "64",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pieces = len.div_ceil(65536);
     let line = String::from_utf8_lossy(&o.stdout);
-    assert!(line.contains("46 pieces of 64 KiB"), "{line}");
-
-    let port = free_port();
+    assert!(
+        line.contains(&format!("{pieces} pieces of 64 KiB")),
+        "{line}"
+    );
+    let port = match transport {
+        "tcp" => free_port(),
+        _ => std::net::UdpSocket::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port(),
+    };
     let listen = format!("127.0.0.1:{port}");
     let _seed = Kid(Command::new(BIN)
         .args([
@@ -83,7 +94,7 @@ fn create_seed_get_round_trip_over_tcp() {
             "--listen",
             &listen,
         ])
-        .args(["--transport", "tcp", "--quiet", "--max-seconds", "60"])
+        .args(["--transport", transport, "--quiet", "--max-seconds", "60"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -98,18 +109,38 @@ fn create_seed_get_round_trip_over_tcp() {
         "--out",
         s(&out),
         "--transport",
-        "tcp",
+        transport,
         "--json",
         "--quiet",
         "--timeout",
         "60",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(j["complete"], true);
-    assert_eq!(j["counters"]["pieces_verified"], 46);
     assert_eq!(std::fs::read(out.join("data.bin")).unwrap(), data);
     assert!(!out.join("data.bin.part").exists());
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn create_seed_get_round_trip_over_tcp() {
+    let j = round_trip("tcp", "tcp", 3_000_000);
+    assert_eq!(j["transport"], "tcp");
+    assert_eq!(j["complete"], true);
+    assert_eq!(j["counters"]["pieces_verified"], 46);
+    assert!(j["peers"][0]["utp"].is_null());
+}
+
+#[test]
+fn create_seed_get_round_trip_over_utp() {
+    let j = round_trip("utp", "utp", 2_000_000);
+    assert_eq!(j["transport"], "utp");
+    assert_eq!(j["counters"]["pieces_verified"], 31);
+    let utp = &j["peers"][0]["utp"];
+    assert!(
+        utp["bytes_received"].as_u64().unwrap() >= 2_000_000,
+        "{utp}"
+    );
+    assert_eq!(utp["controller"], "ledbat");
 }
 
 #[test]
