@@ -241,3 +241,114 @@ fn golden_output_of_a_seeded_scenario() {
         std::fs::read_to_string(path).expect("golden file missing: run with UPDATE_GOLDEN=1");
     assert!(got == want, "output differs from {path}");
 }
+
+#[test]
+fn every_registered_controller_runs_under_the_driver_contract() {
+    for info in ledbat_core::CATALOG {
+        let text = format!(
+            "duration = \"15s\"\nwarmup = \"5s\"\n[[flow]]\ncc = {{ name = \"{}\" }}\n[[flow]]\ncc = {{ name = \"{}\" }}\nstart = \"2s\"\n",
+            info.name, info.name
+        );
+        // Conservation is checked by `sim`; every flow must make progress. (How much is
+        // the controller's business: NICE and TCP-LP, whose thresholds sit between the
+        // smallest and largest delay seen, back off from one packet's serialisation.)
+        let r = sim(&text, 1);
+        for f in &r.flows {
+            assert!(
+                f.delivered_bytes > 100 * 1500,
+                "{}: {} delivered only {} bytes",
+                info.name,
+                f.name,
+                f.delivered_bytes
+            );
+        }
+    }
+}
+
+#[test]
+fn clock_offset_between_hosts_does_not_change_ledbat() {
+    let base = "duration = \"30s\"\nwarmup = \"10s\"\n[[flow]]\ncc = { name = \"ledbat\", target = \"25ms\" }\n";
+    let a = sim(base, 1);
+    let sc = Scenario::from_toml_with(
+        base,
+        &[
+            "flow.0.receiver_clock.offset=10000s",
+            "flow.0.sender_clock.offset=123.456789s",
+        ],
+    )
+    .unwrap();
+    let b = run(&sc, 1).unwrap();
+    assert_eq!(
+        a.links[0].queue_mean_time_pkts,
+        b.links[0].queue_mean_time_pkts
+    );
+    assert_eq!(a.flows[0].delivered_bytes, b.flows[0].delivered_bytes);
+}
+
+#[test]
+fn receiver_clock_drift_biases_the_one_way_delay_estimate() {
+    // A receiver clock running 1000 ppm fast makes every later delay sample look larger by
+    // 1 ms per second: LEDBAT reads it as queueing and drains the real queue below target.
+    let base = "duration = \"30s\"\nwarmup = \"10s\"\n[[flow]]\ncc = { name = \"ledbat\", target = \"25ms\" }\n";
+    let sc = Scenario::from_toml_with(base, &["flow.0.receiver_clock.drift_ppm=1000"]).unwrap();
+    let r = run(&sc, 1).unwrap();
+    assert!(
+        r.links[0].queue_mean_time_pkts < 15.0,
+        "{}",
+        r.links[0].queue_mean_time_pkts
+    );
+}
+
+#[test]
+fn delayed_acks_halve_the_ack_count() {
+    let base = "duration = \"20s\"\n[[flow]]\ncc = { name = \"ledbat\", target = \"25ms\" }\n";
+    let plain = sim(base, 1);
+    let sc = Scenario::from_toml_with(base, &["transport.delayed_ack=true"]).unwrap();
+    let del = run(&sc, 1).unwrap();
+    let ratio = |r: &RunResult| r.links[1].departures as f64 / r.links[0].departures as f64;
+    assert!((ratio(&plain) - 1.0).abs() < 0.01, "{}", ratio(&plain));
+    assert!((ratio(&del) - 0.5).abs() < 0.05, "{}", ratio(&del));
+}
+
+#[test]
+fn fast_retransmit_repairs_exactly_the_dropped_packets() {
+    if ControllerConfig::from_name("newreno").is_err() {
+        return;
+    }
+    // DropTail losses only, ACKs never lost: with the SACK scoreboard every drop is
+    // detected by three later packets and retransmitted once, without timeouts.
+    let r = sim(
+        "duration = \"60s\"\ntopology = { kind = \"dumbbell\", queue = { kind = \"droptail\", packets = 20 } }\n[[flow]]\ncc = { name = \"newreno\" }\n",
+        1,
+    );
+    let f = &r.flows[0];
+    assert!(f.dropped_packets > 10);
+    assert_eq!(f.timeouts, 0);
+    assert_eq!(f.retransmits, f.dropped_packets);
+}
+
+#[test]
+fn heavy_random_loss_triggers_timeouts_with_backoff_and_still_progresses() {
+    let r = sim(
+        "duration = \"60s\"\ntopology = { kind = \"dumbbell\", loss = 0.2 }\n[[flow]]\ncc = { name = \"ledbat\", target = \"25ms\" }\n",
+        1,
+    );
+    let f = &r.flows[0];
+    assert!(f.timeouts > 0, "{f:?}");
+    assert!(f.delivered_bytes > 100_000, "{f:?}");
+    assert!(f.retransmits >= f.dropped_packets / 2);
+}
+
+#[test]
+fn cbr_source_delivers_its_rate_and_ignores_congestion() {
+    let r = sim(
+        "duration = \"20s\"\nwarmup = \"1s\"\n[[flow]]\ntraffic = { kind = \"cbr\", rate = \"750kbps\", size = 500 }\n",
+        1,
+    );
+    assert!(
+        (r.flows[0].throughput_bps - 750_000.0).abs() < 2_000.0,
+        "{}",
+        r.flows[0].throughput_bps
+    );
+    assert_eq!(r.flows[0].controller, "udp");
+}
