@@ -414,3 +414,78 @@ async fn two_seeders_share_one_download() {
     out.publish().unwrap();
     assert_eq!(std::fs::read(&out.final_path).unwrap(), data);
 }
+
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_message(pieces: u32) -> impl Strategy<Value = Message> {
+        let idx = prop_oneof![0..pieces + 2, any::<u32>()];
+        let off = prop_oneof![Just(0u32), Just(16384), 0u32..70_000, any::<u32>()];
+        let len = prop_oneof![Just(16384u32), 0u32..20_000, any::<u32>()];
+        let block = (idx.clone(), off.clone(), len).prop_map(|(index, begin, length)| BlockRef {
+            index,
+            begin,
+            length,
+        });
+        prop_oneof![
+            Just(Message::KeepAlive),
+            Just(Message::Choke),
+            Just(Message::Unchoke),
+            Just(Message::Interested),
+            Just(Message::NotInterested),
+            Just(Message::HaveAll),
+            Just(Message::HaveNone),
+            idx.clone().prop_map(Message::Have),
+            idx.clone().prop_map(Message::AllowedFast),
+            proptest::collection::vec(any::<u8>(), 0..4).prop_map(Message::Bitfield),
+            block.clone().prop_map(Message::Request),
+            block.clone().prop_map(Message::Cancel),
+            block.prop_map(Message::RejectRequest),
+            (idx, off, proptest::collection::vec(any::<u8>(), 0..17_000))
+                .prop_map(|(index, begin, data)| Message::Piece { index, begin, data }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Whatever well-framed messages a peer sends, our seeder and our downloader end
+        /// with Ok or Err, never a panic, and the downloader keeps only verified pieces.
+        #[test]
+        fn arbitrary_peer_messages_never_panic(
+            msgs in proptest::collection::vec(any_message(4), 0..40),
+            fast in any::<bool>(),
+        ) {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let d = tmpdir("hostile");
+            let (meta, src, _) = make(&d.0, 100_000, 32768);
+            let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+            let targets = [(seeder(&meta, &src), src.clone()), (leecher(&meta, &out), out.temp.clone())];
+            for (t, data_path) in targets {
+                let msgs = msgs.clone();
+                let ih = meta.info_hash;
+                rt.block_on(async {
+                    let (a, mut b) = tokio::io::duplex(1 << 20);
+                    let evil = tokio::spawn(async move {
+                        fake_handshake(&mut b, ih, fast).await;
+                        for m in msgs {
+                            if b.write_all(&m.encode()).await.is_err() {
+                                break;
+                            }
+                        }
+                        // Then hang up.
+                    });
+                    let cfg = PeerConfig::default().close_grace(Duration::from_millis(10));
+                    let _ = run_peer(a, t.clone(), opts(cfg)).await;
+                    let _ = evil.await;
+                });
+                let st = Storage::open_existing(&meta, &data_path).unwrap();
+                for i in t.have().iter_set() {
+                    let p = st.read_piece(&meta, i).unwrap();
+                    prop_assert!(ledbat_bt::storage::piece_ok(&meta, i, &p));
+                }
+            }
+        }
+    }
+}
