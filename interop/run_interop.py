@@ -36,6 +36,7 @@ import argparse
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -262,7 +263,7 @@ class OursPeer:
         cmd = self.h.net.prefix(self.side) + [
             self.h.ledbat, "torrent", "seed", torrent, "--data", data_path,
             "--listen", f"{self.ip}:{self.port}", "--transport", self.h.our_transport,
-            "--max-seconds", str(self.h.case_timeout + 10), "--json"]
+            "--max-seconds", str(self.h.case_timeout + 10), "--json"] + self.h.our_extra
         if peer:
             cmd += ["--peer", peer]
         self.proc = Proc(f"ours-seed", cmd, self.h.workdir)
@@ -273,7 +274,8 @@ class OursPeer:
     def get(self, torrent, out_dir, peer):
         cmd = self.h.net.prefix(self.side) + [
             self.h.ledbat, "torrent", "get", torrent, "--peer", peer, "--out", out_dir,
-            "--transport", self.h.our_transport, "--timeout", str(self.h.case_timeout), "--json"]
+            "--transport", self.h.our_transport, "--timeout", str(self.h.case_timeout), "--json"
+        ] + self.h.our_extra
         self.proc = Proc("ours-get", cmd, self.h.workdir)
 
     def get_done(self):
@@ -558,6 +560,7 @@ class Harness:
         self.a = a
         self.ledbat = a.ledbat_bin
         self.our_transport = a.our_transport
+        self.our_extra = shlex.split(a.our_extra)
         self.case_timeout = a.case_timeout
         self.workdir = None
         self.net = None
@@ -679,6 +682,8 @@ def main():
     ap.add_argument("--case-timeout", type=float, default=60.0)
     ap.add_argument("--our-transport", choices=["utp", "tcp"], default="utp")
     ap.add_argument("--ledbat-bin", default=None)
+    ap.add_argument("--our-extra", default="",
+                    help='extra arguments for our seed and get, e.g. "--cc ledbat --target-ms 25"')
     ap.add_argument("--no-install", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (captures, logs)")
     ap.add_argument("--json-out", default=None, help="write all results here")
