@@ -368,9 +368,12 @@ class TrPeer:
         self.utp_seen = False
         self.tcp_seen = False
         self.cfg = os.path.join(h.workdir, f"tr-{side}-config")
+        self.info_hash = None
 
     def _start(self, download_dir):
-        os.makedirs(self.cfg, exist_ok=True)
+        # A fresh config per case: old resume files would bring back earlier torrents.
+        shutil.rmtree(self.cfg, ignore_errors=True)
+        os.makedirs(self.cfg)
         settings = {
             "bind-address-ipv4": self.ip, "bind-address-ipv6": "::1",
             "peer-port": self.port, "peer-port-random-on-start": False,
@@ -427,12 +430,12 @@ class TrPeer:
         raise HarnessError("transmission RPC session id dance failed")
 
     def _torrent(self):
-        t = self.rpc("torrent-get", {"fields": [
-            "id", "percentDone", "haveValid", "uploadedEver", "status", "error", "errorString",
-            "peers", "recheckProgress"]})["torrents"]
-        if not t:
+        ts = self.rpc("torrent-get", {"fields": [
+            "id", "hashString", "percentDone", "haveValid", "uploadedEver", "status", "error",
+            "errorString", "peers", "recheckProgress"]})["torrents"]
+        t = next((t for t in ts if t.get("hashString", "").lower() == self.info_hash), None)
+        if t is None:
             return None
-        t = t[0]
         for p in t.get("peers", []):
             if p.get("isUTP"):
                 self.utp_seen = True
@@ -441,6 +444,8 @@ class TrPeer:
         return t
 
     def _add(self, torrent, download_dir):
+        import libtorrent as lt
+        self.info_hash = str(lt.torrent_info(torrent).info_hash()).lower()
         with open(torrent, "rb") as f:
             import base64
             meta = base64.b64encode(f.read()).decode()
