@@ -1,0 +1,503 @@
+#!/usr/bin/env python3
+"""Side by side on the bed: deployed BitTorrent seeders against ours, one run, one file.
+
+    sudo python3 testbed/sidebyside.py [--quick] [--ledbat-bin PATH] [--json F] [--md F]
+
+For each FIFO (default 121 ms and 303 ms at 10 Mbit/s: 100 and 250 full frames) and each
+seeder (libtorrent 2.1.1, Transmission 3.00, and `ledbat torrent seed` with each of
+`ledbat`, `ledbat-linear-min`, `fledbat`, `ledbat++`), one scenario on a fresh bed:
+
+    0 s         the leecher (libtorrent, receiver namespace) dials the seeder; data flows
+    CUBIC_AT    kernel cubic (iperf3 -C cubic) joins over the same FIFO for CUBIC_FOR s
+
+and reports, from the bed's counters and qdisc samples:
+- alone (from the first data + 5 s warm-up to cubic's start): payload rate, link
+  utilisation, queueing delay p50 / p95;
+- beside cubic (last half of cubic's run): uTP and TCP rates;
+- time until uTP < 20 % of the link: from cubic's start until the flow's 1 s-window rate
+  falls below 2 Mbit/s and stays there (none = not within cubic's run).
+
+Then, per controller, two of our flows (`ledbat torrent seed` -> `ledbat torrent get`)
+started 10 s apart: Jain's index of their rates over the last half of the time both run.
+
+The table is printed and written as JSON (`--json`, default OUT/sidebyside.json) and
+Markdown (`--md`, default OUT/sidebyside.md). Exit 0 when every scenario ran, 1 when some
+could not be measured, 2 when the bed cannot run, 3 on the overall time limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from netbed import bittorrent, flows, measure, proc, topo  # noqa: E402
+from netbed.bed import RunResult, run_scenario  # noqa: E402
+from netbed.flows import Flow  # noqa: E402
+
+OUR_CCS = ["ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
+SEEDERS = ["libtorrent", "transmission"] + OUR_CCS
+LINK_SHARE = 0.20  # "time until the uTP flow is below 20 % of the link"
+WARM_S = 5.0  # alone window starts this long after the first data
+FIRST_DATA_BYTES = 200_000  # frames counted before a flow is said to have started
+
+
+@dataclass
+class Plan:
+    """Durations of one run (seconds)."""
+
+    cubic_at: float
+    cubic_for: float
+    two_gap: float
+    two_len: float
+    fifos_ms: list[float]
+    seeders: list[str]
+    two_ccs: list[str]
+    two_fifos_ms: list[float]
+
+    @property
+    def single_len(self) -> float:
+        """Length of a seeder scenario."""
+        return self.cubic_at + self.cubic_for + 1
+
+
+def plan_for(quick: bool) -> Plan:
+    """The full run, or the CI subset (121 ms only, fewer seeders, shorter phases)."""
+    if quick:
+        return Plan(cubic_at=22, cubic_for=20, two_gap=10, two_len=40, fifos_ms=[121],
+                    seeders=["libtorrent", "transmission", "ledbat", "fledbat", "ledbat++"],
+                    two_ccs=["fledbat"], two_fifos_ms=[121])
+    return Plan(cubic_at=30, cubic_for=30, two_gap=10, two_len=60, fifos_ms=[121, 303],
+                seeders=list(SEEDERS), two_ccs=list(OUR_CCS), two_fifos_ms=[121, 303])
+
+
+def seeder_flow(seeder: str, length: float) -> Flow:
+    """The uTP flow of a seeder scenario."""
+    if seeder == "libtorrent":
+        return Flow("utp", "bt-lt", 0.0, length)
+    if seeder == "transmission":
+        return Flow("utp", "bt-tr", 0.0, length)
+    return Flow("utp", "bt-ours", 0.0, length, cc=seeder)
+
+
+def _nan(x: float | None) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _r(x: float | None, nd: int = 2) -> float | None:
+    return None if _nan(x) else round(x, nd)
+
+
+def first_data(res: RunResult, name: str, after: float) -> float | None:
+    """When the flow's counter first passed FIRST_DATA_BYTES frames after `after`."""
+    c = measure.flow_frames(res.counters, name)
+    base = c.at(after)
+    for t, v in zip(c.times, c.values):
+        if t >= after and v - base >= FIRST_DATA_BYTES:
+            return t
+    return None
+
+
+def _failed(res: RunResult) -> str | None:
+    why = res.errors + [f"{f.flow.name}: {f.error}" for f in res.flows if f.error]
+    if not res.qdisc or not res.counters:
+        why.append("no samples")
+    return "; ".join(why) or None
+
+
+def analyse_single(res: RunResult, rate_bps: int) -> dict:
+    """Figures of a seeder scenario (see the module doc)."""
+    out: dict = {"error": _failed(res)}
+    if out["error"]:
+        return out
+    utp, tcp = res.flow("utp"), res.flow("tcp")
+    t_first = first_data(res, "utp", utp.t_start)
+    out["first_data_s"] = None if t_first is None else round(t_first - res.t0, 2)
+    if t_first is None:
+        out["error"] = "the seeder never sent data"
+        return out
+    a, b = t_first + WARM_S, tcp.t_start
+    if b - a >= 3.0:
+        pay = measure.flow_payload(res.counters, "utp", bittorrent.UTP_OVERHEAD)
+        d = measure.queue_delay(res.qdisc, a, b, rate_bps)
+        out["alone"] = {
+            "window_s": round(b - a, 1),
+            "payload_mbit": _r(pay.rate_bps(a, b) / 1e6),
+            "link_util": _r(measure.qdisc_sent(res.qdisc).rate_bps(a, b) / rate_bps, 4),
+            "queue_p50_ms": _r(d.p50_ms, 1), "queue_p95_ms": _r(d.p95_ms, 1),
+            "queue_mean_ms": _r(d.mean_ms, 1), "drops": d.drops,
+        }
+    else:
+        out["alone"] = None
+        out["error"] = f"alone window too short ({b - a:.1f} s): data started late"
+    te = min(tcp.t_stop or math.inf, tcp.t_start + tcp.flow.duration, res.t0 + res.length)
+    half = tcp.t_start + (te - tcp.t_start) / 2
+    u = measure.flow_frames(res.counters, "utp")
+    t = measure.flow_frames(res.counters, "tcp")
+    until = measure.time_until_below(u, tcp.t_start, te, LINK_SHARE * rate_bps)
+    d = measure.queue_delay(res.qdisc, half, te, rate_bps)
+    out["beside_cubic"] = {
+        "window_s": round(te - half, 1),
+        "utp_mbit": _r(u.rate_bps(half, te) / 1e6),
+        "tcp_mbit": _r(t.rate_bps(half, te) / 1e6),
+        "utp_last7_mbit": _r(u.rate_bps(te - 7, te) / 1e6),
+        "tcp_last7_mbit": _r(t.rate_bps(te - 7, te) / 1e6),
+        "queue_mean_ms": _r(d.mean_ms, 1),
+        "time_until_below_20pct_s": _r(until, 1),
+        "cubic_s": round(te - tcp.t_start, 1),
+    }
+    return out
+
+
+def analyse_two(res: RunResult, rate_bps: int) -> dict:
+    """Jain's index of two of our flows over the last half of the time both ran."""
+    out: dict = {"error": _failed(res)}
+    if out["error"]:
+        return out
+    f1, f2 = res.flow("utp1"), res.flow("utp2")
+    end = min(f1.t_stop or math.inf, f2.t_stop or math.inf, res.t0 + res.length)
+    t2 = first_data(res, "utp2", f2.t_start) or f2.t_start
+    half = t2 + (end - t2) / 2
+    c1 = measure.flow_frames(res.counters, "utp1")
+    c2 = measure.flow_frames(res.counters, "utp2")
+    r1, r2 = c1.rate_bps(half, end), c2.rate_bps(half, end)
+    d = measure.queue_delay(res.qdisc, half, end, rate_bps)
+    out.update({
+        "window_s": round(end - half, 1),
+        "second_data_s": round(t2 - res.t0, 2),
+        "flow1_mbit": _r(r1 / 1e6), "flow2_mbit": _r(r2 / 1e6),
+        "jain": _r(measure.jain([r1, r2]), 3),
+        "link_util": _r(measure.qdisc_sent(res.qdisc).rate_bps(half, end) / rate_bps, 4),
+        "queue_p50_ms": _r(d.p50_ms, 1), "queue_p95_ms": _r(d.p95_ms, 1),
+    })
+    return out
+
+
+# ---------------------------------------------------------------- install
+
+
+def ensure_peers(need_tr: bool, install: bool) -> None:
+    """libtorrent (PyPI) and, when needed, transmission-daemon (Debian), installed if missing."""
+    if need_tr and shutil.which("transmission-daemon") is None:
+        if not install:
+            raise proc.CommandError("transmission-daemon missing (apt-get install "
+                                    "transmission-daemon transmission-cli)")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        print("[sbs] apt-get install transmission-daemon transmission-cli", flush=True)
+        for argv, t in [(["apt-get", "update", "-qq"], 300),
+                        (["apt-get", "-o", "DPkg::Lock::Timeout=300", "install", "-y", "-qq",
+                          "--no-install-recommends", "transmission-daemon",
+                          "transmission-cli"], 600)]:
+            cp = subprocess.run(argv, capture_output=True, text=True, timeout=t, env=env)
+            if cp.returncode != 0:
+                raise proc.CommandError(f"{proc.fmt(argv)} failed: {cp.stderr[-1000:]}")
+    try:
+        import libtorrent  # noqa: F401
+        return
+    except ImportError:
+        if not install:
+            raise proc.CommandError(f"python libtorrent missing (pip install "
+                                    f"libtorrent=={bittorrent.LT_VERSION})")
+    print(f"[sbs] pip install libtorrent=={bittorrent.LT_VERSION}", flush=True)
+    pip = [sys.executable, "-m", "pip", "install", "-q", f"libtorrent=={bittorrent.LT_VERSION}"]
+    cp = subprocess.run(pip, capture_output=True, text=True, timeout=600)
+    if cp.returncode != 0 and "externally-managed" in cp.stderr:
+        # Debian's system Python (PEP 668); the wheel is self-contained.
+        cp = subprocess.run(pip + ["--break-system-packages"], capture_output=True, text=True,
+                            timeout=600)
+    if cp.returncode != 0:
+        raise proc.CommandError(f"pip install libtorrent failed: {cp.stderr[-1000:]}")
+    import importlib
+    importlib.invalidate_caches()
+
+
+# ---------------------------------------------------------------- report
+
+
+def _f(x, nd=2, unit="") -> str:
+    if _nan(x):
+        return "n/a"
+    return f"{x:.{nd}f}{unit}"
+
+
+def seeder_label(s: str) -> str:
+    """The row label of a seeder."""
+    return {"libtorrent": "libtorrent 2.1.1", "transmission": "Transmission 3.00"}.get(
+        s, f"ours --cc {s}")
+
+
+def markdown(doc: dict) -> str:
+    """The two tables (seeders; two of ours) and the checks, as Markdown."""
+    lines = ["| FIFO | seeder | alone: payload Mbit/s | link % | queue p50 / p95 ms | "
+             "beside cubic: uTP / TCP Mbit/s | time until uTP < 20 % | note |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in doc["single"]:
+        al, bc = r.get("alone") or {}, r.get("beside_cubic") or {}
+        until = bc.get("time_until_below_20pct_s")
+        until_s = (f"{until:.1f} s" if until is not None else
+                   (f"not within {bc['cubic_s']:.0f} s" if bc else "n/a"))
+        note = r.get("error") or (f"data from {r['first_data_s']:.1f} s"
+                                  if r.get("first_data_s") is not None else "")
+        lines.append(
+            f"| {r['fifo_ms']:.0f} ms | {seeder_label(r['seeder'])} | "
+            f"{_f(al.get('payload_mbit'))} | {_f(_pct(al.get('link_util')), 1)} | "
+            f"{_f(al.get('queue_p50_ms'), 1)} / {_f(al.get('queue_p95_ms'), 1)} | "
+            f"{_f(bc.get('utp_mbit'))} / {_f(bc.get('tcp_mbit'))} | {until_s} | {note} |")
+    lines += ["", "| FIFO | two of ours, 10 s apart | flow 1 / flow 2 Mbit/s (last half) | "
+              "Jain | link % | queue p50 / p95 ms | note |", "|---|---|---|---|---|---|---|"]
+    for r in doc["two"]:
+        lines.append(
+            f"| {r['fifo_ms']:.0f} ms | --cc {r['cc']} | {_f(r.get('flow1_mbit'))} / "
+            f"{_f(r.get('flow2_mbit'))} | {_f(r.get('jain'), 3)} | "
+            f"{_f(_pct(r.get('link_util')), 1)} | {_f(r.get('queue_p50_ms'), 1)} / "
+            f"{_f(r.get('queue_p95_ms'), 1)} | {r.get('error') or ''} |")
+    lines.append("")
+    for c in doc["checks"]:
+        lines.append(f"- {c['name']}: **{c['verdict']}**: {c['detail']}")
+    return "\n".join(lines) + "\n"
+
+
+def _pct(x):
+    return None if _nan(x) else x * 100
+
+
+def checks(doc: dict) -> list[dict]:
+    """The issue's acceptance checks, evaluated on this run's figures."""
+    out = []
+    single = [r for r in doc["single"] if r["fifo_ms"] == 121]
+    lt = next((r for r in single if r["seeder"] == "libtorrent"), None)
+    lt_rate = ((lt or {}).get("alone") or {}).get("payload_mbit")
+    good, detail = [], []
+    for r in single:
+        if r["seeder"] not in OUR_CCS:
+            continue
+        until = (r.get("beside_cubic") or {}).get("time_until_below_20pct_s")
+        rate = (r.get("alone") or {}).get("payload_mbit")
+        ok = until is not None and until < 5.0 and rate is not None and lt_rate is not None \
+            and rate >= lt_rate
+        detail.append(f"{r['seeder']} {_f(until, 1, ' s')} / {_f(rate, 2, ' Mbit/s')}")
+        if ok:
+            good.append(r["seeder"])
+    out.append({"name": "121 ms FIFO: one of ours below 20 % of the link beside cubic in "
+                        "< 5 s and alone at least libtorrent's rate",
+                "verdict": "met" if good else "missed",
+                "detail": f"libtorrent alone {_f(lt_rate, 2, ' Mbit/s')}; ours (time until "
+                          f"< 20 % / alone rate): {', '.join(detail) or 'none measured'}"
+                          + (f"; met by {', '.join(good)}" if good else "")})
+    two = [r for r in doc["two"] if r["cc"] in ("fledbat", "ledbat++")]
+    best = [r for r in two if (r.get("jain") or 0) >= 0.9]
+    out.append({"name": "two of ours 10 s apart: fledbat or ledbat++ Jain >= 0.9 over the "
+                        "last half",
+                "verdict": "met" if best else "missed",
+                "detail": ", ".join(f"{r['cc']} at {r['fifo_ms']:.0f} ms: "
+                                    f"{_f(r.get('jain'), 3)}" for r in two) or "none measured"})
+    return out
+
+
+# ---------------------------------------------------------------- main
+
+
+class Deadline(BaseException):
+    """The overall time limit passed."""
+
+
+def _on_alarm(_sig, _frame):
+    raise Deadline()
+
+
+def _on_term(_sig, _frame):
+    raise KeyboardInterrupt()
+
+
+def default_bin() -> str:
+    """The newest of {$CARGO_TARGET_DIR,<repo>/target}/release/ledbat (then debug)."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    roots = ([os.environ["CARGO_TARGET_DIR"]] if os.environ.get("CARGO_TARGET_DIR") else []) \
+        + [os.path.join(repo, "target")]
+    for sub in ("release", "debug"):
+        found = [os.path.join(r, sub, "ledbat") for r in roots
+                 if os.path.exists(os.path.join(r, sub, "ledbat"))]
+        if found:
+            return max(found, key=os.path.getmtime)
+    return os.path.join(roots[-1], "release", "ledbat")
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true",
+                    help="CI subset: 121 ms FIFO; libtorrent, Transmission, ours with ledbat, "
+                         "fledbat, ledbat++; two fledbat flows; shorter phases")
+    ap.add_argument("--fifos-ms", default=None, help="FIFO sizes in ms (default 121,303)")
+    ap.add_argument("--seeders", default=None,
+                    help=f"comma list from {','.join(SEEDERS)} (default all)")
+    ap.add_argument("--two-ccs", default=None,
+                    help="controllers for two of ours 10 s apart (default all four; '' none)")
+    ap.add_argument("--two-fifos-ms", default=None,
+                    help="FIFOs for the two-flow runs (default: every FIFO)")
+    ap.add_argument("--cubic-at", type=float, default=None, help="cubic joins at (s)")
+    ap.add_argument("--cubic-for", type=float, default=None, help="cubic runs for (s)")
+    ap.add_argument("--rate-mbit", type=float, default=10.0)
+    ap.add_argument("--ledbat-bin", default=None)
+    ap.add_argument("--out-dir", default=None, help="default /tmp/ledbat-sidebyside/<time>")
+    ap.add_argument("--json", default=None, help="write the results here (default OUT/sidebyside.json)")
+    ap.add_argument("--md", default=None, help="write the tables here (default OUT/sidebyside.md)")
+    ap.add_argument("--max-seconds", type=float, default=None,
+                    help="overall time limit (default 480 quick, 2400 full)")
+    ap.add_argument("--no-install", action="store_true")
+    ap.add_argument("--list", action="store_true", help="print the plan and exit")
+    return ap.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    a = parse_args(argv)
+    p = plan_for(a.quick)
+    if a.fifos_ms:
+        p.fifos_ms = [float(x) for x in a.fifos_ms.split(",") if x]
+        p.two_fifos_ms = list(p.fifos_ms)
+    if a.two_fifos_ms is not None:
+        p.two_fifos_ms = [float(x) for x in a.two_fifos_ms.split(",") if x]
+    if a.seeders is not None:
+        p.seeders = [x for x in a.seeders.split(",") if x]
+    if a.two_ccs is not None:
+        p.two_ccs = [x for x in a.two_ccs.split(",") if x]
+    if a.cubic_at is not None:
+        p.cubic_at = a.cubic_at
+    if a.cubic_for is not None:
+        p.cubic_for = a.cubic_for
+    bad = [s for s in p.seeders if s not in SEEDERS]
+    if bad:
+        print(f"error: unknown seeder(s) {bad} (known: {SEEDERS})", file=sys.stderr)
+        return 2
+    rate = int(a.rate_mbit * 1e6)
+    jobs = [("single", f, s) for f in p.fifos_ms for s in p.seeders] + \
+           [("two", f, c) for f in p.two_fifos_ms for c in p.two_ccs]
+    est = sum((p.single_len if k == "single" else p.two_len) + 8 for k, _, _ in jobs)
+    if a.list:
+        for k, f, s in jobs:
+            print(f"{f:5.0f} ms  {k:6} {s}")
+        print(f"about {est:.0f} s")
+        return 0
+    if os.geteuid() != 0:
+        print("error: needs root (namespaces, qdiscs)", file=sys.stderr)
+        return 2
+    ledbat_bin = os.path.abspath(a.ledbat_bin or default_bin())
+    uses_ours = any(k == "two" or s in OUR_CCS for k, _, s in jobs)
+    if uses_ours and not os.access(ledbat_bin, os.X_OK):
+        print(f"error: no ledbat binary at {ledbat_bin} (--ledbat-bin)", file=sys.stderr)
+        return 2
+    try:
+        topo.ensure_tools(["ip", "tc", "nft", "ethtool", "ping", "sysctl", "ss", "iperf3"],
+                          install=not a.no_install)
+        ensure_peers("transmission" in p.seeders, install=not a.no_install)
+    except (proc.CommandError, subprocess.TimeoutExpired) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    for k in bittorrent.KINDS.values():
+        flows.register(k)
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out_dir = os.path.abspath(a.out_dir or f"/tmp/ledbat-sidebyside/{stamp}")
+    work = os.path.join(out_dir, "work")
+    os.makedirs(work, exist_ok=True)
+    longest = max([p.single_len, p.two_len])
+    data = os.path.join(work, "sidebyside.bin")
+    size = int(rate / 8 * longest * 1.5) + 8 * bittorrent.PIECE_BYTES
+    with open(data, "wb") as fh:  # sparse zeros: no disk; every piece hashes the same
+        fh.truncate(size)
+    info_hash = bittorrent.make_torrent(data, data + ".torrent")
+    ctx = dict(workdir=work, ledbat_bin=ledbat_bin, send_file=data)
+    version = subprocess.run([ledbat_bin, "--version"], capture_output=True, text=True,
+                             timeout=10).stdout.strip() if uses_ours else None
+    commit = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)),
+                             "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            timeout=10).stdout.strip()
+    doc: dict = {
+        "command": " ".join(["python3", "testbed/sidebyside.py", *(argv or sys.argv[1:])]),
+        "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
+        "git_head": commit, "ledbat_bin": ledbat_bin, "ledbat_version": version,
+        "rate_mbit": a.rate_mbit, "file_bytes": size, "info_hash": info_hash,
+        "plan": p.__dict__ | {"single_len": p.single_len}, "leecher": "libtorrent 2.1.1 "
+        "(two of ours: ledbat torrent get)", "load_before": os.getloadavg(),
+        "single": [], "two": [], "checks": [],
+    }
+    max_s = a.max_seconds or (480 if a.quick else 2400)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGTERM, _on_term)
+    signal.alarm(int(math.ceil(max_s)))
+    tag = f"s{os.getpid() % 10000}"
+    status = 0
+    started = time.monotonic()
+    print(f"[sbs] {len(jobs)} scenarios, about {est:.0f} s; out {out_dir}", flush=True)
+    try:
+        for kind, fifo, who in jobs:
+            b = topo.Bottleneck.from_fifo_ms(rate, fifo)
+            t = time.monotonic()
+            name = f"{fifo:.0f}ms-{kind}-{who}"
+            logdir = os.path.join(out_dir, name)
+            if kind == "single":
+                fl = [seeder_flow(who, p.single_len),
+                      Flow("tcp", "iperf3-cubic", p.cubic_at, p.cubic_for)]
+                res = run_scenario(name, fl, p.single_len, b, ctx, logdir, tag)
+                row = {"fifo_ms": fifo, "seeder": who, **analyse_single(res, rate)}
+                doc["single"].append(row)
+            else:
+                fl = [Flow("utp1", "bt-ours-ours", 0.0, p.two_len, cc=who),
+                      Flow("utp2", "bt-ours-ours", p.two_gap, p.two_len - p.two_gap, cc=who)]
+                res = run_scenario(name, fl, p.two_len, b, ctx, logdir, tag)
+                row = {"fifo_ms": fifo, "cc": who, **analyse_two(res, rate)}
+                doc["two"].append(row)
+            row["load"] = round(os.getloadavg()[0], 2)
+            with open(os.path.join(logdir, "samples.json"), "w") as fh:
+                json.dump({"t0": res.t0, "qdisc": res.qdisc, "counters": res.counters,
+                           "flows": [{"name": fr.flow.name, "kind": fr.kind,
+                                      "port": fr.flow.port, "t_start": fr.t_start,
+                                      "t_stop": fr.t_stop, "sender": fr.sender_argv,
+                                      "receiver": fr.receiver_argv, "error": fr.error}
+                                     for fr in res.flows]}, fh)
+            for d in os.listdir(work):  # leechers' downloads
+                if d.startswith("leech-") or d.startswith("tr-config-"):
+                    shutil.rmtree(os.path.join(work, d), ignore_errors=True)
+            print(f"[sbs] {name}: {json.dumps({k: v for k, v in row.items() if k not in ('fifo_ms',)})}"
+                  f" ({time.monotonic() - t:.0f} s)", flush=True)
+    except Deadline:
+        print(f"[sbs] overall time limit of {max_s:.0f} s hit", file=sys.stderr)
+        status = 3
+    except KeyboardInterrupt:
+        print("[sbs] interrupted", file=sys.stderr)
+        status = 3
+    finally:
+        signal.alarm(0)
+        for ns in topo.list_ns():
+            if ns.startswith(f"{topo.NS_PREFIX}{tag}-"):
+                topo.delete_ns(ns)
+        shutil.rmtree(work, ignore_errors=True)
+    doc["checks"] = checks(doc)
+    doc["seconds"] = round(time.monotonic() - started, 1)
+    doc["complete"] = status == 0
+    md = markdown(doc)
+    header = (f"Side by side: {a.rate_mbit:g} Mbit/s tbf bottleneck, same {size} B file, "
+              f"leecher libtorrent 2.1.1; cubic joins at {p.cubic_at:g} s for "
+              f"{p.cubic_for:g} s; {doc['date_utc']} UTC, {doc['seconds']:.0f} s\n\n")
+    print("\n" + header + md)
+    with open(a.json or os.path.join(out_dir, "sidebyside.json"), "w") as fh:
+        json.dump(doc, fh, indent=1)
+    with open(a.md or os.path.join(out_dir, "sidebyside.md"), "w") as fh:
+        fh.write(header + md)
+    if status:
+        return status
+    return 1 if any(r.get("error") for r in doc["single"] + doc["two"]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
