@@ -56,9 +56,10 @@ fn config(name: &str) -> Option<(String, Vec<String>)> {
     })
 }
 
-const ALL: [&str; 4] = [
+const ALL: [&str; 5] = [
     "reference",
     "reference-1200s",
+    "reference-1200s-noseries",
     "100-flows-1Gbps",
     "1000-flows-1Gbps",
 ];
@@ -73,21 +74,38 @@ fn peak_rss_kb() -> Option<u64> {
         .ok()
 }
 
+/// CPU time this (single-threaded) process has run, from `/proc/self/schedstat` (ns).
+fn cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
 fn one(name: &str) {
     let (text, sets) =
         config(name).unwrap_or_else(|| panic!("unknown configuration {name}; known: {ALL:?}"));
     let sc = Scenario::from_toml_with(&text, &sets).expect("valid benchmark scenario");
+    let c0 = cpu_ns();
     let t0 = WallClock::now();
     let r = run(&sc, 1).expect("run");
     let wall = t0.elapsed().as_secs_f64();
+    let cpu = match (c0, cpu_ns()) {
+        (Some(a), Some(b)) => (b - a) as f64 * 1e-9,
+        _ => f64::NAN,
+    };
     assert!(r.conservation.holds);
     println!(
-        "{name:<18} flows {:>5}  sim {:>6.0} s  wall {:>7.3} s  bottleneck pkts {:>10}  {:>6.2} M pkts/wall-s  events {:>11}  {:>6.2} M ev/s  peak pkts in net {:>6}  peak RSS {:>7} kB  eta {:.3}",
+        "{name:<24} flows {:>4}  sim {:>5.0} s  wall {:>6.3} s  cpu {:>6.3} s  bottleneck pkts {:>8}  {:>5.2} M pkts/wall-s  {:>5.2} M pkts/cpu-s  events {:>9}  {:>5.2} M ev/wall-s  peak pkts in net {:>5}  peak RSS {:>6} kB  eta {:.3}",
         r.flows.len(),
         r.duration_s,
         wall,
+        cpu,
         r.engine.bottleneck_packets,
         r.engine.bottleneck_packets as f64 / wall / 1e6,
+        r.engine.bottleneck_packets as f64 / cpu / 1e6,
         r.engine.events,
         r.engine.events as f64 / wall / 1e6,
         r.engine.peak_packets,

@@ -103,8 +103,30 @@ struct LinkStats {
     busy_ns: u64,
     max_q: u64,
     hist: Vec<u64>,
-    qd: Welford,
+    /// Queueing-delay sum, sum of squares (ns, ns^2) and count: integer adds per packet.
+    qd_sum: u128,
+    qd_sq: u128,
+    qd_n: u64,
     qd_hist: LogHistogram,
+}
+
+impl LinkStats {
+    #[inline]
+    fn add_qdelay(&mut self, qd: u64) {
+        self.qd_sum += qd as u128;
+        self.qd_sq += qd as u128 * qd as u128;
+        self.qd_n += 1;
+        self.qd_hist.add(qd / 1000);
+    }
+    fn qdelay_mean_sd(&self) -> (f64, f64) {
+        if self.qd_n == 0 {
+            return (0.0, 0.0);
+        }
+        let n = self.qd_n as f64;
+        let mean = self.qd_sum as f64 / n;
+        let var = (self.qd_sq as f64 / n - mean * mean).max(0.0);
+        (mean, var.sqrt())
+    }
 }
 
 const OCC_HIST_MAX: usize = 4096;
@@ -171,7 +193,9 @@ impl Link {
                     busy_ns: 0,
                     max_q: 0,
                     hist: vec![0; hist_len],
-                    qd: Welford::default(),
+                    qd_sum: 0,
+                    qd_sq: 0,
+                    qd_n: 0,
                     qd_hist: LogHistogram::default(),
                 })
             }),
@@ -356,7 +380,8 @@ struct Flow {
     sec_bytes: u64,
     per_sec: Vec<f64>,
     cwnd_w: Welford,
-    rtt_w: Welford,
+    rtt_sum_ms: f64,
+    rtt_n: u64,
     completions: Vec<Completion>,
     app_discarded: u64,
     s_cwnd: Vec<f64>,
@@ -426,6 +451,8 @@ struct World<'a> {
     scratch: Vec<u32>,
     series_t: Vec<f64>,
     series_links: Vec<Vec<u32>>,
+    /// Number of time-series samples (0 without series): vectors are allocated exactly.
+    series_len: usize,
 }
 
 /// Runs `scenario` with `seed`. Pure: the same inputs give the same result.
@@ -473,7 +500,13 @@ impl<'a> World<'a> {
             scratch: Vec::new(),
             series_t: Vec::new(),
             series_links: Vec::new(),
+            series_len: if sc.series {
+                (sc.duration.as_nanos() / sc.sample_interval.as_nanos()) as usize
+            } else {
+                0
+            },
         };
+        w.series_t.reserve_exact(w.series_len);
         match &sc.topology {
             Topology::Dumbbell(d) => {
                 let mut f = Link::new(
@@ -562,7 +595,9 @@ impl<'a> World<'a> {
                 w.add_flow(spec, name, k)?;
             }
         }
-        w.series_links = vec![Vec::new(); w.monitored.len().min(8)];
+        w.series_links = (0..w.monitored.len().min(8))
+            .map(|_| Vec::with_capacity(w.series_len))
+            .collect();
         Ok(w)
     }
 
@@ -674,7 +709,7 @@ impl<'a> World<'a> {
         };
         let start = (spec.start + spec.start_spacing * copy as u64).as_nanos();
         let stop = spec.stop.map_or(u64::MAX, |s| s.as_nanos());
-        let flow = Flow {
+        let mut f = Flow {
             name,
             ctrl,
             cc_cfg: spec.cc.clone(),
@@ -735,20 +770,23 @@ impl<'a> World<'a> {
             sec_bytes: 0,
             per_sec: Vec::new(),
             cwnd_w: Welford::default(),
-            rtt_w: Welford::default(),
+            rtt_sum_ms: 0.0,
+            rtt_n: 0,
             completions: Vec::new(),
             app_discarded: 0,
-            s_cwnd: Vec::new(),
-            s_rate: Vec::new(),
-            s_qd: Vec::new(),
+            s_cwnd: Vec::with_capacity(self.series_len),
+            s_rate: Vec::with_capacity(self.series_len),
+            s_qd: Vec::with_capacity(self.series_len),
         };
+        f.per_sec
+            .reserve_exact(((self.end - self.warmup) / 1_000_000_000) as usize);
         if start <= self.end {
             self.ev.push(start, Ev::Start(fi));
         }
         if stop < self.end {
             self.ev.push(stop.max(start), Ev::Stop(fi));
         }
-        self.flows.push(flow);
+        self.flows.push(f);
         Ok(())
     }
 
@@ -857,9 +895,7 @@ impl<'a> World<'a> {
                     match res {
                         None => s.queue_drops += 1,
                         Some((start, _)) => {
-                            let qd = start - now;
-                            s.qd.add(qd as f64);
-                            s.qd_hist.add(qd / 1000);
+                            s.add_qdelay(start - now);
                             s.busy_ns += tx;
                             s.departures += 1;
                         }
@@ -938,9 +974,7 @@ impl<'a> World<'a> {
                 let tx = link.rate.tx_time_ns(e.size);
                 if let Some(s) = link.stats.as_mut() {
                     if measuring {
-                        let qd = now - e.enq_at;
-                        s.qd.add(qd as f64);
-                        s.qd_hist.add(qd / 1000);
+                        s.add_qdelay(now - e.enq_at);
                         s.busy_ns += tx;
                     }
                 }
@@ -1330,7 +1364,8 @@ impl<'a> World<'a> {
             if let Some(r) = rtt {
                 f.rtt.on_sample(r);
                 if now >= self.warmup {
-                    f.rtt_w.add(r.as_millis_f64());
+                    f.rtt_sum_ms += r.as_millis_f64();
+                    f.rtt_n += 1;
                 }
             }
             let ack = Ack {
@@ -1710,7 +1745,7 @@ impl<'a> World<'a> {
                 throughput_bps: thr,
                 cwnd_mean_pkts: f.cwnd_w.mean(),
                 cwnd_sd_pkts: f.cwnd_w.sd(),
-                rtt_mean_ms: (f.rtt_w.count() > 0).then(|| f.rtt_w.mean()),
+                rtt_mean_ms: (f.rtt_n > 0).then(|| f.rtt_sum_ms / f.rtt_n as f64),
                 time_to_steady_s: self.steady_time(f),
                 completions: f.completions.clone(),
                 app_discarded: f.app_discarded,
@@ -1818,6 +1853,7 @@ impl<'a> World<'a> {
             0.0
         };
         let ms = |ns: f64| ns * 1e-6;
+        let (qd_mean, qd_sd) = s.qdelay_mean_sd();
         LinkResult {
             name: link.name.clone(),
             rate_bps: if link.rate.is_infinite() {
@@ -1841,8 +1877,8 @@ impl<'a> World<'a> {
             queue_mean_over_buffer: link.limit.map(|b| mean_arr / b as f64),
             queue_max_pkts: s.max_q,
             queue_hist: hist,
-            qdelay_mean_ms: ms(s.qd.mean()),
-            qdelay_sd_ms: ms(s.qd.sd()),
+            qdelay_mean_ms: ms(qd_mean),
+            qdelay_sd_ms: ms(qd_sd),
             qdelay_p95_ms: s.qd_hist.quantile(0.95).map(|us| us * 1e-3),
             qdelay_p99_ms: s.qd_hist.quantile(0.99).map(|us| us * 1e-3),
         }
