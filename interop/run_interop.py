@@ -171,6 +171,7 @@ class Netns:
             check=False)
 
     def queue_stats(self):
+        """Cumulative bytes sent and drops of the router's tbf toward the downloader."""
         r = run(["ip", "netns", "exec", NS["r"], "tc", "-s", "-j", "qdisc", "show", "dev", "r1"],
                 check=False)
         try:
@@ -607,6 +608,7 @@ class Harness:
         seeder = PEERS[seeder_kind](self, "s", net.seed_ip, SEED_PORT)
         getter = PEERS[getter_kind](self, "c", net.get_ip, GET_PORT)
         seed_addr, get_addr = f"{net.seed_ip}:{SEED_PORT}", f"{net.get_ip}:{GET_PORT}"
+        q0 = net.queue_stats() if isinstance(net, Netns) else None
         cap = Capture(self, [SEED_PORT, GET_PORT])
         try:
             # Transmission never dials: when it downloads, the seeder connects to it.
@@ -638,8 +640,14 @@ class Harness:
             getter.stop()
             seeder.stop()
             cap.stop()
-        if isinstance(net, Netns):
-            res["bottleneck"] = net.queue_stats()
+        crossed = True
+        if q0 is not None:
+            q1 = net.queue_stats()
+            sent = (q1.get("sent_bytes") or 0) - (q0.get("sent_bytes") or 0)
+            drops = (q1.get("drops") or 0) - (q0.get("drops") or 0)
+            res["bottleneck"] = {"bytes_through_tbf": sent, "drops": drops}
+            # The payload really crossed the bottleneck (headers make it a little more).
+            crossed = sent >= size
         out_file = os.path.join(out_dir, os.path.basename(data))
         res["intact"] = os.path.exists(out_file) and sha1_of(out_file) == sha1_of(data)
         res["no_part_file_left"] = not os.path.exists(out_file + ".part")
@@ -663,8 +671,9 @@ class Harness:
                 res["ours_get_stderr"] = getter.proc.stderr()[-800:]
         if seeder_kind == "ours" and seeder.proc is not None:
             res["ours_seed_stderr_tail"] = seeder.proc.stderr()[-400:]
+        res["crossed_bottleneck"] = crossed
         res["ok"] = bool(res.get("completed") and res["intact"] and res["capture_ok"] and peers_ok
-                         and res["no_part_file_left"])
+                         and res["no_part_file_left"] and crossed)
         if res["ok"] and res.get("seconds"):
             res["mbit_per_s"] = round(size * 8 / res["seconds"] / 1e6, 2)
         res["wall_seconds"] = round(time.monotonic() - t0, 1)
