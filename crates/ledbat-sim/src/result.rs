@@ -15,8 +15,9 @@ pub struct RunResult {
     pub duration_s: f64,
     /// Start of the measurement window, s.
     pub warmup_s: f64,
-    /// Capacity the efficiency refers to, bits/s (dumbbell: forward bottleneck; star: sum
-    /// of the up links of hosts that send).
+    /// Capacity the efficiency refers to, bits/s (dumbbell: the forward bottleneck, plus
+    /// the reverse one when some flow sends on the reverse path; star: sum of the up links
+    /// of hosts that send).
     pub capacity_bps: f64,
     /// Whole-run metrics.
     pub aggregate: Aggregate,

@@ -535,7 +535,14 @@ impl<'a> World<'a> {
                 w.links.push(r);
                 w.monitored = vec![0, 1];
                 w.primary = Some(0);
-                w.capacity_bps = d.rate.bits_per_sec() as f64;
+                // Both directions count when some flow sends on the reverse path.
+                let reverse = sc.flows.iter().any(|f| f.direction == Direction::Reverse);
+                w.capacity_bps = d.rate.bits_per_sec() as f64
+                    + if reverse {
+                        rr.bits_per_sec() as f64
+                    } else {
+                        0.0
+                    };
             }
             Topology::Star(s) => {
                 let mut idx = 0u32;
