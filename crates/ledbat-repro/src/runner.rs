@@ -116,7 +116,7 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
                 Err(e) => Err(e.clone()),
             };
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if opts.progress && (n % (total / 20).max(1) == 0 || n == total) {
+            if opts.progress && (n.is_multiple_of((total / 20).max(1)) || n == total) {
                 eprintln!("repro: {n}/{total} runs done");
             }
             ((sref.clone(), seed), res)
