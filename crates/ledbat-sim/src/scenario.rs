@@ -648,6 +648,68 @@ pub fn apply_override(doc: &mut toml::Value, key: &str, value: &str) -> Result<(
     Ok(())
 }
 
+/// The 1-based line where the dotted `key` (`flow.1.cc.gain`, `topology.queue`) is set in
+/// `text`, found by scanning: the `[[flow]]` table with that index (or the `[topology]`
+/// table), then the first line in it assigning the last non-numeric component.
+pub fn locate_key(text: &str, key: &str) -> Option<usize> {
+    let parts: Vec<&str> = key.split('.').collect();
+    let lines: Vec<&str> = text.lines().collect();
+    let header = |l: &str| l.trim_start().starts_with('[');
+    let (mut start, mut end) = (0, lines.len());
+    let mut rest: &[&str] = &parts;
+    if parts.len() >= 2 {
+        if let Ok(n) = parts[1].parse::<usize>() {
+            let arr = format!("[[{}]]", parts[0]);
+            let at = lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.trim() == arr)
+                .nth(n)?
+                .0;
+            start = at + 1;
+            end = lines[start..]
+                .iter()
+                .position(|l| {
+                    l.trim() == arr
+                        || (header(l) && !l.trim().starts_with(&format!("[{}.", parts[0])))
+                })
+                .map_or(lines.len(), |p| start + p);
+            rest = &parts[2..];
+        } else if let Some(at) = lines
+            .iter()
+            .position(|l| l.trim() == format!("[{}]", parts[0]))
+        {
+            start = at + 1;
+            end = lines[start..]
+                .iter()
+                .position(|l| header(l))
+                .map_or(lines.len(), |p| start + p);
+            rest = &parts[1..];
+        }
+    }
+    let name = rest
+        .iter()
+        .rev()
+        .find(|p| p.parse::<usize>().is_err())
+        .copied()
+        .or(parts.last().copied())?;
+    let assigns = |l: &str| {
+        let mut from = 0;
+        while let Some(i) = l[from..].find(name) {
+            let i = from + i;
+            let before_ok =
+                i == 0 || matches!(l.as_bytes()[i - 1], b' ' | b'{' | b',' | b'.' | b'\t');
+            let after = l[i + name.len()..].trim_start();
+            if before_ok && (after.starts_with('=') || after.starts_with('.')) {
+                return true;
+            }
+            from = i + name.len();
+        }
+        false
+    };
+    (start..end).find(|&i| assigns(lines[i])).map(|i| i + 1)
+}
+
 /// Splits `key=value`.
 pub fn split_override(s: &str) -> Result<(&str, &str), ScenarioError> {
     s.split_once('=')
@@ -672,7 +734,16 @@ impl Scenario {
         // First pass on the text itself so that schema errors carry line numbers.
         let sc: Scenario = toml::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
         if overrides.is_empty() {
-            sc.validate()?;
+            sc.validate().map_err(|e| match e {
+                ScenarioError::Invalid { key, reason } => match locate_key(text, &key) {
+                    Some(line) => ScenarioError::Invalid {
+                        key,
+                        reason: format!("{reason} (line {line})"),
+                    },
+                    None => ScenarioError::Invalid { key, reason },
+                },
+                other => other,
+            })?;
             return Ok(sc);
         }
         // Overrides apply to the scenario with every default spelled out, so that
@@ -1012,6 +1083,18 @@ cc = { name = "ledbat", target = "25ms" }
         let e = Scenario::from_toml(text).unwrap_err().to_string();
         assert!(e.contains("line 1"), "{e}");
         assert!(e.contains("parsecs"), "{e}");
+    }
+
+    #[test]
+    fn semantic_errors_in_files_carry_the_line() {
+        let text = "duration = \"10s\"\n[[flow]]\ncc = { name = \"ledbat\" }\n[[flow]]\ncount = 2\ncc = { name = \"ledbat\", gain = -1.0 }\n";
+        let e = Scenario::from_toml(text).unwrap_err().to_string();
+        assert!(e.contains("flow.1.cc.gain") && e.contains("line 6"), "{e}");
+        let text =
+            "[topology]\nkind = \"dumbbell\"\nloss = 3.0\n[[flow]]\ncc = { name = \"ledbat\" }\n";
+        let e = Scenario::from_toml(text).unwrap_err().to_string();
+        assert!(e.contains("topology.loss") && e.contains("line 3"), "{e}");
+        assert_eq!(locate_key("a = 1\n", "nowhere.to.be.found"), None);
     }
 
     #[test]
