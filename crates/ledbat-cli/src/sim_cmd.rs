@@ -514,6 +514,63 @@ mod tests {
     }
 
     #[test]
+    fn sim_writes_identical_files_for_the_same_seed_and_sweep_writes_csvs() {
+        let base = std::env::temp_dir().join(format!("ledbat-sim-cmd-run-{}", std::process::id()));
+        std::fs::create_dir_all(&base).unwrap();
+        let sc = base.join("s.toml");
+        std::fs::write(
+            &sc,
+            "duration = \"3s\"\n[[flow]]\ncc = { name = \"ledbat\", target = \"25ms\" }\n",
+        )
+        .unwrap();
+        let files = [
+            "summary.json",
+            "series.csv",
+            "cwnd.svg",
+            "queue.svg",
+            "throughput.svg",
+            "scenario.toml",
+        ];
+        let mut outs = Vec::new();
+        for k in 0..2 {
+            let out = base.join(format!("out{k}"));
+            run_sim(SimArgs {
+                scenario: sc.clone(),
+                seed: Some(3),
+                out: Some(out.clone()),
+                set: vec![],
+                bench: false,
+            })
+            .unwrap();
+            outs.push(files.map(|f| std::fs::read(out.join(f)).unwrap()));
+        }
+        assert!(
+            outs[0] == outs[1],
+            "same scenario and seed must give byte-identical files"
+        );
+        let sw = base.join("sw.toml");
+        std::fs::write(
+            &sw,
+            "scenario = \"s.toml\"\nseeds = 2\n[grid]\n\"topology.queue.packets\" = [20, 50]\n",
+        )
+        .unwrap();
+        let out = base.join("sweep");
+        run_sweep(SweepArgs {
+            sweep: sw,
+            jobs: Some(2),
+            out: Some(out.clone()),
+        })
+        .unwrap();
+        let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+        assert_eq!(runs.lines().count(), 1 + 4);
+        assert!(runs.starts_with("topology.queue.packets,seed,efficiency"));
+        let means = std::fs::read_to_string(out.join("means.csv")).unwrap();
+        assert_eq!(means.lines().count(), 1 + 2);
+        assert!(means.lines().next().unwrap().contains("efficiency.ci95"));
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
     fn csv_fields_are_quoted_when_needed() {
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("x"), "x");
