@@ -332,6 +332,9 @@ fn num(x: f64) -> String {
     }
 }
 
+/// One sweep run: grid point index, seed, metrics.
+type Row = (usize, u64, Vec<(String, f64)>);
+
 /// Runs a sweep.
 pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&a.sweep)
@@ -387,7 +390,7 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
     if let Ok(b) = bar.lock() {
         b.finish();
     }
-    let mut rows: Vec<(usize, u64, Vec<(String, f64)>)> = Vec::with_capacity(jobs.len());
+    let mut rows: Vec<Row> = Vec::with_capacity(jobs.len());
     for (&(p, seed), r) in jobs.iter().zip(results) {
         let r = r.with_context(|| format!("grid point {p} seed {seed}"))?;
         if !r.conservation.holds {
