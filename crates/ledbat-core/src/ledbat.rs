@@ -126,7 +126,10 @@ impl LedbatConfig {
             return Err(ConfigError::new(
                 controller,
                 "target",
-                format!("must be at most {MAX_TARGET} (the largest the papers sweep), got {}", self.target),
+                format!(
+                    "must be at most {MAX_TARGET} (the largest the papers sweep), got {}",
+                    self.target
+                ),
             ));
         }
         positive(controller, "gain", self.gain)?;
@@ -134,20 +137,38 @@ impl LedbatConfig {
             return Err(ConfigError::new(
                 controller,
                 "gain",
-                format!("must be at most {MAX_GAIN} (the largest the papers sweep), got {}", self.gain),
+                format!(
+                    "must be at most {MAX_GAIN} (the largest the papers sweep), got {}",
+                    self.gain
+                ),
             ));
         }
-        in_range(controller, "allowed_increase", self.allowed_increase, 0.0, 1e6)?;
+        in_range(
+            controller,
+            "allowed_increase",
+            self.allowed_increase,
+            0.0,
+            1e6,
+        )?;
         in_range(controller, "min_cwnd", self.min_cwnd, 1.0, 1e6)?;
         in_range(controller, "init_cwnd", self.init_cwnd, 1.0, 1e6)?;
         if self.init_cwnd < self.min_cwnd {
             return Err(ConfigError::new(
                 controller,
                 "init_cwnd",
-                format!("must be at least min_cwnd ({}), got {}", self.min_cwnd, self.init_cwnd),
+                format!(
+                    "must be at least min_cwnd ({}), got {}",
+                    self.min_cwnd, self.init_cwnd
+                ),
             ));
         }
-        in_range(controller, "slow_start_exit", self.slow_start_exit, 0.0, 10.0)?;
+        in_range(
+            controller,
+            "slow_start_exit",
+            self.slow_start_exit,
+            0.0,
+            10.0,
+        )?;
         self.delay.validate(controller)
     }
 
@@ -161,7 +182,10 @@ impl LedbatConfig {
             v.push(format!("GAIN {} exceeds RFC 6817's 1", self.gain));
         }
         if self.delay.base_interval != Duration::from_secs(60) {
-            v.push(format!("base-delay bucket {} differs from RFC 6817's 1 minute", self.delay.base_interval));
+            v.push(format!(
+                "base-delay bucket {} differs from RFC 6817's 1 minute",
+                self.delay.base_interval
+            ));
         }
         v
     }
@@ -411,7 +435,8 @@ impl Controller for Ledbat {
         };
         if !self.st.slow_start_step(qd, ack.bytes_acked) {
             let off = self.st.off_target(qd);
-            self.st.cwnd += self.cfg.gain * off * ack.bytes_acked as f64 * self.st.mss / self.st.cwnd;
+            self.st.cwnd +=
+                self.cfg.gain * off * ack.bytes_acked as f64 * self.st.mss / self.st.cwnd;
         }
         self.st.cap_and_floor(ack.flight_before);
     }
@@ -554,10 +579,16 @@ mod tests {
         c.on_loss(t0, &loss(Instant::from_millis(900)));
         assert_eq!(c.window(), 20 * 1500);
         // A second loss from the same window (sent before the reduction) is ignored.
-        c.on_loss(t0 + Duration::from_millis(1), &loss(Instant::from_millis(950)));
+        c.on_loss(
+            t0 + Duration::from_millis(1),
+            &loss(Instant::from_millis(950)),
+        );
         assert_eq!(c.window(), 20 * 1500);
         // A loss of a packet sent after the reduction halves again.
-        c.on_loss(t0 + Duration::from_millis(100), &loss(t0 + Duration::from_millis(50)));
+        c.on_loss(
+            t0 + Duration::from_millis(100),
+            &loss(t0 + Duration::from_millis(50)),
+        );
         assert_eq!(c.window(), 10 * 1500);
     }
 
@@ -593,7 +624,10 @@ mod tests {
     fn config_rejects_nonsense_and_names_the_field() {
         let cases: [(LedbatConfig, &str); 5] = [
             (LedbatConfig::default().target(Duration::ZERO), "target"),
-            (LedbatConfig::default().target(Duration::from_millis(500)), "target"),
+            (
+                LedbatConfig::default().target(Duration::from_millis(500)),
+                "target",
+            ),
             (LedbatConfig::default().gain(f64::NAN), "gain"),
             (LedbatConfig::default().gain(-1.0), "gain"),
             (LedbatConfig::default().min_cwnd(4.0), "init_cwnd"),

@@ -174,7 +174,9 @@ impl ControllerConfig {
     ) -> Result<Self, ParamError> {
         let mut cfg = Self::from_name(name)?;
         for p in params {
-            let (k, v) = p.split_once('=').ok_or_else(|| ParamError::Syntax(p.to_string()))?;
+            let (k, v) = p
+                .split_once('=')
+                .ok_or_else(|| ParamError::Syntax(p.to_string()))?;
             cfg = cfg.set(k.trim(), v.trim())?;
         }
         cfg.validate()?;
@@ -201,7 +203,12 @@ impl ControllerConfig {
             slot = slot
                 .as_object_mut()
                 .and_then(|m| m.get_mut(*part))
-                .ok_or_else(|| err(format!("no such parameter (known: {})", Self::keys_of(self).join(", "))))?;
+                .ok_or_else(|| {
+                    err(format!(
+                        "no such parameter (known: {})",
+                        Self::keys_of(self).join(", ")
+                    ))
+                })?;
         }
         *slot = parsed;
         serde_json::from_value(tree).map_err(|e| err(e.to_string()))
@@ -216,7 +223,11 @@ impl ControllerConfig {
                         if prefix.is_empty() && k == "name" {
                             continue;
                         }
-                        let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                        let key = if prefix.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{prefix}.{k}")
+                        };
                         walk(&key, x, out);
                     }
                 }
@@ -315,7 +326,11 @@ mod tests {
 
     #[test]
     fn params_apply_and_errors_name_the_key() {
-        let cfg = ControllerConfig::with_params("ledbat", ["target=25ms", "gain=0.5", "delay.base_history=3"]).unwrap();
+        let cfg = ControllerConfig::with_params(
+            "ledbat",
+            ["target=25ms", "gain=0.5", "delay.base_history=3"],
+        )
+        .unwrap();
         let ControllerConfig::Ledbat(c) = &cfg else {
             panic!("not ledbat: {cfg:?}")
         };
@@ -339,7 +354,8 @@ mod tests {
             let back: ControllerConfig = serde_json::from_str(&j).unwrap();
             assert_eq!(back, cfg, "{j}");
         }
-        let bad: Result<ControllerConfig, _> = serde_json::from_str(r#"{"name":"ledbat","bogus":1}"#);
+        let bad: Result<ControllerConfig, _> =
+            serde_json::from_str(r#"{"name":"ledbat","bogus":1}"#);
         assert!(bad.is_err());
     }
 }
