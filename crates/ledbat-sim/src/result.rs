@@ -84,7 +84,8 @@ pub struct FlowResult {
     pub cwnd_sd_pkts: f64,
     /// Mean RTT sample, ms.
     pub rtt_mean_ms: Option<f64>,
-    /// Seconds from the flow's start to steady state (see SCENARIOS.md), if reached.
+    /// Seconds from the flow's start to steady state (see SCENARIOS.md), if reached;
+    /// computed over the whole run, warm-up included.
     pub time_to_steady_s: Option<f64>,
     /// Completed transfers, chunks or trains.
     pub completions: Vec<Completion>,

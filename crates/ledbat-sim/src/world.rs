@@ -785,8 +785,7 @@ impl<'a> World<'a> {
             s_rate: Vec::with_capacity(self.series_len),
             s_qd: Vec::with_capacity(self.series_len),
         };
-        f.per_sec
-            .reserve_exact(((self.end - self.warmup) / 1_000_000_000) as usize);
+        f.per_sec.reserve_exact((self.end / 1_000_000_000) as usize);
         if start <= self.end {
             self.ev.push(start, Ev::Start(fi));
         }
@@ -802,8 +801,8 @@ impl<'a> World<'a> {
             self.ev.push(self.sample_ns, Ev::Sample);
         }
         let sec = 1_000_000_000;
-        if self.warmup + sec <= self.end {
-            self.ev.push(self.warmup + sec, Ev::Second);
+        if sec <= self.end {
+            self.ev.push(sec, Ev::Second);
         }
         let mut n: u64 = 0;
         while let Some((t, ev)) = self.ev.pop() {
@@ -1066,12 +1065,12 @@ impl<'a> World<'a> {
     }
 
     fn count_delivered(&mut self, fi: usize, bytes: u64) {
+        let f = &mut self.flows[fi];
         if self.now >= self.warmup {
-            let f = &mut self.flows[fi];
             f.delivered_win += bytes;
-            f.sec_bytes += bytes;
         }
-        self.flows[fi].sample_bytes += bytes;
+        f.sec_bytes += bytes;
+        f.sample_bytes += bytes;
     }
 
     // ----- receiver -----
@@ -1891,9 +1890,9 @@ impl<'a> World<'a> {
         }
     }
 
-    /// Window `k` covers `[warmup + k s, warmup + (k+1) s)`.
+    /// Window `k` covers `[k s, (k+1) s)`; a flow is active in it when it ran throughout.
     fn window_active(&self, f: &Flow, k: usize) -> bool {
-        let ws = self.warmup + k as u64 * 1_000_000_000;
+        let ws = k as u64 * 1_000_000_000;
         let we = ws + 1_000_000_000;
         f.start <= ws && f.stop >= we && f.finished_at.is_none_or(|t| t >= we)
     }
@@ -1907,7 +1906,7 @@ impl<'a> World<'a> {
             xs.extend(
                 self.flows
                     .iter()
-                    .filter(|f| self.window_active(f, k))
+                    .filter(|f| k as u64 * 1_000_000_000 >= self.warmup && self.window_active(f, k))
                     .map(|f| f.per_sec[k]),
             );
             if let Some(j) = jain(&xs) {
@@ -1939,8 +1938,6 @@ impl<'a> World<'a> {
                 break;
             }
         }
-        first.map(|k| {
-            ((self.warmup + k as u64 * 1_000_000_000).saturating_sub(f.start)) as f64 * 1e-9
-        })
+        first.map(|k| ((k as u64 * 1_000_000_000).saturating_sub(f.start)) as f64 * 1e-9)
     }
 }

@@ -352,3 +352,22 @@ fn cbr_source_delivers_its_rate_and_ignores_congestion() {
     );
     assert_eq!(r.flows[0].controller, "udp");
 }
+
+#[test]
+fn time_to_steady_state_reflects_convergence() {
+    // LEDBAT alone without slow start grows by about one packet per RTT: from 2 to the
+    // ~42-packet BDP takes roughly 40 RTTs (~2-3 s), then the rate is flat.
+    let r = sim(
+        "duration = \"30s\"\n[[flow]]\ncc = { name = \"ledbat\", target = \"25ms\" }\n",
+        1,
+    );
+    let t = r.flows[0].time_to_steady_s.expect("reaches steady state");
+    assert!((1.0..=8.0).contains(&t), "{t}");
+    // A latecomer that starts at 10 s is measured from its own start.
+    let r = sim(
+        "duration = \"60s\"\n[[flow]]\ncc = { name = \"ledbat\", target = \"25ms\" }\n[[flow]]\ncc = { name = \"ledbat\", target = \"25ms\" }\nstart = \"10s\"\n",
+        1,
+    );
+    let t = r.flows[1].time_to_steady_s.expect("latecomer settles");
+    assert!(t < 40.0, "{t}");
+}
