@@ -76,18 +76,22 @@ def plan_for(quick: bool) -> Plan:
     if quick:
         return Plan(cubic_at=22, cubic_for=20, two_gap=10, two_len=40, fifos_ms=[121],
                     seeders=["libtorrent", "transmission", "ledbat", "fledbat", "ledbat++"],
-                    two_ccs=["fledbat"], two_fifos_ms=[121])
+                    two_ccs=["fledbat", "ledbat++"], two_fifos_ms=[121])
     return Plan(cubic_at=30, cubic_for=30, two_gap=10, two_len=60, fifos_ms=[121, 303],
                 seeders=list(SEEDERS), two_ccs=list(OUR_CCS), two_fifos_ms=[121, 303])
 
 
-def seeder_flow(seeder: str, length: float) -> Flow:
-    """The uTP flow of a seeder scenario."""
+def seeder_flow(seeder: str, length: float, packet_size: int | None = None) -> Flow:
+    """The uTP flow of a seeder scenario (`packet_size`: our uTP packet size)."""
     if seeder == "libtorrent":
         return Flow("utp", "bt-lt", 0.0, length)
     if seeder == "transmission":
         return Flow("utp", "bt-tr", 0.0, length)
-    return Flow("utp", "bt-ours", 0.0, length, cc=seeder)
+    return Flow("utp", "bt-ours", 0.0, length, cc=seeder, params=_ours_params(packet_size))
+
+
+def _ours_params(packet_size: int | None) -> dict[str, str]:
+    return {"packet_size": str(packet_size)} if packet_size else {}
 
 
 def _nan(x: float | None) -> bool:
@@ -337,7 +341,7 @@ def parse_args(argv):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true",
                     help="CI subset: 121 ms FIFO; libtorrent, Transmission, ours with ledbat, "
-                         "fledbat, ledbat++; two fledbat flows; shorter phases")
+                         "fledbat, ledbat++; two fledbat, two ledbat++ flows; shorter phases")
     ap.add_argument("--fifos-ms", default=None, help="FIFO sizes in ms (default 121,303)")
     ap.add_argument("--seeders", default=None,
                     help=f"comma list from {','.join(SEEDERS)} (default all)")
@@ -347,6 +351,11 @@ def parse_args(argv):
                     help="FIFOs for the two-flow runs (default: every FIFO)")
     ap.add_argument("--cubic-at", type=float, default=None, help="cubic joins at (s)")
     ap.add_argument("--cubic-for", type=float, default=None, help="cubic runs for (s)")
+    ap.add_argument("--our-packet-size", type=int, default=1472,
+                    help="`ledbat torrent --packet-size` (uTP header included) of our seeders. "
+                         "Default 1472: 1500-byte IP packets, the size libtorrent's uTP MTU "
+                         "discovery reaches on this path, so that payload rates compare "
+                         "like for like; 0 = ours' default (1400)")
     ap.add_argument("--rate-mbit", type=float, default=10.0)
     ap.add_argument("--ledbat-bin", default=None)
     ap.add_argument("--out-dir", default=None, help="default /tmp/ledbat-sidebyside/<time>")
@@ -426,7 +435,7 @@ def main(argv=None) -> int:
         "command": " ".join(["python3", "testbed/sidebyside.py", *(argv or sys.argv[1:])]),
         "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
         "git_head": commit, "ledbat_bin": ledbat_bin, "ledbat_version": version,
-        "rate_mbit": a.rate_mbit, "file_bytes": size, "info_hash": info_hash,
+        "rate_mbit": a.rate_mbit, "our_packet_size": a.our_packet_size or 1400, "file_bytes": size, "info_hash": info_hash,
         "plan": p.__dict__ | {"single_len": p.single_len}, "leecher": "libtorrent 2.1.1 "
         "(two of ours: ledbat torrent get)", "load_before": os.getloadavg(),
         "single": [], "two": [], "checks": [],
@@ -446,14 +455,16 @@ def main(argv=None) -> int:
             name = f"{fifo:.0f}ms-{kind}-{who}"
             logdir = os.path.join(out_dir, name)
             if kind == "single":
-                fl = [seeder_flow(who, p.single_len),
+                fl = [seeder_flow(who, p.single_len, a.our_packet_size),
                       Flow("tcp", "iperf3-cubic", p.cubic_at, p.cubic_for)]
                 res = run_scenario(name, fl, p.single_len, b, ctx, logdir, tag)
                 row = {"fifo_ms": fifo, "seeder": who, **analyse_single(res, rate)}
                 doc["single"].append(row)
             else:
-                fl = [Flow("utp1", "bt-ours-ours", 0.0, p.two_len, cc=who),
-                      Flow("utp2", "bt-ours-ours", p.two_gap, p.two_len - p.two_gap, cc=who)]
+                pp = _ours_params(a.our_packet_size)
+                fl = [Flow("utp1", "bt-ours-ours", 0.0, p.two_len, cc=who, params=pp),
+                      Flow("utp2", "bt-ours-ours", p.two_gap, p.two_len - p.two_gap, cc=who,
+                           params=dict(pp))]
                 res = run_scenario(name, fl, p.two_len, b, ctx, logdir, tag)
                 row = {"fifo_ms": fifo, "cc": who, **analyse_two(res, rate)}
                 doc["two"].append(row)
@@ -487,7 +498,8 @@ def main(argv=None) -> int:
     doc["complete"] = status == 0
     md = markdown(doc)
     header = (f"Side by side: {a.rate_mbit:g} Mbit/s tbf bottleneck, same {size} B file, "
-              f"leecher libtorrent 2.1.1; cubic joins at {p.cubic_at:g} s for "
+              f"leecher libtorrent 2.1.1; our uTP packets {a.our_packet_size or 1400} B; "
+              f"cubic joins at {p.cubic_at:g} s for "
               f"{p.cubic_for:g} s; {doc['date_utc']} UTC, {doc['seconds']:.0f} s\n\n")
     print("\n" + header + md)
     with open(a.json or os.path.join(out_dir, "sidebyside.json"), "w") as fh:

@@ -76,6 +76,8 @@ def _cc_args(flow: Flow) -> list[str]:
     for k, v in sorted(flow.params.items()):
         if k == "target_ms":
             argv += ["--target-ms", str(v)]
+        elif k == "packet_size":
+            argv += ["--packet-size", str(v)]
         elif k.startswith("cc_param."):
             argv += ["--cc-param", f"{k.removeprefix('cc_param.')}={v}"]
         else:
