@@ -602,6 +602,9 @@ impl<'a> World<'a> {
                 w.add_flow(spec, name, k)?;
             }
         }
+        for _ in 0..w.links.len() {
+            w.ev.add_pipe();
+        }
         w.series_links = (0..w.monitored.len().min(8))
             .map(|_| Vec::with_capacity(w.series_len))
             .collect();
@@ -1037,7 +1040,7 @@ impl<'a> World<'a> {
                 break;
             }
         }
-        self.ev.push(t, Ev::Arrive(pkt));
+        self.ev.push_via(l as u32, t, Ev::Arrive(pkt));
     }
 
     fn inject(&mut self, pkt: u32, fi: usize) {
