@@ -905,18 +905,16 @@ impl<'a> World<'a> {
                         None => s.queue_drops += 1,
                         Some((start, _)) => {
                             s.add_qdelay(start - now);
-                            s.busy_ns += tx;
                             s.departures += 1;
                         }
                     }
                 }
-                if let Some((start, _)) = res {
-                    // Time-weighted queue: each packet waits from `now` to `start`.
-                    let from = now.max(self.warmup);
-                    let to = start.min(self.end);
-                    if to > from {
-                        s.area += (to - from) as u128;
-                    }
+                if let Some((start, end)) = res {
+                    // Time-weighted queue: each packet waits from `now` to `start`; the
+                    // link is busy from `start` to `end`. Both clipped to the window.
+                    let clip = |a: u64, b: u64| b.min(self.end).saturating_sub(a.max(self.warmup));
+                    s.area += clip(now, start) as u128;
+                    s.busy_ns += clip(start, end);
                 }
             }
             match res {
@@ -984,8 +982,10 @@ impl<'a> World<'a> {
                 if let Some(s) = link.stats.as_mut() {
                     if measuring {
                         s.add_qdelay(now - e.enq_at);
-                        s.busy_ns += tx;
                     }
+                    s.busy_ns += (now + tx)
+                        .min(self.end)
+                        .saturating_sub(now.max(self.warmup));
                 }
                 link.busy = true;
                 link.in_tx = e.pkt;
