@@ -1,3 +1,5 @@
+//! Runs a scenario file (with optional `key=value` overrides) with seed 1 and prints the
+//! result as JSON without the time series: `cargo run -p ledbat-sim --example quick -- FILE`.
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let text = std::fs::read_to_string(&args[1]).unwrap();

@@ -1185,6 +1185,12 @@ traffic = { kind = "chunks", persistence = 0.5, peers = [1, 2] }
 "#;
         let s = Scenario::from_toml(text).unwrap();
         assert_eq!(s.star_hosts(), 3);
+        assert_eq!(
+            Scenario::from_toml(&s.to_toml()).unwrap(),
+            s,
+            "{}",
+            s.to_toml()
+        );
         let e = Scenario::from_toml_with(text, &["flow.0.to=3"])
             .unwrap_err()
             .to_string();
