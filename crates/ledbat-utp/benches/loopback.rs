@@ -1,8 +1,7 @@
 //! Loopback throughput of one uTP connection without a bottleneck, and CPU cost.
 //!
 //! `cargo bench -p ledbat-utp --bench loopback` sends `LEDBAT_BENCH_MB` MiB (default 1024)
-//! from one `UtpSocket` to another over 127.0.0.1, both in this process on a two-worker
-//! tokio runtime, and prints:
+//! from one `UtpSocket` to another over 127.0.0.1, both in this process, and prints:
 //!
 //! - throughput: payload bits over wall time from `connect` to the sender's FIN being
 //!   acknowledged (every byte delivered and acknowledged);
@@ -12,7 +11,9 @@
 //!
 //! Environment: `LEDBAT_BENCH_MB`, `LEDBAT_BENCH_CC` (controller, default `ledbat`),
 //! `LEDBAT_BENCH_PACKET` (packet size, default 1400), `LEDBAT_BENCH_RUNS` (default 3),
-//! `LEDBAT_BENCH_THREADS` (tokio worker threads, default 2; 1 = current-thread runtime),
+//! `LEDBAT_BENCH_LAYOUT` (`shared`: both endpoints on one runtime; `split`: a thread and
+//! current-thread runtime each, as two `ledbat` processes would run; default `both`),
+//! `LEDBAT_BENCH_THREADS` (workers of the shared runtime, default 1),
 //! `LEDBAT_BENCH_TRACE` (print the sender's state every 16 MiB).
 
 use ledbat_core::ControllerConfig;
@@ -49,23 +50,30 @@ fn clock_ticks() -> f64 {
         .unwrap_or(100.0)
 }
 
-async fn one_run(bytes: u64, cfg: ConnectionConfig) -> (f64, ledbat_utp::ConnectionStats) {
-    let server = UtpSocket::bind(
-        "127.0.0.1:0".parse().unwrap(),
-        EndpointConfig::default()
-            .connection(cfg.clone())
-            .listen(true),
-    )
-    .await
-    .unwrap();
-    let client = UtpSocket::bind(
-        "127.0.0.1:0".parse().unwrap(),
-        EndpointConfig::default().connection(cfg),
-    )
-    .await
-    .unwrap();
-    let addr = server.local_addr();
-    let srv = tokio::spawn(async move {
+fn current_thread() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// One transfer. With `split`, the receiver runs on its own thread and current-thread
+/// runtime, as two `ledbat` processes would; otherwise both share `rt`.
+fn one_run(
+    rt: &tokio::runtime::Runtime,
+    split: bool,
+    bytes: u64,
+    cfg: ConnectionConfig,
+) -> (f64, ledbat_utp::ConnectionStats) {
+    let scfg = EndpointConfig::default()
+        .connection(cfg.clone())
+        .listen(true);
+    let (addr_tx, addr_rx) = tokio::sync::oneshot::channel();
+    let receiver = async move {
+        let server = UtpSocket::bind("127.0.0.1:0".parse().unwrap(), scfg)
+            .await
+            .unwrap();
+        addr_tx.send(server.local_addr()).unwrap();
         let mut s = server.accept().await.unwrap();
         let mut buf = vec![0u8; 256 * 1024];
         let mut got = 0u64;
@@ -78,33 +86,60 @@ async fn one_run(bytes: u64, cfg: ConnectionConfig) -> (f64, ledbat_utp::Connect
         }
         s.shutdown().await.unwrap();
         got
-    });
-    let chunk = vec![0x5au8; 256 * 1024];
-    let start = Wall::now();
-    let mut c = client.connect(addr).await.unwrap();
-    let mut sent = 0u64;
-    while sent < bytes {
-        let n = chunk.len().min((bytes - sent) as usize);
-        c.write_all(&chunk[..n]).await.unwrap();
-        sent += n as u64;
-        if std::env::var_os("LEDBAT_BENCH_TRACE").is_some() && (sent & ((16 << 20) - 1)) == 0 {
-            let s = c.stats().unwrap();
-            eprintln!(
-                "{:>8} MiB cwnd {} in_flight {} peer_wnd {} srtt {:?} qd {:?} losses {}",
-                sent >> 20,
-                s.cwnd,
-                s.in_flight,
-                s.peer_window,
-                s.srtt,
-                s.metrics.queuing_delay,
-                s.fast_losses
-            );
+    };
+    let (srv_thread, srv_task) = if split {
+        (
+            Some(std::thread::spawn(move || {
+                current_thread().block_on(receiver)
+            })),
+            None,
+        )
+    } else {
+        (None, Some(rt.spawn(receiver)))
+    };
+    let (wall, stats) = rt.block_on(async move {
+        let addr = addr_rx.await.unwrap();
+        let client = UtpSocket::bind(
+            "127.0.0.1:0".parse().unwrap(),
+            EndpointConfig::default().connection(cfg),
+        )
+        .await
+        .unwrap();
+        let chunk = vec![0x5au8; 256 * 1024];
+        let start = Wall::now();
+        let mut c = client.connect(addr).await.unwrap();
+        let mut sent = 0u64;
+        while sent < bytes {
+            let n = chunk.len().min((bytes - sent) as usize);
+            c.write_all(&chunk[..n]).await.unwrap();
+            sent += n as u64;
+            if std::env::var_os("LEDBAT_BENCH_TRACE").is_some() && (sent & ((16 << 20) - 1)) == 0 {
+                let s = c.stats().unwrap();
+                eprintln!(
+                    "{:>8} MiB cwnd {} in_flight {} peer_wnd {} srtt {:?} qd {:?} losses {}",
+                    sent >> 20,
+                    s.cwnd,
+                    s.in_flight,
+                    s.peer_window,
+                    s.srtt,
+                    s.metrics.queuing_delay,
+                    s.fast_losses
+                );
+            }
         }
-    }
-    c.shutdown().await.unwrap();
-    let wall = start.elapsed().as_secs_f64();
-    let stats = c.stats().unwrap();
-    let got = srv.await.unwrap();
+        c.shutdown().await.unwrap();
+        let wall = start.elapsed().as_secs_f64();
+        let stats = c.stats().unwrap();
+        // Take the receiver's FIN so that its shutdown completes.
+        let mut rest = [0u8; 16];
+        while c.read(&mut rest).await.unwrap() > 0 {}
+        (wall, stats)
+    });
+    let got = match (srv_thread, srv_task) {
+        (Some(t), _) => t.join().unwrap(),
+        (_, Some(t)) => rt.block_on(t).unwrap(),
+        _ => unreachable!(),
+    };
     assert_eq!(got, bytes, "receiver got every byte");
     (wall, stats)
 }
@@ -118,12 +153,14 @@ fn main() {
     let cfg = ConnectionConfig::default()
         .controller(ControllerConfig::from_name(&cc).expect("known controller"))
         .packet_size(packet);
-    let threads: usize = env_or("LEDBAT_BENCH_THREADS", 2);
+    let layouts: Vec<bool> = match env_or("LEDBAT_BENCH_LAYOUT", "both".to_string()).as_str() {
+        "shared" => vec![false],
+        "split" => vec![true],
+        _ => vec![false, true],
+    };
+    let threads: usize = env_or("LEDBAT_BENCH_THREADS", 1);
     let rt = if threads <= 1 {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
+        current_thread()
     } else {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(threads)
@@ -132,12 +169,28 @@ fn main() {
             .unwrap()
     };
     let tck = clock_ticks();
-    println!(
-        "loopback uTP, 1 connection, {mb} MiB, controller {cc}, packet {packet} B, {runs} runs"
-    );
+    for split in layouts {
+        let layout = if split {
+            "split: sender and receiver on a thread and current-thread runtime each".to_string()
+        } else {
+            format!("shared: sender and receiver on one runtime of {threads} thread(s)")
+        };
+        println!("loopback uTP, 1 connection, {mb} MiB, controller {cc}, packet {packet} B, {runs} runs, {layout}");
+        run_layout(&rt, split, runs, bytes, &cfg, tck);
+    }
+}
+
+fn run_layout(
+    rt: &tokio::runtime::Runtime,
+    split: bool,
+    runs: u32,
+    bytes: u64,
+    cfg: &ConnectionConfig,
+    tck: f64,
+) {
     for run in 1..=runs {
         let cpu0 = cpu_seconds(tck);
-        let (wall, st) = rt.block_on(one_run(bytes, cfg.clone()));
+        let (wall, st) = one_run(rt, split, bytes, cfg.clone());
         let cpu = cpu_seconds(tck) - cpu0;
         let gbps = bytes as f64 * 8.0 / wall / 1e9;
         let cpu_per_gb = cpu / (bytes as f64 / 1e9);

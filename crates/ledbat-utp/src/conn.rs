@@ -404,6 +404,29 @@ impl Connection {
         self.recv_buf.len()
     }
 
+    /// Whether [`Connection::read`] would return something other than `WouldBlock`
+    /// (data, end of stream or an error).
+    pub fn is_readable(&self) -> bool {
+        !self.recv_buf.is_empty() || self.eof || self.error.is_some()
+    }
+
+    /// Whether written bytes are waiting to be packetized.
+    pub fn has_unsent(&self) -> bool {
+        self.unsent < self.send_base + self.send_buf.len() as u64
+    }
+
+    /// Whether a datagram may be due without any new event: an acknowledgement or
+    /// keep-alive is pending, or written data has not been packetized yet. Runtimes use it
+    /// to avoid waking their driver for nothing.
+    pub fn wants_transmit(&self) -> bool {
+        self.ack_pending
+            || self.keepalive_due
+            || self.syn_pending
+            || self.reset_pending
+            || self.has_unsent()
+            || (self.close_requested && !self.fin_sent)
+    }
+
     /// Queues bytes for sending; returns how many were taken (at most
     /// [`Connection::writable`]).
     pub fn write(&mut self, data: &[u8]) -> Result<usize, StreamError> {

@@ -32,10 +32,40 @@ const RECV_BATCH: usize = 64;
 /// Datagrams sent per turn of the driver before it looks at the socket again.
 const SEND_BATCH: usize = 128;
 
+/// What a task parked on the write side waits for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum WriteWait {
+    /// Send-buffer space.
+    #[default]
+    Space,
+    /// The end of the handshake.
+    Connect,
+    /// Our FIN acknowledged.
+    Shutdown,
+}
+
 #[derive(Default)]
 struct Wakers {
     read: Option<Waker>,
     write: Option<Waker>,
+    write_wait: WriteWait,
+}
+
+fn write_ready(c: &crate::Connection, w: WriteWait) -> bool {
+    c.error().is_some()
+        || match w {
+            WriteWait::Space => c.writable() > 0,
+            WriteWait::Connect => c.state() != crate::State::SynSent,
+            WriteWait::Shutdown => c.is_write_closed(),
+        }
+}
+
+impl Inner {
+    fn park_writer(&mut self, h: ConnHandle, wait: WriteWait, waker: &Waker) {
+        let w = self.wakers.entry(h).or_default();
+        w.write = Some(waker.clone());
+        w.write_wait = wait;
+    }
 }
 
 struct Inner {
@@ -152,7 +182,7 @@ impl UtpSocket {
             if c.state() == crate::State::Connected {
                 return Poll::Ready(Ok(()));
             }
-            g.wakers.entry(h).or_default().write = Some(cx.waker().clone());
+            g.park_writer(h, WriteWait::Connect, cx.waker());
             Poll::Pending
         })
         .await?;
@@ -248,14 +278,20 @@ pub struct StatsHandle {
 
 impl std::fmt::Debug for StatsHandle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StatsHandle").field("handle", &self.handle).finish()
+        f.debug_struct("StatsHandle")
+            .field("handle", &self.handle)
+            .finish()
     }
 }
 
 impl StatsHandle {
     /// The connection's counters and congestion state, while it exists.
     pub fn get(&self) -> Option<ConnectionStats> {
-        self.shared.lock().ep.connection(self.handle).map(|c| c.stats())
+        self.shared
+            .lock()
+            .ep
+            .connection(self.handle)
+            .map(|c| c.stats())
     }
     /// Seconds since the socket was bound (the clock the connection runs on).
     pub fn elapsed(&self) -> f64 {
@@ -277,9 +313,10 @@ impl AsyncRead for UtpStream {
         match c.read(buf.initialize_unfilled()) {
             Ok(n) => {
                 buf.advance(n);
+                // Reading may have opened the window: let the driver send the update.
+                let kick = c.wants_transmit();
                 drop(g);
-                if n > 0 {
-                    // Reading may open the window: let the driver send an update.
+                if kick {
                     this.shared.notify.notify_one();
                 }
                 Poll::Ready(Ok(()))
@@ -305,14 +342,19 @@ impl AsyncWrite for UtpStream {
         let Some(c) = g.ep.connection_mut(this.handle) else {
             return Poll::Ready(Err(io::ErrorKind::NotConnected.into()));
         };
+        // With unsent data already queued the driver is waiting for ACKs (or pacing),
+        // which will wake it; only a connection that had nothing to send needs a kick.
+        let idle = !c.has_unsent();
         match c.write(data) {
             Ok(n) => {
                 drop(g);
-                this.shared.notify.notify_one();
+                if idle {
+                    this.shared.notify.notify_one();
+                }
                 Poll::Ready(Ok(n))
             }
             Err(StreamError::WouldBlock) => {
-                g.wakers.entry(this.handle).or_default().write = Some(cx.waker().clone());
+                g.park_writer(this.handle, WriteWait::Space, cx.waker());
                 Poll::Pending
             }
             Err(StreamError::WriteClosed) => Poll::Ready(Err(io::ErrorKind::BrokenPipe.into())),
@@ -340,7 +382,7 @@ impl AsyncWrite for UtpStream {
             return Poll::Ready(Ok(()));
         }
         c.close();
-        g.wakers.entry(this.handle).or_default().write = Some(cx.waker().clone());
+        g.park_writer(this.handle, WriteWait::Shutdown, cx.waker());
         drop(g);
         this.shared.notify.notify_one();
         Poll::Pending
@@ -385,12 +427,22 @@ async fn drive(shared: Arc<Shared>, sock: UdpSocket) {
             }
             more = outq.len() >= SEND_BATCH;
             deadline = g.ep.poll_timeout();
-            for w in g.wakers.values_mut() {
-                if let Some(w) = w.read.take() {
-                    w.wake();
+            // Wake only the tasks that can make progress; the others stay registered.
+            let Inner { ep, wakers, .. } = &mut *g;
+            for (h, w) in wakers.iter_mut() {
+                let (readable, writable) = match ep.connection(*h) {
+                    Some(c) => (c.is_readable(), write_ready(c, w.write_wait)),
+                    None => (true, true),
+                };
+                if readable {
+                    if let Some(w) = w.read.take() {
+                        w.wake();
+                    }
                 }
-                if let Some(w) = w.write.take() {
-                    w.wake();
+                if writable {
+                    if let Some(w) = w.write.take() {
+                        w.wake();
+                    }
                 }
             }
             if let Some(w) = g.accept.take() {
