@@ -189,6 +189,9 @@ impl Report {
                     vals.join(", ")
                 }
             );
+            if matches!(&o.summary, Some(sm) if sm.n > 1 && sm.sd == 0.0) {
+                let _ = writeln!(s, "- All seeds give the same value: the scenario has no random element (no jitter, loss or random traffic), like the paper's own deterministic setup; the interval is degenerate, not a sign of precision.");
+            }
             for e in &o.errors {
                 let _ = writeln!(s, "- Error: {}", e.replace('\n', " "));
             }
