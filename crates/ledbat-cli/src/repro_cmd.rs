@@ -62,13 +62,23 @@ fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Writes to stdout; a closed pipe (`| head`) ends output quietly instead of panicking.
+fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.context("writing to stdout"),
+    }
+}
+
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
     if a.list {
+        let mut text = String::new();
         for c in runner::select(&a.claims)? {
-            println!("{:<40} {:<8} {}", c.id, c.paper, c.statement);
+            text.push_str(&format!("{:<40} {:<8} {}\n", c.id, c.paper, c.statement));
         }
-        return Ok(());
+        return emit(&text);
     }
     if a.seeds == 0 {
         bail!("--seeds must be at least 1");
@@ -105,9 +115,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     write_atomically(&a.out.join("report.md"), &report.to_markdown())?;
     write_atomically(&a.out.join("index.html"), &report.to_html())?;
     if a.json {
-        println!("{}", report.to_json());
+        emit(&(report.to_json() + "\n"))?;
     } else {
-        print!("{}", report.to_terminal());
+        emit(&report.to_terminal())?;
     }
     eprintln!(
         "repro: {} claims in {:.1} s wall clock; wrote {} and {}",
