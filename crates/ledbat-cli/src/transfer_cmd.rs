@@ -181,14 +181,15 @@ fn spawn_stats_ticker(
     tokio::spawn(async move {
         let mut trace = trace.map(std::io::BufWriter::new);
         let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
-        let mut n = 0u64;
+        let mut refresh = true;
         loop {
             tick.tick().await;
             let Some(s) = stats.get() else { break };
-            if n % 2 == 0 {
+            // The bar's message every other tick (200 ms) is enough for a human.
+            if refresh {
                 pb.set_message(stats_message(&s));
             }
-            n += 1;
+            refresh = !refresh;
             if let Some(w) = trace.as_mut() {
                 let line = TraceLine {
                     t: stats.elapsed(),
