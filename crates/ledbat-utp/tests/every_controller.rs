@@ -16,10 +16,23 @@ fn every_catalog_controller_transfers_byte_exact_over_a_lossy_link() {
             let mut rng = ChaCha12Rng::seed_from_u64(seed);
             let size = rng.gen_range(0..=60_000);
             let data: Vec<u8> = (0..size).map(|_| rng.gen()).collect();
-            let mut net = Net::new(cfg.clone(), LinkConfig::lossy(0.05), LinkConfig::lossy(0.05), seed);
+            let mut net = Net::new(
+                cfg.clone(),
+                LinkConfig::lossy(0.05),
+                LinkConfig::lossy(0.05),
+                seed,
+            );
             let out = transfer(&mut net, &data, Duration::from_secs(900));
-            assert!(out.complete, "{} seed {seed} size {size}: incomplete; {:?}", info.name, out.client);
-            assert!(out.received == data, "{} seed {seed}: bytes differ", info.name);
+            assert!(
+                out.complete,
+                "{} seed {seed} size {size}: incomplete; {:?}",
+                info.name, out.client
+            );
+            assert!(
+                out.received == data,
+                "{} seed {seed}: bytes differ",
+                info.name
+            );
         }
     }
 }
