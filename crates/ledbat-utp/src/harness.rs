@@ -450,6 +450,89 @@ mod tests {
     }
 
     #[test]
+    fn one_endpoint_serves_many_connections_both_ways() {
+        let mut net = Net::new(
+            EndpointConfig::default(),
+            LinkConfig::lossy(0.03),
+            LinkConfig::lossy(0.03),
+            77,
+        );
+        let n = 6usize;
+        let payload = |i: usize| -> Vec<u8> {
+            (0..20_000 + i * 3_000)
+                .map(|k| (k * (i + 3)) as u8)
+                .collect()
+        };
+        let clients: Vec<ConnHandle> = (0..n)
+            .map(|_| net.a.connect(net.now, addr_b()).unwrap())
+            .collect();
+        let mut written = vec![0usize; n];
+        let mut servers: Vec<ConnHandle> = Vec::new();
+        let mut got: std::collections::HashMap<ConnHandle, Vec<u8>> = Default::default();
+        let mut buf = vec![0u8; 65536];
+        let limit = net.now + Duration::from_secs(300);
+        loop {
+            for (i, &c) in clients.iter().enumerate() {
+                let data = payload(i);
+                let conn = net.a.connection_mut(c).unwrap();
+                if written[i] < data.len() {
+                    written[i] += conn.write(&data[written[i]..]).unwrap_or(0);
+                } else {
+                    conn.close();
+                }
+            }
+            while let Some(h) = net.b.accept() {
+                servers.push(h);
+            }
+            for &h in &servers {
+                let conn = net.b.connection_mut(h).unwrap();
+                while let Ok(k) = conn.read(&mut buf) {
+                    if k == 0 {
+                        break;
+                    }
+                    got.entry(h).or_default().extend_from_slice(&buf[..k]);
+                }
+            }
+            let done = servers.len() == n
+                && servers
+                    .iter()
+                    .all(|&h| net.b.connection(h).unwrap().is_read_closed());
+            if done || !net.step(limit) {
+                break;
+            }
+        }
+        assert_eq!(servers.len(), n);
+        // Each server-side stream holds exactly one client's payload.
+        let mut seen: Vec<usize> = servers
+            .iter()
+            .map(|h| {
+                let data = got.remove(h).unwrap_or_default();
+                (0..n)
+                    .find(|&i| payload(i) == data)
+                    .expect("a client's exact payload")
+            })
+            .collect();
+        seen.sort();
+        assert_eq!(seen, (0..n).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn heavy_loss_recovers_through_timeouts() {
+        for seed in 0..30 {
+            let mut net = Net::new(
+                EndpointConfig::default(),
+                LinkConfig::lossy(0.2),
+                LinkConfig::lossy(0.2),
+                seed,
+            );
+            let data: Vec<u8> = (0..30_000u32).map(|i| (i ^ seed as u32) as u8).collect();
+            let out = transfer(&mut net, &data, Duration::from_secs(3600));
+            assert!(out.complete, "seed {seed}: {:?}", out.client);
+            assert!(out.received == data, "seed {seed}");
+        }
+    }
+
+    #[test]
     fn empty_transfer_completes() {
         let mut net = Net::new(
             EndpointConfig::default(),
