@@ -196,7 +196,9 @@ fn run_layout(
         let cpu_per_gb = cpu / (bytes as f64 / 1e9);
         println!(
             "run {run}: {wall:.3} s, {gbps:.3} Gbit/s, CPU {cpu:.2} s = {cpu_per_gb:.2} CPU s/GB (sender+receiver); \
-             retransmissions {}, timeouts {}, final cwnd {} B, srtt {:?}",
+             {} datagrams out, {} in, retransmissions {}, timeouts {}, final cwnd {} B, srtt {:?}",
+            st.packets_sent,
+            st.packets_received,
             st.retransmissions,
             st.timeouts,
             st.cwnd,

@@ -841,7 +841,10 @@ impl Connection {
 
     fn on_data_sent(&mut self, now: Instant, len: u64) {
         self.in_flight_bytes += len;
-        self.ctrl.on_sent(now, len, self.in_flight_bytes);
+        if len > 0 {
+            // A FIN carries no data: the controller only hears about data packets.
+            self.ctrl.on_sent(now, len, self.in_flight_bytes);
+        }
         if let Some(gap) = self
             .ctrl
             .pacing_rate()
