@@ -214,6 +214,15 @@ def ensure_peers(need_tr: bool, install: bool) -> None:
             raise proc.CommandError(f"python libtorrent missing (pip install "
                                     f"libtorrent=={bittorrent.LT_VERSION})")
     print(f"[sbs] pip install libtorrent=={bittorrent.LT_VERSION}", flush=True)
+    if subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True,
+                      timeout=60).returncode != 0:
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        for argv, t in [(["apt-get", "update", "-qq"], 300),
+                        (["apt-get", "-o", "DPkg::Lock::Timeout=300", "install", "-y", "-qq",
+                          "python3-pip"], 600)]:
+            cp = subprocess.run(argv, capture_output=True, text=True, timeout=t, env=env)
+            if cp.returncode != 0:
+                raise proc.CommandError(f"{proc.fmt(argv)} failed: {cp.stderr[-1000:]}")
     pip = [sys.executable, "-m", "pip", "install", "-q", f"libtorrent=={bittorrent.LT_VERSION}"]
     cp = subprocess.run(pip, capture_output=True, text=True, timeout=600)
     if cp.returncode != 0 and "externally-managed" in cp.stderr:
