@@ -28,6 +28,11 @@
 //!   `in_flight + n <= min(cwnd, peer wnd_size)` (or nothing is in flight, for the
 //!   congestion window), the controller's pause is over and, if it paces, `n / rate` after
 //!   the previous packet. A zero peer window is probed after one RTO.
+//! - window cap: the controller's `flight_before` (RFC 6817's flightsize, which caps cwnd at
+//!   `flightsize + ALLOWED_INCREASE * MSS`) is the flight when the sender last had a
+//!   chance to send (its last `poll_transmit`), not the flight the previous ACK of the
+//!   same batch left: a runtime that reads several ACKs before transmitting would
+//!   otherwise see the window cut to whatever one batch drained.
 //! - FIN carries the last sequence number and is retransmitted like data; the reader sees
 //!   end of stream once every packet up to it was delivered. RESET aborts.
 //! - keep-alive: after `keepalive` without sending, a STATE with `ack_nr - 1` (libutp: a
@@ -131,6 +136,12 @@ pub struct Connection {
     una: u16,
     inflight: VecDeque<Sent>,
     in_flight_bytes: u64,
+    /// Bytes in flight when the sender last had a chance to send (the last
+    /// [`Connection::poll_transmit`] call). Between two such calls the flight can only
+    /// shrink, so ACKs handled back to back (a runtime reading a batch of datagrams
+    /// before it transmits) are capped against this, not against a flight the sender was
+    /// never given the chance to refill.
+    flight_at_poll: u64,
     resend_count: usize,
     send_buf: VecDeque<u8>,
     /// Stream offset of `send_buf[0]`.
@@ -200,6 +211,7 @@ impl Connection {
             una: 0,
             inflight: VecDeque::new(),
             in_flight_bytes: 0,
+            flight_at_poll: 0,
             resend_count: 0,
             send_buf: VecDeque::new(),
             send_base: 0,
@@ -578,7 +590,11 @@ impl Connection {
             return;
         }
         let n = (d + 1) as usize;
-        let flight_before = self.in_flight_bytes;
+        // RFC 6817's flightsize "before this ACK": what the sender had out when it could
+        // last send. ACKs handled back to back without a transmit opportunity between
+        // them count as one stretch ACK; capping each against the flight the previous
+        // one left would cut cwnd to what one batch of ACKs drained.
+        let flight_before = self.in_flight_bytes.max(self.flight_at_poll);
         let mut bytes = 0u64;
         let mut packets = 0u32;
         let mut newest: Option<Instant> = None;
@@ -873,6 +889,12 @@ impl Connection {
     /// Writes the next datagram into `out` (cleared first) and returns true, or returns
     /// false when nothing is due now. Call until it returns false after every event.
     pub fn poll_transmit(&mut self, now: Instant, out: &mut Vec<u8>) -> bool {
+        let sent = self.poll_transmit_inner(now, out);
+        self.flight_at_poll = self.in_flight_bytes;
+        sent
+    }
+
+    fn poll_transmit_inner(&mut self, now: Instant, out: &mut Vec<u8>) -> bool {
         out.clear();
         if self.error.is_some() {
             if self.reset_pending {
@@ -1111,6 +1133,7 @@ impl Connection {
             }
         }
         self.dup_acks = 0;
+        self.flight_at_poll = 0;
         self.ctrl.on_timeout(now, Timeout::Retransmission);
     }
 }

@@ -29,6 +29,11 @@ pub struct LinkConfig {
     pub reorder: f64,
     /// Extra delay of a reordered datagram.
     pub reorder_delay: Duration,
+    /// Bottleneck rate in bits per second ahead of the delay (a drop-tail FIFO served at
+    /// this rate); 0 is unlimited.
+    pub rate_bps: u64,
+    /// Bottleneck FIFO limit in bytes (datagrams that would exceed it are dropped).
+    pub queue_bytes: u64,
 }
 
 impl Default for LinkConfig {
@@ -41,6 +46,8 @@ impl Default for LinkConfig {
             duplicate: 0.0,
             reorder: 0.0,
             reorder_delay: Duration::from_millis(5),
+            rate_bps: 0,
+            queue_bytes: 0,
         }
     }
 }
@@ -55,6 +62,19 @@ impl LinkConfig {
             duplicate: p,
             reorder: p,
             reorder_delay: Duration::from_millis(8),
+            rate_bps: 0,
+            queue_bytes: 0,
+        }
+    }
+
+    /// A clean link with `delay` behind a drop-tail bottleneck of `rate_bps` holding
+    /// `queue_bytes`.
+    pub fn bottleneck(delay: Duration, rate_bps: u64, queue_bytes: u64) -> Self {
+        LinkConfig {
+            delay,
+            rate_bps,
+            queue_bytes,
+            ..LinkConfig::default()
         }
     }
 }
@@ -91,6 +111,14 @@ pub struct Net {
     pub delivered: u64,
     /// Datagrams dropped by the links.
     pub dropped: u64,
+    /// The client handles arriving datagrams only at multiples of this interval, all due
+    /// ones in one batch before it transmits (a runtime woken late, or reading a batch
+    /// of datagrams per wake-up). Zero: each arrival is handled at its own instant.
+    pub a_wake: Duration,
+    /// Queueing delay of every datagram entering the A-to-B bottleneck, with the time
+    /// it entered (only when that link has a rate).
+    pub ab_queue: Vec<(Instant, Duration)>,
+    ab_free_at: Instant,
     buf: Vec<u8>,
 }
 
@@ -120,6 +148,9 @@ impl Net {
             ticket: 0,
             delivered: 0,
             dropped: 0,
+            a_wake: Duration::ZERO,
+            ab_queue: Vec::new(),
+            ab_free_at: Instant::ZERO,
             buf: Vec::new(),
         }
     }
@@ -149,13 +180,31 @@ impl Net {
         } else {
             1
         };
+        let mut depart = self.now;
+        if to_b && link.rate_bps > 0 {
+            let free = self.ab_free_at.max(self.now);
+            let queued = free.saturating_since(self.now);
+            let backlog = queued.as_nanos() as u128 * link.rate_bps as u128 / 8_000_000_000;
+            if backlog as u64 + d.len() as u64 > link.queue_bytes {
+                self.dropped += 1;
+                return;
+            }
+            self.ab_queue.push((self.now, queued));
+            let tx = d.len() as u128 * 8_000_000_000 / link.rate_bps as u128;
+            depart = free + Duration::from_nanos(tx as u64);
+            self.ab_free_at = depart;
+        }
         for _ in 0..copies {
-            let mut at = self.now + link.delay;
+            let mut at = depart + link.delay;
             if !link.jitter.is_zero() {
                 at += Duration::from_nanos(self.rng.gen_range(0..=link.jitter.as_nanos()));
             }
             if self.rng.gen_bool(link.reorder.clamp(0.0, 1.0)) {
                 at += link.reorder_delay;
+            }
+            if !to_b && !self.a_wake.is_zero() {
+                let w = self.a_wake.as_nanos();
+                at = Instant::from_nanos(at.as_nanos().div_ceil(w) * w);
             }
             self.ticket += 1;
             self.queue.push(Reverse((at, self.ticket, to_b, d.clone())));
@@ -543,5 +592,76 @@ mod tests {
         let out = transfer(&mut net, &[], Duration::from_secs(120));
         assert!(out.complete);
         assert!(out.received.is_empty());
+    }
+
+    /// A backlogged client behind a 10 Mbit/s drop-tail FIFO of 300 ms (the test bed's
+    /// bottleneck), 1 ms each way: mean queueing delay over 20..40 s and the mean of
+    /// `in_flight / cwnd` sampled every 10 ms over the same window.
+    fn backlogged_ledbat(a_wake: Duration) -> (f64, f64) {
+        let rate = 10_000_000u64;
+        let mut net = Net::new(
+            EndpointConfig::default(),
+            LinkConfig::bottleneck(Duration::from_millis(1), rate, 375_000),
+            LinkConfig::bottleneck(Duration::from_millis(1), 0, 0),
+            7,
+        );
+        net.a_wake = a_wake;
+        let ca = net.a.connect(net.now, addr_b()).unwrap();
+        let start = net.now;
+        let (from, to) = (
+            start + Duration::from_secs(20),
+            start + Duration::from_secs(40),
+        );
+        let chunk = vec![0u8; 64 * 1024];
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut server = None;
+        let mut next_sample = from;
+        let (mut ratio_sum, mut ratio_n) = (0.0, 0u32);
+        while net.now < to {
+            let c = net.a.connection_mut(ca).expect("client alive");
+            assert!(c.error().is_none(), "{:?}", c.error());
+            while c.write(&chunk).is_ok() {}
+            if net.now >= next_sample {
+                let s = c.stats();
+                ratio_sum += s.in_flight as f64 / s.cwnd as f64;
+                ratio_n += 1;
+                next_sample = net.now + Duration::from_millis(10);
+            }
+            server = server.or_else(|| net.b.accept());
+            if let Some(c) = server.and_then(|h| net.b.connection_mut(h)) {
+                while matches!(c.read(&mut buf), Ok(n) if n > 0) {}
+            }
+            if !net.step(to) {
+                break;
+            }
+        }
+        let q: Vec<f64> = net
+            .ab_queue
+            .iter()
+            .filter(|(t, _)| *t >= from)
+            .map(|(_, d)| d.as_millis_f64())
+            .collect();
+        (
+            q.iter().sum::<f64>() / q.len() as f64,
+            ratio_sum / ratio_n as f64,
+        )
+    }
+
+    #[test]
+    fn backlogged_ledbat_fills_its_window_and_the_queue_reaches_target() {
+        // Immediate handling, and a client that sees ACKs in batches every 5 ms (about
+        // four ACKs at 10 Mbit/s): the batch must not cut the window below what it was.
+        for wake_ms in [0, 5] {
+            let (queue_ms, fill) = backlogged_ledbat(Duration::from_millis(wake_ms));
+            assert!(
+                (75.0..=125.0).contains(&queue_ms),
+                "wake {wake_ms} ms: mean queueing delay {queue_ms:.1} ms, TARGET 100 ms"
+            );
+            assert!(
+                fill >= 0.8,
+                "wake {wake_ms} ms: flight is {:.0} % of cwnd on average",
+                fill * 100.0
+            );
+        }
     }
 }
