@@ -108,8 +108,21 @@ pub struct Summary {
     pub sha256: String,
     /// Whether the receiver verified the digest.
     pub verified: bool,
+    /// The base (minimum) one-way delay the controller saw, ms: the peer's
+    /// `timestamp_difference`, read as a signed 32-bit microsecond difference (uTP clocks
+    /// wrap), so a peer whose clock is behind ours gives a negative figure, not
+    /// 4 294 967 ms. The true one-way delay when both ends stamp with the same clock
+    /// (ours and libutp use CLOCK_MONOTONIC: any two processes on one host); across hosts
+    /// it includes their clock offset. `None` without samples.
+    pub base_delay_ms: Option<f64>,
     /// This side's connection counters and final congestion-controller metrics.
     pub connection: ConnectionStats,
+}
+
+/// A 32-bit microsecond wire delay as a signed figure in ms (half the range each way).
+fn signed_delay_ms(d: ledbat_core::Duration) -> f64 {
+    let us = d.as_micros() & 0xffff_ffff;
+    (us as u32 as i32) as f64 / 1000.0
 }
 
 /// How long the closing exchange (verdict, FINs) may take once the file is settled.
@@ -199,7 +212,7 @@ fn spawn_stats_ticker(
                     in_flight: s.in_flight,
                     peer_window: s.peer_window,
                     queuing_delay_ms: s.metrics.queuing_delay.map(|d| d.as_millis_f64()),
-                    base_delay_ms: s.metrics.base_delay.map(|d| d.as_millis_f64()),
+                    base_delay_ms: s.metrics.base_delay.map(signed_delay_ms),
                     srtt_ms: s.srtt.map(|d| d.as_millis_f64()),
                     retransmissions: s.retransmissions,
                     timeouts: s.timeouts,
@@ -230,7 +243,7 @@ fn print_summary(s: &Summary, json: bool) -> Result<()> {
     } else {
         let c = &s.connection;
         println!(
-            "{}: {} bytes in {:.3} s = {:.2} Mbit/s; {} retransmissions, {} timeouts; cwnd {} B; qdelay {}; sha256 {} {}",
+            "{}: {} bytes in {:.3} s = {:.2} Mbit/s; {} retransmissions, {} timeouts; cwnd {} B; qdelay {}; base delay {}; sha256 {} {}",
             s.role,
             s.payload_bytes,
             s.duration_s,
@@ -239,6 +252,7 @@ fn print_summary(s: &Summary, json: bool) -> Result<()> {
             c.timeouts,
             c.cwnd,
             c.metrics.queuing_delay.map_or("-".into(), |d| d.to_string()),
+            s.base_delay_ms.map_or("-".into(), |d| format!("{d:.3}ms")),
             s.sha256,
             if s.verified { "verified" } else { "NOT verified" }
         );
@@ -372,6 +386,7 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
         retransmissions: stats.retransmissions,
         sha256: digest,
         verified: status == Some(Status::Verified),
+        base_delay_ms: stats.metrics.base_delay.map(signed_delay_ms),
         connection: stats,
     };
     print_summary(&summary, a.json)?;
@@ -509,6 +524,7 @@ async fn recv(a: RecvArgs) -> Result<()> {
         retransmissions: stats.retransmissions,
         sha256: digest,
         verified: status == Status::Verified,
+        base_delay_ms: stats.metrics.base_delay.map(signed_delay_ms),
         connection: stats,
     };
     print_summary(&summary, a.json)?;
@@ -682,6 +698,17 @@ mod tests {
             std::fs::read_dir(&dir).unwrap().count(),
             3,
             "src, out and trace: no temporary file left"
+        );
+    }
+
+    #[test]
+    fn wire_delays_read_as_signed_32_bit_microseconds() {
+        use ledbat_core::Duration;
+        assert_eq!(signed_delay_ms(Duration::from_micros(1500)), 1.5);
+        // 2^32 - 493 000 us: a peer clock 493 ms behind ours, not 4 294 474 ms.
+        assert_eq!(
+            signed_delay_ms(Duration::from_micros((1u64 << 32) - 493_000)),
+            -493.0
         );
     }
 

@@ -5,7 +5,9 @@
 //! that is ready, hands each to the sans-IO [`Endpoint`], runs due timers, writes every
 //! datagram the endpoint has due, and sleeps until the next datagram, timer or
 //! application call. The monotonic clock is read here only, and converted to
-//! [`ledbat_core::Instant`] once per event (nanoseconds since the socket was bound).
+//! [`ledbat_core::Instant`] once per event: nanoseconds of CLOCK_MONOTONIC (read once at
+//! bind, then advanced by std's monotonic clock), so wire timestamps count like libutp's
+//! and one-way delays between endpoints on one host are real.
 //!
 //! Streams share the endpoint with the driver behind a mutex that is never held across an
 //! `.await`. Acknowledgements go out after a batch of received datagrams has been handled,
@@ -80,17 +82,38 @@ struct Shared {
     inner: Mutex<Inner>,
     notify: Notify,
     epoch: std::time::Instant,
+    /// CLOCK_MONOTONIC at `epoch`, nanoseconds.
+    epoch_mono: u64,
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock libutp stamps uTP packets with (in
+/// microseconds). Every process on one host, in any network namespace, shares it, so a
+/// peer's `timestamp_difference` between two of our endpoints on one host is the true
+/// one-way delay rather than the difference of their start times.
+#[cfg(unix)]
+fn monotonic_nanos() -> u64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+    (t.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(t.tv_nsec as u64)
+}
+
+/// Elsewhere: nanoseconds since the socket was bound.
+#[cfg(not(unix))]
+fn monotonic_nanos() -> u64 {
+    0
 }
 
 impl Shared {
     fn now(&self) -> Instant {
-        Instant::from_nanos(self.epoch.elapsed().as_nanos() as u64)
+        Instant::from_nanos(self.epoch_mono + self.epoch.elapsed().as_nanos() as u64)
     }
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
     fn to_tokio(&self, t: Instant) -> tokio::time::Instant {
-        tokio::time::Instant::from_std(self.epoch + std::time::Duration::from_nanos(t.as_nanos()))
+        let since = t.as_nanos().saturating_sub(self.epoch_mono);
+        tokio::time::Instant::from_std(self.epoch + std::time::Duration::from_nanos(since))
     }
 }
 
@@ -139,6 +162,7 @@ impl UtpSocket {
             }),
             notify: Notify::new(),
             epoch: std::time::Instant::now(),
+            epoch_mono: monotonic_nanos(),
         });
         tokio::spawn(drive(shared.clone(), sock));
         Ok(UtpSocket { shared, local })
@@ -539,6 +563,48 @@ mod tests {
         assert!(got == expect, "received {} bytes", got.len());
         let st = c.stats().unwrap();
         assert_eq!(st.bytes_acked, 3_000_000);
+    }
+
+    #[tokio::test]
+    async fn one_way_delay_is_real_between_sockets_bound_at_different_times() {
+        // Wire timestamps count CLOCK_MONOTONIC, not time since bind: sockets bound
+        // 300 ms apart still see a loopback one-way delay near zero both ways (with
+        // bind-relative clocks one side saw about 300 ms, the other a 32-bit wrap).
+        let server = UtpSocket::bind(
+            "127.0.0.1:0".parse().unwrap(),
+            EndpointConfig::default().listen(true),
+        )
+        .await
+        .unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let client = UtpSocket::bind("127.0.0.1:0".parse().unwrap(), EndpointConfig::default())
+            .await
+            .unwrap();
+        let addr = server.local_addr();
+        let srv = tokio::spawn(async move {
+            let mut s = server.accept().await.unwrap();
+            s.write_all(&[7u8; 50_000]).await.unwrap();
+            let mut got = Vec::new();
+            s.read_to_end(&mut got).await.unwrap();
+            s.shutdown().await.unwrap();
+            (got.len(), s.stats().unwrap())
+        });
+        let mut c = client.connect(addr).await.unwrap();
+        let mut got = vec![0u8; 50_000];
+        c.read_exact(&mut got).await.unwrap();
+        c.write_all(&[9u8; 50_000]).await.unwrap();
+        c.shutdown().await.unwrap();
+        let mut rest = Vec::new();
+        c.read_to_end(&mut rest).await.unwrap();
+        let (n, server_stats) = srv.await.unwrap();
+        assert_eq!(n, 50_000);
+        for (side, st) in [("client", c.stats().unwrap()), ("server", server_stats)] {
+            let base = st.metrics.base_delay.expect("delay samples");
+            assert!(
+                base < ledbat_core::Duration::from_millis(100),
+                "{side}: base one-way delay {base:?} on loopback"
+            );
+        }
     }
 
     #[tokio::test]
