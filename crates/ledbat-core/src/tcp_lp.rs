@@ -5,7 +5,7 @@
 //! On every one-way-delay sample `D` (wrap-safe, see [`crate::wire::Unwrapper`]):
 //!
 //! ```text
-//! d_min = min(D), d_max = max(D)
+//! d_min = min(d_min, D); d_max: see "forgetting the max" below
 //! D~    = (1 - alpha) D~ + alpha D                          # eq. (3.1), alpha = 1/8
 //! early congestion:  D~ > d_min + (d_max - d_min) delta     # eq. (3.2), delta = 0.15
 //! ```
@@ -15,16 +15,32 @@
 //! the window does not grow. Outside it the window grows like Reno's; losses and timeouts are
 //! Reno's (see [`crate::reno`]).
 //!
+//! The bookkeeping of `d_min` / `d_max` follows the reference implementation the thesis used
+//! (ns-2's tcp-linux runs Linux `net/ipv4/tcp_lp.c`; seed 003 section 3.2: "TCP-LP ...
+//! already implemented in the simulator"):
+//! - *forgetting the max*: a sample above `d_max` sets `d_max` to the previous record
+//!   (`d_max_rsv`) and becomes the new record, so one outlier never stretches the range;
+//! - *reset on every indication*: `d_min = D~`, `d_max = d_max_rsv = 2 D~`, so the next
+//!   indication needs the smoothed delay to grow by a further `delta D~`. That reset, not a
+//!   once-per-RTT rule, is what keeps one queue build-up from halving the window on every
+//!   ACK. Linux's `D~` there is an absolute delay (ns-2's clocks are synchronised). Here
+//!   the delays are kept relative to the first sample, so clock offsets cancel, and the
+//!   absolute delay in `2 D~ = D~ + D~` is estimated offset-free as `(D~ - lowest sample
+//!   ever) + min_rtt / 2` (the base one-way delay on a symmetric path: within a
+//!   serialisation time of the true value in the thesis's dumbbell).
+//!
+//! Before this, `d_max` was the all-time maximum, never reset, and an indication counted
+//! once per RTT. With 1 ms of jitter and no queue, `d_max - d_min` was the jitter, the
+//! threshold 0.15 ms above the base, and a lone TCP-LP sat at one packet (0.23 Mb/s of 10,
+//! B = 40); `scenarios/seed003/lbe10-tcp-lp.toml` gave 1.55 % per TCP-LP flow, TCP share
+//! 0.846. Now: alone 6.2 Mb/s; ten beside NewReno 2.4 % each, TCP share 0.759 (thesis
+//! Fig. 3.6 (b): about 5 % each).
+//!
 //! Choices the sources leave open, stated:
-//! - An indication counts only if the acknowledged packet left after the last reduction
-//!   (early-congestion or loss), so
-//!   one queue build-up does not halve and then collapse the window within the same round
-//!   trip (the same once-per-RTT rule as for losses; Linux `tcp_lp` resets d_min/d_max
-//!   instead, which this avoids).
-//! - The inference period is `inference_rtts * srtt`, default 3: algorithms.md section 6
-//!   says "about one RTT", but with the rule above the first packet sent after a halving is
-//!   acknowledged one RTT later, so a one-RTT period could never see a second indication.
-//!   Linux `tcp_lp` uses three times its delay estimate.
+//! - `d_max == d_min` (a single distinct sample) is no indication; Linux's integer
+//!   comparison `D~ < d_min + 0` halves on the very first ACK, an artefact this avoids.
+//! - The inference period is `inference_rtts * srtt`, default 3 (Linux: three times the
+//!   latest RTT sample). algorithms.md section 6 says "about one RTT".
 //! - After a reduction ssthresh = max(cwnd, 2 packets), so growth resumes in congestion
 //!   avoidance ("restarts the TCP Reno congestion avoidance scheme", seed 003 3.1.4).
 
@@ -128,8 +144,10 @@ pub struct TcpLp {
     unwrap: Unwrapper,
     origin: Option<i64>,
     smoothed: Option<f64>,
-    d_min: i64,
-    d_max: i64,
+    d_min: f64,
+    d_max: f64,
+    d_max_rsv: Option<f64>,
+    lowest: f64,
     last_drop: Option<Instant>,
     state: &'static str,
 }
@@ -148,8 +166,10 @@ impl TcpLp {
             unwrap: Unwrapper::default(),
             origin: None,
             smoothed: None,
-            d_min: i64::MAX,
-            d_max: i64::MIN,
+            d_min: f64::INFINITY,
+            d_max: f64::NEG_INFINITY,
+            d_max_rsv: None,
+            lowest: f64::INFINITY,
             last_drop: None,
             state: if cfg.slow_start {
                 "slow-start"
@@ -182,7 +202,39 @@ impl TcpLp {
         if self.d_max <= self.d_min {
             return false;
         }
-        s > self.d_min as f64 + (self.d_max - self.d_min) as f64 * self.cfg.delta
+        s > self.d_min + (self.d_max - self.d_min) * self.cfg.delta
+    }
+
+    /// One relative delay sample `v` (microseconds since the first sample's line).
+    fn on_delay(&mut self, v: f64) {
+        self.lowest = self.lowest.min(v);
+        self.d_min = self.d_min.min(v);
+        if v > self.d_max {
+            // Linux tcp_lp: "always forget the max of the max".
+            match self.d_max_rsv {
+                Some(rsv) if v <= rsv => self.d_max = v,
+                Some(rsv) => {
+                    self.d_max = rsv;
+                    self.d_max_rsv = Some(v);
+                }
+                None => {
+                    self.d_max = v;
+                    self.d_max_rsv = Some(v);
+                }
+            }
+        }
+        let a = self.cfg.alpha;
+        self.smoothed = Some(self.smoothed.map_or(v, |e| (1.0 - a) * e + a * v));
+    }
+
+    /// Linux tcp_lp's reset on an indication: `d_min = D~`, `d_max = 2 D~` with `D~` the
+    /// absolute smoothed delay, estimated offset-free (module documentation).
+    fn reset_range(&mut self, s: f64) {
+        let base = self.rtt.min().map_or(0.0, |r| r.as_secs_f64() * 1e6 / 2.0);
+        let absolute = (s - self.lowest).max(0.0) + base;
+        self.d_min = s;
+        self.d_max = s + absolute;
+        self.d_max_rsv = Some(self.d_max);
     }
 }
 
@@ -205,17 +257,9 @@ impl Controller for TcpLp {
             // EWMA's floating-point rounding then does not depend on it).
             let raw = self.unwrap.unwrap(s.0);
             let v = raw - *self.origin.get_or_insert(raw);
-            self.d_min = self.d_min.min(v);
-            self.d_max = self.d_max.max(v);
-            let a = self.cfg.alpha;
-            self.smoothed = Some(
-                self.smoothed
-                    .map_or(v as f64, |e| (1.0 - a) * e + a * v as f64),
-            );
+            self.on_delay(v as f64);
         }
-        // Only packets sent after the last reduction (by delay or by loss) can signal anew.
-        let fresh = self.w.last_reduction.is_none_or(|t| ack.newest_sent > t);
-        if fresh && self.early_congestion() {
+        if self.early_congestion() {
             let mss = self.w.mss;
             self.w.cwnd = if self.in_inference(now) {
                 mss
@@ -226,6 +270,9 @@ impl Controller for TcpLp {
             self.w.mark_reduction(now);
             self.last_drop = Some(now);
             self.state = "inference";
+            if let Some(s) = self.smoothed {
+                self.reset_range(s);
+            }
             return;
         }
         if self.in_inference(now) {
@@ -251,8 +298,8 @@ impl Controller for TcpLp {
     fn metrics(&self) -> Metrics {
         let queuing = self
             .smoothed
-            .filter(|_| self.d_min != i64::MAX)
-            .map(|s| Duration::from_micros((s - self.d_min as f64).max(0.0) as u64));
+            .filter(|_| self.lowest.is_finite())
+            .map(|s| Duration::from_micros((s - self.lowest).max(0.0) as u64));
         Metrics {
             cwnd: self.window(),
             ssthresh: self.w.ssthresh_bytes(),
@@ -293,27 +340,43 @@ mod tests {
         let mut c = lp(20.0);
         let t0 = Instant::from_secs(1);
         ack_owd(&mut c, t0, t0 - RTT, 10_000); // d_min = 10 ms
-                                               // 100 ms of queueing: after one sample D~ = 10 + 12.5 = 22.5 ms < 10 + 15 = 25 ms;
-                                               // after the second, 33.4 ms > 25 ms: early congestion.
+                                               // The first 110 ms sample is a new record: d_max forgets it (stays at 10 ms).
         ack_owd(&mut c, t0 + Duration::from_millis(1), t0 - RTT, 110_000);
         assert_eq!(pkts(&c), 20.0);
+        // The second one is not above the record: d_max = 110 ms; D~ = 33.4 ms > 10 + 15.
         let t1 = t0 + Duration::from_millis(2);
         ack_owd(&mut c, t1, t0 - RTT, 110_000);
         assert_eq!(pkts(&c), 10.0);
         assert!(c.in_inference(t1));
         assert_eq!(c.metrics().state, "inference");
-        // Packets sent before the halving do not count again.
-        ack_owd(
-            &mut c,
-            t1 + Duration::from_millis(5),
-            t1 - Duration::from_millis(1),
-            110_000,
-        );
+        // Reset: d_min = D~ = 33.4 ms, d_max = D~ + (33.4 - 10 + 100 / 2) ms; the threshold
+        // is now 44.4 ms. The next sample brings D~ to 43.0 ms: below, no new indication.
+        ack_owd(&mut c, t1 + Duration::from_millis(5), t1, 110_000);
         assert_eq!(pkts(&c), 10.0);
-        // A packet sent after it, still queued, inside the inference period: one packet.
+        // The queue keeps growing inside the inference period: one packet.
         let t2 = t1 + Duration::from_millis(150);
         ack_owd(&mut c, t2, t1 + Duration::from_millis(10), 110_000);
         assert_eq!(pkts(&c), 1.0);
+    }
+
+    #[test]
+    fn d_max_forgets_the_newest_record_like_linux() {
+        // Linux tcp_lp "always forget the max of the max": a new record moves d_max to the
+        // previous record, so one outlier does not stretch the range (with d_max = 1000,
+        // the threshold would be 10 + 0.15 * 990 = 158.5 and 100 of queue never trips it).
+        let mut c = lp(20.0);
+        for (v, d_max) in [
+            (10.0, 10.0),
+            (20.0, 10.0),
+            (1000.0, 20.0),
+            (500.0, 500.0),
+            (2000.0, 1000.0),
+            (1500.0, 1500.0),
+        ] {
+            c.on_delay(v);
+            assert_eq!(c.d_max, d_max, "after {v}");
+        }
+        assert_eq!(c.d_min, 10.0);
     }
 
     #[test]
@@ -324,16 +387,17 @@ mod tests {
         ack_owd(&mut c, t0, t0 - RTT, 110_000);
         ack_owd(&mut c, t0, t0 - RTT, 110_000);
         assert_eq!(pkts(&c), 10.0);
-        // Delay back near the base, ACKs of old packets: no growth inside 3 RTTs.
+        // The delay levels off at 40 ms (below the reset threshold of 44.4 ms): no growth
+        // inside 3 RTTs.
         for i in 0..40 {
-            ack_owd(&mut c, t0 + Duration::from_millis(i), t0 - RTT, 10_000);
+            ack_owd(&mut c, t0 + Duration::from_millis(i), t0 - RTT, 40_000);
         }
         assert_eq!(pkts(&c), 10.0);
         // After the inference period: Reno avoidance, +1 packet per window of ACKs.
         let t1 = t0 + RTT * 4;
         assert!(!c.in_inference(t1));
         for _ in 0..10 {
-            ack_owd(&mut c, t1, t1 - RTT, 10_000);
+            ack_owd(&mut c, t1, t1 - RTT, 40_000);
         }
         assert_eq!(pkts(&c), 11.0);
     }
@@ -346,7 +410,11 @@ mod tests {
         ack_owd(&mut c, t0, t0 - RTT, 110_000);
         ack_owd(&mut c, t0, t0 - RTT, 110_000);
         assert_eq!(pkts(&c), 20.0);
+        // After the reset the threshold is 44.4 ms: one more 110 ms sample brings D~ to
+        // 43.0 ms, the next to 51.4 ms, outside the inference period: halve, not one packet.
         let t1 = t0 + RTT * 5;
+        ack_owd(&mut c, t1, t1 - RTT, 110_000);
+        assert_eq!(pkts(&c), 20.0);
         ack_owd(&mut c, t1, t1 - RTT, 110_000);
         assert_eq!(pkts(&c), 10.0);
     }
@@ -360,23 +428,6 @@ mod tests {
         ack_owd(&mut c, t0, t0 - RTT, base.wrapping_add(100_000));
         ack_owd(&mut c, t0, t0 - RTT, base.wrapping_add(100_000));
         assert_eq!(pkts(&c), 10.0);
-    }
-
-    #[test]
-    fn a_loss_and_a_delay_signal_from_the_same_window_reduce_once() {
-        let mut c = lp(20.0);
-        let t0 = Instant::from_secs(1);
-        ack_owd(&mut c, t0, t0 - RTT, 10_000);
-        c.on_loss(t0, &loss(t0 - RTT, 20 * 1500));
-        assert_eq!(pkts(&c), 10.0);
-        // The queue of that same window shows up in the delays: no second halving.
-        ack_owd(&mut c, t0, t0 - RTT, 110_000);
-        ack_owd(&mut c, t0, t0 - RTT, 110_000);
-        assert_eq!(pkts(&c), 10.0);
-        // A packet sent after the loss reaction, still queued: early congestion, halve.
-        let t1 = t0 + RTT;
-        ack_owd(&mut c, t1, t0 + Duration::from_millis(1), 110_000);
-        assert_eq!(pkts(&c), 5.0);
     }
 
     #[test]
