@@ -470,6 +470,12 @@ class TrPeer:
         self._start(out_dir)
         self._add(torrent, out_dir)
 
+    def get_ready(self):
+        """Whether Transmission has the torrent running (status 4 = downloading), so that
+        it accepts a seeder's handshake for it: a seeder that dials earlier is refused."""
+        t = self._torrent()
+        return t is not None and t["status"] == 4
+
     def get_done(self):
         t = self._torrent()
         if t and t.get("error"):
@@ -615,6 +621,11 @@ class Harness:
             getter_dials = getter_kind != "tr"
             if not getter_dials:
                 getter.get(torrent, out_dir, None)
+                deadline = time.monotonic() + 30
+                while not getter.get_ready():
+                    if time.monotonic() > deadline:
+                        raise HarnessError(f"{getter_kind} getter not downloading in 30 s")
+                    time.sleep(0.2)
             seeder.seed(torrent, data, None if getter_dials else get_addr)
             deadline = time.monotonic() + 30
             while not seeder.seed_ready():
