@@ -25,6 +25,23 @@
 //!    duration after its end (so slowdowns take about 10 % of the time). This lets every
 //!    flow, latecomers included, measure the true base delay.
 //!
+//! **Extensions of this crate** (all off by default, reported by `compliance_notes`). They
+//! fix what the draft does on a path whose base RTT is far below TARGET, where the queue is
+//! the whole RTT (the namespace test bed: 0.06 ms). There the gain is 1/16, both flows add
+//! 1/16 packet per RTT, and the multiplicative decrease, the only force towards fairness,
+//! acts only above TARGET, which the slowdowns keep the queue from reaching; a latecomer
+//! also keeps a base delay a few ms too high because one flow's slowdown leaves the other
+//! flows' packets in the queue. Two flows 10 s apart: 0.45 / 9.45 Mbit/s on the bed.
+//!
+//! - `max_gain_divisor = 1`: GAIN 1 whatever the base (RFC 6817's ceiling).
+//! - `ramp_delay_exit = false`: a slowdown's ramp always returns to `ssthresh`; otherwise a
+//!   small flow whose slowdown cannot empty the queue restarts from 2 packets each time.
+//! - `slowdown_join = f`: a flow in avoidance whose queuing delay drops to `f * TARGET`
+//!   (after having been above it since its own last slowdown, and at least 4 RTTs after
+//!   that slowdown ended) starts its slowdown at once. Slowdowns overlap, the queue
+//!   empties, every flow measures the true base delay. With all three: Jain 0.99 on the
+//!   bed and in the simulator (`ledbat-sim/tests/controller_behaviour.rs`).
+//!
 //! "RTT" for the slowdown timers is the smoothed RTT (RFC 6298) at the moment the timer is
 //! set; the timers are time-driven, so the controller asks its driver to be woken through
 //! [`Controller::next_tick`] / [`Controller::on_tick`] (any other event past the deadline
@@ -74,6 +91,21 @@ pub struct LedbatPpConfig {
     /// The next slowdown starts this many times the last slowdown's duration after it
     /// ended. Default 9 (draft -01).
     pub slowdown_interval: f64,
+    /// Whether a slowdown's ramp back to `ssthresh` also ends when the queuing delay
+    /// exceeds `slow_start_exit * TARGET`, like the initial slow start. Default true (our
+    /// reading of draft -01, which ramps "with slow start"). With false the ramp always
+    /// returns to the window held before the slowdown (unless a loss ends it): a flow whose
+    /// slowdown does not empty the queue, because other flows keep it above 3/4 TARGET, then
+    /// keeps its window instead of restarting its additive increase from 2 packets.
+    pub ramp_delay_exit: bool,
+    /// Joining other flows' slowdowns (our extension; 0 = off, the draft). When positive,
+    /// a flow in congestion avoidance whose queuing delay falls below `slowdown_join *
+    /// TARGET` after having been above it since its own last slowdown (another flow's
+    /// slowdown is draining the shared queue) starts its own slowdown at once, if its last
+    /// one ended at least 4 RTTs ago. Slowdowns then overlap,
+    /// the queue empties, and a latecomer measures the true base delay instead of the one
+    /// it found under the first flow's queue.
+    pub slowdown_join: f64,
     /// Delay estimation, applied to RTT samples. Default RFC 6817 section 3.4.2.
     pub delay: DelayConfig,
 }
@@ -92,6 +124,8 @@ impl Default for LedbatPpConfig {
             first_slowdown_rtts: 2.0,
             slowdown_hold_rtts: 2.0,
             slowdown_interval: 9.0,
+            ramp_delay_exit: true,
+            slowdown_join: 0.0,
             delay: DelayConfig::default(),
         }
     }
@@ -109,6 +143,8 @@ config_setters!(LedbatPpConfig {
     first_slowdown_rtts: f64,
     slowdown_hold_rtts: f64,
     slowdown_interval: f64,
+    ramp_delay_exit: bool,
+    slowdown_join: f64,
     delay: DelayConfig,
 });
 
@@ -171,7 +207,8 @@ impl ControllerParams for LedbatPpConfig {
             self.slowdown_interval,
             0.0,
             1e6,
-        )
+        )?;
+        in_range(Self::NAME, "slowdown_join", self.slowdown_join, 0.0, 1.0)
     }
 
     fn compliance_notes(&self) -> Vec<String> {
@@ -191,6 +228,20 @@ impl ControllerParams for LedbatPpConfig {
         }
         if !self.periodic_slowdown {
             v.push("periodic slowdown disabled (LEDBAT++ requires it)".to_string());
+        }
+        if !self.ramp_delay_exit {
+            v.push(
+                "a slowdown's ramp ignores the queuing delay and returns to ssthresh \
+                 (extension of this crate, not in draft -01)"
+                    .to_string(),
+            );
+        }
+        if self.slowdown_join > 0.0 {
+            v.push(format!(
+                "joins other flows' slowdowns below {} x TARGET (extension of this crate, \
+                 not in draft -01)",
+                self.slowdown_join
+            ));
         }
         v
     }
@@ -227,6 +278,11 @@ pub struct LedbatPp {
     slowdowns: u64,
     /// Whether the first slowdown has been scheduled.
     first_scheduled: bool,
+    /// When the last slowdown ended (its ramp finished).
+    slowdown_end: Option<Instant>,
+    /// Whether the queuing delay has been above the join threshold since the last
+    /// slowdown (a join needs a drop, not a queue that was never built).
+    join_armed: bool,
 }
 
 impl LedbatPp {
@@ -248,6 +304,8 @@ impl LedbatPp {
             slowdown_start: None,
             slowdowns: 0,
             first_scheduled: false,
+            slowdown_end: None,
+            join_armed: false,
             cfg,
         })
     }
@@ -301,6 +359,7 @@ impl LedbatPp {
                 let start = self.slowdown_start.unwrap_or(now);
                 let dur = now.saturating_since(start);
                 self.slowdown_at = Some(now + scale(dur, self.cfg.slowdown_interval));
+                self.slowdown_end = Some(now);
                 self.ssthresh = None;
             }
             Phase::Avoidance => {}
@@ -317,6 +376,29 @@ impl LedbatPp {
         }
     }
 
+    /// With `slowdown_join`, moves the next slowdown to `now` when the queuing delay `qd`
+    /// shows another flow draining the queue (see [`LedbatPpConfig::slowdown_join`]).
+    fn maybe_join(&mut self, now: Instant, qd: Duration) {
+        if self.cfg.slowdown_join <= 0.0 || self.phase != Phase::Avoidance {
+            return;
+        }
+        let Some(at) = self.slowdown_at else {
+            return;
+        };
+        let low =
+            qd.as_nanos() as f64 <= self.cfg.slowdown_join * self.cfg.target.as_nanos() as f64;
+        if !low {
+            self.join_armed = true;
+            return;
+        }
+        let rested = self
+            .slowdown_end
+            .is_none_or(|end| now.saturating_since(end) >= scale(self.rtt_ref(), 4.0));
+        if self.join_armed && rested && at > now {
+            self.slowdown_at = Some(now);
+        }
+    }
+
     /// Fires the time-driven transitions due at `now`.
     fn poll(&mut self, now: Instant) {
         if self.phase == Phase::Avoidance && self.cfg.periodic_slowdown {
@@ -326,6 +408,7 @@ impl LedbatPp {
                     self.st.cwnd = self.slowdown_window();
                     self.slowdown_start = Some(now);
                     self.slowdown_at = None;
+                    self.join_armed = false;
                     self.slowdowns += 1;
                     let until = now + scale(self.rtt_ref(), self.cfg.slowdown_hold_rtts);
                     self.phase = Phase::Hold { until };
@@ -369,6 +452,9 @@ impl Controller for LedbatPp {
             // sample (a no-op once scheduled).
             self.schedule_first_slowdown(now);
         }
+        if let Some(q) = qd {
+            self.maybe_join(now, q);
+        }
         self.poll(now);
         let Some(qd) = qd else {
             return;
@@ -376,7 +462,8 @@ impl Controller for LedbatPp {
         let bytes = ack.bytes_acked as f64;
         if matches!(self.phase, Phase::SlowStart | Phase::Ramp) {
             let exit = self.cfg.slow_start_exit * self.cfg.target.as_nanos() as f64;
-            if qd.as_nanos() as f64 > exit {
+            let delay_exit = self.phase == Phase::SlowStart || self.cfg.ramp_delay_exit;
+            if delay_exit && qd.as_nanos() as f64 > exit {
                 self.end_slow_start(now);
             } else {
                 self.st.cwnd += self.gain() * bytes;
@@ -689,9 +776,136 @@ mod tests {
         assert!(c.slowdown_at().is_some());
     }
 
+    /// Four RTT samples of `rtt_us` at `now` without acknowledging data: the filter (minimum
+    /// of the last 4) then reads exactly `rtt_us`.
+    fn fill(c: &mut LedbatPp, now: Instant, rtt_us: u64) {
+        for _ in 0..4 {
+            c.on_ack(now, &zero_ack(rtt_us));
+        }
+    }
+
+    /// Drives `c` through a slowdown that starts at `at` and into its ramp, with RTT samples
+    /// of `base_us + qd_us`; returns the end of the hold.
+    fn into_ramp(c: &mut LedbatPp, at: Instant) -> Instant {
+        c.on_tick(at);
+        let Phase::Hold { until } = c.phase() else {
+            panic!("{:?}", c.phase())
+        };
+        c.on_tick(until);
+        assert_eq!(c.phase(), Phase::Ramp);
+        until
+    }
+
+    #[test]
+    fn by_default_the_ramp_ends_when_the_queue_is_above_three_quarters_target() {
+        let mut c = after_initial_slow_start(Instant::from_secs(3));
+        let at = c.slowdown_at().unwrap();
+        let until = into_ramp(&mut c, at);
+        // Other flows keep 50 ms of queue (> 45 ms): the ramp ends at 2 packets (plus
+        // this ACK's congestion-avoidance step).
+        c.on_ack(until, &rtt_ack(100_000));
+        assert_eq!(c.phase(), Phase::Avoidance);
+        assert!(c.window() < 3000 + 1500, "{}", c.window());
+    }
+
+    #[test]
+    fn without_ramp_delay_exit_the_ramp_returns_to_the_window_held_before() {
+        let cfg = LedbatPpConfig::default().ramp_delay_exit(false);
+        let mut c = ctl(cfg);
+        settle(&mut c, Instant::ZERO, 50_000, 0);
+        for _ in 0..30 {
+            c.on_ack(Instant::ZERO, &rtt_ack(50_000));
+        }
+        settle(&mut c, Instant::from_secs(3), 50_000, 50_000);
+        assert_eq!(
+            c.phase(),
+            Phase::Avoidance,
+            "the initial slow start still exits"
+        );
+        let held = c.state().cwnd;
+        let at = c.slowdown_at().unwrap();
+        let until = into_ramp(&mut c, at);
+        let mut t = until;
+        let mut acks = 0;
+        while c.phase() == Phase::Ramp {
+            t += Duration::from_millis(10);
+            c.on_ack(t, &rtt_ack(100_000)); // 50 ms of queue throughout
+            acks += 1;
+            assert!(acks < 10_000);
+        }
+        assert_eq!(c.state().cwnd, held);
+        assert_eq!(c.config().compliance_notes().len(), 1);
+    }
+
+    #[test]
+    fn slowdown_join_starts_a_slowdown_when_the_queue_drains_below_the_fraction() {
+        let cfg = LedbatPpConfig::default().slowdown_join(0.5);
+        let mut c = ctl(cfg.slow_start(false).init_cwnd(20.0));
+        settle(&mut c, Instant::ZERO, 50_000, 50_000);
+        let due = c.slowdown_at().unwrap();
+        assert!(due > Instant::from_millis(20));
+        // 31 ms of queue (> 30 ms): no.
+        fill(&mut c, Instant::from_millis(10), 81_000);
+        assert_eq!(c.phase(), Phase::Avoidance);
+        assert_eq!(c.slowdown_at(), Some(due));
+        // 29 ms: another flow is draining the queue; join it now.
+        fill(&mut c, Instant::from_millis(20), 79_000);
+        assert!(matches!(c.phase(), Phase::Hold { .. }), "{:?}", c.phase());
+        assert_eq!(c.slowdowns(), 1);
+        assert_eq!(c.window(), 3000);
+    }
+
+    #[test]
+    fn slowdown_join_waits_four_rtts_after_its_own_slowdown() {
+        let cfg = LedbatPpConfig::default().slowdown_join(0.5);
+        let mut c = ctl(cfg.slow_start(false).init_cwnd(20.0));
+        settle(&mut c, Instant::ZERO, 50_000, 0);
+        let at = c.slowdown_at().unwrap();
+        let until = into_ramp(&mut c, at);
+        // The ramp, at an empty queue, back to 20 packets.
+        let mut t = until;
+        while c.phase() == Phase::Ramp {
+            t += Duration::from_millis(1);
+            c.on_ack(t, &rtt_ack(50_000));
+        }
+        let srtt = c.state().rtt.srtt().unwrap();
+        let next = c.slowdown_at().unwrap();
+        // Still an empty queue: no queue was built since the slowdown, nothing to join.
+        c.on_ack(t + srtt, &rtt_ack(50_000));
+        assert_eq!(c.slowdown_at(), Some(next));
+        // A queue builds, then drains two RTTs after the ramp ended: too soon.
+        fill(&mut c, t + srtt, 90_000);
+        fill(&mut c, t + srtt * 2, 50_000);
+        assert_eq!(c.phase(), Phase::Avoidance);
+        assert_eq!(c.slowdown_at(), Some(next));
+        // Well over four RTTs (of the now larger smoothed RTT) after the ramp ended, a
+        // drained queue makes it join.
+        fill(&mut c, t + srtt * 9, 90_000);
+        fill(&mut c, t + srtt * 10, 50_000);
+        assert!(matches!(c.phase(), Phase::Hold { .. }), "{:?}", c.phase());
+    }
+
+    #[test]
+    fn without_slowdown_join_a_drained_queue_changes_nothing() {
+        let mut c = ctl(LedbatPpConfig::default().slow_start(false).init_cwnd(20.0));
+        settle(&mut c, Instant::ZERO, 50_000, 50_000);
+        let due = c.slowdown_at().unwrap();
+        fill(&mut c, Instant::from_millis(20), 50_000);
+        assert_eq!(c.phase(), Phase::Avoidance);
+        assert_eq!(c.slowdown_at(), Some(due));
+    }
+
     #[test]
     fn config_rejects_nonsense_and_names_the_field() {
-        let cases: [(LedbatPpConfig, &str); 5] = [
+        let cases: [(LedbatPpConfig, &str); 7] = [
+            (
+                LedbatPpConfig::default().slowdown_join(1.5),
+                "slowdown_join",
+            ),
+            (
+                LedbatPpConfig::default().slowdown_join(-0.1),
+                "slowdown_join",
+            ),
             (LedbatPpConfig::default().target(Duration::ZERO), "target"),
             (
                 LedbatPpConfig::default().max_gain_divisor(0.5),

@@ -146,13 +146,37 @@ fn drive(
     Ok(windows)
 }
 
+/// Every catalog controller at its defaults, plus configurations whose non-default code
+/// paths the defaults never take (LEDBAT++ with this crate's extensions).
+fn configs() -> Vec<(String, ControllerConfig)> {
+    let mut v: Vec<(String, ControllerConfig)> = CATALOG
+        .iter()
+        .map(|i| {
+            (
+                i.name.to_string(),
+                ControllerConfig::from_name(i.name).unwrap(),
+            )
+        })
+        .collect();
+    let ext = [
+        "max_gain_divisor=1",
+        "ramp_delay_exit=false",
+        "slowdown_join=0.5",
+    ];
+    v.push((
+        "ledbat++ (extended)".to_string(),
+        ControllerConfig::with_params("ledbat++", ext).unwrap(),
+    ));
+    v
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn every_controller_keeps_a_sane_window(events in proptest::collection::vec(event(), 1..400)) {
-        for info in CATALOG {
-            let mut c = ControllerConfig::from_name(info.name).unwrap().build(MSS).unwrap();
+        for (_, cfg) in configs() {
+            let mut c = cfg.build(MSS).unwrap();
             drive(&mut c, &events, 0)?;
         }
     }
@@ -162,12 +186,12 @@ proptest! {
         events in proptest::collection::vec(event(), 1..300),
         offset in any::<u32>(),
     ) {
-        for info in CATALOG {
-            let mut a = ControllerConfig::from_name(info.name).unwrap().build(MSS).unwrap();
-            let mut b = ControllerConfig::from_name(info.name).unwrap().build(MSS).unwrap();
+        for (name, cfg) in configs() {
+            let mut a = cfg.build(MSS).unwrap();
+            let mut b = cfg.build(MSS).unwrap();
             let wa = drive(&mut a, &events, 0)?;
             let wb = drive(&mut b, &events, offset)?;
-            prop_assert_eq!(wa, wb, "{} depends on the clock offset", info.name);
+            prop_assert_eq!(wa, wb, "{} depends on the clock offset", name);
         }
     }
 
