@@ -21,10 +21,12 @@
 //! ([`LedbatState`]). Steady state, once reached, is kept for the life of the connection: the
 //! paper defines no way back.
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{Ack, Controller, Metrics};
 use crate::delay::DelayConfig;
 use crate::error::{positive, ConfigError};
-use crate::ledbat::{config_setters, LedbatConfig, LedbatState, MAX_GAIN};
+use crate::ledbat::{
+    config_setters, rfc6817_loss_timeout_window, LedbatConfig, LedbatState, MAX_GAIN,
+};
 use crate::registry::ControllerParams;
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
@@ -215,17 +217,7 @@ impl Controller for DynamicGain {
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    fn on_loss(&mut self, now: Instant, loss: &Loss) {
-        self.st.halve_on_loss(now, loss);
-    }
-
-    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
-        self.st.timeout(now, kind);
-    }
-
-    fn window(&self) -> u64 {
-        self.st.window()
-    }
+    rfc6817_loss_timeout_window!();
 
     fn metrics(&self) -> Metrics {
         let state = if self.steady { "steady" } else { "startup" };
@@ -236,6 +228,7 @@ impl Controller for DynamicGain {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::controller::Loss;
     use crate::ledbat::testutil::*;
 
     fn ctl(init_cwnd: f64, initial_gain: f64) -> DynamicGain {

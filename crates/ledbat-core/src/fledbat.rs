@@ -26,10 +26,10 @@
 //! Delay estimation, the flightsize cap, MIN_CWND and timeouts are RFC 6817's
 //! ([`LedbatState`]); the thesis's ns-2 fLEDBAT is built on the same LEDBAT code.
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{Ack, Controller, Metrics};
 use crate::delay::DelayConfig;
 use crate::error::ConfigError;
-use crate::ledbat::{config_setters, LedbatConfig, LedbatState};
+use crate::ledbat::{config_setters, ledbat_variant, rfc6817_loss_timeout_window, LedbatConfig};
 use crate::registry::ControllerParams;
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
@@ -154,37 +154,13 @@ impl ControllerParams for FledbatConfig {
     }
 }
 
-/// `fledbat`: additive increase alpha/cwnd per ACK, multiplicative decrease
-/// `zeta * (qd - TARGET) / TARGET` per ACK above target, halve on loss (seed 003, ch. 4).
-#[derive(Clone, Debug)]
-pub struct Fledbat {
-    cfg: FledbatConfig,
-    st: LedbatState,
+ledbat_variant! {
+    /// `fledbat`: additive increase alpha/cwnd per ACK, multiplicative decrease
+    /// `zeta * (qd - TARGET) / TARGET` per ACK above target, halve on loss (seed 003, ch. 4).
+    Fledbat(FledbatConfig) = "fledbat", base: |c| c.base()
 }
 
 impl Fledbat {
-    /// Registry name.
-    pub const NAME: &'static str = "fledbat";
-
-    /// A controller for packets of `mss` bytes; fails on an invalid config.
-    pub fn new(cfg: FledbatConfig, mss: u32) -> Result<Self, ConfigError> {
-        cfg.validate()?;
-        Ok(Fledbat {
-            st: LedbatState::new(&cfg.base(), mss),
-            cfg,
-        })
-    }
-
-    /// The configuration in force.
-    pub fn config(&self) -> &FledbatConfig {
-        &self.cfg
-    }
-
-    /// Shared state (read-only), for tests and tracing.
-    pub fn state(&self) -> &LedbatState {
-        &self.st
-    }
-
     /// The window change, in bytes, that one ACK of `bytes_acked` at queuing delay `qd`
     /// makes from the current window (before the flightsize cap and the floor).
     pub fn ack_delta(&self, qd: Duration, bytes_acked: u64) -> f64 {
@@ -217,17 +193,7 @@ impl Controller for Fledbat {
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    fn on_loss(&mut self, now: Instant, loss: &Loss) {
-        self.st.halve_on_loss(now, loss);
-    }
-
-    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
-        self.st.timeout(now, kind);
-    }
-
-    fn window(&self) -> u64 {
-        self.st.window()
-    }
+    rfc6817_loss_timeout_window!();
 
     fn metrics(&self) -> Metrics {
         self.st.metrics(self.st.phase(), 1.0)
@@ -237,6 +203,7 @@ impl Controller for Fledbat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::controller::Loss;
     use crate::ledbat::testutil::*;
     use crate::wire::DelaySample;
 

@@ -208,6 +208,74 @@ macro_rules! config_setters {
 }
 pub(crate) use config_setters;
 
+/// Declares a LEDBAT-family controller whose whole state is its configuration and the
+/// shared [`LedbatState`]: the struct, its registry name, the validating constructor and
+/// the read-only accessors. `base: |c| EXPR` turns the variant's config `c` into the
+/// [`LedbatConfig`] its state is built from.
+macro_rules! ledbat_variant {
+    (
+        $(#[$meta:meta])*
+        $ty:ident($cfg:ty) = $name:literal, base: |$c:ident| $base:expr
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug)]
+        pub struct $ty {
+            cfg: $cfg,
+            st: $crate::ledbat::LedbatState,
+        }
+
+        impl $ty {
+            /// Registry name.
+            pub const NAME: &'static str = $name;
+
+            /// A controller for packets of `mss` bytes; fails on an invalid config.
+            pub fn new(cfg: $cfg, mss: u32) -> Result<Self, $crate::error::ConfigError> {
+                $crate::registry::ControllerParams::validate(&cfg)?;
+                let base = {
+                    let $c = &cfg;
+                    $base
+                };
+                Ok($ty {
+                    st: $crate::ledbat::LedbatState::new(&base, mss),
+                    cfg,
+                })
+            }
+
+            /// The configuration in force.
+            pub fn config(&self) -> &$cfg {
+                &self.cfg
+            }
+
+            /// Shared state (read-only), for tests and tracing.
+            pub fn state(&self) -> &$crate::ledbat::LedbatState {
+                &self.st
+            }
+        }
+    };
+}
+pub(crate) use ledbat_variant;
+
+/// The [`Controller`] methods a LEDBAT variant takes unchanged from RFC 6817 (section
+/// 3.4.2 and appendix A): halve the window once per RTT on loss, the timeout rules, the
+/// window in whole bytes. Expands inside `impl Controller for T` where `T` has a
+/// `st: LedbatState` field.
+macro_rules! rfc6817_loss_timeout_window {
+    () => {
+        fn on_loss(&mut self, now: $crate::time::Instant, loss: &$crate::controller::Loss) {
+            self.st.halve_on_loss(now, loss);
+        }
+
+        fn on_timeout(&mut self, now: $crate::time::Instant, kind: $crate::controller::Timeout) {
+            self.st.timeout(now, kind);
+        }
+
+        fn window(&self) -> u64 {
+            self.st.window()
+        }
+    };
+}
+pub(crate) use rfc6817_loss_timeout_window;
+
 /// State shared by every LEDBAT variant: window in bytes (fractional), delay estimator,
 /// loss bookkeeping.
 #[derive(Clone, Debug)]
@@ -391,35 +459,9 @@ impl LedbatState {
     }
 }
 
-/// RFC 6817 LEDBAT.
-#[derive(Clone, Debug)]
-pub struct Ledbat {
-    cfg: LedbatConfig,
-    st: LedbatState,
-}
-
-impl Ledbat {
-    /// Registry name.
-    pub const NAME: &'static str = "ledbat";
-
-    /// A controller for packets of `mss` bytes; fails on an invalid config.
-    pub fn new(cfg: LedbatConfig, mss: u32) -> Result<Self, ConfigError> {
-        cfg.validate_as(Self::NAME)?;
-        Ok(Ledbat {
-            st: LedbatState::new(&cfg, mss),
-            cfg,
-        })
-    }
-
-    /// The configuration in force.
-    pub fn config(&self) -> &LedbatConfig {
-        &self.cfg
-    }
-
-    /// Shared state (read-only), for tests and tracing.
-    pub fn state(&self) -> &LedbatState {
-        &self.st
-    }
+ledbat_variant! {
+    /// RFC 6817 LEDBAT.
+    Ledbat(LedbatConfig) = "ledbat", base: |c| *c
 }
 
 impl Controller for Ledbat {
@@ -441,17 +483,7 @@ impl Controller for Ledbat {
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    fn on_loss(&mut self, now: Instant, loss: &Loss) {
-        self.st.halve_on_loss(now, loss);
-    }
-
-    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
-        self.st.timeout(now, kind);
-    }
-
-    fn window(&self) -> u64 {
-        self.st.window()
-    }
+    rfc6817_loss_timeout_window!();
 
     fn metrics(&self) -> Metrics {
         self.st.metrics(self.st.phase(), self.cfg.gain)

@@ -20,10 +20,10 @@
 //! paper also ran without delayed ACKs, which is a property of the receiver, not of this
 //! controller.
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{Ack, Controller, Metrics};
 use crate::delay::{CurrentFilter, DelayConfig};
 use crate::error::ConfigError;
-use crate::ledbat::{config_setters, LedbatConfig, LedbatState};
+use crate::ledbat::{config_setters, ledbat_variant, rfc6817_loss_timeout_window, LedbatConfig};
 use crate::registry::ControllerParams;
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
@@ -116,36 +116,10 @@ impl ControllerParams for MdConfig {
     }
 }
 
-/// `ledbat-md`: RFC 6817 increase, multiplicative decrease by beta at most once per RTT
-/// when over target (seed 002, after Carofiglio et al.).
-#[derive(Clone, Debug)]
-pub struct Md {
-    cfg: MdConfig,
-    st: LedbatState,
-}
-
-impl Md {
-    /// Registry name.
-    pub const NAME: &'static str = "ledbat-md";
-
-    /// A controller for packets of `mss` bytes; fails on an invalid config.
-    pub fn new(cfg: MdConfig, mss: u32) -> Result<Self, ConfigError> {
-        cfg.validate()?;
-        Ok(Md {
-            st: LedbatState::new(&cfg.base(), mss),
-            cfg,
-        })
-    }
-
-    /// The configuration in force.
-    pub fn config(&self) -> &MdConfig {
-        &self.cfg
-    }
-
-    /// Shared state (read-only), for tests and tracing.
-    pub fn state(&self) -> &LedbatState {
-        &self.st
-    }
+ledbat_variant! {
+    /// `ledbat-md`: RFC 6817 increase, multiplicative decrease by beta at most once per RTT
+    /// when over target (seed 002, after Carofiglio et al.).
+    Md(MdConfig) = "ledbat-md", base: |c| c.base()
 }
 
 impl Controller for Md {
@@ -170,17 +144,7 @@ impl Controller for Md {
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    fn on_loss(&mut self, now: Instant, loss: &Loss) {
-        self.st.halve_on_loss(now, loss);
-    }
-
-    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
-        self.st.timeout(now, kind);
-    }
-
-    fn window(&self) -> u64 {
-        self.st.window()
-    }
+    rfc6817_loss_timeout_window!();
 
     fn metrics(&self) -> Metrics {
         self.st.metrics("avoidance", self.cfg.gain)
@@ -216,6 +180,7 @@ pub(crate) mod mdtest {
 mod tests {
     use super::mdtest::ack_sent;
     use super::*;
+    use crate::controller::Loss;
     use crate::ledbat::testutil::*;
     use crate::wire::DelaySample;
 

@@ -22,10 +22,10 @@
 //! window reduction for loss handling. The default noise filter is 1 sample (seed 002,
 //! section 5.2: MDvar ran "with ... no noise filter").
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{Ack, Controller, Metrics};
 use crate::delay::{CurrentFilter, DelayConfig};
 use crate::error::{in_range, ConfigError};
-use crate::ledbat::{config_setters, LedbatConfig, LedbatState};
+use crate::ledbat::{config_setters, ledbat_variant, rfc6817_loss_timeout_window, LedbatConfig};
 use crate::registry::ControllerParams;
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
@@ -104,37 +104,13 @@ impl ControllerParams for MdVarConfig {
     }
 }
 
-/// `ledbat-mdvar`: RFC 6817 increase; when over target, once per RTT, `cwnd = (1 -
-/// TARGET/current_rtt) * cwnd - 3 packets` (seed 002 with its erratum).
-#[derive(Clone, Debug)]
-pub struct MdVar {
-    cfg: MdVarConfig,
-    st: LedbatState,
+ledbat_variant! {
+    /// `ledbat-mdvar`: RFC 6817 increase; when over target, once per RTT, `cwnd = (1 -
+    /// TARGET/current_rtt) * cwnd - 3 packets` (seed 002 with its erratum).
+    MdVar(MdVarConfig) = "ledbat-mdvar", base: |c| c.base()
 }
 
 impl MdVar {
-    /// Registry name.
-    pub const NAME: &'static str = "ledbat-mdvar";
-
-    /// A controller for packets of `mss` bytes; fails on an invalid config.
-    pub fn new(cfg: MdVarConfig, mss: u32) -> Result<Self, ConfigError> {
-        cfg.validate()?;
-        Ok(MdVar {
-            st: LedbatState::new(&cfg.base(), mss),
-            cfg,
-        })
-    }
-
-    /// The configuration in force.
-    pub fn config(&self) -> &MdVarConfig {
-        &self.cfg
-    }
-
-    /// Shared state (read-only), for tests and tracing.
-    pub fn state(&self) -> &LedbatState {
-        &self.st
-    }
-
     /// The RTT the decrease uses: the latest RTT sample (none before the first one; the
     /// paper's `2 * base_delay + TARGET` would depend on the peers' clock offset).
     pub fn current_rtt(&self) -> Option<Duration> {
@@ -172,17 +148,7 @@ impl Controller for MdVar {
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    fn on_loss(&mut self, now: Instant, loss: &Loss) {
-        self.st.halve_on_loss(now, loss);
-    }
-
-    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
-        self.st.timeout(now, kind);
-    }
-
-    fn window(&self) -> u64 {
-        self.st.window()
-    }
+    rfc6817_loss_timeout_window!();
 
     fn metrics(&self) -> Metrics {
         self.st.metrics("avoidance", self.cfg.gain)
