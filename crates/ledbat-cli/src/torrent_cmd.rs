@@ -6,6 +6,7 @@
 #[path = "torrent_net.rs"]
 mod torrent_net;
 
+use crate::transfer_cmd::Tracer;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ledbat_bt::{
@@ -15,6 +16,7 @@ use ledbat_bt::{
 use ledbat_utp::{ConnectionConfig, ConnectionStats, StatsHandle};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 use torrent_net::{connection_config, LastStats, Net, NewConn, Transport};
@@ -75,6 +77,10 @@ struct NetArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Append every uTP connection's state (peer, cwnd, queuing and base delay, RTT,
+    /// counters) as one JSON line every 100 ms to this file.
+    #[arg(long)]
+    trace: Option<PathBuf>,
     /// No progress lines on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -190,13 +196,22 @@ struct Ended {
     utp: Option<ConnectionStats>,
 }
 
-fn spawn_peer(
-    c: NewConn,
-    torrent: Torrent,
+/// What every peer task of one command shares besides the torrent.
+#[derive(Clone)]
+struct PeerEnv {
     config: PeerConfig,
     stop: watch::Receiver<bool>,
     done: mpsc::UnboundedSender<Ended>,
-) {
+    trace: Option<Arc<Tracer>>,
+}
+
+fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
+    let PeerEnv {
+        config,
+        stop,
+        done,
+        trace,
+    } = env;
     tokio::spawn(async move {
         let opts = PeerOptions {
             config,
@@ -207,11 +222,16 @@ fn spawn_peer(
         let mut last = LastStats::default();
         let fut = run_peer(c.stream, torrent, opts);
         tokio::pin!(fut);
-        let mut every = tokio::time::interval(Duration::from_millis(250));
+        let mut every = tokio::time::interval(Duration::from_millis(100));
         let result = loop {
             tokio::select! {
                 r = &mut fut => break r,
-                _ = every.tick() => last.sample(&stats),
+                _ = every.tick() => {
+                    last.sample(&stats);
+                    if let (Some(t), Some(h), Some(s)) = (&trace, &stats, &last.0) {
+                        t.record(h.elapsed(), Some(c.peer), s);
+                    }
+                }
             }
         };
         last.sample(&stats);
@@ -384,18 +404,18 @@ async fn seed(a: SeedArgs) -> Result<()> {
     ));
     let (stop_tx, stop_rx) = watch::channel(false);
     let (done_tx, mut done_rx) = mpsc::unbounded_channel();
+    let env = PeerEnv {
+        config,
+        stop: stop_rx,
+        done: done_tx,
+        trace: Tracer::open(&a.net.trace)?,
+    };
     let mut live = 0usize;
     for &p in &a.peer {
         match dial(&net, &a.net, p).await {
             Ok(c) => {
                 live += 1;
-                spawn_peer(
-                    c,
-                    torrent.clone(),
-                    config.clone(),
-                    stop_rx.clone(),
-                    done_tx.clone(),
-                );
+                spawn_peer(c, torrent.clone(), env.clone());
             }
             Err(e) => pb.note(format!("peer {p}: {e:#}")),
         }
@@ -411,7 +431,7 @@ async fn seed(a: SeedArgs) -> Result<()> {
             acc = net.accept() => match acc {
                 Ok(c) => {
                     live += 1;
-                    spawn_peer(c, torrent.clone(), config.clone(), stop_rx.clone(), done_tx.clone());
+                    spawn_peer(c, torrent.clone(), env.clone());
                 }
                 Err(e) => pb.note(format!("accept: {e:#}")),
             },
@@ -515,6 +535,12 @@ async fn fetch(
     let net = Net::bind(a.net.transport, a.bind, false, ucfg).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let (done_tx, mut done_rx) = mpsc::unbounded_channel();
+    let env = PeerEnv {
+        config,
+        stop: stop_rx,
+        done: done_tx,
+        trace: Tracer::open(&a.net.trace)?,
+    };
     let t0 = Instant::now();
     let deadline = t0 + Duration::from_secs_f64(a.timeout.max(0.0));
     let mut live = 0usize;
@@ -523,13 +549,7 @@ async fn fetch(
         match dial(&net, &a.net, p).await {
             Ok(c) => {
                 live += 1;
-                spawn_peer(
-                    c,
-                    torrent.clone(),
-                    config.clone(),
-                    stop_rx.clone(),
-                    done_tx.clone(),
-                );
+                spawn_peer(c, torrent.clone(), env.clone());
             }
             Err(e) => {
                 pb.note(format!("peer {p}: {e:#}"));

@@ -6,7 +6,6 @@
 //! BitTorrent clients do: a peer that dials out does so from its listening port.
 
 use anyhow::{Context, Result};
-use ledbat_core::ControllerConfig;
 use ledbat_utp::{ConnectionConfig, ConnectionStats, EndpointConfig, StatsHandle, UtpSocket};
 use std::net::SocketAddr;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -28,24 +27,7 @@ pub enum Transport {
 }
 
 /// Builds the uTP connection settings from the command line, the way `send` does.
-pub fn connection_config(
-    cc: &str,
-    params: &[String],
-    target_ms: Option<u64>,
-    packet_size: u16,
-) -> Result<ConnectionConfig> {
-    let mut all: Vec<String> = params.to_vec();
-    if let Some(t) = target_ms {
-        all.push(format!("target={t}ms"));
-    }
-    let ctrl = ControllerConfig::with_params(cc, all.iter().map(String::as_str))
-        .with_context(|| format!("controller `{cc}`"))?;
-    let cfg = ConnectionConfig::default()
-        .controller(ctrl)
-        .packet_size(packet_size);
-    cfg.validate().context("connection settings")?;
-    Ok(cfg)
-}
+pub use crate::transfer_cmd::connection_config;
 
 /// A new connection and, for uTP, a view of its counters.
 pub struct NewConn {

@@ -171,6 +171,9 @@ fn stats_message(s: &ConnectionStats) -> String {
 struct TraceLine {
     /// Seconds since the socket was bound.
     t: f64,
+    /// The remote address (torrent traces, which hold every peer's connection).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    peer: Option<SocketAddr>,
     bytes_acked: u64,
     bytes_received: u64,
     cwnd: u64,
@@ -184,15 +187,67 @@ struct TraceLine {
     state: &'static str,
 }
 
+/// `--trace FILE`: one JSON line per sample of a connection's state, shared by every
+/// connection of a command. A write error closes the trace (the transfer goes on).
+#[derive(Debug)]
+pub struct Tracer {
+    out: std::sync::Mutex<Option<std::io::BufWriter<std::fs::File>>>,
+}
+
+impl Tracer {
+    /// Creates (truncates) `path`; `None` when no trace was asked for.
+    pub fn open(path: &Option<PathBuf>) -> Result<Option<std::sync::Arc<Tracer>>> {
+        path.as_ref()
+            .map(|p| {
+                let f = std::fs::File::create(p)
+                    .with_context(|| format!("creating trace file {}", p.display()))?;
+                Ok(std::sync::Arc::new(Tracer {
+                    out: std::sync::Mutex::new(Some(std::io::BufWriter::new(f))),
+                }))
+            })
+            .transpose()
+    }
+
+    /// Appends one line: the state `s` at `t` seconds, of the connection to `peer`.
+    pub fn record(&self, t: f64, peer: Option<SocketAddr>, s: &ConnectionStats) {
+        use std::io::Write;
+        let line = TraceLine {
+            t,
+            peer,
+            bytes_acked: s.bytes_acked,
+            bytes_received: s.bytes_received,
+            cwnd: s.cwnd,
+            in_flight: s.in_flight,
+            peer_window: s.peer_window,
+            queuing_delay_ms: s.metrics.queuing_delay.map(|d| d.as_millis_f64()),
+            base_delay_ms: s.metrics.base_delay.map(signed_delay_ms),
+            srtt_ms: s.srtt.map(|d| d.as_millis_f64()),
+            retransmissions: s.retransmissions,
+            timeouts: s.timeouts,
+            state: s.metrics.state,
+        };
+        let mut guard = match self.out.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some(w) = guard.as_mut() {
+            if serde_json::to_writer(&mut *w, &line).is_err()
+                || writeln!(w).and_then(|_| w.flush()).is_err()
+            {
+                *guard = None;
+            }
+        }
+    }
+}
+
 /// Refreshes the progress bar's message every 100 ms and, with `--trace`, appends one JSON
 /// line per tick.
 fn spawn_stats_ticker(
     pb: ProgressBar,
     stats: StatsHandle,
-    trace: Option<std::fs::File>,
+    trace: Option<std::sync::Arc<Tracer>>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let mut trace = trace.map(std::io::BufWriter::new);
         let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
         let mut refresh = true;
         loop {
@@ -203,38 +258,11 @@ fn spawn_stats_ticker(
                 pb.set_message(stats_message(&s));
             }
             refresh = !refresh;
-            if let Some(w) = trace.as_mut() {
-                let line = TraceLine {
-                    t: stats.elapsed(),
-                    bytes_acked: s.bytes_acked,
-                    bytes_received: s.bytes_received,
-                    cwnd: s.cwnd,
-                    in_flight: s.in_flight,
-                    peer_window: s.peer_window,
-                    queuing_delay_ms: s.metrics.queuing_delay.map(|d| d.as_millis_f64()),
-                    base_delay_ms: s.metrics.base_delay.map(signed_delay_ms),
-                    srtt_ms: s.srtt.map(|d| d.as_millis_f64()),
-                    retransmissions: s.retransmissions,
-                    timeouts: s.timeouts,
-                    state: s.metrics.state,
-                };
-                use std::io::Write;
-                if serde_json::to_writer(&mut *w, &line).is_err()
-                    || writeln!(w).and_then(|_| w.flush()).is_err()
-                {
-                    trace = None;
-                }
+            if let Some(t) = trace.as_ref() {
+                t.record(stats.elapsed(), None, &s);
             }
         }
     })
-}
-
-fn open_trace(path: &Option<PathBuf>) -> Result<Option<std::fs::File>> {
-    path.as_ref()
-        .map(|p| {
-            std::fs::File::create(p).with_context(|| format!("creating trace file {}", p.display()))
-        })
-        .transpose()
 }
 
 fn print_summary(s: &Summary, json: bool) -> Result<()> {
@@ -260,7 +288,9 @@ fn print_summary(s: &Summary, json: bool) -> Result<()> {
     Ok(())
 }
 
-fn connection_config(
+/// Builds the uTP connection settings from the command line (`--cc`, `--cc-param`,
+/// `--target-ms`, `--packet-size`), validated.
+pub fn connection_config(
     cc: &str,
     params: &[String],
     target_ms: Option<u64>,
@@ -311,7 +341,7 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
         .with_context(|| format!("connecting to {}", a.addr))?;
     let mut stream = stream;
     let pb = progress_bar(size, a.quiet || a.json);
-    let ticker = spawn_stats_ticker(pb.clone(), stream.stats_handle(), open_trace(&a.trace)?);
+    let ticker = spawn_stats_ticker(pb.clone(), stream.stats_handle(), Tracer::open(&a.trace)?);
 
     let result = async {
         let s = &mut stream;
@@ -467,7 +497,7 @@ async fn recv(a: RecvArgs) -> Result<()> {
     let start = WallClock::now();
     let mut stream = stream;
     let tmp = TempOut::new(&a.out);
-    let trace = open_trace(&a.trace)?;
+    let trace = Tracer::open(&a.trace)?;
 
     let outcome = receive_file(&mut stream, &tmp.tmp, idle, a.quiet || a.json, trace).await;
     let s = &mut stream;
@@ -543,7 +573,7 @@ async fn receive_file(
     tmp: &Path,
     idle: std::time::Duration,
     quiet: bool,
-    trace: Option<std::fs::File>,
+    trace: Option<std::sync::Arc<Tracer>>,
 ) -> Result<(u64, String, bool)> {
     let stall = || anyhow::anyhow!("no data for {idle:?}");
     let header = tokio::time::timeout(idle, Header::read(&mut *s))
