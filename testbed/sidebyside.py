@@ -47,6 +47,11 @@ from netbed.bed import RunResult, run_scenario  # noqa: E402
 from netbed.flows import Flow  # noqa: E402
 
 OUR_CCS = ["ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
+# LEDBAT++ with our three extensions (crates/ledbat-core/src/ledbat_pp.rs): gain 1 whatever
+# the base delay, a slowdown's ramp that always returns to the window held before it, and
+# joining other flows' slowdowns so that the shared queue empties and a latecomer measures
+# the true base delay.
+LEDBAT_PP_EXT = "ledbat++:max_gain_divisor=1:ramp_delay_exit=false:slowdown_join=0.5"
 SEEDERS = ["libtorrent", "transmission"] + OUR_CCS
 LINK_SHARE = 0.20  # "time until the uTP flow is below 20 % of the link"
 WARM_S = 5.0  # alone window starts this long after the first data
@@ -76,10 +81,32 @@ def plan_for(quick: bool) -> Plan:
     """The full run, or the CI subset (121 ms only, fewer seeders, shorter phases)."""
     if quick:
         return Plan(cubic_at=22, cubic_for=20, two_gap=10, two_len=40, fifos_ms=[121],
-                    seeders=["libtorrent", "transmission", "ledbat", "fledbat", "ledbat++"],
-                    two_ccs=["fledbat", "ledbat++"], two_fifos_ms=[121])
+                    seeders=["libtorrent", "transmission", "ledbat", "fledbat", "ledbat++",
+                             LEDBAT_PP_EXT],
+                    two_ccs=["fledbat", "ledbat++", LEDBAT_PP_EXT], two_fifos_ms=[121])
     return Plan(cubic_at=30, cubic_for=30, two_gap=10, two_len=60, fifos_ms=[121, 303],
-                seeders=list(SEEDERS), two_ccs=list(OUR_CCS), two_fifos_ms=[121, 303])
+                seeders=SEEDERS + [LEDBAT_PP_EXT], two_ccs=OUR_CCS + [LEDBAT_PP_EXT],
+                two_fifos_ms=[121, 303])
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """`NAME[:KEY=VALUE...]` (one of ours with controller parameters) -> (NAME, params).
+
+    `ledbat++:max_gain_divisor=1` runs `ledbat torrent seed --cc ledbat++ --cc-param
+    max_gain_divisor=1`. Raises ValueError naming the bad part."""
+    name, *kvs = spec.split(":")
+    params = {}
+    for kv in kvs:
+        k, sep, v = kv.partition("=")
+        if not sep or not k or not v:
+            raise ValueError(f"controller spec `{spec}`: `{kv}` is not KEY=VALUE")
+        params[k] = v
+    return name, params
+
+
+def is_ours(spec: str) -> bool:
+    """Whether a seeder spec names one of our controllers."""
+    return parse_spec(spec)[0] in OUR_CCS
 
 
 def seeder_flow(seeder: str, length: float, packet_size: int | None = None) -> Flow:
@@ -88,11 +115,15 @@ def seeder_flow(seeder: str, length: float, packet_size: int | None = None) -> F
         return Flow("utp", "bt-lt", 0.0, length)
     if seeder == "transmission":
         return Flow("utp", "bt-tr", 0.0, length)
-    return Flow("utp", "bt-ours", 0.0, length, cc=seeder, params=_ours_params(packet_size))
+    cc, extra = parse_spec(seeder)
+    return Flow("utp", "bt-ours", 0.0, length, cc=cc, params=_ours_params(packet_size, extra))
 
 
-def _ours_params(packet_size: int | None) -> dict[str, str]:
-    return {"packet_size": str(packet_size)} if packet_size else {}
+def _ours_params(packet_size: int | None, cc_params: dict[str, str] | None = None
+                 ) -> dict[str, str]:
+    out = {"packet_size": str(packet_size)} if packet_size else {}
+    out.update({f"cc_param.{k}": v for k, v in (cc_params or {}).items()})
+    return out
 
 
 def _nan(x: float | None) -> bool:
@@ -247,7 +278,13 @@ def _f(x, nd=2, unit="") -> str:
 def seeder_label(s: str) -> str:
     """The row label of a seeder."""
     return {"libtorrent": "libtorrent 2.1.1", "transmission": "Transmission 3.00"}.get(
-        s, f"ours --cc {s}")
+        s, "ours " + cc_label(s))
+
+
+def cc_label(spec: str) -> str:
+    """`--cc NAME --cc-param K=V ...` of a controller spec."""
+    name, params = parse_spec(spec)
+    return " ".join([f"--cc {name}"] + [f"--cc-param {k}={v}" for k, v in params.items()])
 
 
 def markdown(doc: dict) -> str:
@@ -271,7 +308,7 @@ def markdown(doc: dict) -> str:
               "Jain | link % | queue p50 / p95 ms | note |", "|---|---|---|---|---|---|---|"]
     for r in doc["two"]:
         lines.append(
-            f"| {r['fifo_ms']:.0f} ms | --cc {r['cc']} | {_f(r.get('flow1_mbit'))} / "
+            f"| {r['fifo_ms']:.0f} ms | {cc_label(r['cc'])} | {_f(r.get('flow1_mbit'))} / "
             f"{_f(r.get('flow2_mbit'))} | {_f(r.get('jain'), 3)} | "
             f"{_f(_pct(r.get('link_util')), 1)} | {_f(r.get('queue_p50_ms'), 1)} / "
             f"{_f(r.get('queue_p95_ms'), 1)} | {r.get('error') or ''} |")
@@ -293,7 +330,7 @@ def checks(doc: dict) -> list[dict]:
     lt_rate = ((lt or {}).get("alone") or {}).get("payload_mbit")
     good, detail = [], []
     for r in single:
-        if r["seeder"] not in OUR_CCS:
+        if not is_ours(r["seeder"]):
             continue
         until = (r.get("beside_cubic") or {}).get("time_until_below_20pct_s")
         rate = (r.get("alone") or {}).get("payload_mbit")
@@ -309,7 +346,7 @@ def checks(doc: dict) -> list[dict]:
                 "detail": f"libtorrent alone {_f(lt_rate, 2, ' Mbit/s')}; ours (time until "
                           f"< 20 % / alone rate): {', '.join(detail) or 'none measured'}"
                           + (f"; met by {', '.join(good)}" if good else "")})
-    two = [r for r in doc["two"] if r["cc"] in ("fledbat", "ledbat++")]
+    two = [r for r in doc["two"] if parse_spec(r["cc"])[0] in ("fledbat", "ledbat++")]
     best = [r for r in two if (r.get("jain") or 0) >= 0.9]
     out.append({"name": "two of ours 10 s apart: fledbat or ledbat++ Jain >= 0.9 over the "
                         "last half",
@@ -355,9 +392,11 @@ def parse_args(argv):
                          "fledbat, ledbat++; two fledbat, two ledbat++ flows; shorter phases")
     ap.add_argument("--fifos-ms", default=None, help="FIFO sizes in ms (default 121,303)")
     ap.add_argument("--seeders", default=None,
-                    help=f"comma list from {','.join(SEEDERS)} (default all)")
+                    help=f"comma list from {','.join(SEEDERS)}; ours also as NAME:KEY=VALUE:... "
+                         "with controller parameters (default all, plus {LEDBAT_PP_EXT})")
     ap.add_argument("--two-ccs", default=None,
-                    help="controllers for two of ours 10 s apart (default all four; '' none)")
+                    help="controllers for two of ours 10 s apart, NAME[:KEY=VALUE...] (default "
+                         "our four and the extended ledbat++; '' none)")
     ap.add_argument("--two-fifos-ms", default=None,
                     help="FIFOs for the two-flow runs (default: every FIFO)")
     ap.add_argument("--cubic-at", type=float, default=None, help="cubic joins at (s)")
@@ -373,7 +412,7 @@ def parse_args(argv):
     ap.add_argument("--json", default=None, help="write the results here (default OUT/sidebyside.json)")
     ap.add_argument("--md", default=None, help="write the tables here (default OUT/sidebyside.md)")
     ap.add_argument("--max-seconds", type=float, default=None,
-                    help="overall time limit (default 480 quick, 2400 full)")
+                    help="overall time limit (default 720 quick, 2400 full)")
     ap.add_argument("--no-install", action="store_true")
     ap.add_argument("--strict", action="store_true",
                     help="exit 1 also when one of the issue's checks is missed")
@@ -397,9 +436,15 @@ def main(argv=None) -> int:
         p.cubic_at = a.cubic_at
     if a.cubic_for is not None:
         p.cubic_for = a.cubic_for
-    bad = [s for s in p.seeders if s not in SEEDERS]
+    try:
+        bad = [s for s in p.seeders if parse_spec(s)[0] not in SEEDERS] + \
+            [c for c in p.two_ccs if parse_spec(c)[0] not in OUR_CCS]
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if bad:
-        print(f"error: unknown seeder(s) {bad} (known: {SEEDERS})", file=sys.stderr)
+        print(f"error: unknown seeder(s) or controller(s) {bad} (known: {SEEDERS}; "
+              "ours take parameters as NAME:KEY=VALUE)", file=sys.stderr)
         return 2
     rate = int(a.rate_mbit * 1e6)
     jobs = [("single", f, s) for f in p.fifos_ms for s in p.seeders] + \
@@ -414,7 +459,7 @@ def main(argv=None) -> int:
         print("error: needs root (namespaces, qdiscs)", file=sys.stderr)
         return 2
     ledbat_bin = os.path.abspath(a.ledbat_bin or default_bin())
-    uses_ours = any(k == "two" or s in OUR_CCS for k, _, s in jobs)
+    uses_ours = any(k == "two" or is_ours(s) for k, _, s in jobs)
     if uses_ours and not os.access(ledbat_bin, os.X_OK):
         print(f"error: no ledbat binary at {ledbat_bin} (--ledbat-bin)", file=sys.stderr)
         return 2
@@ -453,7 +498,7 @@ def main(argv=None) -> int:
         "(two of ours: ledbat torrent get)", "load_before": os.getloadavg(),
         "single": [], "two": [], "checks": [],
     }
-    max_s = a.max_seconds or (480 if a.quick else 2400)
+    max_s = a.max_seconds or (720 if a.quick else 2400)
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.signal(signal.SIGTERM, _on_term)
     signal.alarm(int(math.ceil(max_s)))
@@ -465,7 +510,7 @@ def main(argv=None) -> int:
         for kind, fifo, who in jobs:
             b = topo.Bottleneck.from_fifo_ms(rate, fifo)
             t = time.monotonic()
-            name = f"{fifo:.0f}ms-{kind}-{who}"
+            name = f"{fifo:.0f}ms-{kind}-{who.replace(':', '_')}"
             logdir = os.path.join(out_dir, name)
             if kind == "single":
                 fl = [seeder_flow(who, p.single_len, a.our_packet_size),
@@ -474,9 +519,10 @@ def main(argv=None) -> int:
                 row = {"fifo_ms": fifo, "seeder": who, **analyse_single(res, rate)}
                 doc["single"].append(row)
             else:
-                pp = _ours_params(a.our_packet_size)
-                fl = [Flow("utp1", "bt-ours-ours", 0.0, p.two_len, cc=who, params=pp),
-                      Flow("utp2", "bt-ours-ours", p.two_gap, p.two_len - p.two_gap, cc=who,
+                cc, extra = parse_spec(who)
+                pp = _ours_params(a.our_packet_size, extra)
+                fl = [Flow("utp1", "bt-ours-ours", 0.0, p.two_len, cc=cc, params=pp),
+                      Flow("utp2", "bt-ours-ours", p.two_gap, p.two_len - p.two_gap, cc=cc,
                            params=dict(pp))]
                 res = run_scenario(name, fl, p.two_len, b, ctx, logdir, tag)
                 row = {"fifo_ms": fifo, "cc": who, **analyse_two(res, rate)}

@@ -88,7 +88,14 @@ def _cc_args(flow: Flow) -> list[str]:
 def _ours_seed(flow: Flow, ctx: Context) -> list[str]:
     return [ctx.ledbat_bin, "torrent", "seed", torrent_path(ctx), "--data", ctx.send_file,
             "--listen", _seed_addr(flow, ctx), "--max-seconds", str(LEECH_MAX_S), "--json",
-            "--quiet", *_cc_args(flow)]
+            "--quiet", *_cc_args(flow), *_trace_args(flow, ctx)]
+
+
+def _trace_args(flow: Flow, ctx: Context) -> list[str]:
+    """Our seeder's per-connection trace (cwnd, delays every 100 ms) in the log directory."""
+    if not ctx.logdir:
+        return []
+    return ["--trace", os.path.join(ctx.logdir, f"{flow.name}-sender-trace.jsonl")]
 
 
 def _ours_get(flow: Flow, ctx: Context) -> list[str]:
