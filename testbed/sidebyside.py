@@ -52,6 +52,8 @@ OUR_CCS = ["ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
 # joining other flows' slowdowns so that the shared queue empties and a latecomer measures
 # the true base delay.
 LEDBAT_PP_EXT = "ledbat++:max_gain_divisor=1:ramp_delay_exit=false:slowdown_join=0.5"
+# fLEDBAT with LEDBAT++'s periodic slowdowns and the join rule (crates/ledbat-core/src/fledbat.rs).
+FLEDBAT_EXT = "fledbat:slowdowns=true:slowdown_join=0.5"
 SEEDERS = ["libtorrent", "transmission"] + OUR_CCS
 LINK_SHARE = 0.20  # "time until the uTP flow is below 20 % of the link"
 WARM_S = 5.0  # alone window starts this long after the first data
@@ -83,9 +85,11 @@ def plan_for(quick: bool) -> Plan:
         return Plan(cubic_at=22, cubic_for=20, two_gap=10, two_len=40, fifos_ms=[121],
                     seeders=["libtorrent", "transmission", "ledbat", "fledbat", "ledbat++",
                              LEDBAT_PP_EXT],
-                    two_ccs=["fledbat", "ledbat++", LEDBAT_PP_EXT], two_fifos_ms=[121])
+                    two_ccs=["fledbat", "ledbat++", LEDBAT_PP_EXT, FLEDBAT_EXT],
+                    two_fifos_ms=[121])
     return Plan(cubic_at=30, cubic_for=30, two_gap=10, two_len=60, fifos_ms=[121, 303],
-                seeders=SEEDERS + [LEDBAT_PP_EXT], two_ccs=OUR_CCS + [LEDBAT_PP_EXT],
+                seeders=SEEDERS + [LEDBAT_PP_EXT, FLEDBAT_EXT],
+                two_ccs=OUR_CCS + [LEDBAT_PP_EXT, FLEDBAT_EXT],
                 two_fifos_ms=[121, 303])
 
 
@@ -393,10 +397,10 @@ def parse_args(argv):
     ap.add_argument("--fifos-ms", default=None, help="FIFO sizes in ms (default 121,303)")
     ap.add_argument("--seeders", default=None,
                     help=f"comma list from {','.join(SEEDERS)}; ours also as NAME:KEY=VALUE:... "
-                         "with controller parameters (default all, plus {LEDBAT_PP_EXT})")
+                         "with controller parameters (default all, plus {LEDBAT_PP_EXT} and {FLEDBAT_EXT})")
     ap.add_argument("--two-ccs", default=None,
                     help="controllers for two of ours 10 s apart, NAME[:KEY=VALUE...] (default "
-                         "our four and the extended ledbat++; '' none)")
+                         "our four and the extended ledbat++ and fledbat; '' none)")
     ap.add_argument("--two-fifos-ms", default=None,
                     help="FIFOs for the two-flow runs (default: every FIFO)")
     ap.add_argument("--cubic-at", type=float, default=None, help="cubic joins at (s)")

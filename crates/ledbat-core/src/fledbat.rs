@@ -25,12 +25,24 @@
 //!
 //! Delay estimation, the flightsize cap, MIN_CWND and timeouts are RFC 6817's
 //! ([`LedbatState`]); the thesis's ns-2 fLEDBAT is built on the same LEDBAT code.
+//!
+//! **Extension of this crate** (off by default): `slowdowns = true` adds LEDBAT++'s periodic
+//! slowdowns ([`crate::slowdown`]: window 2 packets for 2 RTTs, Reno slow start back to the
+//! window held before, the next one 9 durations later), and `slowdown_join = f` joins other
+//! flows' slowdowns. The fluid model assumes every flow knows the true base delay; a
+//! latecomer that arrives on a standing queue takes that queue as its base and, with nothing
+//! to empty the queue, keeps the error for the whole base history (10 minutes): on the
+//! namespace bed (base RTT 0.06 ms) two fLEDBAT flows 10 s apart end 1.1 / 8.8 Mbit/s.
+//! Overlapping slowdowns empty the queue and correct the latecomer's base.
 
 use crate::controller::{Ack, Controller, Metrics};
+use crate::controller::{Loss, Timeout};
 use crate::delay::DelayConfig;
+use crate::error::in_range;
 use crate::error::ConfigError;
-use crate::ledbat::{config_setters, ledbat_variant, rfc6817_loss_timeout_window, LedbatConfig};
+use crate::ledbat::{config_setters, LedbatConfig, LedbatState};
 use crate::registry::ControllerParams;
+use crate::slowdown::{SlowdownConfig, SlowdownPhase, Slowdowns};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +78,12 @@ pub struct FledbatConfig {
     /// Slow start ends when the queuing delay reaches this fraction of TARGET. Default 0.9
     /// (libutp).
     pub slow_start_exit: f64,
+    /// Periodic slowdowns (LEDBAT++ draft -01 timing; extension of this crate, see the
+    /// module comment). Default false (the thesis's fLEDBAT has none).
+    pub slowdowns: bool,
+    /// Join other flows' slowdowns when the queuing delay falls to this fraction of TARGET
+    /// ([`crate::slowdown`]; only with `slowdowns`). Default 0: never (extension).
+    pub slowdown_join: f64,
     /// Delay estimation. Default RFC 6817 section 3.4.2.
     pub delay: DelayConfig,
 }
@@ -81,6 +99,8 @@ impl Default for FledbatConfig {
             init_cwnd: 2.0,
             slow_start: false,
             slow_start_exit: 0.9,
+            slowdowns: false,
+            slowdown_join: 0.0,
             delay: DelayConfig::default(),
         }
     }
@@ -95,6 +115,8 @@ config_setters!(FledbatConfig {
     init_cwnd: f64,
     slow_start: bool,
     slow_start_exit: f64,
+    slowdowns: bool,
+    slowdown_join: f64,
     delay: DelayConfig,
 });
 
@@ -139,7 +161,7 @@ impl ControllerParams for FledbatConfig {
                 format!("must be in (0, {MAX_ZETA}], got {}", self.zeta),
             ));
         }
-        Ok(())
+        in_range(Self::NAME, "slowdown_join", self.slowdown_join, 0.0, 1.0)
     }
 
     fn compliance_notes(&self) -> Vec<String> {
@@ -150,17 +172,102 @@ impl ControllerParams for FledbatConfig {
                 self.alpha
             ));
         }
+        if self.slowdowns {
+            v.push(
+                "periodic slowdowns (LEDBAT++'s, extension of this crate, not in seed 003)"
+                    .to_string(),
+            );
+        }
+        if self.slowdown_join > 0.0 {
+            v.push(format!(
+                "joins other flows' slowdowns below {} x TARGET (extension of this crate)",
+                self.slowdown_join
+            ));
+        }
         v
     }
 }
 
-ledbat_variant! {
-    /// `fledbat`: additive increase alpha/cwnd per ACK, multiplicative decrease
-    /// `zeta * (qd - TARGET) / TARGET` per ACK above target, halve on loss (seed 003, ch. 4).
-    Fledbat(FledbatConfig) = "fledbat", base: |c| c.base()
+/// `fledbat`: additive increase alpha/cwnd per ACK, multiplicative decrease
+/// `zeta * (qd - TARGET) / TARGET` per ACK above target, halve on loss (seed 003, ch. 4).
+#[derive(Clone, Debug)]
+pub struct Fledbat {
+    cfg: FledbatConfig,
+    st: LedbatState,
+    slowdowns: Slowdowns,
 }
 
 impl Fledbat {
+    /// Registry name.
+    pub const NAME: &'static str = "fledbat";
+
+    /// A controller for packets of `mss` bytes; fails on an invalid config.
+    pub fn new(cfg: FledbatConfig, mss: u32) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        Ok(Fledbat {
+            st: LedbatState::new(&cfg.base(), mss),
+            slowdowns: Slowdowns::new(SlowdownConfig {
+                join: cfg.slowdown_join,
+                ..SlowdownConfig::default()
+            }),
+            cfg,
+        })
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &FledbatConfig {
+        &self.cfg
+    }
+
+    /// Shared state (read-only), for tests and tracing.
+    pub fn state(&self) -> &LedbatState {
+        &self.st
+    }
+
+    /// The slowdown cycle (idle unless `slowdowns` is on).
+    pub fn slowdowns(&self) -> &Slowdowns {
+        &self.slowdowns
+    }
+
+    fn rtt_ref(&self) -> Duration {
+        self.st.rtt.srtt().unwrap_or(self.cfg.target)
+    }
+
+    /// Starts or ends a hold when due (with `slowdowns`).
+    fn poll(&mut self, now: Instant) {
+        if self.cfg.slowdowns && !self.st.slow_start {
+            let w = (2.0 * self.st.mss).max(self.st.min_cwnd);
+            let rtt = self.rtt_ref();
+            self.slowdowns.poll(now, &mut self.st.cwnd, w, rtt);
+        }
+    }
+
+    /// Runs the slowdown part of an ACK at queuing delay `qd`; true when the ACK is
+    /// consumed (held, or ramping back towards the window held before the slowdown).
+    fn slowdown_ack(&mut self, now: Instant, qd: Duration, ack: &Ack<'_>) -> bool {
+        if !self.cfg.slowdowns || self.st.slow_start {
+            return false;
+        }
+        let rtt = self.rtt_ref();
+        self.slowdowns.schedule_first(now, rtt);
+        self.slowdowns.observe(now, qd, self.cfg.target, rtt);
+        self.poll(now);
+        match self.slowdowns.phase() {
+            SlowdownPhase::Idle => false,
+            SlowdownPhase::Hold { .. } => true,
+            SlowdownPhase::Ramp => {
+                self.st.cwnd += ack.bytes_acked as f64;
+                if let Some(ss) = self.slowdowns.ssthresh() {
+                    if self.st.cwnd >= ss {
+                        self.st.cwnd = ss;
+                        self.slowdowns.end_ramp(now);
+                    }
+                }
+                self.st.cap_and_floor(ack.flight_before);
+                true
+            }
+        }
+    }
     /// The window change, in bytes, that one ACK of `bytes_acked` at queuing delay `qd`
     /// makes from the current window (before the flightsize cap and the floor).
     pub fn ack_delta(&self, qd: Duration, bytes_acked: u64) -> f64 {
@@ -181,22 +288,68 @@ impl Controller for Fledbat {
         Self::NAME
     }
 
-    fn on_sent(&mut self, _now: Instant, _bytes: u64, _in_flight: u64) {}
+    fn on_sent(&mut self, now: Instant, _bytes: u64, _in_flight: u64) {
+        self.poll(now);
+    }
 
     fn on_ack(&mut self, now: Instant, ack: &Ack<'_>) {
         let Some(qd) = self.st.absorb(now, ack) else {
             return;
         };
+        if self.slowdown_ack(now, qd, ack) {
+            return;
+        }
         if !self.st.slow_start_step(qd, ack.bytes_acked) {
             self.st.cwnd += self.ack_delta(qd, ack.bytes_acked);
         }
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    rfc6817_loss_timeout_window!();
+    fn on_loss(&mut self, now: Instant, loss: &Loss) {
+        self.poll(now);
+        let before = self.st.last_reduction;
+        self.st.halve_on_loss(now, loss);
+        if self.st.last_reduction != before {
+            // A loss ends a slowdown's ramp (as it ends a slow start).
+            self.slowdowns.end_ramp(now);
+        }
+    }
+
+    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
+        self.poll(now);
+        if kind == Timeout::Retransmission {
+            self.slowdowns.end_ramp(now);
+        }
+        self.st.timeout(now, kind);
+    }
+
+    fn window(&self) -> u64 {
+        self.st.window()
+    }
+
+    fn next_tick(&self) -> Option<Instant> {
+        if self.cfg.slowdowns && !self.st.slow_start {
+            self.slowdowns.next_tick()
+        } else {
+            None
+        }
+    }
+
+    fn on_tick(&mut self, now: Instant) {
+        self.poll(now);
+    }
 
     fn metrics(&self) -> Metrics {
-        self.st.metrics(self.st.phase(), 1.0)
+        let state = match self.slowdowns.phase() {
+            SlowdownPhase::Idle => self.st.phase(),
+            SlowdownPhase::Hold { .. } => "slowdown",
+            SlowdownPhase::Ramp => "slowdown-ramp",
+        };
+        let mut m = self.st.metrics(state, 1.0);
+        if let Some(ss) = self.slowdowns.ssthresh() {
+            m.ssthresh = Some(ss as u64);
+        }
+        m
     }
 }
 
@@ -370,6 +523,79 @@ mod tests {
             proptest::prop_assert!(at(1.0).abs() <= inc * 1e-4, "{} vs {}", at(1.0), inc);
             proptest::prop_assert!(at(0.9) > 0.0);
             proptest::prop_assert!(at(1.1) < 0.0);
+        }
+    }
+
+    #[test]
+    fn without_slowdowns_no_timer_is_requested_and_the_state_is_the_thesis_one() {
+        let mut c = ctl(FledbatConfig::default().init_cwnd(20.0));
+        settle(&mut c, Instant::ZERO, 10_000, 30_000);
+        assert_eq!(c.next_tick(), None);
+        c.on_tick(Instant::from_secs(10));
+        assert_eq!(c.slowdowns().count(), 0);
+        assert!(FledbatConfig::default().compliance_notes().is_empty());
+    }
+
+    #[test]
+    fn slowdowns_hold_two_packets_then_ramp_back_to_the_window_held_before() {
+        let cfg = FledbatConfig::default().init_cwnd(20.0).slowdowns(true);
+        let mut c = ctl(cfg);
+        // No RTT sample: the timers use TARGET (25 ms); first slowdown 2 "RTTs" later.
+        settle(&mut c, Instant::ZERO, 10_000, 30_000);
+        let at = Instant::from_millis(50);
+        assert_eq!(c.next_tick(), Some(at));
+        let held = c.state().cwnd;
+        c.on_tick(at);
+        assert_eq!(c.window(), 3000);
+        assert_eq!(c.metrics().state, "slowdown");
+        assert_eq!(c.metrics().ssthresh, Some(held as u64));
+        // ACKs during the hold leave the window alone.
+        one_ack(&mut c, 10_000, 30_000);
+        assert_eq!(c.window(), 3000);
+        let until = Instant::from_millis(100);
+        assert_eq!(c.next_tick(), Some(until));
+        c.on_tick(until);
+        assert_eq!(c.metrics().state, "slowdown-ramp");
+        // Reno slow start (+1 MSS per MSS acknowledged) whatever the queue, up to `held`.
+        let mut acks = 0;
+        while c.slowdowns().active() {
+            c.on_ack(until, &ack(1500, u64::MAX / 4, &[DelaySample(40_000)]));
+            acks += 1;
+            assert!(acks < 100);
+        }
+        assert_eq!(c.state().cwnd, held);
+        assert_eq!(acks, 18, "3000 -> {held} bytes in 1500-byte steps");
+        // The slowdown lasted 50 ms (hold + ramp at one instant): the next one 450 ms later.
+        assert_eq!(
+            c.slowdowns().next_at(),
+            Some(until + Duration::from_millis(450))
+        );
+        assert_eq!(c.config().compliance_notes().len(), 1);
+    }
+
+    #[test]
+    fn a_loss_ends_a_slowdown_ramp() {
+        let cfg = FledbatConfig::default().init_cwnd(20.0).slowdowns(true);
+        let mut c = ctl(cfg);
+        settle(&mut c, Instant::ZERO, 10_000, 0);
+        c.on_tick(Instant::from_millis(50));
+        c.on_tick(Instant::from_millis(100));
+        assert!(c.slowdowns().active());
+        let loss = crate::controller::Loss {
+            bytes: 1500,
+            sent_at: Instant::from_millis(90),
+            in_flight: 3000,
+        };
+        c.on_loss(Instant::from_millis(110), &loss);
+        assert!(!c.slowdowns().active());
+        assert_eq!(c.window(), 3000, "halved to MIN_CWND");
+    }
+
+    #[test]
+    fn slowdown_join_outside_zero_to_one_is_refused() {
+        for j in [-0.1, 1.5, f64::NAN] {
+            let e = Fledbat::new(FledbatConfig::default().slowdown_join(j), MSS).unwrap_err();
+            assert_eq!(e.field, "slowdown_join", "{e}");
         }
     }
 }

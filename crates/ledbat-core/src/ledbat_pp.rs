@@ -53,13 +53,9 @@ use crate::delay::DelayConfig;
 use crate::error::{in_range, ConfigError};
 use crate::ledbat::{config_setters, LedbatConfig, LedbatState};
 use crate::registry::ControllerParams;
+use crate::slowdown::{SlowdownConfig, SlowdownPhase, Slowdowns};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
-
-/// `d * k` rounded to the nanosecond, exact for spans below 2^53 ns (104 days).
-fn scale(d: Duration, k: f64) -> Duration {
-    Duration::from_nanos((d.as_nanos() as f64 * k).round() as u64)
-}
 
 /// Parameters of `ledbat++`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -159,6 +155,16 @@ impl LedbatPpConfig {
             slow_start: false,
             slow_start_exit: self.slow_start_exit,
             delay: self.delay,
+        }
+    }
+
+    /// The slowdown timing of this configuration.
+    fn slowdown_config(&self) -> SlowdownConfig {
+        SlowdownConfig {
+            first_rtts: self.first_slowdown_rtts,
+            hold_rtts: self.slowdown_hold_rtts,
+            interval: self.slowdown_interval,
+            join: self.slowdown_join,
         }
     }
 
@@ -269,20 +275,9 @@ pub enum Phase {
 pub struct LedbatPp {
     cfg: LedbatPpConfig,
     st: LedbatState,
-    phase: Phase,
-    ssthresh: Option<f64>,
-    /// When the next slowdown starts.
-    slowdown_at: Option<Instant>,
-    /// When the current slowdown started.
-    slowdown_start: Option<Instant>,
-    slowdowns: u64,
-    /// Whether the first slowdown has been scheduled.
-    first_scheduled: bool,
-    /// When the last slowdown ended (its ramp finished).
-    slowdown_end: Option<Instant>,
-    /// Whether the queuing delay has been above the join threshold since the last
-    /// slowdown (a join needs a drop, not a queue that was never built).
-    join_armed: bool,
+    /// In the initial slow start.
+    slow_start: bool,
+    slowdowns: Slowdowns,
 }
 
 impl LedbatPp {
@@ -294,18 +289,8 @@ impl LedbatPp {
         cfg.validate()?;
         Ok(LedbatPp {
             st: LedbatState::new(&cfg.base(), mss),
-            phase: if cfg.slow_start {
-                Phase::SlowStart
-            } else {
-                Phase::Avoidance
-            },
-            ssthresh: None,
-            slowdown_at: None,
-            slowdown_start: None,
-            slowdowns: 0,
-            first_scheduled: false,
-            slowdown_end: None,
-            join_armed: false,
+            slow_start: cfg.slow_start,
+            slowdowns: Slowdowns::new(cfg.slowdown_config()),
             cfg,
         })
     }
@@ -322,17 +307,24 @@ impl LedbatPp {
 
     /// The current phase.
     pub fn phase(&self) -> Phase {
-        self.phase
+        if self.slow_start {
+            return Phase::SlowStart;
+        }
+        match self.slowdowns.phase() {
+            SlowdownPhase::Idle => Phase::Avoidance,
+            SlowdownPhase::Hold { until } => Phase::Hold { until },
+            SlowdownPhase::Ramp => Phase::Ramp,
+        }
     }
 
     /// When the next slowdown is due, if scheduled.
     pub fn slowdown_at(&self) -> Option<Instant> {
-        self.slowdown_at
+        self.slowdowns.next_at()
     }
 
     /// Number of slowdowns started.
     pub fn slowdowns(&self) -> u64 {
-        self.slowdowns
+        self.slowdowns.count()
     }
 
     /// The gain in force: `1 / min(16, ceil(2 TARGET / base_rtt))`, the smallest before any
@@ -353,73 +345,30 @@ impl LedbatPp {
     /// Leaves a slow start at `now`: after the initial one, schedules the first slowdown;
     /// after a slowdown's, schedules the next one `slowdown_interval` durations later.
     fn end_slow_start(&mut self, now: Instant) {
-        match self.phase {
-            Phase::SlowStart => self.schedule_first_slowdown(now),
-            Phase::Hold { .. } | Phase::Ramp => {
-                let start = self.slowdown_start.unwrap_or(now);
-                let dur = now.saturating_since(start);
-                self.slowdown_at = Some(now + scale(dur, self.cfg.slowdown_interval));
-                self.slowdown_end = Some(now);
-                self.ssthresh = None;
-            }
-            Phase::Avoidance => {}
+        if self.slow_start {
+            self.slow_start = false;
+            self.schedule_first_slowdown(now);
+        } else {
+            self.slowdowns.end_ramp(now);
         }
-        self.phase = Phase::Avoidance;
     }
 
     /// Schedules the first slowdown `first_slowdown_rtts` after `now` (the end of the
     /// initial slow start, or the first RTT sample when slow start is disabled).
     fn schedule_first_slowdown(&mut self, now: Instant) {
-        if self.cfg.periodic_slowdown && !self.first_scheduled {
-            self.first_scheduled = true;
-            self.slowdown_at = Some(now + scale(self.rtt_ref(), self.cfg.first_slowdown_rtts));
-        }
-    }
-
-    /// With `slowdown_join`, moves the next slowdown to `now` when the queuing delay `qd`
-    /// shows another flow draining the queue (see [`LedbatPpConfig::slowdown_join`]).
-    fn maybe_join(&mut self, now: Instant, qd: Duration) {
-        if self.cfg.slowdown_join <= 0.0 || self.phase != Phase::Avoidance {
-            return;
-        }
-        let Some(at) = self.slowdown_at else {
-            return;
-        };
-        let low =
-            qd.as_nanos() as f64 <= self.cfg.slowdown_join * self.cfg.target.as_nanos() as f64;
-        if !low {
-            self.join_armed = true;
-            return;
-        }
-        let rested = self
-            .slowdown_end
-            .is_none_or(|end| now.saturating_since(end) >= scale(self.rtt_ref(), 4.0));
-        if self.join_armed && rested && at > now {
-            self.slowdown_at = Some(now);
+        if self.cfg.periodic_slowdown {
+            let rtt = self.rtt_ref();
+            self.slowdowns.schedule_first(now, rtt);
         }
     }
 
     /// Fires the time-driven transitions due at `now`.
     fn poll(&mut self, now: Instant) {
-        if self.phase == Phase::Avoidance && self.cfg.periodic_slowdown {
-            if let Some(at) = self.slowdown_at {
-                if now >= at {
-                    self.ssthresh = Some(self.st.cwnd);
-                    self.st.cwnd = self.slowdown_window();
-                    self.slowdown_start = Some(now);
-                    self.slowdown_at = None;
-                    self.join_armed = false;
-                    self.slowdowns += 1;
-                    let until = now + scale(self.rtt_ref(), self.cfg.slowdown_hold_rtts);
-                    self.phase = Phase::Hold { until };
-                }
-            }
+        if self.slow_start {
+            return;
         }
-        if let Phase::Hold { until } = self.phase {
-            if now >= until {
-                self.phase = Phase::Ramp;
-            }
-        }
+        let (w, rtt) = (self.slowdown_window(), self.rtt_ref());
+        self.slowdowns.poll(now, &mut self.st.cwnd, w, rtt);
     }
 
     /// Congestion-avoidance change in packets per RTT at queuing delay `qd`.
@@ -447,27 +396,31 @@ impl Controller for LedbatPp {
 
     fn on_ack(&mut self, now: Instant, ack: &Ack<'_>) {
         let qd = self.st.absorb_rtt(now, ack);
-        if self.phase == Phase::Avoidance && ack.rtt.is_some() {
-            // Without an initial slow start, the first slowdown counts from the first RTT
-            // sample (a no-op once scheduled).
-            self.schedule_first_slowdown(now);
-        }
-        if let Some(q) = qd {
-            self.maybe_join(now, q);
+        if !self.slow_start {
+            if ack.rtt.is_some() {
+                // Without an initial slow start, the first slowdown counts from the first
+                // RTT sample (a no-op once scheduled).
+                self.schedule_first_slowdown(now);
+            }
+            if let Some(q) = qd {
+                let rtt = self.rtt_ref();
+                self.slowdowns.observe(now, q, self.cfg.target, rtt);
+            }
         }
         self.poll(now);
         let Some(qd) = qd else {
             return;
         };
         let bytes = ack.bytes_acked as f64;
-        if matches!(self.phase, Phase::SlowStart | Phase::Ramp) {
+        let phase = self.phase();
+        if matches!(phase, Phase::SlowStart | Phase::Ramp) {
             let exit = self.cfg.slow_start_exit * self.cfg.target.as_nanos() as f64;
-            let delay_exit = self.phase == Phase::SlowStart || self.cfg.ramp_delay_exit;
+            let delay_exit = phase == Phase::SlowStart || self.cfg.ramp_delay_exit;
             if delay_exit && qd.as_nanos() as f64 > exit {
                 self.end_slow_start(now);
             } else {
                 self.st.cwnd += self.gain() * bytes;
-                if let (Phase::Ramp, Some(ss)) = (self.phase, self.ssthresh) {
+                if let (Phase::Ramp, Some(ss)) = (phase, self.slowdowns.ssthresh()) {
                     if self.st.cwnd >= ss {
                         self.st.cwnd = ss;
                         self.end_slow_start(now);
@@ -477,7 +430,7 @@ impl Controller for LedbatPp {
                 return;
             }
         }
-        match self.phase {
+        match self.phase() {
             Phase::Hold { .. } => return,
             Phase::Avoidance => {
                 self.st.cwnd += self.avoidance_step(qd) * bytes * self.st.mss / self.st.cwnd;
@@ -490,10 +443,7 @@ impl Controller for LedbatPp {
     fn on_loss(&mut self, now: Instant, loss: &Loss) {
         self.poll(now);
         if self.st.new_congestion_event(now, loss.sent_at) {
-            if matches!(
-                self.phase,
-                Phase::SlowStart | Phase::Ramp | Phase::Hold { .. }
-            ) {
+            if self.phase() != Phase::Avoidance {
                 self.end_slow_start(now);
             }
             self.st.cwnd = (self.st.cwnd / 2.0).max(self.st.min_cwnd);
@@ -502,7 +452,7 @@ impl Controller for LedbatPp {
 
     fn on_timeout(&mut self, now: Instant, kind: Timeout) {
         self.poll(now);
-        if kind == Timeout::Retransmission && self.phase != Phase::Avoidance {
+        if kind == Timeout::Retransmission && self.phase() != Phase::Avoidance {
             self.end_slow_start(now);
         }
         self.st.timeout(now, kind);
@@ -513,11 +463,10 @@ impl Controller for LedbatPp {
     }
 
     fn next_tick(&self) -> Option<Instant> {
-        match self.phase {
-            Phase::Hold { until } => Some(until),
-            Phase::Avoidance if self.cfg.periodic_slowdown => self.slowdown_at,
-            _ => None,
+        if self.slow_start || !self.cfg.periodic_slowdown {
+            return None;
         }
+        self.slowdowns.next_tick()
     }
 
     fn on_tick(&mut self, now: Instant) {
@@ -525,14 +474,14 @@ impl Controller for LedbatPp {
     }
 
     fn metrics(&self) -> Metrics {
-        let state = match self.phase {
+        let state = match self.phase() {
             Phase::SlowStart => "slow-start",
             Phase::Avoidance => "avoidance",
             Phase::Hold { .. } => "slowdown",
             Phase::Ramp => "slowdown-ramp",
         };
         let mut m = self.st.metrics(state, self.gain());
-        m.ssthresh = self.ssthresh.map(|s| s as u64);
+        m.ssthresh = self.slowdowns.ssthresh().map(|s| s as u64);
         m
     }
 }

@@ -32,6 +32,7 @@ pub mod nice;
 pub mod pause;
 pub mod registry;
 pub mod reno;
+pub mod slowdown;
 pub mod tcp_lp;
 pub mod time;
 pub mod vegas;

@@ -147,7 +147,7 @@ fn drive(
 }
 
 /// Every catalog controller at its defaults, plus configurations whose non-default code
-/// paths the defaults never take (LEDBAT++ with this crate's extensions).
+/// paths the defaults never take (LEDBAT++ and fLEDBAT with this crate's extensions).
 fn configs() -> Vec<(String, ControllerConfig)> {
     let mut v: Vec<(String, ControllerConfig)> = CATALOG
         .iter()
@@ -166,6 +166,10 @@ fn configs() -> Vec<(String, ControllerConfig)> {
     v.push((
         "ledbat++ (extended)".to_string(),
         ControllerConfig::with_params("ledbat++", ext).unwrap(),
+    ));
+    v.push((
+        "fledbat (slowdowns)".to_string(),
+        ControllerConfig::with_params("fledbat", ["slowdowns=true", "slowdown_join=0.5"]).unwrap(),
     ));
     v
 }

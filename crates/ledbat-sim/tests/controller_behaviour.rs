@@ -126,3 +126,25 @@ fn ledbat_pp_with_our_extensions_shares_with_a_latecomer_at_zero_base_delay() {
         r.aggregate.efficiency
     );
 }
+
+#[test]
+fn fledbat_latecomer_keeps_its_wrong_base_without_slowdowns_and_shares_with_them() {
+    // The latecomer takes the first flow's standing queue (about 32 ms) as base delay and
+    // nothing ever empties the queue: 0.98 / 9.02 Mb/s at seed 1 (the real bed: 1.1 / 8.8).
+    let plain = sim(&bed_latecomer(r#"{ name = "fledbat" }"#));
+    assert!(
+        plain.aggregate.jain_long.unwrap() < 0.7,
+        "Jain {:?}",
+        plain.aggregate.jain_long
+    );
+    // With LEDBAT++'s periodic slowdowns and the join rule the queue empties and both
+    // flows measure the true base: Jain 1.000 at seed 1.
+    let fixed = sim(&bed_latecomer(
+        r#"{ name = "fledbat", slowdowns = true, slowdown_join = 0.5 }"#,
+    ));
+    assert!(
+        fixed.aggregate.jain_long.unwrap() > 0.95,
+        "Jain {:?}",
+        fixed.aggregate.jain_long
+    );
+}
