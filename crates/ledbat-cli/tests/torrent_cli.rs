@@ -53,8 +53,12 @@ fn s(p: &Path) -> &str {
 }
 
 /// Seeds `src` over `transport` and downloads it with a second process; returns the
-/// downloader's JSON summary.
-fn round_trip(tag: &str, transport: &str, len: usize) -> serde_json::Value {
+/// downloader's JSON summary and its `--trace` file's lines.
+fn round_trip(
+    tag: &str,
+    transport: &str,
+    len: usize,
+) -> (serde_json::Value, Vec<serde_json::Value>) {
     let d = tmpdir(tag);
     let src = d.0.join("data.bin");
     let data = payload(&src, len);
@@ -100,6 +104,7 @@ fn round_trip(tag: &str, transport: &str, len: usize) -> serde_json::Value {
         .spawn()
         .unwrap());
     let out = d.0.join("out");
+    let trace = d.0.join("get-trace.jsonl");
     let o = ledbat(&[
         "torrent",
         "get",
@@ -114,17 +119,25 @@ fn round_trip(tag: &str, transport: &str, len: usize) -> serde_json::Value {
         "--quiet",
         "--timeout",
         "60",
+        "--trace",
+        s(&trace),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(std::fs::read(out.join("data.bin")).unwrap(), data);
     assert!(!out.join("data.bin.part").exists());
-    serde_json::from_slice(&o.stdout).unwrap()
+    let lines = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (serde_json::from_slice(&o.stdout).unwrap(), lines)
 }
 
 #[test]
 fn create_seed_get_round_trip_over_tcp() {
-    let j = round_trip("tcp", "tcp", 3_000_000);
+    let (j, trace) = round_trip("tcp", "tcp", 3_000_000);
     assert_eq!(j["transport"], "tcp");
+    assert!(trace.is_empty(), "no uTP connection, nothing to trace");
     assert_eq!(j["complete"], true);
     assert_eq!(j["counters"]["pieces_verified"], 46);
     assert!(j["peers"][0]["utp"].is_null());
@@ -132,8 +145,17 @@ fn create_seed_get_round_trip_over_tcp() {
 
 #[test]
 fn create_seed_get_round_trip_over_utp() {
-    let j = round_trip("utp", "utp", 2_000_000);
+    let (j, trace) = round_trip("utp", "utp", 2_000_000);
     assert_eq!(j["transport"], "utp");
+    // The downloader's trace: one line per 100 ms of the connection, naming the peer.
+    let first = trace.first().expect("at least one trace line");
+    assert!(
+        first["peer"].as_str().unwrap().starts_with("127.0.0.1:"),
+        "{first}"
+    );
+    assert!(first["cwnd"].as_u64().unwrap() > 0, "{first}");
+    let t: Vec<f64> = trace.iter().map(|l| l["t"].as_f64().unwrap()).collect();
+    assert!(t.windows(2).all(|w| w[0] <= w[1]), "{t:?}");
     assert_eq!(j["counters"]["pieces_verified"], 31);
     let utp = &j["peers"][0]["utp"];
     assert!(
