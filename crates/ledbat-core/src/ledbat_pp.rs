@@ -47,7 +47,7 @@
 //! Mb/s, RTT 50 ms): with a latecomer, overlapping slowdowns idle the link now and then
 //! (efficiency 0.95 instead of 0.99, Jain 1.00 instead of 0.91); beside NewReno with a
 //! 40-packet buffer, smaller than TARGET so that LEDBAT++ is loss-driven there, TCP keeps
-//! 67 % instead of 72 % (`scenarios/seed003/ledbat-newreno.toml` with `--set`).
+//! 67 % instead of 72 % (`scenarios/seed003/ledbat-newreno.toml`, its LEDBAT flow replaced).
 //!
 //! "RTT" for the slowdown timers is the smoothed RTT (RFC 6298) at the moment the timer is
 //! set; the timers are time-driven, so the controller asks its driver to be woken through

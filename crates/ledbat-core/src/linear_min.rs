@@ -17,7 +17,7 @@
 //! the form above is the reading algorithms.md section 3 chose: N replaces the decrease
 //! term only when it is larger, so a queuing delay well above twice the target still
 //! decreases as fast as RFC LEDBAT does. N = 1 by default (one competing TCP flow). The
-//! flightsize cap, MIN_CWND, loss and timeout handling are RFC 6817's ([`LedbatState`]).
+//! flightsize cap, MIN_CWND, loss and timeout handling are RFC 6817's ([`crate::ledbat::LedbatState`]).
 
 use crate::controller::{Ack, Controller, Metrics};
 use crate::delay::{CurrentFilter, DelayConfig};
