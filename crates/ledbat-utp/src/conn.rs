@@ -557,6 +557,11 @@ impl Connection {
         }
         self.last_recv = now;
         self.reply_micro = wire_clock(now).wrapping_sub(h.timestamp);
+        // A STATE that only announces a new receive window (libtorrent sends one when its
+        // application drains the buffer) is not a duplicate ACK (RFC 5681 section 2: a
+        // duplicate ACK leaves the advertised window unchanged); one carrying a SACK is,
+        // whatever its window (a receiver's window shrinks as it buffers out-of-order data).
+        let window_update = h.wnd_size as u64 != self.peer_wnd && p.sack.is_none();
         self.peer_wnd = h.wnd_size as u64;
         if h.timestamp_diff != 0 {
             if self.delay_samples.len() == MAX_PENDING_SAMPLES {
@@ -564,8 +569,8 @@ impl Connection {
             }
             self.delay_samples.push(DelaySample(h.timestamp_diff));
         }
-        let pure_ack = h.ty == PacketType::State;
-        self.process_ack(now, h.ack_nr, p.sack.map(|s| s.0), pure_ack);
+        let dup_candidate = h.ty == PacketType::State && !window_update;
+        self.process_ack(now, h.ack_nr, p.sack.map(|s| s.0), dup_candidate);
         match h.ty {
             PacketType::Data => self.receive(h.seq_nr, p.payload, false),
             PacketType::Fin => self.receive(h.seq_nr, &[], true),
@@ -580,7 +585,9 @@ impl Connection {
         }
     }
 
-    fn process_ack(&mut self, now: Instant, ack_nr: u16, sack: Option<&[u8]>, pure_ack: bool) {
+    /// `dup_candidate`: a STATE that would be a duplicate ACK if it acknowledges nothing
+    /// new (not a pure window update).
+    fn process_ack(&mut self, now: Instant, ack_nr: u16, sack: Option<&[u8]>, dup_candidate: bool) {
         if self.inflight.is_empty() {
             return;
         }
@@ -690,7 +697,7 @@ impl Connection {
         // Loss detection.
         if n > 0 {
             self.dup_acks = 0;
-        } else if pure_ack && d == -1 && !self.inflight.is_empty() {
+        } else if dup_candidate && d == -1 && !self.inflight.is_empty() {
             self.dup_acks += 1;
             if self.dup_acks == self.cfg.dup_ack_threshold {
                 let front = self.inflight[0];
@@ -1275,6 +1282,46 @@ mod tests {
         assert_eq!(sent_seqs.iter().filter(|&&s| s == 4).count(), 2);
         let mut buf = vec![0u8; data.len() + 10];
         assert_eq!(b.read(&mut buf).unwrap(), data.len());
+    }
+
+    /// `b`'s ACK of everything it got, as sent, and with `wnd_size` replaced by each of
+    /// `windows` (re-encoded).
+    fn acks_with_windows(b: &mut Connection, t: Instant, windows: &[u32]) -> Vec<Vec<u8>> {
+        let acks = drain(b, t);
+        let last = acks.last().expect("b acknowledges");
+        let p = packet::decode(last).unwrap();
+        assert_eq!(p.header.ty, PacketType::State);
+        windows
+            .iter()
+            .map(|&w| {
+                let mut h = p.header;
+                h.wnd_size = w;
+                let mut out = Vec::new();
+                packet::encode(&h, &[], p.payload, &mut out);
+                out
+            })
+            .collect()
+    }
+
+    #[test]
+    fn window_updates_are_not_duplicate_acks_but_same_window_repeats_are() {
+        for (windows, losses) in [
+            // The receiver's application drained its buffer three times: no loss.
+            (vec![500_000, 600_000, 700_000, 800_000], 0),
+            // The same ACK four times (three duplicates): fast retransmit.
+            (vec![500_000; 4], 1),
+        ] {
+            let (mut a, mut b, now) = pair();
+            a.write(&vec![7u8; 8 * 1380]).unwrap();
+            let t = now + Duration::from_millis(10);
+            let sent = drain(&mut a, t);
+            assert!(sent.len() >= 2, "{}", sent.len());
+            b.handle_datagram(t, &sent[0]);
+            for ack in acks_with_windows(&mut b, t, &windows) {
+                a.handle_datagram(t, &ack);
+            }
+            assert_eq!(a.stats().fast_losses, losses, "windows {windows:?}");
+        }
     }
 
     #[test]
