@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""BitTorrent over uTP between `ledbat torrent` and real peers (libtorrent, Transmission).
+"""BitTorrent over uTP between `ledbat torrent` and libtorrent, Transmission and qBittorrent.
 
 Each case moves one file from a seeder to a downloader and asserts that
   1. the file arrives intact (SHA-1 of the result equals the source's), and
@@ -7,28 +7,35 @@ Each case moves one file from a seeder to a downloader and asserts that
      heuristic) holds uTP SYN and DATA packets, a BitTorrent handshake carrying the
      torrent's info-hash inside uTP, and not one TCP segment on the peers' ports; and the
      real peer agrees (libtorrent: peer_info flag bit 17 and its uTP/TCP peer counters;
-     Transmission: the RPC `isUTP` flag of the peer).
+     Transmission: the RPC `isUTP` flag of the peer; qBittorrent: the WebUI peer list's
+     `connection` field is "μTP" for a peer that carried payload, never anything else).
 
 Peers run with the closed-test settings of /work/shared/specs/real-peers.md (TCP off where
 the client allows it, uTP on, no DHT/LSD/PEX/UPnP/NAT-PMP, bound to the test address).
 Transmission 3.00 cannot disable TCP or be told to dial a peer, so it only ever accepts
-connections and the capture proves no TCP was used.
+connections and the capture proves no TCP was used. qBittorrent 4.5.2 (qbittorrent-nox,
+libtorrent-rasterbar 2.0.8 inside) runs with `Session\\BTProtocol=UTP` (TCP off both
+ways), encryption off (we do not speak MSE) and a fresh profile per case, driven through
+its WebUI API v2 on 127.0.0.1 of its namespace (curl); with no tracker or DHT it dials
+only the peer handed to it by /api/v2/torrents/addPeers, which is how it reaches our
+seeder in ours-to-qbt (in qbt-to-ours our downloader dials it).
 
 Networks: `loopback` (127.0.0.1: fast, for correctness) and `netns` (seeder and
 downloader in two network namespaces joined through a forwarding router namespace whose
 egress toward the downloader is a `tbf` bottleneck: for behaviour).
 
-Cases are named SEEDER-to-DOWNLOADER: ours-to-lt, lt-to-ours, ours-to-tr, tr-to-ours (the
-interop tests), and lt-to-lt, lt-to-tr, tr-to-lt (`--self-check`: validate the harness and
-the real peers without our code).
+Cases are named SEEDER-to-DOWNLOADER: ours-to-lt, lt-to-ours, ours-to-tr, tr-to-ours,
+ours-to-qbt, qbt-to-ours (the interop tests), and lt-to-lt, lt-to-tr, tr-to-lt
+(`--self-check`: validate the harness and the real peers without our code).
 
-`--our-transport tcp` runs our side over TCP (and libtorrent TCP-only) to check the
+`--our-transport tcp` runs our side over TCP (and libtorrent and qBittorrent TCP-only) to check the
 BitTorrent layer alone; the transport assertions are then inverted (TCP expected, no uTP).
 That mode is a diagnostic, not the interop test.
 
 Needs root (namespaces, capture). Installs what is missing (pip libtorrent==2.1.1; apt
-transmission-daemon, transmission-cli, tshark) unless --no-install. Every case is bounded
-in time; namespaces, processes and temporary files are removed on exit (also on Ctrl-C).
+transmission-daemon, transmission-cli, qbittorrent-nox, tshark) unless --no-install. Every
+case is bounded in time; namespaces, processes and temporary files are removed on exit
+(also on Ctrl-C).
 Exit status: 0 all cases passed, 1 a case failed, 2 the harness cannot run.
 """
 
@@ -52,6 +59,7 @@ NS = {"s": "btio-s", "r": "btio-r", "c": "btio-c"}
 ADDR = {"s": "10.78.1.1", "r1": "10.78.1.254", "r2": "10.78.2.254", "c": "10.78.2.1"}
 SEED_PORT, GET_PORT = 46881, 46882
 ALL_CASES = ["ours-to-lt", "lt-to-ours", "ours-to-tr", "tr-to-ours"]
+QBT_CASES = ["ours-to-qbt", "qbt-to-ours"]
 SELF_CASES = ["lt-to-lt", "lt-to-tr", "tr-to-lt"]
 
 
@@ -72,8 +80,10 @@ def run(cmd, check=True, timeout=60, **kw):
 
 # ---------------------------------------------------------------- dependencies
 
-def ensure_deps(need_lt, need_tr, install):
+def ensure_deps(need_lt, need_tr, need_qbt, install):
     missing_apt = []
+    if need_qbt and not shutil.which("qbittorrent-nox"):
+        missing_apt.append("qbittorrent-nox")
     if need_tr:
         for tool, pkg in (("transmission-daemon", "transmission-daemon"),
                           ("transmission-create", "transmission-cli")):
@@ -503,7 +513,299 @@ class TrPeer:
             self.proc.stop()
 
 
-PEERS = {"ours": OursPeer, "lt": LtPeer, "tr": TrPeer}
+# Runs inside the qBittorrent peer's namespace for the whole case: polls its WebUI peer list
+# every 50 ms and prints each distinct view as a JSON line. A loopback transfer can start and
+# end within 0.3 s, between two polls of the harness loop; this sees the connection.
+QBT_WATCH = r"""
+import json, sys, time, urllib.request
+url, seen = sys.argv[1], None
+while True:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            peers = json.loads(r.read().decode("utf-8")).get("peers") or {}
+    except Exception:
+        peers = None
+    if peers:
+        view = {a: {"connection": p.get("connection", ""), "peer_id": p.get("peer_id_client", ""),
+                    "client": p.get("client", ""), "flags": p.get("flags", ""),
+                    "payload": bool((p.get("uploaded") or 0) + (p.get("downloaded") or 0))}
+                for a, p in peers.items()}
+        if view != seen:
+            print(json.dumps({"t": round(time.time(), 3), "peers": view}), flush=True)
+            seen = view
+    time.sleep(0.05)
+"""
+
+
+class QbtPeer:
+    """qbittorrent-nox driven over its WebUI API v2 (curl, inside the peer's namespace).
+
+    Each case gets a fresh profile (`--profile`): no resume data from an earlier case, and
+    the settings below written before start. The WebUI listens on 127.0.0.1 of the peer's
+    namespace and skips authentication for localhost clients, so no login is needed.
+    qBittorrent reports each peer's transport in the `connection` field of
+    /api/v2/sync/torrentPeers ("μTP" for a uTP socket, "BT" for TCP), watched by
+    QBT_WATCH; a uTP peer counts as evidence once its BitTorrent handshake completed (peer
+    id known) or payload went through it: a dial in progress is listed too.
+    """
+    kind = "qbt"
+    UTP = "\u03bcTP"  # qBittorrent's PeerInfo::connectionType() for utp_socket peers
+    SEED_STATES = ("uploading", "stalledUP", "forcedUP", "queuedUP")
+    # qBittorrent 4.5.2 reports a freshly checked torrent as seeding up to ~1 s before its
+    # libtorrent accepts connections for it (it answers the uTP SYN with a FIN). Measured on
+    # loopback, our downloader dialling 0 s / 0.5 s / 1 s after the first seeding report was
+    # refused 5 of 6 / 3 of 4 / 0 of 4 times; so a seeder is ready after 2 s of seeding.
+    SEED_SETTLE = 2.0
+    DOWN_STATES = ("downloading", "stalledDL", "forcedDL")
+
+    def __init__(self, h, side, ip, port):
+        self.h, self.side, self.ip, self.port = h, side, ip, port
+        self.web_port = port + 2000
+        self.proc = None
+        self.profile = os.path.join(h.workdir, f"qbt-{side}-profile")
+        self.info_hash = None
+        self.peer = None
+        self.last_add_peer = 0.0
+        self.last_peers_poll = 0.0
+        self.current_peers = []
+        self.utp_seen = False       # a uTP peer that carried payload
+        self.tcp_seen = False       # any peer not on uTP, in any state
+        self.connections = {}       # peer address -> last reported entry (for the log)
+        self.last_state = None
+        self.watch = None
+        self.seeding_since = None
+
+    def _start(self, save_dir):
+        shutil.rmtree(self.profile, ignore_errors=True)
+        cfg_dir = os.path.join(self.profile, "qBittorrent", "config")
+        os.makedirs(cfg_dir)
+        protocol = "TCP" if (self.h.our_transport == "tcp" and self.h.case_has_ours) else "UTP"
+        # Key names of qBittorrent 4.5.2 (src/base/bittorrent/session.cpp, preferences.cpp).
+        conf = f"""[LegalNotice]
+Accepted=true
+
+[BitTorrent]
+Session\\BTProtocol={protocol}
+Session\\Port={self.port}
+Session\\Interface=
+Session\\InterfaceAddress={self.ip}
+Session\\DHTEnabled=false
+Session\\LSDEnabled=false
+Session\\PeXEnabled=false
+Session\\Encryption=2
+Session\\AnonymousModeEnabled=false
+Session\\QueueingSystemEnabled=false
+Session\\AddTorrentPaused=false
+Session\\DefaultSavePath={save_dir}
+Session\\TempPathEnabled=false
+Session\\AddExtensionToIncompleteFiles=false
+Session\\GlobalMaxRatio=-1
+Session\\GlobalMaxSeedingMinutes=-1
+Session\\MultiConnectionsPerIp=true
+
+[Network]
+PortForwardingEnabled=false
+
+[Preferences]
+WebUI\\Address=127.0.0.1
+WebUI\\Port={self.web_port}
+WebUI\\LocalHostAuth=false
+WebUI\\UseUPnP=false
+WebUI\\HostHeaderValidation=false
+WebUI\\CSRFProtection=false
+Connection\\ResolvePeerCountries=false
+"""
+        with open(os.path.join(cfg_dir, "qBittorrent.conf"), "w") as f:
+            f.write(conf)
+        self.proc = Proc(f"qbt-{self.side}", self.h.net.prefix(self.side) + [
+            "qbittorrent-nox", f"--profile={self.profile}"], self.h.workdir)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if not self.proc.alive():
+                break
+            try:
+                if self.api("app/version")[0] == 200:
+                    return
+            except HarnessError:
+                pass
+            time.sleep(0.3)
+        raise HarnessError(f"qbittorrent-nox WebUI did not come up: {self.proc.stderr()[-300:]!r}"
+                           f" {self.proc.stdout()[-300:]!r}")
+
+    def api(self, path, data=None, form=None, get=False):
+        """One WebUI call: (HTTP status, body as text). `data` is url-encoded fields (a
+        query string with `get`, else a POST body), `form` multipart POST fields (a value
+        starting with @ is a file)."""
+        cmd = self.h.net.prefix(self.side) + ["curl", "-s", "--max-time", "5", "-w",
+                                              "\n%{http_code}"] + (["-G"] if get else [])
+        for k, v in (data or {}).items():
+            cmd += ["--data-urlencode", f"{k}={v}"]
+        for k, v in (form or {}).items():
+            cmd += ["-F", f"{k}={v}"]
+        if not (get or data or form):
+            cmd += ["-d", ""]  # an empty POST (actions are POST-only)
+        cmd.append(f"http://127.0.0.1:{self.web_port}/api/v2/{path}")
+        # bytes, decoded here: the peer list holds "μTP" whatever the locale is.
+        r = subprocess.run(cmd, capture_output=True, timeout=15)
+        if r.returncode != 0:
+            raise HarnessError(f"qBittorrent WebUI unreachable ({path}): curl exit {r.returncode}")
+        body, _, status = r.stdout.decode("utf-8", "replace").rpartition("\n")
+        return int(status or 0), body
+
+    def _json(self, path, data=None):
+        status, body = self.api(path, data, get=True)
+        if status != 200:
+            raise HarnessError(f"qBittorrent {path}: HTTP {status} {body[:200]!r}")
+        return json.loads(body)
+
+    def _torrent(self, force_peers=False):
+        ts = self._json("torrents/info", {"hashes": self.info_hash})
+        t = ts[0] if ts else None
+        if t is not None:
+            self.last_state = t.get("state")
+            if force_peers or time.monotonic() - self.last_peers_poll > 0.5:
+                self._peers()
+        return t
+
+    def _peers(self):
+        self.last_peers_poll = time.monotonic()
+        o = self._json("sync/torrentPeers", {"hash": self.info_hash, "rid": 0})
+        self.current_peers = list((o.get("peers") or {}).keys())
+        return o.get("peers") or {}
+
+    def _read_watch(self):
+        """The transport evidence from everything the watcher saw."""
+        if self.watch is None:
+            return
+        for line in self.watch.stdout().splitlines():
+            try:
+                view = json.loads(line)["peers"]
+            except (ValueError, KeyError):
+                continue
+            for addr, p in view.items():
+                self.connections[addr] = p
+                if p["connection"] == self.UTP:
+                    if p["peer_id"] or p["payload"]:
+                        self.utp_seen = True
+                elif p["connection"]:
+                    self.tcp_seen = True
+
+    def _add(self, torrent, save_dir):
+        import libtorrent as lt
+        self.info_hash = str(lt.torrent_info(torrent).info_hash()).lower()
+        status, body = self.api("torrents/add", form={
+            "torrents": f"@{torrent}", "savepath": save_dir, "paused": "false",
+            "skip_checking": "false", "autoTMM": "false"})
+        if status != 200 or body.strip() != "Ok.":
+            raise HarnessError(f"qBittorrent torrents/add: HTTP {status} {body[:200]!r}")
+        url = (f"http://127.0.0.1:{self.web_port}/api/v2/sync/torrentPeers"
+               f"?hash={self.info_hash}&rid=0")
+        self.watch = Proc(f"qbt-{self.side}-watch", self.h.net.prefix(self.side) + [
+            sys.executable, "-c", QBT_WATCH, url], self.h.workdir)
+
+    def _wait_state(self, states, what):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            t = self._poll_torrent()
+            if t is not None and t.get("state") in states:
+                return t
+            if t is not None and t.get("state") in ("error", "missingFiles"):
+                raise HarnessError(f"qBittorrent torrent state {t.get('state')}")
+            time.sleep(0.2)
+        raise HarnessError(f"qBittorrent did not reach {what} in 30 s (state {self.last_state})")
+
+    def _add_peer(self):
+        status, body = self.api("torrents/addPeers", {"hashes": self.info_hash,
+                                                      "peers": self.peer})
+        if status != 200:
+            raise HarnessError(f"qBittorrent torrents/addPeers: HTTP {status} {body[:200]!r}")
+        self.last_add_peer = time.monotonic()
+
+    def seed(self, torrent, data_path, peer=None):
+        d = os.path.dirname(data_path)
+        self._start(d)
+        self._add(torrent, d)  # checked against the data on disk, then seeding
+        self.peer = peer
+        if peer:
+            self._add_peer()
+
+    def _poll_torrent(self):
+        """The torrent, or None on a transient WebUI failure; raises once qBittorrent died."""
+        try:
+            return self._torrent()
+        except (HarnessError, ValueError, subprocess.TimeoutExpired) as e:
+            if not self.proc.alive():
+                raise HarnessError(f"qbittorrent-nox exited ({self.proc.p.returncode}): {e}")
+            return None
+
+    def seed_ready(self):
+        t = self._poll_torrent()
+        if t is None or t.get("progress", 0) < 1.0 or t.get("state") not in self.SEED_STATES:
+            self.seeding_since = None
+            return False
+        if self.seeding_since is None:
+            self.seeding_since = time.monotonic()
+        return time.monotonic() - self.seeding_since >= self.SEED_SETTLE
+
+    def get(self, torrent, out_dir, peer):
+        self._start(out_dir)
+        self._add(torrent, out_dir)
+        if peer:
+            # qBittorrent has no tracker or DHT here: it dials only the peer it is given,
+            # once the torrent is running (a peer added while it is still checking is lost).
+            self.peer = peer
+            self._wait_state(self.DOWN_STATES, "downloading")
+            self._add_peer()
+
+    def get_ready(self):
+        t = self._poll_torrent()
+        return t is not None and t.get("state") in self.DOWN_STATES
+
+    def get_done(self):
+        t = self._poll_torrent()
+        if t is None:
+            return None
+        if t.get("state") in ("error", "missingFiles"):
+            log("qBittorrent torrent state", t.get("state"))
+            return False
+        if t.get("progress", 0) >= 1.0 and t.get("state") in self.SEED_STATES:
+            return True
+        # No connection yet (the dial failed or was refused): give it the peer again.
+        if self.peer and not self.current_peers and time.monotonic() - self.last_add_peer > 5:
+            self._add_peer()
+        return None
+
+    def poll(self):
+        try:
+            self._torrent()
+        except (HarnessError, ValueError, subprocess.TimeoutExpired):
+            pass
+
+    def evidence(self):
+        self._read_watch()
+        return {"utp_peer_seen": self.utp_seen, "tcp_peer_seen": self.tcp_seen,
+                "state": self.last_state, "peers": self.connections}
+
+    def transport_ok(self, want_utp):
+        self._read_watch()
+        return self.utp_seen and not self.tcp_seen if want_utp else self.tcp_seen
+
+    def stop(self):
+        if self.proc:
+            try:
+                if self.info_hash:
+                    self._torrent(force_peers=True)
+                self.api("app/shutdown", {})
+            except (HarnessError, ValueError, subprocess.TimeoutExpired):
+                pass
+            if self.watch:
+                self.watch.stop()
+            if self.proc.wait(8) is None:
+                log("qbittorrent-nox did not exit on app/shutdown; stopping it")
+            self.proc.stop()
+
+
+PEERS = {"ours": OursPeer, "lt": LtPeer, "tr": TrPeer, "qbt": QbtPeer}
 
 
 # ---------------------------------------------------------------- capture
@@ -696,7 +998,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="\n".join(__doc__.splitlines()[1:]))
     ap.add_argument("--cases", default=",".join(ALL_CASES),
-                    help=f"comma list from {ALL_CASES + SELF_CASES}")
+                    help=f"comma list from {ALL_CASES + QBT_CASES + SELF_CASES}")
     ap.add_argument("--self-check", action="store_true",
                     help="run the harness self-check cases (no ledbat) instead")
     ap.add_argument("--net", choices=["loopback", "netns", "both"], default="both")
@@ -718,7 +1020,7 @@ def main():
 
     cases = SELF_CASES if a.self_check else [c for c in a.cases.split(",") if c]
     for c in cases:
-        if c not in ALL_CASES + SELF_CASES:
+        if c not in ALL_CASES + QBT_CASES + SELF_CASES:
             print(f"unknown case {c}", file=sys.stderr)
             return 2
     if os.geteuid() != 0:
@@ -734,6 +1036,7 @@ def main():
         return 2
     try:
         ensure_deps(need_lt=True, need_tr=any("tr" in c.split("-to-") for c in cases),
+                    need_qbt=any("qbt" in c.split("-to-") for c in cases),
                     install=not a.no_install)
     except HarnessError as e:
         print(f"error: {e}", file=sys.stderr)
