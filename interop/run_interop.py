@@ -58,8 +58,7 @@ LT_VERSION = "2.1.1"
 NS = {"s": "btio-s", "r": "btio-r", "c": "btio-c"}
 ADDR = {"s": "10.78.1.1", "r1": "10.78.1.254", "r2": "10.78.2.254", "c": "10.78.2.1"}
 SEED_PORT, GET_PORT = 46881, 46882
-ALL_CASES = ["ours-to-lt", "lt-to-ours", "ours-to-tr", "tr-to-ours"]
-QBT_CASES = ["ours-to-qbt", "qbt-to-ours"]
+ALL_CASES = ["ours-to-lt", "lt-to-ours", "ours-to-tr", "tr-to-ours", "ours-to-qbt", "qbt-to-ours"]
 SELF_CASES = ["lt-to-lt", "lt-to-tr", "tr-to-lt"]
 
 
@@ -998,7 +997,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="\n".join(__doc__.splitlines()[1:]))
     ap.add_argument("--cases", default=",".join(ALL_CASES),
-                    help=f"comma list from {ALL_CASES + QBT_CASES + SELF_CASES}")
+                    help=f"comma list from {ALL_CASES + SELF_CASES}")
     ap.add_argument("--self-check", action="store_true",
                     help="run the harness self-check cases (no ledbat) instead")
     ap.add_argument("--net", choices=["loopback", "netns", "both"], default="both")
@@ -1020,7 +1019,7 @@ def main():
 
     cases = SELF_CASES if a.self_check else [c for c in a.cases.split(",") if c]
     for c in cases:
-        if c not in ALL_CASES + QBT_CASES + SELF_CASES:
+        if c not in ALL_CASES + SELF_CASES:
             print(f"unknown case {c}", file=sys.stderr)
             return 2
     if os.geteuid() != 0:
