@@ -227,8 +227,8 @@ fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
             tokio::select! {
                 r = &mut fut => break r,
                 _ = every.tick() => {
-                    last.sample(&stats);
-                    if let (Some(t), Some(h), Some(s)) = (&trace, &stats, &last.0) {
+                    // Only fresh samples are traced: none once the connection is gone.
+                    if let (Some(s), Some(t), Some(h)) = (last.sample(&stats), &trace, &stats) {
                         t.record(h.elapsed(), Some(c.peer), s);
                     }
                 }

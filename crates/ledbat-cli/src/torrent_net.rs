@@ -161,10 +161,9 @@ impl Net {
 pub struct LastStats(pub Option<ConnectionStats>);
 
 impl LastStats {
-    /// Refreshes from the handle if the connection still exists.
-    pub fn sample(&mut self, h: &Option<StatsHandle>) {
-        if let Some(s) = h.as_ref().and_then(StatsHandle::get) {
-            self.0 = Some(s);
-        }
+    /// Refreshes from the handle if the connection still exists; returns the fresh sample.
+    pub fn sample(&mut self, h: &Option<StatsHandle>) -> Option<&ConnectionStats> {
+        let s = h.as_ref().and_then(StatsHandle::get)?;
+        Some(self.0.insert(s))
     }
 }

@@ -229,15 +229,11 @@ impl Fledbat {
         &self.slowdowns
     }
 
-    fn rtt_ref(&self) -> Duration {
-        self.st.rtt.srtt().unwrap_or(self.cfg.target)
-    }
-
     /// Starts or ends a hold when due (with `slowdowns`).
     fn poll(&mut self, now: Instant) {
         if self.cfg.slowdowns && !self.st.slow_start {
-            let w = (2.0 * self.st.mss).max(self.st.min_cwnd);
-            let rtt = self.rtt_ref();
+            let w = self.st.slowdown_window();
+            let rtt = self.st.srtt_or_target();
             self.slowdowns.poll(now, &mut self.st.cwnd, w, rtt);
         }
     }
@@ -248,7 +244,7 @@ impl Fledbat {
         if !self.cfg.slowdowns || self.st.slow_start {
             return false;
         }
-        let rtt = self.rtt_ref();
+        let rtt = self.st.srtt_or_target();
         self.slowdowns.schedule_first(now, rtt);
         self.slowdowns.observe(now, qd, self.cfg.target, rtt);
         self.poll(now);
@@ -307,9 +303,7 @@ impl Controller for Fledbat {
 
     fn on_loss(&mut self, now: Instant, loss: &Loss) {
         self.poll(now);
-        let before = self.st.last_reduction;
-        self.st.halve_on_loss(now, loss);
-        if self.st.last_reduction != before {
+        if self.st.halve_on_loss(now, loss) {
             // A loss ends a slowdown's ramp (as it ends a slow start).
             self.slowdowns.end_ramp(now);
         }

@@ -414,11 +414,25 @@ impl LedbatState {
         }
     }
 
-    /// RFC 6817 loss reaction: halve, not below MIN_CWND, once per RTT.
-    pub fn halve_on_loss(&mut self, now: Instant, loss: &Loss) {
-        if self.new_congestion_event(now, loss.sent_at) {
+    /// RFC 6817 loss reaction: halve, not below MIN_CWND, once per RTT. Returns whether
+    /// this loss started a new congestion event (the window was halved).
+    pub fn halve_on_loss(&mut self, now: Instant, loss: &Loss) -> bool {
+        let new = self.new_congestion_event(now, loss.sent_at);
+        if new {
             self.cwnd = (self.cwnd / 2.0).max(self.min_cwnd);
         }
+        new
+    }
+
+    /// The smoothed RTT, or TARGET before the first sample: the RTT that sizes slowdown
+    /// timers.
+    pub fn srtt_or_target(&self) -> Duration {
+        self.rtt.srtt().unwrap_or(self.target)
+    }
+
+    /// The window held during a slowdown: 2 packets, not below MIN_CWND (LEDBAT++ draft -01).
+    pub fn slowdown_window(&self) -> f64 {
+        (2.0 * self.mss).max(self.min_cwnd)
     }
 
     /// RFC 6817 congestion timeout: one MSS. Idle restarts leave the window alone (RFC 6817

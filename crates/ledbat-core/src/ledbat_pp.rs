@@ -341,14 +341,6 @@ impl LedbatPp {
             .gain_for_base(self.st.delay.base_delay().unwrap_or(Duration::ZERO))
     }
 
-    fn rtt_ref(&self) -> Duration {
-        self.st.rtt.srtt().unwrap_or(self.cfg.target)
-    }
-
-    fn slowdown_window(&self) -> f64 {
-        (2.0 * self.st.mss).max(self.st.min_cwnd)
-    }
-
     /// Leaves a slow start at `now`: after the initial one, schedules the first slowdown;
     /// after a slowdown's, schedules the next one `slowdown_interval` durations later.
     fn end_slow_start(&mut self, now: Instant) {
@@ -364,7 +356,7 @@ impl LedbatPp {
     /// initial slow start, or the first RTT sample when slow start is disabled).
     fn schedule_first_slowdown(&mut self, now: Instant) {
         if self.cfg.periodic_slowdown {
-            let rtt = self.rtt_ref();
+            let rtt = self.st.srtt_or_target();
             self.slowdowns.schedule_first(now, rtt);
         }
     }
@@ -374,7 +366,7 @@ impl LedbatPp {
         if self.slow_start {
             return;
         }
-        let (w, rtt) = (self.slowdown_window(), self.rtt_ref());
+        let (w, rtt) = (self.st.slowdown_window(), self.st.srtt_or_target());
         self.slowdowns.poll(now, &mut self.st.cwnd, w, rtt);
     }
 
@@ -410,7 +402,7 @@ impl Controller for LedbatPp {
                 self.schedule_first_slowdown(now);
             }
             if let Some(q) = qd {
-                let rtt = self.rtt_ref();
+                let rtt = self.st.srtt_or_target();
                 self.slowdowns.observe(now, q, self.cfg.target, rtt);
             }
         }
@@ -449,11 +441,8 @@ impl Controller for LedbatPp {
 
     fn on_loss(&mut self, now: Instant, loss: &Loss) {
         self.poll(now);
-        if self.st.new_congestion_event(now, loss.sent_at) {
-            if self.phase() != Phase::Avoidance {
-                self.end_slow_start(now);
-            }
-            self.st.cwnd = (self.st.cwnd / 2.0).max(self.st.min_cwnd);
+        if self.st.halve_on_loss(now, loss) && self.phase() != Phase::Avoidance {
+            self.end_slow_start(now);
         }
     }
 
