@@ -366,7 +366,18 @@ class LtPeer:
             self.proc.stop(sig=signal.SIGTERM)
 
 
-class TrPeer:
+class _RpcClientPeer:
+    """A real client driven over an HTTP API whose torrent view `_torrent()` also refreshes
+    the connection evidence: polled while a case runs, errors of one poll ignored."""
+
+    def poll(self):
+        try:
+            self._torrent()
+        except (HarnessError, ValueError, subprocess.TimeoutExpired):
+            pass
+
+
+class TrPeer(_RpcClientPeer):
     """transmission-daemon driven over its RPC (curl, inside the peer's namespace)."""
     kind = "tr"
 
@@ -491,11 +502,6 @@ class TrPeer:
             log("transmission error:", t.get("errorString"))
         return True if t and t["percentDone"] >= 1.0 and t["status"] in (5, 6, 0) else None
 
-    def poll(self):
-        try:
-            self._torrent()
-        except (HarnessError, ValueError, subprocess.TimeoutExpired):
-            pass
 
     def evidence(self):
         return {"utp_peer_seen": self.utp_seen, "tcp_peer_seen": self.tcp_seen}
@@ -536,7 +542,7 @@ while True:
 """
 
 
-class QbtPeer:
+class QbtPeer(_RpcClientPeer):
     """qbittorrent-nox driven over its WebUI API v2 (curl, inside the peer's namespace).
 
     Each case gets a fresh profile (`--profile`): no resume data from an earlier case, and
@@ -774,11 +780,6 @@ Connection\\ResolvePeerCountries=false
             self._add_peer()
         return None
 
-    def poll(self):
-        try:
-            self._torrent()
-        except (HarnessError, ValueError, subprocess.TimeoutExpired):
-            pass
 
     def evidence(self):
         self._read_watch()
