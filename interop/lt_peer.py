@@ -2,7 +2,7 @@
 """A libtorrent (PyPI `libtorrent` 2.x) peer for the interop tests, uTP only.
 
 Seeds or downloads one torrent with the closed-test settings of
-/work/shared/specs/real-peers.md: TCP off in both directions, uTP on, no DHT, LSD, UPnP,
+docs/real-peers.md: TCP off in both directions, uTP on, no DHT, LSD, UPnP,
 NAT-PMP or IP notifier, no DHT bootstrap nodes, listening on one address, several
 connections per IP allowed, plaintext outgoing handshakes (our peer does not speak MSE).
 

@@ -10,7 +10,7 @@ Each case moves one file from a seeder to a downloader and asserts that
      Transmission: the RPC `isUTP` flag of the peer; qBittorrent: the WebUI peer list's
      `connection` field is "μTP" for a peer that carried payload, never anything else).
 
-Peers run with the closed-test settings of /work/shared/specs/real-peers.md (TCP off where
+Peers run with the closed-test settings of docs/real-peers.md (TCP off where
 the client allows it, uTP on, no DHT/LSD/PEX/UPnP/NAT-PMP, bound to the test address).
 Transmission 3.00 cannot disable TCP or be told to dial a peer, so it only ever accepts
 connections and the capture proves no TCP was used. qBittorrent 4.5.2 (qbittorrent-nox,

@@ -7,7 +7,7 @@
 Runs until SIGTERM/SIGINT (or --max-seconds) and exits 0; prints one JSON line per second
 (`{"t", "state", "down", "up", "peers"}`; payload byte totals as libtorrent counts them).
 
-Settings are the closed-test ones of /work/shared/specs/real-peers.md, taken from the
+Settings are the closed-test ones of docs/real-peers.md, taken from the
 interop harness (`interop/lt_peer.py: closed_settings`): TCP off both ways, uTP on, no
 DHT, LSD, UPnP, NAT-PMP or IP notifier, empty DHT bootstrap list, bound to the namespace
 address, several connections per IP. The torrent is added neither auto-managed nor paused

@@ -4,7 +4,7 @@
     tr_seed.py TORRENT --data-dir DIR --listen IP:PORT --config DIR [--rpc-port N]
 
 Writes settings.json into --config with the closed-test settings of
-/work/shared/specs/real-peers.md (DHT, LPD, PEX and port forwarding off, uTP on, bound to
+docs/real-peers.md (DHT, LPD, PEX and port forwarding off, uTP on, bound to
 the namespace address, plaintext preferred, no speed or ratio limits, RPC on 127.0.0.1
 only), starts `transmission-daemon -f -g CONFIG` as its child (same process group: the
 bed's stop reaches both), adds the torrent over RPC with DIR as its download directory and

@@ -15,9 +15,6 @@
 //! No tracker and no DHT: peers are given as addresses by the caller, which also owns the
 //! transport (uTP, TCP or an in-memory pipe).
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod bitfield;
 pub mod config;
 pub mod metainfo;

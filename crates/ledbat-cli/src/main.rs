@@ -5,6 +5,7 @@
 mod controllers;
 mod repro_cmd;
 mod sim_cmd;
+mod support;
 mod torrent_cmd;
 mod transfer_cmd;
 

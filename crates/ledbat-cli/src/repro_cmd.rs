@@ -4,6 +4,7 @@
 //! judges every claim against its documented tolerance, prints a table (or JSON) and writes
 //! `DIR/report.md` and a self-contained `DIR/index.html` (plots inline as SVG).
 
+use crate::support::write_file_atomically;
 use anyhow::{bail, Context};
 use ledbat_repro::runner::{self, Options};
 use std::path::{Path, PathBuf};
@@ -53,13 +54,6 @@ fn scenarios_dir(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
         return Ok(tree);
     }
     bail!("no scenarios directory: run from the repository root or pass --scenarios DIR")
-}
-
-fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
-    Ok(())
 }
 
 /// Writes to stdout; a closed pipe (`| head`) ends output quietly instead of panicking.
@@ -112,8 +106,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let t0 = std::time::Instant::now();
     let mut report = runner::run(&opts, &command)?;
     report.elapsed_secs = t0.elapsed().as_secs_f64();
-    write_atomically(&a.out.join("report.md"), &report.to_markdown())?;
-    write_atomically(&a.out.join("index.html"), &report.to_html())?;
+    write_file_atomically(&a.out.join("report.md"), report.to_markdown())?;
+    write_file_atomically(&a.out.join("index.html"), report.to_html())?;
     if a.json {
         emit(&(report.to_json() + "\n"))?;
     } else {

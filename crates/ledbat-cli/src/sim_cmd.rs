@@ -5,8 +5,8 @@
 #[path = "sim_plot.rs"]
 mod sim_plot;
 
+use crate::support::{write_dir_atomically, LateBar};
 use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ledbat_sim::stats::mean_ci95;
 use ledbat_sim::sweep::{metrics_row, SweepSpec};
 use ledbat_sim::{RunResult, Scenario};
@@ -64,39 +64,6 @@ fn load_scenario(path: &Path, set: &[String]) -> anyhow::Result<Scenario> {
     Ok(sc)
 }
 
-/// A progress bar that only appears once the work has taken more than a second.
-struct LateBar {
-    bar: ProgressBar,
-    started: WallClock,
-    shown: bool,
-}
-
-impl LateBar {
-    fn new(len: u64, template: &str) -> Self {
-        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
-        if let Ok(style) = ProgressStyle::with_template(template) {
-            bar.set_style(style);
-        }
-        LateBar {
-            bar,
-            started: WallClock::now(),
-            shown: false,
-        }
-    }
-    fn set(&mut self, pos: u64) {
-        if !self.shown && self.started.elapsed().as_secs_f64() > 1.0 {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-            self.shown = true;
-        }
-        self.bar.set_position(pos);
-    }
-    fn finish(&self) {
-        if self.shown {
-            self.bar.finish_and_clear();
-        }
-    }
-}
-
 /// Peak resident set size of this process in kB (Linux `VmHWM`).
 pub fn peak_rss_kb() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -138,7 +105,7 @@ pub fn run_sim(a: SimArgs) -> anyhow::Result<()> {
         );
     }
     if let Some(out) = &a.out {
-        write_atomically(out, |dir| write_run(dir, &sc, &r))?;
+        write_dir_atomically(out, |dir| write_run(dir, &sc, &r))?;
         println!("wrote {}", out.display());
     }
     Ok(())
@@ -277,41 +244,6 @@ fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> anyhow::Result<()> {
         }
         std::fs::write(dir.join("series.csv"), csv)?;
         sim_plot::write_plots(dir, s)?;
-    }
-    Ok(())
-}
-
-/// Fills a fresh temporary directory next to `out` with `fill`, then renames it to `out`
-/// (replacing a previous `out`). On error the temporary directory is removed.
-fn write_atomically(
-    out: &Path,
-    fill: impl FnOnce(&Path) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    let parent = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    let name = out
-        .file_name()
-        .context("output path has no file name")?
-        .to_string_lossy()
-        .into_owned();
-    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    if let Err(e) = fill(&tmp) {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
-    }
-    if out.exists() {
-        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
-        std::fs::rename(out, &old)
-            .with_context(|| format!("moving the previous {} aside", out.display()))?;
-        std::fs::rename(&tmp, out).with_context(|| format!("renaming into {}", out.display()))?;
-        let _ = std::fs::remove_dir_all(&old);
-    } else {
-        std::fs::rename(&tmp, out).with_context(|| format!("renaming into {}", out.display()))?;
     }
     Ok(())
 }
@@ -474,7 +406,7 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
             eta.1.map_or("-".into(), |h| format!("{h:.3}"))
         );
     }
-    write_atomically(&out, |dir| {
+    write_dir_atomically(&out, |dir| {
         std::fs::write(dir.join("runs.csv"), &runs)?;
         std::fs::write(dir.join("means.csv"), &means)?;
         Ok(())
@@ -493,28 +425,6 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn atomic_write_leaves_nothing_on_failure_and_replaces_on_success() {
-        let base = std::env::temp_dir().join(format!("ledbat-sim-cmd-test-{}", std::process::id()));
-        let out = base.join("out");
-        write_atomically(&out, |d| Ok(std::fs::write(d.join("a"), "1")?)).unwrap();
-        assert_eq!(std::fs::read_to_string(out.join("a")).unwrap(), "1");
-        let e = write_atomically(&out, |d| {
-            std::fs::write(d.join("a"), "2")?;
-            anyhow::bail!("boom")
-        });
-        assert!(e.is_err());
-        assert_eq!(std::fs::read_to_string(out.join("a")).unwrap(), "1");
-        assert_eq!(
-            std::fs::read_dir(&base).unwrap().count(),
-            1,
-            "no temporary directory left"
-        );
-        write_atomically(&out, |d| Ok(std::fs::write(d.join("b"), "3")?)).unwrap();
-        assert!(!out.join("a").exists() && out.join("b").exists());
-        std::fs::remove_dir_all(&base).unwrap();
-    }
 
     #[test]
     fn sim_writes_identical_files_for_the_same_seed_and_sweep_writes_csvs() {

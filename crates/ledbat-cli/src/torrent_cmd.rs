@@ -6,9 +6,10 @@
 #[path = "torrent_net.rs"]
 mod torrent_net;
 
+use crate::support::{runtime, transfer_bar, write_file_atomically};
 use crate::transfer_cmd::Tracer;
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use ledbat_bt::{
     create_torrent, new_peer_id, run_peer, Bitfield, Metainfo, OutputPaths, PeerConfig,
     PeerOptions, PeerSummary, Storage, Torrent,
@@ -135,12 +136,6 @@ pub fn run(a: Args) -> Result<()> {
     }
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime> {
-    Ok(tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?)
-}
-
 fn load(path: &Path) -> Result<Metainfo> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     Metainfo::from_bytes(&bytes).with_context(|| format!("{}", path.display()))
@@ -153,11 +148,7 @@ fn create(a: CreateArgs) -> Result<()> {
         .context("--piece-kib is too large")?;
     let bytes = create_torrent(&a.path, piece).context("cannot create the torrent")?;
     let meta = Metainfo::from_bytes(&bytes).context("created torrent does not parse")?;
-    // Write beside the target and rename, so a failure leaves nothing half-written.
-    let tmp = a.output.with_extension("torrent.tmp");
-    std::fs::write(&tmp, &bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, &a.output)
-        .with_context(|| format!("cannot write {}", a.output.display()))?;
+    write_file_atomically(&a.output, &bytes)?;
     println!(
         "{}: {} ({} bytes, {} file{}, {} pieces of {} KiB), info-hash {}",
         a.output.display(),
@@ -311,23 +302,9 @@ impl Progress {
 
 fn progress(total: Option<u64>, quiet: bool) -> Progress {
     Progress {
-        pb: progress_bar(total, quiet),
+        pb: transfer_bar(total, quiet),
         quiet,
     }
-}
-
-fn progress_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
-    let pb = ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr_with_hz(5));
-    if quiet {
-        pb.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    let template = if total.is_some() {
-        "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg}"
-    } else {
-        "{spinner} up {bytes} {binary_bytes_per_sec} {msg}"
-    };
-    pb.set_style(ProgressStyle::with_template(template).expect("valid template"));
-    pb
 }
 
 async fn shutdown_signal() {

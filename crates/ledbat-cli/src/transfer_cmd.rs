@@ -9,9 +9,10 @@
 #[path = "transfer_frame.rs"]
 pub mod frame;
 
+use crate::support::{runtime, transfer_bar, TempPath};
 use anyhow::{bail, Context, Result};
 use frame::{Header, Status, DIGEST_LEN};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use ledbat_core::ControllerConfig;
 use ledbat_utp::{
     ConnectionConfig, ConnectionStats, EndpointConfig, StatsHandle, UtpSocket, UtpStream,
@@ -128,27 +129,8 @@ fn signed_delay_ms(d: ledbat_core::Duration) -> f64 {
 /// How long the closing exchange (verdict, FINs) may take once the file is settled.
 const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
-fn runtime() -> Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")
-}
-
 fn hex(d: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
-    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr_with_hz(5));
-    if quiet {
-        pb.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    pb.set_style(
-        ProgressStyle::with_template("{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg}")
-            .expect("valid template"),
-    );
-    pb
 }
 
 fn stats_message(s: &ConnectionStats) -> String {
@@ -340,7 +322,7 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
         .map_err(|_| anyhow::anyhow!("connecting to {}: no answer within {idle:?}", a.addr))?
         .with_context(|| format!("connecting to {}", a.addr))?;
     let mut stream = stream;
-    let pb = progress_bar(size, a.quiet || a.json);
+    let pb = transfer_bar(Some(size), a.quiet || a.json);
     let ticker = spawn_stats_ticker(pb.clone(), stream.stats_handle(), Tracer::open(&a.trace)?);
 
     let result = async {
@@ -427,37 +409,6 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
     }
 }
 
-/// A temporary file next to the destination, removed on drop unless persisted.
-struct TempOut {
-    tmp: PathBuf,
-    keep: bool,
-}
-
-impl TempOut {
-    fn new(out: &Path) -> Self {
-        let dir = out
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let name = out
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        TempOut {
-            tmp: dir.join(format!(".{name}.ledbat-part-{}", std::process::id())),
-            keep: false,
-        }
-    }
-}
-
-impl Drop for TempOut {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-    }
-}
-
 /// `ledbat recv --listen ADDR --out PATH`.
 pub fn run_recv(a: RecvArgs) -> Result<()> {
     if a.out.exists() && !a.force {
@@ -496,10 +447,10 @@ async fn recv(a: RecvArgs) -> Result<()> {
     let peer = stream.peer_addr();
     let start = WallClock::now();
     let mut stream = stream;
-    let tmp = TempOut::new(&a.out);
+    let tmp = TempPath::beside(&a.out)?;
     let trace = Tracer::open(&a.trace)?;
 
-    let outcome = receive_file(&mut stream, &tmp.tmp, idle, a.quiet || a.json, trace).await;
+    let outcome = receive_file(&mut stream, tmp.path(), idle, a.quiet || a.json, trace).await;
     let s = &mut stream;
     let (size, digest, status, err) = match outcome {
         Ok((size, digest, ok)) => (
@@ -514,21 +465,10 @@ async fn recv(a: RecvArgs) -> Result<()> {
         ),
         Err(e) => (0, String::new(), Status::Failed, Some(e)),
     };
-    let mut tmp = tmp;
     let (status, err) = if status == Status::Verified {
-        match std::fs::rename(&tmp.tmp, &a.out) {
-            Ok(()) => {
-                tmp.keep = true;
-                (status, err)
-            }
-            Err(e) => (
-                Status::Failed,
-                Some(anyhow::Error::new(e).context(format!(
-                    "renaming {} to {}",
-                    tmp.tmp.display(),
-                    a.out.display()
-                ))),
-            ),
+        match tmp.persist(&a.out) {
+            Ok(()) => (status, err),
+            Err(e) => (Status::Failed, Some(e)),
         }
     } else {
         (status, err)
@@ -582,7 +522,7 @@ async fn receive_file(
     let mut out = tokio::fs::File::create(tmp)
         .await
         .with_context(|| format!("creating {}", tmp.display()))?;
-    let pb = progress_bar(header.size, quiet);
+    let pb = transfer_bar(Some(header.size), quiet);
     let ticker = spawn_stats_ticker(pb.clone(), s.stats_handle(), trace);
     let result = async {
         let mut hasher = Sha256::new();

@@ -4,6 +4,9 @@
 //!
 //! Run: `cargo bench -p ledbat-core --bench ack_path`. Target for `ledbat`: <= 50 ns.
 
+// criterion_group! expands to an undocumented public function.
+#![allow(missing_docs)]
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ledbat_core::{Ack, Controller, ControllerConfig, DelaySample, Duration, Instant, CATALOG};
 

@@ -12,9 +12,6 @@
 //! - [`registry`]: built-in controllers by name ([`ControllerConfig`], [`AnyController`]);
 //! - one module per controller, each stating its formula and source.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod controller;
 pub mod cubic;
 pub mod delay;

@@ -9,9 +9,6 @@
 //! - [`stats`]: mean and Student-t confidence intervals over seeds;
 //! - [`plot`]: inline SVG plots; [`report`]: terminal table, JSON, `report.md`, `index.html`.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod catalog;
 pub mod claims;
 pub mod fluid;

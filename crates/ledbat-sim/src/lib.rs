@@ -19,9 +19,6 @@
 //! assert!(r.aggregate.efficiency > 0.5);
 //! ```
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod engine;
 pub mod queue;
 pub mod result;
