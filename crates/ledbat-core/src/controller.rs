@@ -15,9 +15,18 @@
 //!   packet left. Retransmissions obey the same rule.
 //!
 //! Every method takes `now`; no controller reads a clock.
+//!
+//! Each controller comes with a configuration type implementing [`ControllerFactory`]: it
+//! carries the registry name, rejects nonsense ([`ControllerFactory::validate`]) and builds
+//! the controller ([`ControllerFactory::build`]). Config types get their chainable setters
+//! (`LedbatConfig::default().target(t).gain(g)`) from `config_setters!` (below); string and TOML
+//! parameters go through serde, so a config needs nothing else for `--cc-param k=v` or
+//! scenario files. `ARCHITECTURE.md` ("Adding a controller") lists the steps.
 
+use crate::error::ConfigError;
 use crate::time::{Duration, Instant};
 use crate::wire::DelaySample;
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 /// What one acknowledgement tells the controller.
@@ -177,6 +186,45 @@ impl<C: Controller + ?Sized> Controller for Box<C> {
         (**self).metrics()
     }
 }
+
+/// A controller's configuration: it names, validates and builds its controller.
+///
+/// Scenario files, `--cc-param k=v` and `ledbat controllers NAME --param k=v` all reach a
+/// config through serde (defaults from [`Default`], unknown keys refused by
+/// `#[serde(default, deny_unknown_fields)]`), then [`ControllerFactory::validate`].
+pub trait ControllerFactory: Default + Clone + Serialize + DeserializeOwned {
+    /// The controller this configuration builds.
+    type Controller: Controller;
+    /// Registry name of that controller (`ledbat`, `cubic`, ...).
+    const NAME: &'static str;
+    /// Rejects nonsense with an error naming the field.
+    fn validate(&self) -> Result<(), ConfigError>;
+    /// Departures from the source's recommended limits (allowed, but reported).
+    fn compliance_notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The controller for packets of `mss` bytes; fails when [`ControllerFactory::validate`]
+    /// does.
+    fn build(&self, mss: u32) -> Result<Self::Controller, ConfigError>;
+}
+
+/// Chainable setters `pub fn field(mut self, v: T) -> Self` for a config struct, one per
+/// listed field: `config_setters!(MdConfig { target: Duration, beta: f64 });` gives
+/// `MdConfig::default().target(t).beta(0.5)`. Every config type gets its setters this way.
+macro_rules! config_setters {
+    ($ty:ident { $( $field:ident : $fty:ty ),* $(,)? }) => {
+        impl $ty {
+            $(
+                #[doc = concat!("Sets [`", stringify!($ty), "::", stringify!($field), "`].")]
+                pub fn $field(mut self, v: $fty) -> Self {
+                    self.$field = v;
+                    self
+                }
+            )*
+        }
+    };
+}
+pub(crate) use config_setters;
 
 /// Smoothed RTT and RTO per RFC 6298, for controllers that need an RTT estimate.
 #[derive(Clone, Copy, Debug, Default)]

@@ -26,9 +26,10 @@
 //! last reduction (loss recovery) do not grow the window. The increase is scaled by the
 //! segments an ACK covers, so delayed or batched ACKs grow the window as per-packet ACKs do.
 
-use crate::controller::{Ack, Controller, Loss, Metrics, RttEstimator, Timeout};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, RttEstimator, Timeout,
+};
 use crate::error::{in_range, ConfigError};
-use crate::registry::ControllerParams;
 use crate::reno::RenoWindow;
 use crate::time::Instant;
 use serde::{Deserialize, Serialize};
@@ -69,45 +70,18 @@ impl Default for CubicConfig {
     }
 }
 
-impl CubicConfig {
-    /// Sets [`CubicConfig::c`].
-    pub fn c(mut self, c: f64) -> Self {
-        self.c = c;
-        self
-    }
-    /// Sets [`CubicConfig::beta`].
-    pub fn beta(mut self, b: f64) -> Self {
-        self.beta = b;
-        self
-    }
-    /// Sets [`CubicConfig::fast_convergence`].
-    pub fn fast_convergence(mut self, on: bool) -> Self {
-        self.fast_convergence = on;
-        self
-    }
-    /// Sets [`CubicConfig::reno_friendly`].
-    pub fn reno_friendly(mut self, on: bool) -> Self {
-        self.reno_friendly = on;
-        self
-    }
-    /// Sets [`CubicConfig::init_cwnd`].
-    pub fn init_cwnd(mut self, packets: f64) -> Self {
-        self.init_cwnd = packets;
-        self
-    }
-    /// Sets [`CubicConfig::slow_start`].
-    pub fn slow_start(mut self, on: bool) -> Self {
-        self.slow_start = on;
-        self
-    }
-    /// Sets [`CubicConfig::initial_ssthresh`].
-    pub fn initial_ssthresh(mut self, packets: Option<f64>) -> Self {
-        self.initial_ssthresh = packets;
-        self
-    }
-}
+config_setters!(CubicConfig {
+    c: f64,
+    beta: f64,
+    fast_convergence: bool,
+    reno_friendly: bool,
+    init_cwnd: f64,
+    slow_start: bool,
+    initial_ssthresh: Option<f64>,
+});
 
-impl ControllerParams for CubicConfig {
+impl ControllerFactory for CubicConfig {
+    type Controller = Cubic;
     const NAME: &'static str = Cubic::NAME;
     fn validate(&self) -> Result<(), ConfigError> {
         let n = Self::NAME;
@@ -137,6 +111,10 @@ impl ControllerParams for CubicConfig {
             ));
         }
         v
+    }
+
+    fn build(&self, mss: u32) -> Result<Cubic, ConfigError> {
+        Cubic::new(*self, mss)
     }
 }
 

@@ -20,6 +20,7 @@
 //!   peer's packets see, measured by us) falls by `x`, the peer's clock is gaining on ours,
 //!   and our forward samples will creep up by `x`; raise our base by `min(x, 10 ms)`.
 
+use crate::controller::config_setters;
 use crate::error::ConfigError;
 use crate::time::{Duration, Instant};
 use crate::wire::{DelaySample, Unwrapper};
@@ -71,6 +72,14 @@ impl Default for DelayConfig {
     }
 }
 
+config_setters!(DelayConfig {
+    base_history: usize,
+    base_interval: Duration,
+    filter: CurrentFilter,
+    clamp_to_min_rtt: bool,
+    drift_correction: bool,
+});
+
 /// Longest kept current-filter window; longer ones are rejected by validation.
 pub const MAX_CURRENT_FILTER: usize = 64;
 /// Longest kept base history; longer ones are rejected by validation.
@@ -79,32 +88,6 @@ pub const MAX_BASE_HISTORY: usize = 1024;
 pub const DRIFT_STEP_CAP_US: i64 = 10_000;
 
 impl DelayConfig {
-    /// Sets [`DelayConfig::base_history`].
-    pub fn base_history(mut self, n: usize) -> Self {
-        self.base_history = n;
-        self
-    }
-    /// Sets [`DelayConfig::base_interval`].
-    pub fn base_interval(mut self, d: Duration) -> Self {
-        self.base_interval = d;
-        self
-    }
-    /// Sets [`DelayConfig::filter`].
-    pub fn filter(mut self, f: CurrentFilter) -> Self {
-        self.filter = f;
-        self
-    }
-    /// Sets [`DelayConfig::clamp_to_min_rtt`].
-    pub fn clamp_to_min_rtt(mut self, on: bool) -> Self {
-        self.clamp_to_min_rtt = on;
-        self
-    }
-    /// Sets [`DelayConfig::drift_correction`].
-    pub fn drift_correction(mut self, on: bool) -> Self {
-        self.drift_correction = on;
-        self
-    }
-
     /// Checks every field; `controller` names the owner in the error.
     pub fn validate(&self, controller: &'static str) -> Result<(), ConfigError> {
         if self.base_history == 0 || self.base_history > MAX_BASE_HISTORY {

@@ -21,13 +21,12 @@
 //! ([`LedbatState`]). Steady state, once reached, is kept for the life of the connection: the
 //! paper defines no way back.
 
-use crate::controller::{Ack, Controller, Metrics};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::delay::DelayConfig;
 use crate::error::{positive, ConfigError};
-use crate::ledbat::{
-    config_setters, rfc6817_loss_timeout_window, LedbatConfig, LedbatState, MAX_GAIN,
-};
-use crate::registry::ControllerParams;
+use crate::ledbat::{LedbatConfig, LedbatState, MAX_GAIN};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
@@ -96,7 +95,8 @@ impl DynamicGainConfig {
     }
 }
 
-impl ControllerParams for DynamicGainConfig {
+impl ControllerFactory for DynamicGainConfig {
+    type Controller = DynamicGain;
     const NAME: &'static str = DynamicGain::NAME;
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -127,6 +127,10 @@ impl ControllerParams for DynamicGainConfig {
             }
         }
         v
+    }
+
+    fn build(&self, mss: u32) -> Result<DynamicGain, ConfigError> {
+        DynamicGain::new(*self, mss)
     }
 }
 
@@ -217,7 +221,17 @@ impl Controller for DynamicGain {
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    rfc6817_loss_timeout_window!();
+    fn on_loss(&mut self, now: Instant, loss: &Loss) {
+        self.st.halve_on_loss(now, loss);
+    }
+
+    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
+        self.st.timeout(now, kind);
+    }
+
+    fn window(&self) -> u64 {
+        self.st.window()
+    }
 
     fn metrics(&self) -> Metrics {
         let state = if self.steady { "steady" } else { "startup" };

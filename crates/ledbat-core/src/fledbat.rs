@@ -35,13 +35,13 @@
 //! namespace bed (base RTT 0.06 ms) two fLEDBAT flows 10 s apart end 1.1 / 8.8 Mbit/s.
 //! Overlapping slowdowns empty the queue and correct the latecomer's base.
 
-use crate::controller::{Ack, Controller, Metrics};
-use crate::controller::{Loss, Timeout};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::delay::DelayConfig;
 use crate::error::in_range;
 use crate::error::ConfigError;
-use crate::ledbat::{config_setters, LedbatConfig, LedbatState};
-use crate::registry::ControllerParams;
+use crate::ledbat::{LedbatConfig, LedbatState};
 use crate::slowdown::{SlowdownConfig, SlowdownPhase, Slowdowns};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
@@ -142,7 +142,8 @@ impl FledbatConfig {
     }
 }
 
-impl ControllerParams for FledbatConfig {
+impl ControllerFactory for FledbatConfig {
+    type Controller = Fledbat;
     const NAME: &'static str = Fledbat::NAME;
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -185,6 +186,10 @@ impl ControllerParams for FledbatConfig {
             ));
         }
         v
+    }
+
+    fn build(&self, mss: u32) -> Result<Fledbat, ConfigError> {
+        Fledbat::new(*self, mss)
     }
 }
 

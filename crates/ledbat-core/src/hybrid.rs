@@ -73,9 +73,10 @@
 //! from TCP-Illinois's `alpha = k1 / (k2 + d)` through (d0, alpha_max) and (d1, alpha_min), so
 //! this is the formula's behaviour, not a departure; the paper's figure is not reproduced.
 
-use crate::controller::{Ack, Controller, Loss, Metrics, RttEstimator, Timeout};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, RttEstimator, Timeout,
+};
 use crate::error::{in_range, ConfigError};
-use crate::registry::ControllerParams;
 use crate::time::{Duration, Instant};
 use crate::wire::Unwrapper;
 use serde::{Deserialize, Serialize};
@@ -143,48 +144,26 @@ impl Default for HybridConfig {
     }
 }
 
-macro_rules! setters {
-    ($($(#[$m:meta])* $f:ident: $t:ty;)*) => {
-        impl HybridConfig {
-            $( $(#[$m])* pub fn $f(mut self, v: $t) -> Self { self.$f = v; self } )*
-        }
-    };
-}
+config_setters!(HybridConfig {
+    alpha_min: f64,
+    alpha_max: f64,
+    beta_min: f64,
+    beta_mid: f64,
+    beta_max: f64,
+    d0: Duration,
+    d1: Duration,
+    d2: Duration,
+    d3: Duration,
+    gamma: f64,
+    trend_test: bool,
+    trend_samples: usize,
+    init_window: f64,
+    min_window: f64,
+    cut_on_timeout: bool,
+});
 
-setters! {
-    /// Sets [`HybridConfig::alpha_min`].
-    alpha_min: f64;
-    /// Sets [`HybridConfig::alpha_max`].
-    alpha_max: f64;
-    /// Sets [`HybridConfig::beta_min`].
-    beta_min: f64;
-    /// Sets [`HybridConfig::beta_mid`].
-    beta_mid: f64;
-    /// Sets [`HybridConfig::beta_max`].
-    beta_max: f64;
-    /// Sets [`HybridConfig::d0`].
-    d0: Duration;
-    /// Sets [`HybridConfig::d1`].
-    d1: Duration;
-    /// Sets [`HybridConfig::d2`].
-    d2: Duration;
-    /// Sets [`HybridConfig::d3`].
-    d3: Duration;
-    /// Sets [`HybridConfig::gamma`].
-    gamma: f64;
-    /// Sets [`HybridConfig::trend_test`].
-    trend_test: bool;
-    /// Sets [`HybridConfig::trend_samples`].
-    trend_samples: usize;
-    /// Sets [`HybridConfig::init_window`].
-    init_window: f64;
-    /// Sets [`HybridConfig::min_window`].
-    min_window: f64;
-    /// Sets [`HybridConfig::cut_on_timeout`].
-    cut_on_timeout: bool;
-}
-
-impl ControllerParams for HybridConfig {
+impl ControllerFactory for HybridConfig {
+    type Controller = Hybrid;
     const NAME: &'static str = Hybrid::NAME;
     fn validate(&self) -> Result<(), ConfigError> {
         let n = Self::NAME;
@@ -220,6 +199,10 @@ impl ControllerParams for HybridConfig {
         }
         in_range(n, "init_window", self.init_window, 1.0, 1e6)?;
         in_range(n, "min_window", self.min_window, 0.01, self.init_window)
+    }
+
+    fn build(&self, mss: u32) -> Result<Hybrid, ConfigError> {
+        Hybrid::new(*self, mss)
     }
 }
 
@@ -853,19 +836,6 @@ mod tests {
             let rank = |z: Zone| z as u8;
             proptest::prop_assert!(rank(c.classify(lo, increasing, loss)) <= rank(c.classify(hi, increasing, loss)));
         }
-    }
-
-    #[test]
-    fn thresholds_take_duration_strings() {
-        use crate::registry::ControllerConfig;
-        let cfg =
-            ControllerConfig::with_params("hybrid", ["d1=10ms", "d2=20ms", "gamma=0.5"]).unwrap();
-        let ControllerConfig::Hybrid(h) = &cfg else {
-            panic!("not hybrid: {cfg:?}")
-        };
-        assert_eq!((h.d1, h.d2, h.gamma), (ms(10), ms(20), 0.5));
-        let e = ControllerConfig::with_params("hybrid", ["d2=5ms"]).unwrap_err();
-        assert!(e.to_string().contains("d2"), "{e}");
     }
 
     #[test]

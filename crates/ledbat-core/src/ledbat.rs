@@ -20,9 +20,14 @@
 //!
 //! [`LedbatState`] holds the parts every LEDBAT variant shares (delay estimation, the
 //! flightsize cap, the minimum, loss and timeout handling) so variant modules only state
-//! their window rule.
+//! their window rule. Every variant is written like [`Ledbat`] below: a plain struct
+//! `{ cfg, st: LedbatState, ... }`, a config that implements [`ControllerFactory`] (its
+//! `validate` starts with the shared [`LedbatConfig::validate_as`] of the config's LEDBAT
+//! part), and a [`Controller`] impl whose `on_ack` is the variant's rule.
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::delay::{DelayConfig, DelayEstimator};
 use crate::error::{in_range, nonzero, positive, ConfigError};
 use crate::time::{Duration, Instant};
@@ -77,48 +82,18 @@ pub const MAX_GAIN: f64 = 10.0;
 /// The papers sweep TARGET up to this (seed 003, section 3.3); beyond it is refused.
 pub const MAX_TARGET: Duration = Duration::from_millis(180);
 
-impl LedbatConfig {
-    /// Sets [`LedbatConfig::target`].
-    pub fn target(mut self, t: Duration) -> Self {
-        self.target = t;
-        self
-    }
-    /// Sets [`LedbatConfig::gain`].
-    pub fn gain(mut self, g: f64) -> Self {
-        self.gain = g;
-        self
-    }
-    /// Sets [`LedbatConfig::allowed_increase`].
-    pub fn allowed_increase(mut self, a: f64) -> Self {
-        self.allowed_increase = a;
-        self
-    }
-    /// Sets [`LedbatConfig::min_cwnd`].
-    pub fn min_cwnd(mut self, m: f64) -> Self {
-        self.min_cwnd = m;
-        self
-    }
-    /// Sets [`LedbatConfig::init_cwnd`].
-    pub fn init_cwnd(mut self, m: f64) -> Self {
-        self.init_cwnd = m;
-        self
-    }
-    /// Sets [`LedbatConfig::slow_start`].
-    pub fn slow_start(mut self, on: bool) -> Self {
-        self.slow_start = on;
-        self
-    }
-    /// Sets [`LedbatConfig::slow_start_exit`].
-    pub fn slow_start_exit(mut self, f: f64) -> Self {
-        self.slow_start_exit = f;
-        self
-    }
-    /// Sets [`LedbatConfig::delay`].
-    pub fn delay(mut self, d: DelayConfig) -> Self {
-        self.delay = d;
-        self
-    }
+config_setters!(LedbatConfig {
+    target: Duration,
+    gain: f64,
+    allowed_increase: f64,
+    min_cwnd: f64,
+    init_cwnd: f64,
+    slow_start: bool,
+    slow_start_exit: f64,
+    delay: DelayConfig,
+});
 
+impl LedbatConfig {
     /// Rejects nonsense; `controller` names the owner in the error.
     pub fn validate_as(&self, controller: &'static str) -> Result<(), ConfigError> {
         nonzero(controller, "target", self.target)?;
@@ -171,9 +146,18 @@ impl LedbatConfig {
         )?;
         self.delay.validate(controller)
     }
+}
+
+impl ControllerFactory for LedbatConfig {
+    type Controller = Ledbat;
+    const NAME: &'static str = Ledbat::NAME;
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_as(Self::NAME)
+    }
 
     /// Ways in which this config departs from RFC 6817's limits (allowed, but reported).
-    pub fn compliance_notes(&self) -> Vec<String> {
+    fn compliance_notes(&self) -> Vec<String> {
         let mut v = Vec::new();
         if self.target > RFC_MAX_TARGET {
             v.push(format!("TARGET {} exceeds RFC 6817's 100 ms", self.target));
@@ -189,92 +173,11 @@ impl LedbatConfig {
         }
         v
     }
+
+    fn build(&self, mss: u32) -> Result<Ledbat, ConfigError> {
+        Ledbat::new(*self, mss)
+    }
 }
-
-/// Generates chainable setters `pub fn field(mut self, v: T) -> Self` for config structs
-/// (used by the variant modules).
-macro_rules! config_setters {
-    ($ty:ident { $( $field:ident : $fty:ty ),* $(,)? }) => {
-        impl $ty {
-            $(
-                #[doc = concat!("Sets [`", stringify!($ty), "::", stringify!($field), "`].")]
-                pub fn $field(mut self, v: $fty) -> Self {
-                    self.$field = v;
-                    self
-                }
-            )*
-        }
-    };
-}
-pub(crate) use config_setters;
-
-/// Declares a LEDBAT-family controller whose whole state is its configuration and the
-/// shared [`LedbatState`]: the struct, its registry name, the validating constructor and
-/// the read-only accessors. `base: |c| EXPR` turns the variant's config `c` into the
-/// [`LedbatConfig`] its state is built from.
-macro_rules! ledbat_variant {
-    (
-        $(#[$meta:meta])*
-        $ty:ident($cfg:ty) = $name:literal, base: |$c:ident| $base:expr
-    ) => {
-        $(#[$meta])*
-        #[derive(Clone, Debug)]
-        pub struct $ty {
-            cfg: $cfg,
-            st: $crate::ledbat::LedbatState,
-        }
-
-        impl $ty {
-            /// Registry name.
-            pub const NAME: &'static str = $name;
-
-            /// A controller for packets of `mss` bytes; fails on an invalid config.
-            pub fn new(cfg: $cfg, mss: u32) -> Result<Self, $crate::error::ConfigError> {
-                $crate::registry::ControllerParams::validate(&cfg)?;
-                let base = {
-                    let $c = &cfg;
-                    $base
-                };
-                Ok($ty {
-                    st: $crate::ledbat::LedbatState::new(&base, mss),
-                    cfg,
-                })
-            }
-
-            /// The configuration in force.
-            pub fn config(&self) -> &$cfg {
-                &self.cfg
-            }
-
-            /// Shared state (read-only), for tests and tracing.
-            pub fn state(&self) -> &$crate::ledbat::LedbatState {
-                &self.st
-            }
-        }
-    };
-}
-pub(crate) use ledbat_variant;
-
-/// The [`Controller`] methods a LEDBAT variant takes unchanged from RFC 6817 (section
-/// 3.4.2 and appendix A): halve the window once per RTT on loss, the timeout rules, the
-/// window in whole bytes. Expands inside `impl Controller for T` where `T` has a
-/// `st: LedbatState` field.
-macro_rules! rfc6817_loss_timeout_window {
-    () => {
-        fn on_loss(&mut self, now: $crate::time::Instant, loss: &$crate::controller::Loss) {
-            self.st.halve_on_loss(now, loss);
-        }
-
-        fn on_timeout(&mut self, now: $crate::time::Instant, kind: $crate::controller::Timeout) {
-            self.st.timeout(now, kind);
-        }
-
-        fn window(&self) -> u64 {
-            self.st.window()
-        }
-    };
-}
-pub(crate) use rfc6817_loss_timeout_window;
 
 /// State shared by every LEDBAT variant: window in bytes (fractional), delay estimator,
 /// loss bookkeeping.
@@ -473,9 +376,35 @@ impl LedbatState {
     }
 }
 
-ledbat_variant! {
-    /// RFC 6817 LEDBAT.
-    Ledbat(LedbatConfig) = "ledbat", base: |c| *c
+/// RFC 6817 LEDBAT.
+#[derive(Clone, Debug)]
+pub struct Ledbat {
+    cfg: LedbatConfig,
+    st: LedbatState,
+}
+
+impl Ledbat {
+    /// Registry name.
+    pub const NAME: &'static str = "ledbat";
+
+    /// A controller for packets of `mss` bytes; fails on an invalid config.
+    pub fn new(cfg: LedbatConfig, mss: u32) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        Ok(Ledbat {
+            st: LedbatState::new(&cfg, mss),
+            cfg,
+        })
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &LedbatConfig {
+        &self.cfg
+    }
+
+    /// Shared state (read-only), for tests and tracing.
+    pub fn state(&self) -> &LedbatState {
+        &self.st
+    }
 }
 
 impl Controller for Ledbat {
@@ -497,7 +426,17 @@ impl Controller for Ledbat {
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    rfc6817_loss_timeout_window!();
+    fn on_loss(&mut self, now: Instant, loss: &Loss) {
+        self.st.halve_on_loss(now, loss);
+    }
+
+    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
+        self.st.timeout(now, kind);
+    }
+
+    fn window(&self) -> u64 {
+        self.st.window()
+    }
 
     fn metrics(&self) -> Metrics {
         self.st.metrics(self.st.phase(), self.cfg.gain)

@@ -55,11 +55,12 @@
 //! also fires them). The RFC 6817 flightsize cap, MIN_CWND and loss halving once per RTT are
 //! kept ([`LedbatState`]); a retransmission timeout sets the window to one MSS.
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::delay::DelayConfig;
 use crate::error::{in_range, ConfigError};
-use crate::ledbat::{config_setters, LedbatConfig, LedbatState};
-use crate::registry::ControllerParams;
+use crate::ledbat::{LedbatConfig, LedbatState};
 use crate::slowdown::{SlowdownConfig, SlowdownPhase, Slowdowns};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
@@ -188,7 +189,8 @@ impl LedbatPpConfig {
     }
 }
 
-impl ControllerParams for LedbatPpConfig {
+impl ControllerFactory for LedbatPpConfig {
+    type Controller = LedbatPp;
     const NAME: &'static str = LedbatPp::NAME;
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -257,6 +259,10 @@ impl ControllerParams for LedbatPpConfig {
             ));
         }
         v
+    }
+
+    fn build(&self, mss: u32) -> Result<LedbatPp, ConfigError> {
+        LedbatPp::new(*self, mss)
     }
 }
 

@@ -8,7 +8,8 @@
 //! - [`time`]: integer nanosecond [`Instant`] and [`Duration`];
 //! - [`wire`]: wrap-safe 32-bit microsecond timestamps and delay samples;
 //! - [`delay`]: base- and current-delay estimation shared by the delay-based controllers;
-//! - [`controller`]: the [`Controller`] trait and its events;
+//! - [`controller`]: the [`Controller`] trait, its events, and the [`ControllerFactory`] every
+//!   controller config implements (name, validation, construction);
 //! - [`registry`]: built-in controllers by name ([`ControllerConfig`], [`AnyController`]);
 //! - one module per controller, each stating its formula and source.
 
@@ -35,9 +36,9 @@ pub mod time;
 pub mod vegas;
 pub mod wire;
 
-pub use controller::{Ack, Controller, Loss, Metrics, RttEstimator, Timeout};
+pub use controller::{Ack, Controller, ControllerFactory, Loss, Metrics, RttEstimator, Timeout};
 pub use delay::{CurrentFilter, DelayConfig, DelayEstimator};
 pub use error::ConfigError;
-pub use registry::{AnyController, ControllerConfig, ControllerInfo, ControllerParams, CATALOG};
+pub use registry::{AnyController, ControllerConfig, ControllerInfo, CATALOG};
 pub use time::{Duration, Instant};
 pub use wire::{DelaySample, Timestamp32};

@@ -19,11 +19,12 @@
 //! decreases as fast as RFC LEDBAT does. N = 1 by default (one competing TCP flow). The
 //! flightsize cap, MIN_CWND, loss and timeout handling are RFC 6817's ([`crate::ledbat::LedbatState`]).
 
-use crate::controller::{Ack, Controller, Metrics};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::delay::{CurrentFilter, DelayConfig};
 use crate::error::{in_range, ConfigError};
-use crate::ledbat::{config_setters, ledbat_variant, rfc6817_loss_timeout_window, LedbatConfig};
-use crate::registry::ControllerParams;
+use crate::ledbat::{LedbatConfig, LedbatState};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
@@ -98,7 +99,8 @@ impl LinearMinConfig {
     }
 }
 
-impl ControllerParams for LinearMinConfig {
+impl ControllerFactory for LinearMinConfig {
+    type Controller = LinearMin;
     const NAME: &'static str = LinearMin::NAME;
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -109,12 +111,42 @@ impl ControllerParams for LinearMinConfig {
     fn compliance_notes(&self) -> Vec<String> {
         self.base().compliance_notes()
     }
+
+    fn build(&self, mss: u32) -> Result<LinearMin, ConfigError> {
+        LinearMin::new(*self, mss)
+    }
 }
 
-ledbat_variant! {
-    /// `ledbat-linear-min`: RFC 6817 LEDBAT whose decrease is at least N packets per RTT
-    /// (seed 002).
-    LinearMin(LinearMinConfig) = "ledbat-linear-min", base: |c| c.base()
+/// `ledbat-linear-min`: RFC 6817 LEDBAT whose decrease is at least N packets per RTT
+/// (seed 002).
+#[derive(Clone, Debug)]
+pub struct LinearMin {
+    cfg: LinearMinConfig,
+    st: LedbatState,
+}
+
+impl LinearMin {
+    /// Registry name.
+    pub const NAME: &'static str = "ledbat-linear-min";
+
+    /// A controller for packets of `mss` bytes; fails on an invalid config.
+    pub fn new(cfg: LinearMinConfig, mss: u32) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        Ok(LinearMin {
+            st: LedbatState::new(&cfg.base(), mss),
+            cfg,
+        })
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &LinearMinConfig {
+        &self.cfg
+    }
+
+    /// Shared state (read-only), for tests and tracing.
+    pub fn state(&self) -> &LedbatState {
+        &self.st
+    }
 }
 
 impl Controller for LinearMin {
@@ -140,7 +172,17 @@ impl Controller for LinearMin {
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    rfc6817_loss_timeout_window!();
+    fn on_loss(&mut self, now: Instant, loss: &Loss) {
+        self.st.halve_on_loss(now, loss);
+    }
+
+    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
+        self.st.timeout(now, kind);
+    }
+
+    fn window(&self) -> u64 {
+        self.st.window()
+    }
 
     fn metrics(&self) -> Metrics {
         self.st.metrics(self.st.phase(), self.cfg.gain)

@@ -20,11 +20,12 @@
 //! paper also ran without delayed ACKs, which is a property of the receiver, not of this
 //! controller.
 
-use crate::controller::{Ack, Controller, Metrics};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::delay::{CurrentFilter, DelayConfig};
 use crate::error::ConfigError;
-use crate::ledbat::{config_setters, ledbat_variant, rfc6817_loss_timeout_window, LedbatConfig};
-use crate::registry::ControllerParams;
+use crate::ledbat::{LedbatConfig, LedbatState};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
@@ -96,7 +97,8 @@ impl MdConfig {
     }
 }
 
-impl ControllerParams for MdConfig {
+impl ControllerFactory for MdConfig {
+    type Controller = Md;
     const NAME: &'static str = Md::NAME;
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -114,12 +116,42 @@ impl ControllerParams for MdConfig {
     fn compliance_notes(&self) -> Vec<String> {
         self.base().compliance_notes()
     }
+
+    fn build(&self, mss: u32) -> Result<Md, ConfigError> {
+        Md::new(*self, mss)
+    }
 }
 
-ledbat_variant! {
-    /// `ledbat-md`: RFC 6817 increase, multiplicative decrease by beta at most once per RTT
-    /// when over target (seed 002, after Carofiglio et al.).
-    Md(MdConfig) = "ledbat-md", base: |c| c.base()
+/// `ledbat-md`: RFC 6817 increase, multiplicative decrease by beta at most once per RTT
+/// when over target (seed 002, after Carofiglio et al.).
+#[derive(Clone, Debug)]
+pub struct Md {
+    cfg: MdConfig,
+    st: LedbatState,
+}
+
+impl Md {
+    /// Registry name.
+    pub const NAME: &'static str = "ledbat-md";
+
+    /// A controller for packets of `mss` bytes; fails on an invalid config.
+    pub fn new(cfg: MdConfig, mss: u32) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        Ok(Md {
+            st: LedbatState::new(&cfg.base(), mss),
+            cfg,
+        })
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &MdConfig {
+        &self.cfg
+    }
+
+    /// Shared state (read-only), for tests and tracing.
+    pub fn state(&self) -> &LedbatState {
+        &self.st
+    }
 }
 
 impl Controller for Md {
@@ -144,7 +176,17 @@ impl Controller for Md {
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    rfc6817_loss_timeout_window!();
+    fn on_loss(&mut self, now: Instant, loss: &Loss) {
+        self.st.halve_on_loss(now, loss);
+    }
+
+    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
+        self.st.timeout(now, kind);
+    }
+
+    fn window(&self) -> u64 {
+        self.st.window()
+    }
 
     fn metrics(&self) -> Metrics {
         self.st.metrics("avoidance", self.cfg.gain)

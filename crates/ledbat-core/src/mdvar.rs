@@ -22,11 +22,12 @@
 //! window reduction for loss handling. The default noise filter is 1 sample (seed 002,
 //! section 5.2: MDvar ran "with ... no noise filter").
 
-use crate::controller::{Ack, Controller, Metrics};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::delay::{CurrentFilter, DelayConfig};
 use crate::error::{in_range, ConfigError};
-use crate::ledbat::{config_setters, ledbat_variant, rfc6817_loss_timeout_window, LedbatConfig};
-use crate::registry::ControllerParams;
+use crate::ledbat::{LedbatConfig, LedbatState};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
@@ -91,7 +92,8 @@ impl MdVarConfig {
     }
 }
 
-impl ControllerParams for MdVarConfig {
+impl ControllerFactory for MdVarConfig {
+    type Controller = MdVar;
     const NAME: &'static str = MdVar::NAME;
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -102,12 +104,42 @@ impl ControllerParams for MdVarConfig {
     fn compliance_notes(&self) -> Vec<String> {
         self.base().compliance_notes()
     }
+
+    fn build(&self, mss: u32) -> Result<MdVar, ConfigError> {
+        MdVar::new(*self, mss)
+    }
 }
 
-ledbat_variant! {
-    /// `ledbat-mdvar`: RFC 6817 increase; when over target, once per RTT, `cwnd = (1 -
-    /// TARGET/current_rtt) * cwnd - 3 packets` (seed 002 with its erratum).
-    MdVar(MdVarConfig) = "ledbat-mdvar", base: |c| c.base()
+/// `ledbat-mdvar`: RFC 6817 increase; when over target, once per RTT, `cwnd = (1 -
+/// TARGET/current_rtt) * cwnd - 3 packets` (seed 002 with its erratum).
+#[derive(Clone, Debug)]
+pub struct MdVar {
+    cfg: MdVarConfig,
+    st: LedbatState,
+}
+
+impl MdVar {
+    /// Registry name.
+    pub const NAME: &'static str = "ledbat-mdvar";
+
+    /// A controller for packets of `mss` bytes; fails on an invalid config.
+    pub fn new(cfg: MdVarConfig, mss: u32) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        Ok(MdVar {
+            st: LedbatState::new(&cfg.base(), mss),
+            cfg,
+        })
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &MdVarConfig {
+        &self.cfg
+    }
+
+    /// Shared state (read-only), for tests and tracing.
+    pub fn state(&self) -> &LedbatState {
+        &self.st
+    }
 }
 
 impl MdVar {
@@ -148,7 +180,17 @@ impl Controller for MdVar {
         self.st.cap_and_floor(ack.flight_before);
     }
 
-    rfc6817_loss_timeout_window!();
+    fn on_loss(&mut self, now: Instant, loss: &Loss) {
+        self.st.halve_on_loss(now, loss);
+    }
+
+    fn on_timeout(&mut self, now: Instant, kind: Timeout) {
+        self.st.timeout(now, kind);
+    }
+
+    fn window(&self) -> u64 {
+        self.st.window()
+    }
 
     fn metrics(&self) -> Metrics {
         self.st.metrics("avoidance", self.cfg.gain)

@@ -22,9 +22,10 @@
 //! that RTT and loss rate (test `controller_behaviour.rs` in ledbat-sim), so neither this
 //! controller nor the simulator's loss recovery is changed.
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::error::{in_range, ConfigError};
-use crate::registry::ControllerParams;
 use crate::reno::RenoWindow;
 use crate::time::Instant;
 use serde::{Deserialize, Serialize};
@@ -55,23 +56,13 @@ impl Default for NewRenoConfig {
     }
 }
 
-impl NewRenoConfig {
-    /// Sets [`NewRenoConfig::init_cwnd`].
-    pub fn init_cwnd(mut self, packets: f64) -> Self {
-        self.init_cwnd = packets;
-        self
-    }
-    /// Sets [`NewRenoConfig::slow_start`].
-    pub fn slow_start(mut self, on: bool) -> Self {
-        self.slow_start = on;
-        self
-    }
-    /// Sets [`NewRenoConfig::initial_ssthresh`].
-    pub fn initial_ssthresh(mut self, packets: Option<f64>) -> Self {
-        self.initial_ssthresh = packets;
-        self
-    }
+config_setters!(NewRenoConfig {
+    init_cwnd: f64,
+    slow_start: bool,
+    initial_ssthresh: Option<f64>,
+});
 
+impl NewRenoConfig {
     /// The threshold the window starts with, packets (`None`: unbounded).
     pub(crate) fn start_ssthresh(&self) -> Option<f64> {
         if self.slow_start {
@@ -92,10 +83,15 @@ impl NewRenoConfig {
     }
 }
 
-impl ControllerParams for NewRenoConfig {
+impl ControllerFactory for NewRenoConfig {
+    type Controller = NewReno;
     const NAME: &'static str = NewReno::NAME;
     fn validate(&self) -> Result<(), ConfigError> {
         self.validate_as(Self::NAME)
+    }
+
+    fn build(&self, mss: u32) -> Result<NewReno, ConfigError> {
+        NewReno::new(*self, mss)
     }
 }
 
@@ -112,7 +108,7 @@ impl NewReno {
 
     /// A controller for packets of `mss` bytes; fails on an invalid config.
     pub fn new(cfg: NewRenoConfig, mss: u32) -> Result<Self, ConfigError> {
-        cfg.validate_as(Self::NAME)?;
+        cfg.validate()?;
         Ok(NewReno {
             w: RenoWindow::new(mss, cfg.init_cwnd, cfg.start_ssthresh()),
             cfg,
@@ -327,19 +323,6 @@ mod tests {
         assert_eq!(pkts(&c), 8.0);
         c.on_timeout(t, Timeout::Idle);
         assert_eq!(pkts(&c), 3.0);
-    }
-
-    #[test]
-    fn params_set_the_optional_threshold_by_name() {
-        use crate::registry::ControllerConfig;
-        let cfg = ControllerConfig::with_params("newreno", ["initial_ssthresh=20", "init_cwnd=4"])
-            .unwrap();
-        let ControllerConfig::NewReno(c) = &cfg else {
-            panic!("not newreno: {cfg:?}")
-        };
-        assert_eq!((c.initial_ssthresh, c.init_cwnd), (Some(20.0), 4.0));
-        let e = ControllerConfig::with_params("newreno", ["initial_ssthresh=1"]).unwrap_err();
-        assert!(e.to_string().contains("initial_ssthresh"), "{e}");
     }
 
     #[test]

@@ -44,9 +44,10 @@
 //! window size to ... in our prototype"); in the stored HTML copy the number is an image,
 //! so 1/48 is from memory of the PDF and unverified here.
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::error::{in_range, ConfigError};
-use crate::registry::ControllerParams;
 use crate::time::{Duration, Instant};
 use crate::vegas::{VegasConfig, VegasCore};
 use serde::{Deserialize, Serialize};
@@ -85,6 +86,18 @@ impl Default for NiceConfig {
     }
 }
 
+config_setters!(NiceConfig {
+    threshold: f64,
+    fraction: f64,
+    min_cwnd: f64,
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    vegas_slow_start: bool,
+    init_cwnd: f64,
+    slow_start: bool,
+});
+
 impl NiceConfig {
     fn from_vegas(threshold: f64, fraction: f64, min_cwnd: f64, v: VegasConfig) -> Self {
         NiceConfig {
@@ -110,38 +123,14 @@ impl NiceConfig {
             slow_start: self.slow_start,
         }
     }
-    /// Sets [`NiceConfig::threshold`].
-    pub fn threshold(mut self, t: f64) -> Self {
-        self.threshold = t;
-        self
-    }
-    /// Sets [`NiceConfig::fraction`].
-    pub fn fraction(mut self, f: f64) -> Self {
-        self.fraction = f;
-        self
-    }
-    /// Sets [`NiceConfig::min_cwnd`].
-    pub fn min_cwnd(mut self, packets: f64) -> Self {
-        self.min_cwnd = packets;
-        self
-    }
     /// Sets every Vegas field from `v`.
     pub fn vegas(self, v: VegasConfig) -> Self {
         NiceConfig::from_vegas(self.threshold, self.fraction, self.min_cwnd, v)
     }
-    /// Sets [`NiceConfig::slow_start`].
-    pub fn slow_start(mut self, on: bool) -> Self {
-        self.slow_start = on;
-        self
-    }
-    /// Sets [`NiceConfig::init_cwnd`].
-    pub fn init_cwnd(mut self, packets: f64) -> Self {
-        self.init_cwnd = packets;
-        self
-    }
 }
 
-impl ControllerParams for NiceConfig {
+impl ControllerFactory for NiceConfig {
+    type Controller = Nice;
     const NAME: &'static str = Nice::NAME;
     fn validate(&self) -> Result<(), ConfigError> {
         let n = Self::NAME;
@@ -149,6 +138,10 @@ impl ControllerParams for NiceConfig {
         in_range(n, "fraction", self.fraction, 0.0, 1.0)?;
         in_range(n, "min_cwnd", self.min_cwnd, 1e-3, 2.0)?;
         self.vegas_config().validate_as(n)
+    }
+
+    fn build(&self, mss: u32) -> Result<Nice, ConfigError> {
+        Nice::new(*self, mss)
     }
 }
 

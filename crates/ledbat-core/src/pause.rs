@@ -47,11 +47,12 @@
 //! share the bottleneck, the others' standing queue is still there during the pause, so the
 //! mitigation is partial (the pausing flows' buckets are not aligned in time).
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::delay::DelayConfig;
 use crate::error::{in_range, ConfigError};
-use crate::ledbat::{config_setters, LedbatConfig, LedbatState};
-use crate::registry::ControllerParams;
+use crate::ledbat::{LedbatConfig, LedbatState};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
@@ -138,7 +139,8 @@ impl PauseConfig {
     }
 }
 
-impl ControllerParams for PauseConfig {
+impl ControllerFactory for PauseConfig {
+    type Controller = LedbatPause;
     const NAME: &'static str = LedbatPause::NAME;
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -175,6 +177,10 @@ impl ControllerParams for PauseConfig {
             ));
         }
         v
+    }
+
+    fn build(&self, mss: u32) -> Result<LedbatPause, ConfigError> {
+        LedbatPause::new(*self, mss)
     }
 }
 

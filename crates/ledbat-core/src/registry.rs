@@ -1,28 +1,17 @@
 //! Built-in controllers by name: one config enum (for scenario files and the command line),
 //! one statically dispatched controller enum, and the catalog `ledbat controllers` prints.
 //!
-//! Adding a controller: implement [`Controller`] for the type and [`ControllerParams`] for
-//! its config, give the type a `new(config, mss) -> Result<Self, ConfigError>`, then add one
-//! line to the `builtin!` invocation at the bottom of this file
-//! (`Variant = "name" => Type, Config, "description", "source";`).
+//! This module is a leaf: it imports every controller module and nothing in the crate
+//! imports it back (only `lib.rs` re-exports its types). A controller module implements
+//! [`Controller`] and, for its config, [`ControllerFactory`]
+//! (`crate::controller`); registering it is one line in the `builtin!` list at the bottom
+//! of this file (`Variant = "name" => Type, Config, "description", "source";`). The steps
+//! are in `ARCHITECTURE.md`, "Adding a controller".
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{Ack, Controller, ControllerFactory, Loss, Metrics, Timeout};
 use crate::error::ConfigError;
 use crate::time::Instant;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-
-/// What every controller config provides to the registry.
-pub trait ControllerParams: Default + Clone + Serialize + DeserializeOwned {
-    /// Registry name of the controller this configures.
-    const NAME: &'static str;
-    /// Rejects nonsense with an error naming the field.
-    fn validate(&self) -> Result<(), ConfigError>;
-    /// Departures from the source's recommended limits (allowed but reported).
-    fn compliance_notes(&self) -> Vec<String> {
-        Vec::new()
-    }
-}
 
 /// One row of the catalog.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -96,12 +85,12 @@ macro_rules! builtin {
         impl ControllerConfig {
             /// The default configuration of the controller called `name`.
             pub fn from_name(name: &str) -> Result<Self, UnknownController> {
-                $( if name == <$ty>::NAME { return Ok(ControllerConfig::$variant(<$cfg>::default())); } )*
+                $( if name == <$cfg as ControllerFactory>::NAME { return Ok(ControllerConfig::$variant(<$cfg>::default())); } )*
                 Err(UnknownController(name.to_string()))
             }
             /// Registry name.
             pub fn name(&self) -> &'static str {
-                match self { $( ControllerConfig::$variant(_) => <$ty>::NAME, )* }
+                match self { $( ControllerConfig::$variant(_) => <$cfg as ControllerFactory>::NAME, )* }
             }
             /// Validates without building.
             pub fn validate(&self) -> Result<(), ConfigError> {
@@ -114,7 +103,7 @@ macro_rules! builtin {
             /// Builds the controller for packets of `mss` bytes.
             pub fn build(&self, mss: u32) -> Result<AnyController, ConfigError> {
                 match self {
-                    $( ControllerConfig::$variant(c) => Ok(AnyController::$variant(<$ty>::new(c.clone(), mss)?)), )*
+                    $( ControllerConfig::$variant(c) => Ok(AnyController::$variant(c.build(mss)?)), )*
                 }
             }
         }
@@ -247,16 +236,6 @@ impl ControllerConfig {
     }
 }
 
-impl ControllerParams for crate::ledbat::LedbatConfig {
-    const NAME: &'static str = crate::ledbat::Ledbat::NAME;
-    fn validate(&self) -> Result<(), ConfigError> {
-        self.validate_as(Self::NAME)
-    }
-    fn compliance_notes(&self) -> Vec<String> {
-        crate::ledbat::LedbatConfig::compliance_notes(self)
-    }
-}
-
 builtin! {
     Ledbat = "ledbat" => crate::ledbat::Ledbat, crate::ledbat::LedbatConfig,
         "RFC 6817 LEDBAT: linear controller on one-way queuing delay",
@@ -357,5 +336,30 @@ mod tests {
         let bad: Result<ControllerConfig, _> =
             serde_json::from_str(r#"{"name":"ledbat","bogus":1}"#);
         assert!(bad.is_err());
+    }
+
+    #[test]
+    fn hybrid_thresholds_take_duration_strings() {
+        let ms = crate::Duration::from_millis;
+        let cfg =
+            ControllerConfig::with_params("hybrid", ["d1=10ms", "d2=20ms", "gamma=0.5"]).unwrap();
+        let ControllerConfig::Hybrid(h) = &cfg else {
+            panic!("not hybrid: {cfg:?}")
+        };
+        assert_eq!((h.d1, h.d2, h.gamma), (ms(10), ms(20), 0.5));
+        let e = ControllerConfig::with_params("hybrid", ["d2=5ms"]).unwrap_err();
+        assert!(e.to_string().contains("d2"), "{e}");
+    }
+
+    #[test]
+    fn newreno_params_set_the_optional_threshold_by_name() {
+        let cfg = ControllerConfig::with_params("newreno", ["initial_ssthresh=20", "init_cwnd=4"])
+            .unwrap();
+        let ControllerConfig::NewReno(c) = &cfg else {
+            panic!("not newreno: {cfg:?}")
+        };
+        assert_eq!((c.initial_ssthresh, c.init_cwnd), (Some(20.0), 4.0));
+        let e = ControllerConfig::with_params("newreno", ["initial_ssthresh=1"]).unwrap_err();
+        assert!(e.to_string().contains("initial_ssthresh"), "{e}");
     }
 }

@@ -44,9 +44,10 @@
 //! - After a reduction ssthresh = max(cwnd, 2 packets), so growth resumes in congestion
 //!   avoidance ("restarts the TCP Reno congestion avoidance scheme", seed 003 3.1.4).
 
-use crate::controller::{Ack, Controller, Loss, Metrics, RttEstimator, Timeout};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, RttEstimator, Timeout,
+};
 use crate::error::{in_range, ConfigError};
-use crate::registry::ControllerParams;
 use crate::reno::RenoWindow;
 use crate::time::{Duration, Instant};
 use crate::wire::Unwrapper;
@@ -84,35 +85,16 @@ impl Default for TcpLpConfig {
     }
 }
 
-impl TcpLpConfig {
-    /// Sets [`TcpLpConfig::alpha`].
-    pub fn alpha(mut self, a: f64) -> Self {
-        self.alpha = a;
-        self
-    }
-    /// Sets [`TcpLpConfig::delta`].
-    pub fn delta(mut self, d: f64) -> Self {
-        self.delta = d;
-        self
-    }
-    /// Sets [`TcpLpConfig::inference_rtts`].
-    pub fn inference_rtts(mut self, n: f64) -> Self {
-        self.inference_rtts = n;
-        self
-    }
-    /// Sets [`TcpLpConfig::init_cwnd`].
-    pub fn init_cwnd(mut self, packets: f64) -> Self {
-        self.init_cwnd = packets;
-        self
-    }
-    /// Sets [`TcpLpConfig::slow_start`].
-    pub fn slow_start(mut self, on: bool) -> Self {
-        self.slow_start = on;
-        self
-    }
-}
+config_setters!(TcpLpConfig {
+    alpha: f64,
+    delta: f64,
+    inference_rtts: f64,
+    init_cwnd: f64,
+    slow_start: bool,
+});
 
-impl ControllerParams for TcpLpConfig {
+impl ControllerFactory for TcpLpConfig {
+    type Controller = TcpLp;
     const NAME: &'static str = TcpLp::NAME;
     fn validate(&self) -> Result<(), ConfigError> {
         let n = Self::NAME;
@@ -132,6 +114,10 @@ impl ControllerParams for TcpLpConfig {
         }
         in_range(n, "inference_rtts", self.inference_rtts, 0.0, 1000.0)?;
         in_range(n, "init_cwnd", self.init_cwnd, 1.0, 1e6)
+    }
+
+    fn build(&self, mss: u32) -> Result<TcpLp, ConfigError> {
+        TcpLp::new(*self, mss)
     }
 }
 

@@ -21,9 +21,10 @@
 //! (every other RTT, the paper's "modified slow start") or Reno's every-RTT doubling
 //! ([`VegasConfig::vegas_slow_start`] false, what Linux does).
 
-use crate::controller::{Ack, Controller, Loss, Metrics, Timeout};
+use crate::controller::{
+    config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
+};
 use crate::error::{in_range, ConfigError};
-use crate::registry::ControllerParams;
 use crate::reno::{RenoWindow, RoundTracker};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
@@ -65,38 +66,16 @@ impl Default for VegasConfig {
     }
 }
 
-impl VegasConfig {
-    /// Sets [`VegasConfig::alpha`].
-    pub fn alpha(mut self, a: f64) -> Self {
-        self.alpha = a;
-        self
-    }
-    /// Sets [`VegasConfig::beta`].
-    pub fn beta(mut self, b: f64) -> Self {
-        self.beta = b;
-        self
-    }
-    /// Sets [`VegasConfig::gamma`].
-    pub fn gamma(mut self, g: f64) -> Self {
-        self.gamma = g;
-        self
-    }
-    /// Sets [`VegasConfig::vegas_slow_start`].
-    pub fn vegas_slow_start(mut self, on: bool) -> Self {
-        self.vegas_slow_start = on;
-        self
-    }
-    /// Sets [`VegasConfig::init_cwnd`].
-    pub fn init_cwnd(mut self, packets: f64) -> Self {
-        self.init_cwnd = packets;
-        self
-    }
-    /// Sets [`VegasConfig::slow_start`].
-    pub fn slow_start(mut self, on: bool) -> Self {
-        self.slow_start = on;
-        self
-    }
+config_setters!(VegasConfig {
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    vegas_slow_start: bool,
+    init_cwnd: f64,
+    slow_start: bool,
+});
 
+impl VegasConfig {
     /// Checks every field, naming `controller` in the error (NICE embeds this config).
     pub fn validate_as(&self, controller: &'static str) -> Result<(), ConfigError> {
         in_range(controller, "alpha", self.alpha, 0.0, 1e6)?;
@@ -113,10 +92,15 @@ impl VegasConfig {
     }
 }
 
-impl ControllerParams for VegasConfig {
+impl ControllerFactory for VegasConfig {
+    type Controller = Vegas;
     const NAME: &'static str = Vegas::NAME;
     fn validate(&self) -> Result<(), ConfigError> {
         self.validate_as(Self::NAME)
+    }
+
+    fn build(&self, mss: u32) -> Result<Vegas, ConfigError> {
+        Vegas::new(*self, mss)
     }
 }
 
@@ -270,7 +254,7 @@ impl Vegas {
 
     /// A controller for packets of `mss` bytes; fails on an invalid config.
     pub fn new(cfg: VegasConfig, mss: u32) -> Result<Self, ConfigError> {
-        cfg.validate_as(Self::NAME)?;
+        cfg.validate()?;
         Ok(Vegas {
             core: VegasCore::new(cfg, mss, VEGAS_MIN_CWND),
         })
