@@ -31,9 +31,9 @@
 //! window held before, the next one 9 durations later), and `slowdown_join = f` joins other
 //! flows' slowdowns. The fluid model assumes every flow knows the true base delay; a
 //! latecomer that arrives on a standing queue takes that queue as its base and, with nothing
-//! to empty the queue, keeps the error for the whole base history (10 minutes): on the
-//! namespace bed (base RTT 0.06 ms) two fLEDBAT flows 10 s apart end 1.1 / 8.8 Mbit/s.
-//! Overlapping slowdowns empty the queue and correct the latecomer's base.
+//! to empty the queue, keeps the error for the whole base history (10 minutes) and takes
+//! most of the link. Overlapping slowdowns empty the queue and correct the latecomer's base
+//! (figures: `docs/controllers-notes.md`, "fledbat").
 
 use crate::controller::{
     config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,

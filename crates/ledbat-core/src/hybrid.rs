@@ -43,10 +43,10 @@
 //!   and the other does not contradict it. The paper does not say which samples it tests;
 //!   here, at each epoch end, the last `trend_samples` OWD samples (default K = 100, G = 10,
 //!   pathload's stream length), a window that spans several epochs at low rates; no verdict
-//!   (not increasing) until that many samples were seen. Testing each epoch alone (about 12
-//!   samples at 1 Mb/s and 100 ms) flags every sub-packet queue build-up of a paced flow and
-//!   keeps the queue near empty, well below the paper's reported 12-24 ms (simulated with
-//!   `scenarios/seed004/hybrid-alone.toml`).
+//!   (not increasing) until that many samples were seen. The paper says only "we use the
+//!   method developed in \[5\]", with no sample count or thresholds, so these constants are
+//!   \[5\]'s own. Testing each epoch alone (about 12 samples at 1 Mb/s and 100 ms) would
+//!   flag every sub-packet queue build-up of a paced flow and keep the queue near empty.
 //! - OWD_min is the minimum over the whole connection (the paper's default; it mentions a
 //!   windowed minimum against clock drift as an option, not implemented).
 //! - The paper gives no start-up rule: before the first RTT sample the window is
@@ -58,20 +58,11 @@
 //!   delay rise (a dead path still sends at most one window per backed-off RTO). With
 //!   `cut_on_timeout` a timeout also applies beta_max at once, at most once per epoch.
 //!
-//! Checked against seed 004 (fidelity review): the paper says only "we use the method
-//! developed in \[5\]" for the trend, with no sample count or thresholds, so the pathload
-//! constants above are \[5\]'s own; the zone rules match section II-A line by line. The
-//! trend test is not what holds the queue below the paper's 12-24 ms: on
-//! `scenarios/seed004/hybrid-alone.toml` it gives 0.952 Mb/s and a mean queueing delay
-//! of 8.2 ms (p95 9.6 ms), and 0.958 Mb/s with `trend_test = false`. With beta_min = 0.25
-//! applied as soon as d > d1 and alpha shrinking to alpha_min near d1, the time average
-//! sits below d1 by construction; the paper's Fig. 4 plots the per-epoch d, not a time
-//! average. Beside the 300 kb/s CBR (`hybrid-cbr.toml`) the flow gets 576 kb/s (paper: about
-//! 700): after the CBR starts, the CBR's 8 ms packets interleaved with ours keep d near
-//! 2 ms, where the hyperbola already gives alpha = 4.4 kb/s per epoch (a tenth of
-//! alpha_max), so the rate climbs back at about 40 kb/s per second. The same curve follows
-//! from TCP-Illinois's `alpha = k1 / (k2 + d)` through (d0, alpha_max) and (d1, alpha_min), so
-//! this is the formula's behaviour, not a departure; the paper's figure is not reproduced.
+//! The zone rules follow section II-A line by line. With beta_min applied as soon as
+//! d > d1 and alpha shrinking to alpha_min near d1, the time-average queueing delay sits
+//! below d1 by construction (the paper's Fig. 4 plots the per-epoch d). How the flow
+//! compares with the paper's figures, with the commands: `docs/controllers-notes.md`,
+//! "hybrid".
 
 use crate::controller::{
     config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, RttEstimator, Timeout,

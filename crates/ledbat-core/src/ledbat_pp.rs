@@ -31,7 +31,7 @@
 //! 1/16 packet per RTT, and the multiplicative decrease, the only force towards fairness,
 //! acts only above TARGET, which the slowdowns keep the queue from reaching; a latecomer
 //! also keeps a base delay a few ms too high because one flow's slowdown leaves the other
-//! flows' packets in the queue. Two flows 10 s apart: 0.45 / 9.45 Mbit/s on the bed.
+//! flows' packets in the queue, and a latecomer can take almost the whole link.
 //!
 //! - `max_gain_divisor = 1`: GAIN 1 whatever the base (RFC 6817's ceiling).
 //! - `ramp_delay_exit = false`: a slowdown's ramp always returns to `ssthresh`; otherwise a
@@ -40,14 +40,10 @@
 //!   (after having been above it since its own last slowdown, and at least 4 RTTs after
 //!   that slowdown ended) starts its slowdown at once. Slowdowns overlap, the queue
 //!   empties, every flow measures the true base delay ([`crate::slowdown`] holds the
-//!   slowdown cycle and this rule). With all three: Jain 0.99 on the bed and in the
-//!   simulator (`ledbat-sim/tests/controller_behaviour.rs`, `scenarios/testbed/`).
-//!
-//! Costs of the extensions, measured in the simulator on seed 003's reference link (10
-//! Mb/s, RTT 50 ms): with a latecomer, overlapping slowdowns idle the link now and then
-//! (efficiency 0.95 instead of 0.99, Jain 1.00 instead of 0.91); beside NewReno with a
-//! 40-packet buffer, smaller than TARGET so that LEDBAT++ is loss-driven there, TCP keeps
-//! 67 % instead of 72 % (`scenarios/seed003/ledbat-newreno.toml`, its LEDBAT flow replaced).
+//!   slowdown cycle and this rule). With all three, two flows share (asserted in
+//!   `ledbat-sim/tests/controller_behaviour.rs`); overlapping slowdowns cost some link
+//!   efficiency. Figures, on the bed and in the simulator, with the commands:
+//!   `docs/controllers-notes.md`, "ledbat++".
 //!
 //! "RTT" for the slowdown timers is the smoothed RTT (RFC 6298) at the moment the timer is
 //! set; the timers are time-driven, so the controller asks its driver to be woken through

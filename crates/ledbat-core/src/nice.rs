@@ -28,17 +28,14 @@
 //! `rtt_max` is the largest RTT sample seen, as in the Nice paper ("maxRTT as an estimate
 //! of the round trip time when the bottleneck queue is full", design section); neither the paper
 //! nor seed 003 gives another initialisation, and the thesis' own ns-2 NICE is not
-//! published. Consequence, measured with ledbat-sim on seed 003's link (10 Mb/s, RTT 50 ms,
-//! B = 40): a NICE flow *alone* never sees a full queue (Vegas keeps 2-4 packets queued and
-//! its slow start leaves at one), so `rtt_max - rtt_min` is a few packets' serialisation
-//! (plus any jitter), the threshold sits within one packet of `rtt_min`, Vegas's own queue
-//! reads as congestion and the window halves to `min_cwnd`: 0.55 Mb/s without jitter,
-//! 0.04 Mb/s with 1 ms of jitter, slow start on or off; two NICE flows with B = 100,
-//! 1.1 Mb/s. The thesis never runs NICE alone: Fig. 3.6 always has a NewReno flow, which
-//! fills the buffer, and there (`scenarios/seed003/lbe10-nice.toml`) efficiency is 0.996,
-//! as the thesis says. Its Fig. 3.2 (g) (two NICE flows near capacity) is not reproduced
-//! by this reading; an `rtt_max` seeded with the full-buffer RTT would be a different
-//! controller, not the source's.
+//! published. Consequence: a NICE flow *alone* never sees a full queue (Vegas keeps 2-4
+//! packets queued and its slow start leaves at one), so `rtt_max - rtt_min` is a few
+//! packets' serialisation (plus any jitter), the threshold sits within one packet of
+//! `rtt_min`, Vegas's own queue reads as congestion and the window halves to `min_cwnd`.
+//! The thesis never runs NICE alone: Fig. 3.6 always has a NewReno flow, which fills the
+//! buffer. Its Fig. 3.2 (g) (two NICE flows near capacity) is not reproduced by this
+//! reading; an `rtt_max` seeded with the full-buffer RTT would be a different controller,
+//! not the source's. Figures: `docs/controllers-notes.md`, "nice".
 //!
 //! `min_cwnd` = 1/48: the value is given in the paper's prototype section ("We limit the minimum
 //! window size to ... in our prototype"); in the stored HTML copy the number is an image,

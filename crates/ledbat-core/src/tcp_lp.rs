@@ -29,12 +29,9 @@
 //!   ever) + min_rtt / 2` (the base one-way delay on a symmetric path: within a
 //!   serialisation time of the true value in the thesis's dumbbell).
 //!
-//! Before this, `d_max` was the all-time maximum, never reset, and an indication counted
-//! once per RTT. With 1 ms of jitter and no queue, `d_max - d_min` was the jitter, the
-//! threshold 0.15 ms above the base, and a lone TCP-LP sat at one packet (0.23 Mb/s of 10,
-//! B = 40); `scenarios/seed003/lbe10-tcp-lp.toml` gave 1.55 % per TCP-LP flow, TCP share
-//! 0.846. Now: alone 6.2 Mb/s; ten beside NewReno 2.4 % each, TCP share 0.759 (thesis
-//! Fig. 3.6 (b): about 5 % each).
+//! An all-time `d_max` with a once-per-RTT rule instead would let jitter alone set the
+//! range, and a lone flow on a jittery link without a queue would sit at one packet
+//! (figures against the thesis's Fig. 3.6 (b): `docs/controllers-notes.md`, "tcp-lp").
 //!
 //! Choices the sources leave open, stated:
 //! - `d_max == d_min` (a single distinct sample) is no indication; Linux's integer
