@@ -1,4 +1,4 @@
-//! LEDBAT with a linear decrease of at least N packets per RTT (Wagner et al., seed 002,
+//! LEDBAT with a linear decrease of at least N packets per RTT (Kühlewind & Fisches, seed 002,
 //! section 3.2, "Linear Controller"; restated in algorithms.md section 3).
 //!
 //! The increase is RFC 6817's. When over target (`off_target < 0`), the decrease per ACK is

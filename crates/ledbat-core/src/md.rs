@@ -1,5 +1,5 @@
 //! LEDBAT with a multiplicative decrease of fixed factor beta (Carofiglio et al., as evaluated
-//! by Wagner et al., seed 002, sections 3.2 and 5.2; algorithms.md section 3).
+//! by Kühlewind & Fisches, seed 002, sections 3.2 and 5.2; algorithms.md section 3).
 //!
 //! ```text
 //! off_target = (TARGET - queuing_delay) / TARGET

@@ -1,5 +1,5 @@
 //! LEDBAT with a multiplicative decrease whose factor follows TARGET and the RTT (MDvar,
-//! Wagner et al., seed 002, section 3.2, *as corrected by the paper's erratum*;
+//! Kühlewind & Fisches, seed 002, section 3.2, *as corrected by the paper's erratum*;
 //! algorithms.md section 3).
 //!
 //! ```text

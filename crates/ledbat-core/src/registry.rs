@@ -245,13 +245,13 @@ builtin! {
         "seed 000 (Abu & Gordon), section V, equation 2";
     LinearMin = "ledbat-linear-min" => crate::linear_min::LinearMin, crate::linear_min::LinearMinConfig,
         "LEDBAT whose decrease is at least N packets per RTT when over target",
-        "seed 002 (Wagner et al.), section 3.2; algorithms.md section 3";
+        "seed 002 (Kühlewind & Fisches), section 3.2; algorithms.md section 3";
     Md = "ledbat-md" => crate::md::Md, crate::md::MdConfig,
         "LEDBAT with multiplicative decrease cwnd *= beta (0.6) once per RTT over target; noise filter 1 or 2",
-        "seed 002 (Wagner et al., after Carofiglio et al.), sections 3.2 and 5.2";
+        "seed 002 (Kühlewind & Fisches, after Carofiglio et al.), sections 3.2 and 5.2";
     MdVar = "ledbat-mdvar" => crate::mdvar::MdVar, crate::mdvar::MdVarConfig,
         "LEDBAT with cwnd = (1 - TARGET/RTT) * cwnd - 3 packets once per RTT over target",
-        "seed 002 (Wagner et al.), section 3.2 with its erratum";
+        "seed 002 (Kühlewind & Fisches), section 3.2 with its erratum";
     Fledbat = "fledbat" => crate::fledbat::Fledbat, crate::fledbat::FledbatConfig,
         "fair LEDBAT: additive increase alpha/cwnd, decrease zeta*(qd-TARGET)/TARGET per ACK, halve on loss",
         "seed 003 (Testa), chapter 4, equation 4.5";
