@@ -1,8 +1,14 @@
-"""netbed: a real-kernel-bottleneck test bed (namespaces, tbf, samplers, scenarios).
+"""netbed: a real-kernel-bottleneck test bed and the interop harness (`pip install -e testbed`).
 
-Modules: `topo` (namespaces, veths, the tbf bottleneck, cleanup, tool install), `proc`
-(bounded subprocesses), `sampler` (periodic qdisc/counter sampling inside a namespace),
-`flows` (senders and receivers as commands), `bed` (one scenario on a fresh bed),
-`measure` (rates, queueing delay, Jain index, time until below), `scenarios` (definitions
-and assertions), `report` (the table).
+Shared: `proc` (bounded subprocesses, process groups, bounded waits), `topo` (namespaces,
+veths, the tbf bottleneck, cleanup), `install` (apt packages and PyPI libtorrent the runs
+need), `paths` (the repository and our binary).
+The bed: `sampler` (periodic qdisc/counter sampling inside a namespace), `flows` (senders
+and receivers as commands), `bittorrent` (real peers as flows), `delayline`, `bed` (one
+scenario on a fresh bed), `measure` (rates, queueing delay, Jain index, time until below),
+`scenarios` (definitions and assertions), `report` (the table), `bedrun` (`testbed/run.py`),
+`sidebyside` (`testbed/sidebyside.py`).
+The real peers, run as `python3 -m netbed.X`: `lt_peer` (libtorrent for interop), `lt_bed`
+(libtorrent for the bed), `tr_seed` (Transmission seeder), `qbt_watch` (qBittorrent's peer
+list). Interop: the `interop` subpackage (`interop/run_interop.py`).
 """

@@ -151,8 +151,7 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
     samplers: list[proc.Background] = []
     t0 = time.monotonic()
     base_rtt = None
-    pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, PYTHONPATH=pkg_dir, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
     try:
         topo.setup()
         # Fresh TCP state per flow: no ssthresh cached from an earlier connection.

@@ -9,8 +9,8 @@ seeder is the bed's sender (started on schedule, stopped by SIGTERM).
 
 | kind          | seeder (sender namespace)                                  | leecher          |
 |---------------|------------------------------------------------------------|------------------|
-| `bt-lt`       | libtorrent 2.1.1 (`peers/lt_bed.py seed`)                  | libtorrent       |
-| `bt-tr`       | Transmission 3.00 (`peers/tr_seed.py`, transmission-daemon) | libtorrent       |
+| `bt-lt`       | libtorrent 2.1.1 (`netbed.lt_bed seed`)                     | libtorrent       |
+| `bt-tr`       | Transmission 3.00 (`netbed.tr_seed`, transmission-daemon)    | libtorrent       |
 | `bt-ours`     | `ledbat torrent seed --cc {cc}`                            | libtorrent       |
 | `bt-ours-ours`| `ledbat torrent seed --cc {cc}`                            | `ledbat torrent get` |
 
@@ -28,11 +28,9 @@ import os
 import sys
 
 from .flows import Context, Flow, FlowKind
+from .install import LT_VERSION
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PEERS = os.path.join(os.path.dirname(HERE), "peers")
 UTP_OVERHEAD = 20 + 8 + 20
-LT_VERSION = "2.1.1"
 PIECE_BYTES = 256 * 1024
 # How long a leecher keeps going at most; the bed stops it at the end of the scenario.
 LEECH_MAX_S = 900
@@ -53,19 +51,19 @@ def _seed_addr(flow: Flow, ctx: Context) -> str:
 
 
 def _lt_leech(flow: Flow, ctx: Context) -> list[str]:
-    return [sys.executable, os.path.join(PEERS, "lt_bed.py"), "leech", torrent_path(ctx),
+    return [sys.executable, "-m", "netbed.lt_bed", "leech", torrent_path(ctx),
             "--save", _leech_dir(flow, ctx), "--listen", f"{ctx.rcv_ip}:{flow.port}",
             "--peer", _seed_addr(flow, ctx), "--max-seconds", str(LEECH_MAX_S)]
 
 
 def _lt_seed(flow: Flow, ctx: Context) -> list[str]:
-    return [sys.executable, os.path.join(PEERS, "lt_bed.py"), "seed", torrent_path(ctx),
+    return [sys.executable, "-m", "netbed.lt_bed", "seed", torrent_path(ctx),
             "--save", os.path.dirname(ctx.send_file), "--listen", _seed_addr(flow, ctx),
             "--max-seconds", str(LEECH_MAX_S)]
 
 
 def _tr_seed(flow: Flow, ctx: Context) -> list[str]:
-    return [sys.executable, os.path.join(PEERS, "tr_seed.py"), torrent_path(ctx),
+    return [sys.executable, "-m", "netbed.tr_seed", torrent_path(ctx),
             "--data-dir", os.path.dirname(ctx.send_file), "--listen", _seed_addr(flow, ctx),
             "--config", os.path.join(ctx.workdir, f"tr-config-{flow.name}"),
             "--max-seconds", str(LEECH_MAX_S)]
@@ -118,7 +116,7 @@ KINDS: dict[str, FlowKind] = {
 
 def make_torrent(data_path: str, out_path: str) -> str:
     """Writes a v1-only single-file torrent of `data_path` (256 KiB pieces, no tracker) with
-    libtorrent; returns its info-hash. v1 only: no BEP 47 pad files (real-peers.md)."""
+    libtorrent; returns its info-hash. v1 only: no BEP 47 pad files (docs/real-peers.md)."""
     import libtorrent as lt
     fs = lt.file_storage()
     lt.add_files(fs, data_path)

@@ -6,7 +6,7 @@ AF_PACKET sockets, holding each frame D ms before passing it on, in both directi
 transparent at layer 2 (ARP crosses it like everything else) and adds no queue of its own
 beyond the frames in flight: at 10 Mbit/s that is well under a thousand frames.
 
-This replaces `netem delay`, which this kernel lacks (real-peers.md). Frames leave in the
+This replaces `netem delay`, which this kernel lacks (docs/real-peers.md). Frames leave in the
 order they arrived, each at arrival + D; the scheduling error is that of `select` (well
 under a millisecond on an idle core), printed at exit with the frame counts.
 """

@@ -8,7 +8,7 @@ Inputs are the sampler's records (see `sampler.py`), all stamped with CLOCK_MONO
 - A cumulative counter sampled at times t_i is read at any time t by linear interpolation
   between the samples around t; the rate over [a, b] is (C(b) - C(a)) * 8 / (b - a).
 - Queueing delay of a backlog sample = backlog bytes * 8 / link rate (the FIFO drains at
-  exactly the link rate; real-peers.md). Mean and percentiles are over the samples in a
+  exactly the link rate; docs/real-peers.md). Mean and percentiles are over the samples in a
   window, which the sampler takes at a fixed period.
 - Jain's fairness index of rates x_1..x_n: (sum x)^2 / (n * sum x^2) (Jain, Chiu and Hawe,
   DEC-TR-301, 1984): 1 when equal, 1/n when one flow has everything.

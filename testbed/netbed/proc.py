@@ -1,9 +1,11 @@
-"""Bounded subprocesses.
+"""Bounded subprocesses: the process control of the bed, the side-by-side and interop.
 
-Every command the bed runs goes through here: short commands through `run` (always with a
-timeout), long-lived ones (receivers, senders, samplers) through `Background`, which puts the
-child in a session of its own so it can be stopped, with everything it forked, by its process
-group id and nothing else.
+Every command they run goes through here: short commands through `run` (always with a
+timeout), long-lived ones (receivers, senders, samplers, real peers, captures) through
+`Background`, which puts the child in a session of its own so it can be stopped, with
+everything it forked, by its process group id and nothing else. A `Group` remembers the
+children it started so that an interrupted run stops exactly those. `wait_until` is the one
+bounded polling loop.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import shlex
 import signal
 import subprocess
 import time
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
 
 # Default bound of a short command (ip, tc, nft, ethtool, sysctl): none takes more than a
 # fraction of a second on an idle machine.
@@ -45,8 +47,9 @@ def run(argv: Sequence[str], *, ns: str | None = None, timeout: float = SHORT_TI
     """
     full = in_ns(ns, argv)
     try:
-        cp = subprocess.run(full, capture_output=True, text=True, timeout=timeout,
-                            input=input_text, start_new_session=True)
+        # Decoded as UTF-8 whatever the locale (qBittorrent's peer list holds "μTP").
+        cp = subprocess.run(full, capture_output=True, encoding="utf-8", errors="replace",
+                            timeout=timeout, input=input_text, start_new_session=True)
     except subprocess.TimeoutExpired as e:
         raise CommandError(f"timed out after {timeout:.0f} s: {fmt(full)}") from e
     except FileNotFoundError as e:
@@ -67,6 +70,7 @@ class Background:
     started: float
     stdout_path: str
     stderr_path: str
+    stopped: bool = field(default=False, repr=False)
 
     @classmethod
     def start(cls, name: str, argv: Sequence[str], *, ns: str | None, logdir: str,
@@ -94,13 +98,22 @@ class Background:
         except subprocess.TimeoutExpired:
             return None
 
-    def stop(self, grace: float = 3.0) -> int:
-        """Stops the child's process group: SIGTERM, then SIGKILL after `grace` seconds.
+    @property
+    def returncode(self) -> int | None:
+        """The exit code once the child has exited (negative for a signal), else None."""
+        return self.popen.poll()
 
-        Returns the exit code (negative for a signal, as in `subprocess`).
+    def stop(self, grace: float = 3.0, sig: int = signal.SIGTERM) -> int:
+        """Stops the child's process group: `sig`, then SIGKILL after `grace` seconds.
+
+        Returns the exit code (negative for a signal, as in `subprocess`). A second call
+        signals nothing: the group id may belong to someone else by then.
         """
+        if self.stopped:
+            return self.popen.returncode
+        self.stopped = True
         if self.popen.poll() is None:
-            self._signal(signal.SIGTERM)
+            self._signal(sig)
             if self.wait(grace) is None:
                 self._signal(signal.SIGKILL)
                 self.popen.wait(timeout=10)
@@ -126,8 +139,49 @@ class Background:
 
     def stdout_text(self) -> str:
         """Everything the child wrote to stdout."""
-        try:
-            with open(self.stdout_path, "r", errors="replace") as f:
-                return f.read()
-        except OSError:
-            return ""
+        return _read(self.stdout_path)
+
+    def stderr_text(self) -> str:
+        """Everything the child wrote to stderr."""
+        return _read(self.stderr_path)
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, "r", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+class Group:
+    """The background children of one run, so that an interrupted run stops all of them
+    (and nothing else)."""
+
+    def __init__(self, logdir: str):
+        self.logdir = logdir
+        self.children: list[Background] = []
+
+    def start(self, name: str, argv: Sequence[str], *, ns: str | None = None,
+              env: dict[str, str] | None = None) -> Background:
+        """`Background.start` with this group's log directory; the child is remembered."""
+        bg = Background.start(name, argv, ns=ns, logdir=self.logdir, env=env)
+        self.children.append(bg)
+        return bg
+
+    def stop_all(self, grace: float = 2.0) -> None:
+        """Stops every child this group started that is not stopped yet."""
+        for bg in self.children:
+            bg.stop(grace)
+
+
+def wait_until(ready: Callable[[], object], timeout: float, interval: float = 0.2) -> bool:
+    """Calls `ready` every `interval` seconds until it returns a true value or `timeout`
+    seconds have passed (it is called at least once); returns whether it became true."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if ready():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(interval)

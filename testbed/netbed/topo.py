@@ -18,9 +18,8 @@ collide and a crashed run's leftovers can be found (`cleanup_stale`).
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
-import subprocess
 import sys
 from dataclasses import dataclass, field
 
@@ -41,7 +40,7 @@ class Bottleneck:
     """FIFO size in full 1514-byte frames. Default 250 = 378 500 B = 303 ms at 10 Mbit/s:
     a bloated home uplink, comfortably above LEDBAT's 100 ms TARGET."""
     burst_bytes: int = 15 * 1024
-    """tbf bucket. Default 15 KiB: about 10 frames (real-peers.md)."""
+    """tbf bucket. Default 15 KiB: about 10 frames (docs/real-peers.md)."""
 
     @property
     def limit_bytes(self) -> int:
@@ -52,6 +51,12 @@ class Bottleneck:
     def fifo_ms(self) -> float:
         """How long a full FIFO takes to drain, in ms."""
         return self.limit_bytes * 8 / self.rate_bps * 1000
+
+    def tc_args(self, dev: str) -> list[str]:
+        """The `tc` command installing this bottleneck as the root qdisc of `dev`."""
+        return ["tc", "qdisc", "replace", "dev", dev, "root", "tbf", "rate",
+                f"{self.rate_bps}bit", "burst", str(self.burst_bytes), "limit",
+                str(self.limit_bytes)]
 
     @classmethod
     def from_fifo_ms(cls, rate_bps: int, fifo_ms: float) -> "Bottleneck":
@@ -76,6 +81,9 @@ class Topology:
     0.06 ms)."""
     logdir: str = "/tmp"
     """Where the delay line's output goes."""
+    disable_ipv6: bool = True
+    """Turn IPv6 off in every namespace (no router solicitations or MLD on the bed).
+    Interop keeps it on: transmission-daemon binds `::1` too."""
     built: bool = False
     _delay_proc: "proc.Background | None" = None
 
@@ -119,9 +127,10 @@ class Topology:
         self.built = True
         for ns in self.namespaces():
             r(["ip", "link", "set", "lo", "up"], ns=ns)
-            # No IPv6 (router solicitations, MLD): only the traffic we start crosses the bed.
-            r(["sysctl", "-q", "-w", "net.ipv6.conf.all.disable_ipv6=1"], ns=ns)
-            r(["sysctl", "-q", "-w", "net.ipv6.conf.default.disable_ipv6=1"], ns=ns)
+            if self.disable_ipv6:
+                # No IPv6 (router solicitations, MLD): only the traffic we start crosses.
+                r(["sysctl", "-q", "-w", "net.ipv6.conf.all.disable_ipv6=1"], ns=ns)
+                r(["sysctl", "-q", "-w", "net.ipv6.conf.default.disable_ipv6=1"], ns=ns)
         if self.delay_ms > 0:
             r(["ip", "-n", self.snd, "link", "add", self.SND_IF, "type", "veth",
                "peer", "name", self.DLY_SND_IF, "netns", self.dly])
@@ -149,14 +158,9 @@ class Topology:
         r(["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"], ns=self.rtr)
         r(["ip", "-n", self.snd, "route", "add", "default", "via", self.rtr_snd_ip])
         r(["ip", "-n", self.rcv, "route", "add", "default", "via", self.rtr_rcv_ip])
-        b = self.bottleneck
-        r(["tc", "qdisc", "replace", "dev", self.RTR_RCV_IF, "root", "tbf",
-           "rate", f"{b.rate_bps}bit", "burst", str(b.burst_bytes),
-           "limit", str(b.limit_bytes)], ns=self.rtr)
+        r(self.bottleneck.tc_args(self.RTR_RCV_IF), ns=self.rtr)
         if self.delay_ms > 0:
-            pkg_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-            env = dict(os.environ, PYTHONPATH=pkg_dir, PYTHONUNBUFFERED="1",
-                       PYTHONDONTWRITEBYTECODE="1")
+            env = dict(os.environ, PYTHONUNBUFFERED="1")
             self._delay_proc = proc.Background.start(
                 "delayline", [sys.executable, "-m", "netbed.delayline", self.DLY_SND_IF,
                               self.DLY_RTR_IF, "--ms", str(self.delay_ms)],
@@ -164,6 +168,12 @@ class Topology:
         # Sanity: both hosts reach each other through the router (ARP crosses the delay
         # line too; the first ping may take a moment).
         r(["ping", "-c", "1", "-W", "3", self.rcv_ip], ns=self.snd, timeout=10)
+
+    def queue_stats(self) -> dict[str, int | None]:
+        """Cumulative bytes sent and packets dropped by the bottleneck (see `tbf_stats`)."""
+        cp = proc.run(["tc", "-s", "-j", "qdisc", "show", "dev", self.RTR_RCV_IF],
+                      ns=self.rtr, check=False)
+        return tbf_stats(cp.stdout)
 
     def teardown(self) -> list[str]:
         """Kills whatever still runs in the namespaces and deletes them.
@@ -210,38 +220,13 @@ def cleanup_stale() -> list[str]:
     return stale
 
 
-# Debian packages providing the tools the bed runs, by command name.
-APT_PACKAGES = {
-    "ip": "iproute2",
-    "tc": "iproute2",
-    "ss": "iproute2",
-    "ethtool": "ethtool",
-    "nft": "nftables",
-    "iperf3": "iperf3",
-    "ping": "iputils-ping",
-    "sysctl": "procps",
-}
-
-
-def ensure_tools(commands: list[str], install: bool = True) -> None:
-    """Makes sure every command exists, installing missing ones with apt-get when allowed."""
-    missing = sorted({c for c in commands if shutil.which(c) is None})
-    if not missing:
-        return
-    pkgs = sorted({APT_PACKAGES[c] for c in missing if c in APT_PACKAGES})
-    if not install or not pkgs or shutil.which("apt-get") is None:
-        raise proc.CommandError(f"missing commands: {', '.join(missing)} "
-                                f"(Debian packages: {' '.join(pkgs) or '?'})")
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    print(f"[bed] installing {' '.join(pkgs)} with apt-get", flush=True)
-    for argv, t in [(["apt-get", "update", "-qq"], 300),
-                    (["apt-get", "install", "-y", "-qq", "--no-install-recommends", *pkgs], 600)]:
-        try:
-            cp = subprocess.run(argv, capture_output=True, text=True, timeout=t, env=env)
-        except subprocess.TimeoutExpired as e:
-            raise proc.CommandError(f"timed out: {proc.fmt(argv)}") from e
-        if cp.returncode != 0:
-            raise proc.CommandError(f"{proc.fmt(argv)} failed:\n{cp.stderr[-2000:]}")
-    still = [c for c in missing if shutil.which(c) is None]
-    if still:
-        raise proc.CommandError(f"still missing after apt-get install: {', '.join(still)}")
+def tbf_stats(tc_json: str) -> dict[str, int | None]:
+    """`{"sent_bytes", "drops"}` of the first qdisc in `tc -s -j qdisc show` output (counters
+    since the qdisc was made); empty when the output holds no qdisc."""
+    try:
+        q = json.loads(tc_json)[0]
+    except (ValueError, IndexError, KeyError, TypeError):
+        return {}
+    if not isinstance(q, dict):
+        return {}
+    return {"sent_bytes": q.get("bytes"), "drops": q.get("drops")}

@@ -1,15 +1,10 @@
-"""Unit tests of the measurement functions (no root, no network): python3 -m unittest
-discover -s testbed/tests."""
+"""Unit tests of the measurement functions (no root, no network): python3 -m pytest testbed."""
 
 import math
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from netbed import measure  # noqa: E402
-from netbed.topo import Bottleneck  # noqa: E402
+from netbed import measure
+from netbed.topo import Bottleneck
 
 
 def counters(name, points):

@@ -1,17 +1,12 @@
 """Unit tests of the side-by-side analysis, checks and BitTorrent flow commands on synthetic
 samples (no root, no network, no libtorrent)."""
 
-import os
-import sys
 import unittest
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-import sidebyside as sbs  # noqa: E402
-from netbed import bittorrent, flows  # noqa: E402
-from netbed.flows import Flow  # noqa: E402
-from test_scenarios import synthetic  # noqa: E402
+from netbed import bittorrent, flows
+from netbed import sidebyside as sbs
+from netbed.flows import Flow
+from netbed.synthetic import synthetic
 
 RATE = 10_000_000
 

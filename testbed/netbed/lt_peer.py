@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """A libtorrent (PyPI `libtorrent` 2.x) peer for the interop tests, uTP only.
 
-Seeds or downloads one torrent with the closed-test settings of
-docs/real-peers.md: TCP off in both directions, uTP on, no DHT, LSD, UPnP,
-NAT-PMP or IP notifier, no DHT bootstrap nodes, listening on one address, several
-connections per IP allowed, plaintext outgoing handshakes (our peer does not speak MSE).
+    python3 -m netbed.lt_peer {seed,get} TORRENT --save DIR --listen IP:PORT [--peer IP:PORT]
+
+Seeds or downloads one torrent with the closed-test settings of docs/real-peers.md: TCP
+off in both directions, uTP on, no DHT, LSD, UPnP, NAT-PMP or IP notifier, no DHT bootstrap
+nodes, listening on one address, several connections per IP allowed, plaintext outgoing handshakes (our peer does not speak MSE).
 
 It prints one JSON object per second on stdout ({"event": "progress", ...}) and a final
 {"event": "summary", ...} with what proves the transport was uTP: the maximum seen of

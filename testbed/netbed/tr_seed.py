@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A Transmission (Debian transmission-daemon 3.00) seeder for the test bed.
 
-    tr_seed.py TORRENT --data-dir DIR --listen IP:PORT --config DIR [--rpc-port N]
+    python3 -m netbed.tr_seed TORRENT --data-dir DIR --listen IP:PORT --config DIR [--rpc-port N]
 
 Writes settings.json into --config with the closed-test settings of
 docs/real-peers.md (DHT, LPD, PEX and port forwarding off, uTP on, bound to
@@ -50,6 +50,30 @@ class Rpc:
         raise RuntimeError("transmission RPC: no session id")
 
 
+def transmission_settings(ip: str, port: int, rpc_port: int, download_dir: str,
+                          message_level: int = 1) -> dict:
+    """settings.json of a closed-test transmission-daemon 3.00 (docs/real-peers.md): peers on
+    `ip:port` (uTP on; 3.00 cannot turn TCP off), no DHT/LPD/PEX/port forwarding, plaintext
+    preferred (our peer does not speak MSE), RPC without authentication on 127.0.0.1:
+    `rpc_port`, no speed, ratio or idle limits, data in `download_dir`."""
+    return {
+        "bind-address-ipv4": ip, "bind-address-ipv6": "::1",
+        "peer-port": port, "peer-port-random-on-start": False,
+        "dht-enabled": False, "lpd-enabled": False, "pex-enabled": False,
+        "port-forwarding-enabled": False, "utp-enabled": True,
+        "encryption": 0,  # prefer plaintext
+        "rpc-enabled": True, "rpc-bind-address": "127.0.0.1", "rpc-port": rpc_port,
+        "rpc-authentication-required": False, "rpc-whitelist-enabled": False,
+        "rpc-host-whitelist-enabled": False,
+        "download-dir": download_dir, "incomplete-dir-enabled": False,
+        "rename-partial-files": True, "start-added-torrents": True,
+        "ratio-limit-enabled": False, "idle-seeding-limit-enabled": False,
+        "speed-limit-up-enabled": False, "speed-limit-down-enabled": False,
+        "alt-speed-enabled": False, "blocklist-enabled": False,
+        "message-level": message_level, "cache-size-mb": 4,
+    }
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("torrent")
@@ -62,21 +86,7 @@ def main() -> int:
     ip, port = a.listen.rsplit(":", 1)
     rpc_port = a.rpc_port or int(port) + 1000
     os.makedirs(a.config, exist_ok=True)
-    settings = {
-        "bind-address-ipv4": ip, "bind-address-ipv6": "::1",
-        "peer-port": int(port), "peer-port-random-on-start": False,
-        "dht-enabled": False, "lpd-enabled": False, "pex-enabled": False,
-        "port-forwarding-enabled": False, "utp-enabled": True,
-        "encryption": 0,  # prefer plaintext
-        "rpc-enabled": True, "rpc-bind-address": "127.0.0.1", "rpc-port": rpc_port,
-        "rpc-authentication-required": False, "rpc-whitelist-enabled": False,
-        "rpc-host-whitelist-enabled": False,
-        "download-dir": a.data_dir, "incomplete-dir-enabled": False,
-        "start-added-torrents": True, "ratio-limit-enabled": False,
-        "idle-seeding-limit-enabled": False, "speed-limit-up-enabled": False,
-        "speed-limit-down-enabled": False, "alt-speed-enabled": False,
-        "blocklist-enabled": False, "message-level": 1, "cache-size-mb": 4,
-    }
+    settings = transmission_settings(ip, int(port), rpc_port, a.data_dir, message_level=1)
     with open(os.path.join(a.config, "settings.json"), "w") as f:
         json.dump(settings, f, indent=1)
 

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """A libtorrent 2.x (PyPI `libtorrent`) peer for the test bed, uTP only.
 
-    lt_bed.py seed  TORRENT --save DIR --listen IP:PORT
-    lt_bed.py leech TORRENT --save DIR --listen IP:PORT --peer IP:PORT
+    python3 -m netbed.lt_bed seed  TORRENT --save DIR --listen IP:PORT
+    python3 -m netbed.lt_bed leech TORRENT --save DIR --listen IP:PORT --peer IP:PORT
 
 Runs until SIGTERM/SIGINT (or --max-seconds) and exits 0; prints one JSON line per second
 (`{"t", "state", "down", "up", "peers"}`; payload byte totals as libtorrent counts them).
 
-Settings are the closed-test ones of docs/real-peers.md, taken from the
-interop harness (`interop/lt_peer.py: closed_settings`): TCP off both ways, uTP on, no
+Settings are the closed-test ones of docs/real-peers.md, taken from the interop
+harness's peer (`netbed.lt_peer.closed_settings`): TCP off both ways, uTP on, no
 DHT, LSD, UPnP, NAT-PMP or IP notifier, empty DHT bootstrap list, bound to the namespace
 address, several connections per IP. The torrent is added neither auto-managed nor paused
 (or it never connects). The seeder adds it in seed mode (pieces are trusted, hashed when
@@ -22,16 +22,13 @@ which is where libtorrent's uTP sends the data (one UDP socket per session).
 
 import argparse
 import json
-import os
 import signal
 import sys
 import time
 
 import libtorrent as lt
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "interop"))
-from lt_peer import closed_settings  # noqa: E402  (bt's settings: one source of truth)
+from netbed.lt_peer import closed_settings  # the interop peer's settings: one source of truth
 
 
 def main() -> int:

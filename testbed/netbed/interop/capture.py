@@ -1,0 +1,88 @@
+"""The packet capture of an interop case and what it proves about the transport.
+
+tshark captures the headers (200 bytes: the uTP header and a BitTorrent handshake) of every
+UDP and TCP packet on the two peers' ports; after the case, tshark with the `bt_utp_udp`
+heuristic dissector counts uTP packets by type, BitTorrent handshakes carried inside uTP
+for the case's info-hash, and TCP segments (`summarise`). `capture_ok` is the verdict.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+from .. import proc
+
+# BEP 29 packet types (the `bt-utp.type` field).
+UTP_TYPES = {"0": "data", "1": "fin", "2": "state", "3": "reset", "4": "syn"}
+SNAP_BYTES = 200
+
+
+def capture_cmd(iface: str, ports: list[int], path: str) -> list[str]:
+    """tshark writing the headers of UDP and TCP packets on `ports` to `path`."""
+    flt = " or ".join(f"port {p}" for p in ports)
+    return ["tshark", "-i", iface, "-s", str(SNAP_BYTES), "-f",
+            f"(udp or tcp) and ({flt})", "-w", path, "-q"]
+
+
+def fields_cmd(path: str, display_filter: str, fields: list[str]) -> list[str]:
+    """tshark printing `fields` (tab-separated) of the packets of `path` that match."""
+    argv = ["tshark", "-r", path, "--enable-heuristic", "bt_utp_udp", "-Y", display_filter,
+            "-T", "fields"]
+    for f in fields:
+        argv += ["-e", f]
+    return argv
+
+
+def summarise(utp_types: list[str], handshake_hashes: list[str], tcp_segments: int,
+              info_hash: str) -> dict:
+    """The capture's counts: uTP packets in all and by type name, handshakes in uTP for
+    `info_hash` (lower-case hex), TCP segments."""
+    types: dict[str, int] = {}
+    for t in utp_types:
+        types[t] = types.get(t, 0) + 1
+    return {
+        "utp_packets": sum(types.values()),
+        "utp_by_type": {UTP_TYPES.get(k, k): v for k, v in sorted(types.items())},
+        "bt_handshakes_over_utp": sum(1 for x in handshake_hashes if x.lower() == info_hash),
+        "tcp_segments": tcp_segments,
+    }
+
+
+def capture_ok(c: dict, size: int, want_utp: bool) -> bool:
+    """uTP: a SYN, more DATA packets than 64 KiB blocks in the file (a loose floor: no uTP
+    packet carries 64 KiB), a handshake for the torrent inside
+    uTP and no TCP segment. TCP: some TCP segment and no uTP packet."""
+    if want_utp:
+        return (c["utp_by_type"].get("syn", 0) >= 1
+                and c["utp_by_type"].get("data", 0) > size // 65536
+                and c["bt_handshakes_over_utp"] >= 1 and c["tcp_segments"] == 0)
+    return c["tcp_segments"] > 0 and c["utp_packets"] == 0
+
+
+class Capture:
+    """tshark running on the case's capture interface from start to `stop`."""
+
+    def __init__(self, h, ports):
+        iface, ns = h.net.capture_iface
+        self.path = os.path.join(h.workdir, f"capture-{h.case}-{h.net.name}.pcapng")
+        self.proc = h.group.start("tshark", capture_cmd(iface, ports, self.path), ns=ns)
+        proc.wait_until(lambda: "Capturing on" in self.proc.stderr_text(), 10, 0.1)
+        time.sleep(0.3)
+
+    def stop(self):
+        time.sleep(0.5)
+        self.proc.stop(grace=5.0, sig=signal.SIGINT)
+
+    def _fields(self, display_filter, *fields):
+        r = proc.run(fields_cmd(self.path, display_filter, list(fields)), check=False,
+                     timeout=300)
+        return [line.split("\t") for line in r.stdout.splitlines() if line]
+
+    def analyse(self, info_hash):
+        types = [row[0] for row in self._fields("bt-utp", "bt-utp.type")]
+        hs = [row[0] for row in self._fields("bt-utp and bittorrent.info_hash",
+                                             "bittorrent.info_hash")]
+        tcp = len(self._fields("tcp", "frame.number"))
+        return summarise(types, hs, tcp, info_hash)

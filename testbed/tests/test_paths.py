@@ -1,0 +1,18 @@
+"""Unit tests of where the runs look for our binary."""
+
+import os
+
+from netbed import paths
+
+
+def test_candidates_prefer_cargo_target_dir_then_the_repo_target():
+    assert paths.ledbat_bin_candidates("/t", repo="/r") == [
+        "/t/release/ledbat", "/t/debug/ledbat", "/r/target/release/ledbat",
+        "/r/target/debug/ledbat"]
+    assert paths.ledbat_bin_candidates(None, repo="/r") == [
+        "/r/target/release/ledbat", "/r/target/debug/ledbat"]
+
+
+def test_repo_is_the_checkout_holding_the_package():
+    assert os.path.exists(os.path.join(paths.REPO, "testbed", "netbed", "paths.py"))
+    assert os.path.exists(os.path.join(paths.REPO, "Cargo.toml"))
