@@ -231,3 +231,8 @@ def test_results_table_rows():
     assert lines[1] == "|---|---|---|---|---|---|---|---|---|"
     assert lines[2] == "| ours-to-lt | loopback | 20000000 | PASS | 2.5 | 64.0 | 1/14000/7000/2 | 2 | 0 |"
     assert lines[3] == "| tr-to-ours | netns | 6 | FAIL | - | - | 0/0/0/0 | 0 | 3 |"
+
+
+def test_cli_refuses_an_unknown_case_before_anything_else(capsys):
+    assert cli.main(["--cases", "ours-to-lt,ours-to-nobody"]) == 2
+    assert "unknown case ours-to-nobody" in capsys.readouterr().err

@@ -34,9 +34,8 @@ That mode is a diagnostic, not the interop test.
 
 Needs root (namespaces, capture) and this package installed (testbed/README.md). Installs
 what is missing (pip libtorrent==2.1.1; apt transmission-daemon, transmission-cli,
-qbittorrent-nox, tshark, curl) unless --no-install. Every
-case is bounded in time; namespaces, processes and temporary files are removed on exit
-(also on Ctrl-C).
+qbittorrent-nox, tshark, curl) unless --no-install. Every case is bounded in time;
+namespaces, processes and temporary files are removed on exit (also on Ctrl-C).
 Exit status: 0 all cases passed, 1 a case failed, 2 the harness cannot run.
 """
 
@@ -51,7 +50,6 @@ import sys
 import tempfile
 
 from .. import install, proc
-from ..install import check_installed
 from ..paths import default_ledbat_bin
 from .harness import Harness, Loopback, Netns
 from .peers import log
@@ -128,7 +126,7 @@ def main(argv=None):
         print(f"ledbat binary not found at {a.ledbat_bin} (cargo build -p ledbat-cli, or --ledbat-bin)",
               file=sys.stderr)
         return 2
-    problem = check_installed()
+    problem = install.check_installed()
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
