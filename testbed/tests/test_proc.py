@@ -111,7 +111,7 @@ def test_wait_until_gives_up_after_the_timeout_having_tried_once():
     t0 = time.monotonic()
     assert not proc.wait_until(lambda: calls.append(1), 0.2, 0.05)
     took = time.monotonic() - t0
-    assert 0.2 <= took < 1.5
+    assert 0.2 <= took < 3.0
     assert len(calls) >= 2
     assert not proc.wait_until(lambda: calls.append(1), 0, 0.05) and len(calls) >= 3
 
