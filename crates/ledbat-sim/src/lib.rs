@@ -24,6 +24,7 @@ pub mod queue;
 pub mod result;
 pub mod scenario;
 pub mod stats;
+pub mod swarm;
 pub mod sweep;
 pub mod units;
 pub mod world;
