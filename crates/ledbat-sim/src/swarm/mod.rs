@@ -2,6 +2,7 @@
 //! deterministic components. (Module documentation in progress.)
 
 pub mod bitfield;
+pub mod choker;
 pub mod picker;
 pub mod torrent;
 pub mod wire;
