@@ -3,6 +3,7 @@
 
 pub mod bitfield;
 pub mod choker;
+pub mod disposition;
 pub mod picker;
 pub mod torrent;
 pub mod wire;
