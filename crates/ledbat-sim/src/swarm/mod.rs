@@ -4,6 +4,7 @@
 pub mod bitfield;
 pub mod choker;
 pub mod disposition;
+pub mod peer;
 pub mod picker;
 pub mod torrent;
 pub mod wire;
