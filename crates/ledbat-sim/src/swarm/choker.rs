@@ -137,7 +137,9 @@ impl Choker {
         let valid = |id: &PeerId| {
             !regular.contains(id) && cands.iter().any(|c| c.id == *id && c.interested)
         };
-        let redraw = self.rounds % self.cfg.optimistic_rounds.max(1) as u64 == 0;
+        let redraw = self
+            .rounds
+            .is_multiple_of(self.cfg.optimistic_rounds.max(1) as u64);
         if redraw {
             self.optimistic.clear();
         } else {
@@ -179,9 +181,9 @@ impl Choker {
             .collect();
         pool.shuffle(rng);
         if seeding {
-            pool.sort_by(|a, b| b.uploaded.cmp(&a.uploaded));
+            pool.sort_by_key(|c| std::cmp::Reverse(c.uploaded));
         } else {
-            pool.sort_by(|a, b| b.downloaded.cmp(&a.downloaded));
+            pool.sort_by_key(|c| std::cmp::Reverse(c.downloaded));
         }
         pool.into_iter().take(n).map(|c| c.id).collect()
     }

@@ -27,8 +27,9 @@
 //! were uploaded to us all the same).
 //!
 //! Malformed or out-of-place input (wrong bitfield length, index out of range, a request
-//! while choked, a block of the wrong length, a message from an unknown neighbour) is
-//! dropped and counted in [`PeerStats::ignored`]; nothing panics.
+//! for a piece we lack, a block of the wrong length, a message from an unknown neighbour)
+//! is dropped and counted in [`PeerStats::ignored`]; nothing panics. Requests that crossed
+//! our CHOKE are refused as BEP 3 says and counted apart ([`PeerStats::late_requests`]).
 
 use super::bitfield::Bitfield;
 use super::choker::{Candidate, Choker, ChokerConfig};
@@ -107,10 +108,16 @@ pub enum Event {
 pub struct PeerStats {
     /// File bytes received for the first time.
     pub downloaded: u64,
-    /// Bytes of blocks received again (endgame, crossed cancels).
+    /// Bytes of blocks received again (endgame copies, and copies in flight when a CHOKE
+    /// released their request).
     pub duplicate: u64,
+    /// The part of `duplicate` requested in endgame mode.
+    pub endgame_duplicate: u64,
     /// Bytes of blocks handed to the network by [`Peer::next_data`].
     pub uploaded: u64,
+    /// Requests refused because we were choking the requester (they crossed our CHOKE:
+    /// normal, not an error).
+    pub late_requests: u64,
     /// Input dropped as malformed or out of place.
     pub ignored: u64,
 }
@@ -362,7 +369,11 @@ impl Peer {
             .remotes
             .get_mut(&from)
             .expect("caller checked membership");
-        if !valid || r.am_choking || r.uploads.contains(&block) {
+        if valid && r.am_choking {
+            self.stats.late_requests += 1;
+            return;
+        }
+        if !valid || r.uploads.contains(&block) {
             self.stats.ignored += 1;
             return;
         }
@@ -397,7 +408,12 @@ impl Peer {
         });
         match outcome {
             BlockOutcome::Invalid => unreachable!("length checked above"),
-            BlockOutcome::Duplicate => self.stats.duplicate += len as u64,
+            BlockOutcome::Duplicate { endgame } => {
+                self.stats.duplicate += len as u64;
+                if endgame {
+                    self.stats.endgame_duplicate += len as u64;
+                }
+            }
             BlockOutcome::New { piece_done, cancel } => {
                 self.stats.downloaded += len as u64;
                 for c in &cancel {
@@ -728,6 +744,7 @@ mod tests {
             },
         );
         assert_eq!(s.queued_uploads(1), 0);
+        assert_eq!(s.stats().late_requests, 1);
         l.on_message(
             t(9),
             0,
@@ -737,7 +754,12 @@ mod tests {
             },
         );
         assert_eq!(l.queued_uploads(0), 0);
-        assert_eq!(s.stats().ignored, 1);
+        assert_eq!(
+            l.stats().ignored,
+            before + 5,
+            "a request for a piece we lack"
+        );
+        assert_eq!(s.stats().ignored, 0);
     }
 
     #[test]

@@ -28,7 +28,7 @@ use super::bitfield::Bitfield;
 use super::torrent::{BlockRef, Torrent};
 use super::PeerId;
 use rand::Rng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Picker settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,8 +61,13 @@ pub enum BlockOutcome {
         /// Other uploaders the block was also requested from (send them CANCEL).
         cancel: Vec<PeerId>,
     },
-    /// We already had the block (endgame duplicate, or a cancel that crossed it).
-    Duplicate,
+    /// We already had the block: an endgame copy (`endgame`, the block had been requested
+    /// from several uploaders at once), or a copy already in flight when the request was
+    /// released by a CHOKE and re-requested elsewhere.
+    Duplicate {
+        /// The block had been requested in endgame mode.
+        endgame: bool,
+    },
     /// Not a block of this torrent.
     Invalid,
 }
@@ -106,8 +111,11 @@ pub struct Picker {
     outstanding: BTreeMap<PeerId, Vec<BlockRef>>,
     /// Missing blocks requested from nobody.
     unrequested: u64,
+    /// Blocks requested in endgame mode (to classify their duplicates).
+    endgame_requested: BTreeSet<BlockRef>,
     duplicate_blocks: u64,
     duplicate_bytes: u64,
+    endgame_duplicate_bytes: u64,
 }
 
 impl Picker {
@@ -125,8 +133,10 @@ impl Picker {
             partial: BTreeMap::new(),
             outstanding: BTreeMap::new(),
             unrequested,
+            endgame_requested: BTreeSet::new(),
             duplicate_blocks: 0,
             duplicate_bytes: 0,
+            endgame_duplicate_bytes: 0,
         }
     }
 
@@ -157,6 +167,10 @@ impl Picker {
     /// Bytes of blocks received more than once.
     pub fn duplicate_bytes(&self) -> u64 {
         self.duplicate_bytes
+    }
+    /// The part of [`Picker::duplicate_bytes`] due to endgame requests.
+    pub fn endgame_duplicate_bytes(&self) -> u64 {
+        self.endgame_duplicate_bytes
     }
     /// Whether `remote` has a piece we lack.
     pub fn wants_from(&self, remote: &Bitfield) -> bool {
@@ -222,6 +236,8 @@ impl Picker {
             let q = &mut part.requested[b.block as usize];
             if q.is_empty() {
                 self.unrequested -= 1;
+            } else {
+                self.endgame_requested.insert(b);
             }
             q.push(r);
             self.outstanding.entry(r).or_default().push(b);
@@ -304,7 +320,11 @@ impl Picker {
             self.drop_requester(b, r);
             self.duplicate_blocks += 1;
             self.duplicate_bytes += len as u64;
-            return BlockOutcome::Duplicate;
+            let endgame = self.endgame_requested.contains(&b);
+            if endgame {
+                self.endgame_duplicate_bytes += len as u64;
+            }
+            return BlockOutcome::Duplicate { endgame };
         }
         let blocks = self.torrent.blocks_in(b.piece);
         let part = self
@@ -531,8 +551,35 @@ mod tests {
         assert!(p.is_complete());
         assert!(!p.in_endgame());
         // Peer 1's copy of block 1 crossed the cancel: a counted duplicate.
-        assert_eq!(p.on_block(1, BlockRef::new(0, 1)), BlockOutcome::Duplicate);
+        assert_eq!(
+            p.on_block(1, BlockRef::new(0, 1)),
+            BlockOutcome::Duplicate { endgame: true }
+        );
         assert_eq!(p.duplicate_blocks(), 1);
+        assert_eq!(p.duplicate_bytes(), BLOCK_SIZE as u64);
+        assert_eq!(p.endgame_duplicate_bytes(), BLOCK_SIZE as u64);
+    }
+
+    #[test]
+    fn copy_in_flight_after_a_choke_is_a_non_endgame_duplicate() {
+        // Peer 1 chokes us with block (0,0) in flight; we re-request it from peer 2, whose
+        // copy arrives first.
+        let t = Torrent::new(4 * BLOCK_SIZE as u64, 4 * BLOCK_SIZE, BLOCK_SIZE).unwrap();
+        let mut p = Picker::new(t, cfg(1, false), Bitfield::new(1));
+        let all = bits(1, &[0]);
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        assert_eq!(p.pick(1, &all, &mut rng), vec![BlockRef::new(0, 0)]);
+        p.release(1);
+        assert_eq!(p.pick(2, &all, &mut rng), vec![BlockRef::new(0, 0)]);
+        assert!(matches!(
+            p.on_block(2, BlockRef::new(0, 0)),
+            BlockOutcome::New { .. }
+        ));
+        assert_eq!(
+            p.on_block(1, BlockRef::new(0, 0)),
+            BlockOutcome::Duplicate { endgame: false }
+        );
+        assert_eq!(p.endgame_duplicate_bytes(), 0);
         assert_eq!(p.duplicate_bytes(), BLOCK_SIZE as u64);
     }
 

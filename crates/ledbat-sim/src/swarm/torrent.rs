@@ -65,7 +65,7 @@ impl Torrent {
         if block_size == 0 {
             return Err(TorrentError::Zero("block size"));
         }
-        if piece_size % block_size != 0 {
+        if !piece_size.is_multiple_of(block_size) {
             return Err(TorrentError::Unaligned {
                 piece: piece_size,
                 block: block_size,
