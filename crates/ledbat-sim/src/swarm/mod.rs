@@ -4,6 +4,7 @@
 pub mod bitfield;
 pub mod choker;
 pub mod disposition;
+pub mod harness;
 pub mod peer;
 pub mod picker;
 pub mod torrent;
