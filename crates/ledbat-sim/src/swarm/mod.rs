@@ -3,6 +3,7 @@
 
 pub mod bitfield;
 pub mod choker;
+pub mod config;
 pub mod disposition;
 pub mod harness;
 pub mod peer;

@@ -1,0 +1,663 @@
+//! The `[swarm]` section of a scenario file: the torrent, the BitTorrent policies, the
+//! population and its peer classes. Every table refuses unknown keys; a bad value is an
+//! error naming its dotted key and its line ([`SwarmConfig::from_toml`]), with the project's
+//! [`ScenarioError`].
+//!
+//! Defaults are seed 003 chapter 5's (section 5.1) where it states a value: 1 Mb/s up and
+//! 8 Mb/s down, 200-packet buffers, one-way access delay uniform in [1, 25] ms, TARGET
+//! 100 ms, one seed and 100 leechers arriving at 0.1 Hz, 50 completions discarded and 50
+//! measured, newborn seeds staying an exponential time of mean half their download time.
+//! Where it is silent, its BitTorrent simulator's (the ns-2 module of Eger et al., its
+//! reference [41]): 256 KiB pieces, 16 KiB blocks, 5 pipelined requests, 10 s choke rounds,
+//! an optimistic unchoke every 30 s, seeds choosing by upload rate, no endgame and no
+//! anti-snubbing (section 5.3 notes both are missing from it). The file size is stated
+//! nowhere in chapter 5; the default, 10 MiB, is the smallest torrent of the thesis's own
+//! µTorrent experiments (section 6.1: 10 MB with 256 KB chunks).
+//!
+//! ```toml
+//! [swarm]
+//! file_size = "10MiB"
+//! seed_behaviour = "random-stay"
+//! [[swarm.class]]
+//! name = "ledbat"
+//! share = 0.5
+//! disposition = 14
+//! utp_cc = { name = "ledbat", target = "100ms" }
+//! [[swarm.class]]
+//! name = "tcp"
+//! share = 0.5
+//! disposition = 13
+//! ```
+
+use super::choker::{ChokerConfig, SeedChoking};
+use super::disposition::{Disposition, DispositionModel};
+use super::peer::PeerConfig;
+use super::picker::PickerConfig;
+use super::torrent::{Torrent, BLOCK_SIZE};
+use crate::scenario::ScenarioError;
+use crate::units::Rate;
+use ledbat_core::{ControllerConfig, Duration};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// A byte count, written as an integer or with a unit (`"10MiB"`, `"256KiB"`, `"10MB"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ByteSize(pub u64);
+
+impl std::str::FromStr for ByteSize {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let err = || {
+            format!("invalid size `{s}`: expected bytes or a number with B, kB, KiB, MB, MiB, GB or GiB")
+        };
+        let t = s.trim();
+        let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+        let (num, unit) = t.split_at(split);
+        let v: f64 = num.trim().parse().map_err(|_| err())?;
+        let scale: f64 = match unit.trim() {
+            "" | "B" => 1.0,
+            "kB" | "KB" => 1e3,
+            "KiB" => 1024.0,
+            "MB" => 1e6,
+            "MiB" => 1024.0 * 1024.0,
+            "GB" => 1e9,
+            "GiB" => 1024.0 * 1024.0 * 1024.0,
+            _ => return Err(err()),
+        };
+        let bytes = v * scale;
+        if !bytes.is_finite() || bytes < 0.0 || bytes.fract() != 0.0 || bytes > u64::MAX as f64 {
+            return Err(err());
+        }
+        Ok(ByteSize(bytes as u64))
+    }
+}
+
+impl fmt::Display for ByteSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} B", self.0)
+    }
+}
+
+impl Serialize for ByteSize {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for ByteSize {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(u64),
+            S(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::N(n) => Ok(ByteSize(n)),
+            Raw::S(s) => s.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+/// How leechers arrive.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Arrival {
+    /// A Poisson process of `rate` arrivals per second (0.1 in seed 003 section 5.1).
+    Poisson {
+        /// Arrivals per second.
+        rate: f64,
+    },
+    /// Every leecher at t = 0 (the flash crowd of seed 003 section 6.2.1).
+    AllAtOnce,
+}
+
+impl Default for Arrival {
+    fn default() -> Self {
+        Arrival::Poisson { rate: 0.1 }
+    }
+}
+
+/// What a leecher does once it has the whole file (seed 003 section 5.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeedBehaviour {
+    /// Stays forever.
+    NeverLeave,
+    /// Stays an exponential time of mean `stay_factor` times its own download time, then
+    /// leaves and a new leecher joins.
+    #[default]
+    RandomStay,
+    /// Leaves at once and a new leecher joins.
+    LeaveAtOnce,
+}
+
+/// Choking settings (`[swarm.choke]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChokeSection {
+    /// Regular unchoke slots. Default 4 (seed 003 section 1.2).
+    pub regular: u32,
+    /// Optimistic unchoke slots. Default 1 (seed 003 section 1.2).
+    pub optimistic: u32,
+    /// Choke round. Default 10 s.
+    pub round: Duration,
+    /// Optimistic unchoke period, a multiple of `round`. Default 30 s.
+    pub optimistic_period: Duration,
+    /// Weight of newly connected peers in the optimistic draw. Default 3.
+    pub new_peer_weight: u32,
+    /// How seeds choose: `upload-rate` (default) or `round-robin`.
+    pub seed_choking: SeedChoking,
+    /// Anti-snubbing threshold (mainline: 60 s); absent = off (the default).
+    pub snub_after: Option<Duration>,
+}
+
+impl Default for ChokeSection {
+    fn default() -> Self {
+        ChokeSection {
+            regular: 4,
+            optimistic: 1,
+            round: Duration::from_secs(10),
+            optimistic_period: Duration::from_secs(30),
+            new_peer_weight: 3,
+            seed_choking: SeedChoking::UploadRate,
+            snub_after: None,
+        }
+    }
+}
+
+/// A class of peers (`[[swarm.class]]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PeerClass {
+    /// Name used in reports. Required, unique.
+    pub name: String,
+    /// Relative probability that a newcomer is of this class. Default 1.
+    pub share: f64,
+    /// `bt.transp_disposition` (module `disposition`). Default 31, µTorrent's.
+    pub disposition: Disposition,
+    /// Controller of the peer's uTP uploads. Default LEDBAT, TARGET 100 ms.
+    pub utp_cc: ControllerConfig,
+    /// Controller of the peer's TCP connections. Default NewReno (ns-2's TCP in seed 003
+    /// chapter 5).
+    pub tcp_cc: ControllerConfig,
+    /// Access uplink. Default 1 Mb/s.
+    pub up: Rate,
+    /// Access downlink. Default 8 Mb/s.
+    pub down: Rate,
+    /// Uplink DropTail buffer in packets. Default 200.
+    pub buffer: u32,
+    /// One-way access delay, drawn uniformly in `[lo, hi]` per peer. Default [1 ms, 25 ms].
+    pub delay: [Duration; 2],
+}
+
+impl Default for PeerClass {
+    fn default() -> Self {
+        PeerClass {
+            name: String::new(),
+            share: 1.0,
+            disposition: Disposition::DEFAULT,
+            utp_cc: ControllerConfig::from_name("ledbat").expect("built in"),
+            tcp_cc: ControllerConfig::from_name("newreno").expect("built in"),
+            up: Rate::mbps(1),
+            down: Rate::mbps(8),
+            buffer: 200,
+            delay: [Duration::from_millis(1), Duration::from_millis(25)],
+        }
+    }
+}
+
+/// The `[swarm]` section.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SwarmConfig {
+    /// File size. Default 10 MiB (module comment).
+    pub file_size: ByteSize,
+    /// Piece size. Default 256 KiB (the ns-2 module; seed 003 section 1.2: 256-1024 KB).
+    pub piece_size: ByteSize,
+    /// Block size. Default 16 KiB (BEP 3 practice; seed 003 section 1.2).
+    pub block_size: ByteSize,
+    /// Requests outstanding per uploader, in blocks. Default 5 (seed 003 section 1.2).
+    pub pipeline: u32,
+    /// Random first piece. Default true (the ns-2 module, mainline).
+    pub random_first: bool,
+    /// Endgame mode. Default false: the thesis's simulator lacks it (section 5.3).
+    pub endgame: bool,
+    /// Initial seeds at t = 0. Default 1.
+    pub initial_seeds: u32,
+    /// Class of the initial seeds. Default: the first class.
+    pub seed_class: Option<String>,
+    /// Leechers of the initial crowd (replacements come on top). Default 100.
+    pub leechers: u32,
+    /// How they arrive. Default Poisson at 0.1 Hz.
+    pub arrival: Arrival,
+    /// What newborn seeds do. Default `random-stay`. Initial seeds never leave.
+    pub seed_behaviour: SeedBehaviour,
+    /// Mean stay of a newborn seed over its download time (`random-stay`). Default 0.5.
+    pub stay_factor: f64,
+    /// Completions discarded as transient. Default 50.
+    pub discard: u32,
+    /// Completions measured after those. Default 50.
+    pub measure: u32,
+    /// Transport rule (module `disposition`). Default `per-uploader` (chapter 5's).
+    pub disposition_model: DispositionModel,
+    /// Choking.
+    pub choke: ChokeSection,
+    /// Peer classes, as `[[swarm.class]]`.
+    #[serde(rename = "class")]
+    pub classes: Vec<PeerClass>,
+}
+
+impl Default for SwarmConfig {
+    fn default() -> Self {
+        SwarmConfig {
+            file_size: ByteSize(10 * 1024 * 1024),
+            piece_size: ByteSize(256 * 1024),
+            block_size: ByteSize(BLOCK_SIZE as u64),
+            pipeline: 5,
+            random_first: true,
+            endgame: false,
+            initial_seeds: 1,
+            seed_class: None,
+            leechers: 100,
+            arrival: Arrival::default(),
+            seed_behaviour: SeedBehaviour::default(),
+            stay_factor: 0.5,
+            discard: 50,
+            measure: 50,
+            disposition_model: DispositionModel::default(),
+            choke: ChokeSection::default(),
+            classes: Vec::new(),
+        }
+    }
+}
+
+fn invalid(key: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
+    ScenarioError::Invalid {
+        key: key.into(),
+        reason: reason.into(),
+    }
+}
+
+/// The 1-based line of `text` that sets the dotted `key` (`swarm.class.1.share`), or the
+/// header line of the table `key` names; `[[a.b]]` tables are numbered in order.
+pub fn locate_swarm_key(text: &str, key: &str) -> Option<usize> {
+    let mut header = String::new();
+    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.split('#').next().unwrap_or("").trim();
+        if let Some(name) = t.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) {
+            let name = name.trim().to_string();
+            let n = counts.entry(name.clone()).or_insert(0);
+            header = format!("{name}.{n}");
+            *n += 1;
+            if key == header {
+                return Some(i + 1);
+            }
+        } else if let Some(name) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            header = name.trim().to_string();
+            if key == header {
+                return Some(i + 1);
+            }
+        } else if let Some((k, _)) = t.split_once('=') {
+            let k = k.trim().trim_matches('"');
+            let full = if header.is_empty() {
+                k.to_string()
+            } else {
+                format!("{header}.{k}")
+            };
+            if key == full || key.starts_with(&format!("{full}.")) {
+                return Some(i + 1);
+            }
+        }
+    }
+    None
+}
+
+impl SwarmConfig {
+    /// Reads the `[swarm]` section of a scenario file (other top-level keys are left to the
+    /// scenario parser) and validates it; errors name the key and its line.
+    pub fn from_toml(text: &str) -> Result<SwarmConfig, ScenarioError> {
+        #[derive(Deserialize)]
+        struct Doc {
+            swarm: Option<SwarmConfig>,
+        }
+        let doc: Doc = toml::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
+        let cfg = doc
+            .swarm
+            .ok_or_else(|| invalid("swarm", "the scenario has no [swarm] section"))?;
+        cfg.validate().map_err(|e| match e {
+            ScenarioError::Invalid { key, reason } => match locate_swarm_key(text, &key) {
+                Some(line) => ScenarioError::Invalid {
+                    key,
+                    reason: format!("{reason} (line {line})"),
+                },
+                None => ScenarioError::Invalid { key, reason },
+            },
+            other => other,
+        })?;
+        Ok(cfg)
+    }
+
+    /// Checks every constraint; the error names the dotted key (`swarm.class.1.share`).
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let k = |s: &str| format!("swarm.{s}");
+        if self.file_size.0 == 0 {
+            return Err(invalid(k("file_size"), "must be positive"));
+        }
+        let block = self.block_size.0;
+        if block == 0 || block > 128 * 1024 {
+            return Err(invalid(
+                k("block_size"),
+                format!("must be between 1 B and 128 KiB, got {block}"),
+            ));
+        }
+        let piece = self.piece_size.0;
+        if piece == 0 || piece > u32::MAX as u64 || !piece.is_multiple_of(block) {
+            return Err(invalid(
+                k("piece_size"),
+                format!("must be a positive multiple of block_size ({block}), got {piece}"),
+            ));
+        }
+        self.torrent()
+            .map_err(|e| invalid(k("file_size"), e.to_string()))?;
+        if self.pipeline == 0 {
+            return Err(invalid(k("pipeline"), "must be at least 1 block"));
+        }
+        if self.initial_seeds == 0 {
+            return Err(invalid(k("initial_seeds"), "must be at least 1"));
+        }
+        if self.leechers == 0 {
+            return Err(invalid(k("leechers"), "must be at least 1"));
+        }
+        if let Arrival::Poisson { rate } = self.arrival {
+            if !(rate.is_finite() && rate > 0.0) {
+                return Err(invalid(
+                    k("arrival.rate"),
+                    format!("must be a positive number of arrivals per second, got {rate}"),
+                ));
+            }
+        }
+        if !(self.stay_factor.is_finite() && self.stay_factor > 0.0) {
+            return Err(invalid(k("stay_factor"), "must be positive"));
+        }
+        if self.measure == 0 {
+            return Err(invalid(k("measure"), "must be at least 1 completion"));
+        }
+        let c = &self.choke;
+        if c.round.is_zero() {
+            return Err(invalid(k("choke.round"), "must be positive"));
+        }
+        if c.optimistic_period.is_zero()
+            || !c
+                .optimistic_period
+                .as_nanos()
+                .is_multiple_of(c.round.as_nanos())
+        {
+            return Err(invalid(
+                k("choke.optimistic_period"),
+                format!("must be a positive multiple of choke.round ({})", c.round),
+            ));
+        }
+        if c.regular + c.optimistic == 0 {
+            return Err(invalid(k("choke.regular"), "no unchoke slot at all"));
+        }
+        if c.snub_after.is_some_and(|d| d.is_zero()) {
+            return Err(invalid(k("choke.snub_after"), "must be positive"));
+        }
+        if self.classes.is_empty() {
+            return Err(invalid(
+                k("class"),
+                "at least one [[swarm.class]] is required",
+            ));
+        }
+        let mut total = 0.0;
+        for (i, cl) in self.classes.iter().enumerate() {
+            let ck = |s: &str| format!("swarm.class.{i}.{s}");
+            if cl.name.trim().is_empty() {
+                return Err(invalid(ck("name"), "a class needs a name"));
+            }
+            if self.classes[..i].iter().any(|o| o.name == cl.name) {
+                return Err(invalid(
+                    ck("name"),
+                    format!("duplicate class `{}`", cl.name),
+                ));
+            }
+            if !(cl.share.is_finite() && cl.share >= 0.0) {
+                return Err(invalid(ck("share"), "must be a non-negative number"));
+            }
+            total += cl.share;
+            cl.utp_cc
+                .validate()
+                .map_err(|e| invalid(ck(&format!("utp_cc.{}", e.field)), e.reason))?;
+            cl.tcp_cc
+                .validate()
+                .map_err(|e| invalid(ck(&format!("tcp_cc.{}", e.field)), e.reason))?;
+            if cl.up.bits_per_sec() == 0 || cl.down.bits_per_sec() == 0 {
+                return Err(invalid(ck("up"), "rates must be positive"));
+            }
+            if cl.buffer == 0 {
+                return Err(invalid(ck("buffer"), "must be at least 1 packet"));
+            }
+            if cl.delay[0] > cl.delay[1] {
+                return Err(invalid(
+                    ck("delay"),
+                    format!("range [{}, {}] is reversed", cl.delay[0], cl.delay[1]),
+                ));
+            }
+        }
+        if total <= 0.0 {
+            return Err(invalid(k("class.0.share"), "the shares sum to zero"));
+        }
+        if let Some(name) = &self.seed_class {
+            if !self.classes.iter().any(|c| &c.name == name) {
+                return Err(invalid(k("seed_class"), format!("no class named `{name}`")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The torrent's geometry.
+    pub fn torrent(&self) -> Result<Torrent, super::torrent::TorrentError> {
+        Torrent::new(
+            self.file_size.0,
+            self.piece_size.0.min(u32::MAX as u64) as u32,
+            self.block_size.0.min(u32::MAX as u64) as u32,
+        )
+    }
+
+    /// Index of the initial seeds' class.
+    pub fn seed_class_index(&self) -> usize {
+        self.seed_class
+            .as_ref()
+            .and_then(|n| self.classes.iter().position(|c| &c.name == n))
+            .unwrap_or(0)
+    }
+
+    /// The per-peer settings these values give.
+    pub fn peer_config(&self) -> PeerConfig {
+        let c = &self.choke;
+        PeerConfig {
+            picker: PickerConfig {
+                pipeline: self.pipeline,
+                random_first: self.random_first,
+                endgame: self.endgame,
+            },
+            choker: ChokerConfig {
+                regular: c.regular,
+                optimistic: c.optimistic,
+                optimistic_rounds: (c.optimistic_period.as_nanos() / c.round.as_nanos().max(1))
+                    .max(1) as u32,
+                new_peer_weight: c.new_peer_weight,
+                seed_choking: c.seed_choking,
+                snub_after: c.snub_after,
+            },
+            round: c.round,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIFTY_FIFTY: &str = r#"
+duration = "3000s"
+[swarm]
+seed_behaviour = "random-stay"
+[[swarm.class]]
+name = "ledbat"
+share = 0.5
+disposition = 14
+utp_cc = { name = "ledbat", target = "100ms" }
+[[swarm.class]]
+name = "tcp"
+share = 0.5
+disposition = 13
+"#;
+
+    #[test]
+    fn defaults_are_the_thesis_section_5_1_values() {
+        let c = SwarmConfig::from_toml(FIFTY_FIFTY).unwrap();
+        assert_eq!(c.leechers, 100);
+        assert_eq!(c.arrival, Arrival::Poisson { rate: 0.1 });
+        assert_eq!((c.discard, c.measure), (50, 50));
+        assert_eq!(c.stay_factor, 0.5);
+        let cl = &c.classes[1];
+        assert_eq!(
+            (cl.up, cl.down, cl.buffer),
+            (Rate::mbps(1), Rate::mbps(8), 200)
+        );
+        assert_eq!(
+            cl.delay,
+            [Duration::from_millis(1), Duration::from_millis(25)]
+        );
+        assert_eq!(cl.disposition.bits(), 13);
+        assert_eq!(cl.tcp_cc.name(), "newreno");
+        let t = c.torrent().unwrap();
+        assert_eq!((t.pieces(), t.block_size()), (40, 16_384));
+        let p = c.peer_config();
+        assert_eq!(p.picker.pipeline, 5);
+        assert!(!p.picker.endgame);
+        assert_eq!(
+            (
+                p.choker.regular,
+                p.choker.optimistic,
+                p.choker.optimistic_rounds
+            ),
+            (4, 1, 3)
+        );
+        assert_eq!(p.round, Duration::from_secs(10));
+    }
+
+    #[test]
+    fn sizes_take_units() {
+        let c = SwarmConfig::from_toml(
+            "[swarm]\nfile_size = \"1.5MiB\"\npiece_size = 32768\n[[swarm.class]]\nname = \"a\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.file_size, ByteSize(1_572_864));
+        assert_eq!(c.piece_size, ByteSize(32_768));
+        assert!("3 parsecs".parse::<ByteSize>().is_err());
+        assert!("0.5B".parse::<ByteSize>().is_err());
+    }
+
+    #[test]
+    fn unknown_key_names_key_and_line() {
+        let text = FIFTY_FIFTY.replace("share = 0.5\ndisposition = 13", "shrae = 0.5");
+        let e = SwarmConfig::from_toml(&text).unwrap_err().to_string();
+        assert!(e.contains("shrae") && e.contains("line 12"), "{e}");
+    }
+
+    #[test]
+    fn semantic_errors_name_key_and_line() {
+        let cases = [
+            (
+                "share = 0.5\ndisposition = 13",
+                "share = -1.0\ndisposition = 13",
+                "swarm.class.1.share",
+                12,
+            ),
+            (
+                "disposition = 14",
+                "disposition = 14\ndelay = [\"30ms\", \"2ms\"]",
+                "swarm.class.0.delay",
+                9,
+            ),
+            (
+                "seed_behaviour = \"random-stay\"",
+                "pipeline = 0",
+                "swarm.pipeline",
+                4,
+            ),
+            (
+                "target = \"100ms\"",
+                "target = \"100ms\", gain = -1.0",
+                "swarm.class.0.utp_cc.gain",
+                9,
+            ),
+        ];
+        for (from, to, key, line) in cases {
+            let text = FIFTY_FIFTY.replace(from, to);
+            let e = SwarmConfig::from_toml(&text).unwrap_err().to_string();
+            assert!(e.contains(key), "{key}: {e}");
+            assert!(e.contains(&format!("line {line}")), "{key}: {e}");
+        }
+        let e =
+            SwarmConfig::from_toml(&FIFTY_FIFTY.replace("disposition = 14", "disposition = 40"))
+                .unwrap_err()
+                .to_string();
+        assert!(e.contains("0-31") && e.contains("line 8"), "{e}");
+        let e =
+            SwarmConfig::from_toml("[swarm]\npiece_size = 20000\n[[swarm.class]]\nname = \"a\"\n")
+                .unwrap_err()
+                .to_string();
+        assert!(
+            e.contains("swarm.piece_size") && e.contains("line 2"),
+            "{e}"
+        );
+        let e = SwarmConfig::from_toml("[swarm]\nleechers = 3\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("swarm.class"), "{e}");
+        let e = SwarmConfig::from_toml("duration = \"1s\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[swarm]"), "{e}");
+        let e =
+            SwarmConfig::from_toml("[swarm]\nseed_class = \"x\"\n[[swarm.class]]\nname = \"a\"\n")
+                .unwrap_err()
+                .to_string();
+        assert!(e.contains("seed_class") && e.contains("line 2"), "{e}");
+        let e = SwarmConfig::from_toml(
+            "[swarm]\n[swarm.choke]\noptimistic_period = \"25s\"\n[[swarm.class]]\nname = \"a\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("swarm.choke.optimistic_period") && e.contains("line 3"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn swarm_section_round_trips_through_toml() {
+        let c = SwarmConfig::from_toml(FIFTY_FIFTY).unwrap();
+        #[derive(Serialize)]
+        struct Doc<'a> {
+            swarm: &'a SwarmConfig,
+        }
+        let text = toml::to_string(&Doc { swarm: &c }).unwrap();
+        assert_eq!(SwarmConfig::from_toml(&text).unwrap(), c, "{text}");
+    }
+
+    #[test]
+    fn locator_numbers_array_tables() {
+        let text = "[swarm]\na = 1\n[[swarm.class]]\nname = \"x\"\n[[swarm.class]]\nname = \"y\"\ncc = { t = 1 }\n";
+        assert_eq!(locate_swarm_key(text, "swarm.a"), Some(2));
+        assert_eq!(locate_swarm_key(text, "swarm.class.1.name"), Some(6));
+        assert_eq!(locate_swarm_key(text, "swarm.class.1.cc.t"), Some(7));
+        assert_eq!(locate_swarm_key(text, "swarm.class.1"), Some(5));
+        assert_eq!(locate_swarm_key(text, "swarm.nothing"), None);
+    }
+}
