@@ -8,6 +8,7 @@ pub mod disposition;
 pub mod harness;
 pub mod peer;
 pub mod picker;
+pub mod population;
 pub mod torrent;
 pub mod wire;
 
