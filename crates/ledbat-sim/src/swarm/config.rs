@@ -229,6 +229,9 @@ pub struct SwarmConfig {
     pub seed_class: Option<String>,
     /// Leechers of the initial crowd (replacements come on top). Default 100.
     pub leechers: u32,
+    /// Neighbours a tracker reply holds at most. Default 50 (mainline's `numwant`; the
+    /// ns-2 module's documented default).
+    pub tracker_peers: u32,
     /// How they arrive. Default Poisson at 0.1 Hz.
     pub arrival: Arrival,
     /// What newborn seeds do. Default `random-stay`. Initial seeds never leave.
@@ -260,6 +263,7 @@ impl Default for SwarmConfig {
             initial_seeds: 1,
             seed_class: None,
             leechers: 100,
+            tracker_peers: 50,
             arrival: Arrival::default(),
             seed_behaviour: SeedBehaviour::default(),
             stay_factor: 0.5,
@@ -369,6 +373,9 @@ impl SwarmConfig {
         }
         if self.leechers == 0 {
             return Err(invalid(k("leechers"), "must be at least 1"));
+        }
+        if self.tracker_peers == 0 {
+            return Err(invalid(k("tracker_peers"), "must be at least 1"));
         }
         if let Arrival::Poisson { rate } = self.arrival {
             if !(rate.is_finite() && rate > 0.0) {

@@ -15,8 +15,12 @@
 //!   leecher (class drawn afresh) joins at the instant of the departure, "so that the swarm
 //!   size remains constant".
 //!
-//! Independent ChaCha8 streams serve arrivals, classes, delays, stays and the peers' own
-//! generators, so that, for one seed, changing the class shares does not move the arrival
+//! - A newcomer asks the tracker for neighbours: [`Population::tracker_reply`] returns up
+//!   to `tracker_peers` peers drawn uniformly without replacement among those present (the
+//!   tracker of BEP 3 answers with a random subset; 50 is mainline's `numwant`).
+//!
+//! Independent ChaCha8 streams serve arrivals, classes, delays, stays, tracker replies and
+//! the peers' own generators, so that, for one seed, changing the class shares does not move the arrival
 //! times (common random numbers across populations).
 
 use super::config::{Arrival, SeedBehaviour, SwarmConfig};
@@ -58,6 +62,8 @@ pub struct Population {
     delay_rng: ChaCha8Rng,
     stays: ChaCha8Rng,
     peer_seeds: ChaCha8Rng,
+    tracker: ChaCha8Rng,
+    tracker_peers: u32,
 }
 
 fn stream(seed: u64, s: u64) -> ChaCha8Rng {
@@ -87,6 +93,8 @@ impl Population {
             delay_rng: stream(seed, 3),
             stays: stream(seed, 4),
             peer_seeds: stream(seed, 5),
+            tracker: stream(seed, 6),
+            tracker_peers: cfg.tracker_peers,
         }
     }
 
@@ -139,6 +147,19 @@ impl Population {
             let class = self.draw_class();
             out.push(self.plan(class, false, t, None));
         }
+        out
+    }
+
+    /// The tracker's answer to `me`: up to `tracker_peers` of `present` (excluding `me`),
+    /// drawn uniformly without replacement, in increasing order.
+    pub fn tracker_reply(&mut self, me: PeerId, present: &[PeerId]) -> Vec<PeerId> {
+        let pool: Vec<PeerId> = present.iter().copied().filter(|&p| p != me).collect();
+        let n = (self.tracker_peers as usize).min(pool.len());
+        let mut out: Vec<PeerId> = rand::seq::index::sample(&mut self.tracker, pool.len(), n)
+            .into_iter()
+            .map(|i| pool[i])
+            .collect();
+        out.sort_unstable();
         out
     }
 
@@ -262,6 +283,32 @@ mod tests {
         // Uniform on [1, 25] ms: mean 13 ms, sd of the mean over 4000 ~0.11 ms.
         let mean = delay_sum / n as f64;
         assert!((mean - 13.0).abs() < 0.5, "{mean}");
+    }
+
+    #[test]
+    fn tracker_returns_a_uniform_subset_without_the_asker() {
+        let c = cfg(&FIFTY_FIFTY.replace("[swarm]\n", "[swarm]\ntracker_peers = 3\n"));
+        let mut p = Population::new(&c, 4);
+        let present: Vec<PeerId> = (0..10).collect();
+        let mut hits = [0u32; 10];
+        for _ in 0..900 {
+            let r = p.tracker_reply(2, &present);
+            assert_eq!(r.len(), 3);
+            assert!(r.windows(2).all(|w| w[0] < w[1]), "distinct, sorted");
+            assert!(!r.contains(&2));
+            for x in r {
+                hits[x as usize] += 1;
+            }
+        }
+        // 2700 picks over 9 peers: 300 each expected (sd ~14).
+        assert_eq!(hits[2], 0);
+        assert!(
+            hits.iter()
+                .enumerate()
+                .all(|(i, &h)| i == 2 || (240..=360).contains(&h)),
+            "{hits:?}"
+        );
+        assert_eq!(p.tracker_reply(0, &[0, 1]), vec![1]);
     }
 
     #[test]
