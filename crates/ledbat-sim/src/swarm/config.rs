@@ -8,7 +8,7 @@
 //! 100 ms, one seed and 100 leechers arriving at 0.1 Hz, 50 completions discarded and 50
 //! measured, newborn seeds staying an exponential time of mean half their download time.
 //! Where it is silent, its BitTorrent simulator's (the ns-2 module of Eger et al., its
-//! reference [41]): 256 KiB pieces, 16 KiB blocks, 5 pipelined requests, 10 s choke rounds,
+//! reference 41): 256 KiB pieces, 16 KiB blocks, 5 pipelined requests, 10 s choke rounds,
 //! an optimistic unchoke every 30 s, seeds choosing by upload rate, no endgame and no
 //! anti-snubbing (section 5.3 notes both are missing from it). The file size is stated
 //! nowhere in chapter 5; the default, 10 MiB, is the smallest torrent of the thesis's own
