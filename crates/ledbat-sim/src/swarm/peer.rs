@@ -293,8 +293,14 @@ impl Peer {
         }
         match msg {
             Message::Handshake | Message::KeepAlive => {}
-            Message::Bitfield(b) => self.on_bitfield(from, b),
-            Message::Have(p) => self.on_have(from, p),
+            Message::Bitfield(b) => {
+                self.on_bitfield(from, b);
+                self.request(now, from);
+            }
+            Message::Have(p) => {
+                self.on_have(from, p);
+                self.request(now, from);
+            }
             Message::Interested => self.on_interested(from),
             Message::NotInterested => {
                 let r = self.remote(from);
@@ -699,6 +705,39 @@ mod tests {
         l.on_message(t(6), 0, Message::Choke);
         assert!(l.picker().outstanding(0).is_empty());
         assert!(l.take_control().is_empty(), "no request while choked");
+    }
+
+    #[test]
+    fn a_new_piece_at_an_idle_uploader_is_requested_at_once() {
+        // Leecher 1 is unchoked by leecher 2, which has nothing it lacks until 2 announces
+        // piece 3: the request must follow the HAVE, not wait for another event.
+        let cfg = PeerConfig::default();
+        let mut l = Peer::new(1, torrent(), cfg, false, t(0), 2);
+        l.on_connected(t(0), 2);
+        l.on_message(t(1), 2, Message::Unchoke);
+        l.take_control();
+        assert!(!l.is_interested_in(2));
+        l.on_message(t(2), 2, Message::Have(3));
+        assert_eq!(
+            msgs(l.take_control()),
+            vec![
+                (2, Message::Interested),
+                (
+                    2,
+                    Message::Request {
+                        block: BlockRef::new(3, 0),
+                        len: B
+                    }
+                ),
+                (
+                    2,
+                    Message::Request {
+                        block: BlockRef::new(3, 1),
+                        len: B
+                    }
+                ),
+            ]
+        );
     }
 
     #[test]
