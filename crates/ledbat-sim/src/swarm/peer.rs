@@ -801,6 +801,60 @@ mod tests {
         assert_eq!(s.stats().ignored, 0);
     }
 
+    fn any_message() -> impl proptest::strategy::Strategy<Value = Message> {
+        use proptest::prelude::*;
+        let block = (0u32..6, 0u32..4).prop_map(|(p, b)| BlockRef::new(p, b));
+        let len = prop_oneof![Just(B), 0u32..70_000];
+        prop_oneof![
+            Just(Message::Handshake),
+            (0u32..8).prop_map(|n| Message::Bitfield(Bitfield::full(n))),
+            Just(Message::Choke),
+            Just(Message::Unchoke),
+            Just(Message::Interested),
+            Just(Message::NotInterested),
+            (0u32..8).prop_map(Message::Have),
+            (block.clone(), len.clone()).prop_map(|(block, len)| Message::Request { block, len }),
+            (block.clone(), len.clone()).prop_map(|(block, len)| Message::Piece { block, len }),
+            (block, len).prop_map(|(block, len)| Message::Cancel { block, len }),
+            Just(Message::KeepAlive),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Arbitrary, possibly malformed input from known and unknown neighbours, with
+        /// ticks and closes in between, never panics, never queues uploads to a choked
+        /// neighbour, and never counts more new bytes than the file holds.
+        #[test]
+        fn arbitrary_input_never_panics(
+            seed_peer in proptest::bool::ANY,
+            ops in proptest::collection::vec((0u32..5, any_message(), 0u8..20), 1..200),
+        ) {
+            let mut p = Peer::new(0, torrent(), PeerConfig::default(), seed_peer, t(0), 3);
+            for r in 1..4 {
+                p.on_connected(t(0), r);
+            }
+            let mut now = 0;
+            for (from, msg, action) in ops {
+                now += 700;
+                match action {
+                    0 => p.on_tick(t(now)),
+                    1 => p.on_closed(t(now), from),
+                    2 => p.on_connected(t(now), from),
+                    3 => {
+                        p.next_data(t(now), from);
+                    }
+                    _ => p.on_message(t(now), from, msg),
+                }
+                p.take_control();
+                p.take_events();
+                for r in p.neighbours().collect::<Vec<_>>() {
+                    proptest::prop_assert!(!p.is_choking(r) || p.queued_uploads(r) == 0);
+                }
+                proptest::prop_assert!(p.stats().downloaded <= torrent().file_size());
+            }
+        }
+    }
+
     #[test]
     fn choke_rounds_rotate_a_round_robin_seed() {
         let cfg = PeerConfig {
