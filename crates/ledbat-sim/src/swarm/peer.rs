@@ -413,7 +413,8 @@ impl Peer {
             latency,
         });
         match outcome {
-            BlockOutcome::Invalid => unreachable!("length checked above"),
+            // Unreachable after the length check above; counted rather than trusted.
+            BlockOutcome::Invalid => self.stats.ignored += 1,
             BlockOutcome::Duplicate { endgame } => {
                 self.stats.duplicate += len as u64;
                 if endgame {
