@@ -1,0 +1,645 @@
+//! Seed 003 (Testa's thesis, fLEDBAT and the LBE comparison): LEDBAT against NewReno, the
+//! target sweep, ten LBE flows, latecomers, RTT heterogeneity, fLEDBAT against its fluid
+//! model, chunk traffic, DropTail against RED.
+
+use super::extract::*;
+use super::plots::*;
+use super::{files, Claim, ScenarioRef};
+
+const PAPER: &str = "seed003";
+
+/// fLEDBAT's zeta values of the thesis's shaded zone (Fig. 4.6).
+const ZETAS: [f64; 4] = [0.01, 0.1, 0.2, 0.5];
+
+/// tau for a target expressed as a share of a 100-packet buffer at 10 Mb/s (1.2 ms/packet).
+fn tau_for_share(share: f64) -> String {
+    format!(
+        "flow.0.cc.target={}us",
+        (share * 100.0 * 1200.0).round() as u64
+    )
+}
+
+/// fLEDBAT and LEDBAT chunk traffic at persistence PP = 1, then both at PP = 0.5.
+fn chunks_pp() -> Vec<ScenarioRef> {
+    let pp = [
+        "flow.0.traffic.persistence=0.5",
+        "flow.1.traffic.persistence=0.5",
+    ];
+    vec![
+        ScenarioRef::file("seed003/chunks-fledbat.toml"),
+        ScenarioRef::file("seed003/chunks-ledbat.toml"),
+        ScenarioRef::with("seed003/chunks-fledbat.toml", &pp),
+        ScenarioRef::with("seed003/chunks-ledbat.toml", &pp),
+    ]
+}
+
+pub(super) fn claims() -> Vec<Claim> {
+    use crate::claims::Band::*;
+    let fledbat_zeta_sweep: Vec<ScenarioRef> = ZETAS
+        .iter()
+        .map(|z| {
+            ScenarioRef::with(
+                "seed003/chunks-fledbat.toml",
+                &[format!("flow.0.cc.zeta={z}"), format!("flow.1.cc.zeta={z}")],
+            )
+        })
+        .collect();
+    vec![
+        Claim {
+            id: "s003-ledbat-newreno-jain",
+            paper: PAPER,
+            figure: "Fig. 3.3(a), section 3.2.3",
+            statement: "LEDBAT against NewReno (B = 40, both starting at 0, no slow start) \
+                yields: Jain's index F = 0.65.",
+            paper_value: "F = 0.65",
+            unit: "Jain index",
+            metric: "long-term Jain's index of the two flows, 0-100 s",
+            scenarios: vec![ScenarioRef::file("seed003/ledbat-newreno.toml")],
+            extract: first_jain_long,
+            draw: Some(|r| {
+                plots([
+                    cwnd_plot("LEDBAT vs NewReno, B = 40: windows", r[0]),
+                    queue_plot("LEDBAT vs NewReno: queue", r[0], 1500.0),
+                ])
+            }),
+            tolerance: Near {
+                value: 0.65,
+                tol: 0.13,
+            },
+            direction: AtMost { bound: 0.9 },
+            tolerance_note: "text value ±20 %; direction: clearly unequal (LEDBAT yields)",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-ledbat-newreno-data-ratio",
+            paper: PAPER,
+            figure: "Fig. 3.3(a), section 3.2.3",
+            statement: "TCP transfers about 6 times as much data as LEDBAT.",
+            paper_value: "6x",
+            unit: "TCP bytes / LEDBAT bytes",
+            metric: "NewReno throughput / LEDBAT throughput, 0-100 s",
+            scenarios: vec![ScenarioRef::file("seed003/ledbat-newreno.toml")],
+            extract: |r| Ok(tput(r[0], "tcp")? / tput(r[0], "ledbat")?),
+            draw: None,
+            tolerance: Near {
+                value: 6.0,
+                tol: 1.2,
+            },
+            direction: AtLeast { bound: 1.5 },
+            tolerance_note: "text value ±20 %; direction: TCP carries clearly more",
+            explanation: "Measurement window. The thesis states the ratio 'during the same \
+                timeframe' as Fig. 3.3(a), whose narrative spans the first seconds (ramp-up to t = \
+                2 s, cycles at t = 6-7 s). Over the first 20 s the same scenario gives 6.5x and F \
+                = 0.650 (`ledbat sim scenarios/seed003/ledbat-newreno.toml --set duration=20s`, \
+                seed 1); over the 100 s measured here the start-up, where both windows grow \
+                together, weighs less and LEDBAT yields more.",
+        },
+        Claim {
+            id: "s003-ledbat-newreno-window-gain",
+            paper: PAPER,
+            figure: "Fig. 3.3(a), section 3.2.3",
+            statement: "The sum of both sender windows (the thesis's estimate of link use) is \
+                about 16 % above TCP alone.",
+            paper_value: "+16 %",
+            unit: "relative increase",
+            metric: "(mean cwnd TCP + mean cwnd LEDBAT) / mean cwnd of NewReno alone - 1 (the \
+                thesis's own quantity: sum of windows)",
+            scenarios: files(&["seed003/ledbat-newreno.toml", "seed003/newreno-alone.toml"]),
+            extract: |r| {
+                let both: f64 = r[0].flows.iter().map(|f| f.cwnd_mean_pkts).sum();
+                Ok(both / r[1].flows[0].cwnd_mean_pkts - 1.0)
+            },
+            draw: None,
+            tolerance: Near {
+                value: 0.16,
+                tol: 0.032,
+            },
+            direction: AtLeast { bound: 0.0 },
+            tolerance_note: "text value ±20 %; direction: LEDBAT adds to, not \
+                takes from, the link use",
+            explanation: "Same measurement-window effect as the data ratio: over the first 20 \
+                s the window sum is 13 % above NewReno alone (seed 1, `--set duration=20s` on \
+                both scenarios), over 100 s about 7 %. The throughput gain over TCP alone is \
+                small either way (efficiency 0.99 against 0.985), as expected with B = 40 \
+                close to the 42-packet pipe.",
+        },
+        Claim {
+            id: "s003-ledbat-ledbat-fair",
+            paper: PAPER,
+            figure: "Fig. 3.3(b), section 3.2.3",
+            statement: "Two LEDBAT flows starting together share fairly: F > 0.99.",
+            paper_value: "F > 0.99",
+            unit: "Jain index",
+            metric: "long-term Jain's index, 0-100 s",
+            scenarios: vec![ScenarioRef::file("seed003/ledbat-ledbat.toml")],
+            extract: first_jain_long,
+            draw: Some(|r| plots([cwnd_plot("LEDBAT vs LEDBAT, B = 40: windows", r[0])])),
+            tolerance: AtLeast { bound: 0.99 },
+            direction: AtLeast { bound: 0.9 },
+            tolerance_note: "the paper's own bound",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-ledbat-ledbat-efficiency",
+            paper: PAPER,
+            figure: "Fig. 3.3(b), section 3.2.3",
+            statement: "Two LEDBAT flows are as efficient as LEDBAT + TCP: \
+                efficiency only 0.7 % lower.",
+            paper_value: "-0.7 %",
+            unit: "relative difference",
+            metric: "efficiency(LEDBAT+LEDBAT) / efficiency(LEDBAT+NewReno) - 1",
+            scenarios: files(&["seed003/ledbat-ledbat.toml", "seed003/ledbat-newreno.toml"]),
+            extract: |r| Ok(r[0].aggregate.efficiency / r[1].aggregate.efficiency - 1.0),
+            draw: None,
+            tolerance: Near {
+                value: -0.007,
+                tol: 0.02,
+            },
+            direction: AtLeast { bound: -0.05 },
+            tolerance_note: "a 0.7 % difference is within run-to-run noise: ±2 points",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-target-region2-yields",
+            paper: PAPER,
+            figure: "Fig. 3.4(b), region T2",
+            statement: "For a target of 20-65 % of the buffer LEDBAT completely yields to TCP \
+                Reno (TCP% near 100 %).",
+            paper_value: "TCP% ≈ 100 %",
+            unit: "TCP share",
+            metric: "TCP share of throughput at T = 40 % (tau = 48 ms), B = 100",
+            scenarios: vec![ScenarioRef::with(
+                "seed003/target-sweep.toml",
+                &[tau_for_share(0.40)],
+            )],
+            extract: first_tcp_share,
+            draw: None,
+            tolerance: AtLeast { bound: 0.9 },
+            direction: AtLeast { bound: 0.6 },
+            tolerance_note: "near 100 % = at least 90 %",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-target-region3-starves-tcp",
+            paper: PAPER,
+            figure: "Fig. 3.4(b), region T3",
+            statement: "As the target approaches the whole buffer (T = 100 %), LEDBAT erodes TCP \
+                until TCP starves (TCP% ≈ 0 %).",
+            paper_value: "TCP% ≈ 0 %",
+            unit: "TCP share",
+            metric: "TCP share of throughput at T = 100 % (tau = 120 ms), B = 100",
+            scenarios: vec![ScenarioRef::with(
+                "seed003/target-sweep.toml",
+                &[tau_for_share(1.0)],
+            )],
+            extract: first_tcp_share,
+            draw: None,
+            tolerance: AtMost { bound: 0.1 },
+            direction: AtMost { bound: 0.5 },
+            tolerance_note: "near 0 % = at most 10 %; direction: LEDBAT no longer lower priority",
+            explanation:
+                "Not reproduced, not root-caused. The four-region shape is there (seed 1, \
+                plot of s003-target-sweep-curve): TCP share 0.99 up to T = 40 %, falling through \
+                65-100 % to a minimum of about 0.57 at T = 120 %, rising again beyond; but LEDBAT \
+                never starves TCP. In loss mode our RFC 6817 LEDBAT grows by GAIN x off_target \
+                packets per RTT, below Reno's 1 packet per RTT whenever the queue is non-empty, \
+                and halves on loss like Reno, so it cannot out-compete Reno. The thesis's TCP% = 0 \
+                at T = 100 % requires its LEDBAT to grow at least as fast as Reno near a full \
+                buffer; the implementation detail that allows this is not stated.",
+        },
+        Claim {
+            id: "s003-target-region4-half",
+            paper: PAPER,
+            figure: "Fig. 3.4(b), region T4",
+            statement: "With a target beyond the buffer (T > 100 %) LEDBAT falls back to \
+                loss-based behaviour and the breakdown is near even (TCP% ≈ 50 %).",
+            paper_value: "TCP% ≈ 50 %",
+            unit: "TCP share",
+            metric: "TCP share of throughput at T = 150 % (tau = 180 ms), B = 100",
+            scenarios: vec![ScenarioRef::with(
+                "seed003/target-sweep.toml",
+                &[tau_for_share(1.5)],
+            )],
+            extract: first_tcp_share,
+            draw: None,
+            tolerance: Near {
+                value: 0.5,
+                tol: 0.1,
+            },
+            direction: Between { lo: 0.2, hi: 0.8 },
+            tolerance_note: "figure value ±10 points",
+            explanation: "Same mechanism as region 3: beyond the buffer LEDBAT is loss-driven but \
+                its increase (GAIN x off_target per RTT, off_target >= 1/3 at T = 150 %) stays \
+                below Reno's, so TCP keeps about 60-65 % instead of 50 %.",
+        },
+        Claim {
+            id: "s003-target-sweep-curve",
+            paper: PAPER,
+            figure: "Fig. 3.4(b)",
+            statement: "TCP% as a function of the target (2..150 % of the buffer): high in 20-65 \
+                %, falling to 0 at 100 %, back near 50 % beyond.",
+            paper_value: "four regions",
+            unit: "TCP share at 40 % minus at 100 %",
+            metric: "TCP share at T = 40 % minus TCP share at T = 100 % (the fall between regions \
+                2 and 3); the whole curve is plotted",
+            scenarios: [0.02, 0.1, 0.2, 0.4, 0.65, 0.8, 0.9, 1.0, 1.2, 1.5]
+                .iter()
+                .map(|s| ScenarioRef::with("seed003/target-sweep.toml", &[tau_for_share(*s)]))
+                .collect(),
+            extract: |r| Ok(tcp_share(r[3]) - tcp_share(r[7])),
+            draw: Some(|r| {
+                let xs = [2.0, 10.0, 20.0, 40.0, 65.0, 80.0, 90.0, 100.0, 120.0, 150.0];
+                sweep_plot(
+                    "LEDBAT vs TCP: TCP% vs target (B = 100)",
+                    ("target T (% of buffer)", "TCP share"),
+                    xs.iter().zip(r).map(|(x, v)| (*x, tcp_share(v))).collect(),
+                    false,
+                    vec![],
+                )
+            }),
+            tolerance: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.3 },
+            tolerance_note: "≈100 % to ≈0 % is a fall of ≈1; at least 0.8",
+            explanation:
+                "Regions 1-2 reproduce (TCP share 0.99 for T <= 40 %) and the curve falls \
+                and recovers where the thesis's does, but the fall of region 3 is shallower (to \
+                about 0.6 instead of 0), see s003-target-region3-starves-tcp.",
+        },
+        Claim {
+            id: "s003-gain-flat",
+            paper: PAPER,
+            figure: "Fig. 3.4, f(G) curves",
+            statement: "The gain (1..10) barely matters: the TCP% curve \
+                against LEDBAT is flat in G.",
+            paper_value: "flat",
+            unit: "|ΔTCP share|",
+            metric: "|TCP share at G = 10 - TCP share at G = 1|, tau = 25 ms, B = 100",
+            scenarios: vec![
+                ScenarioRef::with("seed003/target-sweep.toml", &["flow.0.cc.gain=1.0"]),
+                ScenarioRef::with("seed003/target-sweep.toml", &["flow.0.cc.gain=10.0"]),
+            ],
+            extract: |r| Ok((tcp_share(r[1]) - tcp_share(r[0])).abs()),
+            draw: None,
+            tolerance: AtMost { bound: 0.05 },
+            direction: AtMost { bound: 0.15 },
+            tolerance_note: "flat = within 5 points",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-lbe10-ledbat-each",
+            paper: PAPER,
+            figure: "Fig. 3.6(b), section 3.2.5.1",
+            statement: "With 10 LEDBAT flows + 1 NewReno, each LEDBAT flow gets a \
+                mere 1 % of the capacity.",
+            paper_value: "≈ 1 % each",
+            unit: "fraction of capacity",
+            metric: "mean LEDBAT flow throughput / capacity",
+            scenarios: vec![ScenarioRef::file("seed003/lbe10-ledbat.toml")],
+            extract: lbe_share_each,
+            draw: None,
+            tolerance: Between { lo: 0.0, hi: 0.02 },
+            direction: AtMost { bound: 1.0 / 11.0 },
+            tolerance_note: "\"about 1 %\" read from a figure: within 1 point; direction: \
+                below the fair share 1/11",
+            explanation: "Floor effect. Each of the 10 LEDBAT flows keeps at least one packet per \
+                RTT (the thesis's floor, used here; RFC MIN_CWND 2 gave 3.3 % each): 10 packets \
+                per ~85 ms RTT is about 1.4 Mb/s, 1.4 % each, plus a little. The thesis's 1 % is \
+                within half a point of this bound.",
+        },
+        Claim {
+            id: "s003-lbe10-nice-each",
+            paper: PAPER,
+            figure: "Fig. 3.6(b), section 3.2.5.1",
+            statement: "With 10 NICE flows + 1 NewReno, each NICE flow gets about 3 %.",
+            paper_value: "≈ 3 % each",
+            unit: "fraction of capacity",
+            metric: "mean NICE flow throughput / capacity",
+            scenarios: vec![ScenarioRef::file("seed003/lbe10-nice.toml")],
+            extract: lbe_share_each,
+            draw: None,
+            tolerance: Between { lo: 0.02, hi: 0.04 },
+            direction: AtMost { bound: 1.0 / 11.0 },
+            tolerance_note: "within 1 point; direction: below the fair share 1/11",
+            explanation: "Setup difference found: the window floor. Our NICE may fall to 1/48 \
+                packet per RTT (the NICE paper's prototype limit, nice.rs default) and then \
+                starves against NewReno's standing queue (0.1 % each). The same scenario with a \
+                floor of 1 packet gives 1.7 % each, and with a floor of 2 packets (Linux's minimum \
+                window) 3.0 % each, the thesis's value (`ledbat sim \
+                scenarios/seed003/lbe10-nice.toml --set flow.0.cc.min_cwnd=2`, seed 1: TCP share \
+                0.696). So the thesis's ns-2 NICE evidently never went below about 2 packets per \
+                RTT, although its text says cwnd may drop below 1. The scenario keeps our \
+                implementation's documented default.",
+        },
+        Claim {
+            id: "s003-lbe10-tcplp-each",
+            paper: PAPER,
+            figure: "Fig. 3.6(b), section 3.2.5.1",
+            statement: "With 10 TCP-LP flows + 1 NewReno, each TCP-LP flow gets about 5 %.",
+            paper_value: "≈ 5 % each",
+            unit: "fraction of capacity",
+            metric: "mean TCP-LP flow throughput / capacity",
+            scenarios: vec![ScenarioRef::file("seed003/lbe10-tcp-lp.toml")],
+            extract: lbe_share_each,
+            draw: None,
+            tolerance: Between { lo: 0.04, hi: 0.06 },
+            direction: AtMost { bound: 1.0 / 11.0 },
+            tolerance_note: "within 1 point; direction: below the fair share 1/11",
+            explanation: "Not root-caused; reported to the TCP-LP implementer. Our TCP-LP flows \
+                get well under the thesis's 5 % each (1.5 % to 2.4 % each across the controller's \
+                revisions during this work): under NewReno's standing queue the early-congestion \
+                threshold d_min + 0.15 (d_max - d_min) is crossed almost continuously, so TCP-LP \
+                keeps halving and re-entering its inference period.",
+        },
+        Claim {
+            id: "s003-latecomer-starves-first",
+            paper: PAPER,
+            figure: "Fig. 4.1(a) bottom, section 4.2.1",
+            statement: "With B = 100 a LEDBAT latecomer arriving 10 s later over-estimates the \
+                base delay and starves the first flow.",
+            paper_value: "first flow starves",
+            unit: "first flow's share",
+            metric: "first flow's share of the throughput, 20-80 s",
+            scenarios: vec![ScenarioRef::file("seed003/latecomer-ledbat.toml")],
+            extract: |r| Ok(tput(r[0], "first")? / total_tput(r[0])),
+            draw: Some(|r| plots([cwnd_plot("LEDBAT latecomer, B = 100: windows", r[0])])),
+            tolerance: AtMost { bound: 0.1 },
+            direction: AtMost { bound: 0.4 },
+            tolerance_note: "starvation = at most 10 % of the link",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-rtt-hetero-ledbat-unfair",
+            paper: PAPER,
+            figure: "Fig. 3.9 (left)",
+            statement: "With RTT heterogeneity (ratio 4) LEDBAT is unfair: the short-RTT flow \
+                reaches the target first and the other starves.",
+            paper_value: "F near 0.5",
+            unit: "Jain index",
+            metric: "long-term Jain's index of the two LEDBAT flows, RTT 50 and 200 ms",
+            scenarios: vec![ScenarioRef::file("seed003/rtt-hetero-ledbat.toml")],
+            extract: first_jain_long,
+            draw: Some(|r| plots([rate_plot("LEDBAT, RTT 50 vs 200 ms", r[0])])),
+            tolerance: AtMost { bound: 0.7 },
+            direction: AtMost { bound: 0.9 },
+            tolerance_note: "\"totally unfair\" = F ≤ 0.7",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-rtt-hetero-ledbat-efficient",
+            paper: PAPER,
+            figure: "Fig. 3.9 (right)",
+            statement: "With RTT heterogeneity LEDBAT stays perfectly efficient.",
+            paper_value: "η ≈ 1",
+            unit: "efficiency",
+            metric: "efficiency, RTT 50 and 200 ms",
+            scenarios: vec![ScenarioRef::file("seed003/rtt-hetero-ledbat.toml")],
+            extract: |r| Ok(r[0].aggregate.efficiency),
+            draw: None,
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.85 },
+            tolerance_note: "perfectly efficient = η ≥ 0.95",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-rtt-hetero-nice-fair",
+            paper: PAPER,
+            figure: "Fig. 3.9 (left)",
+            statement: "Only NICE, by its Vegas inheritance, stays fair under RTT heterogeneity.",
+            paper_value: "fair",
+            unit: "Jain index",
+            metric: "long-term Jain's index of the two NICE flows, RTT 50 and 200 ms",
+            scenarios: vec![ScenarioRef::file("seed003/rtt-hetero-nice.toml")],
+            extract: first_jain_long,
+            draw: None,
+            tolerance: AtLeast { bound: 0.9 },
+            direction: AtLeast { bound: 0.75 },
+            tolerance_note: "fair = F ≥ 0.9",
+            explanation: "NICE is the fairest of our LBE protocols under RTT ratio 4 (F 0.78 \
+                against LEDBAT's 0.59) but below the 0.9 threshold, with a wide spread over seeds \
+                (F from about 0.6 to 0.95). Not root-caused; the thesis adds the extra delay on \
+                the return path only, which our symmetric access delay cannot express.",
+        },
+        Claim {
+            id: "s003-fledbat-fluid-queue",
+            paper: PAPER,
+            figure: "Fig. 4.3, eq. 4.10",
+            statement:
+                "Two fLEDBAT flows (zeta 0.1) settle at the fluid equilibrium: queue Q* = C \
+                tau + N alpha tau / (zeta R) = 30.8 packets.",
+            paper_value: "Q* = 30.8 pkts",
+            unit: "packets",
+            metric: "time-weighted mean bottleneck queue, 20-60 s, packet simulation",
+            scenarios: vec![ScenarioRef::file("seed003/fledbat-fluid.toml")],
+            extract: |r| Ok(bottleneck(r[0])?.queue_mean_time_pkts),
+            draw: Some(crate::fluid_compare::draw),
+            tolerance: Near {
+                value: 30.83,
+                tol: 6.17,
+            },
+            direction: Between { lo: 20.8, hi: 60.0 },
+            tolerance_note: "closed form ±20 % (the model ignores the base-delay estimation error \
+                and packet quantisation, section 4.3.1); direction: above C tau",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-fledbat-fluid-fair",
+            paper: PAPER,
+            figure: "Fig. 4.3(a)",
+            statement: "After a transient the two fLEDBAT flows share the \
+                capacity fairly, X_i = C/2.",
+            paper_value: "X_i = C/2",
+            unit: "Jain index",
+            metric: "long-term Jain's index, 20-60 s",
+            scenarios: vec![ScenarioRef::file("seed003/fledbat-fluid.toml")],
+            extract: first_jain_long,
+            draw: None,
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.8 },
+            tolerance_note: "fair = F ≥ 0.95",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-fledbat-latecomer-zeta-range",
+            paper: PAPER,
+            figure: "Fig. 4.5(c), 4.6, section 4.6.3-4.6.4",
+            statement: "fLEDBAT shares fairly with a latecomer (10 s later) for every zeta of the \
+                shaded zone {0.01, 0.1, 0.2, 0.5}.",
+            paper_value: "fair for all",
+            unit: "Jain index",
+            metric: "lowest long-term Jain's index over the four zetas (chunk \
+                mode, B = 100, 20-120 s)",
+            scenarios: fledbat_zeta_sweep,
+            extract: |r| min_over(r, jain_long),
+            draw: Some(|r| {
+                let pts = ZETAS.iter().zip(r);
+                let pts = pts.filter_map(|(z, x)| x.aggregate.jain_long.map(|j| (*z, j)));
+                sweep_plot(
+                    "fLEDBAT latecomer: Jain vs zeta",
+                    ("zeta", "Jain index"),
+                    pts.collect(),
+                    true,
+                    band("fair (≥ 0.9)", 0.9, 1.0),
+                )
+            }),
+            tolerance: AtLeast { bound: 0.9 },
+            direction: AtLeast { bound: 0.75 },
+            tolerance_note: "fair = F ≥ 0.9 at every zeta",
+            explanation: "With the window kept across chunks as in the thesis (RFC flightsize cap \
+                lifted, see the scenario file), fLEDBAT is fair at zeta 0.01, 0.1 and 0.5 (F \
+                0.93-0.98, seed 1) but F = 0.85 at zeta 0.2; with the RFC cap every chunk restarts \
+                from 2 packets and all four are trivially fair (F = 1). Not root-caused; the \
+                thesis's Fig. 4.5(c) uses the same 10-s gap.",
+        },
+        Claim {
+            id: "s003-chunks-fledbat-fairer",
+            paper: PAPER,
+            figure: "Fig. 4.4(a), 4.7, section 4.5.1",
+            statement: "With chunk traffic and a latecomer, fLEDBAT is at least as fair as LEDBAT \
+                (persistence PP = 1 and PP = 0.5).",
+            paper_value: "F(fLEDBAT) ≥ F(LEDBAT)",
+            unit: "Jain difference",
+            metric: "mean over PP ∈ {1, 0.5} of Jain(fLEDBAT) - Jain(LEDBAT)",
+            scenarios: chunks_pp(),
+            extract: |r| {
+                let j = jain_long;
+                Ok(((j(r[0])? - j(r[1])?) + (j(r[2])? - j(r[3])?)) / 2.0)
+            },
+            draw: Some(|r| {
+                plots([
+                    rate_plot("chunks PP = 1: fLEDBAT rates", r[0]),
+                    rate_plot("chunks PP = 1: LEDBAT rates", r[1]),
+                ])
+            }),
+            tolerance: AtLeast { bound: 0.0 },
+            direction: AtLeast { bound: -0.05 },
+            tolerance_note: "at least as fair: difference ≥ 0",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-chunks-fledbat-efficient",
+            paper: PAPER,
+            figure: "Fig. 4.7 (top), section 4.7",
+            statement: "With chunk traffic fLEDBAT is as efficient as LEDBAT.",
+            paper_value: "η(fLEDBAT) ≈ η(LEDBAT)",
+            unit: "efficiency difference",
+            metric: "mean over PP ∈ {1, 0.5} of efficiency(fLEDBAT) - efficiency(LEDBAT)",
+            scenarios: chunks_pp(),
+            extract: |r| {
+                Ok(((r[0].aggregate.efficiency - r[1].aggregate.efficiency)
+                    + (r[2].aggregate.efficiency - r[3].aggregate.efficiency))
+                    / 2.0)
+            },
+            draw: None,
+            tolerance: AtLeast { bound: -0.02 },
+            direction: AtLeast { bound: -0.05 },
+            tolerance_note: "as efficient = at most 2 points less",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-droptail-queue",
+            paper: PAPER,
+            figure: "Fig. 7.1 (DropTail), chapter 7",
+            statement: "5 NewReno + 5 LEDBAT over a 600-ms DropTail buffer: queueing delay \
+                approaches half a second.",
+            paper_value: "≈ 0.5 s",
+            unit: "ms",
+            metric: "mean per-packet queueing delay at the bottleneck, 20-120 s",
+            scenarios: vec![ScenarioRef::file("seed003/aqm-droptail.toml")],
+            extract: first_qdelay_mean,
+            draw: Some(|r| plots([queue_plot("DropTail 600 ms: queue", r[0], 1500.0)])),
+            tolerance: Near {
+                value: 500.0,
+                tol: 100.0,
+            },
+            direction: AtLeast { bound: 250.0 },
+            tolerance_note: "text value ±20 %",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-droptail-ledbat-low-priority",
+            paper: PAPER,
+            figure: "Fig. 7.1 (DropTail)",
+            statement: "Under DropTail LEDBAT stays low-priority: NewReno flows \
+                take most of the capacity.",
+            paper_value: "LEDBAT in LBE mode",
+            unit: "TCP share",
+            metric: "TCP (NewReno) share of throughput, DropTail",
+            scenarios: vec![ScenarioRef::file("seed003/aqm-droptail.toml")],
+            extract: first_tcp_share,
+            draw: None,
+            tolerance: AtLeast { bound: 0.9 },
+            direction: AtLeast { bound: 0.6 },
+            tolerance_note: "low priority = TCP ≥ 90 % (5 of 10 flows)",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-red-queue",
+            paper: PAPER,
+            figure: "Fig. 7.1 (RED)",
+            statement: "RED cuts the queueing delay to about 4 ms.",
+            paper_value: "4 ms",
+            unit: "ms",
+            metric: "mean per-packet queueing delay at the bottleneck, RED (ns-2 defaults)",
+            scenarios: vec![ScenarioRef::file("seed003/aqm-red.toml")],
+            extract: first_qdelay_mean,
+            draw: None,
+            tolerance: Between { lo: 0.0, hi: 10.0 },
+            direction: AtMost { bound: 50.0 },
+            tolerance_note: "\"a few ms\": at most 10 ms (RED parameters not given in the thesis)",
+            explanation: "",
+        },
+        Claim {
+            id: "s003-red-utilisation-cost",
+            paper: PAPER,
+            figure: "Fig. 7.1",
+            statement: "RED costs about 3 % of link utilisation compared with DropTail.",
+            paper_value: "-3 %",
+            unit: "efficiency points",
+            metric: "efficiency(DropTail) - efficiency(RED)",
+            scenarios: files(&["seed003/aqm-droptail.toml", "seed003/aqm-red.toml"]),
+            extract: |r| Ok(r[0].aggregate.efficiency - r[1].aggregate.efficiency),
+            draw: None,
+            tolerance: Near {
+                value: 0.03,
+                tol: 0.02,
+            },
+            direction: AtLeast { bound: 0.0 },
+            tolerance_note: "3 ± 2 points; direction: RED costs something",
+            explanation: "RED's parameters are not given in the thesis; with ns-2's defaults \
+                (min_th 5, max_th 15 packets of a 500-packet buffer) the cost varies widely \
+                between seeds (95 % CI spans 0 to more than 10 points) because a few flows at a \
+                time synchronise; the mean is compatible with a few points.",
+        },
+        Claim {
+            id: "s003-red-removes-priority",
+            paper: PAPER,
+            figure: "Fig. 7.1 (RED)",
+            statement: "Under RED the relative priority is reset: LEDBAT and \
+                NewReno get comparable shares.",
+            paper_value: "TCP% ≈ 50 %",
+            unit: "TCP share",
+            metric: "TCP (NewReno) share of throughput, RED",
+            scenarios: vec![ScenarioRef::file("seed003/aqm-red.toml")],
+            extract: first_tcp_share,
+            draw: Some(|r| plots([rate_plot("RED: rates", r[0])])),
+            tolerance: Near {
+                value: 0.5,
+                tol: 0.15,
+            },
+            direction: AtMost { bound: 0.8 },
+            tolerance_note: "5 of 10 flows; ±15 points",
+            explanation: "",
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_share_maps_to_tau() {
+        assert_eq!(tau_for_share(1.0), "flow.0.cc.target=120000us");
+        assert_eq!(tau_for_share(0.2), "flow.0.cc.target=24000us");
+    }
+}

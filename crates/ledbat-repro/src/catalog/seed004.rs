@@ -1,0 +1,202 @@
+//! Seed 004 (Mehrotra et al., hybrid window and rate control): queueing delay, loss and rate
+//! alone and for NewReno, five flows, beside CBR, under random loss.
+
+use super::extract::*;
+use super::plots::*;
+use super::{files, Claim, ScenarioRef};
+
+const PAPER: &str = "seed004";
+
+pub(super) fn claims() -> Vec<Claim> {
+    use crate::claims::Band::*;
+    vec![
+        Claim {
+            id: "s004-hybrid-queue-delay",
+            paper: PAPER,
+            figure: "Fig. 4, section III-A",
+            statement: "The hybrid controller holds the queueing delay between 12 and 24 ms.",
+            paper_value: "12-24 ms",
+            unit: "ms",
+            metric: "mean per-packet queueing delay at the bottleneck, 20-200 s",
+            scenarios: vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
+            extract: first_qdelay_mean,
+            draw: Some(|r| {
+                plots([
+                    queue_plot("hybrid alone: queue", r[0], 1000.0),
+                    rate_plot("hybrid alone: rate", r[0]),
+                ])
+            }),
+            tolerance: Between { lo: 12.0, hi: 24.0 },
+            direction: AtMost { bound: 48.0 },
+            tolerance_note: "the paper's own range (d1..d2); direction: below d3",
+            explanation: "Not root-caused; reported to the hybrid controller's owner. Our hybrid \
+                flow keeps no loss and 0.95 Mb/s as the paper says, but its mean queueing delay \
+                (per packet at the bottleneck) sits below d1 = 12 ms instead of between d1 and d2: \
+                it spends more time in zone 1 than the paper's Fig. 4 suggests. Note the paper \
+                plots the controller's own per-epoch estimate delta_avg = mean(OWD - OWD_min), \
+                while this metric is the per-packet wait at the bottleneck; both measure one-way \
+                queueing delay, but the per-epoch mean of a bursty source (15 packets every 100 \
+                ms) weights the burst peaks differently. An earlier build of the controller during \
+                this work held it at 0.5 ms with 0.87 Mb/s.",
+        },
+        Claim {
+            id: "s004-hybrid-no-loss",
+            paper: PAPER,
+            figure: "Fig. 4, section III-A",
+            statement: "The hybrid controller sees no loss.",
+            paper_value: "0 %",
+            unit: "loss rate",
+            metric: "bottleneck loss rate",
+            scenarios: vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
+            extract: first_loss_rate,
+            draw: None,
+            tolerance: AtMost { bound: 0.0 },
+            direction: AtMost { bound: 0.001 },
+            tolerance_note: "zero; direction: below NewReno's 0.4 %",
+            explanation: "",
+        },
+        Claim {
+            id: "s004-hybrid-rate",
+            paper: PAPER,
+            figure: "Fig. 4, 6",
+            statement: "The hybrid controller sends at 0.8-1 Mb/s.",
+            paper_value: "0.8-1 Mb/s",
+            unit: "Mb/s",
+            metric: "mean throughput, 20-200 s",
+            scenarios: vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
+            extract: first_flow_mbps,
+            draw: None,
+            tolerance: Between { lo: 0.8, hi: 1.0 },
+            direction: AtLeast { bound: 0.6 },
+            tolerance_note: "the paper's own range",
+            explanation: "",
+        },
+        Claim {
+            id: "s004-newreno-queue-delay",
+            paper: PAPER,
+            figure: "Fig. 5",
+            statement: "NewReno fed by the same source fills the buffer: \
+                queueing delay close to 400 ms.",
+            paper_value: "≈ 400 ms",
+            unit: "ms",
+            metric: "mean per-packet queueing delay at the bottleneck",
+            scenarios: vec![ScenarioRef::file("seed004/newreno-alone.toml")],
+            extract: first_qdelay_mean,
+            draw: Some(|r| plots([queue_plot("NewReno alone: queue", r[0], 1000.0)])),
+            tolerance: Near {
+                value: 400.0,
+                tol: 80.0,
+            },
+            direction: AtLeast { bound: 100.0 },
+            tolerance_note: "text value ±20 %",
+            explanation:
+                "The paper's 'close to 400 ms' is the buffer size (50 x 1000 B at 1 Mb/s) \
+                read from its time plot; our mean is 234 ms because the bursty source with a \
+                32-packet sender buffer keeps NewReno application-limited part of the time, so the \
+                queue saw-tooths between empty and full rather than staying full.",
+        },
+        Claim {
+            id: "s004-newreno-loss",
+            paper: PAPER,
+            figure: "Fig. 5",
+            statement: "NewReno sees some loss, close to 0.4 %.",
+            paper_value: "≈ 0.4 %",
+            unit: "loss rate",
+            metric: "bottleneck loss rate",
+            scenarios: vec![ScenarioRef::file("seed004/newreno-alone.toml")],
+            extract: first_loss_rate,
+            draw: None,
+            tolerance: Near {
+                value: 0.004,
+                tol: 0.0008,
+            },
+            direction: AtLeast { bound: 0.0005 },
+            tolerance_note: "text value ±20 %",
+            explanation: "Follows from the queue: our NewReno overflows the buffer less often \
+                (0.09 % of packets) because the 32-packet sender buffer limits its window growth; \
+                the paper's 0.4 % implies a queue that is full more of the time.",
+        },
+        Claim {
+            id: "s004-hybrid-five-fair",
+            paper: PAPER,
+            figure: "Fig. 7",
+            statement: "Five staggered hybrid flows divide the bandwidth almost equally.",
+            paper_value: "fair",
+            unit: "Jain index",
+            metric: "long-term Jain's index over the period all five are present",
+            scenarios: vec![ScenarioRef::file("seed004/hybrid-five.toml")],
+            extract: first_jain_long,
+            draw: Some(|r| plots([rate_plot("hybrid, five flows", r[0])])),
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.8 },
+            tolerance_note: "almost equal = F ≥ 0.95",
+            explanation: "",
+        },
+        Claim {
+            id: "s004-hybrid-yields-to-cbr",
+            paper: PAPER,
+            figure: "Fig. 8",
+            statement: "A 300 kb/s CBR source keeps its rate; the hybrid flow takes the \
+                remaining 700 kb/s on average.",
+            paper_value: "≈ 0.7 Mb/s",
+            unit: "Mb/s",
+            metric: "hybrid throughput while the CBR is present (12-25 s)",
+            scenarios: vec![ScenarioRef::file("seed004/hybrid-cbr.toml")],
+            extract: |r| Ok(tput(r[0], "hybrid")? / 1e6),
+            draw: Some(|r| plots([rate_plot("hybrid with 300 kb/s CBR", r[0])])),
+            tolerance: Near {
+                value: 0.7,
+                tol: 0.14,
+            },
+            direction: AtMost { bound: 0.75 },
+            tolerance_note: "text value ±20 %; direction: leaves the CBR its 300 kb/s",
+            explanation: "",
+        },
+        Claim {
+            id: "s004-random-loss-hybrid",
+            paper: PAPER,
+            figure: "Fig. 9(a)",
+            statement: "With 5 % random loss the hybrid controller keeps about 0.9 Mb/s (losses \
+                without a delay rise are ignored).",
+            paper_value: "≈ 0.9 Mb/s",
+            unit: "Mb/s",
+            metric: "mean throughput with 5 % random loss",
+            scenarios: vec![ScenarioRef::file("seed004/hybrid-loss5.toml")],
+            extract: first_flow_mbps,
+            draw: None,
+            tolerance: Near {
+                value: 0.9,
+                tol: 0.18,
+            },
+            direction: AtLeast { bound: 0.5 },
+            tolerance_note: "text value ±20 %",
+            explanation: "",
+        },
+        Claim {
+            id: "s004-random-loss-advantage",
+            paper: PAPER,
+            figure: "Fig. 9",
+            statement: "With 5 % random loss the hybrid controller beats \
+                NewReno: 0.9 against 0.75 Mb/s.",
+            paper_value: "0.9 / 0.75 = 1.2",
+            unit: "ratio",
+            metric: "hybrid throughput / NewReno throughput, 5 % random loss",
+            scenarios: files(&["seed004/hybrid-loss5.toml", "seed004/newreno-loss5.toml"]),
+            extract: |r| Ok(r[0].flows[0].throughput_bps / r[1].flows[0].throughput_bps),
+            draw: None,
+            tolerance: Near {
+                value: 1.2,
+                tol: 0.24,
+            },
+            direction: AtLeast { bound: 1.0 },
+            tolerance_note: "ratio of text values ±20 %; direction: hybrid ahead",
+            explanation:
+                "The hybrid side reproduces (0.78 Mb/s, s004-random-loss-hybrid); NewReno \
+                does much worse than the paper's 0.75 Mb/s: 0.30 Mb/s with 220 retransmission \
+                timeouts in 200 s. The Mathis estimate 1.22 MSS / (RTT sqrt(p)) at RTT 110 ms and \
+                p = 5 % is about 0.4 Mb/s, so 0.75 Mb/s is above what loss-driven Reno sustains in \
+                the stated setup; reading the paper's D = 50 ms as the round-trip time instead \
+                (topology.delay = 24ms) gives NewReno 0.57 Mb/s.",
+        },
+    ]
+}
