@@ -37,10 +37,17 @@
 //!   end of stream once every packet up to it was delivered. RESET aborts.
 //! - keep-alive: after `keepalive` without sending, a STATE with `ack_nr - 1` (libutp: a
 //!   duplicate ACK the peer ignores) keeps NAT bindings open.
+//!
+//! The receive side (reorder buffer, the peer's FIN, the selective-ACK bitmap) lives in the
+//! crate-private `recv` module; this one decides when to acknowledge. The lifecycle is one
+//! enum, `Phase` (the public [`State`] plus a SYN or RESET still owed), and our direction's
+//! close another, `Closing` (open, FIN queued, FIN sent, FIN acknowledged), because closing
+//! is independent of the handshake: a FIN may be queued before the SYN is answered.
 
 use crate::config::ConnectionConfig;
 use crate::packet::{self, Header, Packet, PacketType};
-use crate::seq::{seq_diff, seq_lt};
+use crate::recv::{Receipt, Receiver};
+use crate::seq::seq_diff;
 use crate::stats::ConnectionStats;
 use ledbat_core::{
     Ack, AnyController, ConfigError, Controller, DelaySample, Duration, Instant, Loss,
@@ -64,6 +71,48 @@ pub enum State {
     Connected,
     /// Failed (reset or timed out); see [`Connection::error`].
     Failed,
+}
+
+/// The lifecycle as the connection tracks it: the public [`State`] plus the control
+/// packet that state may still owe (a SYN to send or resend, a RESET after an abort).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Initiator waiting for the acceptor; `syn_due`: the SYN goes out at the next poll
+    /// (first transmission or after a retransmission timeout).
+    SynSent { syn_due: bool },
+    /// Acceptor: STATE sent, nothing heard since the SYN.
+    SynReceived,
+    /// Both sides know the connection.
+    Connected,
+    /// Failed; `reset_due`: one RESET is still to be sent (local abort after the
+    /// handshake started).
+    Failed { reset_due: bool },
+}
+
+impl Phase {
+    fn state(self) -> State {
+        match self {
+            Phase::SynSent { .. } => State::SynSent,
+            Phase::SynReceived => State::SynReceived,
+            Phase::Connected => State::Connected,
+            Phase::Failed { .. } => State::Failed,
+        }
+    }
+}
+
+/// Our direction of the stream. Independent of [`Phase`]: the application may close
+/// before the handshake completes (the FIN then waits), and an acceptor may send its FIN
+/// while still in `SynReceived`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Closing {
+    /// Writes accepted.
+    Open,
+    /// [`Connection::close`] called: the FIN follows the data already written.
+    FinQueued,
+    /// The FIN is out (it is retransmitted like data), not yet acknowledged.
+    FinSent,
+    /// The FIN is acknowledged: every byte written was delivered.
+    FinAcked,
 }
 
 /// Why a connection ended abnormally.
@@ -123,7 +172,7 @@ struct Sent {
 pub struct Connection {
     cfg: ConnectionConfig,
     ctrl: AnyController,
-    state: State,
+    phase: Phase,
     error: Option<ConnectionError>,
     initiator: bool,
     recv_id: u16,
@@ -148,12 +197,8 @@ pub struct Connection {
     send_base: u64,
     /// Stream offset of the next byte to packetize.
     unsent: u64,
-    close_requested: bool,
-    fin_sent: bool,
-    fin_acked: bool,
-    syn_pending: bool,
+    closing: Closing,
     syn_retries: u32,
-    reset_pending: bool,
     peer_wnd: u64,
     dup_acks: u32,
     rtt: RttEstimator,
@@ -169,14 +214,8 @@ pub struct Connection {
     delay_samples: Vec<DelaySample>,
 
     // Receive side.
-    /// Last in-order sequence number received.
-    ack_nr: u16,
-    recv_buf: VecDeque<u8>,
-    /// `ooo[i]` holds packet `ack_nr + 2 + i` (the selective-ACK bit numbering).
-    ooo: VecDeque<Option<Vec<u8>>>,
-    ooo_bytes: usize,
-    peer_fin: Option<u16>,
-    eof: bool,
+    /// Reassembly: `ack_nr`, the readable bytes, the reorder buffer, the peer's FIN.
+    rx: Receiver,
     ack_pending: bool,
     reply_micro: u32,
     last_adv_wnd: u64,
@@ -202,7 +241,7 @@ impl Connection {
         let ctrl = cfg.controller.build(cfg.max_payload() as u32)?;
         Ok(Connection {
             ctrl,
-            state: State::SynSent,
+            phase: Phase::SynSent { syn_due: false },
             error: None,
             initiator,
             recv_id,
@@ -216,12 +255,8 @@ impl Connection {
             send_buf: VecDeque::new(),
             send_base: 0,
             unsent: 0,
-            close_requested: false,
-            fin_sent: false,
-            fin_acked: false,
-            syn_pending: false,
+            closing: Closing::Open,
             syn_retries: 0,
-            reset_pending: false,
             peer_wnd: cfg.max_payload() as u64,
             dup_acks: 0,
             rtt: RttEstimator::default(),
@@ -235,12 +270,7 @@ impl Connection {
             last_recv: now,
             keepalive_due: false,
             delay_samples: Vec::new(),
-            ack_nr: 0,
-            recv_buf: VecDeque::new(),
-            ooo: VecDeque::new(),
-            ooo_bytes: 0,
-            peer_fin: None,
-            eof: false,
+            rx: Receiver::new(0),
             ack_pending: false,
             reply_micro: 0,
             last_adv_wnd: 0,
@@ -268,7 +298,7 @@ impl Connection {
             in_flight: false,
             need_resend: false,
         });
-        c.syn_pending = true;
+        c.phase = Phase::SynSent { syn_due: true };
         Ok(c)
     }
 
@@ -281,8 +311,8 @@ impl Connection {
         isn: u16,
     ) -> Result<Self, ConfigError> {
         let mut c = Connection::new(now, cfg, false, syn.conn_id.wrapping_add(1), syn.conn_id)?;
-        c.state = State::SynReceived;
-        c.ack_nr = syn.seq_nr;
+        c.phase = Phase::SynReceived;
+        c.rx.set_ack_nr(syn.seq_nr);
         c.seq_nr = isn;
         c.una = isn;
         c.peer_wnd = syn.wnd_size as u64;
@@ -306,12 +336,12 @@ impl Connection {
     }
     /// Lifecycle state.
     pub fn state(&self) -> State {
-        self.state
+        self.phase.state()
     }
     /// Whether the handshake completed from this side's point of view (the acceptor may
     /// send as soon as it has answered the SYN).
     pub fn is_established(&self) -> bool {
-        matches!(self.state, State::Connected | State::SynReceived)
+        matches!(self.phase, Phase::Connected | Phase::SynReceived)
     }
     /// Why the connection failed, if it did.
     pub fn error(&self) -> Option<ConnectionError> {
@@ -320,11 +350,11 @@ impl Connection {
     /// Whether a `close` was requested and the FIN is acknowledged (every byte written
     /// was delivered).
     pub fn is_write_closed(&self) -> bool {
-        self.fin_acked
+        self.closing == Closing::FinAcked
     }
     /// Whether the peer's FIN was reached and every byte before it has been read.
     pub fn is_read_closed(&self) -> bool {
-        self.eof && self.recv_buf.is_empty()
+        self.rx.is_eof() && self.rx.readable() == 0
     }
     /// Whether there is nothing left to do: failed, or closed in both directions (or closed
     /// by us, the peer's remaining data being unwanted), and the linger time after that
@@ -372,18 +402,9 @@ impl Connection {
                 self.resend_count
             ));
         }
-        let ooo: usize = self.ooo.iter().flatten().map(|p| p.len()).sum();
-        if ooo != self.ooo_bytes {
-            return Err(format!(
-                "ooo_bytes {} but buffer holds {ooo}",
-                self.ooo_bytes
-            ));
-        }
+        self.rx.check_invariants(self.cfg.max_reorder)?;
         if self.inflight.len() > self.cfg.max_packets_in_flight as usize + 1 {
             return Err(format!("{} packets in flight", self.inflight.len()));
-        }
-        if self.ooo.len() > self.cfg.max_reorder as usize {
-            return Err(format!("reorder buffer of {} slots", self.ooo.len()));
         }
         if self.unsent < self.send_base || self.unsent > self.send_base + self.send_buf.len() as u64
         {
@@ -413,13 +434,13 @@ impl Connection {
 
     /// Bytes ready for [`Connection::read`].
     pub fn readable(&self) -> usize {
-        self.recv_buf.len()
+        self.rx.readable()
     }
 
     /// Whether [`Connection::read`] would return something other than `WouldBlock`
     /// (data, end of stream or an error).
     pub fn is_readable(&self) -> bool {
-        !self.recv_buf.is_empty() || self.eof || self.error.is_some()
+        self.rx.readable() > 0 || self.rx.is_eof() || self.error.is_some()
     }
 
     /// Whether written bytes are waiting to be packetized.
@@ -433,10 +454,12 @@ impl Connection {
     pub fn wants_transmit(&self) -> bool {
         self.ack_pending
             || self.keepalive_due
-            || self.syn_pending
-            || self.reset_pending
+            || matches!(
+                self.phase,
+                Phase::SynSent { syn_due: true } | Phase::Failed { reset_due: true }
+            )
             || self.has_unsent()
-            || (self.close_requested && !self.fin_sent)
+            || self.closing == Closing::FinQueued
     }
 
     /// Queues bytes for sending; returns how many were taken (at most
@@ -445,7 +468,7 @@ impl Connection {
         if let Some(e) = self.error {
             return Err(e.into());
         }
-        if self.close_requested {
+        if self.closing != Closing::Open {
             return Err(StreamError::WriteClosed);
         }
         let n = data.len().min(self.writable());
@@ -458,8 +481,8 @@ impl Connection {
 
     /// Copies received bytes into `buf`. `Ok(0)` (for a non-empty `buf`) is end of stream.
     pub fn read(&mut self, buf: &mut [u8]) -> Result<usize, StreamError> {
-        if self.recv_buf.is_empty() {
-            if self.eof {
+        if self.rx.readable() == 0 {
+            if self.rx.is_eof() {
                 return Ok(0);
             }
             if let Some(e) = self.error {
@@ -467,12 +490,7 @@ impl Connection {
             }
             return Err(StreamError::WouldBlock);
         }
-        let n = buf.len().min(self.recv_buf.len());
-        let (a, b) = self.recv_buf.as_slices();
-        let from_a = n.min(a.len());
-        buf[..from_a].copy_from_slice(&a[..from_a]);
-        buf[from_a..n].copy_from_slice(&b[..n - from_a]);
-        self.recv_buf.drain(..n);
+        let n = self.rx.read(buf);
         // Window update (libutp): the peer may be stalled on a window smaller than a packet.
         let mss = self.cfg.max_payload() as u64;
         if self.last_adv_wnd < mss && self.adv_wnd() >= mss {
@@ -483,20 +501,23 @@ impl Connection {
 
     /// Ends our direction of the stream: a FIN follows the data already written.
     pub fn close(&mut self) {
-        self.close_requested = true;
+        if self.closing == Closing::Open {
+            self.closing = Closing::FinQueued;
+        }
     }
 
     /// Aborts the connection: one RESET is sent and the connection fails.
     pub fn abort(&mut self, now: Instant) {
         if self.error.is_none() {
-            self.reset_pending = self.state != State::SynSent;
+            let reset_due = !matches!(self.phase, Phase::SynSent { .. });
             self.fail(now, ConnectionError::Aborted);
+            self.phase = Phase::Failed { reset_due };
         }
     }
 
     fn fail(&mut self, now: Instant, e: ConnectionError) {
         self.error = Some(e);
-        self.state = State::Failed;
+        self.phase = Phase::Failed { reset_due: false };
         self.done_at.get_or_insert(now);
         self.rto_at = None;
         self.inflight.clear();
@@ -505,7 +526,7 @@ impl Connection {
     }
 
     fn adv_wnd(&self) -> u64 {
-        (self.cfg.recv_buffer as u64).saturating_sub((self.recv_buf.len() + self.ooo_bytes) as u64)
+        (self.cfg.recv_buffer as u64).saturating_sub(self.rx.buffered() as u64)
     }
 
     fn rto(&self) -> Duration {
@@ -544,16 +565,16 @@ impl Connection {
             }
             _ => {}
         }
-        if self.state == State::SynSent {
+        if matches!(self.phase, Phase::SynSent { .. }) {
             if h.ack_nr != SYN_SEQ_NR {
                 return;
             }
             // The STATE's seq_nr is the acceptor's next (unconsumed) number; a DATA's is
             // its own: either way the last one "received" is one before.
-            self.ack_nr = h.seq_nr.wrapping_sub(1);
-            self.state = State::Connected;
-        } else if self.state == State::SynReceived {
-            self.state = State::Connected;
+            self.rx.set_ack_nr(h.seq_nr.wrapping_sub(1));
+            self.phase = Phase::Connected;
+        } else if self.phase == Phase::SynReceived {
+            self.phase = Phase::Connected;
         }
         self.last_recv = now;
         self.reply_micro = wire_clock(now).wrapping_sub(h.timestamp);
@@ -580,7 +601,7 @@ impl Connection {
     }
 
     fn check_done(&mut self, now: Instant) {
-        if self.done_at.is_none() && self.fin_acked {
+        if self.done_at.is_none() && self.closing == Closing::FinAcked {
             self.done_at = Some(now);
         }
     }
@@ -626,7 +647,7 @@ impl Connection {
                 newest = Some(newest.map_or(e.sent_at, |t| t.max(e.sent_at)));
             }
             match e.kind {
-                Kind::Fin => self.fin_acked = true,
+                Kind::Fin => self.closing = Closing::FinAcked,
                 Kind::Data => {
                     let end = e.offset + e.len as u64;
                     let k = (end - self.send_base) as usize;
@@ -747,60 +768,12 @@ impl Connection {
 
     fn receive(&mut self, seq: u16, payload: &[u8], fin: bool) {
         self.ack_pending = true;
-        let expected = self.ack_nr.wrapping_add(1);
-        let d = seq_diff(seq, expected);
-        if d < 0 {
-            self.stats.duplicate_packets += 1;
-            return;
-        }
-        if let Some(f) = self.peer_fin {
-            if seq_lt(f, seq) || (fin && f != seq) {
-                return;
-            }
-        }
-        let d = d as usize;
-        let buffered = self.recv_buf.len() + self.ooo_bytes + payload.len();
-        if d >= self.cfg.max_reorder as usize || buffered > 2 * self.cfg.recv_buffer as usize {
-            self.stats.dropped_out_of_window += 1;
-            return;
-        }
-        if fin {
-            self.peer_fin = Some(seq);
-        }
-        if d == 0 {
-            self.deliver(seq, payload);
-            while let Some(slot) = self.ooo.pop_front() {
-                match slot {
-                    Some(p) => {
-                        self.ooo_bytes -= p.len();
-                        let s = self.ack_nr.wrapping_add(1);
-                        self.deliver(s, &p);
-                    }
-                    None => break,
-                }
-            }
-        } else {
-            let i = d - 1;
-            if self.ooo.len() <= i {
-                self.ooo.resize(i + 1, None);
-            }
-            if self.ooo[i].is_none() {
-                self.ooo_bytes += payload.len();
-                self.ooo[i] = Some(payload.to_vec());
-            } else {
-                self.stats.duplicate_packets += 1;
-            }
-        }
-    }
-
-    fn deliver(&mut self, seq: u16, payload: &[u8]) {
-        self.ack_nr = seq;
-        self.recv_buf.extend(payload);
-        self.stats.bytes_received += payload.len() as u64;
-        if self.peer_fin == Some(seq) {
-            self.eof = true;
-            self.ooo.clear();
-            self.ooo_bytes = 0;
+        let (max_reorder, recv_buffer) = (self.cfg.max_reorder, self.cfg.recv_buffer);
+        match self.rx.receive(seq, payload, fin, max_reorder, recv_buffer) {
+            Receipt::Delivered { bytes } => self.stats.bytes_received += bytes,
+            Receipt::Duplicate => self.stats.duplicate_packets += 1,
+            Receipt::OutOfWindow => self.stats.dropped_out_of_window += 1,
+            Receipt::Buffered | Receipt::PastFin => {}
         }
     }
 
@@ -818,7 +791,7 @@ impl Connection {
             timestamp_diff: self.reply_micro,
             wnd_size: wnd.min(u32::MAX as u64) as u32,
             seq_nr,
-            ack_nr: self.ack_nr,
+            ack_nr: self.rx.ack_nr(),
         }
     }
 
@@ -888,7 +861,7 @@ impl Connection {
         self.keepalive_due = false;
         self.stats.packets_sent += 1;
         // An ACK rides on every packet; a selective ACK needs a STATE of its own.
-        if self.ooo.is_empty() {
+        if !self.rx.has_gap() {
             self.ack_pending = false;
         }
     }
@@ -904,8 +877,8 @@ impl Connection {
     fn poll_transmit_inner(&mut self, now: Instant, out: &mut Vec<u8>) -> bool {
         out.clear();
         if self.error.is_some() {
-            if self.reset_pending {
-                self.reset_pending = false;
+            if self.phase == (Phase::Failed { reset_due: true }) {
+                self.phase = Phase::Failed { reset_due: false };
                 let h = self.header(now, PacketType::Reset, self.seq_nr);
                 packet::encode(&h, &[], &[], out);
                 self.stats.packets_sent += 1;
@@ -913,11 +886,11 @@ impl Connection {
             }
             return false;
         }
-        if self.state == State::SynSent {
-            if !self.syn_pending {
+        if let Phase::SynSent { syn_due } = self.phase {
+            if !syn_due {
                 return false;
             }
-            self.syn_pending = false;
+            self.phase = Phase::SynSent { syn_due: false };
             let h = self.header(now, PacketType::Syn, SYN_SEQ_NR);
             packet::encode(&h, &[], &[], out);
             if let Some(e) = self.inflight.front_mut() {
@@ -993,7 +966,7 @@ impl Connection {
                 self.finish_packet(now);
                 return true;
             }
-        } else if avail == 0 && room && self.close_requested && !self.fin_sent {
+        } else if avail == 0 && room && self.closing == Closing::FinQueued {
             let seq = self.seq_nr;
             self.seq_nr = seq.wrapping_add(1);
             let h = self.header(now, PacketType::Fin, seq);
@@ -1008,7 +981,7 @@ impl Connection {
                 in_flight: false,
                 need_resend: false,
             });
-            self.fin_sent = true;
+            self.closing = Closing::FinSent;
             self.on_data_sent(now, 0);
             self.finish_packet(now);
             return true;
@@ -1026,11 +999,8 @@ impl Connection {
         }
         let mut sack = std::mem::take(&mut self.sack_scratch);
         sack.clear();
-        if !self.ooo.is_empty() {
-            sack = packet::build_sack(
-                self.ooo.iter().map(|s| s.is_some()),
-                self.cfg.max_sack_bytes as usize,
-            );
+        if let Some(bits) = self.rx.selective_ack(self.cfg.max_sack_bytes as usize) {
+            sack = bits;
         }
         packet::encode(&h, &sack, &[], out);
         self.sack_scratch = sack;
@@ -1059,10 +1029,10 @@ impl Connection {
         consider(self.ctrl.next_tick());
         consider(self.probe_at);
         consider(self.blocked_until);
-        if self.state != State::SynSent {
+        if !matches!(self.phase, Phase::SynSent { .. }) {
             consider(self.last_sent.map(|s| s + self.cfg.keepalive));
         }
-        if self.state == State::SynReceived {
+        if self.phase == Phase::SynReceived {
             consider(Some(self.last_recv + self.cfg.handshake_timeout));
         }
         t
@@ -1092,11 +1062,11 @@ impl Connection {
             self.probe_at = None;
             self.probe_ok = true;
         }
-        if self.state == State::SynReceived && now >= self.last_recv + self.cfg.handshake_timeout {
+        if self.phase == Phase::SynReceived && now >= self.last_recv + self.cfg.handshake_timeout {
             self.fail(now, ConnectionError::TimedOut);
             return;
         }
-        if self.state != State::SynSent
+        if !matches!(self.phase, Phase::SynSent { .. })
             && self
                 .last_sent
                 .is_some_and(|s| now >= s + self.cfg.keepalive)
@@ -1111,13 +1081,13 @@ impl Connection {
     fn on_rto(&mut self, now: Instant) {
         self.rto_at = None;
         self.stats.timeouts += 1;
-        if self.state == State::SynSent {
+        if let Phase::SynSent { .. } = self.phase {
             self.syn_retries += 1;
             if self.syn_retries > self.cfg.max_syn_retries {
                 self.fail(now, ConnectionError::TimedOut);
             } else {
                 self.backoff += 1;
-                self.syn_pending = true;
+                self.phase = Phase::SynSent { syn_due: true };
             }
             return;
         }
@@ -1388,6 +1358,62 @@ mod tests {
         assert_eq!(packet::decode(&r[0]).unwrap().header.ty, PacketType::Reset);
         a.handle_datagram(now, &r[0]);
         assert_eq!(a.error(), Some(ConnectionError::Reset));
+    }
+
+    #[test]
+    fn close_before_the_handshake_holds_the_fin_until_the_syn_is_answered() {
+        let now = Instant::from_millis(1);
+        let mut a = Connection::connect(now, cfg(), 40).unwrap();
+        a.write(b"early").unwrap();
+        a.close();
+        assert_eq!(a.write(b"x"), Err(StreamError::WriteClosed));
+        let syn = drain(&mut a, now);
+        assert_eq!(syn.len(), 1, "only the SYN while SynSent");
+        assert_eq!(a.state(), State::SynSent);
+        let p = packet::decode(&syn[0]).unwrap();
+        let mut b = Connection::accept(now, cfg(), &p.header, 900).unwrap();
+        for d in drain(&mut b, now) {
+            a.handle_datagram(now, &d);
+        }
+        assert_eq!(a.state(), State::Connected);
+        let out = drain(&mut a, now);
+        let types: Vec<PacketType> = out
+            .iter()
+            .map(|d| packet::decode(d).unwrap().header.ty)
+            .collect();
+        assert_eq!(types, [PacketType::Data, PacketType::Fin]);
+        assert!(!a.is_write_closed(), "FIN sent, not yet acknowledged");
+        for d in &out {
+            b.handle_datagram(now, d);
+        }
+        for d in drain(&mut b, now) {
+            a.handle_datagram(now, &d);
+        }
+        assert!(a.is_write_closed());
+        let mut buf = [0u8; 8];
+        assert_eq!(b.read(&mut buf).unwrap(), 5);
+        assert_eq!(b.read(&mut buf).unwrap(), 0);
+    }
+
+    #[test]
+    fn abort_before_the_syn_is_answered_sends_no_reset() {
+        let now = Instant::from_millis(1);
+        let mut a = Connection::connect(now, cfg(), 41).unwrap();
+        assert_eq!(drain(&mut a, now).len(), 1);
+        a.abort(now);
+        assert_eq!(a.state(), State::Failed);
+        assert!(!a.wants_transmit());
+        assert!(
+            drain(&mut a, now).is_empty(),
+            "the peer knows no connection to reset"
+        );
+        let (_, mut b, now) = pair();
+        b.abort(now);
+        assert!(b.wants_transmit());
+        let r = drain(&mut b, now);
+        assert_eq!(r.len(), 1);
+        assert_eq!(packet::decode(&r[0]).unwrap().header.ty, PacketType::Reset);
+        assert!(!b.wants_transmit(), "one RESET only");
     }
 
     #[test]

@@ -16,6 +16,7 @@
 pub mod config;
 pub mod conn;
 pub mod packet;
+mod recv;
 pub mod seq;
 pub mod stats;
 
