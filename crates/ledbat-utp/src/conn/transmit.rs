@@ -1,0 +1,244 @@
+//! The sending path of [`Connection`]: which datagram goes out next (RESET, SYN,
+//! retransmission, new data, FIN, then a STATE for a pending or selective ACK or a
+//! keep-alive), whether the congestion window, the peer's window, the controller's pause
+//! and pacing let it leave, and the header every packet carries.
+
+use super::{wire_clock, Closing, Connection, Kind, Phase, Sent, SYN_SEQ_NR};
+use crate::packet::{self, Header, PacketType};
+use ledbat_core::{Controller, Duration, Instant, Timeout};
+
+impl Connection {
+    fn header(&mut self, now: Instant, ty: PacketType, seq_nr: u16) -> Header {
+        let wnd = self.adv_wnd();
+        self.last_adv_wnd = wnd;
+        Header {
+            ty,
+            conn_id: if ty == PacketType::Syn {
+                self.recv_id
+            } else {
+                self.send_id
+            },
+            timestamp: wire_clock(now),
+            timestamp_diff: self.reply_micro,
+            wnd_size: wnd.min(u32::MAX as u64) as u32,
+            seq_nr,
+            ack_nr: self.rx.ack_nr(),
+        }
+    }
+
+    /// Whether a packet of `len` payload bytes may leave now; records why not.
+    fn may_send(&mut self, now: Instant, len: u64) -> bool {
+        if let Some(p) = self.ctrl.pause_until() {
+            if now < p {
+                self.blocked_until = Some(p);
+                return false;
+            }
+        }
+        if now < self.next_send_at {
+            self.blocked_until = Some(self.next_send_at);
+            return false;
+        }
+        if self.in_flight_bytes > 0 && self.in_flight_bytes + len > self.ctrl.window() {
+            return false;
+        }
+        if self.in_flight_bytes + len > self.peer_wnd {
+            if self.in_flight_bytes == 0 {
+                if self.probe_ok {
+                    return true;
+                }
+                self.probe_at.get_or_insert(now + self.rto());
+            }
+            return false;
+        }
+        true
+    }
+
+    fn copy_payload(&self, offset: u64, len: usize, out: &mut Vec<u8>) {
+        let start = (offset - self.send_base) as usize;
+        let (a, b) = self.send_buf.as_slices();
+        if start < a.len() {
+            let end = (start + len).min(a.len());
+            out.extend_from_slice(&a[start..end]);
+            out.extend_from_slice(&b[..len - (end - start)]);
+        } else {
+            let s = start - a.len();
+            out.extend_from_slice(&b[s..s + len]);
+        }
+    }
+
+    fn on_data_sent(&mut self, now: Instant, len: u64) {
+        self.in_flight_bytes += len;
+        if len > 0 {
+            // A FIN carries no data: the controller only hears about data packets.
+            self.ctrl.on_sent(now, len, self.in_flight_bytes);
+        }
+        if let Some(gap) = self
+            .ctrl
+            .pacing_rate()
+            .and_then(|rate| len.saturating_mul(1_000_000_000).checked_div(rate))
+        {
+            self.next_send_at = now + Duration::from_nanos(gap);
+        }
+        if self.rto_at.is_none() {
+            self.rto_at = Some(now + self.rto());
+        }
+        self.probe_ok = false;
+        self.probe_at = None;
+        self.stats.bytes_sent += len;
+    }
+
+    fn finish_packet(&mut self, now: Instant) {
+        self.last_sent = Some(now);
+        self.keepalive_due = false;
+        self.stats.packets_sent += 1;
+        // An ACK rides on every packet; a selective ACK needs a STATE of its own.
+        if !self.rx.has_gap() {
+            self.ack_pending = false;
+        }
+    }
+
+    /// Writes the next datagram into `out` (cleared first) and returns true, or returns
+    /// false when nothing is due now. Call until it returns false after every event.
+    pub fn poll_transmit(&mut self, now: Instant, out: &mut Vec<u8>) -> bool {
+        let sent = self.poll_transmit_inner(now, out);
+        self.flight_at_poll = self.in_flight_bytes;
+        sent
+    }
+
+    fn poll_transmit_inner(&mut self, now: Instant, out: &mut Vec<u8>) -> bool {
+        out.clear();
+        if self.error.is_some() {
+            if self.phase == (Phase::Failed { reset_due: true }) {
+                self.phase = Phase::Failed { reset_due: false };
+                let h = self.header(now, PacketType::Reset, self.seq_nr);
+                packet::encode(&h, &[], &[], out);
+                self.stats.packets_sent += 1;
+                return true;
+            }
+            return false;
+        }
+        if let Phase::SynSent { syn_due } = self.phase {
+            if !syn_due {
+                return false;
+            }
+            self.phase = Phase::SynSent { syn_due: false };
+            let h = self.header(now, PacketType::Syn, SYN_SEQ_NR);
+            packet::encode(&h, &[], &[], out);
+            if let Some(e) = self.inflight.front_mut() {
+                e.transmissions += 1;
+                e.sent_at = now;
+            }
+            if self.rto_at.is_none() {
+                self.rto_at = Some(now + self.rto());
+            }
+            self.finish_packet(now);
+            return true;
+        }
+        // Retransmissions first.
+        if self.resend_count > 0 {
+            if let Some(idx) = self.inflight.iter().position(|e| e.need_resend) {
+                let e = self.inflight[idx];
+                if self.may_send(now, e.len as u64) {
+                    let seq = self.una.wrapping_add(idx as u16);
+                    let ty = if e.kind == Kind::Fin {
+                        PacketType::Fin
+                    } else {
+                        PacketType::Data
+                    };
+                    let h = self.header(now, ty, seq);
+                    packet::encode(&h, &[], &[], out);
+                    if e.kind == Kind::Data {
+                        self.copy_payload(e.offset, e.len as usize, out);
+                    }
+                    let s = &mut self.inflight[idx];
+                    s.need_resend = false;
+                    s.in_flight = true;
+                    s.sent_at = now;
+                    s.transmissions += 1;
+                    self.resend_count -= 1;
+                    self.stats.retransmissions += 1;
+                    self.on_data_sent(now, e.len as u64);
+                    self.finish_packet(now);
+                    return true;
+                }
+                // Blocked: new data must not overtake a pending retransmission.
+                return self.poll_ack(now, out);
+            }
+        }
+        let avail = self.send_base + self.send_buf.len() as u64 - self.unsent;
+        let room = self.inflight.len() < self.cfg.max_packets_in_flight as usize;
+        if avail > 0 && room {
+            let len = avail.min(self.cfg.max_payload() as u64);
+            if self.in_flight_bytes == 0 {
+                if let Some(last) = self.last_sent {
+                    if now.saturating_since(last) >= self.rto() && self.stats.bytes_sent > 0 {
+                        self.ctrl.on_timeout(now, Timeout::Idle);
+                    }
+                }
+            }
+            if self.may_send(now, len) {
+                let seq = self.seq_nr;
+                self.seq_nr = seq.wrapping_add(1);
+                let h = self.header(now, PacketType::Data, seq);
+                packet::encode(&h, &[], &[], out);
+                self.copy_payload(self.unsent, len as usize, out);
+                self.inflight.push_back(Sent {
+                    kind: Kind::Data,
+                    offset: self.unsent,
+                    len: len as u32,
+                    sent_at: now,
+                    transmissions: 1,
+                    acked: false,
+                    in_flight: true,
+                    need_resend: false,
+                });
+                self.unsent += len;
+                self.on_data_sent(now, len);
+                self.finish_packet(now);
+                return true;
+            }
+        } else if avail == 0 && room && self.closing == Closing::FinQueued {
+            let seq = self.seq_nr;
+            self.seq_nr = seq.wrapping_add(1);
+            let h = self.header(now, PacketType::Fin, seq);
+            packet::encode(&h, &[], &[], out);
+            self.inflight.push_back(Sent {
+                kind: Kind::Fin,
+                offset: self.unsent,
+                len: 0,
+                sent_at: now,
+                transmissions: 1,
+                acked: false,
+                in_flight: false,
+                need_resend: false,
+            });
+            self.closing = Closing::FinSent;
+            self.on_data_sent(now, 0);
+            self.finish_packet(now);
+            return true;
+        }
+        self.poll_ack(now, out)
+    }
+
+    fn poll_ack(&mut self, now: Instant, out: &mut Vec<u8>) -> bool {
+        if !(self.ack_pending || self.keepalive_due) {
+            return false;
+        }
+        let mut h = self.header(now, PacketType::State, self.seq_nr);
+        if self.keepalive_due && !self.ack_pending {
+            h.ack_nr = h.ack_nr.wrapping_sub(1);
+        }
+        let mut sack = std::mem::take(&mut self.sack_scratch);
+        sack.clear();
+        if let Some(bits) = self.rx.selective_ack(self.cfg.max_sack_bytes as usize) {
+            sack = bits;
+        }
+        packet::encode(&h, &sack, &[], out);
+        self.sack_scratch = sack;
+        self.last_sent = Some(now);
+        self.keepalive_due = false;
+        self.ack_pending = false;
+        self.stats.packets_sent += 1;
+        true
+    }
+}
