@@ -26,6 +26,7 @@ pub mod scenario;
 pub mod stats;
 pub mod swarm;
 pub mod sweep;
+pub mod transport;
 pub mod units;
 pub mod world;
 

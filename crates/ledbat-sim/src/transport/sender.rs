@@ -1,0 +1,487 @@
+//! The sending half of a connection: sequence space, scoreboard, loss detection,
+//! retransmission queue, RTT estimation, RTO with back-off, and the congestion controller.
+
+use super::AckFields;
+use crate::scenario::TransportConfig;
+use ledbat_core::{
+    Ack, AnyController, Controller, DelaySample, Duration, Instant, Loss, RttEstimator, Timeout,
+};
+use std::collections::VecDeque;
+
+/// Longest back-off exponent: the RTO doubles at most 20 times (then `max_rto` caps it).
+const MAX_BACKOFF: u32 = 20;
+
+/// Scoreboard entry of one sequence in `[snd_una, snd_nxt)`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Seg {
+    /// Time of the latest transmission.
+    sent_at: Instant,
+    /// Transmission number (1, 2, ... over the connection) of the latest transmission.
+    tx: u64,
+    /// Transmitted at least once.
+    out: bool,
+    /// Selectively acknowledged.
+    sacked: bool,
+    /// Declared lost and not retransmitted since.
+    lost: bool,
+    /// Retransmitted at least once (no RTT sample, Karn).
+    retransmitted: bool,
+}
+
+impl Seg {
+    /// Counted in the flight size.
+    #[inline]
+    fn in_flight(&self) -> bool {
+        self.out && !self.sacked && !self.lost
+    }
+}
+
+/// Per-sequence sender state for `[snd_una, snd_nxt)`, in a power-of-two ring that doubles
+/// when the window outgrows it.
+#[derive(Debug)]
+struct SegRing {
+    segs: Vec<Seg>,
+    mask: u64,
+}
+
+impl SegRing {
+    fn new() -> Self {
+        SegRing {
+            segs: vec![Seg::default(); 64],
+            mask: 63,
+        }
+    }
+    #[inline]
+    fn get(&mut self, seq: u64) -> &mut Seg {
+        &mut self.segs[(seq & self.mask) as usize]
+    }
+    fn make_room(&mut self, una: u64, nxt: u64) {
+        if nxt - una < self.segs.len() as u64 {
+            return;
+        }
+        let mut bigger = vec![Seg::default(); self.segs.len() * 2];
+        let m = bigger.len() as u64 - 1;
+        for s in una..nxt {
+            bigger[(s & m) as usize] = self.segs[(s & self.mask) as usize];
+        }
+        self.segs = bigger;
+        self.mask = m;
+    }
+}
+
+/// What [`Sender::next`] decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Transmit this segment now (the sender's state already counts it as sent).
+    Send(Segment),
+    /// Sending is gated (pacing, controller pause, interruption) until this instant.
+    Wait(Instant),
+    /// Nothing to send: no data written, or the window is full. An ACK, a timeout or a
+    /// write changes that.
+    Blocked,
+}
+
+/// One data packet to transmit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// Its sequence number.
+    pub seq: u64,
+    /// A retransmission.
+    pub retransmit: bool,
+    /// The retransmission timer was armed for this instant (it was not running).
+    pub rto_armed: Option<Instant>,
+}
+
+/// One arriving ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AckIn {
+    /// What the receiver sent.
+    pub fields: AckFields,
+    /// Reverse-path delay sample: sender clock now minus the receiver's timestamp.
+    pub reverse_delay: DelaySample,
+}
+
+/// What one ACK did at the sender.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AckOutcome {
+    /// The RTT sample taken (none when nothing new was acknowledged or the packet that
+    /// triggered the ACK had been retransmitted).
+    pub rtt: Option<Duration>,
+    /// Packets newly declared lost.
+    pub losses: u64,
+    /// The retransmission timer was re-armed for this instant (the cumulative ACK advanced
+    /// with data still outstanding).
+    pub rto_armed: Option<Instant>,
+}
+
+/// Transport parameters the sender needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SenderConfig {
+    /// Packet size, bytes.
+    pub mss: u32,
+    /// Packets acknowledged after a packet, in transmission order, before it is lost.
+    pub dupthresh: u32,
+    /// Clock granularity `G` of the RTO formula.
+    pub granularity: Duration,
+    /// RTO floor.
+    pub min_rto: Duration,
+    /// RTO ceiling (also after back-off).
+    pub max_rto: Duration,
+}
+
+impl SenderConfig {
+    /// The sender parameters of a scenario's transport, for packets of `mss` bytes.
+    pub fn from_transport(mss: u32, tp: &TransportConfig) -> Self {
+        SenderConfig {
+            mss,
+            dupthresh: tp.dupthresh,
+            granularity: tp.granularity,
+            min_rto: tp.min_rto,
+            max_rto: tp.max_rto,
+        }
+    }
+}
+
+/// Sender state of one connection.
+#[derive(Debug)]
+pub struct Sender {
+    cfg: SenderConfig,
+    cc: AnyController,
+    /// Packets written by the application so far (new data is sent below this).
+    written: u64,
+    snd_una: u64,
+    snd_nxt: u64,
+    board: SegRing,
+    /// `(transmission number, seq)` in transmission order, for loss detection.
+    sent_list: VecDeque<(u64, u64)>,
+    /// Sequences to retransmit, oldest first.
+    retx: VecDeque<u64>,
+    tx_count: u64,
+    /// Highest transmission number acknowledged.
+    h_tx: u64,
+    in_flight: u64,
+    rtt: RttEstimator,
+    backoff: u32,
+    rto_deadline: Option<Instant>,
+    last_send: Instant,
+    last_activity: Instant,
+}
+
+impl Sender {
+    /// A sender at sequence 0 with nothing written, driving `cc`.
+    pub fn new(cfg: SenderConfig, cc: AnyController) -> Self {
+        Sender {
+            cfg,
+            cc,
+            written: 0,
+            snd_una: 0,
+            snd_nxt: 0,
+            board: SegRing::new(),
+            sent_list: VecDeque::with_capacity(64),
+            retx: VecDeque::new(),
+            tx_count: 0,
+            h_tx: 0,
+            in_flight: 0,
+            rtt: RttEstimator::default(),
+            backoff: 0,
+            rto_deadline: None,
+            last_send: Instant::ZERO,
+            last_activity: Instant::ZERO,
+        }
+    }
+
+    /// The congestion controller.
+    pub fn cc(&self) -> &AnyController {
+        &self.cc
+    }
+    /// Oldest unacknowledged sequence.
+    pub fn snd_una(&self) -> u64 {
+        self.snd_una
+    }
+    /// Next new sequence to send.
+    pub fn snd_nxt(&self) -> u64 {
+        self.snd_nxt
+    }
+    /// Packets written by the application so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+    /// Bytes in flight (sent, not acknowledged, not declared lost).
+    pub fn in_flight(&self) -> u64 {
+        self.in_flight
+    }
+    /// Current back-off exponent.
+    pub fn backoff(&self) -> u32 {
+        self.backoff
+    }
+    /// The RTT estimator.
+    pub fn rtt(&self) -> &RttEstimator {
+        &self.rtt
+    }
+    /// When the retransmission timer expires, if it runs.
+    pub fn rto_deadline(&self) -> Option<Instant> {
+        self.rto_deadline
+    }
+    /// Every written packet has been acknowledged.
+    pub fn all_acked(&self) -> bool {
+        self.snd_una >= self.written
+    }
+
+    /// The application writes `pkts` more packets (saturating: `u64::MAX` is a backlog).
+    pub fn write(&mut self, pkts: u64) {
+        self.written = self.written.saturating_add(pkts);
+    }
+
+    /// The current RTO: RFC 6298's `SRTT + max(G, 4 RTTVAR)` (floor `min_rto`), doubled per
+    /// back-off, capped at `max_rto`.
+    pub fn rto(&self) -> Duration {
+        let c = &self.cfg;
+        let base = self.rtt.rto(c.granularity, c.min_rto).as_nanos();
+        Duration::from_nanos(
+            base.saturating_mul(1u64 << self.backoff.min(MAX_BACKOFF))
+                .min(c.max_rto.as_nanos()),
+        )
+    }
+
+    /// Notes activity at `now` (the connection (re)starts): idle time, after which the
+    /// controller restarts, is counted from here.
+    pub fn touch(&mut self, now: Instant) {
+        self.last_activity = now;
+    }
+
+    /// Stops the retransmission timer (the connection is closed or paused for good).
+    pub fn cancel_rto(&mut self) {
+        self.rto_deadline = None;
+    }
+
+    /// A new connection over the same sequence space: a fresh controller and RTT estimator,
+    /// no back-off.
+    pub fn new_connection(&mut self, cc: AnyController) {
+        self.cc = cc;
+        self.rtt = RttEstimator::default();
+        self.backoff = 0;
+    }
+
+    /// Lets the controller run its timer when it is due.
+    pub fn on_tick(&mut self, now: Instant) {
+        if self.cc.next_tick().is_some_and(|t| t <= now) {
+            self.cc.on_tick(now);
+        }
+    }
+
+    /// What to do at `now`, sending nothing before `not_before`: the next segment
+    /// (retransmissions first), or why not. Call again after each [`Next::Send`].
+    pub fn next(&mut self, now: Instant, not_before: Instant) -> Next {
+        let mss = self.cfg.mss as u64;
+        let mut gate = not_before;
+        if let Some(p) = self.cc.pause_until() {
+            gate = gate.max(p);
+        }
+        if let Some(r) = self.cc.pacing_rate() {
+            if r > 0 && self.tx_count > 0 {
+                gate = gate.max(self.last_send + Duration::from_nanos(mss * 1_000_000_000 / r));
+            }
+        }
+        if gate > now {
+            return Next::Wait(gate);
+        }
+        let mut retx = None;
+        while let Some(&s) = self.retx.front() {
+            let seg = self.board.get(s);
+            if s >= self.snd_una && seg.lost && !seg.sacked {
+                retx = Some(s);
+                break;
+            }
+            self.retx.pop_front();
+        }
+        let seq = match retx {
+            Some(s) => s,
+            None if self.snd_nxt < self.written => self.snd_nxt,
+            None => return Next::Blocked,
+        };
+        let idle_restart = retx.is_none()
+            && self.in_flight == 0
+            && self.snd_una == self.snd_nxt
+            && self.tx_count > 0
+            && now - self.last_activity >= self.rto();
+        if self.in_flight > 0 && self.in_flight + mss > self.cc.window() {
+            return Next::Blocked;
+        }
+        if idle_restart {
+            self.cc.on_timeout(now, Timeout::Idle);
+        }
+        Next::Send(self.transmit(now, seq, retx.is_some()))
+    }
+
+    fn transmit(&mut self, now: Instant, seq: u64, retransmit: bool) -> Segment {
+        let mss = self.cfg.mss as u64;
+        self.tx_count += 1;
+        if retransmit {
+            self.retx.pop_front();
+        } else {
+            self.board.make_room(self.snd_una, self.snd_nxt + 1);
+            *self.board.get(seq) = Seg::default();
+            self.snd_nxt += 1;
+        }
+        let tx = self.tx_count;
+        let seg = self.board.get(seq);
+        seg.sent_at = now;
+        seg.tx = tx;
+        seg.lost = false;
+        seg.out = true;
+        seg.retransmitted |= retransmit;
+        self.in_flight += mss;
+        self.sent_list.push_back((tx, seq));
+        self.last_send = now;
+        self.last_activity = now;
+        self.cc.on_sent(now, mss, self.in_flight);
+        let rto_armed = self.rto_deadline.is_none().then(|| self.arm_rto(now));
+        Segment {
+            seq,
+            retransmit,
+            rto_armed,
+        }
+    }
+
+    fn arm_rto(&mut self, now: Instant) -> Instant {
+        let d = now + self.rto();
+        self.rto_deadline = Some(d);
+        d
+    }
+
+    /// An ACK arrived at `now`: cumulative and SACK processing, an RTT sample (Karn), the
+    /// controller's `on_ack`, then loss detection in transmission order (a packet is lost
+    /// once `dupthresh` packets sent after it are acknowledged) with one `on_loss` each.
+    pub fn on_ack(&mut self, now: Instant, ack: &AckIn) -> AckOutcome {
+        let mss = self.cfg.mss as u64;
+        let mut out = AckOutcome::default();
+        let flight_before = self.in_flight;
+        let mut bytes = 0u64;
+        let mut pkts = 0u32;
+        let mut rtt: Option<Duration> = None;
+        let mut newest_sent = Instant::ZERO;
+        let mut acked_tx = 0u64;
+        let cum = ack.fields.cum.min(self.snd_nxt);
+        let mut advanced = false;
+        if cum > self.snd_una {
+            for s in self.snd_una..cum {
+                let seg = *self.board.get(s);
+                if !seg.sacked {
+                    if seg.in_flight() {
+                        self.in_flight -= mss;
+                    }
+                    bytes += mss;
+                    pkts += 1;
+                    if s + 1 == cum && !seg.retransmitted {
+                        rtt = Some(now - seg.sent_at);
+                    }
+                    newest_sent = newest_sent.max(seg.sent_at);
+                }
+                acked_tx = acked_tx.max(seg.tx);
+            }
+            self.snd_una = cum;
+            self.backoff = 0;
+            advanced = true;
+        }
+        let s = ack.fields.sack;
+        if s >= self.snd_una && s < self.snd_nxt {
+            let seg = self.board.get(s);
+            if !seg.sacked {
+                if seg.in_flight() {
+                    self.in_flight -= mss;
+                }
+                seg.sacked = true;
+                bytes += mss;
+                pkts += 1;
+                if !seg.retransmitted {
+                    rtt = Some(now - seg.sent_at);
+                }
+                newest_sent = newest_sent.max(seg.sent_at);
+            }
+            acked_tx = acked_tx.max(seg.tx);
+        }
+        self.h_tx = self.h_tx.max(acked_tx);
+        self.last_activity = now;
+        if pkts > 0 {
+            let samples = [ack.fields.delay];
+            if let Some(r) = rtt {
+                self.rtt.on_sample(r);
+                out.rtt = Some(r);
+            }
+            let a = Ack {
+                bytes_acked: bytes,
+                packets_acked: pkts,
+                flight_before,
+                delay_samples: &samples,
+                rtt,
+                reverse_delay: Some(ack.reverse_delay),
+                newest_sent,
+            };
+            self.cc.on_ack(now, &a);
+        }
+        let thresh = self.cfg.dupthresh as u64;
+        while let Some(&(tx, s)) = self.sent_list.front() {
+            if s < self.snd_una {
+                self.sent_list.pop_front();
+                continue;
+            }
+            let seg = self.board.get(s);
+            if seg.tx != tx || seg.sacked || seg.lost {
+                self.sent_list.pop_front();
+                continue;
+            }
+            if tx + thresh > self.h_tx {
+                break;
+            }
+            let in_flight_before = self.in_flight;
+            if seg.in_flight() {
+                self.in_flight -= mss;
+            }
+            seg.lost = true;
+            let loss = Loss {
+                bytes: mss,
+                sent_at: seg.sent_at,
+                in_flight: in_flight_before,
+            };
+            self.retx.push_back(s);
+            out.losses += 1;
+            self.sent_list.pop_front();
+            self.cc.on_loss(now, &loss);
+        }
+        if advanced {
+            if self.snd_una < self.snd_nxt {
+                out.rto_armed = Some(self.arm_rto(now));
+            } else {
+                self.rto_deadline = None;
+            }
+        }
+        out
+    }
+
+    /// The retransmission timer fired at `now` (at or after [`Sender::rto_deadline`]).
+    /// With data outstanding: back off, tell the controller, queue every unacknowledged
+    /// packet for retransmission and return the re-armed deadline. Otherwise stop the timer
+    /// and return `None`.
+    pub fn on_rto(&mut self, now: Instant) -> Option<Instant> {
+        let mss = self.cfg.mss as u64;
+        if self.snd_una == self.snd_nxt {
+            self.rto_deadline = None;
+            return None;
+        }
+        self.backoff = (self.backoff + 1).min(MAX_BACKOFF);
+        self.cc.on_timeout(now, Timeout::Retransmission);
+        self.retx.clear();
+        self.sent_list.clear();
+        for s in self.snd_una..self.snd_nxt {
+            let seg = self.board.get(s);
+            if !seg.sacked {
+                if seg.in_flight() {
+                    self.in_flight -= mss;
+                }
+                seg.lost = true;
+                self.retx.push_back(s);
+            }
+        }
+        Some(self.arm_rto(now))
+    }
+}

@@ -1,0 +1,253 @@
+//! Building a [`World`] from a [`Scenario`]: links of the topology, each flow's access
+//! links and routes, its controller, transport and application, and the start and stop
+//! events.
+
+use super::flow::{Flow, Timers};
+use super::metrics::FlowStats;
+use super::net::{Link, Pool};
+use super::sources::{App, AppState};
+use super::{RunError, World};
+use crate::engine::{Ev, EventQueue};
+use crate::scenario::{Direction, FlowSpec, Scenario, Topology, Traffic};
+use crate::transport::{Receiver, Sender, SenderConfig};
+use ledbat_core::Instant;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+
+impl<'a> World<'a> {
+    pub(super) fn build(sc: &'a Scenario, seed: u64) -> Result<World<'a>, RunError> {
+        let mss = sc.mss;
+        let mut w = World {
+            sc,
+            now: Instant::ZERO,
+            end: Instant::ZERO + sc.duration,
+            warmup: Instant::ZERO + sc.warmup,
+            mss,
+            ack_size: sc.ack_size,
+            sample_every: sc.sample_interval,
+            ev: EventQueue::with_capacity(1024),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            pool: Pool::default(),
+            links: Vec::new(),
+            routes: Vec::new(),
+            route_cache: BTreeMap::new(),
+            star: Vec::new(),
+            flows: Vec::new(),
+            monitored: Vec::new(),
+            primary: None,
+            capacity_bps: 0.0,
+            sent: 0,
+            delivered: 0,
+            dropped: 0,
+            scratch: Vec::new(),
+            series_t: Vec::new(),
+            series_links: Vec::new(),
+            series_len: if sc.series {
+                (sc.duration.as_nanos() / sc.sample_interval.as_nanos()) as usize
+            } else {
+                0
+            },
+        };
+        w.series_t.reserve_exact(w.series_len);
+        match &sc.topology {
+            Topology::Dumbbell(d) => {
+                let mut f = Link::new(
+                    "bottleneck".into(),
+                    d.rate,
+                    d.delay,
+                    &d.queue,
+                    d.loss,
+                    true,
+                    mss,
+                );
+                f.jitter = d.jitter;
+                let rq = d.reverse_queue.clone().unwrap_or_else(|| d.queue.clone());
+                let rr = d.reverse_rate.unwrap_or(d.rate);
+                let mut r = Link::new(
+                    "bottleneck-rev".into(),
+                    rr,
+                    d.delay,
+                    &rq,
+                    d.reverse_loss,
+                    true,
+                    mss,
+                );
+                r.jitter = d.jitter;
+                w.links.push(f);
+                w.links.push(r);
+                w.monitored = vec![0, 1];
+                w.primary = Some(0);
+                // Both directions count when some flow sends on the reverse path.
+                let reverse = sc.flows.iter().any(|f| f.direction == Direction::Reverse);
+                w.capacity_bps = d.rate.bits_per_sec() as f64
+                    + if reverse {
+                        rr.bits_per_sec() as f64
+                    } else {
+                        0.0
+                    };
+            }
+            Topology::Star(s) => {
+                let mut idx = 0u32;
+                for h in &s.hosts {
+                    for _ in 0..h.count {
+                        let up = Link::new(
+                            format!("up{idx}"),
+                            h.up,
+                            h.delay + s.core_delay,
+                            &h.up_queue,
+                            h.loss,
+                            true,
+                            mss,
+                        );
+                        let down = Link::new(
+                            format!("down{idx}"),
+                            h.down,
+                            h.delay,
+                            &h.down_queue,
+                            0.0,
+                            true,
+                            mss,
+                        );
+                        w.links.push(up);
+                        w.links.push(down);
+                        w.star.push((
+                            (w.links.len() - 2) as u32,
+                            (w.links.len() - 1) as u32,
+                            h.clock,
+                        ));
+                        idx += 1;
+                    }
+                }
+                w.monitored = (0..w.links.len()).collect();
+                let mut senders: Vec<u32> = sc.flows.iter().map(|f| f.from).collect();
+                senders.sort_unstable();
+                senders.dedup();
+                w.capacity_bps = senders
+                    .iter()
+                    .map(|h| w.links[w.star[*h as usize].0 as usize].rate.0 as f64)
+                    .sum();
+            }
+        }
+        for (si, spec) in sc.flows.iter().enumerate() {
+            for k in 0..spec.count {
+                let name = if !spec.name.is_empty() {
+                    if spec.count > 1 {
+                        format!("{}.{k}", spec.name)
+                    } else {
+                        spec.name.clone()
+                    }
+                } else if spec.count > 1 {
+                    format!("flow{si}.{k}")
+                } else {
+                    format!("flow{si}")
+                };
+                w.add_flow(spec, name, k)?;
+            }
+        }
+        for _ in 0..w.links.len() {
+            w.ev.add_pipe();
+        }
+        w.series_links = (0..w.monitored.len().min(8))
+            .map(|_| Vec::with_capacity(w.series_len))
+            .collect();
+        Ok(w)
+    }
+
+    fn add_flow(&mut self, spec: &FlowSpec, name: String, copy: u32) -> Result<(), RunError> {
+        let fi = self.flows.len() as u32;
+        let mss = self.mss;
+        let (data_route, ack_route, snd_clock, rcv_clock) = match &self.sc.topology {
+            Topology::Dumbbell(d) => {
+                let up = Link::new(
+                    format!("{name}-up"),
+                    d.access_rate,
+                    spec.access_delay,
+                    &d.access_queue,
+                    0.0,
+                    false,
+                    mss,
+                );
+                let down = Link::new(
+                    format!("{name}-down"),
+                    d.access_rate,
+                    spec.access_delay,
+                    &d.access_queue,
+                    0.0,
+                    false,
+                    mss,
+                );
+                self.links.push(up);
+                self.links.push(down);
+                let (u, dn) = ((self.links.len() - 2) as u32, (self.links.len() - 1) as u32);
+                let (dr, ar) = match spec.direction {
+                    Direction::Forward => (self.add_route(&[u, 0]), self.add_route(&[1, dn])),
+                    Direction::Reverse => (self.add_route(&[1, dn]), self.add_route(&[u, 0])),
+                };
+                (dr, ar, spec.sender_clock, spec.receiver_clock)
+            }
+            Topology::Star(_) => {
+                let (dr, ar) = self.star_routes(spec.from, spec.to);
+                (
+                    dr,
+                    ar,
+                    self.star[spec.from as usize].2,
+                    self.star[spec.to as usize].2,
+                )
+            }
+        };
+        let cc = match &spec.cc {
+            Some(cfg) if !matches!(spec.traffic, Traffic::Cbr(_)) => {
+                Some(cfg.build(mss).map_err(|e| RunError::Controller {
+                    flow: name.clone(),
+                    source: e,
+                })?)
+            }
+            _ => None,
+        };
+        let ctrl = if cc.is_some() {
+            spec.cc.as_ref().map_or("udp", |c| c.name()).to_string()
+        } else {
+            "udp".into()
+        };
+        let tp = spec.transport.as_ref().unwrap_or(&self.sc.transport);
+        let sender = cc.map(|cc| Sender::new(SenderConfig::from_transport(mss, tp), cc));
+        let start = Instant::ZERO + spec.start + spec.start_spacing * copy as u64;
+        let stop = Instant::from_nanos(spec.stop.map_or(u64::MAX, |s| s.as_nanos()));
+        let f = Flow {
+            name,
+            ctrl,
+            cc_cfg: spec.cc.clone(),
+            start,
+            stop,
+            data_route,
+            ack_route,
+            from: spec.from,
+            to: spec.to,
+            snd_clock,
+            rcv_clock,
+            interrupts: spec.interruptions.clone(),
+            send_jitter: spec.send_jitter,
+            active: false,
+            finished_at: None,
+            interrupted_until: Instant::ZERO,
+            jitter_last: Instant::ZERO,
+            timers: Timers::default(),
+            sender,
+            receiver: Receiver::new(tp.delayed_ack, tp.delack_timeout),
+            app: AppState::new(App::new(&spec.traffic, mss)),
+            stats: FlowStats::new(
+                self.series_len,
+                (self.end.as_nanos() / 1_000_000_000) as usize,
+            ),
+        };
+        if start <= self.end {
+            self.at(start, Ev::Start(fi));
+        }
+        if stop < self.end {
+            self.at(stop.max(start), Ev::Stop(fi));
+        }
+        self.flows.push(f);
+        Ok(())
+    }
+}

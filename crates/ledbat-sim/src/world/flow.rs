@@ -1,0 +1,251 @@
+//! One flow: its configuration, its [`Sender`] and [`Receiver`], its application and its
+//! statistics, and the glue that turns what the transport decides into packets and timer
+//! events.
+
+use super::metrics::FlowStats;
+use super::net::{Kind, Packet};
+use super::sources::AppState;
+use super::{wire_clock, World};
+use crate::engine::Ev;
+use crate::scenario::{ClockConfig, Interruptions};
+use crate::transport::{AckFields, AckIn, Next, Receiver, Segment, Sender};
+use ledbat_core::{Controller, ControllerConfig, DelaySample, Duration, Instant, Timestamp32};
+
+/// Pending timer events of a flow, so that each deadline is scheduled once.
+#[derive(Debug, Default)]
+pub(super) struct Timers {
+    pub rto: Option<Instant>,
+    pub wake: Option<Instant>,
+    pub tick: Option<Instant>,
+}
+
+#[derive(Debug)]
+pub(super) struct Flow {
+    // configuration
+    pub name: String,
+    /// Controller name ("udp" for CBR).
+    pub ctrl: String,
+    pub cc_cfg: Option<ControllerConfig>,
+    pub start: Instant,
+    /// `Instant::from_nanos(u64::MAX)` when the flow never stops.
+    pub stop: Instant,
+    pub data_route: u32,
+    pub ack_route: u32,
+    pub from: u32,
+    pub to: u32,
+    pub snd_clock: ClockConfig,
+    pub rcv_clock: ClockConfig,
+    pub interrupts: Option<Interruptions>,
+    pub send_jitter: Duration,
+    // state
+    pub active: bool,
+    pub finished_at: Option<Instant>,
+    pub interrupted_until: Instant,
+    pub jitter_last: Instant,
+    pub timers: Timers,
+    /// None for CBR, which sends without a transport.
+    pub sender: Option<Sender>,
+    pub receiver: Receiver,
+    pub app: AppState,
+    pub stats: FlowStats,
+}
+
+impl World<'_> {
+    pub(super) fn count_delivered(&mut self, fi: usize, bytes: u64) {
+        let measuring = self.measuring();
+        let s = &mut self.flows[fi].stats;
+        if measuring {
+            s.delivered_win += bytes;
+        }
+        s.sec_bytes += bytes;
+        s.sample_bytes += bytes;
+    }
+
+    // ----- receiver -----
+
+    pub(super) fn receive_data(&mut self, fi: usize, p: &Packet) {
+        let now = self.now;
+        let f = &mut self.flows[fi];
+        let delay = wire_clock(&f.rcv_clock, now).delay_since(Timestamp32(p.ts));
+        let r = f.receiver.on_data(now, p.seq, delay);
+        if r.delivered > 0 {
+            self.count_delivered(fi, r.delivered * self.mss as u64);
+        }
+        if let Some(a) = r.ack {
+            self.send_ack(fi, a);
+        } else if let Some(t) = r.delack {
+            self.at(t, Ev::DelAck(fi as u32));
+        }
+    }
+
+    pub(super) fn on_delack(&mut self, fi: usize) {
+        let now = self.now;
+        if let Some(a) = self.flows[fi].receiver.on_delack_timer(now) {
+            self.send_ack(fi, a);
+        }
+    }
+
+    fn send_ack(&mut self, fi: usize, a: AckFields) {
+        let f = &self.flows[fi];
+        let p = Packet {
+            seq: a.sack,
+            cum: a.cum,
+            flow: fi as u32,
+            size: self.ack_size,
+            ts: wire_clock(&f.rcv_clock, self.now).0,
+            echo: a.delay.0,
+            route: f.ack_route,
+            hop: 0,
+            kind: Kind::Ack,
+        };
+        let id = self.pool.alloc(p);
+        self.inject(id, fi);
+    }
+
+    // ----- sender -----
+
+    fn schedule_rto(&mut self, fi: usize, d: Instant) {
+        let f = &mut self.flows[fi];
+        if f.timers.rto.is_none_or(|e| e > d) {
+            f.timers.rto = Some(d);
+            self.at(d, Ev::Rto(fi as u32));
+        }
+    }
+
+    pub(super) fn schedule_wake(&mut self, fi: usize, t: Instant) {
+        let now = self.now;
+        let f = &mut self.flows[fi];
+        if f.timers.wake.is_none_or(|w| w > t || w < now) {
+            f.timers.wake = Some(t);
+            self.at(t, Ev::Wake(fi as u32));
+        }
+    }
+
+    pub(super) fn schedule_tick(&mut self, fi: usize) {
+        let now = self.now;
+        let f = &mut self.flows[fi];
+        let Some(t) = f.sender.as_ref().and_then(|s| s.cc().next_tick()) else {
+            return;
+        };
+        let t = t.max(now);
+        if f.timers.tick.is_none_or(|x| x > t || x < now) {
+            f.timers.tick = Some(t);
+            self.at(t, Ev::Tick(fi as u32));
+        }
+    }
+
+    pub(super) fn on_wake(&mut self, fi: usize) {
+        let f = &mut self.flows[fi];
+        if f.timers.wake.is_some_and(|w| w <= self.now) {
+            f.timers.wake = None;
+        }
+        self.try_send(fi);
+    }
+
+    pub(super) fn on_tick(&mut self, fi: usize) {
+        let now = self.now;
+        let f = &mut self.flows[fi];
+        if f.timers.tick.is_some_and(|t| t <= now) {
+            f.timers.tick = None;
+        }
+        if let Some(s) = f.sender.as_mut() {
+            s.on_tick(now);
+        }
+        self.try_send(fi);
+        self.schedule_tick(fi);
+    }
+
+    /// Sends while the sender has something it may send now.
+    pub(super) fn try_send(&mut self, fi: usize) {
+        let now = self.now;
+        loop {
+            let f = &mut self.flows[fi];
+            if !f.active {
+                return;
+            }
+            let Some(s) = f.sender.as_mut() else { return };
+            match s.next(now, f.interrupted_until) {
+                Next::Send(seg) => self.transmit(fi, seg),
+                Next::Wait(t) => return self.schedule_wake(fi, t),
+                Next::Blocked => return,
+            }
+        }
+    }
+
+    fn transmit(&mut self, fi: usize, seg: Segment) {
+        let measuring = self.measuring() as u64;
+        let f = &mut self.flows[fi];
+        if seg.retransmit {
+            f.stats.retx_pkts += measuring;
+        }
+        f.stats.sent_pkts += measuring;
+        let p = Packet {
+            seq: seg.seq,
+            cum: 0,
+            flow: fi as u32,
+            size: self.mss,
+            ts: wire_clock(&f.snd_clock, self.now).0,
+            echo: 0,
+            route: f.data_route,
+            hop: 0,
+            kind: Kind::Data,
+        };
+        if let Some(d) = seg.rto_armed {
+            self.schedule_rto(fi, d);
+        }
+        let id = self.pool.alloc(p);
+        self.inject(id, fi);
+    }
+
+    pub(super) fn receive_ack(&mut self, fi: usize, p: &Packet) {
+        let now = self.now;
+        let measuring = self.measuring();
+        let f = &mut self.flows[fi];
+        let Some(s) = f.sender.as_mut() else { return };
+        let ack = AckIn {
+            fields: AckFields {
+                cum: p.cum,
+                sack: p.seq,
+                delay: DelaySample(p.echo),
+            },
+            reverse_delay: wire_clock(&f.snd_clock, now).delay_since(Timestamp32(p.ts)),
+        };
+        let out = s.on_ack(now, &ack);
+        if measuring {
+            if let Some(r) = out.rtt {
+                f.stats.rtt_sum_ms += r.as_millis_f64();
+                f.stats.rtt_n += 1;
+            }
+            f.stats.losses += out.losses;
+        }
+        if let Some(d) = out.rto_armed {
+            self.schedule_rto(fi, d);
+        }
+        self.check_unit_done(fi);
+        self.try_send(fi);
+        self.schedule_tick(fi);
+    }
+
+    pub(super) fn on_rto(&mut self, fi: usize) {
+        let now = self.now;
+        let measuring = self.measuring();
+        let f = &mut self.flows[fi];
+        if f.timers.rto == Some(now) {
+            f.timers.rto = None;
+        }
+        let Some(s) = f.sender.as_mut() else { return };
+        let Some(d) = s.rto_deadline() else { return };
+        if d > now {
+            return self.schedule_rto(fi, d);
+        }
+        if !f.active {
+            s.cancel_rto();
+            return;
+        }
+        let Some(d) = s.on_rto(now) else { return };
+        f.stats.timeouts += measuring as u64;
+        self.schedule_rto(fi, d);
+        self.try_send(fi);
+        self.schedule_tick(fi);
+    }
+}

@@ -1,0 +1,349 @@
+//! Measurement: per-flow counters, periodic samples (time series, one-second windows) and
+//! the final [`RunResult`].
+
+use super::flow::Flow;
+use super::{World, SECOND, TCP_CONTROLLERS};
+use crate::engine::Ev;
+use crate::result::*;
+use crate::stats::{jain, Welford};
+use ledbat_core::Controller;
+use std::collections::BTreeMap;
+
+/// A flow's statistics. Counters named "measured" count after the warm-up only.
+#[derive(Debug, Default)]
+pub(super) struct FlowStats {
+    /// Data packets (and datagrams) sent, measured.
+    pub sent_pkts: u64,
+    /// Retransmissions, measured.
+    pub retx_pkts: u64,
+    /// Retransmission timeouts, measured.
+    pub timeouts: u64,
+    /// Packets declared lost, measured.
+    pub losses: u64,
+    /// Data packets dropped in the network, measured.
+    pub dropped: u64,
+    /// Bytes delivered in order, measured.
+    pub delivered_win: u64,
+    /// Bytes delivered since the last sample.
+    pub sample_bytes: u64,
+    /// Bytes delivered in the current one-second window.
+    pub sec_bytes: u64,
+    /// Bits delivered per one-second window.
+    pub per_sec: Vec<f64>,
+    pub cwnd_w: Welford,
+    pub rtt_sum_ms: f64,
+    pub rtt_n: u64,
+    pub completions: Vec<Completion>,
+    pub app_discarded: u64,
+    pub s_cwnd: Vec<f64>,
+    pub s_rate: Vec<f64>,
+    pub s_qd: Vec<f64>,
+}
+
+impl FlowStats {
+    /// Empty statistics with room for `series_len` samples and `seconds` windows.
+    pub fn new(series_len: usize, seconds: usize) -> Self {
+        let mut s = FlowStats {
+            s_cwnd: Vec::with_capacity(series_len),
+            s_rate: Vec::with_capacity(series_len),
+            s_qd: Vec::with_capacity(series_len),
+            ..FlowStats::default()
+        };
+        s.per_sec.reserve_exact(seconds);
+        s
+    }
+}
+
+impl World<'_> {
+    pub(super) fn on_sample(&mut self) {
+        let now = self.now;
+        let measuring = self.measuring();
+        let keep = self.sc.series;
+        let mss = self.mss as f64;
+        let secs = self.sample_every.as_secs_f64();
+        for f in &mut self.flows {
+            let (cwnd, qd) = match (&f.sender, f.active) {
+                (Some(s), true) => {
+                    let cc = s.cc();
+                    let m = cc.metrics();
+                    (
+                        cc.window() as f64 / mss,
+                        m.queuing_delay.map_or(f64::NAN, |d| d.as_millis_f64()),
+                    )
+                }
+                _ => (0.0, f64::NAN),
+            };
+            let st = &mut f.stats;
+            if measuring && f.active && f.sender.is_some() {
+                st.cwnd_w.add(cwnd);
+            }
+            if keep {
+                st.s_cwnd.push(cwnd);
+                st.s_rate.push(st.sample_bytes as f64 * 8.0 / secs / 1e6);
+                st.s_qd.push(qd);
+            }
+            st.sample_bytes = 0;
+        }
+        if keep {
+            self.series_t.push(now.as_secs_f64());
+            let ns = now.as_nanos();
+            for (k, &l) in self.monitored.iter().take(8).enumerate() {
+                let q = &self.links[l].queue;
+                let len = if q.is_fifo_analytic() {
+                    q.waiting_at(ns)
+                } else {
+                    q.len()
+                };
+                self.series_links[k].push(len as u32);
+            }
+        }
+        let next = now + self.sample_every;
+        if next <= self.end {
+            self.at(next, Ev::Sample);
+        }
+    }
+
+    pub(super) fn on_second(&mut self) {
+        for f in &mut self.flows {
+            f.stats.per_sec.push(f.stats.sec_bytes as f64 * 8.0);
+            f.stats.sec_bytes = 0;
+        }
+        let next = self.now + SECOND;
+        if next <= self.end {
+            self.at(next, Ev::Second);
+        }
+    }
+
+    pub(super) fn finish(mut self, seed: u64) -> RunResult {
+        let (now, warmup) = (self.end.as_nanos(), self.warmup.as_nanos());
+        let window = (self.end - self.warmup).as_nanos().max(1) as f64 * 1e-9;
+        // Close the time-weighted queue areas.
+        for l in &mut self.links {
+            let len = l.queue.len();
+            if l.queue.is_fifo_analytic() {
+                continue;
+            }
+            if let Some(s) = l.stats.as_mut() {
+                s.update_area(len, now, warmup);
+            }
+        }
+        let mut flows = Vec::with_capacity(self.flows.len());
+        let mut total = 0.0;
+        let mut shares: BTreeMap<String, f64> = BTreeMap::new();
+        let (mut sent, mut dropped) = (0u64, 0u64);
+        for f in &self.flows {
+            let s = &f.stats;
+            let thr = s.delivered_win as f64 * 8.0 / window;
+            total += thr;
+            *shares.entry(f.ctrl.clone()).or_default() += thr;
+            sent += s.sent_pkts;
+            dropped += s.dropped;
+            flows.push(FlowResult {
+                name: f.name.clone(),
+                controller: f.ctrl.clone(),
+                sent_packets: s.sent_pkts,
+                retransmits: s.retx_pkts,
+                timeouts: s.timeouts,
+                losses_detected: s.losses,
+                dropped_packets: s.dropped,
+                loss_rate: if s.sent_pkts > 0 {
+                    s.dropped as f64 / s.sent_pkts as f64
+                } else {
+                    0.0
+                },
+                delivered_bytes: s.delivered_win,
+                throughput_bps: thr,
+                cwnd_mean_pkts: s.cwnd_w.mean(),
+                cwnd_sd_pkts: s.cwnd_w.sd(),
+                rtt_mean_ms: (s.rtt_n > 0).then(|| s.rtt_sum_ms / s.rtt_n as f64),
+                time_to_steady_s: self.steady_time(f),
+                completions: s.completions.clone(),
+                app_discarded: s.app_discarded,
+            });
+        }
+        let tcp: f64 = flows
+            .iter()
+            .filter(|f| TCP_CONTROLLERS.contains(&f.controller.as_str()))
+            .fold(0.0, |a, f| a + f.throughput_bps);
+        for v in shares.values_mut() {
+            *v = if total > 0.0 { *v / total } else { 0.0 };
+        }
+        let thr: Vec<f64> = flows.iter().map(|f| f.throughput_bps).collect();
+        let aggregate = Aggregate {
+            throughput_bps: total,
+            efficiency: if self.capacity_bps > 0.0 {
+                total / self.capacity_bps
+            } else {
+                0.0
+            },
+            jain_long: jain(&thr),
+            jain_short: self.jain_short(),
+            tcp_share: if total > 0.0 { tcp / total } else { 0.0 },
+            protocol_share: shares,
+            loss_rate: if sent > 0 {
+                dropped as f64 / sent as f64
+            } else {
+                0.0
+            },
+            primary_link: self.primary,
+        };
+        let links = self
+            .monitored
+            .iter()
+            .map(|&l| self.link_result(l, window))
+            .collect();
+        let series = self.sc.series.then(|| Series {
+            t_s: std::mem::take(&mut self.series_t),
+            flows: self
+                .flows
+                .iter_mut()
+                .map(|f| FlowSeries {
+                    name: f.name.clone(),
+                    cwnd_pkts: std::mem::take(&mut f.stats.s_cwnd),
+                    rate_mbps: std::mem::take(&mut f.stats.s_rate),
+                    qdelay_ms: std::mem::take(&mut f.stats.s_qd),
+                })
+                .collect(),
+            links: self
+                .monitored
+                .iter()
+                .take(8)
+                .zip(std::mem::take(&mut self.series_links))
+                .map(|(&l, q)| LinkSeries {
+                    name: self.links[l].name.clone(),
+                    queue_pkts: q,
+                })
+                .collect(),
+        });
+        let in_network = self.pool.live;
+        let bottleneck_packets = match self.primary {
+            Some(p) => self.links[p].total_departures,
+            None => self
+                .monitored
+                .iter()
+                .map(|&l| self.links[l].total_departures)
+                .sum(),
+        };
+        RunResult {
+            scenario: self.sc.name.clone(),
+            seed,
+            duration_s: self.sc.duration.as_secs_f64(),
+            warmup_s: self.sc.warmup.as_secs_f64(),
+            capacity_bps: self.capacity_bps,
+            aggregate,
+            flows,
+            links,
+            conservation: Conservation {
+                sent: self.sent,
+                delivered: self.delivered,
+                dropped: self.dropped,
+                in_network,
+                holds: self.sent == self.delivered + self.dropped + in_network,
+            },
+            engine: EngineStats {
+                events: self.ev.processed(),
+                bottleneck_packets,
+                peak_packets: self.pool.peak,
+                peak_events: self.ev.peak() as u64,
+            },
+            series,
+        }
+    }
+
+    fn link_result(&self, l: usize, window: f64) -> LinkResult {
+        let link = &self.links[l];
+        let s = link.stats.as_ref().expect("monitored links have stats");
+        let mut hist = s.hist.clone();
+        while hist.len() > 1 && hist.last() == Some(&0) {
+            hist.pop();
+        }
+        let mean_arr = if s.occ_n > 0 {
+            s.occ_sum as f64 / s.occ_n as f64
+        } else {
+            0.0
+        };
+        let ms = |ns: f64| ns * 1e-6;
+        let (qd_mean, qd_sd) = s.qdelay_mean_sd();
+        LinkResult {
+            name: link.name.clone(),
+            rate_bps: if link.rate.is_infinite() {
+                f64::INFINITY
+            } else {
+                link.rate.0 as f64
+            },
+            buffer_pkts: link.limit,
+            arrivals: s.arrivals,
+            departures: s.departures,
+            queue_drops: s.queue_drops,
+            random_drops: s.random_drops,
+            loss_rate: if s.arrivals > 0 {
+                (s.queue_drops + s.random_drops) as f64 / s.arrivals as f64
+            } else {
+                0.0
+            },
+            utilisation: s.busy_ns as f64 * 1e-9 / window,
+            queue_mean_arrival_pkts: mean_arr,
+            queue_mean_time_pkts: s.area as f64 * 1e-9 / window,
+            queue_mean_over_buffer: link.limit.map(|b| mean_arr / b as f64),
+            queue_max_pkts: s.max_q,
+            queue_hist: hist,
+            qdelay_mean_ms: ms(qd_mean),
+            qdelay_sd_ms: ms(qd_sd),
+            qdelay_p95_ms: s.qd_hist.quantile(0.95).map(|us| us * 1e-3),
+            qdelay_p99_ms: s.qd_hist.quantile(0.99).map(|us| us * 1e-3),
+        }
+    }
+
+    /// Window `k` covers `[k s, (k+1) s)`; a flow is active in it when it ran throughout.
+    fn window_active(f: &Flow, k: usize) -> bool {
+        let ws = ledbat_core::Instant::ZERO + SECOND * k as u64;
+        let we = ws + SECOND;
+        f.start <= ws && f.stop >= we && f.finished_at.is_none_or(|t| t >= we)
+    }
+
+    fn jain_short(&self) -> Option<f64> {
+        let n = self.flows.first().map_or(0, |f| f.stats.per_sec.len());
+        let mut acc = Welford::default();
+        let mut xs = Vec::new();
+        for k in 0..n {
+            xs.clear();
+            let ws = ledbat_core::Instant::ZERO + SECOND * k as u64;
+            xs.extend(
+                self.flows
+                    .iter()
+                    .filter(|f| ws >= self.warmup && Self::window_active(f, k))
+                    .map(|f| f.stats.per_sec[k]),
+            );
+            if let Some(j) = jain(&xs) {
+                acc.add(j);
+            }
+        }
+        (acc.count() > 0).then(|| acc.mean())
+    }
+
+    /// Start of the first 1 s window after which every window's throughput stays within
+    /// 20 % of the mean over the second half of the flow's active windows.
+    fn steady_time(&self, f: &Flow) -> Option<f64> {
+        let per_sec = &f.stats.per_sec;
+        let ks: Vec<usize> = (0..per_sec.len())
+            .filter(|&k| Self::window_active(f, k))
+            .collect();
+        if ks.len() < 2 {
+            return None;
+        }
+        let half = &ks[ks.len() / 2..];
+        let m = half.iter().map(|&k| per_sec[k]).sum::<f64>() / half.len() as f64;
+        if m <= 0.0 {
+            return None;
+        }
+        let mut first = None;
+        for &k in ks.iter().rev() {
+            if (per_sec[k] - m).abs() <= 0.2 * m {
+                first = Some(k);
+            } else {
+                break;
+            }
+        }
+        first.map(|k| (ledbat_core::Instant::ZERO + SECOND * k as u64 - f.start).as_secs_f64())
+    }
+}

@@ -1,0 +1,172 @@
+//! The simulated world: links, routes, flows and the event loop.
+//!
+//! `World` owns everything a run touches and dispatches each event to the module that
+//! handles it: `net` (links, routes, the packet pool), `flow` (the glue between a
+//! flow's packets and timers and its [`crate::transport`] sender and receiver), `sources`
+//! (the traffic applications), `metrics` (sampling and the final [`RunResult`]); `build`
+//! makes a world from a [`Scenario`].
+//!
+//! Times are [`Instant`]s and [`Duration`]s; the event queue keys and the per-link
+//! statistics accumulators stay integer nanoseconds.
+
+mod build;
+mod flow;
+mod metrics;
+mod net;
+mod sources;
+
+use crate::engine::{Ev, EventQueue};
+use crate::result::RunResult;
+use crate::scenario::{ClockConfig, Scenario, ScenarioError};
+use flow::Flow;
+use ledbat_core::{Duration, Instant, Timestamp32};
+use net::{Link, Pool, Route};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+
+/// Controllers counted as "TCP" in the TCP share.
+pub const TCP_CONTROLLERS: &[&str] = &["newreno", "cubic", "vegas"];
+
+/// One second, the length of the fairness and steady-state windows.
+const SECOND: Duration = Duration::from_secs(1);
+
+/// Why a run could not start.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunError {
+    /// The scenario is invalid.
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// A controller refused its configuration.
+    #[error("flow {flow}: {source}")]
+    Controller {
+        /// Flow name.
+        flow: String,
+        /// The controller's error.
+        source: ledbat_core::ConfigError,
+    },
+}
+
+struct World<'a> {
+    sc: &'a Scenario,
+    now: Instant,
+    end: Instant,
+    warmup: Instant,
+    mss: u32,
+    ack_size: u32,
+    sample_every: Duration,
+    ev: EventQueue,
+    rng: ChaCha8Rng,
+    pool: Pool,
+    links: Vec<Link>,
+    routes: Vec<Route>,
+    route_cache: BTreeMap<(u32, u32), (u32, u32)>,
+    /// Star hosts: (up link, down link, clock).
+    star: Vec<(u32, u32, ClockConfig)>,
+    flows: Vec<Flow>,
+    monitored: Vec<usize>,
+    primary: Option<usize>,
+    capacity_bps: f64,
+    sent: u64,
+    delivered: u64,
+    dropped: u64,
+    scratch: Vec<u32>,
+    series_t: Vec<f64>,
+    series_links: Vec<Vec<u32>>,
+    /// Number of time-series samples (0 without series): vectors are allocated exactly.
+    series_len: usize,
+}
+
+/// Runs `scenario` with `seed`. Pure: the same inputs give the same result.
+pub fn run(scenario: &Scenario, seed: u64) -> Result<RunResult, RunError> {
+    run_with_progress(scenario, seed, &mut |_| {})
+}
+
+/// [`run`], calling `progress` with the simulated fraction done (0..=1) from time to time.
+pub fn run_with_progress(
+    scenario: &Scenario,
+    seed: u64,
+    progress: &mut dyn FnMut(f64),
+) -> Result<RunResult, RunError> {
+    scenario.validate()?;
+    let mut w = World::build(scenario, seed)?;
+    w.run_loop(progress);
+    Ok(w.finish(seed))
+}
+
+/// The 32-bit microsecond wire clock of a host with clock `c` at true time `now`.
+fn wire_clock(c: &ClockConfig, now: Instant) -> Timestamp32 {
+    let t = if c.drift_ppm == 0.0 {
+        now
+    } else {
+        Instant::from_nanos((now.as_nanos() as f64 * (1.0 + c.drift_ppm * 1e-6)).max(0.0) as u64)
+    };
+    Timestamp32::from_instant(t, c.offset.as_micros())
+}
+
+/// Uniform in `[r[0], r[1]]` (nanosecond resolution); `r[0]` when the range is empty.
+fn uniform(rng: &mut ChaCha8Rng, r: [u64; 2]) -> u64 {
+    if r[0] >= r[1] {
+        r[0]
+    } else {
+        rng.gen_range(r[0]..=r[1])
+    }
+}
+
+/// [`uniform`] over durations.
+fn uniform_dur(rng: &mut ChaCha8Rng, r: [Duration; 2]) -> Duration {
+    Duration::from_nanos(uniform(rng, [r[0].as_nanos(), r[1].as_nanos()]))
+}
+
+impl World<'_> {
+    /// Schedules `ev` at `t`.
+    #[inline]
+    fn at(&mut self, t: Instant, ev: Ev) {
+        self.ev.push(t.as_nanos(), ev);
+    }
+
+    /// Metrics count from the end of the warm-up.
+    #[inline]
+    fn measuring(&self) -> bool {
+        self.now >= self.warmup
+    }
+
+    fn run_loop(&mut self, progress: &mut dyn FnMut(f64)) {
+        let first = Instant::ZERO + self.sample_every;
+        if first <= self.end {
+            self.at(first, Ev::Sample);
+        }
+        let sec = Instant::ZERO + SECOND;
+        if sec <= self.end {
+            self.at(sec, Ev::Second);
+        }
+        let end = self.end.as_nanos();
+        let mut n: u64 = 0;
+        while let Some((t, ev)) = self.ev.pop() {
+            if t > end {
+                break;
+            }
+            self.now = Instant::from_nanos(t);
+            match ev {
+                Ev::Arrive(p) => self.arrive(p),
+                Ev::TxDone(l) => self.tx_done(l as usize),
+                Ev::Wake(f) => self.on_wake(f as usize),
+                Ev::Rto(f) => self.on_rto(f as usize),
+                Ev::DelAck(f) => self.on_delack(f as usize),
+                Ev::Tick(f) => self.on_tick(f as usize),
+                Ev::App(f) => self.on_app(f as usize),
+                Ev::Start(f) => self.on_start(f as usize),
+                Ev::Stop(f) => self.on_stop(f as usize),
+                Ev::Interrupt(f) => self.on_interrupt(f as usize),
+                Ev::Sample => self.on_sample(),
+                Ev::Second => self.on_second(),
+            }
+            n += 1;
+            if n & 0xFFFF == 0 {
+                progress(t as f64 / end.max(1) as f64);
+            }
+        }
+        self.now = self.end;
+        progress(1.0);
+    }
+}

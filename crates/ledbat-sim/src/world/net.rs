@@ -1,0 +1,467 @@
+//! Links, routes and the packet pool.
+//!
+//! A link has a rate, a propagation delay, optional per-packet jitter (uniform in
+//! `[0, jitter]`, never reordering: a packet leaves no earlier than its predecessor),
+//! optional random loss, and an output [`Queue`]. A packet being serialised is not in the
+//! queue (ns-2 convention). Infinite-rate links only delay. Packets live in preallocated
+//! pool slots, so steady state allocates nothing per packet.
+
+use super::World;
+use crate::engine::Ev;
+use crate::queue::{QEntry, Queue};
+use crate::scenario::QueueConfig;
+use crate::stats::LogHistogram;
+use crate::units::Rate;
+use ledbat_core::{Duration, Instant};
+use rand::Rng;
+
+/// What a packet is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Transport data, acknowledged.
+    #[default]
+    Data,
+    /// Transport acknowledgement.
+    Ack,
+    /// Unacknowledged datagram (CBR).
+    Udp,
+}
+
+/// A packet in flight: a few words, copied freely.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Packet {
+    /// Data: sequence. ACK: the SACKed sequence.
+    pub seq: u64,
+    /// ACK: cumulative next-expected sequence.
+    pub cum: u64,
+    pub flow: u32,
+    pub size: u32,
+    /// Sender's 32-bit microsecond wire timestamp.
+    pub ts: u32,
+    /// ACK: the one-way-delay sample echoed back.
+    pub echo: u32,
+    pub route: u32,
+    /// Index of the next link on the route.
+    pub hop: u8,
+    pub kind: Kind,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Pool {
+    pub pkts: Vec<Packet>,
+    free: Vec<u32>,
+    pub live: u64,
+    pub peak: u64,
+}
+
+impl Pool {
+    #[inline]
+    pub fn alloc(&mut self, p: Packet) -> u32 {
+        self.live += 1;
+        self.peak = self.peak.max(self.live);
+        match self.free.pop() {
+            Some(i) => {
+                self.pkts[i as usize] = p;
+                i
+            }
+            None => {
+                self.pkts.push(p);
+                (self.pkts.len() - 1) as u32
+            }
+        }
+    }
+    #[inline]
+    pub fn release(&mut self, i: u32) {
+        self.live -= 1;
+        self.free.push(i);
+    }
+}
+
+/// Up to four links, traversed in order.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Route {
+    pub links: [u32; 4],
+    pub len: u8,
+}
+
+/// Measurement counters of a monitored link (integer nanoseconds and packet counts, added
+/// per packet).
+#[derive(Debug)]
+pub(super) struct LinkStats {
+    pub arrivals: u64,
+    pub departures: u64,
+    pub queue_drops: u64,
+    pub random_drops: u64,
+    pub occ_sum: u64,
+    pub occ_n: u64,
+    /// Time-weighted queue length, packet-nanoseconds.
+    pub area: u128,
+    pub last_change: u64,
+    pub busy_ns: u64,
+    pub max_q: u64,
+    pub hist: Vec<u64>,
+    /// Queueing-delay sum, sum of squares (ns, ns^2) and count: integer adds per packet.
+    qd_sum: u128,
+    qd_sq: u128,
+    qd_n: u64,
+    pub qd_hist: LogHistogram,
+}
+
+impl LinkStats {
+    fn new(hist_len: usize) -> Self {
+        LinkStats {
+            arrivals: 0,
+            departures: 0,
+            queue_drops: 0,
+            random_drops: 0,
+            occ_sum: 0,
+            occ_n: 0,
+            area: 0,
+            last_change: 0,
+            busy_ns: 0,
+            max_q: 0,
+            hist: vec![0; hist_len],
+            qd_sum: 0,
+            qd_sq: 0,
+            qd_n: 0,
+            qd_hist: LogHistogram::default(),
+        }
+    }
+    #[inline]
+    fn add_qdelay(&mut self, qd: u64) {
+        self.qd_sum += qd as u128;
+        self.qd_sq += qd as u128 * qd as u128;
+        self.qd_n += 1;
+        self.qd_hist.add(qd / 1000);
+    }
+    pub fn qdelay_mean_sd(&self) -> (f64, f64) {
+        if self.qd_n == 0 {
+            return (0.0, 0.0);
+        }
+        let n = self.qd_n as f64;
+        let mean = self.qd_sum as f64 / n;
+        let var = (self.qd_sq as f64 / n - mean * mean).max(0.0);
+        (mean, var.sqrt())
+    }
+    /// Adds `len` packets over `[last_change, now]`, clipped to after `warmup`.
+    pub fn update_area(&mut self, len: usize, now: u64, warmup: u64) {
+        if now > warmup {
+            let from = self.last_change.max(warmup);
+            self.area += len as u128 * (now - from) as u128;
+        }
+        self.last_change = now;
+    }
+}
+
+const OCC_HIST_MAX: usize = 4096;
+
+#[derive(Debug)]
+pub(super) struct Link {
+    pub name: String,
+    pub rate: Rate,
+    pub delay: Duration,
+    pub jitter: Duration,
+    pub loss: f64,
+    pub limit: Option<u32>,
+    pub queue: Queue,
+    busy: bool,
+    in_tx: u32,
+    last_out: Instant,
+    /// Serialisation time of one MSS packet, ns (queue disciplines' unit).
+    typical_tx: u64,
+    pub total_departures: u64,
+    pub stats: Option<Box<LinkStats>>,
+}
+
+impl Link {
+    pub fn new(
+        name: String,
+        rate: Rate,
+        delay: Duration,
+        q: &QueueConfig,
+        loss: f64,
+        monitor: bool,
+        mss: u32,
+    ) -> Link {
+        let prealloc = if rate.is_infinite() {
+            0
+        } else {
+            q.packet_limit().unwrap_or(64).min(64) as usize
+        };
+        let hist_len = q
+            .packet_limit()
+            .map_or(OCC_HIST_MAX, |l| (l as usize).min(OCC_HIST_MAX))
+            + 1;
+        Link {
+            name,
+            rate,
+            delay,
+            jitter: Duration::ZERO,
+            loss,
+            limit: q.packet_limit(),
+            queue: Queue::with_capacity(q, prealloc),
+            busy: false,
+            in_tx: 0,
+            last_out: Instant::ZERO,
+            typical_tx: rate.tx_time_ns(mss),
+            total_departures: 0,
+            stats: monitor.then(|| Box::new(LinkStats::new(hist_len))),
+        }
+    }
+}
+
+impl World<'_> {
+    pub(super) fn add_route(&mut self, links: &[u32]) -> u32 {
+        let mut r = Route {
+            links: [0; 4],
+            len: links.len() as u8,
+        };
+        r.links[..links.len()].copy_from_slice(links);
+        self.routes.push(r);
+        (self.routes.len() - 1) as u32
+    }
+
+    /// Star: (data route a -> b, ACK route b -> a), created once per pair.
+    pub(super) fn star_routes(&mut self, a: u32, b: u32) -> (u32, u32) {
+        if let Some(r) = self.route_cache.get(&(a, b)) {
+            return *r;
+        }
+        let (ua, da, _) = self.star[a as usize];
+        let (ub, db, _) = self.star[b as usize];
+        let d = self.add_route(&[ua, db]);
+        let r = self.add_route(&[ub, da]);
+        self.route_cache.insert((a, b), (d, r));
+        (d, r)
+    }
+
+    fn drop_packet(&mut self, pkt: u32) {
+        let p = self.pool.pkts[pkt as usize];
+        if p.kind != Kind::Ack && self.measuring() {
+            self.flows[p.flow as usize].stats.dropped += 1;
+        }
+        self.dropped += 1;
+        self.pool.release(pkt);
+    }
+
+    #[inline]
+    pub(super) fn arrive(&mut self, pkt: u32) {
+        let p = self.pool.pkts[pkt as usize];
+        let r = self.routes[p.route as usize];
+        if p.hop < r.len {
+            self.link_arrive(r.links[p.hop as usize] as usize, pkt);
+        } else {
+            self.deliver(pkt);
+        }
+    }
+
+    fn link_arrive(&mut self, l: usize, pkt: u32) {
+        let measuring = self.measuring();
+        let (now, warmup, end) = (
+            self.now.as_nanos(),
+            self.warmup.as_nanos(),
+            self.end.as_nanos(),
+        );
+        let link = &mut self.links[l];
+        if let Some(s) = link.stats.as_mut() {
+            if measuring {
+                s.arrivals += 1;
+            }
+        }
+        if link.loss > 0.0 && self.rng.gen::<f64>() < link.loss {
+            if let Some(s) = link.stats.as_mut() {
+                if measuring {
+                    s.random_drops += 1;
+                }
+            }
+            self.drop_packet(pkt);
+            return;
+        }
+        if link.rate.is_infinite() {
+            self.propagate(l, pkt);
+            return;
+        }
+        let size = self.pool.pkts[pkt as usize].size;
+        if link.queue.is_fifo_analytic() {
+            let tx = link.rate.tx_time_ns(size);
+            let (q, res) = link
+                .queue
+                .offer_fifo(now, size, tx, link.typical_tx, &mut self.rng);
+            if let Some(s) = link.stats.as_mut() {
+                if measuring {
+                    s.occ_sum += q as u64;
+                    s.occ_n += 1;
+                    let last = s.hist.len() - 1;
+                    s.hist[q.min(last)] += 1;
+                    s.max_q = s.max_q.max(q as u64 + res.is_some() as u64);
+                    match res {
+                        None => s.queue_drops += 1,
+                        Some((start, _)) => {
+                            s.add_qdelay(start - now);
+                            s.departures += 1;
+                        }
+                    }
+                }
+                if let Some((start, end_tx)) = res {
+                    // Time-weighted queue: each packet waits from `now` to `start`; the
+                    // link is busy from `start` to `end_tx`. Both clipped to the window.
+                    let clip = |a: u64, b: u64| b.min(end).saturating_sub(a.max(warmup));
+                    s.area += clip(now, start) as u128;
+                    s.busy_ns += clip(start, end_tx);
+                }
+            }
+            match res {
+                None => self.drop_packet(pkt),
+                Some((_, out)) => {
+                    link.total_departures += 1;
+                    self.propagate_at(l, pkt, Instant::from_nanos(out));
+                }
+            }
+            return;
+        }
+        let q = link.queue.len();
+        let admitted = link.queue.enqueue(
+            QEntry {
+                pkt,
+                size,
+                enq_at: now,
+            },
+            link.typical_tx,
+            &mut self.rng,
+        );
+        if let Some(s) = link.stats.as_mut() {
+            if measuring {
+                s.occ_sum += q as u64;
+                s.occ_n += 1;
+                let last = s.hist.len() - 1;
+                s.hist[q.min(last)] += 1;
+                s.max_q = s.max_q.max(q as u64 + admitted as u64);
+                if !admitted {
+                    s.queue_drops += 1;
+                }
+            }
+            if admitted {
+                s.update_area(q, now, warmup);
+            }
+        }
+        if !admitted {
+            self.drop_packet(pkt);
+            return;
+        }
+        if !link.busy {
+            self.start_tx(l);
+        }
+    }
+
+    fn start_tx(&mut self, l: usize) {
+        let measuring = self.measuring();
+        let (now, warmup, end) = (
+            self.now.as_nanos(),
+            self.warmup.as_nanos(),
+            self.end.as_nanos(),
+        );
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let link = &mut self.links[l];
+        let before = link.queue.len();
+        let e = link.queue.dequeue(now, self.mss, |d| scratch.push(d.pkt));
+        if let Some(s) = link.stats.as_mut() {
+            if before > 0 {
+                s.update_area(before, now, warmup);
+            }
+            if measuring {
+                s.queue_drops += scratch.len() as u64;
+            }
+        }
+        match e {
+            None => link.busy = false,
+            Some(e) => {
+                let tx = link.rate.tx_time_ns(e.size);
+                if let Some(s) = link.stats.as_mut() {
+                    if measuring {
+                        s.add_qdelay(now - e.enq_at);
+                    }
+                    s.busy_ns += (now + tx).min(end).saturating_sub(now.max(warmup));
+                }
+                link.busy = true;
+                link.in_tx = e.pkt;
+                self.ev.push(now + tx, Ev::TxDone(l as u32));
+            }
+        }
+        for d in scratch.drain(..) {
+            self.drop_packet(d);
+        }
+        self.scratch = scratch;
+    }
+
+    pub(super) fn tx_done(&mut self, l: usize) {
+        let measuring = self.measuring();
+        let link = &mut self.links[l];
+        let pkt = link.in_tx;
+        link.total_departures += 1;
+        if let Some(s) = link.stats.as_mut() {
+            if measuring {
+                s.departures += 1;
+            }
+        }
+        self.propagate(l, pkt);
+        self.start_tx(l);
+    }
+
+    #[inline]
+    fn propagate(&mut self, l: usize, pkt: u32) {
+        self.propagate_at(l, pkt, self.now);
+    }
+
+    /// The packet leaves link `l` at `out`; it reaches the next hop one propagation delay
+    /// later. Following hops that only delay (infinite rate, no loss, no jitter, not
+    /// monitored) are folded into the same event.
+    #[inline]
+    fn propagate_at(&mut self, l: usize, pkt: u32, out: Instant) {
+        let link = &mut self.links[l];
+        let mut t = out + link.delay;
+        if !link.jitter.is_zero() {
+            t += Duration::from_nanos(self.rng.gen_range(0..=link.jitter.as_nanos()));
+            t = t.max(link.last_out);
+            link.last_out = t;
+        }
+        let p = &mut self.pool.pkts[pkt as usize];
+        p.hop += 1;
+        let r = &self.routes[p.route as usize];
+        while p.hop < r.len {
+            let nl = &self.links[r.links[p.hop as usize] as usize];
+            if nl.rate.is_infinite() && nl.loss == 0.0 && nl.jitter.is_zero() && nl.stats.is_none()
+            {
+                t += nl.delay;
+                p.hop += 1;
+            } else {
+                break;
+            }
+        }
+        self.ev.push_via(l as u32, t.as_nanos(), Ev::Arrive(pkt));
+    }
+
+    /// A flow's host puts `pkt` on the wire (after the flow's send jitter, if any).
+    pub(super) fn inject(&mut self, pkt: u32, fi: usize) {
+        self.sent += 1;
+        let f = &mut self.flows[fi];
+        if !f.send_jitter.is_zero() && self.pool.pkts[pkt as usize].kind != Kind::Ack {
+            let j = Duration::from_nanos(self.rng.gen_range(0..=f.send_jitter.as_nanos()));
+            let t = (self.now + j).max(f.jitter_last);
+            f.jitter_last = t;
+            self.at(t, Ev::Arrive(pkt));
+        } else {
+            self.arrive(pkt);
+        }
+    }
+
+    fn deliver(&mut self, pkt: u32) {
+        self.delivered += 1;
+        let p = self.pool.pkts[pkt as usize];
+        self.pool.release(pkt);
+        let fi = p.flow as usize;
+        match p.kind {
+            Kind::Data => self.receive_data(fi, &p),
+            Kind::Ack => self.receive_ack(fi, &p),
+            Kind::Udp => self.count_delivered(fi, p.size as u64),
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! The traffic applications: what each flow offers to its transport, and when.
+//!
+//! Backlogged writes without end; Transfer writes one unit and finishes when it is
+//! acknowledged; Chunks writes unit after unit, switching peer (and controller) with
+//! probability `1 - persistence`; Cbr sends datagrams at a fixed interval without a
+//! transport; Bursty writes bursts into a bounded buffer, discarding what does not fit;
+//! Sessions writes trains of chunks, each train a new connection, separated by think times.
+
+use super::flow::Flow;
+use super::net::{Kind, Packet};
+use super::{uniform, uniform_dur, wire_clock, World};
+use crate::engine::Ev;
+use crate::result::Completion;
+use crate::scenario::Traffic;
+use ledbat_core::{Duration, Instant};
+use rand::Rng;
+
+#[derive(Clone, Debug)]
+pub(super) enum App {
+    Backlogged,
+    Transfer {
+        pkts: u64,
+    },
+    Chunks {
+        pkts: u64,
+        pp: f64,
+        peers: Vec<u32>,
+    },
+    Cbr {
+        interval: Duration,
+        size: u32,
+    },
+    Bursty {
+        packets: u64,
+        period: Duration,
+        buffer: u64,
+    },
+    Sessions {
+        chunks: u32,
+        cp: [u32; 2],
+        gap: [Duration; 2],
+        think: [Duration; 2],
+    },
+}
+
+impl App {
+    /// The application of `traffic` for packets of `mss` bytes.
+    pub fn new(traffic: &Traffic, mss: u32) -> App {
+        let pkts_of = |bytes: u64| bytes.div_ceil(mss as u64).max(1);
+        match traffic {
+            Traffic::Backlogged(_) => App::Backlogged,
+            Traffic::Transfer(t) => App::Transfer {
+                pkts: pkts_of(t.bytes),
+            },
+            Traffic::Chunks(c) => App::Chunks {
+                pkts: pkts_of(c.size),
+                pp: c.persistence,
+                peers: c.peers.clone(),
+            },
+            Traffic::Cbr(c) => App::Cbr {
+                interval: Duration::from_nanos(c.rate.tx_time_ns(c.size).max(1)),
+                size: c.size,
+            },
+            Traffic::Bursty(b) => App::Bursty {
+                packets: b.packets as u64,
+                period: b.period,
+                buffer: b.buffer as u64,
+            },
+            Traffic::Sessions(s) => App::Sessions {
+                chunks: s.chunks,
+                cp: s.chunk_packets,
+                gap: s.gap,
+                think: s.think,
+            },
+        }
+    }
+}
+
+/// A flow's application and its current unit (transfer, chunk or session).
+#[derive(Debug)]
+pub(super) struct AppState {
+    pub app: App,
+    unit_active: bool,
+    unit_start: Instant,
+    unit_start_seq: u64,
+    chunks_written: u32,
+    /// CBR: datagrams sent.
+    udp_seq: u64,
+}
+
+impl AppState {
+    pub fn new(app: App) -> Self {
+        AppState {
+            app,
+            unit_active: false,
+            unit_start: Instant::ZERO,
+            unit_start_seq: 0,
+            chunks_written: 0,
+            udp_seq: 0,
+        }
+    }
+}
+
+/// The sender of a flow with a transport (every flow but CBR, which never gets here).
+fn sender(f: &mut Flow) -> &mut crate::transport::Sender {
+    f.sender.as_mut().expect("only CBR flows have no sender")
+}
+
+impl World<'_> {
+    /// A fresh controller and RTT estimator for the flow's next connection.
+    fn new_connection(&mut self, fi: usize) {
+        let mss = self.mss;
+        let f = &mut self.flows[fi];
+        let Some(s) = f.sender.as_mut() else { return };
+        // Validated when the flow was built, so this cannot fail.
+        if let Some(Ok(c)) = f.cc_cfg.as_ref().map(|cfg| cfg.build(mss)) {
+            s.new_connection(c);
+        }
+    }
+
+    fn start_unit(&mut self, fi: usize, pkts: u64) {
+        let now = self.now;
+        let f = &mut self.flows[fi];
+        let s = sender(f);
+        let written = s.written();
+        s.write(pkts);
+        let a = &mut f.app;
+        a.unit_active = true;
+        a.unit_start = now;
+        a.unit_start_seq = written;
+    }
+
+    /// After an ACK: when the current unit is fully acknowledged, record its completion
+    /// and start what comes next.
+    pub(super) fn check_unit_done(&mut self, fi: usize) {
+        let now = self.now;
+        let f = &mut self.flows[fi];
+        let s = sender(f);
+        let (done, written) = (s.all_acked(), s.written());
+        let a = &mut f.app;
+        if !a.unit_active || !done {
+            return;
+        }
+        if let App::Sessions { chunks, .. } = a.app {
+            if a.chunks_written < chunks {
+                return;
+            }
+        }
+        a.unit_active = false;
+        f.stats.completions.push(Completion {
+            start_s: a.unit_start.as_secs_f64(),
+            time_s: (now - a.unit_start).as_secs_f64(),
+            packets: written - a.unit_start_seq,
+        });
+        match a.app.clone() {
+            App::Transfer { .. } => {
+                f.active = false;
+                f.finished_at = Some(now);
+                sender(f).cancel_rto();
+            }
+            App::Chunks { pkts, pp, peers } => {
+                let stay = pp >= 1.0 || self.rng.gen::<f64>() < pp;
+                if !stay {
+                    self.new_connection(fi);
+                    let f = &self.flows[fi];
+                    let candidates: Vec<u32> =
+                        peers.iter().copied().filter(|p| *p != f.to).collect();
+                    if !candidates.is_empty() {
+                        let to = candidates[self.rng.gen_range(0..candidates.len())];
+                        let from = f.from;
+                        let (d, a) = self.star_routes(from, to);
+                        let clock = self.star[to as usize].2;
+                        let f = &mut self.flows[fi];
+                        f.to = to;
+                        f.data_route = d;
+                        f.ack_route = a;
+                        f.rcv_clock = clock;
+                    }
+                }
+                self.start_unit(fi, pkts);
+            }
+            App::Sessions { think, .. } => {
+                let t = now + uniform_dur(&mut self.rng, think);
+                self.at(t, Ev::App(fi as u32));
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn on_start(&mut self, fi: usize) {
+        let now = self.now;
+        let f = &mut self.flows[fi];
+        if now >= f.stop {
+            return;
+        }
+        f.active = true;
+        if let Some(s) = f.sender.as_mut() {
+            s.touch(now);
+        }
+        if let Some(x) = &f.interrupts {
+            let t = now + uniform_dur(&mut self.rng, x.every);
+            self.at(t, Ev::Interrupt(fi as u32));
+        }
+        match self.flows[fi].app.app.clone() {
+            App::Backlogged => sender(&mut self.flows[fi]).write(u64::MAX),
+            App::Transfer { pkts } | App::Chunks { pkts, .. } => self.start_unit(fi, pkts),
+            App::Cbr { .. } | App::Bursty { .. } | App::Sessions { .. } => {
+                self.at(now, Ev::App(fi as u32))
+            }
+        }
+        self.try_send(fi);
+        self.schedule_tick(fi);
+    }
+
+    pub(super) fn on_stop(&mut self, fi: usize) {
+        let f = &mut self.flows[fi];
+        f.active = false;
+        if let Some(s) = f.sender.as_mut() {
+            s.cancel_rto();
+        }
+    }
+
+    pub(super) fn on_interrupt(&mut self, fi: usize) {
+        let now = self.now;
+        let f = &mut self.flows[fi];
+        let Some(x) = f.interrupts.clone() else {
+            return;
+        };
+        if !f.active {
+            return;
+        }
+        f.interrupted_until = now + uniform_dur(&mut self.rng, x.length);
+        let next = now + uniform_dur(&mut self.rng, x.every).max(Duration::from_nanos(1));
+        self.at(next, Ev::Interrupt(fi as u32));
+        let until = self.flows[fi].interrupted_until;
+        self.schedule_wake(fi, until);
+    }
+
+    pub(super) fn on_app(&mut self, fi: usize) {
+        let now = self.now;
+        if !self.flows[fi].active {
+            return;
+        }
+        match self.flows[fi].app.app.clone() {
+            App::Cbr { interval, size } => {
+                let measuring = self.measuring() as u64;
+                let f = &mut self.flows[fi];
+                f.stats.sent_pkts += measuring;
+                let p = Packet {
+                    seq: f.app.udp_seq,
+                    cum: 0,
+                    flow: fi as u32,
+                    size,
+                    ts: wire_clock(&f.snd_clock, now).0,
+                    echo: 0,
+                    route: f.data_route,
+                    hop: 0,
+                    kind: Kind::Udp,
+                };
+                f.app.udp_seq += 1;
+                let id = self.pool.alloc(p);
+                self.inject(id, fi);
+                self.at(now + interval, Ev::App(fi as u32));
+            }
+            App::Bursty {
+                packets,
+                period,
+                buffer,
+            } => {
+                let f = &mut self.flows[fi];
+                let s = sender(f);
+                let queued = s.written() - s.snd_nxt();
+                let add = packets.min(buffer.saturating_sub(queued));
+                s.write(add);
+                f.stats.app_discarded += packets - add;
+                self.at(now + period, Ev::App(fi as u32));
+                self.try_send(fi);
+            }
+            App::Sessions {
+                chunks, cp, gap, ..
+            } => {
+                if !self.flows[fi].app.unit_active {
+                    self.new_connection(fi);
+                    self.start_unit(fi, 0);
+                    self.flows[fi].app.chunks_written = 0;
+                }
+                let n = uniform(&mut self.rng, [cp[0] as u64, cp[1] as u64]);
+                let f = &mut self.flows[fi];
+                sender(f).write(n);
+                f.app.chunks_written += 1;
+                if f.app.chunks_written < chunks {
+                    let t = now + uniform_dur(&mut self.rng, gap);
+                    self.at(t, Ev::App(fi as u32));
+                }
+                self.try_send(fi);
+            }
+            App::Backlogged | App::Transfer { .. } | App::Chunks { .. } => {}
+        }
+    }
+}
