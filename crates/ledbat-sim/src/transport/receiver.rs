@@ -154,3 +154,89 @@ impl Receiver {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const D: DelaySample = DelaySample(7);
+
+    fn ms(n: u64) -> Instant {
+        Instant::from_millis(n)
+    }
+
+    fn ack(cum: u64, sack: u64) -> Option<AckFields> {
+        Some(AckFields {
+            cum,
+            sack,
+            delay: D,
+        })
+    }
+
+    #[test]
+    fn in_order_packets_are_acknowledged_cumulatively_one_by_one() {
+        let mut r = Receiver::new(false, Duration::from_millis(100));
+        for seq in 0..3 {
+            let got = r.on_data(ms(seq), seq, D);
+            assert_eq!(got.delivered, 1);
+            assert_eq!(got.ack, ack(seq + 1, seq));
+            assert_eq!(got.delack, None);
+        }
+        assert_eq!(r.rcv_nxt(), 3);
+    }
+
+    #[test]
+    fn out_of_order_packet_is_acknowledged_at_once_and_filling_the_hole_delivers_all() {
+        let mut r = Receiver::new(true, Duration::from_millis(100));
+        assert_eq!(r.on_data(ms(0), 0, D).delack, Some(ms(100)));
+        // 1 is missing: 2 and 3 are acknowledged at once with cum 1, delivering nothing.
+        let got = r.on_data(ms(1), 2, D);
+        assert_eq!((got.delivered, got.ack), (0, ack(1, 2)));
+        let got = r.on_data(ms(2), 3, D);
+        assert_eq!((got.delivered, got.ack), (0, ack(1, 3)));
+        // The retransmitted 1 fills the hole: 1, 2, 3 delivered, ACK at once (hole was open).
+        let got = r.on_data(ms(3), 1, D);
+        assert_eq!((got.delivered, got.ack), (3, ack(4, 1)));
+        // A duplicate is acknowledged at once too.
+        let got = r.on_data(ms(4), 2, D);
+        assert_eq!((got.delivered, got.ack), (0, ack(4, 2)));
+    }
+
+    #[test]
+    fn delayed_ack_goes_out_every_second_packet() {
+        let mut r = Receiver::new(true, Duration::from_millis(40));
+        let got = r.on_data(ms(0), 0, D);
+        assert_eq!(
+            (got.delivered, got.ack, got.delack),
+            (1, None, Some(ms(40)))
+        );
+        let got = r.on_data(ms(5), 1, D);
+        assert_eq!((got.ack, got.delack), (ack(2, 1), None));
+        // The timer armed for 40 ms is stale now.
+        assert_eq!(r.on_delack_timer(ms(40)), None);
+        let got = r.on_data(ms(50), 2, D);
+        assert_eq!((got.ack, got.delack), (None, Some(ms(90))));
+        let got = r.on_data(ms(60), 3, D);
+        assert_eq!(got.ack, ack(4, 3));
+    }
+
+    #[test]
+    fn delayed_ack_timer_acknowledges_a_lone_packet() {
+        let mut r = Receiver::new(true, Duration::from_millis(40));
+        r.on_data(ms(0), 0, D);
+        assert_eq!(r.on_delack_timer(ms(39)), None, "not the armed deadline");
+        assert_eq!(r.on_delack_timer(ms(40)), ack(1, 0));
+        assert_eq!(r.on_delack_timer(ms(40)), None, "already sent");
+    }
+
+    #[test]
+    fn out_of_order_set_grows_beyond_its_first_ring() {
+        let mut r = Receiver::new(false, Duration::ZERO);
+        // Everything but 0 arrives first, far beyond the initial 64 slots.
+        for seq in (1..200).rev() {
+            assert_eq!(r.on_data(ms(0), seq, D).delivered, 0);
+        }
+        let got = r.on_data(ms(1), 0, D);
+        assert_eq!((got.delivered, got.ack), (200, ack(200, 0)));
+    }
+}

@@ -485,3 +485,244 @@ impl Sender {
         Some(self.arm_rto(now))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledbat_core::ControllerConfig;
+    use proptest::prelude::*;
+
+    const MSS: u64 = 1000;
+
+    fn ms(n: u64) -> Instant {
+        Instant::from_millis(n)
+    }
+
+    /// MSS 1000, dupthresh 3, G = 1 ms, RTO in [200 ms, 60 s], NewReno with a 10-packet
+    /// initial window.
+    fn sender() -> Sender {
+        let cfg = SenderConfig {
+            mss: MSS as u32,
+            dupthresh: 3,
+            granularity: Duration::from_millis(1),
+            min_rto: Duration::from_millis(200),
+            max_rto: Duration::from_secs(60),
+        };
+        let cc = ControllerConfig::with_params("newreno", ["init_cwnd=10"])
+            .unwrap()
+            .build(MSS as u32)
+            .unwrap();
+        Sender::new(cfg, cc)
+    }
+
+    /// Everything the sender may send at `now`.
+    fn send_all(s: &mut Sender, now: Instant) -> Vec<Segment> {
+        let mut out = Vec::new();
+        while let Next::Send(seg) = s.next(now, Instant::ZERO) {
+            out.push(seg);
+        }
+        out
+    }
+
+    fn ack(s: &mut Sender, now: Instant, cum: u64, sack: u64) -> AckOutcome {
+        let fields = AckFields {
+            cum,
+            sack,
+            delay: DelaySample(0),
+        };
+        s.on_ack(
+            now,
+            &AckIn {
+                fields,
+                reverse_delay: DelaySample(0),
+            },
+        )
+    }
+
+    #[test]
+    fn sends_written_data_up_to_the_window_and_arms_the_rto_once() {
+        let mut s = sender();
+        assert_eq!(
+            s.next(ms(0), Instant::ZERO),
+            Next::Blocked,
+            "nothing written"
+        );
+        s.write(20);
+        let segs = send_all(&mut s, ms(0));
+        // 10-packet window: seq 0..9; the first arms the RTO at 1 s (no sample yet).
+        assert_eq!(segs.len(), 10);
+        assert_eq!(segs[0].rto_armed, Some(ms(1000)));
+        assert!(segs[1..]
+            .iter()
+            .all(|g| g.rto_armed.is_none() && !g.retransmit));
+        assert_eq!(
+            segs.iter().map(|g| g.seq).collect::<Vec<_>>(),
+            (0..10).collect::<Vec<_>>()
+        );
+        assert_eq!((s.in_flight(), s.snd_nxt()), (10 * MSS, 10));
+        assert_eq!(s.next(ms(0), Instant::ZERO), Next::Blocked, "window full");
+    }
+
+    #[test]
+    fn sending_waits_for_the_gate() {
+        let mut s = sender();
+        s.write(1);
+        assert_eq!(s.next(ms(0), ms(5)), Next::Wait(ms(5)));
+        assert!(matches!(s.next(ms(5), ms(5)), Next::Send(_)));
+    }
+
+    #[test]
+    fn cumulative_ack_samples_the_rtt_and_rearms_the_rto() {
+        let mut s = sender();
+        s.write(2);
+        send_all(&mut s, ms(0));
+        let out = ack(&mut s, ms(100), 1, 0);
+        // srtt 100 ms, rttvar 50 ms: RTO = 100 + max(1, 4 * 50) = 300 ms, from 100 ms.
+        assert_eq!(out.rtt, Some(Duration::from_millis(100)));
+        assert_eq!(out.rto_armed, Some(ms(400)));
+        assert_eq!((s.snd_una(), s.in_flight()), (1, MSS));
+        let out = ack(&mut s, ms(120), 2, 1);
+        assert_eq!(out.rtt, Some(Duration::from_millis(120)));
+        assert_eq!(out.rto_armed, None);
+        assert_eq!(s.rto_deadline(), None, "nothing outstanding: timer stopped");
+        assert!(s.all_acked());
+    }
+
+    #[test]
+    fn sack_counts_each_packet_once_and_dupthresh_declares_the_hole_lost() {
+        let mut s = sender();
+        s.write(5);
+        send_all(&mut s, ms(0)); // seq 0..4 = transmissions 1..5
+                                 // Seq 0 is lost; 1 and 2 arrive: transmissions 2 and 3 acknowledged, 1 + 3 > 3.
+        assert_eq!(ack(&mut s, ms(10), 0, 1).losses, 0);
+        assert_eq!(ack(&mut s, ms(11), 0, 2).losses, 0);
+        // Seq 3 = transmission 4: 1 + 3 <= 4, so seq 0 is lost.
+        let out = ack(&mut s, ms(12), 0, 3);
+        assert_eq!(out.losses, 1);
+        assert_eq!(out.rtt, Some(Duration::from_millis(12)));
+        // In flight: only seq 4 (1, 2, 3 SACKed, 0 lost).
+        assert_eq!(s.in_flight(), MSS);
+        // The same SACK again acknowledges nothing new.
+        let again = ack(&mut s, ms(13), 0, 3);
+        assert_eq!((again.rtt, again.losses), (None, 0));
+        assert_eq!(s.in_flight(), MSS);
+        // The retransmission goes first, then nothing (all written data sent).
+        match s.next(ms(13), Instant::ZERO) {
+            Next::Send(g) => assert_eq!((g.seq, g.retransmit, g.rto_armed), (0, true, None)),
+            other => panic!("expected the retransmission, got {other:?}"),
+        }
+        assert_eq!(s.next(ms(13), Instant::ZERO), Next::Blocked);
+        // The cumulative ACK for everything: seq 4 (never retransmitted) gives the sample.
+        let out = ack(&mut s, ms(50), 5, 0);
+        assert_eq!(out.rtt, Some(Duration::from_millis(50)));
+        assert_eq!((s.snd_una(), s.in_flight()), (5, 0));
+    }
+
+    #[test]
+    fn retransmitted_packet_gives_no_rtt_sample_karn() {
+        let mut s = sender();
+        s.write(1);
+        send_all(&mut s, ms(0));
+        assert_eq!(
+            s.on_rto(ms(1000)),
+            Some(ms(3000)),
+            "1 s doubled once, from 1 s"
+        );
+        assert_eq!(s.backoff(), 1);
+        let segs = send_all(&mut s, ms(1000));
+        assert_eq!(segs.len(), 1);
+        assert!(segs[0].retransmit);
+        let out = ack(&mut s, ms(1100), 1, 0);
+        assert_eq!(out.rtt, None);
+        assert_eq!(s.rtt().srtt(), None);
+        assert_eq!(s.backoff(), 0, "new data acknowledged: back-off cleared");
+    }
+
+    #[test]
+    fn rto_doubles_per_backoff_up_to_max_rto() {
+        let mut s = sender();
+        s.write(3);
+        send_all(&mut s, ms(0));
+        // RTO 1 s before any sample, doubled per back-off: 2, 4, 8, 16, 32 s, then the
+        // 60 s cap. Each deadline counts from the expiry.
+        let mut now = ms(1000);
+        for (k, expect) in [3u64, 7, 15, 31, 63, 123].into_iter().enumerate() {
+            let d = s.on_rto(now).expect("data outstanding");
+            assert_eq!(d, Instant::from_secs(expect), "expiry {}", k + 1);
+            assert_eq!(s.rto_deadline(), Some(d));
+            now = d;
+        }
+        assert_eq!(s.backoff(), 6);
+        // Every unacknowledged packet was queued for retransmission, in order, once; after
+        // a timeout NewReno's window is one packet, so one goes now and two after its ACK.
+        let segs = send_all(&mut s, now);
+        assert_eq!(
+            segs.iter()
+                .map(|g| (g.seq, g.retransmit))
+                .collect::<Vec<_>>(),
+            [(0, true)]
+        );
+        ack(&mut s, now + Duration::from_millis(100), 1, 0);
+        let segs = send_all(&mut s, now + Duration::from_millis(100));
+        assert_eq!(
+            segs.iter()
+                .map(|g| (g.seq, g.retransmit))
+                .collect::<Vec<_>>(),
+            [(1, true), (2, true)]
+        );
+    }
+
+    #[test]
+    fn rto_with_nothing_outstanding_stops_the_timer() {
+        let mut s = sender();
+        s.write(1);
+        send_all(&mut s, ms(0));
+        ack(&mut s, ms(10), 1, 0);
+        assert_eq!(s.on_rto(ms(1000)), None);
+        assert_eq!((s.rto_deadline(), s.backoff()), (None, 0));
+    }
+
+    #[test]
+    fn sacked_packets_are_not_retransmitted_after_a_timeout() {
+        let mut s = sender();
+        s.write(3);
+        send_all(&mut s, ms(0));
+        ack(&mut s, ms(10), 0, 1);
+        s.on_rto(ms(1000));
+        let seqs: Vec<u64> = send_all(&mut s, ms(1000)).iter().map(|g| g.seq).collect();
+        assert_eq!(seqs, [0], "one-packet window after the timeout");
+        ack(&mut s, ms(1100), 1, 0);
+        let seqs: Vec<u64> = send_all(&mut s, ms(1100)).iter().map(|g| g.seq).collect();
+        assert_eq!(seqs, [2], "1 was SACKed before the timeout");
+    }
+
+    proptest! {
+        /// Whatever ACKs arrive (cumulative never beyond what was delivered, SACKs
+        /// anywhere), the flight size is the packets sent, not acknowledged and not lost,
+        /// and a timeout empties it.
+        #[test]
+        fn flight_size_matches_the_scoreboard(
+            acks in prop::collection::vec((0u64..12, 0u64..14), 1..30),
+        ) {
+            let mut s = sender();
+            s.write(12);
+            send_all(&mut s, ms(0));
+            let mut cum = 0;
+            for (i, (c, sack)) in acks.into_iter().enumerate() {
+                cum = cum.max(c);
+                ack(&mut s, ms(1 + i as u64), cum, sack);
+                let mut counted = 0;
+                for seq in s.snd_una..s.snd_nxt {
+                    if s.board.get(seq).in_flight() {
+                        counted += 1;
+                    }
+                }
+                prop_assert_eq!(s.in_flight(), counted * MSS);
+                prop_assert!(s.snd_una() <= s.snd_nxt());
+            }
+            if s.on_rto(ms(5000)).is_some() {
+                prop_assert_eq!(s.in_flight(), 0);
+            }
+        }
+    }
+}
