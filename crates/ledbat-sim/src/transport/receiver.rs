@@ -89,6 +89,7 @@ impl Receiver {
     /// A data packet `seq` arrived at `now`, with one-way-delay sample `delay`.
     /// Duplicates and out-of-order packets are acknowledged at once; in-order ones at once,
     /// or every second one with delayed ACKs (never while a hole is open).
+    #[inline]
     pub fn on_data(&mut self, now: Instant, seq: u64, delay: DelaySample) -> Received {
         self.last_delay = delay;
         let at_once = |r: &mut Self, delivered| Received {
@@ -144,6 +145,7 @@ impl Receiver {
         None
     }
 
+    #[inline]
     fn ack(&mut self, sack: u64) -> AckFields {
         self.pending = 0;
         self.delack_deadline = None;

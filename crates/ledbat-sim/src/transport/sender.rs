@@ -234,6 +234,7 @@ impl Sender {
 
     /// The current RTO: RFC 6298's `SRTT + max(G, 4 RTTVAR)` (floor `min_rto`), doubled per
     /// back-off, capped at `max_rto`.
+    #[inline]
     pub fn rto(&self) -> Duration {
         let c = &self.cfg;
         let base = self.rtt.rto(c.granularity, c.min_rto).as_nanos();
@@ -271,6 +272,7 @@ impl Sender {
 
     /// What to do at `now`, sending nothing before `not_before`: the next segment
     /// (retransmissions first), or why not. Call again after each [`Next::Send`].
+    #[inline]
     pub fn next(&mut self, now: Instant, not_before: Instant) -> Next {
         let mss = self.cfg.mss as u64;
         let mut gate = not_before;
@@ -313,6 +315,7 @@ impl Sender {
         Next::Send(self.transmit(now, seq, retx.is_some()))
     }
 
+    #[inline]
     fn transmit(&mut self, now: Instant, seq: u64, retransmit: bool) -> Segment {
         let mss = self.cfg.mss as u64;
         self.tx_count += 1;
@@ -343,6 +346,7 @@ impl Sender {
         }
     }
 
+    #[inline]
     fn arm_rto(&mut self, now: Instant) -> Instant {
         let d = now + self.rto();
         self.rto_deadline = Some(d);
@@ -352,6 +356,7 @@ impl Sender {
     /// An ACK arrived at `now`: cumulative and SACK processing, an RTT sample (Karn), the
     /// controller's `on_ack`, then loss detection in transmission order (a packet is lost
     /// once `dupthresh` packets sent after it are acknowledged) with one `on_loss` each.
+    #[inline]
     pub fn on_ack(&mut self, now: Instant, ack: &AckIn) -> AckOutcome {
         let mss = self.cfg.mss as u64;
         let mut out = AckOutcome::default();
