@@ -1,7 +1,7 @@
 //! `ledbat controllers`: the catalog of built-in controllers.
 
-use ledbat_core::{ControllerConfig, CATALOG};
-use serde::Serialize;
+use ledbat_core::ControllerConfig;
+use ledbat_sim::export::{controller_catalog, ControllerRow};
 
 /// Arguments of `ledbat controllers`.
 #[derive(clap::Args, Debug)]
@@ -16,40 +16,9 @@ pub struct Args {
     json: bool,
 }
 
-#[derive(Serialize)]
-struct Row {
-    name: &'static str,
-    description: &'static str,
-    source: &'static str,
-    /// The configuration shown (defaults unless `--param` changed them).
-    defaults: serde_json::Value,
-    /// Departures of the defaults from the source's limits (empty when compliant).
-    non_compliant: Vec<String>,
-}
-
-fn rows(a: &Args) -> anyhow::Result<Vec<Row>> {
-    if let Some(name) = &a.name {
-        ControllerConfig::from_name(name)?;
-    }
-    CATALOG
-        .iter()
-        .filter(|info| a.name.as_deref().is_none_or(|n| n == info.name))
-        .map(|info| {
-            let cfg =
-                ControllerConfig::with_params(info.name, a.params.iter().map(String::as_str))?;
-            let mut defaults = serde_json::to_value(&cfg)?;
-            if let Some(m) = defaults.as_object_mut() {
-                m.remove("name");
-            }
-            Ok(Row {
-                name: info.name,
-                description: info.description,
-                source: info.source,
-                defaults,
-                non_compliant: cfg.compliance_notes(),
-            })
-        })
-        .collect()
+fn rows(a: &Args) -> anyhow::Result<Vec<ControllerRow>> {
+    let params: Vec<&str> = a.params.iter().map(String::as_str).collect();
+    controller_catalog(a.name.as_deref(), &params).map_err(|e| anyhow::anyhow!(e))
 }
 
 /// Prints the catalog.

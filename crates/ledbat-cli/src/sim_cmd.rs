@@ -7,13 +7,11 @@ mod sim_plot;
 
 use crate::support::{write_dir_atomically, LateBar};
 use anyhow::{bail, Context};
-use ledbat_sim::stats::mean_ci95;
-use ledbat_sim::sweep::{metrics_row, SweepSpec};
+use ledbat_sim::export::{self, Cells};
+use ledbat_sim::sweep::{run_grid, SweepSpec};
 use ledbat_sim::{RunResult, Scenario};
-use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant as WallClock;
 
 /// Arguments of `ledbat sim`.
@@ -208,64 +206,14 @@ pub fn summary_table(r: &RunResult) -> String {
 }
 
 fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> anyhow::Result<()> {
-    let mut v = serde_json::to_value(r)?;
-    if let Some(o) = v.as_object_mut() {
-        o.remove("series");
-    }
-    std::fs::write(
-        dir.join("summary.json"),
-        serde_json::to_string_pretty(&v)? + "\n",
-    )?;
+    std::fs::write(dir.join("summary.json"), export::summary_json(r))?;
     std::fs::write(dir.join("scenario.toml"), sc.to_toml())?;
     if let Some(s) = &r.series {
-        let mut csv = String::from("t_s");
-        for f in &s.flows {
-            let _ = write!(csv, ",{0}.cwnd_pkts,{0}.rate_mbps,{0}.qdelay_ms", f.name);
-        }
-        for l in &s.links {
-            let _ = write!(csv, ",{}.queue_pkts", l.name);
-        }
-        csv.push('\n');
-        for (i, t) in s.t_s.iter().enumerate() {
-            let _ = write!(csv, "{t:.3}");
-            for f in &s.flows {
-                let qd = f.qdelay_ms[i];
-                let qd = if qd.is_finite() {
-                    format!("{qd:.3}")
-                } else {
-                    String::new()
-                };
-                let _ = write!(csv, ",{:.3},{:.4},{}", f.cwnd_pkts[i], f.rate_mbps[i], qd);
-            }
-            for l in &s.links {
-                let _ = write!(csv, ",{}", l.queue_pkts[i]);
-            }
-            csv.push('\n');
-        }
-        std::fs::write(dir.join("series.csv"), csv)?;
+        std::fs::write(dir.join("series.csv"), export::series_table(s).to_csv())?;
         sim_plot::write_plots(dir, s)?;
     }
     Ok(())
 }
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-fn num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.6}")
-    } else {
-        String::new()
-    }
-}
-
-/// One sweep run: grid point index, seed, metrics.
-type Row = (usize, u64, Vec<(String, f64)>);
 
 /// Runs a sweep.
 pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
@@ -284,9 +232,7 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
         .points(&base)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.sweep.display()))?;
     let seeds = spec.seed_list();
-    let jobs: Vec<(usize, u64)> = (0..points.len())
-        .flat_map(|p| seeds.iter().map(move |s| (p, *s)))
-        .collect();
+    let total = points.len() * seeds.len();
     let out = a.out.clone().unwrap_or_else(|| {
         let stem = a
             .sweep
@@ -298,97 +244,36 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
             .unwrap_or(Path::new("."))
             .join(format!("{stem}-results"))
     });
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.jobs.unwrap_or(0))
-        .build()
-        .context("starting the worker pool")?;
-    let done = AtomicU64::new(0);
     let bar = std::sync::Mutex::new(LateBar::new(
-        jobs.len() as u64,
+        total as u64,
         "{spinner} runs [{bar:40}] {pos}/{len} ({elapsed}, eta {eta})",
     ));
-    let results: Vec<anyhow::Result<RunResult>> = pool.install(|| {
-        jobs.par_iter()
-            .map(|&(p, seed)| {
-                let r = ledbat_sim::run(&points[p].scenario, seed).map_err(anyhow::Error::from);
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if let Ok(mut b) = bar.lock() {
-                    b.set(n);
-                }
-                r
-            })
-            .collect()
+    let runs = run_grid(&points, &seeds, a.jobs.unwrap_or(0), &|n| {
+        if let Ok(mut b) = bar.lock() {
+            b.set(n as u64);
+        }
     });
     if let Ok(b) = bar.lock() {
         b.finish();
     }
-    let mut rows: Vec<Row> = Vec::with_capacity(jobs.len());
-    for (&(p, seed), r) in jobs.iter().zip(results) {
-        let r = r.with_context(|| format!("grid point {p} seed {seed}"))?;
-        if !r.conservation.holds {
-            bail!("grid point {p} seed {seed}: packet conservation violated");
-        }
-        rows.push((p, seed, metrics_row(&r)));
-    }
-    // Columns: union of metric names in first-seen order.
-    let mut cols: Vec<String> = Vec::new();
-    for (_, _, m) in &rows {
-        for (k, _) in m {
-            if !cols.contains(k) {
-                cols.push(k.clone());
-            }
-        }
-    }
+    let runs = runs?;
     let keys: Vec<String> = spec.grid.keys().cloned().collect();
-    let header = |extra: &[&str], per_col: &dyn Fn(&str) -> Vec<String>| {
-        let mut h: Vec<String> = keys.iter().map(|k| csv_field(k)).collect();
-        h.extend(extra.iter().map(|s| s.to_string()));
-        for c in &cols {
-            h.extend(per_col(c).into_iter().map(|x| csv_field(&x)));
+    let params: Vec<Vec<String>> = points
+        .iter()
+        .map(|p| p.params.iter().map(|(_, v)| v.clone()).collect())
+        .collect();
+    let tables = export::sweep_tables(&keys, &params, &runs);
+    let (eta, eta_ci) = match (
+        tables.means.column("efficiency.mean"),
+        tables.means.column("efficiency.ci95"),
+    ) {
+        (Some(Cells::Float { values: m, .. }), Some(Cells::Float { values: h, .. })) => {
+            (m.clone(), h.clone())
         }
-        h.join(",") + "\n"
+        _ => (vec![f64::NAN; points.len()], vec![f64::NAN; points.len()]),
     };
-    let mut runs = header(&["seed"], &|c| vec![c.to_string()]);
-    for (p, seed, m) in &rows {
-        let mut f: Vec<String> = points[*p]
-            .params
-            .iter()
-            .map(|(_, v)| csv_field(v))
-            .collect();
-        f.push(seed.to_string());
-        for c in &cols {
-            f.push(
-                m.iter()
-                    .find(|(k, _)| k == c)
-                    .map_or(String::new(), |(_, v)| num(*v)),
-            );
-        }
-        runs.push_str(&(f.join(",") + "\n"));
-    }
-    let mut means = header(&["runs"], &|c| {
-        vec![format!("{c}.mean"), format!("{c}.ci95")]
-    });
     let mut table = String::new();
     for (p, point) in points.iter().enumerate() {
-        let mine: Vec<&Vec<(String, f64)>> =
-            rows.iter().filter(|r| r.0 == p).map(|r| &r.2).collect();
-        let mut f: Vec<String> = point.params.iter().map(|(_, v)| csv_field(v)).collect();
-        f.push(mine.len().to_string());
-        let mut eta = (f64::NAN, None);
-        for c in &cols {
-            let xs: Vec<f64> = mine
-                .iter()
-                .filter_map(|m| m.iter().find(|(k, _)| k == c).map(|(_, v)| *v))
-                .filter(|v| v.is_finite())
-                .collect();
-            let (m, h) = mean_ci95(&xs);
-            if c == "efficiency" {
-                eta = (m, h);
-            }
-            f.push(num(m));
-            f.push(h.map_or(String::new(), num));
-        }
-        means.push_str(&(f.join(",") + "\n"));
         let params: Vec<String> = point
             .params
             .iter()
@@ -402,19 +287,23 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
             } else {
                 params.join(" ")
             },
-            eta.0,
-            eta.1.map_or("-".into(), |h| format!("{h:.3}"))
+            eta[p],
+            if eta_ci[p].is_finite() {
+                format!("{:.3}", eta_ci[p])
+            } else {
+                "-".into()
+            }
         );
     }
     write_dir_atomically(&out, |dir| {
-        std::fs::write(dir.join("runs.csv"), &runs)?;
-        std::fs::write(dir.join("means.csv"), &means)?;
+        std::fs::write(dir.join("runs.csv"), tables.runs.to_csv())?;
+        std::fs::write(dir.join("means.csv"), tables.means.to_csv())?;
         Ok(())
     })?;
     print!("{table}");
     println!(
         "{} runs ({} grid points x {} seeds); wrote {}",
-        rows.len(),
+        runs.len(),
         points.len(),
         seeds.len(),
         out.display()
@@ -481,11 +370,5 @@ mod tests {
         assert_eq!(means.lines().count(), 1 + 2);
         assert!(means.lines().next().unwrap().contains("efficiency.ci95"));
         std::fs::remove_dir_all(&base).unwrap();
-    }
-
-    #[test]
-    fn csv_fields_are_quoted_when_needed() {
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("x"), "x");
     }
 }

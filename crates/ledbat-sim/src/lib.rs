@@ -20,6 +20,7 @@
 //! ```
 
 pub mod engine;
+pub mod export;
 pub mod queue;
 pub mod result;
 pub mod scenario;

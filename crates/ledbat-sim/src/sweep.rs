@@ -1,8 +1,11 @@
 //! Parameter sweeps: a base scenario, a grid of `--set`-style overrides (cartesian
-//! product), and seeds. Expands into runs and summarises each run as a flat row of numbers.
+//! product), and seeds. Expands into runs, plays them in parallel (rayon) and summarises
+//! each run as a flat row of numbers; `export::sweep_tables` turns the rows into tables.
 
 use crate::result::RunResult;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::world::RunError;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -42,6 +45,10 @@ fn one_seed() -> Seeds {
 pub struct GridPoint {
     /// `(key, value)` in grid-key order, values as text.
     pub params: Vec<(String, String)>,
+    /// Index of each value in its key's list, in grid-key order.
+    pub index: Vec<usize>,
+    /// The overrides (`key=value`) applied after the sweep's `set`, in grid-key order.
+    pub overrides: Vec<String>,
     /// The scenario with the overrides applied.
     pub scenario: Scenario,
 }
@@ -85,14 +92,20 @@ impl SweepSpec {
                 .zip(&idx)
                 .map(|(k, &i)| ((*k).clone(), value_text(&self.grid[*k][i])))
                 .collect();
+            let overrides: Vec<String> = keys
+                .iter()
+                .zip(&idx)
+                .map(|(k, &i)| format!("{k}={}", self.grid[*k][i]))
+                .collect();
             let mut sets: Vec<String> = self.set.clone();
-            sets.extend(
-                keys.iter()
-                    .zip(&idx)
-                    .map(|(k, &i)| format!("{k}={}", self.grid[*k][i])),
-            );
+            sets.extend(overrides.iter().cloned());
             let scenario = Scenario::from_toml_with(base, &sets)?;
-            out.push(GridPoint { params, scenario });
+            out.push(GridPoint {
+                params,
+                index: idx.clone(),
+                overrides,
+                scenario,
+            });
             // Odometer increment, last key fastest.
             let mut d = keys.len();
             loop {
@@ -115,6 +128,90 @@ fn value_text(v: &toml::Value) -> String {
         toml::Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// One run of a sweep: grid point index, seed and [`metrics_row`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepRun {
+    /// Index of the grid point.
+    pub point: usize,
+    /// Seed.
+    pub seed: u64,
+    /// The run's metrics.
+    pub metrics: Vec<(String, f64)>,
+}
+
+/// A sweep run that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// The simulator refused the grid point's scenario.
+    #[error("grid point {point} seed {seed}: {source}")]
+    Run {
+        /// Grid point index.
+        point: usize,
+        /// Seed.
+        seed: u64,
+        /// Why.
+        source: RunError,
+    },
+    /// Packets were created or lost by the simulator itself (a bug).
+    #[error("grid point {point} seed {seed}: packet conservation violated")]
+    Conservation {
+        /// Grid point index.
+        point: usize,
+        /// Seed.
+        seed: u64,
+    },
+    /// The worker threads could not be started.
+    #[error("starting the worker pool: {0}")]
+    Pool(String),
+}
+
+/// Plays grid point `point`'s scenario with `seed` and summarises it.
+pub fn run_point(scenario: &Scenario, point: usize, seed: u64) -> Result<SweepRun, SweepError> {
+    let r = crate::run(scenario, seed).map_err(|source| SweepError::Run {
+        point,
+        seed,
+        source,
+    })?;
+    if !r.conservation.holds {
+        return Err(SweepError::Conservation { point, seed });
+    }
+    Ok(SweepRun {
+        point,
+        seed,
+        metrics: metrics_row(&r),
+    })
+}
+
+/// Plays every grid point with every seed (points outer, seeds inner, which is also the
+/// order of the result) on `threads` worker threads (0: one per core). `on_done` is called
+/// after each run with the number of runs finished so far. The first failure in that order
+/// is returned.
+pub fn run_grid(
+    points: &[GridPoint],
+    seeds: &[u64],
+    threads: usize,
+    on_done: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<SweepRun>, SweepError> {
+    let jobs: Vec<(usize, u64)> = (0..points.len())
+        .flat_map(|p| seeds.iter().map(move |s| (p, *s)))
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SweepError::Pool(e.to_string()))?;
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<SweepRun, SweepError>> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(p, seed)| {
+                let r = run_point(&points[p].scenario, p, seed);
+                on_done(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                r
+            })
+            .collect()
+    });
+    results.into_iter().collect()
 }
 
 /// A run summarised as named numbers (NaN where undefined): aggregate metrics, primary
@@ -173,6 +270,11 @@ mod tests {
         .unwrap();
         let pts = s.points(BASE).unwrap();
         assert_eq!(pts.len(), 6);
+        assert_eq!(pts[4].index, vec![2, 0]);
+        assert_eq!(
+            pts[4].overrides,
+            vec!["flow.0.cc.target=\"100ms\"", "topology.queue.packets=10"]
+        );
         assert_eq!(s.seed_list(), vec![1, 2, 3]);
         assert_eq!(
             pts[1].params,
@@ -201,5 +303,23 @@ mod tests {
         let e = s.points(BASE).unwrap_err().to_string();
         assert!(e.contains("tagret"), "{e}");
         assert!(SweepSpec::from_toml("scenario = \"x\"\nbogus = 1\n").is_err());
+    }
+
+    #[test]
+    fn run_grid_lists_points_outer_seeds_inner_and_matches_single_runs() {
+        let s = SweepSpec::from_toml(
+            "scenario = \"x\"\nseeds = [4, 9]\n[grid]\n\"topology.queue.packets\" = [10, 40]\n",
+        )
+        .unwrap();
+        let pts = s.points(BASE).unwrap();
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let runs = run_grid(&pts, &s.seed_list(), 2, &|_| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        })
+        .unwrap();
+        let order: Vec<(usize, u64)> = runs.iter().map(|r| (r.point, r.seed)).collect();
+        assert_eq!(order, [(0, 4), (0, 9), (1, 4), (1, 9)]);
+        assert_eq!(calls.into_inner(), 4);
+        assert_eq!(runs[3], run_point(&pts[1].scenario, 1, 9).unwrap());
     }
 }

@@ -1,0 +1,372 @@
+//! What the front ends show of results: `summary.json`, the time-series table
+//! (`series.csv`), a sweep's per-run and per-grid-point tables (`runs.csv`, `means.csv`) and
+//! the controller catalog. The `ledbat` command line writes these as files and the Python
+//! package turns the same tables into DataFrames, so both show identical numbers.
+//!
+//! Tables are column-oriented ([`Table`]); [`Table::to_csv`] formats them (fixed decimals
+//! per column, empty cells for NaN or missing values, RFC 4180 quoting). A future
+//! per-peer table of BitTorrent swarm runs belongs here, next to [`series_table`].
+
+use crate::result::{RunResult, Series};
+use crate::stats::mean_ci95;
+use crate::sweep::SweepRun;
+use ledbat_core::ControllerConfig;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// The cells of one column.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cells {
+    /// Text (grid parameter values).
+    Text(Vec<String>),
+    /// Counts and seeds.
+    Int(Vec<u64>),
+    /// Measurements, written with `decimals` digits; NaN is an empty cell.
+    Float {
+        /// The values.
+        values: Vec<f64>,
+        /// Digits after the point in CSV.
+        decimals: usize,
+    },
+}
+
+impl Cells {
+    fn len(&self) -> usize {
+        match self {
+            Cells::Text(v) => v.len(),
+            Cells::Int(v) => v.len(),
+            Cells::Float { values, .. } => values.len(),
+        }
+    }
+
+    fn write_cell(&self, row: usize, out: &mut String) {
+        match self {
+            Cells::Text(v) => out.push_str(&csv_field(&v[row])),
+            Cells::Int(v) => {
+                let _ = write!(out, "{}", v[row]);
+            }
+            Cells::Float { values, decimals } => {
+                let x = values[row];
+                if x.is_finite() {
+                    let _ = write!(out, "{x:.decimals$}");
+                }
+            }
+        }
+    }
+}
+
+/// A named column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// Header.
+    pub name: String,
+    /// Cells, one per row.
+    pub cells: Cells,
+}
+
+/// A table as columns of equal length.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    /// The columns, in order.
+    pub columns: Vec<Column>,
+}
+
+impl Table {
+    fn push(&mut self, name: impl Into<String>, cells: Cells) {
+        self.columns.push(Column {
+            name: name.into(),
+            cells,
+        });
+    }
+
+    /// Number of rows (0 without columns).
+    pub fn rows(&self) -> usize {
+        self.columns.first().map_or(0, |c| c.cells.len())
+    }
+
+    /// The column named `name`.
+    pub fn column(&self, name: &str) -> Option<&Cells> {
+        self.columns
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| &c.cells)
+    }
+
+    /// CSV text: a header line, then one line per row, each ending in `\n`.
+    pub fn to_csv(&self) -> String {
+        let mut s = String::new();
+        for (i, c) in self.columns.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str(&csv_field(&c.name));
+        }
+        s.push('\n');
+        for row in 0..self.rows() {
+            for (i, c) in self.columns.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                c.cells.write_cell(row, &mut s);
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// Quotes a CSV field when it holds a comma, a quote or a line break.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `summary.json`: the run result without its time series.
+pub fn summary(r: &RunResult) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("series");
+    }
+    v
+}
+
+/// The text of `summary.json` (pretty-printed, with a final newline).
+pub fn summary_json(r: &RunResult) -> String {
+    serde_json::to_string_pretty(&summary(r)).unwrap_or_default() + "\n"
+}
+
+/// The time series as a table (`series.csv`): `t_s`, then per flow `NAME.cwnd_pkts`,
+/// `NAME.rate_mbps`, `NAME.qdelay_ms` (empty where the controller has no estimate), then
+/// per monitored link `NAME.queue_pkts`.
+pub fn series_table(s: &Series) -> Table {
+    let mut t = Table::default();
+    let float = |values: &[f64], decimals| Cells::Float {
+        values: values.to_vec(),
+        decimals,
+    };
+    t.push("t_s", float(&s.t_s, 3));
+    for f in &s.flows {
+        t.push(format!("{}.cwnd_pkts", f.name), float(&f.cwnd_pkts, 3));
+        t.push(format!("{}.rate_mbps", f.name), float(&f.rate_mbps, 4));
+        t.push(format!("{}.qdelay_ms", f.name), float(&f.qdelay_ms, 3));
+    }
+    for l in &s.links {
+        t.push(
+            format!("{}.queue_pkts", l.name),
+            Cells::Int(l.queue_pkts.iter().map(|&q| u64::from(q)).collect()),
+        );
+    }
+    t
+}
+
+/// A sweep's two tables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepTables {
+    /// `runs.csv`: one row per run, grid parameters, `seed`, then every metric.
+    pub runs: Table,
+    /// `means.csv`: one row per grid point, grid parameters, `runs`, then for every metric
+    /// `NAME.mean` and `NAME.ci95` (Student-t half-width over the runs' finite values).
+    pub means: Table,
+}
+
+/// Builds a sweep's tables. `keys` are the grid keys, `params[p]` the values (as text) of
+/// grid point `p` in key order, `runs` the runs in the order they are listed. Metric
+/// columns are the union of the runs' metric names in first-seen order.
+pub fn sweep_tables(keys: &[String], params: &[Vec<String>], runs: &[SweepRun]) -> SweepTables {
+    let mut cols: Vec<&str> = Vec::new();
+    for r in runs {
+        for (k, _) in &r.metrics {
+            if !cols.contains(&k.as_str()) {
+                cols.push(k);
+            }
+        }
+    }
+    let metric = |r: &SweepRun, c: &str| {
+        r.metrics
+            .iter()
+            .find(|(k, _)| k == c)
+            .map_or(f64::NAN, |(_, v)| *v)
+    };
+    let param_columns = |t: &mut Table, points: &[usize]| {
+        for (i, k) in keys.iter().enumerate() {
+            t.push(
+                k.clone(),
+                Cells::Text(points.iter().map(|&p| params[p][i].clone()).collect()),
+            );
+        }
+    };
+    let mut runs_t = Table::default();
+    param_columns(
+        &mut runs_t,
+        &runs.iter().map(|r| r.point).collect::<Vec<_>>(),
+    );
+    runs_t.push("seed", Cells::Int(runs.iter().map(|r| r.seed).collect()));
+    for c in &cols {
+        runs_t.push(
+            *c,
+            Cells::Float {
+                values: runs.iter().map(|r| metric(r, c)).collect(),
+                decimals: 6,
+            },
+        );
+    }
+    let points: Vec<usize> = (0..params.len()).collect();
+    let mut means_t = Table::default();
+    param_columns(&mut means_t, &points);
+    let mine = |p: usize| runs.iter().filter(move |r| r.point == p);
+    means_t.push(
+        "runs",
+        Cells::Int(points.iter().map(|&p| mine(p).count() as u64).collect()),
+    );
+    for c in &cols {
+        let (mut m, mut h) = (Vec::new(), Vec::new());
+        for &p in &points {
+            let xs: Vec<f64> = mine(p)
+                .map(|r| metric(r, c))
+                .filter(|v| v.is_finite())
+                .collect();
+            let (mean, half) = mean_ci95(&xs);
+            m.push(mean);
+            h.push(half.unwrap_or(f64::NAN));
+        }
+        let float = |values, decimals| Cells::Float { values, decimals };
+        means_t.push(format!("{c}.mean"), float(m, 6));
+        means_t.push(format!("{c}.ci95"), float(h, 6));
+    }
+    SweepTables {
+        runs: runs_t,
+        means: means_t,
+    }
+}
+
+/// One built-in controller as `ledbat controllers --json` lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ControllerRow {
+    /// Registry name.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub description: &'static str,
+    /// The paper or RFC it follows.
+    pub source: &'static str,
+    /// The configuration shown (defaults unless `params` changed them), without `name`.
+    pub defaults: serde_json::Value,
+    /// Departures of that configuration from the source's limits (empty when compliant).
+    pub non_compliant: Vec<String>,
+}
+
+/// The controller catalog: every controller, or only `name`, with `params` (`key=value`,
+/// dotted keys for nested fields) applied to its defaults. Errors name the unknown
+/// controller or the refused parameter.
+pub fn controller_catalog(
+    name: Option<&str>,
+    params: &[&str],
+) -> Result<Vec<ControllerRow>, Box<dyn std::error::Error + Send + Sync>> {
+    if let Some(name) = name {
+        ControllerConfig::from_name(name)?;
+    }
+    ledbat_core::CATALOG
+        .iter()
+        .filter(|info| name.is_none_or(|n| n == info.name))
+        .map(|info| {
+            let cfg = ControllerConfig::with_params(info.name, params.iter().copied())?;
+            let mut defaults = serde_json::to_value(&cfg)?;
+            if let Some(m) = defaults.as_object_mut() {
+                m.remove("name");
+            }
+            Ok(ControllerRow {
+                name: info.name,
+                description: info.description,
+                source: info.source,
+                defaults,
+                non_compliant: cfg.compliance_notes(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::{FlowSeries, LinkSeries};
+
+    fn run(point: usize, seed: u64, eff: f64) -> SweepRun {
+        SweepRun {
+            point,
+            seed,
+            metrics: vec![("efficiency".into(), eff), ("x,y".into(), f64::NAN)],
+        }
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("x"), "x");
+    }
+
+    #[test]
+    fn series_table_writes_fixed_decimals_and_empty_cells_for_nan() {
+        let s = Series {
+            t_s: vec![0.1, 0.2],
+            flows: vec![FlowSeries {
+                name: "a".into(),
+                cwnd_pkts: vec![2.0, 3.5],
+                rate_mbps: vec![1.0, 2.25],
+                qdelay_ms: vec![f64::NAN, 4.0],
+            }],
+            links: vec![LinkSeries {
+                name: "bottleneck".into(),
+                queue_pkts: vec![0, 7],
+            }],
+        };
+        assert_eq!(
+            series_table(&s).to_csv(),
+            "t_s,a.cwnd_pkts,a.rate_mbps,a.qdelay_ms,bottleneck.queue_pkts\n\
+             0.100,2.000,1.0000,,0\n\
+             0.200,3.500,2.2500,4.000,7\n"
+        );
+    }
+
+    #[test]
+    fn sweep_tables_give_one_row_per_run_and_student_t_means_per_point() {
+        let keys = vec!["k".to_string()];
+        let params = vec![vec!["1".to_string()], vec!["2".to_string()]];
+        let runs = [
+            run(0, 1, 1.0),
+            run(0, 2, 2.0),
+            run(0, 3, 3.0),
+            run(1, 1, 0.5),
+        ];
+        let t = sweep_tables(&keys, &params, &runs);
+        assert_eq!(t.runs.rows(), 4);
+        assert_eq!(
+            t.runs.to_csv().lines().take(2).collect::<Vec<_>>(),
+            ["k,seed,efficiency,\"x,y\"", "1,1,1.000000,"]
+        );
+        // Point 0: mean 2, s = 1, n = 3: half-width 4.303 / sqrt(3) = 2.484338.
+        // Point 1: one run, no interval.
+        assert_eq!(
+            t.means.to_csv(),
+            "k,runs,efficiency.mean,efficiency.ci95,\"x,y.mean\",\"x,y.ci95\"\n\
+             1,3,2.000000,2.484338,,\n\
+             2,1,0.500000,,,\n"
+        );
+    }
+
+    #[test]
+    fn controller_catalog_lists_every_controller_and_refuses_unknown_names() {
+        let all = controller_catalog(None, &[]).unwrap();
+        assert_eq!(all.len(), ledbat_core::CATALOG.len());
+        assert!(all.iter().all(|r| r.defaults.get("name").is_none()));
+        let one = controller_catalog(Some("ledbat"), &["target=150ms"]).unwrap();
+        assert_eq!(one.len(), 1);
+        assert!(
+            !one[0].non_compliant.is_empty(),
+            "150 ms exceeds RFC 6817's 100 ms"
+        );
+        assert!(controller_catalog(Some("nope"), &[]).is_err());
+    }
+}
