@@ -2,7 +2,7 @@
 
 from typing import List, Optional, Sequence, Tuple
 
-Column = Tuple[str, list]
+Column = Tuple[str, str, object]  # (name, kind: 'str' | 'f8' | 'u8', list or bytes)
 Run = Tuple[int, int, List[Tuple[str, float]]]
 Grid = Sequence[Tuple[str, Sequence[object]]]
 

@@ -8,6 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+import numpy as np
 import pandas as pd
 
 from . import _native
@@ -162,7 +163,7 @@ class Result:
     """What one run produced. :attr:`summary` is the content of `summary.json`;
     the DataFrames are built from it (and from the series) on first access."""
 
-    def __init__(self, summary: Dict[str, Any], series: Optional[List[Tuple[str, list]]]):
+    def __init__(self, summary: Dict[str, Any], series: Optional[List[Tuple[str, str, Any]]]):
         """Wraps the native run's output; use :meth:`Scenario.run` rather than this."""
         self._summary = summary
         self._series = series
@@ -216,7 +217,7 @@ class Result:
         scenario sets ``series = false``."""
         if self._series is None:
             return pd.DataFrame()
-        return pd.DataFrame(dict(self._series))
+        return frame(self._series)
 
     # A BitTorrent swarm's per-peer table will be a `peers` property here, built like
     # `flows` from summary.json's per-peer records.
@@ -228,6 +229,18 @@ class Result:
             f"efficiency {a['efficiency']:.3f}, TCP share {a['tcp_share']:.3f}, "
             f"{len(self._summary['flows'])} flows>"
         )
+
+
+def frame(columns: List[Tuple[str, str, Any]]) -> pd.DataFrame:
+    """A DataFrame from the native `(name, kind, cells)` columns (numbers as raw bytes)."""
+    data = {}
+    for name, kind, cells in columns:
+        if kind == "str":
+            data[name] = pd.Series(cells, dtype=object)
+        else:
+            values = np.frombuffer(cells, dtype=np.float64 if kind == "f8" else np.uint64)
+            data[name] = values.astype(np.float64 if kind == "f8" else np.int64)  # a copy
+    return pd.DataFrame(data)
 
 
 def _records(rows: List[Dict[str, Any]], drop: Sequence[str]) -> pd.DataFrame:

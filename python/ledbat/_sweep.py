@@ -8,7 +8,7 @@ from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence,
 import pandas as pd
 
 from . import _native
-from ._scenario import Scenario
+from ._scenario import Scenario, frame
 
 __all__ = ["sweep", "SweepResult"]
 
@@ -111,8 +111,8 @@ def sweep(
     runs_cols, means_cols = _native.sweep_tables(keys, [p[1] for p in points], runs)
     given = dict(items)
 
-    def typed(point_of_row: Sequence[int], table: List[Tuple[str, list]]) -> pd.DataFrame:
-        df = pd.DataFrame(dict(table))
+    def typed(point_of_row: Sequence[int], table: List[Tuple[str, str, Any]]) -> pd.DataFrame:
+        df = frame(table)
         for i, k in enumerate(keys):
             values = given[k]
             df[k] = pd.Series([values[points[p][0][i]] for p in point_of_row], dtype=object)

@@ -14,7 +14,7 @@ use ledbat_sim::{RunError, Scenario};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString};
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyList, PyString};
 use std::collections::BTreeMap;
 use std::fmt::Display;
 
@@ -143,16 +143,27 @@ fn toml_value(v: &Bound<'_, PyAny>) -> Result<toml::Value, String> {
     ))
 }
 
-fn table_to_py(py: Python<'_>, t: &Table) -> PyResult<Vec<(String, PyObject)>> {
+/// A table for Python as `(column, kind, cells)`: kind `"str"` with a list of str, or
+/// `"f8"` / `"u8"` with the native-endian bytes of the f64 / u64 values (read with
+/// `numpy.frombuffer`, far cheaper than a list of Python floats for long series).
+type PyTable = Vec<(String, &'static str, PyObject)>;
+
+fn table_to_py(py: Python<'_>, t: &Table) -> PyResult<PyTable> {
     t.columns
         .iter()
         .map(|c| {
-            let list = match &c.cells {
-                Cells::Text(v) => PyList::new(py, v)?,
-                Cells::Int(v) => PyList::new(py, v)?,
-                Cells::Float { values, .. } => PyList::new(py, values)?,
+            let (kind, cells) = match &c.cells {
+                Cells::Text(v) => ("str", PyList::new(py, v)?.into_any().unbind()),
+                Cells::Int(v) => {
+                    let b: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
+                    ("u8", PyBytes::new(py, &b).into_any().unbind())
+                }
+                Cells::Float { values, .. } => {
+                    let b: Vec<u8> = values.iter().flat_map(|x| x.to_ne_bytes()).collect();
+                    ("f8", PyBytes::new(py, &b).into_any().unbind())
+                }
             };
-            Ok((c.name.clone(), list.into_any().unbind()))
+            Ok((c.name.clone(), kind, cells))
         })
         .collect()
 }
@@ -210,7 +221,7 @@ fn run(
     origin: Option<&str>,
     name: Option<&str>,
     seed: u64,
-) -> PyResult<(String, Option<Vec<(String, PyObject)>>)> {
+) -> PyResult<(String, Option<PyTable>)> {
     let sc = Source {
         text,
         sets: &sets,
@@ -346,7 +357,7 @@ fn sweep_tables(
     keys: Vec<String>,
     params: Vec<Vec<String>>,
     runs: Vec<(usize, u64, Vec<(String, f64)>)>,
-) -> PyResult<(Vec<(String, PyObject)>, Vec<(String, PyObject)>)> {
+) -> PyResult<(PyTable, PyTable)> {
     if let Some(r) = runs.iter().find(|r| r.0 >= params.len()) {
         return Err(PyValueError::new_err(format!(
             "run of grid point {} but the grid has {} points",

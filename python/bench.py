@@ -1,0 +1,93 @@
+"""Prints two cost figures of the Python package (a benchmark, not a test):
+
+1. one run from Python (`Scenario.run`, summary parsed, series converted) against the same
+   run from the CLI (`ledbat sim`, the whole process: start, simulate, print); the median
+   of `--repeat` alternating runs each, and their ratio (goal: at most 1.05);
+2. a 40-run sweep (4 grid points x 10 seeds) on a Dask LocalCluster of two single-threaded
+   worker processes against one worker; the ratio of wall times (goal: at most 0.6).
+   Cluster start-up is not counted (each cluster first runs one warm-up task per worker).
+
+    pip install './python[dask]'
+    python python/bench.py [--ledbat-bin target/release/ledbat]
+
+Wall-clock figures depend on what else runs on the machine: say what did when quoting them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# Import the installed package, not the source folder beside this script (it has no
+# compiled extension).
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+import ledbat  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+SCENARIO = REPO / "scenarios" / "seed003" / "target-sweep.toml"
+
+
+def bench_single(bin_path: str, duration: str, repeat: int) -> None:
+    sc = ledbat.Scenario.from_toml(SCENARIO).set("duration", duration)
+    cmd = [bin_path, "sim", str(SCENARIO), "--seed", "1", "--set", f"duration={duration}"]
+    subprocess.run(cmd, check=True, capture_output=True)  # page the binary in
+    sc.run(seed=1)
+    cli, py = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        cli.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        r = sc.run(seed=1)
+        _ = r.summary, r.series
+        py.append(time.perf_counter() - t0)
+    c, p = statistics.median(cli), statistics.median(py)
+    print(f"single run ({SCENARIO.name}, duration {duration}, seed 1, median of {repeat}):")
+    print(f"  CLI  ledbat sim      {c * 1000:8.1f} ms  (process wall time)")
+    print(f"  Python Scenario.run  {p * 1000:8.1f} ms")
+    print(f"  ratio Python / CLI   {p / c:8.3f}   (goal <= 1.05)")
+
+
+def bench_sweep(duration: str) -> None:
+    from distributed import Client, LocalCluster
+
+    sc = ledbat.Scenario.from_toml(SCENARIO).set("duration", duration)
+    grid = {"flow.0.cc.target": ["25ms", "60ms"], "flow.0.cc.gain": [1.0, 10.0]}
+    seeds = range(1, 11)
+    walls = {}
+    for n in (1, 2):
+        with LocalCluster(
+            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster, Client(cluster) as client:
+            client.wait_for_workers(n)
+            ledbat.sweep(sc.copy().set("duration", "1s"), {}, seeds=range(1, n + 1), client=client)
+            t0 = time.perf_counter()
+            runs, _ = ledbat.sweep(sc, grid, seeds=seeds, client=client)
+            walls[n] = time.perf_counter() - t0
+            assert len(runs) == 40
+    print(f"40-run sweep (4 points x 10 seeds, duration {duration}) on a Dask LocalCluster:")
+    print(f"  1 worker   {walls[1]:7.2f} s")
+    print(f"  2 workers  {walls[2]:7.2f} s")
+    print(f"  ratio 2 / 1 {walls[2] / walls[1]:6.3f}   (goal <= 0.6)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    ap.add_argument("--ledbat-bin", default=str(target / "release" / "ledbat"))
+    ap.add_argument("--duration", default="1000s", help="simulated time of the single run")
+    ap.add_argument("--sweep-duration", default="200s", help="simulated time of each sweep run")
+    ap.add_argument("--repeat", type=int, default=7)
+    a = ap.parse_args()
+    print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}")
+    bench_single(a.ledbat_bin, a.duration, a.repeat)
+    bench_sweep(a.sweep_duration)
+
+
+if __name__ == "__main__":
+    main()
