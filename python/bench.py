@@ -65,7 +65,8 @@ def bench_sweep(duration: str) -> None:
             n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster, Client(cluster) as client:
             client.wait_for_workers(n)
-            ledbat.sweep(sc.copy().set("duration", "1s"), {}, seeds=range(1, n + 1), client=client)
+            warm = sc.copy().set({"duration": "2s", "warmup": "0s"})
+            ledbat.sweep(warm, {}, seeds=range(1, n + 1), client=client)
             t0 = time.perf_counter()
             runs, _ = ledbat.sweep(sc, grid, seeds=seeds, client=client)
             walls[n] = time.perf_counter() - t0
