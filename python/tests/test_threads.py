@@ -27,5 +27,5 @@ def test_a_thread_keeps_running_python_while_another_simulates():
     t.join()
     inside = [x for x in ticks if t0 < x < t1]
     # A native call holding the GIL would let the ticker in at most at its two ends.
-    assert t1 - t0 > 0.01, "run too short to tell"
-    assert len(inside) >= 0.3 * (t1 - t0) / 0.002, (len(inside), t1 - t0)
+    assert t1 - t0 > 0.02, "run too short to tell"
+    assert len(inside) >= 5, (len(inside), t1 - t0)
