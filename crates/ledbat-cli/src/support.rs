@@ -36,6 +36,20 @@ pub fn transfer_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
     pb
 }
 
+/// A one-line status on stderr (hidden when `quiet`): a spinner, `msg` and the time spent.
+pub fn status_spinner(msg: String, quiet: bool) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(5));
+    if quiet {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("valid template"),
+    );
+    pb.set_message(msg);
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
+    pb
+}
+
 /// A progress bar that appears only once the work has taken more than a second, so quick
 /// commands print nothing but their result.
 pub struct LateBar {

@@ -9,7 +9,7 @@
 #[path = "transfer_frame.rs"]
 pub mod frame;
 
-use crate::support::{runtime, transfer_bar, TempPath};
+use crate::support::{runtime, status_spinner, transfer_bar, TempPath};
 use anyhow::{bail, Context, Result};
 use frame::{Header, Status, DIGEST_LEN};
 use indicatif::ProgressBar;
@@ -55,6 +55,10 @@ pub struct SendArgs {
     /// Give up when no byte is acknowledged for this many seconds.
     #[arg(long, default_value_t = 60)]
     pub idle_timeout: u64,
+    /// Give up connecting after this many seconds without an answer (a refusal, reported
+    /// by ICMP, fails at once).
+    #[arg(long, default_value_t = 30.0, value_parser = positive_secs)]
+    pub connect_timeout: f64,
     /// Append the connection's state (cwnd, queuing delay, RTT, counters) as one JSON line
     /// every 100 ms to this file.
     #[arg(long)]
@@ -317,9 +321,12 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
         .await
         .with_context(|| format!("binding {}", a.bind))?;
     let start = WallClock::now();
-    let stream = tokio::time::timeout(idle, sock.connect(a.addr))
-        .await
-        .map_err(|_| anyhow::anyhow!("connecting to {}: no answer within {idle:?}", a.addr))?
+    let wait = std::time::Duration::from_secs_f64(a.connect_timeout);
+    let status = status_spinner(format!("connecting to {}", a.addr), a.quiet || a.json);
+    let connected = tokio::time::timeout(wait, sock.connect(a.addr)).await;
+    status.finish_and_clear();
+    let stream = connected
+        .map_err(|_| anyhow::anyhow!("connecting to {}: no answer within {wait:?}", a.addr))?
         .with_context(|| format!("connecting to {}", a.addr))?;
     let mut stream = stream;
     let pb = transfer_bar(Some(size), a.quiet || a.json);
@@ -406,6 +413,14 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
         Some(Status::Verified) => Ok(()),
         Some(s) => bail!("the receiver rejected the file: {s}"),
         None => bail!("the receiver sent an unknown verdict"),
+    }
+}
+
+/// Parses a positive, finite number of seconds (for `--connect-timeout`).
+fn positive_secs(s: &str) -> std::result::Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("{s:?} is not a positive number of seconds")),
     }
 }
 
@@ -653,6 +668,7 @@ mod tests {
             json: true,
             quiet: true,
             idle_timeout: 10,
+            connect_timeout: 30.0,
             trace: Some(dir.join("trace.jsonl")),
         };
         let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size).unwrap();

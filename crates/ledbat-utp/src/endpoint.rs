@@ -14,7 +14,7 @@
 //! dropped.
 
 use crate::config::ConnectionConfig;
-use crate::conn::{Connection, State};
+use crate::conn::{Connection, State, Unreachable};
 use crate::packet::{self, Header, PacketType};
 use crate::stats::EndpointStats;
 use ledbat_core::{ConfigError, Instant, Timestamp32};
@@ -164,6 +164,26 @@ impl Endpoint {
     /// The peer address of `h`.
     pub fn peer_addr(&self, h: ConnHandle) -> Option<SocketAddr> {
         self.conns.get(&h).map(|e| e.addr)
+    }
+
+    /// An ICMP destination-unreachable report for datagrams sent to `addr`: every
+    /// connection to that address gets [`Connection::on_unreachable`]. Returns how many
+    /// failed. Connections to other addresses are untouched.
+    pub fn handle_unreachable(
+        &mut self,
+        now: Instant,
+        addr: SocketAddr,
+        kind: Unreachable,
+    ) -> usize {
+        self.stats.unreachable_reports += 1;
+        let mut failed = 0;
+        for e in self.conns.values_mut() {
+            if e.addr == addr && e.conn.on_unreachable(now, kind) {
+                failed += 1;
+            }
+        }
+        self.stats.unreachable_failed += failed as u64;
+        failed
     }
 
     /// Handles of every connection.
@@ -408,6 +428,27 @@ mod tests {
             v.push((a, out.clone()));
         }
         v
+    }
+
+    #[test]
+    fn an_unreachable_report_fails_only_the_connections_to_that_address() {
+        let now = Instant::from_millis(1);
+        let mut ep = Endpoint::new(EndpointConfig::default(), 3).unwrap();
+        let a1 = ep.connect(now, addr(1)).unwrap();
+        let a2 = ep.connect(now, addr(1)).unwrap();
+        let b = ep.connect(now, addr(2)).unwrap();
+        assert_eq!(drain(&mut ep, now).len(), 3, "three SYNs");
+        assert_eq!(ep.handle_unreachable(now, addr(1), Unreachable::Port), 2);
+        for h in [a1, a2] {
+            assert_eq!(
+                ep.connection(h).unwrap().error(),
+                Some(crate::ConnectionError::Refused)
+            );
+        }
+        assert_eq!(ep.connection(b).unwrap().state(), State::SynSent);
+        assert_eq!(ep.handle_unreachable(now, addr(3), Unreachable::Host), 0);
+        assert_eq!(ep.stats().unreachable_reports, 2);
+        assert_eq!(ep.stats().unreachable_failed, 2);
     }
 
     #[test]

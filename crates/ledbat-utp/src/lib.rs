@@ -21,12 +21,14 @@ pub mod seq;
 pub mod stats;
 
 pub use config::ConnectionConfig;
-pub use conn::{Connection, ConnectionError, State, StreamError};
+pub use conn::{Connection, ConnectionError, State, StreamError, Unreachable};
 pub use stats::{ConnectionStats, EndpointStats};
 pub mod endpoint;
 pub mod harness;
 
 pub use endpoint::{ConnHandle, Endpoint, EndpointConfig};
+#[cfg(feature = "tokio")]
+mod icmp;
 #[cfg(feature = "tokio")]
 pub mod runtime;
 #[cfg(feature = "tokio")]

@@ -25,9 +25,13 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncWrite, Interest, ReadBuf};
 use tokio::net::UdpSocket;
 use tokio::sync::Notify;
+
+/// Linux's errno for a datagram larger than the path MTU: with IP_RECVERR a router's
+/// "fragmentation needed" report arrives as this error, news about one peer's path.
+const EMSGSIZE: i32 = 90;
 
 /// Datagrams received in one batch before acknowledgements and timers run.
 const RECV_BATCH: usize = 64;
@@ -122,6 +126,11 @@ fn io_error(e: ConnectionError) -> io::Error {
         ConnectionError::Reset => io::ErrorKind::ConnectionReset,
         ConnectionError::TimedOut => io::ErrorKind::TimedOut,
         ConnectionError::Aborted => io::ErrorKind::ConnectionAborted,
+        ConnectionError::Refused => io::ErrorKind::ConnectionRefused,
+        ConnectionError::Unreachable(crate::Unreachable::Network) => {
+            io::ErrorKind::NetworkUnreachable
+        }
+        ConnectionError::Unreachable(_) => io::ErrorKind::HostUnreachable,
     };
     io::Error::new(kind, e)
 }
@@ -151,6 +160,7 @@ impl UtpSocket {
         let ep =
             Endpoint::new(cfg, seed).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let sock = UdpSocket::bind(addr).await?;
+        crate::icmp::enable(&sock)?;
         let local = sock.local_addr()?;
         let shared = Arc::new(Shared {
             inner: Mutex::new(Inner {
@@ -513,9 +523,31 @@ async fn drive(shared: Arc<Shared>, sock: UdpSocket) {
                         }
                     }
                     Err(e) => {
-                        // ICMP errors surface here on some platforms; they are not fatal.
-                        if !matches!(e.kind(), io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionRefused) {
+                        // ICMP errors about one peer surface here (with IP_RECVERR, and on
+                        // some platforms without it): not fatal to the socket. The error
+                        // queue says which peer they concern.
+                        if !matches!(
+                            e.kind(),
+                            io::ErrorKind::ConnectionReset
+                                | io::ErrorKind::ConnectionRefused
+                                | io::ErrorKind::HostUnreachable
+                                | io::ErrorKind::NetworkUnreachable
+                        ) && e.raw_os_error() != Some(EMSGSIZE)
+                        {
                             g.io_error = Some(e.to_string());
+                        }
+                    }
+                }
+            }
+            r = sock.ready(Interest::ERROR) => {
+                // ICMP reports queued by IP_RECVERR: fail the connections they concern. A
+                // WouldBlock from the drained queue clears the readiness.
+                if r.is_ok() {
+                    let mut g = shared.lock();
+                    let now = shared.now();
+                    while let Ok(report) = sock.try_io(Interest::ERROR, || crate::icmp::recv_report(&sock)) {
+                        if let Some((addr, kind)) = report {
+                            g.ep.handle_unreachable(now, addr, kind);
                         }
                     }
                 }
@@ -605,6 +637,54 @@ mod tests {
                 "{side}: base one-way delay {base:?} on loopback"
             );
         }
+    }
+
+    /// A loopback UDP port that nothing listens on (bound, read, then closed).
+    fn dead_port() -> SocketAddr {
+        let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        s.local_addr().unwrap()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn connect_to_a_port_nobody_listens_on_is_refused_at_once() {
+        let client = UtpSocket::bind("127.0.0.1:0".parse().unwrap(), EndpointConfig::default())
+            .await
+            .unwrap();
+        let t0 = std::time::Instant::now();
+        let e = client.connect(dead_port()).await.unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::ConnectionRefused, "{e}");
+        assert!(e.to_string().contains("refused"), "{e}");
+        // The SYN's first retransmission timeout is 1 s or more: an answer well before it
+        // came from the ICMP report, not from a timer.
+        assert!(
+            t0.elapsed() < std::time::Duration::from_millis(500),
+            "{:?}",
+            t0.elapsed()
+        );
+        assert_eq!(client.stats().unreachable_failed, 1);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn a_refused_address_does_not_disturb_a_live_connection() {
+        let server = UtpSocket::bind(
+            "127.0.0.1:0".parse().unwrap(),
+            EndpointConfig::default().listen(true),
+        )
+        .await
+        .unwrap();
+        let client = UtpSocket::bind("127.0.0.1:0".parse().unwrap(), EndpointConfig::default())
+            .await
+            .unwrap();
+        let (live, accepted) = tokio::join!(client.connect(server.local_addr()), server.accept());
+        let (mut live, mut accepted) = (live.unwrap(), accepted.unwrap());
+        let e = client.connect(dead_port()).await.unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::ConnectionRefused);
+        live.write_all(b"still here").await.unwrap();
+        let mut buf = [0u8; 10];
+        accepted.read_exact(&mut buf).await.unwrap();
+        assert_eq!(&buf, b"still here");
     }
 
     #[tokio::test]

@@ -61,4 +61,9 @@ pub struct EndpointStats {
     pub syns_refused: u64,
     /// Connections accepted.
     pub accepted: u64,
+    /// ICMP destination-unreachable reports handed to the endpoint.
+    pub unreachable_reports: u64,
+    /// Connections failed by such a report (the others were kept: see
+    /// [`crate::Connection::on_unreachable`]).
+    pub unreachable_failed: u64,
 }

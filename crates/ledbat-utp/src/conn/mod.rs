@@ -131,6 +131,34 @@ pub enum ConnectionError {
     /// Aborted locally.
     #[error("connection aborted locally")]
     Aborted,
+    /// The peer's host answered with ICMP port unreachable: nothing listens there.
+    #[error("connection refused (ICMP port unreachable)")]
+    Refused,
+    /// The network reported the peer unreachable (ICMP host or network unreachable)
+    /// while the handshake was outstanding.
+    #[error("{0} unreachable (ICMP)")]
+    Unreachable(Unreachable),
+}
+
+/// What an ICMP destination-unreachable report says about a peer address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unreachable {
+    /// Port unreachable (ICMP type 3 code 3, ICMPv6 type 1 code 4): no socket listens.
+    Port,
+    /// Host unreachable (codes 1, ICMPv6 code 3) or administratively prohibited.
+    Host,
+    /// Network unreachable (code 0, ICMPv6 code 0).
+    Network,
+}
+
+impl std::fmt::Display for Unreachable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Unreachable::Port => "port",
+            Unreachable::Host => "host",
+            Unreachable::Network => "network",
+        })
+    }
 }
 
 /// Why a read or write cannot proceed now.
@@ -517,6 +545,29 @@ impl Connection {
             self.fail(now, ConnectionError::Aborted);
             self.phase = Phase::Failed { reset_due };
         }
+    }
+
+    /// An ICMP destination-unreachable report about this connection's peer address.
+    ///
+    /// RFC 1122 section 4.2.3.9 (as TCP does): port unreachable is a hard error and fails
+    /// the connection in any state, since no socket listens at the peer any more; host and
+    /// network unreachable are soft errors, which fail only a handshake still outstanding
+    /// (nothing was ever exchanged, so waiting out the SYN retries only delays the same
+    /// answer) and otherwise leave an established connection to its timers, since routes
+    /// come back. Returns whether the connection failed. ICMP reports can be forged by
+    /// anyone on the path; a forged one can do no more than a forged RESET.
+    pub fn on_unreachable(&mut self, now: Instant, kind: Unreachable) -> bool {
+        if self.error.is_some() {
+            return false;
+        }
+        let handshake = matches!(self.phase, Phase::SynSent { .. });
+        let e = match kind {
+            Unreachable::Port => ConnectionError::Refused,
+            _ if handshake => ConnectionError::Unreachable(kind),
+            _ => return false,
+        };
+        self.fail(now, e);
+        true
     }
 
     fn fail(&mut self, now: Instant, e: ConnectionError) {
@@ -988,6 +1039,38 @@ mod tests {
         assert_eq!(r.len(), 1);
         assert_eq!(packet::decode(&r[0]).unwrap().header.ty, PacketType::Reset);
         assert!(!b.wants_transmit(), "one RESET only");
+    }
+
+    #[test]
+    fn port_unreachable_refuses_a_handshake_and_fails_an_established_connection() {
+        let now = Instant::from_millis(1);
+        let mut a = Connection::connect(now, cfg(), 43).unwrap();
+        assert!(a.on_unreachable(now, Unreachable::Port));
+        assert_eq!(a.state(), State::Failed);
+        assert_eq!(a.error(), Some(ConnectionError::Refused));
+        assert!(drain(&mut a, now).is_empty(), "no SYN retry, no RESET");
+        assert!(!a.on_unreachable(now, Unreachable::Port), "fails once");
+        let (mut c, _, now) = pair();
+        assert!(c.on_unreachable(now, Unreachable::Port));
+        assert_eq!(c.error(), Some(ConnectionError::Refused));
+    }
+
+    #[test]
+    fn host_unreachable_fails_only_an_outstanding_handshake() {
+        let now = Instant::from_millis(1);
+        let mut a = Connection::connect(now, cfg(), 44).unwrap();
+        assert!(a.on_unreachable(now, Unreachable::Host));
+        assert_eq!(
+            a.error(),
+            Some(ConnectionError::Unreachable(Unreachable::Host))
+        );
+        assert_eq!(a.error().unwrap().to_string(), "host unreachable (ICMP)");
+        let (mut c, _, now) = pair();
+        for kind in [Unreachable::Host, Unreachable::Network] {
+            assert!(!c.on_unreachable(now, kind), "soft error: routes come back");
+        }
+        assert_eq!(c.state(), State::Connected);
+        assert_eq!(c.error(), None);
     }
 
     #[test]
