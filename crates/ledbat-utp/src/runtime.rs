@@ -563,17 +563,20 @@ mod tests {
     use super::*;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+    /// A listening socket and a client socket on loopback.
+    async fn listener_and_client() -> (UtpSocket, UtpSocket) {
+        let on = |listen| async move {
+            let cfg = EndpointConfig::default().listen(listen);
+            UtpSocket::bind("127.0.0.1:0".parse().unwrap(), cfg)
+                .await
+                .unwrap()
+        };
+        (on(true).await, on(false).await)
+    }
+
     #[tokio::test]
     async fn loopback_stream_round_trip() {
-        let server = UtpSocket::bind(
-            "127.0.0.1:0".parse().unwrap(),
-            EndpointConfig::default().listen(true),
-        )
-        .await
-        .unwrap();
-        let client = UtpSocket::bind("127.0.0.1:0".parse().unwrap(), EndpointConfig::default())
-            .await
-            .unwrap();
+        let (server, client) = listener_and_client().await;
         let addr = server.local_addr();
         let data: Vec<u8> = (0..3_000_000u32).map(|i| (i % 253) as u8).collect();
         let expect = data.clone();
@@ -668,15 +671,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[tokio::test]
     async fn a_refused_address_does_not_disturb_a_live_connection() {
-        let server = UtpSocket::bind(
-            "127.0.0.1:0".parse().unwrap(),
-            EndpointConfig::default().listen(true),
-        )
-        .await
-        .unwrap();
-        let client = UtpSocket::bind("127.0.0.1:0".parse().unwrap(), EndpointConfig::default())
-            .await
-            .unwrap();
+        let (server, client) = listener_and_client().await;
         let (live, accepted) = tokio::join!(client.connect(server.local_addr()), server.accept());
         let (mut live, mut accepted) = (live.unwrap(), accepted.unwrap());
         let e = client.connect(dead_port()).await.unwrap_err();
