@@ -151,13 +151,15 @@ pub(super) fn claims() -> Vec<Claim> {
             scenarios: files(&["seed003/ledbat-ledbat.toml", "seed003/ledbat-newreno.toml"]),
             extract: |r| Ok(r[0].aggregate.efficiency / r[1].aggregate.efficiency - 1.0),
             draw: None,
-            tolerance: Near {
-                value: -0.007,
-                tol: 0.02,
-            },
+            tolerance: Between { lo: -0.02, hi: 0.0 },
             direction: AtLeast { bound: -0.05 },
-            tolerance_note: "a 0.7 % difference is within run-to-run noise: ±2 points",
-            explanation: "",
+            tolerance_note: "lower, as the paper says, by at most 2 points (a 0.7 % difference is \
+                within run-to-run noise); direction: as efficient within 5 points, either sign",
+            explanation:
+                "Ours: the two mixes are equally efficient to well within run-to-run noise, \
+                with the opposite sign (two LEDBAT flows very slightly more efficient). The \
+                thesis's -0.7 % is within the same noise, so the substance (as efficient) \
+                holds; the sign does not.",
         },
         Claim {
             id: "s003-target-region2-yields",
@@ -583,10 +585,20 @@ pub(super) fn claims() -> Vec<Claim> {
             scenarios: vec![ScenarioRef::file("seed003/aqm-red.toml")],
             extract: first_qdelay_mean,
             draw: None,
-            tolerance: Between { lo: 0.0, hi: 10.0 },
+            tolerance: Near {
+                value: 4.0,
+                tol: 1.0,
+            },
             direction: AtMost { bound: 50.0 },
-            tolerance_note: "\"a few ms\": at most 10 ms (RED parameters not given in the thesis)",
-            explanation: "",
+            tolerance_note:
+                "the thesis's 4 ms ±25 %, the catalog's usual relative tolerance (RED's \
+                parameters are ns-2's defaults: the thesis gives none); direction: well under \
+                DropTail's queue",
+            explanation:
+                "The thesis gives no RED parameters; ours are ns-2's defaults, min_th 5 and \
+                max_th 15 packets (6 and 18 ms at 10 Mb/s). Under persistent load RED holds its \
+                average queue between the two thresholds, so with these defaults a 4 ms mean is \
+                out of reach: the thesis's figure needs lower thresholds than ns-2's defaults.",
         },
         Claim {
             id: "s003-red-utilisation-cost",

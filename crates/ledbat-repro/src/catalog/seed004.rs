@@ -190,8 +190,7 @@ pub(super) fn claims() -> Vec<Claim> {
             },
             direction: AtLeast { bound: 1.0 },
             tolerance_note: "ratio of text values ±20 %; direction: hybrid ahead",
-            explanation:
-                "The hybrid side reproduces (0.78 Mb/s, s004-random-loss-hybrid); NewReno \
+            explanation: "The hybrid side reproduces (s004-random-loss-hybrid); NewReno \
                 does much worse than the paper's 0.75 Mb/s: 0.30 Mb/s with 220 retransmission \
                 timeouts in 200 s. The Mathis estimate 1.22 MSS / (RTT sqrt(p)) at RTT 110 ms and \
                 p = 5 % is about 0.4 Mb/s, so 0.75 Mb/s is above what loss-driven Reno sustains in \
