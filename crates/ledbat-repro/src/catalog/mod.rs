@@ -10,6 +10,21 @@
 //! - the direction is the weakest reading of the claim that would still make the paper's
 //!   point (e.g. "TCP carries more than LEDBAT").
 //!
+//! Rules every claim obeys (`tests/claim_rules.rs` checks the first three on the whole
+//! catalog):
+//! - its direction can fail: some value contradicts it;
+//! - its tolerance band lies inside its direction band, so that a "reproduced" value never
+//!   contradicts the claim's own direction;
+//! - two claims about one measurement cannot disagree: where two claims read the same run
+//!   (a Jain index and a throughput ratio of the same two flows), one band is derived from
+//!   the other (`s003-ledbat-newreno-jain` from `s003-ledbat-newreno-data-ratio`);
+//! - where the statement is an order ("the first flow finishes first"), the order is the
+//!   metric, not one of the two values;
+//! - a number is checked against the value the paper states, with at most 25 % relative
+//!   tolerance unless the reason for more is written in the claim's `tolerance_note`;
+//! - an explanation does not type figures of the run it accompanies (the report shows them);
+//!   figures it quotes come from other runs, with the command that produced them.
+//!
 //! Sweeps are expressed as `--set` overrides of one scenario file, so one file serves a whole
 //! gain or target sweep.
 //!

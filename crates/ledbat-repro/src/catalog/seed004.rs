@@ -144,13 +144,33 @@ pub(super) fn claims() -> Vec<Claim> {
             scenarios: vec![ScenarioRef::file("seed004/hybrid-cbr.toml")],
             extract: |r| Ok(tput(r[0], "hybrid")? / 1e6),
             draw: Some(|r| plots([rate_plot("hybrid with 300 kb/s CBR", r[0])])),
-            tolerance: Near {
-                value: 0.7,
-                tol: 0.14,
-            },
+            tolerance: Between { lo: 0.56, hi: 0.75 },
             direction: AtMost { bound: 0.75 },
-            tolerance_note: "text value ±20 %; direction: leaves the CBR its 300 kb/s",
+            tolerance_note: "text value -20 %, and no more than the 0.75 Mb/s that would take \
+                from the CBR (the direction); the link use is s004-hybrid-cbr-link-use",
             explanation: "",
+        },
+        Claim {
+            id: "s004-hybrid-cbr-link-use",
+            paper: PAPER,
+            figure: "Fig. 8",
+            statement: "Beside the 300 kb/s CBR the hybrid flow takes the remaining capacity: \
+                together they fill the 1 Mb/s link.",
+            paper_value: "≈ 1 Mb/s (0.3 + 0.7)",
+            unit: "share of the link",
+            metric: "(hybrid + CBR throughput) / link rate while the CBR is present (12-25 s)",
+            scenarios: vec![ScenarioRef::file("seed004/hybrid-cbr.toml")],
+            extract: |r| Ok(total_tput(r[0]) / 1e6),
+            draw: None,
+            tolerance: Between { lo: 0.95, hi: 1.0 },
+            direction: AtLeast { bound: 0.8 },
+            tolerance_note: "\"the remaining 700 kb/s\": at most 5 % of the link left unused; \
+                direction: most of it used",
+            explanation: "The hybrid flow yields to the CBR but climbs back slowly: the CBR's \
+                packets interleaved with ours keep the extra delay d near 2 ms, where the \
+                paper's alpha hyperbola (eq. 3) already gives a tenth of alpha_max per epoch \
+                (docs/controllers-notes.md, hybrid). That is the formula's behaviour, not a \
+                departure; the paper's Fig. 8 is not reproduced.",
         },
         Claim {
             id: "s004-random-loss-hybrid",
@@ -184,12 +204,10 @@ pub(super) fn claims() -> Vec<Claim> {
             scenarios: files(&["seed004/hybrid-loss5.toml", "seed004/newreno-loss5.toml"]),
             extract: |r| Ok(r[0].flows[0].throughput_bps / r[1].flows[0].throughput_bps),
             draw: None,
-            tolerance: Near {
-                value: 1.2,
-                tol: 0.24,
-            },
+            tolerance: Between { lo: 1.0, hi: 1.44 },
             direction: AtLeast { bound: 1.0 },
-            tolerance_note: "ratio of text values ±20 %; direction: hybrid ahead",
+            tolerance_note: "ratio of text values +20 %, and at least 1 (the direction: a \
+                ratio below 1 would put NewReno ahead, whatever the -20 % allowed)",
             explanation: "The hybrid side reproduces (s004-random-loss-hybrid); NewReno \
                 does much worse than the paper's 0.75 Mb/s: 0.30 Mb/s with 220 retransmission \
                 timeouts in 200 s. The Mathis estimate 1.22 MSS / (RTT sqrt(p)) at RTT 110 ms and \
