@@ -433,6 +433,34 @@ impl Drop for UtpStream {
     }
 }
 
+/// Whether a socket error is news about one peer (an ICMP report surfacing through a send
+/// or a receive) rather than a failure of the socket itself.
+fn is_peer_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionReset
+            | io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::HostUnreachable
+            | io::ErrorKind::NetworkUnreachable
+    ) || e.raw_os_error() == Some(EMSGSIZE)
+}
+
+/// Hands every ICMP report queued by IP_RECVERR to the endpoint, which fails the
+/// connections they concern. Called when tokio sees the socket's error readiness and
+/// whenever a send or receive returns a peer error (the kernel reports the same error
+/// through the next socket call, which can consume the wake-up). Ends by clearing tokio's
+/// error readiness, which a later report sets again.
+fn take_reports(sock: &UdpSocket, ep: &mut Endpoint, now: Instant) {
+    while let Ok(report) = crate::icmp::recv_report(sock) {
+        if let Some((addr, kind)) = report {
+            ep.handle_unreachable(now, addr, kind);
+        }
+    }
+    let _ = sock.try_io(Interest::ERROR, || -> io::Result<()> {
+        Err(io::ErrorKind::WouldBlock.into())
+    });
+}
+
 async fn drive(shared: Arc<Shared>, sock: UdpSocket) {
     let mut rbuf = vec![0u8; 64 * 1024];
     let mut outq: Vec<(SocketAddr, Vec<u8>)> = Vec::with_capacity(SEND_BATCH);
@@ -492,8 +520,10 @@ async fn drive(shared: Arc<Shared>, sock: UdpSocket) {
                 r => r,
             };
             // A send error toward one peer (unreachable, refused) is the network
-            // dropping the datagram: the protocol's timers cover it.
-            let _ = r;
+            // dropping the datagram; an ICMP report behind it is on the error queue.
+            if r.as_ref().is_err_and(is_peer_error) {
+                take_reports(&sock, &mut shared.lock().ep, shared.now());
+            }
             pool.push(b);
         }
         if more {
@@ -526,30 +556,18 @@ async fn drive(shared: Arc<Shared>, sock: UdpSocket) {
                         // ICMP errors about one peer surface here (with IP_RECVERR, and on
                         // some platforms without it): not fatal to the socket. The error
                         // queue says which peer they concern.
-                        if !matches!(
-                            e.kind(),
-                            io::ErrorKind::ConnectionReset
-                                | io::ErrorKind::ConnectionRefused
-                                | io::ErrorKind::HostUnreachable
-                                | io::ErrorKind::NetworkUnreachable
-                        ) && e.raw_os_error() != Some(EMSGSIZE)
-                        {
+                        if is_peer_error(&e) {
+                            take_reports(&sock, &mut g.ep, shared.now());
+                        } else {
                             g.io_error = Some(e.to_string());
                         }
                     }
                 }
             }
             r = sock.ready(Interest::ERROR) => {
-                // ICMP reports queued by IP_RECVERR: fail the connections they concern. A
-                // WouldBlock from the drained queue clears the readiness.
                 if r.is_ok() {
                     let mut g = shared.lock();
-                    let now = shared.now();
-                    while let Ok(report) = sock.try_io(Interest::ERROR, || crate::icmp::recv_report(&sock)) {
-                        if let Some((addr, kind)) = report {
-                            g.ep.handle_unreachable(now, addr, kind);
-                        }
-                    }
+                    take_reports(&sock, &mut g.ep, shared.now());
                 }
             }
             _ = sleep => {}
