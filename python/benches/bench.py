@@ -10,7 +10,7 @@
    which shows how much of a second core the machine gives at that moment.
 
     pip install './python[dask]'
-    python python/bench.py [--ledbat-bin target/release/ledbat]
+    python python/benches/bench.py [--ledbat-bin target/release/ledbat]
 
 Wall-clock figures depend on what else runs on the machine: say what did when quoting them.
 """
@@ -21,16 +21,12 @@ import argparse
 import os
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-# Import the installed package, not the source folder beside this script (it has no
-# compiled extension).
-sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-import ledbat  # noqa: E402
+import ledbat  # the installed package (this script's folder holds no `ledbat`)
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SCENARIO = REPO / "scenarios" / "seed003" / "target-sweep.toml"
 
 
