@@ -85,12 +85,24 @@ pub(super) fn claims() -> Vec<Claim> {
             paper: PAPER,
             figure: "Figs. 1-2, section 5.2",
             statement: "Whatever the decrease scheme, the last transfer finishes at about \
-                171 s (linear case shown).",
+                171 s.",
             paper_value: "171 s",
             unit: "s",
-            metric: "completion time of the later-finishing flow, linear decrease",
-            scenarios: vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
-            extract: |r| Ok(finish(r[0], "first")?.max(finish(r[0], "latecomer")?)),
+            metric: "latest completion time over the four schemes (linear, MD-NF1, MD-NF2, \
+                MDvar)",
+            scenarios: files(&[
+                "seed002/two-flows-linear.toml",
+                "seed002/two-flows-md-nf1.toml",
+                "seed002/two-flows-md-nf2.toml",
+                "seed002/two-flows-mdvar.toml",
+            ]),
+            extract: |r| {
+                let mut last: f64 = 0.0;
+                for x in r {
+                    last = last.max(finish(x, "first")?).max(finish(x, "latecomer")?);
+                }
+                Ok(last)
+            },
             draw: None,
             tolerance: Near {
                 value: 171.0,
@@ -100,8 +112,10 @@ pub(super) fn claims() -> Vec<Claim> {
                 value: 171.0,
                 tol: 50.0,
             },
-            tolerance_note: "text value ±10 % (the total is set by capacity: 200 MB at 10 \
-                Mb/s = 160 s + 15 s offset)",
+            tolerance_note: "text value ±10 %. What this can tell apart is little: the total \
+                is set by capacity (200 MB at 10 Mb/s = 160 s, plus the 15 s offset), so any \
+                scheme that keeps the link above about 85 % busy passes; it checks that no \
+                scheme wastes more, taking the slowest of the four",
             explanation: "",
         },
         Claim {
