@@ -56,6 +56,9 @@ impl FlowStats {
 
 impl World<'_> {
     pub(super) fn on_sample(&mut self) {
+        if self.swarm.is_some() {
+            return self.on_swarm_sample();
+        }
         let now = self.now;
         let measuring = self.measuring();
         let keep = self.sc.series;
@@ -247,6 +250,7 @@ impl World<'_> {
                 peak_events: self.ev.peak() as u64,
             },
             series,
+            swarm: None,
         }
     }
 
