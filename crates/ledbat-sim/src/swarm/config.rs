@@ -228,7 +228,8 @@ pub struct SwarmConfig {
     pub endgame: bool,
     /// Initial seeds at t = 0. Default 1.
     pub initial_seeds: u32,
-    /// Class of the initial seeds. Default: the first class.
+    /// Class of the initial seeds. Default: drawn by the classes' shares, like a newcomer's
+    /// (so an all-TCP population has a TCP seed and a 50-50 one either kind).
     pub seed_class: Option<String>,
     /// Leechers of the initial crowd (replacements come on top). Default 100.
     pub leechers: u32,
@@ -516,12 +517,11 @@ impl SwarmConfig {
         )
     }
 
-    /// Index of the initial seeds' class.
-    pub fn seed_class_index(&self) -> usize {
+    /// Index of the initial seeds' class, if the configuration names one.
+    pub fn seed_class_index(&self) -> Option<usize> {
         self.seed_class
             .as_ref()
             .and_then(|n| self.classes.iter().position(|c| &c.name == n))
-            .unwrap_or(0)
     }
 
     /// The per-peer settings these values give.
