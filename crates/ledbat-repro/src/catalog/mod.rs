@@ -38,6 +38,7 @@ mod seed000;
 mod seed001;
 mod seed002;
 mod seed003;
+mod seed003_swarm;
 mod seed004;
 
 pub use extract::kendall_tau;
@@ -223,6 +224,41 @@ pub const QUICK: &[(&str, &[&str], &str)] = &[
         "60 s instead of 120 s",
     ),
     (
+        "seed003/swarm.toml",
+        &[
+            "swarm.leechers=40",
+            "swarm.discard=10",
+            "swarm.measure=20",
+            "swarm.file_size=\"4MiB\"",
+        ],
+        "40 leechers instead of 100, 10 completions discarded and 20 measured instead of 50 \
+         and 50, a 4 MiB file instead of 10 MiB",
+    ),
+    (
+        "seed003/swarm-target.toml",
+        &[
+            "swarm.leechers=40",
+            "swarm.discard=10",
+            "swarm.measure=20",
+            "swarm.file_size=\"4MiB\"",
+        ],
+        "40 leechers instead of 100, 10 + 20 completions instead of 50 + 50, a 4 MiB file",
+    ),
+    (
+        "seed003/swarm-flashcrowd.toml",
+        &[
+            "swarm.leechers=20",
+            "swarm.measure=20",
+            "swarm.file_size=\"4MiB\"",
+        ],
+        "20 leechers instead of 75, a 4 MiB file instead of 10 MiB",
+    ),
+    (
+        "seed003/target-hetero.toml",
+        &["duration=60s"],
+        "60 s instead of 120 s",
+    ),
+    (
         "seed004/hybrid-five.toml",
         &["duration=460s", "warmup=410s"],
         "flows measured over 410-460 s (all five present) instead of 420-600 s",
@@ -235,6 +271,7 @@ pub fn all() -> Vec<Claim> {
     v.extend(seed001::claims());
     v.extend(seed002::claims());
     v.extend(seed003::claims());
+    v.extend(seed003_swarm::claims());
     v.extend(seed004::claims());
     v
 }
