@@ -417,7 +417,7 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
 }
 
 /// Parses a positive, finite number of seconds (for `--connect-timeout`).
-fn positive_secs(s: &str) -> std::result::Result<f64, String> {
+pub(crate) fn positive_secs(s: &str) -> std::result::Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!("{s:?} is not a positive number of seconds")),
