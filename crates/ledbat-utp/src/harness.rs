@@ -115,6 +115,9 @@ pub struct Net {
     /// ones in one batch before it transmits (a runtime woken late, or reading a batch
     /// of datagrams per wake-up). Zero: each arrival is handled at its own instant.
     pub a_wake: Duration,
+    /// The same for the server: a runtime reading its socket in batches (recvmmsg, GRO)
+    /// before it transmits, so one acknowledgement covers the whole batch.
+    pub b_wake: Duration,
     /// Queueing delay of every datagram entering the A-to-B bottleneck, with the time
     /// it entered (only when that link has a rate).
     pub ab_queue: Vec<(Instant, Duration)>,
@@ -149,6 +152,7 @@ impl Net {
             delivered: 0,
             dropped: 0,
             a_wake: Duration::ZERO,
+            b_wake: Duration::ZERO,
             ab_queue: Vec::new(),
             ab_free_at: Instant::ZERO,
             buf: Vec::new(),
@@ -202,8 +206,9 @@ impl Net {
             if self.rng.gen_bool(link.reorder.clamp(0.0, 1.0)) {
                 at += link.reorder_delay;
             }
-            if !to_b && !self.a_wake.is_zero() {
-                let w = self.a_wake.as_nanos();
+            let wake = if to_b { self.b_wake } else { self.a_wake };
+            if !wake.is_zero() {
+                let w = wake.as_nanos();
                 at = Instant::from_nanos(at.as_nanos().div_ceil(w) * w);
             }
             self.ticket += 1;

@@ -28,8 +28,12 @@ pub mod harness;
 
 pub use endpoint::{ConnHandle, Endpoint, EndpointConfig};
 #[cfg(feature = "tokio")]
+mod gso;
+#[cfg(feature = "tokio")]
 mod icmp;
 #[cfg(feature = "tokio")]
 pub mod runtime;
+#[cfg(feature = "tokio")]
+mod udp;
 #[cfg(feature = "tokio")]
 pub use runtime::{StatsHandle, UtpSocket, UtpStream};
