@@ -129,6 +129,15 @@ impl ConnectionConfig {
         self.packet_size as usize - crate::packet::HEADER_LEN
     }
 
+    /// Upper bound of [`crate::Connection::memory_bytes`] under this configuration. Each
+    /// buffer's length is bounded (send buffer: `send_buffer`; received bytes, in order
+    /// and reordered: twice `recv_buffer`; reorder slots: `max_reorder`; packets in flight:
+    /// `max_packets_in_flight` + 1; delay samples: 16; selective-ACK scratch:
+    /// `max_sack_bytes`) and a growing buffer's capacity is at most twice its length.
+    pub fn memory_bound(&self) -> usize {
+        crate::conn::memory_bound(self)
+    }
+
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let err = |f: &'static str, r: String| Err(ConfigError::new(COMPONENT, f, r));

@@ -80,6 +80,8 @@ impl Inner {
 struct Inner {
     ep: Endpoint,
     wakers: HashMap<ConnHandle, Wakers>,
+    /// Scratch list of [`Endpoint::take_changed`].
+    changed: Vec<ConnHandle>,
     accept: Option<Waker>,
     socket_dropped: bool,
     io_error: Option<String>,
@@ -169,6 +171,7 @@ impl UtpSocket {
             inner: Mutex::new(Inner {
                 ep,
                 wakers: HashMap::new(),
+                changed: Vec::new(),
                 accept: None,
                 socket_dropped: false,
                 io_error: None,
@@ -487,9 +490,20 @@ async fn drive(shared: Arc<Shared>, udp: Udp, mut rx: RecvBufs) {
             more = batcher.datagrams() >= SEND_BATCH;
             batcher.take(&mut sending);
             deadline = g.ep.poll_timeout();
-            // Wake only the tasks that can make progress; the others stay registered.
-            let Inner { ep, wakers, .. } = &mut *g;
-            for (h, w) in wakers.iter_mut() {
+            // Wake only the tasks of connections that had an event and can make progress;
+            // the others stay registered.
+            let Inner {
+                ep,
+                wakers,
+                changed,
+                ..
+            } = &mut *g;
+            changed.clear();
+            ep.take_changed(changed);
+            for h in changed.iter() {
+                let Some(w) = wakers.get_mut(h) else {
+                    continue;
+                };
                 let (readable, writable) = match ep.connection(*h) {
                     Some(c) => (c.is_readable(), write_ready(c, w.write_wait)),
                     None => (true, true),

@@ -38,6 +38,8 @@ pub struct ConnectionStats {
     pub srtt: Option<Duration>,
     /// Current retransmission timeout (backoff included).
     pub rto: Duration,
+    /// Memory the connection holds, bytes (see [`crate::Connection::memory_bytes`]).
+    pub memory_bytes: usize,
     /// Name of the congestion controller.
     pub controller: &'static str,
     /// The controller's own metrics (queuing-delay estimate, base delay, state, ...).

@@ -257,6 +257,19 @@ pub struct Connection {
     sack_scratch: Vec<u8>,
 }
 
+/// See [`ConnectionConfig::memory_bound`].
+pub(crate) fn memory_bound(cfg: &ConnectionConfig) -> usize {
+    use std::mem::size_of;
+    let grown = cfg.send_buffer as usize
+        + 2 * cfg.recv_buffer as usize
+        + cfg.max_reorder as usize * size_of::<Option<Vec<u8>>>()
+        + (cfg.max_packets_in_flight as usize + 1) * size_of::<Sent>()
+        + MAX_PENDING_SAMPLES * size_of::<DelaySample>()
+        + cfg.max_sack_bytes as usize;
+    // Growing buffers at most double their length; reordered packets are held exactly.
+    size_of::<Connection>() + 2 * grown + 2 * cfg.recv_buffer as usize
+}
+
 fn wire_clock(now: Instant) -> u32 {
     Timestamp32::from_instant(now, 0).0
 }
@@ -408,7 +421,22 @@ impl Connection {
         s.rto = self.rto();
         s.controller = self.ctrl.name();
         s.metrics = self.ctrl.metrics();
+        s.memory_bytes = self.memory_bytes();
         s
+    }
+
+    /// Memory this connection holds now, bytes: the structure itself (the controller lives
+    /// inline) and the capacity of its buffers: send buffer, records of packets in flight,
+    /// pending delay samples, and the receive side (in-order bytes, reorder slots and the
+    /// packets in them). Not counted: the controller's delay filters, a few hundred bytes
+    /// allocated once. At most [`ConnectionConfig::memory_bound`].
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.send_buf.capacity()
+            + self.inflight.capacity() * std::mem::size_of::<Sent>()
+            + self.delay_samples.capacity() * std::mem::size_of::<DelaySample>()
+            + self.sack_scratch.capacity()
+            + self.rx.memory_bytes()
     }
 
     /// Checks the internal bookkeeping (for tests and fuzzing): bytes in flight, pending
