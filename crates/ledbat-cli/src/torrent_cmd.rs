@@ -86,6 +86,8 @@ struct NetArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    rledbat: crate::transfer_cmd::RledbatArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -171,7 +173,8 @@ fn peer_config(net: &NetArgs) -> Result<PeerConfig> {
 }
 
 fn utp_config(net: &NetArgs) -> Result<ConnectionConfig> {
-    connection_config(&net.cc, &net.cc_params, net.target_ms, net.packet_size)
+    let c = connection_config(&net.cc, &net.cc_params, net.target_ms, net.packet_size)?;
+    Ok(c.rledbat(net.rledbat.config()))
 }
 
 fn transport_name(net: &NetArgs) -> &'static str {

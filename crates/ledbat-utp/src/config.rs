@@ -58,6 +58,10 @@ pub struct ConnectionConfig {
     /// An accepted connection that hears nothing after the SYN is dropped after this long.
     /// Default 30 s.
     pub handshake_timeout: Duration,
+    /// Receiver-driven LEDBAT on what this side receives (see [`crate::rledbat`]): the
+    /// advertised window is also limited by a delay-based window of the receiver's own.
+    /// Default off.
+    pub rledbat: Option<crate::rledbat::RledbatConfig>,
 }
 
 impl Default for ConnectionConfig {
@@ -78,6 +82,7 @@ impl Default for ConnectionConfig {
             max_packets_in_flight: 4096,
             linger: Duration::from_secs(2),
             handshake_timeout: Duration::from_secs(30),
+            rledbat: None,
         }
     }
 }
@@ -116,6 +121,11 @@ impl ConnectionConfig {
     /// Sets the keep-alive interval.
     pub fn keepalive(mut self, d: Duration) -> Self {
         self.keepalive = d;
+        self
+    }
+    /// Turns receiver-driven LEDBAT on (`Some`) or off.
+    pub fn rledbat(mut self, r: Option<crate::rledbat::RledbatConfig>) -> Self {
+        self.rledbat = r;
         self
     }
     /// Sets the linger time after close.
@@ -197,6 +207,14 @@ impl ConnectionConfig {
         }
         if self.keepalive.is_zero() {
             return err("keepalive", "must be positive".into());
+        }
+        if let Some(r) = &self.rledbat {
+            if r.target.is_zero() || r.target > Duration::from_secs(10) {
+                return err(
+                    "rledbat.target",
+                    format!("must be in (0, 10 s], got {}", r.target),
+                );
+            }
         }
         self.controller.validate()?;
         Ok(())

@@ -38,6 +38,11 @@ pub struct ConnectionStats {
     pub srtt: Option<Duration>,
     /// Current retransmission timeout (backoff included).
     pub rto: Duration,
+    /// Receiver-driven LEDBAT's window, bytes, when it is on (the advertised window is at
+    /// most this).
+    pub rledbat_window: Option<u64>,
+    /// The queuing delay receiver-driven LEDBAT measures on the incoming data.
+    pub rledbat_queuing_delay: Option<Duration>,
     /// Memory the connection holds, bytes (see [`crate::Connection::memory_bytes`]).
     pub memory_bytes: usize,
     /// Name of the congestion controller.

@@ -52,6 +52,7 @@ mod transmit;
 use crate::config::ConnectionConfig;
 use crate::packet::{self, Header, Packet, PacketType};
 use crate::recv::{Receipt, Receiver};
+use crate::rledbat::Rledbat;
 use crate::stats::ConnectionStats;
 use ledbat_core::{
     AnyController, ConfigError, Controller, DelaySample, Duration, Instant, RttEstimator,
@@ -251,6 +252,8 @@ pub struct Connection {
     ack_pending: bool,
     reply_micro: u32,
     last_adv_wnd: u64,
+    /// Receiver-driven LEDBAT, when configured: limits the advertised window.
+    rledbat: Option<Rledbat>,
 
     done_at: Option<Instant>,
     stats: ConnectionStats,
@@ -319,6 +322,9 @@ impl Connection {
             ack_pending: false,
             reply_micro: 0,
             last_adv_wnd: 0,
+            rledbat: cfg
+                .rledbat
+                .map(|r| Rledbat::new(r, cfg.max_payload() as u64)),
             done_at: None,
             stats: ConnectionStats::default(),
             sack_scratch: Vec::new(),
@@ -422,6 +428,10 @@ impl Connection {
         s.controller = self.ctrl.name();
         s.metrics = self.ctrl.metrics();
         s.memory_bytes = self.memory_bytes();
+        if let Some(r) = &self.rledbat {
+            s.rledbat_window = Some(r.window());
+            s.rledbat_queuing_delay = r.queuing_delay();
+        }
         s
     }
 
@@ -609,7 +619,11 @@ impl Connection {
     }
 
     fn adv_wnd(&self) -> u64 {
-        (self.cfg.recv_buffer as u64).saturating_sub(self.rx.buffered() as u64)
+        let free = (self.cfg.recv_buffer as u64).saturating_sub(self.rx.buffered() as u64);
+        match &self.rledbat {
+            Some(r) => free.min(r.window()),
+            None => free,
+        }
     }
 
     fn rto(&self) -> Duration {
@@ -676,8 +690,18 @@ impl Connection {
         let dup_candidate = h.ty == PacketType::State && !window_update;
         self.process_ack(now, h.ack_nr, p.sack.map(|s| s.0), dup_candidate);
         match h.ty {
-            PacketType::Data => self.receive(h.seq_nr, p.payload, false),
-            PacketType::Fin => self.receive(h.seq_nr, &[], true),
+            PacketType::Data => {
+                if let Some(r) = &mut self.rledbat {
+                    r.on_data(
+                        now,
+                        p.payload.len() as u64,
+                        self.reply_micro,
+                        h.timestamp_diff,
+                    );
+                }
+                self.receive(now, h.seq_nr, p.payload, false)
+            }
+            PacketType::Fin => self.receive(now, h.seq_nr, &[], true),
             _ => {}
         }
         self.check_done(now);
@@ -689,10 +713,20 @@ impl Connection {
         }
     }
 
-    fn receive(&mut self, seq: u16, payload: &[u8], fin: bool) {
+    fn receive(&mut self, now: Instant, seq: u16, payload: &[u8], fin: bool) {
         self.ack_pending = true;
         let (max_reorder, recv_buffer) = (self.cfg.max_reorder, self.cfg.recv_buffer);
-        match self.rx.receive(seq, payload, fin, max_reorder, recv_buffer) {
+        let gap_before = self.rx.has_gap();
+        let receipt = self.rx.receive(seq, payload, fin, max_reorder, recv_buffer);
+        if let Some(r) = &mut self.rledbat {
+            // A gap opening, or a packet arriving twice (retransmitted), is a loss on the
+            // way to us.
+            let opened = receipt == Receipt::Buffered && !gap_before;
+            if opened || receipt == Receipt::Duplicate {
+                r.on_loss(now);
+            }
+        }
+        match receipt {
             Receipt::Delivered { bytes } => self.stats.bytes_received += bytes,
             Receipt::Duplicate => self.stats.duplicate_packets += 1,
             Receipt::OutOfWindow => self.stats.dropped_out_of_window += 1,
