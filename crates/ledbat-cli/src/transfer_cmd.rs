@@ -648,6 +648,24 @@ mod tests {
         }
     }
 
+    /// `send PATH ADDR` with the defaults, quiet, JSON summary, from loopback.
+    fn send_args(path: PathBuf, addr: SocketAddr) -> SendArgs {
+        SendArgs {
+            path,
+            addr,
+            cc: "ledbat".into(),
+            cc_params: vec![],
+            target_ms: None,
+            packet_size: 1400,
+            bind: "127.0.0.1:0".parse().unwrap(),
+            json: true,
+            quiet: true,
+            idle_timeout: 10,
+            connect_timeout: 30.0,
+            trace: None,
+        }
+    }
+
     fn free_port() -> SocketAddr {
         let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
         s.local_addr().unwrap()
@@ -707,18 +725,11 @@ mod tests {
         let r = tokio::spawn(recv(recv_args(addr, out.clone())));
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         let a = SendArgs {
-            path: src,
-            addr,
             cc: "ledbat".into(),
-            cc_params: vec![],
             target_ms: Some(25),
             packet_size: 1000,
-            bind: "127.0.0.1:0".parse().unwrap(),
-            json: true,
-            quiet: true,
-            idle_timeout: 10,
-            connect_timeout: 30.0,
             trace: Some(dir.join("trace.jsonl")),
+            ..send_args(src, addr)
         };
         let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size).unwrap();
         send(a, cfg).await.unwrap();
@@ -772,18 +783,8 @@ mod tests {
         let r = tokio::spawn(recv(ra));
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         let a = SendArgs {
-            path: src,
-            addr,
             cc: "cubic".into(),
-            cc_params: vec![],
-            target_ms: None,
-            packet_size: 1400,
-            bind: "127.0.0.1:0".parse().unwrap(),
-            json: true,
-            quiet: true,
-            idle_timeout: 10,
-            connect_timeout: 30.0,
-            trace: None,
+            ..send_args(src, addr)
         };
         let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size).unwrap();
         send(a, cfg).await.unwrap();

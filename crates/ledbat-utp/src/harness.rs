@@ -216,6 +216,17 @@ impl Net {
         }
     }
 
+    /// Mean queueing delay (ms) of the datagrams that entered the A-to-B bottleneck at or
+    /// after `from` (NaN when none did).
+    pub fn mean_ab_queue_ms(&self, from: Instant) -> f64 {
+        let (sum, n) = self
+            .ab_queue
+            .iter()
+            .filter(|(t, _)| *t >= from)
+            .fold((0.0, 0u32), |(s, n), (_, d)| (s + d.as_millis_f64(), n + 1));
+        sum / n as f64
+    }
+
     /// Hands a datagram straight to one endpoint (for fuzzing and attack tests).
     pub fn inject_raw(
         &mut self,
@@ -640,16 +651,7 @@ mod tests {
                 break;
             }
         }
-        let q: Vec<f64> = net
-            .ab_queue
-            .iter()
-            .filter(|(t, _)| *t >= from)
-            .map(|(_, d)| d.as_millis_f64())
-            .collect();
-        (
-            q.iter().sum::<f64>() / q.len() as f64,
-            ratio_sum / ratio_n as f64,
-        )
+        (net.mean_ab_queue_ms(from), ratio_sum / ratio_n as f64)
     }
 
     #[test]

@@ -50,14 +50,8 @@ fn newreno_through_a_bloated_link(rledbat: Option<RledbatConfig>) -> (f64, f64) 
             break;
         }
     }
-    let q: Vec<f64> = net
-        .ab_queue
-        .iter()
-        .filter(|(t, _)| *t >= from)
-        .map(|(_, d)| d.as_millis_f64())
-        .collect();
     let mbit = (got - got_from.unwrap()) as f64 * 8.0 / 20.0 / 1e6;
-    (q.iter().sum::<f64>() / q.len() as f64, mbit)
+    (net.mean_ab_queue_ms(from), mbit)
 }
 
 #[test]
