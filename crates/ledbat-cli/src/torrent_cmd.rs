@@ -65,6 +65,9 @@ struct NetArgs {
     /// uTP packet size in bytes, header included (150..=1472).
     #[arg(long, default_value_t = 1400)]
     packet_size: u16,
+    /// Search the path MTU from 548 bytes up to --packet-size.
+    #[arg(long)]
+    probe_mtu: bool,
     /// Transport carrying the peer connections.
     #[arg(long, value_enum, default_value_t = Transport::Utp)]
     transport: Transport,
@@ -174,7 +177,7 @@ fn peer_config(net: &NetArgs) -> Result<PeerConfig> {
 
 fn utp_config(net: &NetArgs) -> Result<ConnectionConfig> {
     let c = connection_config(&net.cc, &net.cc_params, net.target_ms, net.packet_size)?;
-    Ok(c.rledbat(net.rledbat.config()))
+    Ok(c.rledbat(net.rledbat.config()).mtu_probe(net.probe_mtu))
 }
 
 fn transport_name(net: &NetArgs) -> &'static str {

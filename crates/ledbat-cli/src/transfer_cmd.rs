@@ -44,6 +44,10 @@ pub struct SendArgs {
     /// uTP packet size in bytes, header included (150..=1472).
     #[arg(long, default_value_t = 1400)]
     pub packet_size: u16,
+    /// Search the path MTU: packets start at 548 bytes and grow, through probes, up to
+    /// --packet-size (for paths whose MTU is below the packet size and that send no ICMP).
+    #[arg(long)]
+    pub probe_mtu: bool,
     /// Local address to bind.
     #[arg(long, default_value = "0.0.0.0:0")]
     pub bind: SocketAddr,
@@ -341,7 +345,8 @@ pub fn connection_config(
 
 /// `ledbat send PATH ADDR`.
 pub fn run_send(a: SendArgs) -> Result<()> {
-    let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size)?;
+    let cfg =
+        connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size)?.mtu_probe(a.probe_mtu);
     runtime()?.block_on(send(a, cfg))
 }
 
@@ -657,6 +662,7 @@ mod tests {
             cc_params: vec![],
             target_ms: None,
             packet_size: 1400,
+            probe_mtu: false,
             bind: "127.0.0.1:0".parse().unwrap(),
             json: true,
             quiet: true,
@@ -724,14 +730,19 @@ mod tests {
         let out = dir.join("out.bin");
         let r = tokio::spawn(recv(recv_args(addr, out.clone())));
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        // With the path-MTU search: probes padded to other sizes than the data packets
+        // around them, in GSO batches, over real sockets.
         let a = SendArgs {
             cc: "ledbat".into(),
             target_ms: Some(25),
             packet_size: 1000,
+            probe_mtu: true,
             trace: Some(dir.join("trace.jsonl")),
             ..send_args(src, addr)
         };
-        let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size).unwrap();
+        let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size)
+            .unwrap()
+            .mtu_probe(a.probe_mtu);
         send(a, cfg).await.unwrap();
         r.await.unwrap().unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), data);

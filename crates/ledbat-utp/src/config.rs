@@ -62,6 +62,9 @@ pub struct ConnectionConfig {
     /// advertised window is also limited by a delay-based window of the receiver's own.
     /// Default off.
     pub rledbat: Option<crate::rledbat::RledbatConfig>,
+    /// Search the path MTU (see [`crate::conn::pmtu`]): packets start at 548 bytes and
+    /// grow, through probes, up to `packet_size`. Default off (packets are `packet_size`).
+    pub mtu_probe: bool,
 }
 
 impl Default for ConnectionConfig {
@@ -83,6 +86,7 @@ impl Default for ConnectionConfig {
             linger: Duration::from_secs(2),
             handshake_timeout: Duration::from_secs(30),
             rledbat: None,
+            mtu_probe: false,
         }
     }
 }
@@ -126,6 +130,11 @@ impl ConnectionConfig {
     /// Turns receiver-driven LEDBAT on (`Some`) or off.
     pub fn rledbat(mut self, r: Option<crate::rledbat::RledbatConfig>) -> Self {
         self.rledbat = r;
+        self
+    }
+    /// Turns the path-MTU search on or off.
+    pub fn mtu_probe(mut self, on: bool) -> Self {
+        self.mtu_probe = on;
         self
     }
     /// Sets the linger time after close.

@@ -38,7 +38,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha12Rng;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, VecDeque};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+
+/// Peer addresses whose path MTU an endpoint remembers at most (the table is emptied
+/// when full).
+pub const PATH_MTU_CACHE: usize = 4096;
 
 /// Endpoint parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,6 +162,8 @@ pub struct Endpoint {
     half_open: Vec<ConnHandle>,
     /// Scratch list of [`Endpoint::handle_timeout`].
     due: Vec<ConnHandle>,
+    /// What path-MTU searches learned, per peer address: (confirmed size, ceiling).
+    path_mtu: HashMap<IpAddr, (u16, u16)>,
     next_handle: u64,
     incoming: VecDeque<ConnHandle>,
     resets: VecDeque<(SocketAddr, Header)>,
@@ -180,6 +186,7 @@ impl Endpoint {
             changed: Vec::new(),
             half_open: Vec::new(),
             due: Vec::new(),
+            path_mtu: HashMap::new(),
             next_handle: 0,
             incoming: VecDeque::new(),
             resets: VecDeque::new(),
@@ -237,12 +244,22 @@ impl Endpoint {
         }
     }
 
-    /// `h` had an event: re-arm it, queue it for transmission, list it as changed.
+    /// `h` had an event: re-arm it, queue it for transmission, list it as changed, and
+    /// keep what its path-MTU search learned.
     fn touch(&mut self, h: ConnHandle) {
         self.rearm(h);
         let Some(e) = self.conns.get_mut(&h) else {
             return;
         };
+        if let Some(b) = e.conn.path_mtu() {
+            let ip = e.addr.ip();
+            if self.path_mtu.get(&ip) != Some(&b) {
+                if self.path_mtu.len() >= PATH_MTU_CACHE && !self.path_mtu.contains_key(&ip) {
+                    self.path_mtu.clear();
+                }
+                self.path_mtu.insert(ip, b);
+            }
+        }
         if !e.queued {
             e.queued = true;
             e.burst = 0;
@@ -317,7 +334,10 @@ impl Endpoint {
         self.conns.keys().copied()
     }
 
-    fn insert(&mut self, addr: SocketAddr, conn: Connection) -> ConnHandle {
+    fn insert(&mut self, addr: SocketAddr, mut conn: Connection) -> ConnHandle {
+        if let Some(&(floor, ceiling)) = self.path_mtu.get(&addr.ip()) {
+            conn.seed_path_mtu(floor, ceiling);
+        }
         let h = ConnHandle(self.next_handle);
         self.next_handle += 1;
         self.by_key.insert((addr, conn.recv_id()), h);

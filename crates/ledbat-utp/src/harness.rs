@@ -34,6 +34,9 @@ pub struct LinkConfig {
     pub rate_bps: u64,
     /// Bottleneck FIFO limit in bytes (datagrams that would exceed it are dropped).
     pub queue_bytes: u64,
+    /// Datagrams longer than this are dropped without a word (a link whose MTU is below
+    /// the sender's guess, and no ICMP); 0 is no limit.
+    pub max_datagram: usize,
 }
 
 impl Default for LinkConfig {
@@ -48,6 +51,7 @@ impl Default for LinkConfig {
             reorder_delay: Duration::from_millis(5),
             rate_bps: 0,
             queue_bytes: 0,
+            max_datagram: 0,
         }
     }
 }
@@ -64,6 +68,7 @@ impl LinkConfig {
             reorder_delay: Duration::from_millis(8),
             rate_bps: 0,
             queue_bytes: 0,
+            max_datagram: 0,
         }
     }
 
@@ -175,6 +180,10 @@ impl Net {
     }
 
     fn inject(&mut self, to_b: bool, d: Vec<u8>, link: LinkConfig) {
+        if link.max_datagram > 0 && d.len() > link.max_datagram {
+            self.dropped += 1;
+            return;
+        }
         if self.rng.gen_bool(link.loss.clamp(0.0, 1.0)) {
             self.dropped += 1;
             return;

@@ -38,6 +38,10 @@ pub struct ConnectionStats {
     pub srtt: Option<Duration>,
     /// Current retransmission timeout (backoff included).
     pub rto: Duration,
+    /// Path-MTU probes sent.
+    pub mtu_probes: u64,
+    /// Largest packet sent now, header included (the confirmed path MTU when probing).
+    pub packet_size: u16,
     /// Receiver-driven LEDBAT's window, bytes, when it is on (the advertised window is at
     /// most this).
     pub rledbat_window: Option<u64>,

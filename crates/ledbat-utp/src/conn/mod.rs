@@ -47,6 +47,7 @@
 //! independent of the handshake: a FIN may be queued before the SYN is answered.
 
 mod ack;
+pub mod pmtu;
 mod transmit;
 
 use crate::config::ConnectionConfig;
@@ -58,6 +59,7 @@ use ledbat_core::{
     AnyController, ConfigError, Controller, DelaySample, Duration, Instant, RttEstimator,
     Timestamp32,
 };
+use pmtu::Pmtu;
 use std::collections::VecDeque;
 
 /// The sequence number of the initiator's SYN (BEP 29, libutp).
@@ -198,6 +200,8 @@ struct Sent {
     in_flight: bool,
     /// Declared lost, waiting to be sent again.
     need_resend: bool,
+    /// The size of the path-MTU probe this packet was (padded to), 0 if it was none.
+    probe: u16,
 }
 
 /// A uTP connection. See the module documentation.
@@ -254,6 +258,8 @@ pub struct Connection {
     last_adv_wnd: u64,
     /// Receiver-driven LEDBAT, when configured: limits the advertised window.
     rledbat: Option<Rledbat>,
+    /// Path-MTU search, when configured; else packets are `packet_size`.
+    pmtu: Option<Pmtu>,
 
     done_at: Option<Instant>,
     stats: ConnectionStats,
@@ -325,6 +331,9 @@ impl Connection {
             rledbat: cfg
                 .rledbat
                 .map(|r| Rledbat::new(r, cfg.max_payload() as u64)),
+            pmtu: cfg
+                .mtu_probe
+                .then(|| Pmtu::new(pmtu::MIN_PACKET, cfg.packet_size)),
             done_at: None,
             stats: ConnectionStats::default(),
             sack_scratch: Vec::new(),
@@ -348,6 +357,7 @@ impl Connection {
             acked: false,
             in_flight: false,
             need_resend: false,
+            probe: 0,
         });
         c.phase = Phase::SynSent { syn_due: true };
         Ok(c)
@@ -371,6 +381,31 @@ impl Connection {
         c.ack_pending = true;
         c.stats.packets_received = 1;
         Ok(c)
+    }
+
+    /// Largest packet this connection sends now, header included: the configured
+    /// `packet_size`, or what the path-MTU search has confirmed so far.
+    pub fn packet_size(&self) -> u16 {
+        self.pmtu.map_or(self.cfg.packet_size, |p| p.packet_size())
+    }
+
+    fn max_payload(&self) -> usize {
+        self.packet_size() as usize - packet::HEADER_LEN
+    }
+
+    /// The path-MTU search's confirmed size and ceiling, when it runs (an endpoint keeps
+    /// them per peer address, so the next connection starts from them).
+    pub fn path_mtu(&self) -> Option<(u16, u16)> {
+        self.pmtu.map(|p| p.bounds())
+    }
+
+    /// Starts the path-MTU search from what an earlier connection to the same peer
+    /// learned (`floor` crossed the path, nothing above `ceiling` is tried); ignored when
+    /// the search is off.
+    pub fn seed_path_mtu(&mut self, floor: u16, ceiling: u16) {
+        if self.pmtu.is_some() {
+            self.pmtu = Some(Pmtu::new(floor, ceiling.min(self.cfg.packet_size)));
+        }
     }
 
     /// Connection id expected on incoming packets.
@@ -428,6 +463,7 @@ impl Connection {
         s.controller = self.ctrl.name();
         s.metrics = self.ctrl.metrics();
         s.memory_bytes = self.memory_bytes();
+        s.packet_size = self.packet_size();
         if let Some(r) = &self.rledbat {
             s.rledbat_window = Some(r.window());
             s.rledbat_queuing_delay = r.queuing_delay();
@@ -562,7 +598,7 @@ impl Connection {
         }
         let n = self.rx.read(buf);
         // Window update (libutp): the peer may be stalled on a window smaller than a packet.
-        let mss = self.cfg.max_payload() as u64;
+        let mss = self.max_payload() as u64;
         if self.last_adv_wnd < mss && self.adv_wnd() >= mss {
             self.ack_pending = true;
         }
