@@ -374,6 +374,90 @@ pub fn transfer(net: &mut Net, data: &[u8], limit: Duration) -> TransferOutcome 
     }
 }
 
+/// Drives `n` client connections from A to B until `until`: client `i` writes `data(i)`
+/// (backlogged when it is `None`: writes as long as the send buffer takes bytes) and closes
+/// after it; the server reads everything. Calls `sample(net, now)` at every step. Returns
+/// the bytes each server-side connection read, by accept order.
+pub fn run_flows(
+    net: &mut Net,
+    n: usize,
+    data: impl Fn(usize) -> Option<Vec<u8>>,
+    until: Instant,
+    mut sample: impl FnMut(&Net, &std::collections::HashMap<ConnHandle, Vec<u8>>),
+) -> (
+    Vec<ConnHandle>,
+    std::collections::HashMap<ConnHandle, Vec<u8>>,
+) {
+    let clients: Vec<ConnHandle> = (0..n)
+        .map(|_| net.a.connect(net.now, addr_b()).unwrap())
+        .collect();
+    let payloads: Vec<Option<Vec<u8>>> = (0..n).map(&data).collect();
+    let chunk = vec![0x5au8; 16 * 1024];
+    let mut written = vec![0usize; n];
+    let mut servers = Vec::new();
+    let mut got: std::collections::HashMap<ConnHandle, Vec<u8>> = std::collections::HashMap::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        for (i, &c) in clients.iter().enumerate() {
+            let Some(conn) = net.a.connection_mut(c) else {
+                continue;
+            };
+            match &payloads[i] {
+                Some(d) if written[i] < d.len() => {
+                    written[i] += conn.write(&d[written[i]..]).unwrap_or(0)
+                }
+                Some(_) => conn.close(),
+                None => while conn.write(&chunk).is_ok() {},
+            }
+        }
+        while let Some(h) = net.b.accept() {
+            servers.push(h);
+        }
+        for &h in &servers {
+            let Some(conn) = net.b.connection_mut(h) else {
+                continue;
+            };
+            while let Ok(k) = conn.read(&mut buf) {
+                if k == 0 {
+                    break;
+                }
+                got.entry(h).or_default().extend_from_slice(&buf[..k]);
+            }
+        }
+        sample(net, &got);
+        let done = servers.len() == n
+            && servers
+                .iter()
+                .all(|&h| net.b.connection(h).is_some_and(|c| c.is_read_closed()));
+        if done || !net.step(until) {
+            break;
+        }
+    }
+    (servers, got)
+}
+
+/// Which client each server-side stream came from: for each of `servers`, the `i` in
+/// `0..n` whose `payload(i)` it received exactly (taken out of `got`), sorted. Panics when
+/// a stream matches no payload.
+pub fn senders(
+    servers: &[ConnHandle],
+    got: &mut std::collections::HashMap<ConnHandle, Vec<u8>>,
+    n: usize,
+    payload: impl Fn(usize) -> Vec<u8>,
+) -> Vec<usize> {
+    let mut seen: Vec<usize> = servers
+        .iter()
+        .map(|h| {
+            let data = got.remove(h).unwrap_or_default();
+            (0..n)
+                .find(|&i| payload(i) == data)
+                .expect("a client's exact payload")
+        })
+        .collect();
+    seen.sort();
+    seen
+}
+
 /// Drives an established connection pair with adversarial input, for fuzzing: `input` is
 /// read as a program of operations (inject a datagram built from the next bytes, optionally
 /// patched to carry a live connection id and a valid type nibble; step the network; write;
@@ -524,7 +608,7 @@ mod tests {
     }
 
     #[test]
-    fn one_endpoint_serves_many_connections_both_ways() {
+    fn one_endpoint_serves_many_connections() {
         let mut net = Net::new(
             EndpointConfig::default(),
             LinkConfig::lossy(0.03),
@@ -537,56 +621,11 @@ mod tests {
                 .map(|k| (k * (i + 3)) as u8)
                 .collect()
         };
-        let clients: Vec<ConnHandle> = (0..n)
-            .map(|_| net.a.connect(net.now, addr_b()).unwrap())
-            .collect();
-        let mut written = vec![0usize; n];
-        let mut servers: Vec<ConnHandle> = Vec::new();
-        let mut got: std::collections::HashMap<ConnHandle, Vec<u8>> = Default::default();
-        let mut buf = vec![0u8; 65536];
         let limit = net.now + Duration::from_secs(300);
-        loop {
-            for (i, &c) in clients.iter().enumerate() {
-                let data = payload(i);
-                let conn = net.a.connection_mut(c).unwrap();
-                if written[i] < data.len() {
-                    written[i] += conn.write(&data[written[i]..]).unwrap_or(0);
-                } else {
-                    conn.close();
-                }
-            }
-            while let Some(h) = net.b.accept() {
-                servers.push(h);
-            }
-            for &h in &servers {
-                let conn = net.b.connection_mut(h).unwrap();
-                while let Ok(k) = conn.read(&mut buf) {
-                    if k == 0 {
-                        break;
-                    }
-                    got.entry(h).or_default().extend_from_slice(&buf[..k]);
-                }
-            }
-            let done = servers.len() == n
-                && servers
-                    .iter()
-                    .all(|&h| net.b.connection(h).unwrap().is_read_closed());
-            if done || !net.step(limit) {
-                break;
-            }
-        }
+        let (servers, mut got) = run_flows(&mut net, n, |i| Some(payload(i)), limit, |_, _| {});
         assert_eq!(servers.len(), n);
         // Each server-side stream holds exactly one client's payload.
-        let mut seen: Vec<usize> = servers
-            .iter()
-            .map(|h| {
-                let data = got.remove(h).unwrap_or_default();
-                (0..n)
-                    .find(|&i| payload(i) == data)
-                    .expect("a client's exact payload")
-            })
-            .collect();
-        seen.sort();
+        let seen = senders(&servers, &mut got, n, payload);
         assert_eq!(seen, (0..n).collect::<Vec<_>>());
     }
 

@@ -2,69 +2,10 @@
 //! byte-exact, memory per connection within its bound, and equal flows sharing one
 //! bottleneck fairly.
 
-use ledbat_core::{Duration, Instant};
-use ledbat_utp::harness::{addr_b, LinkConfig, Net};
+use ledbat_core::Duration;
+use ledbat_utp::harness::{addr_b, run_flows, senders, LinkConfig, Net};
 use ledbat_utp::{ConnHandle, EndpointConfig};
 use std::collections::HashMap;
-
-/// Drives `n` client connections from A to B until `until`: client `i` writes `data(i)`
-/// (backlogged when it is `None`: writes as long as the send buffer takes bytes) and closes
-/// after it; the server reads everything. Calls `sample(net, now)` at every step. Returns
-/// the bytes each server-side connection read, by accept order.
-fn run_flows(
-    net: &mut Net,
-    n: usize,
-    data: impl Fn(usize) -> Option<Vec<u8>>,
-    until: Instant,
-    mut sample: impl FnMut(&Net, &HashMap<ConnHandle, Vec<u8>>),
-) -> (Vec<ConnHandle>, HashMap<ConnHandle, Vec<u8>>) {
-    let clients: Vec<ConnHandle> = (0..n)
-        .map(|_| net.a.connect(net.now, addr_b()).unwrap())
-        .collect();
-    let payloads: Vec<Option<Vec<u8>>> = (0..n).map(&data).collect();
-    let chunk = vec![0x5au8; 16 * 1024];
-    let mut written = vec![0usize; n];
-    let mut servers = Vec::new();
-    let mut got: HashMap<ConnHandle, Vec<u8>> = HashMap::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        for (i, &c) in clients.iter().enumerate() {
-            let Some(conn) = net.a.connection_mut(c) else {
-                continue;
-            };
-            match &payloads[i] {
-                Some(d) if written[i] < d.len() => {
-                    written[i] += conn.write(&d[written[i]..]).unwrap_or(0)
-                }
-                Some(_) => conn.close(),
-                None => while conn.write(&chunk).is_ok() {},
-            }
-        }
-        while let Some(h) = net.b.accept() {
-            servers.push(h);
-        }
-        for &h in &servers {
-            let Some(conn) = net.b.connection_mut(h) else {
-                continue;
-            };
-            while let Ok(k) = conn.read(&mut buf) {
-                if k == 0 {
-                    break;
-                }
-                got.entry(h).or_default().extend_from_slice(&buf[..k]);
-            }
-        }
-        sample(net, &got);
-        let done = servers.len() == n
-            && servers
-                .iter()
-                .all(|&h| net.b.connection(h).is_some_and(|c| c.is_read_closed()));
-        if done || !net.step(until) {
-            break;
-        }
-    }
-    (servers, got)
-}
 
 #[test]
 fn five_hundred_concurrent_connections_on_one_endpoint_are_byte_exact_and_bounded() {
@@ -104,16 +45,7 @@ fn five_hundred_concurrent_connections_on_one_endpoint_are_byte_exact_and_bounde
     );
     assert_eq!(servers.len(), n, "every connection accepted");
     assert_eq!(most_open, n, "all {n} open on the server at once");
-    let mut seen: Vec<usize> = servers
-        .iter()
-        .map(|h| {
-            let data = got.remove(h).unwrap_or_default();
-            (0..n)
-                .find(|&i| payload(i) == data)
-                .expect("a client's exact payload")
-        })
-        .collect();
-    seen.sort();
+    let mut seen = senders(&servers, &mut got, n, payload);
     seen.dedup();
     assert_eq!(seen.len(), n, "each client's bytes arrived exactly once");
     assert!(

@@ -3,7 +3,7 @@
 //! receiver runs rLEDBAT, and still fills the link.
 
 use ledbat_core::{ControllerConfig, Duration};
-use ledbat_utp::harness::{addr_b, LinkConfig, Net};
+use ledbat_utp::harness::{run_flows, LinkConfig, Net};
 use ledbat_utp::rledbat::RledbatConfig;
 use ledbat_utp::{ConnectionConfig, EndpointConfig};
 
@@ -21,35 +21,24 @@ fn newreno_through_a_bloated_link(rledbat: Option<RledbatConfig>) -> (f64, f64) 
         LinkConfig::bottleneck(Duration::from_millis(5), 0, 0),
         3,
     );
-    let c = net.a.connect(net.now, addr_b()).unwrap();
     let start = net.now;
     let (from, to) = (
         start + Duration::from_secs(20),
         start + Duration::from_secs(40),
     );
-    let chunk = vec![0u8; 64 * 1024];
-    let mut buf = vec![0u8; 64 * 1024];
-    let (mut server, mut got, mut got_from) = (None, 0u64, None);
-    while net.now < to {
-        let conn = net.a.connection_mut(c).unwrap();
-        assert!(conn.error().is_none());
-        while conn.write(&chunk).is_ok() {}
-        server = server.or_else(|| net.b.accept());
-        if let Some(conn) = server.and_then(|h| net.b.connection_mut(h)) {
-            while let Ok(n) = conn.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                got += n as u64;
+    let mut got_from = None;
+    let (_, got) = run_flows(
+        &mut net,
+        1,
+        |_| None,
+        to,
+        |net, got| {
+            if got_from.is_none() && net.now >= from {
+                got_from = Some(got.values().map(Vec::len).sum::<usize>());
             }
-        }
-        if got_from.is_none() && net.now >= from {
-            got_from = Some(got);
-        }
-        if !net.step(to) {
-            break;
-        }
-    }
+        },
+    );
+    let got: usize = got.values().map(Vec::len).sum();
     let mbit = (got - got_from.unwrap()) as f64 * 8.0 / 20.0 / 1e6;
     (net.mean_ab_queue_ms(from), mbit)
 }
