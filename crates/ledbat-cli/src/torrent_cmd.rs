@@ -65,12 +65,16 @@ struct NetArgs {
     /// uTP packet size in bytes, header included (150..=1472).
     #[arg(long, default_value_t = 1400)]
     packet_size: u16,
+    /// Search the path MTU from 548 bytes up to --packet-size.
+    #[arg(long)]
+    probe_mtu: bool,
     /// Transport carrying the peer connections.
     #[arg(long, value_enum, default_value_t = Transport::Utp)]
     transport: Transport,
-    /// Keep retrying an outgoing connection for this many seconds (the peer may still be
-    /// starting).
-    #[arg(long = "connect-timeout", default_value_t = 10.0)]
+    /// Give up an outgoing connection after this many seconds: a peer that does not answer
+    /// fails then, one that refuses (ICMP port unreachable) is retried every 0.5 s until
+    /// then, since it may still be starting.
+    #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = crate::transfer_cmd::positive_secs)]
     connect_timeout: f64,
     /// Outstanding 16 KiB block requests per peer (1..=4096).
     #[arg(long, default_value_t = PeerConfig::default().pipeline)]
@@ -85,6 +89,8 @@ struct NetArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    rledbat: crate::transfer_cmd::RledbatArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -170,7 +176,8 @@ fn peer_config(net: &NetArgs) -> Result<PeerConfig> {
 }
 
 fn utp_config(net: &NetArgs) -> Result<ConnectionConfig> {
-    connection_config(&net.cc, &net.cc_params, net.target_ms, net.packet_size)
+    let c = connection_config(&net.cc, &net.cc_params, net.target_ms, net.packet_size)?;
+    Ok(c.rledbat(net.rledbat.config()).mtu_probe(net.probe_mtu))
 }
 
 fn transport_name(net: &NetArgs) -> &'static str {
@@ -234,15 +241,39 @@ fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
     });
 }
 
-/// Connects to `peer`, retrying every 0.5 s for up to `--connect-timeout` seconds.
-async fn dial(net: &Net, args: &NetArgs, peer: SocketAddr) -> Result<NewConn> {
-    let deadline = Instant::now() + Duration::from_secs_f64(args.connect_timeout.max(0.0));
+/// Connects to `peer` within `--connect-timeout` seconds in all. Each attempt is bounded by
+/// the time left, so a silent peer (whose SYN retries alone take 31 s) fails on time; a
+/// refusal (ICMP port unreachable for uTP, RST for TCP) comes back at once and is retried
+/// every 0.5 s, since the peer may still be starting, and the first one is shown at once.
+async fn dial(net: &Net, args: &NetArgs, peer: SocketAddr, pb: &Progress) -> Result<NewConn> {
+    const RETRY: Duration = Duration::from_millis(500);
+    let wait = Duration::from_secs_f64(args.connect_timeout);
+    let t0 = Instant::now();
+    let deadline = t0 + wait;
+    pb.pb.set_message(format!("connecting to {peer}"));
+    let mut attempts = 0u32;
     loop {
-        match net.connect(peer).await {
-            Ok(c) => return Ok(c),
-            Err(e) if Instant::now() >= deadline => return Err(e),
-            Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
+        attempts += 1;
+        let left = deadline.saturating_duration_since(Instant::now());
+        let err = match tokio::time::timeout(left, net.connect(peer)).await {
+            Ok(Ok(c)) => return Ok(c),
+            Ok(Err(e)) => e,
+            Err(_) => anyhow::anyhow!("connecting to {peer}: no answer"),
+        };
+        if Instant::now() + RETRY >= deadline {
+            return Err(err.context(format!(
+                "gave up after {attempts} attempt(s) in {:.1} s (--connect-timeout {})",
+                t0.elapsed().as_secs_f64(),
+                args.connect_timeout
+            )));
         }
+        if attempts == 1 {
+            pb.note(format!(
+                "peer {peer}: {err:#}; retrying for up to {} s",
+                args.connect_timeout
+            ));
+        }
+        tokio::time::sleep(RETRY).await;
     }
 }
 
@@ -389,7 +420,7 @@ async fn seed(a: SeedArgs) -> Result<()> {
     };
     let mut live = 0usize;
     for &p in &a.peer {
-        match dial(&net, &a.net, p).await {
+        match dial(&net, &a.net, p, &pb).await {
             Ok(c) => {
                 live += 1;
                 spawn_peer(c, torrent.clone(), env.clone());
@@ -523,7 +554,7 @@ async fn fetch(
     let mut live = 0usize;
     let mut dial_errors = Vec::new();
     for &p in &a.peer {
-        match dial(&net, &a.net, p).await {
+        match dial(&net, &a.net, p, pb).await {
             Ok(c) => {
                 live += 1;
                 spawn_peer(c, torrent.clone(), env.clone());
