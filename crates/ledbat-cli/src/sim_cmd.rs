@@ -434,7 +434,10 @@ mod tests {
         assert!(outs[0] == outs[1], "same seed, byte-identical files");
         let peers = String::from_utf8(outs[0][2].clone()).unwrap();
         assert!(peers.starts_with("id,class,initial_seed,"));
-        assert!(peers.lines().count() > 7, "a header, the seed and six leechers");
+        assert!(
+            peers.lines().count() > 7,
+            "a header, the seed and six leechers"
+        );
         let done = String::from_utf8(outs[0][3].clone()).unwrap();
         let measured = done.lines().skip(1).filter(|l| l.ends_with(",1")).count();
         assert_eq!(measured, 4);
