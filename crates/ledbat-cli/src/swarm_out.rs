@@ -5,18 +5,13 @@
 
 use ledbat_sim::export;
 use ledbat_sim::swarm::report::{ccdf, SwarmResult};
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;
 
-const COLOURS: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-    RGBColor(148, 103, 189),
-    RGBColor(127, 127, 127),
-];
+use super::sim_plot::COLOURS;
 
 fn opt(v: Option<f64>, digits: usize) -> String {
     v.map_or("-".into(), |x| format!("{x:.digits$}"))
@@ -220,45 +215,56 @@ fn steps(
         let mut c = b
             .build_cartesian_2d(0.0..x_max, (floor..1.0).log_scale())
             .map_err(err)?;
-        c.configure_mesh()
-            .x_desc(x_label)
-            .y_desc(y_label)
-            .draw()
-            .map_err(err)?;
-        for (i, (label, p)) in lines.iter().enumerate() {
-            let colour = COLOURS[i % COLOURS.len()];
-            c.draw_series(LineSeries::new(stepped(p, floor), colour))
-                .map_err(err)?
-                .label(label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour));
-        }
-        c.configure_series_labels()
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()
-            .map_err(err)?;
+        let stepped: Vec<_> = lines.iter().map(|(l, p)| (l, stepped(p, floor))).collect();
+        draw_lines(
+            &mut c,
+            (x_label, y_label),
+            &stepped,
+            SeriesLabelPosition::UpperRight,
+        )?;
     } else {
         let mut c = b.build_cartesian_2d(0.0..x_max, 0.0..1.0).map_err(err)?;
-        c.configure_mesh()
-            .x_desc(x_label)
-            .y_desc(y_label)
-            .draw()
-            .map_err(err)?;
-        for (i, (label, p)) in lines.iter().enumerate() {
-            let colour = COLOURS[i % COLOURS.len()];
-            c.draw_series(LineSeries::new(stepped(p, 0.0), colour))
-                .map_err(err)?
-                .label(label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour));
-        }
-        c.configure_series_labels()
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .position(SeriesLabelPosition::LowerRight)
-            .draw()
-            .map_err(err)?;
+        let stepped: Vec<_> = lines.iter().map(|(l, p)| (l, stepped(p, 0.0))).collect();
+        draw_lines(
+            &mut c,
+            (x_label, y_label),
+            &stepped,
+            SeriesLabelPosition::LowerRight,
+        )?;
     }
     root.present().map_err(err)?;
+    Ok(())
+}
+
+/// Draws labelled lines, one colour each, with the mesh and the legend.
+fn draw_lines<'a, DB, Y>(
+    c: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, Y>>,
+    (x_label, y_label): (&str, &str),
+    lines: &[(&String, Vec<(f64, f64)>)],
+    legend: SeriesLabelPosition,
+) -> anyhow::Result<()>
+where
+    DB: DrawingBackend + 'a,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    c.configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .draw()
+        .map_err(err)?;
+    for (i, (label, p)) in lines.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        c.draw_series(LineSeries::new(p.iter().copied(), colour))
+            .map_err(err)?
+            .label(label.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour));
+    }
+    c.configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE.mix(0.8))
+        .position(legend)
+        .draw()
+        .map_err(err)?;
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 
 use super::super::World;
 use crate::engine::Ev;
-use crate::result::{Aggregate, Conservation, EngineStats, RunResult};
+use crate::result::{Aggregate, RunResult};
 use crate::swarm::config::SwarmConfig;
 use crate::swarm::disposition::Transport;
 use crate::swarm::peer::PeerStats;
@@ -305,7 +305,6 @@ impl World<'_> {
             shares.insert("utp".to_string(), 1.0 - t);
         }
         let capacity = if window > 0.0 { cap_bits / window } else { 0.0 };
-        let in_network = self.pool.live;
         let uplink_departures = self
             .star
             .iter()
@@ -337,19 +336,8 @@ impl World<'_> {
             },
             flows: Vec::new(),
             links: Vec::new(),
-            conservation: Conservation {
-                sent: self.sent,
-                delivered: self.delivered,
-                dropped: self.dropped,
-                in_network,
-                holds: self.sent == self.delivered + self.dropped + in_network,
-            },
-            engine: EngineStats {
-                events: self.ev.processed(),
-                bottleneck_packets: uplink_departures,
-                peak_packets: self.pool.peak,
-                peak_events: self.ev.peak() as u64,
-            },
+            conservation: self.conservation(),
+            engine: self.engine_stats(uplink_departures),
             series: None,
             swarm: Some(result),
         }
