@@ -250,7 +250,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 direction: within 25 %",
             explanation: "Setup: section 5.1's swarm (scenarios/seed003/swarm.toml, whose comment gives the \
                 values the thesis leaves open); sensitivity to them and the full grids in \
-                docs/swarm.md.",
+                docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-swarm-never-leave-classes-alike",
@@ -270,7 +270,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'no difference': within 5 %; direction: within 25 %",
             explanation: "Setup: section 5.1's swarm (scenarios/seed003/swarm.toml, whose comment gives the \
                 values the thesis leaves open); sensitivity to them and the full grids in \
-                docs/swarm.md.",
+                docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-swarm-random-stay-homogeneous-alike",
@@ -292,7 +292,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'alike': within 10 %; direction: within 25 %",
             explanation: "Setup: section 5.1's swarm (scenarios/seed003/swarm.toml, whose comment gives the \
                 values the thesis leaves open); sensitivity to them and the full grids in \
-                docs/swarm.md.",
+                docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-swarm-random-stay-ledbat-peers-faster",
@@ -313,7 +313,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 shows the CDFs clearly apart); direction: LEDBAT peers not slower",
             explanation: "Setup: section 5.1's swarm (scenarios/seed003/swarm.toml, whose comment gives the \
                 values the thesis leaves open); sensitivity to them and the full grids in \
-                docs/swarm.md.",
+                docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-swarm-signalling-latency",
@@ -365,7 +365,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'differs more': at least 5 points more; direction: not less",
             explanation: "Setup: section 5.1's swarm (scenarios/seed003/swarm.toml, whose comment gives the \
                 values the thesis leaves open); sensitivity to them and the full grids in \
-                docs/swarm.md.",
+                docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-swarm-tcp-queue-over-100-random-stay",
@@ -494,7 +494,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 direction: between them",
             explanation: "Setup: section 5.1's swarm (scenarios/seed003/swarm.toml, whose comment gives the \
                 values the thesis leaves open); sensitivity to them and the full grids in \
-                docs/swarm.md.",
+                docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-swarm-small-buffer-classes-alike",
@@ -514,7 +514,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'cannot be distinguished': within 10 %; direction: within a third",
             explanation: "Setup: section 5.1's swarm (scenarios/seed003/swarm.toml, whose comment gives the \
                 values the thesis leaves open); sensitivity to them and the full grids in \
-                docs/swarm.md.",
+                docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-swarm-buffer-ledbat-flat",
@@ -547,7 +547,7 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtMost { bound: 1.5 },
             tolerance_note: "'roughly unaltered': within 15 %; direction: within 50 %",
             explanation: "Our LEDBAT peers get faster as B grows (the report's plot; \
-                docs/swarm.md), because the TCP peers they compete with for download slots \
+                docs/swarm-sim.md), because the TCP peers they compete with for download slots \
                 get slower: the advantage of the LEDBAT peers grows with the TCP peers' \
                 queue. The thesis's LEDBAT curve stays flat; which detail of its ns-2 \
                 BitTorrent module makes the difference is not established.",
@@ -570,7 +570,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'grows': at least 10 % from B = 50 to 200; direction: not shorter",
             explanation: "Setup: section 5.1's swarm (scenarios/seed003/swarm.toml, whose comment gives the \
                 values the thesis leaves open); sensitivity to them and the full grids in \
-                docs/swarm.md.",
+                docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-target-hetero-higher-takes-link",
@@ -618,7 +618,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'finish earlier': the T1 peers take at least 10 % longer; \
                 direction: not shorter",
             explanation: "Setup: section 5.1's swarm with half the peers at T1 \
-                (scenarios/seed003/swarm-target.toml); the whole sweep is in docs/swarm.md.",
+                (scenarios/seed003/swarm-target.toml); the whole sweep is in docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-swarm-target-delay-630",
@@ -660,7 +660,7 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: 1.0 },
             tolerance_note: "the text's 'more than the double'; direction: higher",
             explanation: "Setup: section 5.1's swarm with half the peers at T1 \
-                (scenarios/seed003/swarm-target.toml); the whole sweep is in docs/swarm.md.",
+                (scenarios/seed003/swarm-target.toml); the whole sweep is in docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-flashcrowd-default-fastest",
@@ -735,7 +735,7 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: 0.0 },
             tolerance_note: "'grows': rank correlation 0.6 or more; direction: not falling",
             explanation: "Setup: section 6.2.1's flash crowd simulated (scenarios/seed003/swarm-flashcrowd.toml, \
-                which lists where it departs from the testbed); full results in docs/swarm.md.",
+                which lists where it departs from the testbed); full results in docs/swarm-sim.md.",
         },
         Claim {
             id: "s003-flashcrowd-all-tcp-queue-400",
@@ -881,7 +881,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'grow long': at least twice; direction: not shorter",
             explanation: "Setup: section 5.1's swarm (scenarios/seed003/swarm.toml, whose comment gives the \
                 values the thesis leaves open); sensitivity to them and the full grids in \
-                docs/swarm.md.",
+                docs/swarm-sim.md.",
         },
     ]
 }
