@@ -48,18 +48,14 @@ fn leecher(meta: &Metainfo, out: &OutputPaths) -> Torrent {
 }
 
 fn opts(cfg: PeerConfig) -> PeerOptions {
-    PeerOptions {
-        config: cfg,
-        peer_id: new_peer_id(),
-        stop: None,
-    }
+    PeerOptions::new(cfg, new_peer_id())
 }
 
 fn make(d: &Path, len: usize, piece: u32) -> (Metainfo, PathBuf, Vec<u8>) {
     let data = pattern(len, 1);
     let src = d.join("payload.bin");
     std::fs::write(&src, &data).unwrap();
-    let meta = Metainfo::from_bytes(&create_torrent(&src, piece).unwrap()).unwrap();
+    let meta = Metainfo::from_bytes(&create_torrent(&src, piece, None).unwrap()).unwrap();
     (meta, src, data)
 }
 
@@ -98,7 +94,7 @@ async fn seeder_to_downloader_over_loopback_tcp_multi_file() {
     std::fs::write(root.join("a"), &a).unwrap();
     std::fs::write(root.join("b"), &b).unwrap();
     std::fs::write(root.join("deep").join("c"), &c).unwrap();
-    let meta = Metainfo::from_bytes(&create_torrent(&root, 65536).unwrap()).unwrap();
+    let meta = Metainfo::from_bytes(&create_torrent(&root, 65536, None).unwrap()).unwrap();
     let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
     let s = seeder(&meta, &root);
     let l = leecher(&meta, &out);
@@ -412,10 +408,12 @@ async fn two_seeders_share_one_download() {
     r1.unwrap();
     r2.unwrap();
     assert!(l.is_complete());
-    // Each block is requested from one connection at a time, so nothing is fetched twice.
+    // Outside the endgame each block is requested from one connection at a time; in the
+    // endgame the last blocks (at most one pipeline, 4 here) may come twice, and the
+    // copies are not counted as downloaded.
     assert_eq!(l1.downloaded + l2.downloaded, data.len() as u64);
     assert!(l1.downloaded > 0 && l2.downloaded > 0, "{l1:?} {l2:?}");
-    assert_eq!(l.counters().wasted_blocks, 0);
+    assert!(l.counters().wasted_blocks <= 4, "{:?}", l.counters());
     out.publish().unwrap();
     assert_eq!(std::fs::read(&out.final_path).unwrap(), data);
 }

@@ -166,7 +166,7 @@ fn create_seed_get_round_trip_over_utp() {
 }
 
 #[test]
-fn get_that_cannot_finish_leaves_no_file_and_fails() {
+fn get_that_cannot_finish_fails_and_keeps_only_the_part_for_resume() {
     let d = tmpdir("fail");
     let src = d.0.join("x.bin");
     payload(&src, 100_000);
@@ -196,8 +196,12 @@ fn get_that_cannot_finish_leaves_no_file_and_fails() {
     assert!(t0.elapsed() < Duration::from_secs(10));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("incomplete: 0 of 1 pieces"), "{err}");
+    assert!(
+        err.contains("kept in") && err.contains("x.bin.part"),
+        "{err}"
+    );
     assert!(!out.join("x.bin").exists());
-    assert!(!out.join("x.bin.part").exists());
+    assert!(out.join("x.bin.part").exists());
 }
 
 #[test]
