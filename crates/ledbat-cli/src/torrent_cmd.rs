@@ -22,7 +22,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use torrent_net::connection_config;
-use torrent_swarm::{run_swarm, Outcome, Plan, Progress, StopRule};
+use torrent_swarm::{mbit, run_swarm, Outcome, Plan, Progress, StopRule};
 
 /// Arguments of `ledbat torrent`.
 #[derive(clap::Args, Debug)]
@@ -282,14 +282,6 @@ fn utp_config(net: &NetArgs) -> Result<ConnectionConfig> {
 fn print_json(v: serde_json::Value) -> Result<()> {
     println!("{}", serde_json::to_string_pretty(&v)?);
     Ok(())
-}
-
-fn mbit(bytes: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        bytes as f64 * 8.0 / secs / 1e6
-    } else {
-        0.0
-    }
 }
 
 /// The data of a download: complete data under its final name (seeded), or the `.part`

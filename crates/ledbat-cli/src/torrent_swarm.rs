@@ -326,7 +326,23 @@ async fn announce(urls: &[TrackerUrl], a: Announce) -> Result<AnnounceReply> {
     Err(last)
 }
 
-fn mbit(bytes: u64, secs: f64) -> f64 {
+/// What we tell the tracker now.
+fn announce_of(torrent: &Torrent, plan: &Plan, port: u16, event: Event, numwant: u32) -> Announce {
+    let c = torrent.counters();
+    Announce {
+        info_hash: torrent.meta().info_hash,
+        peer_id: plan.peer_id,
+        port,
+        uploaded: c.uploaded,
+        downloaded: c.downloaded,
+        left: torrent.left(),
+        event,
+        numwant,
+    }
+}
+
+/// Megabits per second of `bytes` over `secs`.
+pub fn mbit(bytes: u64, secs: f64) -> f64 {
     if secs > 0.0 {
         bytes as f64 * 8.0 / secs / 1e6
     } else {
@@ -504,17 +520,7 @@ pub async fn run_swarm(
             _ = sleep_until_opt(next_announce) => {
                 let a = announcer.as_mut().expect("announcing");
                 if let Some(event) = a.poll(torrent.now()) {
-                    let c = torrent.counters();
-                    let req = Announce {
-                        info_hash: torrent.meta().info_hash,
-                        peer_id: plan.peer_id,
-                        port: local.port(),
-                        uploaded: c.uploaded,
-                        downloaded: c.downloaded,
-                        left: torrent.left(),
-                        event,
-                        numwant: plan.numwant,
-                    };
+                    let req = announce_of(torrent, plan, local.port(), event, plan.numwant);
                     let (urls, tx) = (trackers.clone(), ann_tx.clone());
                     tokio::spawn(async move {
                         let r = announce(&urls, req).await;
@@ -554,17 +560,7 @@ pub async fn run_swarm(
     // Leave: tell the tracker (briefly), close every connection, collect their reports.
     if let Some(a) = &announcer {
         if a.has_started() {
-            let c = torrent.counters();
-            let req = Announce {
-                info_hash: torrent.meta().info_hash,
-                peer_id: plan.peer_id,
-                port: local.port(),
-                uploaded: c.uploaded,
-                downloaded: c.downloaded,
-                left: torrent.left(),
-                event: Event::Stopped,
-                numwant: 0,
-            };
+            let req = announce_of(torrent, plan, local.port(), Event::Stopped, 0);
             let _ = tokio::time::timeout(Duration::from_secs(2), announce(&trackers, req)).await;
         }
     }

@@ -4,39 +4,14 @@
 //! dispositions, and serve while they download; resume, a tracker that is down or answers
 //! garbage, and data that does not match.
 
+mod common;
+use common::{s, tmpdir, Kid, BIN};
+
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
-
-const BIN: &str = env!("CARGO_BIN_EXE_ledbat");
-
-struct Dir(PathBuf);
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-fn tmpdir(tag: &str) -> Dir {
-    let d = std::env::temp_dir().join(format!("ledbat-cli-swarm-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Dir(d)
-}
-
-/// Kills the child on drop so a failing test leaves no process behind.
-struct Kid(Child);
-impl Drop for Kid {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn payload(path: &Path, len: usize) -> Vec<u8> {
     let mut x: u32 = 0x9e37_79b9;
@@ -148,6 +123,34 @@ fn run(torrent: &Path, data: &Path, extra: &[&str]) -> Child {
         .unwrap()
 }
 
+/// A seed of `seed_dir` accepting TCP only (disposition 12: accepts both, dials nothing) on
+/// a free loopback port; returns it and its address.
+fn tcp_seed(torrent: &Path, seed_dir: &Path, extra: &[&str]) -> (Kid, String) {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let listen = format!("127.0.0.1:{port}");
+    let kid = Kid(Command::new(BIN)
+        .args([
+            "torrent",
+            "run",
+            s(torrent),
+            "--data",
+            s(seed_dir),
+            "--listen",
+            &listen,
+        ])
+        .args(["--disposition", "12", "--quiet", "--max-seconds", "60"])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap());
+    (kid, listen)
+}
+
 fn finish(c: Child) -> (Output, serde_json::Value) {
     let o = c.wait_with_output().unwrap();
     let j = serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null);
@@ -160,7 +163,7 @@ fn finish(c: Child) -> (Output, serde_json::Value) {
 /// other, uTP carries the 13/14 pairs (uTP preferred), TCP what involves the 5.
 #[test]
 fn four_peers_meet_through_the_tracker_and_trade_pieces() {
-    let d = tmpdir("four");
+    let d = tmpdir("swarm", "four");
     let seed_dir = d.0.join("seed");
     std::fs::create_dir_all(&seed_dir).unwrap();
     let data = payload(&seed_dir.join("f.bin"), 3_000_000);
@@ -241,7 +244,7 @@ fn four_peers_meet_through_the_tracker_and_trade_pieces() {
 /// A `.part` holding some good pieces is re-checked and only the rest is downloaded.
 #[test]
 fn a_partial_download_resumes_after_a_recheck() {
-    let d = tmpdir("resume");
+    let d = tmpdir("swarm", "resume");
     let seed_dir = d.0.join("seed");
     std::fs::create_dir_all(&seed_dir).unwrap();
     let data = payload(&seed_dir.join("f.bin"), 1_000_000);
@@ -254,27 +257,7 @@ fn a_partial_download_resumes_after_a_recheck() {
     part[3 * 65536 + 5] ^= 0xff;
     std::fs::write(out.join("f.bin.part"), &part).unwrap();
 
-    let seed_port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let listen = format!("127.0.0.1:{seed_port}");
-    let _seed = Kid(Command::new(BIN)
-        .args([
-            "torrent",
-            "run",
-            s(&torrent),
-            "--data",
-            s(&seed_dir),
-            "--listen",
-            &listen,
-        ])
-        .args(["--disposition", "12", "--quiet", "--max-seconds", "60"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap());
+    let (_seed, listen) = tcp_seed(&torrent, &seed_dir, &[]);
     let (o, j) = finish(run(
         &torrent,
         &out,
@@ -302,7 +285,7 @@ fn a_partial_download_resumes_after_a_recheck() {
 #[test]
 fn a_tracker_down_or_answering_garbage_does_not_stop_the_download() {
     for (tag, answer) in [("down", None), ("garbage", Some(Answer::Garbage))] {
-        let d = tmpdir(tag);
+        let d = tmpdir("swarm", tag);
         let seed_dir = d.0.join("seed");
         std::fs::create_dir_all(&seed_dir).unwrap();
         let data = payload(&seed_dir.join("f.bin"), 200_000);
@@ -319,34 +302,7 @@ fn a_tracker_down_or_answering_garbage_does_not_stop_the_download() {
         };
         let torrent = d.0.join("f.torrent");
         create(&seed_dir.join("f.bin"), &torrent, Some(&url));
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let listen = format!("127.0.0.1:{port}");
-        let _seed = Kid(Command::new(BIN)
-            .args([
-                "torrent",
-                "run",
-                s(&torrent),
-                "--data",
-                s(&seed_dir),
-                "--listen",
-                &listen,
-            ])
-            .args([
-                "--disposition",
-                "12",
-                "--quiet",
-                "--no-tracker",
-                "--max-seconds",
-                "60",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap());
+        let (_seed, listen) = tcp_seed(&torrent, &seed_dir, &["--no-tracker"]);
         let out = d.0.join("out");
         let (o, j) = finish(run(
             &torrent,
@@ -383,7 +339,7 @@ fn a_tracker_down_or_answering_garbage_does_not_stop_the_download() {
 /// overwritten.
 #[test]
 fn data_that_does_not_match_is_refused_and_left_alone() {
-    let d = tmpdir("mismatch");
+    let d = tmpdir("swarm", "mismatch");
     let src = d.0.join("f.bin");
     payload(&src, 300_000);
     let torrent = d.0.join("f.torrent");
@@ -402,4 +358,53 @@ fn data_that_does_not_match_is_refused_and_left_alone() {
     assert!(err.contains("only 0 of 5 pieces match"), "{err}");
     assert_eq!(std::fs::read(other.join("f.bin")).unwrap(), wrong);
     assert!(!other.join("f.bin.part").exists());
+}
+
+/// A disk that fills up: the download stops with an error naming the cause, nothing
+/// appears under the final name, the `.part` with the verified pieces stays. Needs root
+/// (a small tmpfs mounted in a private mount namespace with `unshare -m`); skipped
+/// otherwise.
+#[test]
+fn a_full_disk_stops_the_download_and_keeps_the_part() {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout == b"0\n");
+    let unshare = Command::new("unshare").arg("--version").output().is_ok();
+    if !matches!(root, Ok(true)) || !unshare {
+        eprintln!("skipped: needs root and unshare(1)");
+        return;
+    }
+    let d = tmpdir("swarm", "full");
+    let seed_dir = d.0.join("seed");
+    std::fs::create_dir_all(&seed_dir).unwrap();
+    payload(&seed_dir.join("f.bin"), 2_000_000);
+    let torrent = d.0.join("f.torrent");
+    create(&seed_dir.join("f.bin"), &torrent, None);
+    let (_seed, listen) = tcp_seed(&torrent, &seed_dir, &[]);
+    let out = d.0.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    // In a private mount namespace: a 1 MiB tmpfs on `out`, the download into it, then a
+    // listing of what is left there (the mount disappears with the namespace).
+    let script = format!(
+        "mount -t tmpfs -o size=1m tmpfs {out} && {bin} torrent run {t} --data {out} --peer {listen} \
+         --disposition 1 --seed-seconds 0 --max-seconds 60 --quiet >/dev/null; echo \"exit=$?\"; ls {out}",
+        out = s(&out),
+        bin = BIN,
+        t = s(&torrent),
+    );
+    let o = Command::new("unshare")
+        .args(["-m", "sh", "-c", &script])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stdout.contains("exit=1"), "{stdout}\n{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(
+        stderr.contains("incomplete") && stderr.contains("kept in"),
+        "{stderr}"
+    );
+    let left: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("exit=")).collect();
+    assert_eq!(left, ["f.bin.part"], "{stdout}");
 }
