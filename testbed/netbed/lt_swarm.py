@@ -28,7 +28,7 @@ import time
 
 import libtorrent as lt
 
-from netbed.lt_peer import UTP_SOCKET_FLAG, closed_settings
+from netbed.lt_peer import UTP_SOCKET_FLAG, add_torrent, closed_settings
 from netbed.swarm import lt_disposition_settings as disposition_settings
 
 
@@ -56,14 +56,7 @@ def main() -> int:
         | lt.alert.category_t.status_notification,
     })
     ses = lt.session(settings)
-    atp = lt.add_torrent_params()
-    atp.ti = lt.torrent_info(a.torrent)
-    atp.save_path = a.save
-    atp.flags &= ~lt.torrent_flags.auto_managed
-    atp.flags &= ~lt.torrent_flags.paused
-    if a.seed:
-        atp.flags |= lt.torrent_flags.seed_mode
-    h = ses.add_torrent(atp)
+    h, _ = add_torrent(ses, a.torrent, a.save, seed_mode=a.seed)
 
     t0 = time.monotonic()
     completed = 0.0 if a.seed else None
