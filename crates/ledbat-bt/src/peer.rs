@@ -25,7 +25,8 @@ use crate::metainfo::hex;
 use crate::storage::StorageError;
 use crate::torrent::{BlockOutcome, Closing, ConnId, ConnInfo, Refused, Torrent};
 use crate::wire::{
-    max_frame_len, BlockRef, Handshake, Message, WireError, BLOCK_LEN, HANDSHAKE_LEN,
+    ext_handshake, max_frame_len, parse_ext_handshake, BlockRef, Handshake, Message, WireError,
+    BLOCK_LEN, HANDSHAKE_LEN,
 };
 use std::collections::{HashSet, VecDeque};
 use std::net::SocketAddr;
@@ -125,6 +126,9 @@ pub struct PeerOptions {
     pub transport: Option<Transport>,
     /// We dialled this connection.
     pub outgoing: bool,
+    /// Our listening port, told to peers in the extended handshake (BEP 10) so that one
+    /// that connected to us can be dialled back; None when we accept nothing.
+    pub listen_port: Option<u16>,
 }
 
 impl PeerOptions {
@@ -137,6 +141,7 @@ impl PeerOptions {
             addr: None,
             transport: None,
             outgoing: false,
+            listen_port: None,
         }
     }
 }
@@ -304,6 +309,8 @@ where
         cfg,
         conn,
         fast: ours.fast() && theirs.fast(),
+        extended: ours.extended() && theirs.extended(),
+        remote: opts.addr,
         peer_has: Bitfield::new(n),
         first_message: true,
         am_choking: true,
@@ -322,7 +329,9 @@ where
         rate: 0.0,
         rate_mark: 0,
     };
-    let result = c.run(&mut reader, &mut w, opts.stop.clone()).await;
+    let result = c
+        .run(&mut reader, &mut w, opts.stop.clone(), opts.listen_port)
+        .await;
     torrent.unregister(conn);
     let reason = result?;
     Ok(PeerSummary {
@@ -340,6 +349,8 @@ struct Conn<'a> {
     cfg: &'a PeerConfig,
     conn: ConnId,
     fast: bool,
+    extended: bool,
+    remote: Option<SocketAddr>,
     peer_has: Bitfield,
     first_message: bool,
     am_choking: bool,
@@ -371,6 +382,7 @@ impl Conn<'_> {
         reader: &mut FrameReader<R>,
         w: &mut W,
         mut stop: Option<watch::Receiver<bool>>,
+        listen_port: Option<u16>,
     ) -> Result<CloseReason, PeerError>
     where
         R: AsyncRead + Unpin,
@@ -387,6 +399,12 @@ impl Conn<'_> {
             self.send(Message::HaveNone);
         } else if have.count() > 0 {
             self.send(Message::Bitfield(have.as_bytes().to_vec()));
+        }
+        if self.extended {
+            self.send(Message::Extended {
+                id: 0,
+                payload: ext_handshake(listen_port),
+            });
         }
         let idle: std::time::Duration = self.cfg.idle_timeout.into();
         let keepalive: std::time::Duration = self.cfg.keepalive_interval.into();
@@ -703,7 +721,17 @@ impl Conn<'_> {
                     self.torrent.release(self.conn, Some(r));
                 }
             }
-            Message::Port(_)
+            Message::Extended { id: 0, payload } => {
+                // Only the listening port matters; a handshake we cannot read is ignored
+                // (BEP 10 makes every key optional).
+                if let (Ok(h), Some(remote)) = (parse_ext_handshake(&payload), self.remote) {
+                    if let Some(port) = h.port {
+                        self.torrent.learn(SocketAddr::new(remote.ip(), port));
+                    }
+                }
+            }
+            Message::Extended { .. }
+            | Message::Port(_)
             | Message::SuggestPiece(_)
             | Message::AllowedFast(_)
             | Message::Unknown { .. } => {}

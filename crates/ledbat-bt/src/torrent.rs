@@ -155,6 +155,7 @@ struct State {
     rng: ChaCha8Rng,
     fatal: Option<String>,
     max_peers: usize,
+    learned: Vec<SocketAddr>,
 }
 
 /// What became of a received block.
@@ -228,6 +229,7 @@ impl Torrent {
                 rng: ChaCha8Rng::seed_from_u64(cfg.seed),
                 fatal: None,
                 max_peers: cfg.max_peers.max(1),
+                learned: Vec::new(),
             })),
             changes: Arc::new(tx),
             epoch: tokio::time::Instant::now(),
@@ -660,6 +662,18 @@ impl Torrent {
                 by_transport(&mut s.counters, t).uploaded += bytes;
             }
         }
+    }
+
+    /// A peer's listening address, learned from its extended handshake (BEP 10): the
+    /// owner of the sockets may dial it over the transports it prefers.
+    pub fn learn(&self, addr: SocketAddr) {
+        self.lock().learned.push(addr);
+        self.bump();
+    }
+
+    /// The addresses learned since the last call.
+    pub fn take_learned(&self) -> Vec<SocketAddr> {
+        std::mem::take(&mut self.lock().learned)
     }
 
     /// Peers by transport among the open connections.

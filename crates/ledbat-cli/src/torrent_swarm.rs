@@ -188,6 +188,7 @@ impl Dialer {
 struct PeerEnv {
     config: PeerConfig,
     peer_id: [u8; 20],
+    listen_port: Option<u16>,
     stop: watch::Receiver<bool>,
     done: mpsc::UnboundedSender<Ended>,
     trace: Option<Arc<Tracer>>,
@@ -202,6 +203,7 @@ fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
             addr: Some(c.peer),
             transport: Some(c.transport),
             outgoing: c.outgoing,
+            listen_port: env.listen_port,
         };
         let stats = c.stats;
         let mut last = LastStats::default();
@@ -376,9 +378,13 @@ pub async fn run_swarm(
     let (dial_tx, mut dial_rx) =
         mpsc::unbounded_channel::<(SocketAddr, Transport, Result<NewConn>)>();
     let (ann_tx, mut ann_rx) = mpsc::unbounded_channel::<(Event, Result<AnnounceReply>)>();
+    let accepts = Transport::ALL
+        .into_iter()
+        .any(|t| plan.disposition.accepts(t));
     let env = PeerEnv {
         config: plan.peer_config.clone(),
         peer_id: plan.peer_id,
+        listen_port: accepts.then_some(local.port()),
         stop: stop_rx,
         done: done_tx,
         trace: plan.trace.clone(),
@@ -528,7 +534,13 @@ pub async fn run_swarm(
                     });
                 }
             }
-            _ = changes.changed() => {}
+            _ = changes.changed() => {
+                // Peers that connected to us and told their listening port (BEP 10): dial
+                // them back over the transports we attempt (the duplicate rule keeps one).
+                for addr in torrent.take_learned() {
+                    start_dials(&mut dialer, addr, live);
+                }
+            }
             _ = rechoke.tick() => torrent.rechoke(torrent.now()),
             _ = redial.tick() => {
                 for p in dialer.known.clone() {

@@ -241,6 +241,82 @@ fn four_peers_meet_through_the_tracker_and_trade_pieces() {
     assert!(q.iter().all(|a| a.contains("compact=1")));
 }
 
+/// Table 6.1, case 1, without a tracker: a 13 (dials TCP, accepts both) connects to a 31
+/// seed over TCP; the seed learns its listening port from the extended handshake (BEP 10),
+/// dials it back over uTP, and the uTP connection is the one kept.
+#[test]
+fn a_peer_that_dialled_in_over_tcp_is_dialled_back_over_utp() {
+    let d = tmpdir("swarm", "dialback");
+    let seed_dir = d.0.join("seed");
+    std::fs::create_dir_all(&seed_dir).unwrap();
+    let data = payload(&seed_dir.join("f.bin"), 4_000_000);
+    let torrent = d.0.join("f.torrent");
+    create(&seed_dir.join("f.bin"), &torrent, None);
+    let free = || {
+        TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    };
+    let (sp, lp) = (free(), free());
+    let seed_at = format!("127.0.0.1:{sp}");
+    let leech_at = format!("127.0.0.1:{lp}");
+    let seed = Command::new(BIN)
+        .args([
+            "torrent",
+            "run",
+            s(&torrent),
+            "--data",
+            s(&seed_dir),
+            "--listen",
+            &seed_at,
+        ])
+        .args(["--no-tracker", "--json", "--quiet", "--max-seconds", "8"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = d.0.join("out");
+    let (o, j) = finish(
+        Command::new(BIN)
+            .args([
+                "torrent",
+                "run",
+                s(&torrent),
+                "--data",
+                s(&out),
+                "--listen",
+                &leech_at,
+            ])
+            .args([
+                "--peer",
+                &seed_at,
+                "--disposition",
+                "13",
+                "--no-tracker",
+                "--json",
+            ])
+            .args(["--quiet", "--seed-seconds", "1", "--max-seconds", "30"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(out.join("f.bin")).unwrap(), data);
+    assert!(
+        j["counters"]["utp"]["downloaded"].as_u64().unwrap() > 0,
+        "{j}"
+    );
+    let (_, sj) = finish(seed);
+    let back = sj["peers"].as_array().unwrap().iter().find(|p| {
+        p["outgoing"] == true && p["transport"] == "utp" && p["addr"] == leech_at.as_str()
+    });
+    assert!(back.is_some(), "the seed dialled back over uTP: {sj}");
+}
+
 /// A `.part` holding some good pieces is re-checked and only the rest is downloaded.
 #[test]
 fn a_partial_download_resumes_after_a_recheck() {
