@@ -11,10 +11,14 @@
 //!    (a newcomer needs any piece soon to have something to trade).
 //! 3. **Rarest first**: the piece the peer has with the fewest copies among our connected
 //!    peers (counted from their bitfields and HAVEs), ties broken uniformly at random.
-//! 4. **Endgame**: once every missing block is requested somewhere, a block the peer has
-//!    that is not yet requested from this connection, the least-requested first, so the
-//!    last blocks come from whoever is fastest. When a block arrives, [`Picker::on_block`]
-//!    names the other connections it was requested from, which are sent CANCEL.
+//! 4. **Endgame**: once every missing block is requested somewhere, a connection with no
+//!    request outstanding gets one block the peer has that is not yet requested from it,
+//!    the least-requested first, so the last blocks come from whoever is fastest. Only idle
+//!    connections get such copies, one at a time (libtorrent's strict end-game mode): with
+//!    deep pipelines at many peers the endgame starts while much of the file is still
+//!    outstanding, and handing every connection every remaining block wastes a large share
+//!    of the bytes (measured in `docs/swarm/README.md`). When a block arrives, [`Picker::on_block`] names the other
+//!    connections it was requested from, which are sent CANCEL.
 //!
 //! Requests die with the connection, a CHOKE, a REJECT or a timeout ([`Picker::release`]),
 //! which makes their blocks free again. A piece that fails its hash starts over
@@ -250,8 +254,8 @@ impl Picker {
         if !best.is_empty() {
             return Some((best[rng.gen_range(0..best.len())], 0));
         }
-        // 4. Endgame.
-        if !self.in_endgame() {
+        // 4. Endgame, for idle connections only.
+        if !self.in_endgame() || self.has_requests(conn) {
             return None;
         }
         self.partial
@@ -264,6 +268,13 @@ impl Picker {
             })
             .min()
             .map(|(_, i, b)| (i, b))
+    }
+
+    /// Whether `conn` has a request outstanding.
+    fn has_requests(&self, conn: ConnId) -> bool {
+        self.partial
+            .values()
+            .any(|p| p.requested.iter().any(|q| q.contains(&conn)))
     }
 
     /// Forgets requests of `conn`: one block, or all of them when `which` is None.
@@ -448,19 +459,26 @@ mod tests {
         let a = p.pick(1, &all, 2, &mut r);
         assert_eq!(a.len(), 2);
         assert!(p.in_endgame());
-        // Conn 2 gets the same two blocks; conn 1 gets nothing more.
+        // Idle conn 2 gets one of the two blocks again; conn 1 nothing more (it is busy),
+        // nor conn 2 until its copy arrives.
         let b = p.pick(2, &all, 5, &mut r);
-        assert_eq!(b.len(), 2);
+        assert_eq!(b.len(), 1);
+        assert!(a.contains(&b[0]));
         assert!(p.pick(1, &all, 5, &mut r).is_empty());
+        assert!(p.pick(2, &all, 5, &mut r).is_empty());
+        // A third idle connection gets the other block (the least requested).
+        let c = p.pick(3, &all, 5, &mut r);
+        assert_eq!(c.len(), 1);
+        assert_ne!(c[0], b[0]);
         assert_eq!(
-            p.on_block(2, a[0]),
+            p.on_block(2, b[0]),
             Arrival::New {
                 piece_done: true,
                 cancel: vec![1]
             }
         );
-        p.piece_verified(a[0].index);
-        assert_eq!(p.on_block(1, a[0]), Arrival::Duplicate);
+        p.piece_verified(b[0].index);
+        assert_eq!(p.on_block(1, b[0]), Arrival::Duplicate);
     }
 
     #[test]
