@@ -26,10 +26,12 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
 
 def line_chart(title: str, xlabel: str, ylabel: str,
                series: list[tuple[str, list[tuple[float, float]]]],
-               width: int = 560, height: int = 360) -> str:
-    """An SVG document plotting each (name, points) as a step line, with a legend."""
+               width: int = 560, height: int = 360, points: bool = False) -> str:
+    """An SVG document plotting each (name, points) as a step line (or, with `points`, as
+    dots), with a legend."""
     pts = [p for _, s in series for p in s]
-    x0, x1 = (min(p[0] for p in pts), max(p[0] for p in pts)) if pts else (0.0, 1.0)
+    # Both axes start at zero (or below), so that charts of one kind compare by eye.
+    x0, x1 = (min([0.0] + [p[0] for p in pts]), max(p[0] for p in pts)) if pts else (0.0, 1.0)
     y0, y1 = 0.0, max([1.0] + [p[1] for p in pts])
     if x1 <= x0:
         x1 = x0 + 1
@@ -58,7 +60,10 @@ def line_chart(title: str, xlabel: str, ylabel: str,
                f'transform="rotate(-90 14 {mt + ph / 2})">{escape(ylabel)}</text>')
     for i, (name, s) in enumerate(series):
         c = COLORS[i % len(COLORS)]
-        if s:
+        if s and points:
+            for x, y in s:
+                out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3.5" fill="{c}"/>')
+        elif s:
             d = []
             for j, (x, y) in enumerate(s):
                 if j == 0:

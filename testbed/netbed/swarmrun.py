@@ -210,8 +210,7 @@ def run_swarm(scenario: str, client: str, rep: int, s: Settings, src: str, torre
                           f"{s.max_swarm_s:.0f} s")
         time.sleep(1.0)
         cpu_s = {k: st.process_cpu_s(bg.popen.pid) for k, bg in procs.items()}
-        for bg in procs.values():
-            bg.stop(grace=6.0)
+        proc.stop_all(list(procs.values()), grace=8.0)
         qd.stop()
         nf.stop()
         qdisc = read_jsonl(qd.stdout_path)
@@ -394,6 +393,32 @@ def report(out_dir: str, rate_bps: int | None = None) -> str:
                 f.write(line_chart(f"{scen}: uplink queue CCDF", "Q (ms at C)", "P[Q > q]", ccdfs))
             lines.append("")
             lines.append(f"![{scen} completion](completion-{scen}.svg) ![{scen} queue](queue-{scen}.svg)")
+        lines += ["", "Seed 003 Fig. 6.4: E[T] against the TCP byte share and against E[Q] "
+                  "(one point per swarm; least-squares line over the swarms with some TCP):", ""]
+        pts: dict[str, list[tuple[float, float, float]]] = {}
+        for r in recs:
+            if not r.get("peers"):
+                continue
+            c = st.class_summary(r["peers"], rate)
+            sh = st.byte_share(r["peers"])["tcp_share"]
+            if c["mean_t_s"] is not None and sh is not None:
+                pts.setdefault(r["client"], []).append((sh, c["mean_q_ms"] or 0, c["mean_t_s"]))
+        for client, ps in sorted(pts.items()):
+            fit = st.linear_fit([(x, t) for x, _, t in ps if x > 0.01])
+            lines.append(f"- {client}: " + (
+                f"E[T] = {fit[0]:.1f} s + {fit[1]:.1f} s x TCP share (over "
+                f"{sum(1 for x, _, _ in ps if x > 0.01)} swarms with TCP)" if fit else
+                "fewer than two swarms with TCP, no fit"))
+        with open(os.path.join(out_dir, "completion-vs-tcp-share.svg"), "w") as f:
+            f.write(line_chart("E[T] against the TCP byte share", "TCP share of bytes",
+                               "E[T] (s)", [(c, [(x, t) for x, _, t in ps])
+                                            for c, ps in sorted(pts.items())], points=True))
+        with open(os.path.join(out_dir, "completion-vs-queue.svg"), "w") as f:
+            f.write(line_chart("E[T] against E[Q]", "E[Q] (ms)", "E[T] (s)",
+                               [(c, [(q, t) for _, q, t in ps]) for c, ps in sorted(pts.items())],
+                               points=True))
+        lines += ["", "![E[T] vs TCP share](completion-vs-tcp-share.svg) "
+                  "![E[T] vs E[Q]](completion-vs-queue.svg)"]
     text = "\n".join(lines) + "\n"
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write(text)

@@ -144,3 +144,15 @@ def byte_share(peers: list[dict]) -> dict:
     udp = sum(p["wire"]["udp"] for p in peers)
     return {"tcp_bytes": tcp, "utp_bytes": udp,
             "tcp_share": tcp / (tcp + udp) if tcp + udp else None}
+
+
+def linear_fit(pts: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """Least-squares (intercept, slope) of y on x; None with fewer than two distinct x."""
+    if len({x for x, _ in pts}) < 2:
+        return None
+    n = len(pts)
+    mx = sum(x for x, _ in pts) / n
+    my = sum(y for _, y in pts) / n
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    slope = sum((x - mx) * (y - my) for x, y in pts) / sxx
+    return my - slope * mx, slope

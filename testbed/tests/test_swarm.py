@@ -112,3 +112,9 @@ def test_libtorrent_switches_follow_the_bitmask():
     assert lt_disposition_settings(10) == {
         "enable_outgoing_tcp": False, "enable_outgoing_utp": True,
         "enable_incoming_tcp": False, "enable_incoming_utp": True}
+
+
+def test_linear_fit_by_hand():
+    # y = 2 + 3x exactly.
+    assert st.linear_fit([(0, 2), (1, 5), (2, 8)]) == (2.0, 3.0)
+    assert st.linear_fit([(1, 1), (1, 2)]) is None
