@@ -722,6 +722,10 @@ impl Conn<'_> {
                 }
             }
             Message::Extended { id: 0, payload } => {
+                // libtorrent sends its extended handshake before its bitfield or have
+                // none; the bitfield may still follow (BEP 10 puts the handshake right
+                // after the BEP 3 one), so it does not count as the first message.
+                self.first_message = first;
                 // Only the listening port matters; a handshake we cannot read is ignored
                 // (BEP 10 makes every key optional).
                 if let (Ok(h), Some(remote)) = (parse_ext_handshake(&payload), self.remote) {

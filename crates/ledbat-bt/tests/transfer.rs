@@ -168,6 +168,48 @@ async fn wrong_info_hash_is_refused() {
     assert!(peer.await.unwrap().is_empty());
 }
 
+/// libtorrent's order: its extended handshake (BEP 10) first, then have all. Our
+/// downloader must take the have all (it is still the first BEP 3 / BEP 6 message) and
+/// ask for pieces, not refuse the peer.
+#[tokio::test]
+async fn extended_handshake_before_have_all_is_accepted() {
+    let d = tmpdir("ext-first");
+    let (meta, _src, _) = make(&d.0, 50_000, 16384);
+    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let l = leecher(&meta, &out);
+    let ih = meta.info_hash;
+    let (a, mut b) = tokio::io::duplex(1 << 20);
+    let peer = tokio::spawn(async move {
+        let theirs = fake_handshake(&mut b, ih, true).await;
+        assert!(theirs.extended());
+        let ext = Message::Extended {
+            id: 0,
+            payload: ledbat_bt::wire::ext_handshake(Some(6881)),
+        };
+        b.write_all(&ext.encode()).await.unwrap();
+        b.write_all(&Message::HaveAll.encode()).await.unwrap();
+        // Ours: have none, its extended handshake, then interested.
+        let mut seen = Vec::new();
+        while let Some(m) = read_msg(&mut b).await {
+            let done = m == Message::Interested;
+            seen.push(m);
+            if done {
+                break;
+            }
+        }
+        seen
+    });
+    let mut o = opts(PeerConfig::default());
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    o.stop = Some(stop_rx);
+    let run = tokio::spawn(run_peer(a, l, o));
+    let seen = peer.await.unwrap();
+    assert!(seen.contains(&Message::Interested), "{seen:?}");
+    stop_tx.send_replace(true);
+    let r = run.await.unwrap();
+    assert!(r.is_ok(), "{r:?}");
+}
+
 #[tokio::test]
 async fn oversized_message_is_refused() {
     let d = tmpdir("big");
