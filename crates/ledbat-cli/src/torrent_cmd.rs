@@ -421,6 +421,7 @@ async fn run_cmd(a: RunArgs) -> Result<()> {
         redial_after: Duration::from_secs(60),
         numwant: a.numwant,
         max_peers: a.swarm.max_peers,
+        dial_back: true,
         stop: StopRule {
             seed_seconds: a.seed_seconds,
             max_seconds: a.max_seconds,
@@ -497,6 +498,8 @@ fn single_plan(
         redial_after: Duration::from_secs(3600),
         numwant: 0,
         max_peers: TorrentConfig::default().max_peers,
+        // Point to point: the peers given are the only ones; no second connection to them.
+        dial_back: false,
         stop,
         peer_config: peer_config(net)?,
         peer_id: torrent_swarm::peer_id(),

@@ -51,6 +51,9 @@ pub struct Plan {
     pub numwant: u32,
     /// At most this many connections (dials stop there; the torrent refuses more).
     pub max_peers: usize,
+    /// Dial back peers that connected to us, at the listening port their extended
+    /// handshake (BEP 10) gives, over the transports we attempt.
+    pub dial_back: bool,
     /// When to leave.
     pub stop: StopRule,
     /// Per-connection protocol settings.
@@ -538,7 +541,9 @@ pub async fn run_swarm(
                 // Peers that connected to us and told their listening port (BEP 10): dial
                 // them back over the transports we attempt (the duplicate rule keeps one).
                 for addr in torrent.take_learned() {
-                    start_dials(&mut dialer, addr, live);
+                    if plan.dial_back {
+                        start_dials(&mut dialer, addr, live);
+                    }
                 }
             }
             _ = rechoke.tick() => torrent.rechoke(torrent.now()),
