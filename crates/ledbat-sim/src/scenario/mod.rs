@@ -353,6 +353,9 @@ pub enum Direction {
     Reverse,
 }
 
+/// Default of [`FlowSpec::start_jitter`].
+pub const DEFAULT_START_JITTER: Duration = Duration::from_millis(100);
+
 /// One `[[flow]]` table (or `count` identical flows).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -370,6 +373,13 @@ pub struct FlowSpec {
     pub start: Duration,
     /// Extra start delay between the copies of a `count > 1` table. Default 0.
     pub start_spacing: Duration,
+    /// Each copy starts an extra uniform `[0, start_jitter]` later, drawn from the run's
+    /// seed, so that flows meant to start together do not start in lockstep and seeds
+    /// differ (ns-2 studies randomise start times for the same reason). Default 100 ms:
+    /// longer than the base RTT of every paper's setup (25-110 ms), so the copies start at
+    /// independent phases of each other's ACK clocks, and short against every start gap
+    /// the papers state (2 s and more). `0s` gives the exact start times.
+    pub start_jitter: Duration,
     /// Stop time (no new transmissions after it). Default: end of the run.
     pub stop: Option<Duration>,
     /// Dumbbell only: which way the data goes. Default forward.
@@ -402,6 +412,7 @@ impl Default for FlowSpec {
             traffic: Traffic::default(),
             start: Duration::ZERO,
             start_spacing: Duration::ZERO,
+            start_jitter: DEFAULT_START_JITTER,
             stop: None,
             direction: Direction::Forward,
             access_delay: Duration::from_millis(5),
