@@ -9,6 +9,12 @@
 //!   statement behind the number (e.g. "LEDBAT yields: TCP carries more than LEDBAT");
 //! - **not reproduced**: even the direction fails.
 //!
+//! Fragility: the verdict is also applied to each seed's value alone, and to one run of every
+//! scenario with the exact start times (`start_jitter = 0s` for every flow, seed 1), the runs
+//! before the simulator drew start times from the seed. A claim is **fragile** when those
+//! verdicts do not all agree with the verdict of the mean: the result then hangs on the
+//! start-time jitter (or on the scenario's other random elements) and is reported as such.
+//!
 //! A claim whose scenarios cannot run (a controller or traffic kind not available in the
 //! simulator) is reported as **not run** with the error, never silently dropped. A claim
 //! that does not reproduce carries an `explanation`: the cause found (our bug, fixed or
@@ -143,6 +149,11 @@ impl Verdict {
     }
 }
 
+/// Whether `verdict` is fragile: some per-seed verdict, or the exact-start verdict, differs.
+pub fn is_fragile(verdict: Verdict, seeds: &[Verdict], exact: Option<Verdict>) -> bool {
+    seeds.iter().chain(exact.iter()).any(|v| *v != verdict)
+}
+
 /// The result of evaluating one claim.
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
@@ -174,6 +185,16 @@ pub struct Outcome {
     pub summary: Option<Summary>,
     /// The verdict.
     pub verdict: Verdict,
+    /// The verdict of each seed's value alone (same order as `values`).
+    pub seed_verdicts: Vec<Verdict>,
+    /// The value and verdict of one run of every scenario with the exact start times
+    /// (every flow's `start_jitter` 0, seed 1); `None` when that run failed.
+    pub exact_start: Option<(f64, Verdict)>,
+    /// Some seed's verdict, or the exact-start verdict, differs from `verdict`.
+    pub fragile: bool,
+    /// Simulation runs the claim's value comes from: its scenario instances times the
+    /// seeds, plus one exact-start run per instance.
+    pub runs: usize,
     /// Explanation when not reproduced (or a note on the setup), empty otherwise.
     pub explanation: String,
     /// Errors met while running or extracting (one per failing seed).
@@ -207,6 +228,23 @@ mod tests {
         assert!(Band::AtLeast { bound: 0.99 }.holds(0.995));
         assert!(Band::rel(100.0, 0.2).holds(80.0));
         assert!(!Band::rel(100.0, 0.2).holds(79.0));
+    }
+
+    #[test]
+    fn a_verdict_is_fragile_when_a_seed_or_the_exact_start_run_disagrees() {
+        use Verdict::*;
+        assert!(!is_fragile(Reproduced, &[Reproduced; 3], Some(Reproduced)));
+        assert!(!is_fragile(Differs, &[Differs; 2], None));
+        assert!(is_fragile(
+            Reproduced,
+            &[Reproduced, Differs],
+            Some(Reproduced)
+        ));
+        assert!(is_fragile(
+            Reproduced,
+            &[Reproduced; 3],
+            Some(NotReproduced)
+        ));
     }
 
     #[test]

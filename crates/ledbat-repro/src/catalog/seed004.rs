@@ -148,7 +148,9 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtMost { bound: 0.75 },
             tolerance_note: "text value -20 %, and no more than the 0.75 Mb/s that would take \
                 from the CBR (the direction); the link use is s004-hybrid-cbr-link-use",
-            explanation: "",
+            explanation: "Sits at the band's lower edge, so some seeds fall below it: the \
+                hybrid flow climbs back slowly beside the CBR, the mechanism explained at \
+                s004-hybrid-cbr-link-use (same run).",
         },
         Claim {
             id: "s004-hybrid-cbr-link-use",
