@@ -149,6 +149,38 @@ impl Verdict {
     }
 }
 
+/// The claim ids an explanation quotes as `{=id}`: the report replaces each with that
+/// claim's measured mean, so an explanation never types a figure of a run.
+pub fn quoted_claims(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("{=") {
+        let after = &rest[i + 2..];
+        match after.find('}') {
+            Some(j) => {
+                out.push(&after[..j]);
+                rest = &after[j + 1..];
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+/// `text` with every `{=id}` replaced by `mean(id)` (4 significant digits), or by
+/// "`id` (not run here)" when that claim was not evaluated.
+pub fn fill_quotes(text: &str, mean: impl Fn(&str) -> Option<f64>) -> String {
+    let mut s = text.to_string();
+    for id in quoted_claims(text) {
+        let v = match mean(id) {
+            Some(m) => fmt_num(m),
+            None => format!("`{id}` (not run here)"),
+        };
+        s = s.replacen(&format!("{{={id}}}"), &v, 1);
+    }
+    s
+}
+
 /// Whether `verdict` is fragile: some per-seed verdict, or the exact-start verdict, differs.
 pub fn is_fragile(verdict: Verdict, seeds: &[Verdict], exact: Option<Verdict>) -> bool {
     seeds.iter().chain(exact.iter()).any(|v| *v != verdict)
@@ -245,6 +277,19 @@ mod tests {
             &[Reproduced; 3],
             Some(NotReproduced)
         ));
+    }
+
+    #[test]
+    fn quoted_claims_are_replaced_by_their_means() {
+        let t = "ours {=s001-a} against {=s002-b}, {=s003-c}";
+        assert_eq!(quoted_claims(t), vec!["s001-a", "s002-b", "s003-c"]);
+        let f = fill_quotes(t, |id| match id {
+            "s001-a" => Some(0.123456),
+            "s002-b" => Some(42.0),
+            _ => None,
+        });
+        assert_eq!(f, "ours 0.1235 against 42, `s003-c` (not run here)");
+        assert_eq!(fill_quotes("no quote {here}", |_| None), "no quote {here}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! and applies the verdict rule of [`crate::claims`].
 
 use crate::catalog::{self, Claim, ScenarioRef};
-use crate::claims::{is_fragile, Outcome, Verdict};
+use crate::claims::{fill_quotes, is_fragile, Outcome, Verdict};
 use crate::plot::{HBand, Plot, Series};
 use crate::report::Report;
 use crate::stats::Summary;
@@ -310,6 +310,13 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         let (o, p) = evaluate(opts, c, &results);
         outcomes.push(o);
         plots.push(p);
+    }
+    let means: BTreeMap<String, f64> = outcomes
+        .iter()
+        .filter_map(|o| o.summary.as_ref().map(|s| (o.id.clone(), s.mean)))
+        .collect();
+    for o in &mut outcomes {
+        o.explanation = fill_quotes(&o.explanation, |id| means.get(id).copied());
     }
     let fluid_ref = ScenarioRef::file("seed003/fledbat-fluid.toml");
     let fluid_runs: Vec<&RunResult> = (1..=opts.seeds)

@@ -22,8 +22,10 @@
 //!   metric, not one of the two values;
 //! - a number is checked against the value the paper states, with at most 25 % relative
 //!   tolerance unless the reason for more is written in the claim's `tolerance_note`;
-//! - an explanation does not type figures of the run it accompanies (the report shows them);
-//!   figures it quotes come from other runs, with the command that produced them.
+//! - an explanation does not type figures of the run it accompanies (the report shows them):
+//!   it quotes another claim's measured value as `{=claim-id}`, which the report fills in
+//!   (`claims::fill_quotes`); figures it types come from other runs, with the command that
+//!   produced them, or from the paper's setup (arithmetic shown).
 //!
 //! Sweeps are expressed as `--set` overrides of one scenario file, so one file serves a whole
 //! gain or target sweep.
@@ -38,6 +40,7 @@ mod seed000;
 mod seed001;
 mod seed002;
 mod seed003;
+mod seed003_p2p;
 mod seed004;
 
 pub use extract::kendall_tau;
@@ -235,6 +238,7 @@ pub fn all() -> Vec<Claim> {
     v.extend(seed001::claims());
     v.extend(seed002::claims());
     v.extend(seed003::claims());
+    v.extend(seed003_p2p::claims());
     v.extend(seed004::claims());
     v
 }
@@ -277,6 +281,16 @@ mod tests {
                 );
                 ledbat_sim::Scenario::from_toml_with(&text, &s.set)
                     .unwrap_or_else(|e| panic!("{}: {e}", s.label()));
+            }
+        }
+    }
+
+    #[test]
+    fn explanations_quote_only_existing_claims() {
+        let ids: HashSet<&str> = all().iter().map(|c| c.id).collect();
+        for c in all() {
+            for q in crate::claims::quoted_claims(c.explanation) {
+                assert!(ids.contains(q), "{} quotes unknown claim {q}", c.id);
             }
         }
     }

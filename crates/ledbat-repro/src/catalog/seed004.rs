@@ -89,11 +89,18 @@ pub(super) fn claims() -> Vec<Claim> {
             },
             direction: AtLeast { bound: 100.0 },
             tolerance_note: "text value ±20 %",
-            explanation:
-                "The paper's 'close to 400 ms' is the buffer size (50 x 1000 B at 1 Mb/s) \
-                read from its time plot; our mean is 234 ms because the bursty source with a \
-                32-packet sender buffer keeps NewReno application-limited part of the time, so the \
-                queue saw-tooths between empty and full rather than staying full.",
+            explanation: "The paper's 400 ms cannot come from the setup it states. Its source \
+                buffer (B = 32 packets) 'empties packets once they are sequentially decodable', \
+                i.e. holds each packet until it is acknowledged, as ours does: NewReno can never \
+                have more than 32 packets outstanding. The pipe holds C x RTT = 1 Mb/s x 102 ms \
+                = 12.75 packets of 1000 bytes, so at most about 19 packets (152 ms) ever wait in \
+                the 50-packet (400 ms) queue, and it never overflows. 400 ms is the full buffer: \
+                it needs more than 62 packets outstanding, i.e. a source buffer that releases \
+                packets before they are acknowledged. Isolating run: the same scenario with a \
+                1000-packet source buffer (`ledbat sim scenarios/seed004/newreno-alone.toml --set \
+                flow.0.traffic.buffer=1000`, seed 1) fills the queue to its 50 packets (mean \
+                234.5 ms, loss 0.09 %); with the stated 32 packets the largest queue is 18 \
+                packets.",
         },
         Claim {
             id: "s004-newreno-loss",
@@ -112,9 +119,13 @@ pub(super) fn claims() -> Vec<Claim> {
             },
             direction: AtLeast { bound: 0.0005 },
             tolerance_note: "text value ±20 %",
-            explanation: "Follows from the queue: our NewReno overflows the buffer less often \
-                (0.09 % of packets) because the 32-packet sender buffer limits its window growth; \
-                the paper's 0.4 % implies a queue that is full more of the time.",
+            explanation: "Cannot come from the setup the paper states: with the source buffer \
+                holding each packet until it is acknowledged (32 packets), at most about 19 \
+                packets can queue at the 50-packet bottleneck (see s004-newreno-queue-delay), so \
+                NewReno never overflows it and loses nothing. Loss needs a source buffer that \
+                releases packets before they are acknowledged; even a 1000-packet buffer gives \
+                only 0.09 % (seed 1, `--set flow.0.traffic.buffer=1000`), because the source's \
+                1.2 Mb/s barely exceeds the 1 Mb/s link.",
         },
         Claim {
             id: "s004-hybrid-five-fair",

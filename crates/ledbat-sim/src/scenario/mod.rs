@@ -534,8 +534,9 @@ impl Default for Cbr {
     }
 }
 
-/// Bursty source: `packets` every `period` written into a `buffer`-packet sender buffer;
-/// what does not fit is discarded and counted.
+/// Bursty source: `packets` every `period` written into a `buffer`-packet sender buffer that
+/// holds each packet until it is cumulatively acknowledged (seed 004, section III); what
+/// does not fit is discarded and counted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Bursty {
@@ -543,7 +544,8 @@ pub struct Bursty {
     pub packets: u32,
     /// Time between bursts. Default 100 ms (seed 004).
     pub period: Duration,
-    /// Sender buffer for not-yet-sent packets. Default 32 (seed 004).
+    /// Sender buffer, packets written and not yet cumulatively acknowledged. Default 32
+    /// (seed 004).
     pub buffer: u32,
 }
 
