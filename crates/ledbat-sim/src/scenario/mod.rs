@@ -195,8 +195,8 @@ impl Default for HostSpec {
     }
 }
 
-/// A host clock: the wire timestamp is `(t + t * drift_ppm / 1e6) + offset` microseconds,
-/// modulo 2^32.
+/// A host clock: the wire timestamp is `(t + t * drift_ppm / 1e6)`, rounded down to a
+/// multiple of `resolution`, plus `offset`, in microseconds modulo 2^32.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ClockConfig {
@@ -204,6 +204,9 @@ pub struct ClockConfig {
     pub offset: Duration,
     /// Drift in parts per million (positive: runs fast). Default 0.
     pub drift_ppm: f64,
+    /// Tick of the clock: timestamps are multiples of it (seed 002's Linux timestamps have
+    /// 1 ms, section 4). Default 0: the wire format's microsecond.
+    pub resolution: Duration,
 }
 
 /// A queue discipline, tagged by `kind`.
