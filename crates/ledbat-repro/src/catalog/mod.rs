@@ -132,6 +132,44 @@ pub struct Claim {
     pub explanation: &'static str,
 }
 
+impl Claim {
+    /// A claim with only its id and paper filled in (the paper from the id's `s00N-`
+    /// prefix); every other field is a placeholder the caller replaces with struct-update
+    /// syntax, `Claim { statement: .., ..Claim::base("s000-x") }`. A catalog test checks
+    /// that no placeholder is left.
+    pub fn base(id: &'static str) -> Claim {
+        use crate::claims::Band;
+        let paper = match id.get(..5) {
+            Some("s000-") => "seed000",
+            Some("s001-") => "seed001",
+            Some("s002-") => "seed002",
+            Some("s003-") => "seed003",
+            Some("s004-") => "seed004",
+            _ => "",
+        };
+        Claim {
+            id,
+            paper,
+            figure: "",
+            statement: "",
+            paper_value: "",
+            unit: "",
+            metric: "",
+            scenarios: Vec::new(),
+            extract: |_| Err("no extractor".into()),
+            draw: None,
+            tolerance: Band::AtLeast {
+                bound: f64::INFINITY,
+            },
+            direction: Band::AtLeast {
+                bound: f64::INFINITY,
+            },
+            tolerance_note: "",
+            explanation: "",
+        }
+    }
+}
+
 /// Reduced variants of long scenarios for `--quick`: (file, overrides, what changes).
 pub const QUICK: &[(&str, &[&str], &str)] = &[
     (
@@ -265,6 +303,31 @@ mod tests {
             );
             assert!(!c.scenarios.is_empty(), "{} has no scenario", c.id);
             assert!(!c.tolerance_note.is_empty());
+        }
+    }
+
+    #[test]
+    fn no_claim_keeps_a_placeholder_of_claim_base() {
+        for c in all() {
+            assert!(!c.paper.is_empty(), "{}: paper", c.id);
+            for (what, v) in [
+                ("figure", c.figure),
+                ("statement", c.statement),
+                ("paper_value", c.paper_value),
+                ("unit", c.unit),
+                ("metric", c.metric),
+            ] {
+                assert!(!v.is_empty(), "{}: empty {what}", c.id);
+            }
+            for b in [&c.tolerance, &c.direction] {
+                let (lo, hi) = b.interval();
+                assert!(
+                    lo.is_finite() || hi.is_finite(),
+                    "{}: placeholder band",
+                    c.id
+                );
+                assert!(!(lo == f64::INFINITY), "{}: placeholder band", c.id);
+            }
         }
     }
 

@@ -341,9 +341,9 @@ pub(super) fn claims() -> Vec<Claim> {
                 starves against NewReno's standing queue. The same scenario with a floor of 1 \
                 packet gives 1.7 % each, and with a floor of 2 packets (Linux's minimum window) \
                 3.0 % each, the thesis's value (`ledbat sim scenarios/seed003/lbe10-nice.toml \
-                --set flow.0.cc.min_cwnd=2`, seed 1: TCP share 0.697). So the thesis's ns-2 NICE evidently never went below about 2 packets per \
-                RTT, although its text says cwnd may drop below 1. The scenario keeps our \
-                implementation's documented default.",
+                --set flow.0.cc.min_cwnd=2`, seed 1: TCP share 0.697). So the thesis's ns-2 NICE \
+                evidently never went below about 2 packets per RTT, although its text says cwnd \
+                may drop below 1. The scenario keeps our implementation's documented default.",
         },
         Claim {
             id: "s003-lbe10-tcplp-each",

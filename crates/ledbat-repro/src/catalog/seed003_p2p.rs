@@ -153,17 +153,18 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: -0.05 },
             tolerance_note: "at least as efficient everywhere, to within 1 point (the two are \
                 expected close at PP = 0); direction: nowhere clearly less efficient",
-            explanation: "Where fLEDBAT falls behind is PP = 0 with equal RTTs: every chunk restarts \
-                from the initial window and never reaches steady state, so a chunk's duration is \
-                the number of RTTs needed to grow to it times the RTT. fLEDBAT grows by alpha per \
-                RTT whatever the queue, LEDBAT by GAIN x off_target, less as the queue builds; \
-                fLEDBAT's five slots therefore hold a larger queue (seed 1: 17.2 ms against 5.5 \
-                ms), a longer RTT (69.7 against 57.9 ms) and longer chunks (1.217 against \
-                1.144 s), hence a lower efficiency (the plot's equal-RTT points at PP = 0). \
-                Isolating check: fLEDBAT's decrease plays no part (zeta 0.1, 0.01, 0.0001 give \
-                the same efficiency to within 0.5 %). Commands: `ledbat sim scenarios/seed003/p2p-peer-fledbat.toml` \
-                (and -ledbat) with `--set flow.K.traffic.persistence=0` for K = 0..4 and \
-                `--set topology.host.H.delay=12.5ms` for H = 0..10, seed 1. A property of the two \
+            explanation: "Where fLEDBAT falls behind is PP = 0 with equal RTTs: every chunk \
+                restarts from the initial window and never reaches steady state, so a chunk's \
+                duration is the number of RTTs needed to grow to it times the RTT. fLEDBAT grows \
+                by alpha per RTT whatever the queue, LEDBAT by GAIN x off_target, less as the \
+                queue builds; fLEDBAT's five slots therefore hold a larger queue (seed 1: 17.2 \
+                ms against 5.5 ms), a longer RTT (69.7 against 57.9 ms) and longer chunks (1.217 \
+                against 1.144 s), hence a lower efficiency (the plot's equal-RTT points at PP = \
+                0). Isolating check: fLEDBAT's decrease plays no part (zeta 0.1, 0.01, 0.0001 \
+                give the same efficiency to within 0.5 %). Commands: `ledbat sim \
+                scenarios/seed003/p2p-peer-fledbat.toml` (and -ledbat) with `--set \
+                flow.K.traffic.persistence=0` for K = 0..4 and `--set \
+                topology.host.H.delay=12.5ms` for H = 0..10, seed 1. A property of the two \
                 increase laws in an always-transient regime, not a bug; the thesis's 'under any \
                 circumstance' does not hold in this one.",
         },
@@ -208,13 +209,14 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtMost { bound: -0.2 },
             tolerance_note: "a clear fall: at most one pair of the five points out of order; \
                 direction: falls on balance",
-            explanation: "Falls on balance but not clearly, because our five upload slots start together \
-                (within the 100-ms start jitter): at PP = 1 they measure nearly the same base \
-                delay, so no latecomer appears with equal RTTs. Isolating run: the same equal-RTT, \
-                PP = 1 scenario with the slots started 2 s apart (`--set flow.K.start=2Ks` for \
-                K = 1..4, seed 1) drops LEDBAT's 1-Hz index to 0.606 while fLEDBAT's stays at \
-                0.995, the thesis's contrast. The thesis does not say when its slots start; the \
-                scenario keeps them together, as it keeps every start the thesis leaves open.",
+            explanation: "Falls on balance but not clearly, because our five upload slots start \
+                together (within the 100-ms start jitter): at PP = 1 they measure nearly the \
+                same base delay, so no latecomer appears with equal RTTs. Isolating run: the \
+                same equal-RTT, PP = 1 scenario with the slots started 2 s apart (`--set \
+                flow.K.start=2Ks` for K = 1..4, seed 1) drops LEDBAT's 1-Hz index to 0.606 while \
+                fLEDBAT's stays at 0.995, the thesis's contrast. The thesis does not say when \
+                its slots start; the scenario keeps them together, as it keeps every start the \
+                thesis leaves open.",
         },
         Claim {
             id: "s003-chunks-fledbat-fairness-rises-with-pp",
@@ -233,17 +235,18 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: 0.2 },
             tolerance_note: "a clear rise: at most one pair of the five points out of order; \
                 direction: rises on balance",
-            explanation: "fLEDBAT's 1-Hz index is U-shaped in PP here, not rising: at PP = 0 every chunk \
-                of every slot starts from the same fresh state, so equal-RTT slots are alike and the \
-                index is near 1 for both protocols; at intermediate PP slots that kept their \
-                window run beside slots that restarted, and both protocols dip alike; at PP = 1 \
-                fLEDBAT is back near 1. Isolating check that the value at PP = 0 is not an \
-                artefact of taking the index over upload slots rather than connections: the \
-                index over the chunks in flight in each second (each chunk at its average rate, \
-                from the runs' completion records) is 1.0 at PP = 0 as well (seed 1). The \
-                thesis's rising curve needs a low index at PP = 0, which resetting every \
-                connection to the same initial window cannot give with equal RTTs; its figure's \
-                values are not in the text, so what its PP = 0 point measured is unknown.",
+            explanation: "fLEDBAT's 1-Hz index is U-shaped in PP here, not rising: at PP = 0 \
+                every chunk of every slot starts from the same fresh state, so equal-RTT slots \
+                are alike and the index is near 1 for both protocols; at intermediate PP slots \
+                that kept their window run beside slots that restarted, and both protocols dip \
+                alike; at PP = 1 fLEDBAT is back near 1. Isolating check that the value at PP = \
+                0 is not an artefact of taking the index over upload slots rather than \
+                connections: the index over the chunks in flight in each second (each chunk at \
+                its average rate, from the runs' completion records) is 1.0 at PP = 0 as well \
+                (seed 1). The thesis's rising curve needs a low index at PP = 0, which resetting \
+                every connection to the same initial window cannot give with equal RTTs; its \
+                figure's values are not in the text, so what its PP = 0 point measured is \
+                unknown.",
         },
         Claim {
             id: "s003-chunks-pp0-underuses",
@@ -278,8 +281,10 @@ pub(super) fn claims() -> Vec<Claim> {
             scenarios: points(),
             extract: |r| {
                 let e = |equal| -> Result<f64, String> {
-                    Ok((efficiency(r[at(equal, 0, false)])? + efficiency(r[at(equal, 0, true)])?)
-                        / 2.0)
+                    Ok(
+                        (efficiency(r[at(equal, 0, false)])? + efficiency(r[at(equal, 0, true)])?)
+                            / 2.0,
+                    )
                 };
                 Ok(e(true)? - e(false)?)
             },
