@@ -40,6 +40,7 @@ mod seed000;
 mod seed001;
 mod seed002;
 mod seed003;
+mod seed003_ch3;
 mod seed003_p2p;
 mod seed004;
 
@@ -276,6 +277,7 @@ pub fn all() -> Vec<Claim> {
     v.extend(seed001::claims());
     v.extend(seed002::claims());
     v.extend(seed003::claims());
+    v.extend(seed003_ch3::claims());
     v.extend(seed003_p2p::claims());
     v.extend(seed004::claims());
     v
