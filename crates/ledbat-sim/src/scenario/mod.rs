@@ -330,6 +330,10 @@ pub struct TransportConfig {
     pub granularity: Duration,
     /// Duplicate threshold for fast retransmit. Default 3 (RFC 5681).
     pub dupthresh: u32,
+    /// The receiver's advertised window, packets: at most this many unacknowledged packets
+    /// (seed 003, section 2.3: Windows XP's default 17520 bytes is 12 full segments).
+    /// Default none: unlimited.
+    pub receive_window: Option<u32>,
 }
 
 impl Default for TransportConfig {
@@ -341,6 +345,7 @@ impl Default for TransportConfig {
             max_rto: Duration::from_secs(60),
             granularity: Duration::from_millis(1),
             dupthresh: 3,
+            receive_window: None,
         }
     }
 }
