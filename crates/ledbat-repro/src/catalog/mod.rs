@@ -40,7 +40,9 @@ mod seed000;
 mod seed001;
 mod seed002;
 mod seed003;
+mod seed003_ch2;
 mod seed003_ch3;
+mod seed003_ch4;
 mod seed003_p2p;
 mod seed004;
 
@@ -277,7 +279,9 @@ pub fn all() -> Vec<Claim> {
     v.extend(seed001::claims());
     v.extend(seed002::claims());
     v.extend(seed003::claims());
+    v.extend(seed003_ch2::claims());
     v.extend(seed003_ch3::claims());
+    v.extend(seed003_ch4::claims());
     v.extend(seed003_p2p::claims());
     v.extend(seed004::claims());
     v

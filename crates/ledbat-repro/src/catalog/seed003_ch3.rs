@@ -265,6 +265,41 @@ fn trace_claims() -> Vec<Claim> {
             ..Claim::base("s003-fig33-losses-are-tcps")
         },
         Claim {
+            figure: "Fig. 3.2, section 3.1.4",
+            statement: "NICE's window is smoother than TCP-LP's (Vegas-like, it settles near the \
+                capacity); LEDBAT behaves more like NICE than like TCP-LP.",
+            paper_value: "TCP-LP the least smooth",
+            unit: "coefficient of variation",
+            metric: "TCP-LP's window coefficient of variation (sd / mean, averaged over two \
+                flows of the same protocol, B = 40) minus the larger of NICE's and LEDBAT's",
+            scenarios: vec![
+                ScenarioRef::with(
+                    "seed003/ledbat-ledbat.toml",
+                    &["flow.0.cc={ name = \"tcp-lp\", slow_start = false }"],
+                ),
+                ScenarioRef::with(
+                    "seed003/ledbat-ledbat.toml",
+                    &["flow.0.cc={ name = \"nice\", slow_start = false }"],
+                ),
+                ScenarioRef::file("seed003/ledbat-ledbat.toml"),
+            ],
+            extract: |r| {
+                let cv = |x: &RunResult| -> f64 {
+                    let v: Vec<f64> = x
+                        .flows
+                        .iter()
+                        .map(|f| f.cwnd_sd_pkts / f.cwnd_mean_pkts.max(1e-9))
+                        .collect();
+                    mean(&v)
+                };
+                Ok(cv(r[0]) - cv(r[1]).max(cv(r[2])))
+            },
+            tolerance: AtLeast { bound: 0.0 },
+            direction: AtLeast { bound: 0.0 },
+            tolerance_note: "an order: TCP-LP's window varies most",
+            ..Claim::base("s003-fig32-tcplp-least-smooth")
+        },
+        Claim {
             figure: "Fig. 3.3(b), section 3.2.3",
             statement: "Two LEDBAT flows started together each settle when they measure the \
                 target, so each holds half of the queue.",
