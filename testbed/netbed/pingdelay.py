@@ -260,7 +260,7 @@ def run(a) -> int:
         "git_head": commit, "rate_kbit": a.rate_kbit, "delay_ms_each_way": a.delay_ms,
         "fifo_frames": b.fifo_frames, "fifo_ms": round(b.fifo_ms), "file_bytes": size,
         "seconds": round(time.monotonic() - started), "load": os.getloadavg(),
-        "samples": {"qdisc": res.qdisc, "t0": res.t0},
+        "logdir": out_dir,
     })
     path = a.json or os.path.join(out_dir, f"fig7-{a.seeder}.json")
     with open(path, "w") as fh:
