@@ -327,7 +327,7 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
                 .and_then(|r| r.as_ref().ok())
         })
         .collect();
-    let sections = vec![crate::fluid_compare::section(&fluid_runs)];
+    let sections = vec![crate::fluid_compare::section(&fluid_runs), bed_section()];
     Ok(Report {
         runs: results.len(),
         threads: rayon::current_num_threads(),
@@ -339,6 +339,22 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         sections,
         elapsed_secs: 0.0,
     })
+}
+
+/// Where the test-bed repetitions of the papers' real-network experiments are: they need
+/// root and real peers, so they are committed results, not part of this simulated run.
+fn bed_section() -> crate::report::Section {
+    crate::report::Section {
+        title: "Test-bed results (not part of this run)".into(),
+        text: vec![
+            "Seed 001's Fig. 7 (the ping delay while libutp uploads over a 500 kbit/s, 50 ms \
+             link) was repeated on the namespace test bed with our uTP, Transmission (libutp) \
+             and libtorrent: docs/repro/bed-fig7.md, with the commands that regenerate it \
+             (testbed/pingdelay.py, root)."
+                .into(),
+        ],
+        plots: Vec::new(),
+    }
 }
 
 #[cfg(test)]

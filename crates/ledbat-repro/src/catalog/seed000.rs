@@ -25,6 +25,11 @@ fn s000_fixed_sweep() -> Vec<ScenarioRef> {
         .collect()
 }
 
+/// The dynamic-gain sweep of `file` over the initial gains.
+fn s000_dyn_sweep(file: &'static str) -> Vec<ScenarioRef> {
+    sweep(file, "flow.0.cc.initial_gain", &S000_GAINS)
+}
+
 /// The fixed-gain sweep with the CBR present (from 20 s, or from 0 with `from_start`).
 fn s000_fixed_cbr_sweep(from_start: bool) -> Vec<ScenarioRef> {
     S000_GAINS
@@ -94,16 +99,8 @@ pub(super) fn claims() -> Vec<Claim> {
 
 fn paper_claims() -> Vec<Claim> {
     use crate::claims::Band::*;
-    let dyn_sweep = sweep(
-        "seed000/dynamic-gain.toml",
-        "flow.0.cc.initial_gain",
-        &S000_GAINS,
-    );
-    let dyn_cbr_sweep = sweep(
-        "seed000/dynamic-gain-cbr.toml",
-        "flow.0.cc.initial_gain",
-        &S000_GAINS,
-    );
+    let dyn_sweep = s000_dyn_sweep("seed000/dynamic-gain.toml");
+    let dyn_cbr_sweep = s000_dyn_sweep("seed000/dynamic-gain-cbr.toml");
     vec![
         Claim {
             id: "s000-fixed320-utilisation",
@@ -401,16 +398,8 @@ fn paper_claims() -> Vec<Claim> {
 /// The statements of Figs. 3 and 4 beyond the first catalog round (issue 17's coverage).
 fn more_claims() -> Vec<Claim> {
     use crate::claims::Band::*;
-    let dyn_sweep = sweep(
-        "seed000/dynamic-gain.toml",
-        "flow.0.cc.initial_gain",
-        &S000_GAINS,
-    );
-    let dyn_cbr_sweep = sweep(
-        "seed000/dynamic-gain-cbr.toml",
-        "flow.0.cc.initial_gain",
-        &S000_GAINS,
-    );
+    let dyn_sweep = s000_dyn_sweep("seed000/dynamic-gain.toml");
+    let dyn_cbr_sweep = s000_dyn_sweep("seed000/dynamic-gain-cbr.toml");
     vec![
         Claim {
             figure: "Fig. 3(a), section IV",
