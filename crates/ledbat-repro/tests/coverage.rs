@@ -4,8 +4,8 @@
 //!
 //! The page's statement rows are Markdown table lines starting `| 00N-` with six cells:
 //! ID, where, statement, kind, status, and "by / reason" (claim IDs in backticks). A checked
-//! or weak row names a claim, or a committed test-bed result (a backticked `docs/...md`
-//! path that must exist): bed experiments are not part of the simulated `ledbat repro` run.
+//! or weak row names a claim, or a committed test-bed result (a backticked path of a Markdown file
+//! under the docs directory, which must exist): bed experiments are not part of the simulated `ledbat repro` run.
 
 use ledbat_repro::catalog;
 use std::collections::{BTreeMap, BTreeSet};
@@ -36,7 +36,8 @@ fn claim_refs(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// Backticked repository paths of committed test-bed results (`docs/....md`).
+/// Backticked repository paths of committed test-bed results (Markdown files under the docs
+/// directory).
 fn bed_refs(text: &str) -> BTreeSet<String> {
     text.split('`')
         .skip(1)
@@ -211,9 +212,10 @@ fn summary_table_matches_the_rows() {
 
 #[test]
 fn bed_refs_takes_only_backticked_docs_markdown_paths() {
-    let text = "`docs/repro/bed-fig7.md`, `docs/x.json`, `testbed/a.md`, docs/b.md";
+    let text = "`docs/repro/README.md`, `docs/repro/index.html`, `testbed/README.md`, \
+                docs/papers.md";
     let got: Vec<String> = bed_refs(text).into_iter().collect();
-    assert_eq!(got, ["docs/repro/bed-fig7.md"]);
+    assert_eq!(got, ["docs/repro/README.md"]);
 }
 
 #[test]
