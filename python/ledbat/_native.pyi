@@ -25,8 +25,9 @@ def to_toml(
 
 def run(
     text: str, sets: Sequence[str], origin: Optional[str], name: Optional[str], seed: int
-) -> Tuple[str, Optional[List[Column]]]:
-    """Runs the scenario (GIL released); returns summary.json text and the series table."""
+) -> Tuple[str, Optional[List[Column]], Optional[Tuple[List[Column], List[Column]]]]:
+    """Runs the scenario (GIL released); returns summary.json text, the series table and,
+    for a swarm, its peers and completions tables."""
 
 def controllers(name: Optional[str] = None, params: Sequence[str] = ...) -> str:
     """The controller catalog as `ledbat controllers --json` prints it."""

@@ -140,8 +140,8 @@ class Scenario:
         and seed give identical results, and the same as `ledbat sim --seed`. Raises
         :class:`ledbat.ConfigError` if a controller refuses its configuration."""
         seed = self._seed if seed is None else int(seed)
-        summary, series = _native.run(*self._args(), seed)
-        return Result(json.loads(summary), series)
+        summary, series, swarm = _native.run(*self._args(), seed)
+        return Result(json.loads(summary), series, swarm)
 
     def _args(self) -> Tuple[str, List[str], Optional[str], Optional[str]]:
         return (self._text, list(self._sets), self._origin, self._default_name)
@@ -161,12 +161,20 @@ class Scenario:
 
 class Result:
     """What one run produced. :attr:`summary` is the content of `summary.json`;
-    the DataFrames are built from it (and from the series) on first access."""
+    the DataFrames are built from it (and from the series) on first access. A swarm run
+    (a `[swarm]` scenario) has :attr:`peers`, :attr:`classes` and its leecher
+    :attr:`completions` instead of flows and links."""
 
-    def __init__(self, summary: Dict[str, Any], series: Optional[List[Tuple[str, str, Any]]]):
+    def __init__(
+        self,
+        summary: Dict[str, Any],
+        series: Optional[List[Tuple[str, str, Any]]],
+        swarm: Optional[Tuple[List[Tuple[str, str, Any]], List[Tuple[str, str, Any]]]] = None,
+    ):
         """Wraps the native run's output; use :meth:`Scenario.run` rather than this."""
         self._summary = summary
         self._series = series
+        self._swarm = swarm
 
     @property
     def summary(self) -> Dict[str, Any]:
@@ -198,10 +206,45 @@ class Result:
         histogram stays in :attr:`summary` (``links[i]["queue_hist"]``)."""
         return _records(self._summary["links"], drop=("queue_hist",))
 
+    @property
+    def is_swarm(self) -> bool:
+        """Whether this is a BitTorrent swarm run."""
+        return self._swarm is not None
+
+    @property
+    def swarm(self) -> Dict[str, Any]:
+        """summary.json's `swarm` section (per-class results with their queue histograms,
+        download-time statistics, byte shares); empty for a flow scenario."""
+        return self._summary.get("swarm") or {}
+
+    @cached_property
+    def peers(self) -> pd.DataFrame:
+        """A swarm's peers, one row each, with the columns of `ledbat sim`'s peers.csv
+        (id, class, join/completion/departure times, bytes per transport, uplink queue,
+        utilisation, request-to-block latency, protocol counters). Empty for flows."""
+        if self._swarm is None:
+            return pd.DataFrame()
+        return frame(self._swarm[0])
+
+    @cached_property
+    def classes(self) -> pd.DataFrame:
+        """A swarm's classes, one row each: the scalar fields of summary.json's
+        `swarm.classes` (queue histograms stay in :attr:`swarm`), with the download-time
+        statistics flattened as ``download.mean``, ``download.q1``, ..."""
+        rows = self.swarm.get("classes", [])
+        if not rows:
+            return pd.DataFrame()
+        return pd.json_normalize(
+            [{k: v for k, v in r.items() if not k.startswith("queue_hist")} for r in rows]
+        )
+
     @cached_property
     def completions(self) -> pd.DataFrame:
-        """One row per completed transfer, chunk or train: flow, start_s, time_s,
-        packets."""
+        """Flows: one row per completed transfer, chunk or train (flow, start_s, time_s,
+        packets). Swarms: one row per leecher completion with the columns of
+        completions.csv (rank, at_s, peer, class, download_s, measured)."""
+        if self._swarm is not None:
+            return frame(self._swarm[1])
         rows = [
             {"flow": f["name"], **c}
             for f in self._summary["flows"]
@@ -219,11 +262,17 @@ class Result:
             return pd.DataFrame()
         return frame(self._series)
 
-    # A BitTorrent swarm's per-peer table will be a `peers` property here, built like
-    # `flows` from summary.json's per-peer records.
-
     def __repr__(self) -> str:
         a = self.aggregate
+        if self._swarm is not None:
+            d = self.swarm.get("download", {})
+            mean = d.get("mean")
+            return (
+                f"<Result {self._summary['scenario']!r} seed {self.seed}: swarm of "
+                f"{len(self.peers)} peers, {self.swarm.get('measured', 0)} measured "
+                f"completions, mean download "
+                f"{'-' if mean is None else f'{mean:.1f} s'}>"
+            )
         return (
             f"<Result {self._summary['scenario']!r} seed {self.seed}: "
             f"efficiency {a['efficiency']:.3f}, TCP share {a['tcp_share']:.3f}, "

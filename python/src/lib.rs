@@ -66,10 +66,11 @@ impl Source<'_> {
             scenario: String::new(),
             seeds: sweep::Seeds::Count(1),
             set: self.sets.to_vec(),
+            cases: Vec::new(),
             grid: grid.0.clone(),
         };
         let points = spec.points(self.text).map_err(|e| self.config_error(e))?;
-        Ok((spec.grid.keys().cloned().collect(), points))
+        Ok((spec.param_keys(), points))
     }
 }
 
@@ -209,8 +210,9 @@ fn to_toml(
 }
 
 /// Runs a scenario with `seed` (the GIL is released meanwhile). Returns the text of
-/// `summary.json` and the series table as `(column, values)` pairs (`None` when the
-/// scenario sets `series = false`).
+/// `summary.json`, the series table as `(column, values)` pairs (`None` when the scenario
+/// sets `series = false`, and for swarms) and, for a swarm, its `peers.csv` and
+/// `completions.csv` tables.
 #[pyfunction]
 #[pyo3(signature = (text, sets, origin, name, seed))]
 #[allow(clippy::type_complexity)]
@@ -221,7 +223,7 @@ fn run(
     origin: Option<&str>,
     name: Option<&str>,
     seed: u64,
-) -> PyResult<(String, Option<PyTable>)> {
+) -> PyResult<(String, Option<PyTable>, Option<(PyTable, PyTable)>)> {
     let sc = Source {
         text,
         sets: &sets,
@@ -229,7 +231,7 @@ fn run(
         name,
     }
     .load()?;
-    let (summary, series) = py
+    let (summary, series, swarm) = py
         .allow_threads(|| {
             let r = ledbat_sim::run(&sc, seed)?;
             if !r.conservation.holds {
@@ -241,12 +243,21 @@ fn run(
             Ok::<_, RunError>(Ok((
                 export::summary_json(&r),
                 r.series.as_ref().map(export::series_table),
+                r.swarm.as_ref().map(|s| {
+                    (
+                        export::swarm_peers_table(s),
+                        export::swarm_completions_table(s),
+                    )
+                }),
             )))
         })
         .map_err(run_error)?
         .map_err(SimulationError::new_err)?;
     let series = series.map(|t| table_to_py(py, &t)).transpose()?;
-    Ok((summary, series))
+    let swarm = swarm
+        .map(|(p, c)| Ok::<_, PyErr>((table_to_py(py, &p)?, table_to_py(py, &c)?)))
+        .transpose()?;
+    Ok((summary, series, swarm))
 }
 
 /// The controller catalog as `ledbat controllers [NAME] [--param k=v ...] --json` prints

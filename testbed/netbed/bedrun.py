@@ -20,7 +20,7 @@ import sys
 import time
 from dataclasses import asdict
 
-from . import flows, install, measure, proc, scenarios, topo
+from . import bittorrent, flows, install, measure, proc, scenarios, topo
 from .bed import run_scenario
 from .paths import default_ledbat_bin
 from .report import print_table
@@ -183,6 +183,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         flows.register(flows.template_kind("competitor-cmd", a.competitor_recv_cmd,
                                            a.competitor_send_cmd))
+    # BitTorrent kinds (libtorrent or our seeder and leecher; netbed/bittorrent.py) as the
+    # flow under test: they need libtorrent and a torrent of the send file.
+    torrent = a.sut in bittorrent.KINDS
+    if torrent:
+        for k in bittorrent.KINDS.values():
+            flows.register(k)
     for k in (a.sut, a.competitor):
         if k not in flows.KINDS:
             print(f"error: unknown flow kind `{k}` (known: {', '.join(flows.KINDS)})",
@@ -198,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     for k in uses:
         tools += flows.KINDS[k].tools
     try:
-        install.ensure(install.Needs(tools), install=not a.no_install,
+        install.ensure(install.Needs(tools, libtorrent=torrent), install=not a.no_install,
                        log=lambda m: print(f"[bed] {m}", flush=True))
     except proc.CommandError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -212,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     longest = max(s.length(settings) for s in chosen)
     with open(send_file, "wb") as fh:  # sparse: reads as zeros, costs no disk
         fh.truncate(int(rate / 8 * (longest + 30) * 2))
+    if torrent:
+        bittorrent.make_torrent(send_file, send_file + ".torrent")
     ctx = dict(workdir=work, ledbat_bin=ledbat_bin, send_file=send_file)
 
     max_s = a.max_seconds or (600 if quick else 1800)

@@ -13,9 +13,13 @@ seeder is the bed's sender (started on schedule, stopped by SIGTERM).
 | `bt-tr`       | Transmission 3.00 (`netbed.tr_seed`, transmission-daemon)    | libtorrent       |
 | `bt-ours`     | `ledbat torrent seed --cc {cc}`                            | libtorrent       |
 | `bt-ours-ours`| `ledbat torrent seed --cc {cc}`                            | `ledbat torrent get` |
+| `bt-lt-ours`  | libtorrent 2.1.1                                           | `ledbat torrent get` |
+| `bt-lt-ours-rledbat` | libtorrent 2.1.1                                    | `ledbat torrent get --rledbat` |
 
 The same leecher (libtorrent) for the three seeders keeps the receiving side constant; two
-of our flows side by side use our own `get`. The torrent sits next to the bed's send file:
+of our flows side by side use our own `get`. The last two put our `get` behind the
+bottleneck as a downloader fed by libtorrent, with and without receiver-driven LEDBAT
+(`target_ms` is its `--rledbat-target-ms`). The torrent sits next to the bed's send file:
 `<send_file>.torrent`, made by `make_torrent`.
 
 Payload rate: IPv4 20 + UDP 8 + uTP header 20 = 48 bytes a data packet (data packets carry
@@ -102,6 +106,16 @@ def _ours_get(flow: Flow, ctx: Context) -> list[str]:
             "--connect-timeout", "60", "--timeout", str(LEECH_MAX_S), "--json", "--quiet"]
 
 
+def _ours_get_rledbat(flow: Flow, ctx: Context) -> list[str]:
+    argv = _ours_get(flow, ctx) + ["--rledbat"]
+    for k, v in sorted(flow.params.items()):
+        if k == "target_ms":
+            argv += ["--rledbat-target-ms", str(v)]
+        else:
+            raise ValueError(f"flow {flow.name}: unknown parameter `{k}`")
+    return argv
+
+
 KINDS: dict[str, FlowKind] = {
     "bt-lt": FlowKind("bt-lt", _lt_leech, _lt_seed, [], False,
                       f"libtorrent {LT_VERSION} seeder -> libtorrent leecher", UTP_OVERHEAD),
@@ -111,6 +125,12 @@ KINDS: dict[str, FlowKind] = {
                         "ledbat torrent seed -> libtorrent leecher", UTP_OVERHEAD),
     "bt-ours-ours": FlowKind("bt-ours-ours", _ours_get, _ours_seed, [], False,
                              "ledbat torrent seed -> ledbat torrent get", UTP_OVERHEAD),
+    "bt-lt-ours": FlowKind("bt-lt-ours", _ours_get, _lt_seed, [], False,
+                           f"libtorrent {LT_VERSION} seeder -> ledbat torrent get",
+                           UTP_OVERHEAD),
+    "bt-lt-ours-rledbat": FlowKind("bt-lt-ours-rledbat", _ours_get_rledbat, _lt_seed, [], False,
+                                   f"libtorrent {LT_VERSION} seeder -> ledbat torrent get "
+                                   "--rledbat", UTP_OVERHEAD),
 }
 
 

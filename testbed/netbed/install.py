@@ -41,6 +41,7 @@ APT_PACKAGES = {
     "transmission-daemon": "transmission-daemon",
     "transmission-create": "transmission-cli",
     "qbittorrent-nox": "qbittorrent-nox",
+    "opentracker": "opentracker",
 }
 
 APT_UPDATE_TIMEOUT_S = 300

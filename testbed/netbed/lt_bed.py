@@ -28,7 +28,7 @@ import time
 
 import libtorrent as lt
 
-from netbed.lt_peer import closed_settings  # the interop peer's settings: one source of truth
+from netbed.lt_peer import add_torrent, closed_settings  # the interop peer's settings: one source of truth
 
 
 def main() -> int:
@@ -53,14 +53,7 @@ def main() -> int:
     # (max_failcount, default 3).
     settings.update({"min_reconnect_time": 1, "max_failcount": 1000})
     ses = lt.session(settings)
-    atp = lt.add_torrent_params()
-    atp.ti = lt.torrent_info(a.torrent)
-    atp.save_path = a.save
-    atp.flags &= ~lt.torrent_flags.auto_managed
-    atp.flags &= ~lt.torrent_flags.paused
-    if a.mode == "seed":
-        atp.flags |= lt.torrent_flags.seed_mode
-    h = ses.add_torrent(atp)
+    h, _ = add_torrent(ses, a.torrent, a.save, seed_mode=a.mode == "seed")
     peer = None
     if a.peer:
         ip, port = a.peer.rsplit(":", 1)

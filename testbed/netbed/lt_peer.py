@@ -51,6 +51,20 @@ def closed_settings(listen, tcp=False):
     }
 
 
+def add_torrent(ses, torrent: str, save: str, seed_mode: bool = False):
+    """Adds `torrent` to `ses`, neither auto-managed nor paused (or it never connects,
+    docs/real-peers.md); `seed_mode` trusts the data instead of checking it first.
+    Returns (handle, torrent_info)."""
+    atp = lt.add_torrent_params()
+    atp.ti = lt.torrent_info(torrent)
+    atp.save_path = save
+    atp.flags &= ~lt.torrent_flags.auto_managed
+    atp.flags &= ~lt.torrent_flags.paused
+    if seed_mode:
+        atp.flags |= lt.torrent_flags.seed_mode
+    return ses.add_torrent(atp), atp.ti
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("mode", choices=["seed", "get"])
@@ -69,12 +83,7 @@ def main():
     signal.signal(signal.SIGINT, lambda *_: stop.__setitem__("flag", True))
 
     ses = lt.session(closed_settings(a.listen, a.tcp))
-    atp = lt.add_torrent_params()
-    atp.ti = lt.torrent_info(a.torrent)
-    atp.save_path = a.save
-    atp.flags &= ~lt.torrent_flags.auto_managed
-    atp.flags &= ~lt.torrent_flags.paused
-    h = ses.add_torrent(atp)
+    h, ti = add_torrent(ses, a.torrent, a.save)
 
     t0 = time.monotonic()
     connected = set()
@@ -110,7 +119,7 @@ def main():
             elif al.category() & lt.alert.category_t.error_notification:
                 errors.append(al.message())
         if a.mode == "get":
-            goal = st.is_seeding or st.is_finished and st.num_pieces == atp.ti.num_pieces()
+            goal = st.is_seeding or st.is_finished and st.num_pieces == ti.num_pieces()
         else:
             goal = st.is_seeding and a.expect_upload > 0 and st.total_payload_upload >= a.expect_upload
         if goal and not reached:
@@ -132,11 +141,11 @@ def main():
     print(json.dumps({
         "event": "summary", "goal_reached": reached, "seconds": round(time.monotonic() - t0, 2),
         "seconds_to_goal": reached_at, "pieces": st.num_pieces,
-        "total_pieces": atp.ti.num_pieces(), "payload_down": st.total_payload_download,
+        "total_pieces": ti.num_pieces(), "payload_down": st.total_payload_download,
         "payload_up": st.total_payload_upload, "max_utp_peers": maxima["peer.num_utp_peers"],
         "max_tcp_peers": maxima["peer.num_tcp_peers"], "utp_flag_seen": utp_flag_seen,
         "non_utp_peer_seen": non_utp_peer_seen, "errors": errors[-10:],
-        "info_hash": str(atp.ti.info_hash()),
+        "info_hash": str(ti.info_hash()),
     }), flush=True)
     return 0 if reached else 1
 

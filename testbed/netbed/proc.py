@@ -154,6 +154,20 @@ def _read(path: str) -> str:
         return ""
 
 
+def stop_all(children: Sequence[Background], grace: float = 3.0) -> None:
+    """Stops several children at once: SIGTERM to every process group first, then waits up
+    to `grace` seconds for all of them together, then SIGKILL to those left."""
+    live = [bg for bg in children if not bg.stopped]
+    for bg in live:
+        if bg.popen.poll() is None:
+            bg._signal(signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    for bg in live:
+        bg.wait(deadline - time.monotonic())
+    for bg in live:
+        bg.stop(grace=0.0, sig=signal.SIGKILL)
+
+
 class Group:
     """The background children of one run, so that an interrupted run stops all of them
     (and nothing else)."""

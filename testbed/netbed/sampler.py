@@ -7,6 +7,9 @@ router and the receiver line up with the flow start and stop times the bed recor
 Kinds:
 - `qdisc DEV`: the root qdisc of DEV from `tc -s -j qdisc show dev DEV`:
   `{"t", "backlog" (bytes), "qlen" (packets), "drops", "bytes", "packets"}`.
+- `qdiscs -`: every root qdisc of the namespace from one `tc -s -j qdisc show`:
+  `{"t", "q": {dev: [backlog bytes, qlen, drops, bytes, packets]}}` (the swarm bed keeps
+  all its uplink bottlenecks in one namespace, so one exec samples them all).
 - `nft TABLE`: the named counters of `inet TABLE` from `nft -j list counters table inet TABLE`:
   `{"t", "c": {name: [packets, bytes]}}`.
 
@@ -41,6 +44,14 @@ def read_qdisc(dev: str) -> dict:
     raise RuntimeError(f"no root qdisc on {dev}")
 
 
+def read_qdiscs(_target: str) -> dict:
+    """Stats of every root qdisc in this namespace, by device."""
+    out = subprocess.run(["tc", "-s", "-j", "qdisc", "show"], capture_output=True,
+                         text=True, timeout=5, check=True).stdout
+    return {"q": {q["dev"]: [q.get(k, 0) for k in ("backlog", "qlen", "drops", "bytes", "packets")]
+                  for q in json.loads(out) if q.get("root") and "dev" in q}}
+
+
 def read_nft(table: str) -> dict:
     """Named counters of `inet table`, as {name: [packets, bytes]}."""
     out = subprocess.run(["nft", "-j", "list", "counters", "table", "inet", table],
@@ -55,15 +66,15 @@ def read_nft(table: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="netbed.sampler")
-    ap.add_argument("kind", choices=["qdisc", "nft"])
-    ap.add_argument("target", help="device (qdisc) or inet table (nft)")
+    ap.add_argument("kind", choices=["qdisc", "qdiscs", "nft"])
+    ap.add_argument("target", help="device (qdisc), inet table (nft), anything (qdiscs)")
     ap.add_argument("--interval", type=float, default=0.05, help="seconds between samples")
     ap.add_argument("--max-seconds", type=float, default=3600.0,
                     help="stop after this long even if never told to")
     a = ap.parse_args(argv)
     signal.signal(signal.SIGTERM, _on_term)
     signal.signal(signal.SIGINT, _on_term)
-    read = read_qdisc if a.kind == "qdisc" else read_nft
+    read = {"qdisc": read_qdisc, "qdiscs": read_qdiscs, "nft": read_nft}[a.kind]
     start = time.monotonic()
     nxt = start
     errors = 0

@@ -122,3 +122,17 @@ def _running(pid):
             return f.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_stop_all_signals_every_child_before_waiting(tmp_path):
+    # Three children that each take 1 s to leave after SIGTERM: stopped together, not one
+    # after the other (which would take 3 s).
+    kids = [proc.Background.start(f"k{i}", ["sh", "-c", "trap 'sleep 1; exit 0' TERM; "
+                                            "while :; do sleep 0.1; done"],
+                                  ns=None, logdir=str(tmp_path)) for i in range(3)]
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    proc.stop_all(kids, grace=5.0)
+    assert time.monotonic() - t0 < 2.5
+    assert all(not k.alive() for k in kids)
+    assert all(k.returncode == 0 for k in kids)

@@ -7,10 +7,15 @@ const NAME: &str = "bt peer";
 /// How a BitTorrent peer behaves on each connection.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PeerConfig {
-    /// Outstanding block requests per connection. Default 64 blocks (1 MiB), enough for
-    /// 80 Mbit/s at a 100 ms RTT; libtorrent caps its own queue at 500
-    /// (`max_out_request_queue`) and sizes it to 3 s of data (`request_queue_time`).
+    /// Most outstanding block requests per connection. Default 64 blocks (1 MiB), enough
+    /// for 80 Mbit/s at a 100 ms RTT; libtorrent caps its own queue at 500
+    /// (`max_out_request_queue`).
     pub pipeline: usize,
+    /// Requests outstanding cover this long at the rate the peer delivers (at least 4
+    /// blocks, at most `pipeline`). Default 3 s, libtorrent's `request_queue_time`: on a
+    /// 1 Mbit/s uplink shared by 5 downloaders, 3 s are about 5 blocks, so blocks are not
+    /// queued for half a minute at one slow peer while others sit idle.
+    pub request_queue_time: Duration,
     /// Requests from a peer queued for upload before further ones are refused. Default
     /// 500, the `reqq` Transmission announces.
     pub max_queued_requests: usize,
@@ -37,6 +42,7 @@ impl Default for PeerConfig {
     fn default() -> Self {
         Self {
             pipeline: 64,
+            request_queue_time: Duration::from_secs(3),
             max_queued_requests: 500,
             keepalive_interval: Duration::from_secs(60),
             idle_timeout: Duration::from_secs(150),
@@ -51,6 +57,11 @@ impl PeerConfig {
     /// Sets [`PeerConfig::pipeline`].
     pub fn pipeline(mut self, n: usize) -> Self {
         self.pipeline = n;
+        self
+    }
+    /// Sets [`PeerConfig::request_queue_time`].
+    pub fn request_queue_time(mut self, d: Duration) -> Self {
+        self.request_queue_time = d;
         self
     }
     /// Sets [`PeerConfig::max_queued_requests`].
@@ -104,6 +115,7 @@ impl PeerConfig {
         ledbat_core::error::nonzero(NAME, "idle_timeout", self.idle_timeout)?;
         ledbat_core::error::nonzero(NAME, "handshake_timeout", self.handshake_timeout)?;
         ledbat_core::error::nonzero(NAME, "request_timeout", self.request_timeout)?;
+        ledbat_core::error::nonzero(NAME, "request_queue_time", self.request_queue_time)?;
         if self.keepalive_interval >= self.idle_timeout {
             return Err(ConfigError::new(
                 NAME,

@@ -51,6 +51,9 @@ pub struct Metainfo {
     pub single_file: bool,
     /// Sum of file lengths.
     pub total_length: u64,
+    /// Tracker URLs, in the order to try them: `announce-list` flattened tier by tier
+    /// (BEP 12) when present, else `announce`; empty for a trackerless torrent.
+    pub trackers: Vec<String>,
 }
 
 /// Why a metainfo file was refused or could not be made.
@@ -125,9 +128,24 @@ impl Metainfo {
         #[derive(serde::Deserialize)]
         struct Outer {
             info: ByteString,
+            announce: Option<ByteString>,
+            #[serde(rename = "announce-list")]
+            announce_list: Option<Vec<Vec<ByteString>>>,
         }
         let outer: Outer =
             bt_bencode::from_slice(bytes).map_err(|e| MetainfoError::Bencode(e.to_string()))?;
+        let utf8 = |b: ByteString, name: &str| {
+            String::from_utf8(b.into_vec()).map_err(|_| field(name, "not a UTF-8 string"))
+        };
+        let trackers = match (outer.announce_list, outer.announce) {
+            (Some(tiers), _) if tiers.iter().any(|t| !t.is_empty()) => tiers
+                .into_iter()
+                .flatten()
+                .map(|u| utf8(u, "announce-list"))
+                .collect::<Result<Vec<_>, _>>()?,
+            (_, Some(u)) => vec![utf8(u, "announce")?],
+            _ => Vec::new(),
+        };
         let raw_info = outer.info.into_vec();
         let info_hash: Sha1Digest = Sha1::digest(&raw_info).into();
         let info: Value = bt_bencode::from_slice(&raw_info)
@@ -251,6 +269,7 @@ impl Metainfo {
             files,
             single_file,
             total_length,
+            trackers,
         })
     }
 
@@ -316,9 +335,14 @@ fn walk(root: &Path) -> Result<Vec<(PathBuf, Vec<String>)>, MetainfoError> {
 }
 
 /// Builds a v1 `.torrent` for the file or directory at `path`, with pieces of
-/// `piece_length` bytes (a power of two, 16 KiB .. 64 MiB). Trackerless: no `announce`.
-/// Deterministic: no creation date, files in sorted order. Returns the bencoded bytes.
-pub fn create(path: &Path, piece_length: u32) -> Result<Vec<u8>, MetainfoError> {
+/// `piece_length` bytes (a power of two, 16 KiB .. 64 MiB). Trackerless (no `announce`)
+/// unless `announce` names a tracker URL. Deterministic: no creation date, files in sorted
+/// order. Returns the bencoded bytes.
+pub fn create(
+    path: &Path,
+    piece_length: u32,
+    announce: Option<&str>,
+) -> Result<Vec<u8>, MetainfoError> {
     if !piece_length.is_power_of_two() || !(MIN_PIECE_LEN..=MAX_PIECE_LEN).contains(&piece_length) {
         return Err(field(
             "info.piece length",
@@ -404,6 +428,9 @@ pub fn create(path: &Path, piece_length: u32) -> Result<Vec<u8>, MetainfoError> 
         info.insert(ByteString::from("length"), Value::Int(Number::from(total)));
     }
     let mut top = BTreeMap::new();
+    if let Some(url) = announce {
+        top.insert(ByteString::from("announce"), bytes(url));
+    }
     top.insert(
         ByteString::from("created by"),
         bytes(concat!("ledbat ", env!("CARGO_PKG_VERSION"))),
@@ -469,7 +496,7 @@ mod tests {
         let data: Vec<u8> = (0..40_000u32).map(|i| (i % 251) as u8).collect();
         let f = d.join("payload.bin");
         std::fs::write(&f, &data).unwrap();
-        let bytes = create(&f, 16384).unwrap();
+        let bytes = create(&f, 16384, None).unwrap();
         let m = Metainfo::from_bytes(&bytes).unwrap();
         assert_eq!(m.name, "payload.bin");
         assert!(m.single_file);
@@ -493,7 +520,7 @@ mod tests {
         std::fs::write(root.join("b.txt"), vec![1u8; 20_000]).unwrap();
         std::fs::write(root.join("a.txt"), vec![2u8; 10]).unwrap();
         std::fs::write(root.join("sub").join("c"), vec![3u8; 5]).unwrap();
-        let m = Metainfo::from_bytes(&create(&root, 16384).unwrap()).unwrap();
+        let m = Metainfo::from_bytes(&create(&root, 16384, None).unwrap()).unwrap();
         assert!(!m.single_file);
         let paths: Vec<_> = m.files.iter().map(|f| f.path.join("/")).collect();
         assert_eq!(paths, ["a.txt", "b.txt", "sub/c"]);
@@ -510,7 +537,10 @@ mod tests {
         let d = tmpdir("det");
         let f = d.join("x");
         std::fs::write(&f, vec![9u8; 70_000]).unwrap();
-        assert_eq!(create(&f, 32768).unwrap(), create(&f, 32768).unwrap());
+        assert_eq!(
+            create(&f, 32768, None).unwrap(),
+            create(&f, 32768, None).unwrap()
+        );
         std::fs::remove_dir_all(&d).unwrap();
     }
 
@@ -519,7 +549,7 @@ mod tests {
         let d = tmpdir("pl");
         let f = d.join("x");
         std::fs::write(&f, b"abc").unwrap();
-        let e = create(&f, 20000).unwrap_err().to_string();
+        let e = create(&f, 20000, None).unwrap_err().to_string();
         assert!(e.contains("piece length"), "{e}");
         std::fs::remove_dir_all(&d).unwrap();
     }
@@ -537,6 +567,32 @@ mod tests {
         let t = b"d4:infod6:lengthi40000e4:name1:x12:piece lengthi16384e6:pieces20:aaaaaaaaaaaaaaaaaaaaee";
         let e = Metainfo::from_bytes(t).unwrap_err().to_string();
         assert!(e.contains("info.pieces") && e.contains("expected 3"), "{e}");
+    }
+
+    #[test]
+    fn announce_url_is_written_and_read_back() {
+        let d = tmpdir("announce");
+        let f = d.join("x");
+        std::fs::write(&f, b"abc").unwrap();
+        let m = Metainfo::from_bytes(
+            &create(&f, 16384, Some("http://10.0.0.1:6969/announce")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(m.trackers, vec!["http://10.0.0.1:6969/announce"]);
+        let bare = Metainfo::from_bytes(&create(&f, 16384, None).unwrap()).unwrap();
+        assert!(bare.trackers.is_empty());
+        assert_eq!(
+            m.info_hash, bare.info_hash,
+            "the tracker is outside the info-hash"
+        );
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn announce_list_tiers_come_before_announce() {
+        let t = b"d8:announce5:http:13:announce-listll8:http://ael8:http://b8:http://cee4:infod6:lengthi3e4:name1:x12:piece lengthi16384e6:pieces20:aaaaaaaaaaaaaaaaaaaaee";
+        let m = Metainfo::from_bytes(t).unwrap();
+        assert_eq!(m.trackers, vec!["http://a", "http://b", "http://c"]);
     }
 
     #[test]

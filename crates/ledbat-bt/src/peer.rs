@@ -7,21 +7,29 @@
 //! block each other. Frame reads and buffer writes are cancellation-safe: no byte is lost
 //! when another event wins the race.
 //!
-//! Choking policy: every interested peer is unchoked at once (no slots, no rechoke
-//! round). Requests: up to [`PeerConfig::pipeline`] outstanding blocks of 16 KiB, refilled
-//! as blocks arrive. The connection is refused (closed with an error) on a wrong
-//! info-hash, a frame over the size limit, a request over 16 KiB, a malformed message, or
-//! a piece that fails its hash; the torrent keeps what it verified.
+//! Choking, picking and duplicate connections are the torrent's business
+//! ([`Torrent`]): this loop sends CHOKE / UNCHOKE when the torrent's decision for the
+//! connection changes (dropping the requests it queued for a peer it chokes, BEP 3),
+//! CANCEL for endgame copies another connection delivered, and closes when the torrent
+//! asks. Requests: enough 16 KiB blocks outstanding to cover
+//! [`PeerConfig::request_queue_time`] at the rate this peer delivers (as libtorrent sizes
+//! its queue), at least 4 and at most [`PeerConfig::pipeline`], refilled as blocks arrive.
+//! The connection is refused (closed with an error) on a wrong info-hash, a frame over the
+//! size limit, a request over 16 KiB, a malformed message, or a piece that fails its hash;
+//! the torrent keeps what it verified.
 
 use crate::bitfield::{Bitfield, BitfieldError};
 use crate::config::PeerConfig;
+use crate::disposition::Transport;
 use crate::metainfo::hex;
 use crate::storage::StorageError;
-use crate::torrent::{BlockOutcome, ConnId, Torrent};
+use crate::torrent::{BlockOutcome, Closing, ConnId, ConnInfo, Refused, Torrent};
 use crate::wire::{
-    max_frame_len, BlockRef, Handshake, Message, WireError, BLOCK_LEN, HANDSHAKE_LEN,
+    ext_handshake, max_frame_len, parse_ext_handshake, BlockRef, Handshake, Message, WireError,
+    BLOCK_LEN, HANDSHAKE_LEN,
 };
 use std::collections::{HashSet, VecDeque};
+use std::net::SocketAddr;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -64,6 +72,12 @@ pub enum PeerError {
     /// The connection closed before the handshake completed.
     #[error("connection closed during the handshake")]
     ClosedInHandshake,
+    /// The torrent refused the connection after the handshake.
+    #[error("refused: {0}")]
+    Refused(#[from] Refused),
+    /// The torrent stopped on a storage error.
+    #[error("torrent stopped: {0}")]
+    Fatal(String),
 }
 
 /// How a connection ended without error.
@@ -76,6 +90,8 @@ pub enum CloseReason {
     BothSeeds,
     /// A stop was requested (download complete, or shutdown).
     Stopped,
+    /// Replaced by a better connection to the same peer (uTP over TCP).
+    Replaced,
 }
 
 /// What one connection did.
@@ -104,6 +120,30 @@ pub struct PeerOptions {
     pub peer_id: [u8; 20],
     /// When this turns true, the connection closes cleanly.
     pub stop: Option<watch::Receiver<bool>>,
+    /// The remote address, if known.
+    pub addr: Option<SocketAddr>,
+    /// The transport carrying the stream, if known (None for in-memory pipes).
+    pub transport: Option<Transport>,
+    /// We dialled this connection.
+    pub outgoing: bool,
+    /// Our listening port, told to peers in the extended handshake (BEP 10) so that one
+    /// that connected to us can be dialled back; None when we accept nothing.
+    pub listen_port: Option<u16>,
+}
+
+impl PeerOptions {
+    /// Settings for a connection of unknown address and transport, not dialled by us.
+    pub fn new(config: PeerConfig, peer_id: [u8; 20]) -> Self {
+        Self {
+            config,
+            peer_id,
+            stop: None,
+            addr: None,
+            transport: None,
+            outgoing: false,
+            listen_port: None,
+        }
+    }
 }
 
 /// A fresh Azureus-style peer id, `-LB0100-` followed by 12 random alphanumerics (from
@@ -251,18 +291,31 @@ where
             expected: hex(&meta.info_hash),
         });
     }
-    let conn = torrent.register();
+    let conn = match torrent.register(ConnInfo {
+        ours: opts.peer_id,
+        theirs: theirs.peer_id,
+        addr: opts.addr,
+        transport: opts.transport,
+        outgoing: opts.outgoing,
+    }) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = w.shutdown().await;
+            return Err(e.into());
+        }
+    };
     let mut c = Conn {
         torrent: &torrent,
         cfg,
         conn,
         fast: ours.fast() && theirs.fast(),
+        extended: ours.extended() && theirs.extended(),
+        remote: opts.addr,
         peer_has: Bitfield::new(n),
         first_message: true,
         am_choking: true,
         am_interested: false,
         peer_choking: true,
-        peer_interested: false,
         outstanding: HashSet::new(),
         uploads: VecDeque::new(),
         out: Vec::new(),
@@ -273,9 +326,13 @@ where
         request_timeouts: 0,
         downloaded: 0,
         uploaded: 0,
+        rate: 0.0,
+        rate_mark: 0,
     };
-    let result = c.run(&mut reader, &mut w, opts.stop.clone()).await;
-    torrent.release(conn, None);
+    let result = c
+        .run(&mut reader, &mut w, opts.stop.clone(), opts.listen_port)
+        .await;
+    torrent.unregister(conn);
     let reason = result?;
     Ok(PeerSummary {
         peer_id: printable_id(&theirs.peer_id),
@@ -292,12 +349,13 @@ struct Conn<'a> {
     cfg: &'a PeerConfig,
     conn: ConnId,
     fast: bool,
+    extended: bool,
+    remote: Option<SocketAddr>,
     peer_has: Bitfield,
     first_message: bool,
     am_choking: bool,
     am_interested: bool,
     peer_choking: bool,
-    peer_interested: bool,
     outstanding: HashSet<BlockRef>,
     uploads: VecDeque<BlockRef>,
     out: Vec<u8>,
@@ -308,6 +366,10 @@ struct Conn<'a> {
     request_timeouts: u64,
     downloaded: u64,
     uploaded: u64,
+    /// Payload bytes per second this peer delivers (moving average, updated each second).
+    rate: f64,
+    /// `downloaded` at the last rate update.
+    rate_mark: u64,
 }
 
 impl Conn<'_> {
@@ -320,6 +382,7 @@ impl Conn<'_> {
         reader: &mut FrameReader<R>,
         w: &mut W,
         mut stop: Option<watch::Receiver<bool>>,
+        listen_port: Option<u16>,
     ) -> Result<CloseReason, PeerError>
     where
         R: AsyncRead + Unpin,
@@ -337,23 +400,47 @@ impl Conn<'_> {
         } else if have.count() > 0 {
             self.send(Message::Bitfield(have.as_bytes().to_vec()));
         }
+        if self.extended {
+            self.send(Message::Extended {
+                id: 0,
+                payload: ext_handshake(listen_port),
+            });
+        }
         let idle: std::time::Duration = self.cfg.idle_timeout.into();
         let keepalive: std::time::Duration = self.cfg.keepalive_interval.into();
         let request_timeout: std::time::Duration = self.cfg.request_timeout.into();
         let mut last_recv = Instant::now();
         let mut last_send = Instant::now();
+        let mut second = tokio::time::interval(std::time::Duration::from_secs(1));
+        second.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
 
         loop {
-            if self.torrent.is_kicked(self.conn) {
-                return Err(PeerError::Protocol(
-                    "refused: contributed to a piece that failed its hash".into(),
-                ));
+            match self.torrent.closing(self.conn) {
+                None => {}
+                Some(Closing::Kicked) => {
+                    return Err(PeerError::Protocol(
+                        "refused: contributed to a piece that failed its hash".into(),
+                    ))
+                }
+                Some(Closing::Replaced) => {
+                    return self.close(reader, w, CloseReason::Replaced).await
+                }
+                Some(Closing::Fatal(e)) => {
+                    let _ = self.close(reader, w, CloseReason::Stopped).await;
+                    return Err(PeerError::Fatal(e));
+                }
             }
             if stop.as_ref().is_some_and(|s| *s.borrow()) {
                 return self.close(reader, w, CloseReason::Stopped).await;
             }
             if self.torrent.is_complete() && self.peer_has.is_full() {
                 return self.close(reader, w, CloseReason::BothSeeds).await;
+            }
+            self.sync_choke();
+            for r in self.torrent.take_cancels(self.conn) {
+                if self.outstanding.remove(&r) {
+                    self.send(Message::Cancel(r));
+                }
             }
             self.update_interest();
             self.fill_requests();
@@ -406,6 +493,11 @@ impl Conn<'_> {
                     self.request_timeouts += 1;
                     self.last_block = Instant::now();
                 }
+                _ = second.tick() => {
+                    let got = (self.downloaded - self.rate_mark) as f64;
+                    self.rate_mark = self.downloaded;
+                    self.rate = 0.5 * self.rate + 0.5 * got;
+                }
                 _ = async { stop.as_mut().expect("guarded").changed().await }, if stop.is_some() => {}
             }
         }
@@ -440,11 +532,39 @@ impl Conn<'_> {
         Ok(reason)
     }
 
+    /// Sends CHOKE or UNCHOKE when the torrent's decision changed; a choked peer's queued
+    /// requests are dropped (BEP 3), each rejected explicitly under BEP 6.
+    fn sync_choke(&mut self) {
+        let unchoke = self.torrent.is_unchoked(self.conn);
+        if unchoke != self.am_choking {
+            return;
+        }
+        self.am_choking = !unchoke;
+        if unchoke {
+            self.send(Message::Unchoke);
+        } else {
+            self.send(Message::Choke);
+            for r in std::mem::take(&mut self.uploads) {
+                if self.fast {
+                    self.send(Message::RejectRequest(r));
+                }
+            }
+        }
+    }
+
+    /// Outstanding requests wanted: `request_queue_time` at this peer's rate, 4..=pipeline.
+    fn pipeline_target(&self) -> usize {
+        let max = self.cfg.pipeline;
+        let secs = self.cfg.request_queue_time.as_secs_f64();
+        let want = (self.rate * secs / BLOCK_LEN as f64).ceil() as usize;
+        want.clamp(max.min(4), max)
+    }
+
     fn update_interest(&mut self) {
         if !std::mem::replace(&mut self.interest_dirty, false) {
             return;
         }
-        let want = !self.torrent.is_complete() && self.torrent.wants_from(&self.peer_has);
+        let want = self.torrent.update_interest(self.conn);
         if want != self.am_interested {
             self.am_interested = want;
             self.send(if want {
@@ -459,14 +579,16 @@ impl Conn<'_> {
         if self.peer_choking || !self.am_interested {
             return;
         }
-        let room = self.cfg.pipeline.saturating_sub(self.outstanding.len());
+        let room = self
+            .pipeline_target()
+            .saturating_sub(self.outstanding.len());
         if room == 0 {
             return;
         }
         if self.outstanding.is_empty() {
             self.last_block = Instant::now();
         }
-        for r in self.torrent.pick(self.conn, &self.peer_has, room) {
+        for r in self.torrent.pick(self.conn, room) {
             self.outstanding.insert(r);
             self.send(Message::Request(r));
         }
@@ -480,7 +602,7 @@ impl Conn<'_> {
             match self.torrent.read_block(r)? {
                 Some(data) => {
                     self.uploaded += data.len() as u64;
-                    self.torrent.count_upload(data.len() as u64);
+                    self.torrent.count_upload(self.conn, data.len() as u64);
                     self.send(Message::Piece {
                         index: r.index,
                         begin: r.begin,
@@ -507,14 +629,8 @@ impl Conn<'_> {
                 self.outstanding.clear();
             }
             Message::Unchoke => self.peer_choking = false,
-            Message::Interested => {
-                self.peer_interested = true;
-                if self.am_choking {
-                    self.am_choking = false;
-                    self.send(Message::Unchoke);
-                }
-            }
-            Message::NotInterested => self.peer_interested = false,
+            Message::Interested => self.torrent.set_peer_interested(self.conn, true),
+            Message::NotInterested => self.torrent.set_peer_interested(self.conn, false),
             Message::Have(i) => {
                 if i >= n {
                     return Err(PeerError::Protocol(format!(
@@ -522,6 +638,7 @@ impl Conn<'_> {
                     )));
                 }
                 self.peer_has.set(i);
+                self.torrent.on_have(self.conn, i);
                 self.interest_dirty = true;
             }
             Message::Bitfield(b) => {
@@ -531,6 +648,7 @@ impl Conn<'_> {
                     ));
                 }
                 self.peer_has = Bitfield::from_wire(&b, n)?;
+                self.torrent.on_bitfield(self.conn, self.peer_has.clone());
                 self.interest_dirty = true;
             }
             Message::HaveAll | Message::HaveNone => {
@@ -549,6 +667,7 @@ impl Conn<'_> {
                 } else {
                     Bitfield::new(n)
                 };
+                self.torrent.on_bitfield(self.conn, self.peer_has.clone());
                 self.interest_dirty = true;
             }
             Message::Request(r) => {
@@ -583,7 +702,11 @@ impl Conn<'_> {
                     begin,
                     length: data.len() as u32,
                 });
-                match self.torrent.on_block(self.conn, index, begin, &data)? {
+                let outcome = match self.torrent.on_block(self.conn, index, begin, &data) {
+                    Ok(o) => o,
+                    Err(e) => return Err(PeerError::Fatal(e.to_string())),
+                };
+                match outcome {
                     BlockOutcome::Stored | BlockOutcome::Verified(_) => {
                         self.downloaded += data.len() as u64;
                     }
@@ -598,7 +721,21 @@ impl Conn<'_> {
                     self.torrent.release(self.conn, Some(r));
                 }
             }
-            Message::Port(_)
+            Message::Extended { id: 0, payload } => {
+                // libtorrent sends its extended handshake before its bitfield or have
+                // none; the bitfield may still follow (BEP 10 puts the handshake right
+                // after the BEP 3 one), so it does not count as the first message.
+                self.first_message = first;
+                // Only the listening port matters; a handshake we cannot read is ignored
+                // (BEP 10 makes every key optional).
+                if let (Ok(h), Some(remote)) = (parse_ext_handshake(&payload), self.remote) {
+                    if let Some(port) = h.port {
+                        self.torrent.learn(SocketAddr::new(remote.ip(), port));
+                    }
+                }
+            }
+            Message::Extended { .. }
+            | Message::Port(_)
             | Message::SuggestPiece(_)
             | Message::AllowedFast(_)
             | Message::Unknown { .. } => {}

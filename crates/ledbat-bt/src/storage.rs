@@ -107,6 +107,17 @@ impl Storage {
 
     /// Creates (truncating) every file under `root`, sized to the torrent.
     pub fn create(meta: &Metainfo, root: &Path) -> Result<Self, StorageError> {
+        Self::open_rw(meta, root, true)
+    }
+
+    /// Opens every file under `root` for a download, keeping what is already there (to
+    /// resume: [`Storage::verify_all`] then says which pieces are good); missing files are
+    /// created, files of the wrong length are resized to the torrent's.
+    pub fn open_resume(meta: &Metainfo, root: &Path) -> Result<Self, StorageError> {
+        Self::open_rw(meta, root, false)
+    }
+
+    fn open_rw(meta: &Metainfo, root: &Path, truncate: bool) -> Result<Self, StorageError> {
         let mut slots = Vec::new();
         let mut offset = 0;
         for (entry, path) in meta.files.iter().zip(file_paths(meta, root)) {
@@ -117,10 +128,12 @@ impl Storage {
                 .read(true)
                 .write(true)
                 .create(true)
-                .truncate(true)
+                .truncate(truncate)
                 .open(&path)
                 .map_err(io_err(&path))?;
-            file.set_len(entry.length).map_err(io_err(&path))?;
+            if file.metadata().map_err(io_err(&path))?.len() != entry.length {
+                file.set_len(entry.length).map_err(io_err(&path))?;
+            }
             slots.push(Slot {
                 path,
                 offset,
@@ -280,7 +293,7 @@ mod tests {
         std::fs::create_dir_all(&src).unwrap();
         std::fs::write(src.join("a"), vec![1u8; 10_000]).unwrap();
         std::fs::write(src.join("b"), vec![2u8; 30_000]).unwrap();
-        let meta = Metainfo::from_bytes(&create(&src, 16384).unwrap()).unwrap();
+        let meta = Metainfo::from_bytes(&create(&src, 16384, None).unwrap()).unwrap();
         let seed = Storage::open_existing(&meta, &src).unwrap();
         assert!(seed.verify_all(&meta).unwrap().is_full());
 
@@ -302,7 +315,7 @@ mod tests {
         let d = tmpdir("len");
         let f = d.join("x");
         std::fs::write(&f, vec![0u8; 20_000]).unwrap();
-        let meta = Metainfo::from_bytes(&create(&f, 16384).unwrap()).unwrap();
+        let meta = Metainfo::from_bytes(&create(&f, 16384, None).unwrap()).unwrap();
         std::fs::write(&f, vec![0u8; 19_999]).unwrap();
         assert!(matches!(
             Storage::open_existing(&meta, &f),
@@ -316,7 +329,7 @@ mod tests {
         let d = tmpdir("bad");
         let f = d.join("x");
         std::fs::write(&f, vec![5u8; 40_000]).unwrap();
-        let meta = Metainfo::from_bytes(&create(&f, 16384).unwrap()).unwrap();
+        let meta = Metainfo::from_bytes(&create(&f, 16384, None).unwrap()).unwrap();
         let s = Storage::open_existing(&meta, &f).unwrap();
         drop(s);
         let mut data = vec![5u8; 40_000];
@@ -331,11 +344,44 @@ mod tests {
     }
 
     #[test]
+    fn resume_keeps_the_pieces_already_written() {
+        let d = tmpdir("resume");
+        let f = d.join("x");
+        let data: Vec<u8> = (0..50_000u32).map(|i| (i % 253) as u8).collect();
+        std::fs::write(&f, &data).unwrap();
+        let meta = Metainfo::from_bytes(&create(&f, 16384, None).unwrap()).unwrap();
+        let part = d.join("x.part");
+        let s = Storage::create(&meta, &part).unwrap();
+        s.write(16384, &data[16384..32768]).unwrap();
+        drop(s);
+        let again = Storage::open_resume(&meta, &part).unwrap();
+        assert_eq!(
+            again
+                .verify_all(&meta)
+                .unwrap()
+                .iter_set()
+                .collect::<Vec<_>>(),
+            vec![1]
+        );
+        // A truncated .part is grown back; the piece it still holds stays good.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&part)
+            .unwrap()
+            .set_len(40_000)
+            .unwrap();
+        let again = Storage::open_resume(&meta, &part).unwrap();
+        assert_eq!(std::fs::metadata(&part).unwrap().len(), 50_000);
+        assert_eq!(again.verify_all(&meta).unwrap().count(), 1);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
     fn output_refuses_an_existing_final_path() {
         let d = tmpdir("out");
         let f = d.join("x");
         std::fs::write(&f, b"abc").unwrap();
-        let meta = Metainfo::from_bytes(&create(&f, 16384).unwrap()).unwrap();
+        let meta = Metainfo::from_bytes(&create(&f, 16384, None).unwrap()).unwrap();
         assert!(matches!(
             OutputPaths::new(&meta, &d),
             Err(StorageError::Exists(_))

@@ -4,7 +4,12 @@
 //! peer id` (68 bytes). Every later message is `length: u32 big-endian | id: u8 | payload`,
 //! and a zero length is a keep-alive. The Fast Extension is negotiated by bit `0x04` of
 //! reserved byte 7 on both sides; it adds `have all`, `have none`, `reject request`,
-//! `suggest piece` and `allowed fast`.
+//! `suggest piece` and `allowed fast`. The Extension Protocol (BEP 10) is negotiated by bit
+//! `0x10` of reserved byte 5: message id 20 carries an extended message whose first byte is
+//! its extended id, 0 being the extended handshake, a bencoded dictionary; this peer
+//! declares no extended message (`m` empty) and uses the handshake only for `p`, the
+//! sender's listening port, so that a peer that connected to us can be dialled back over
+//! the transports we prefer (BEP 10: "p: Local TCP listen port").
 //!
 //! Decoding is pure and total: any byte string yields a message or a [`WireError`], never a
 //! panic. The frame length is checked against a limit before anything is allocated.
@@ -18,6 +23,10 @@ pub const HANDSHAKE_LEN: usize = 68;
 pub const BLOCK_LEN: u32 = 16 * 1024;
 /// Reserved byte 7 bit announcing the Fast Extension (BEP 6).
 pub const FAST_EXTENSION_BIT: u8 = 0x04;
+/// Reserved byte 5 bit announcing the Extension Protocol (BEP 10).
+pub const EXTENSION_PROTOCOL_BIT: u8 = 0x10;
+/// Largest extended handshake accepted, in bytes.
+pub const MAX_EXT_HANDSHAKE: usize = 16 * 1024;
 
 /// A 20-byte SHA-1 digest: the v1 info-hash or a piece hash.
 pub type Sha1Digest = [u8; 20];
@@ -34,10 +43,11 @@ pub struct Handshake {
 }
 
 impl Handshake {
-    /// Our handshake: Fast Extension announced, no other extension.
+    /// Our handshake: Fast Extension and Extension Protocol announced.
     pub fn new(info_hash: Sha1Digest, peer_id: [u8; 20]) -> Self {
         let mut reserved = [0u8; 8];
         reserved[7] |= FAST_EXTENSION_BIT;
+        reserved[5] |= EXTENSION_PROTOCOL_BIT;
         Self {
             reserved,
             info_hash,
@@ -48,6 +58,11 @@ impl Handshake {
     /// Whether the sender announced the Fast Extension.
     pub fn fast(&self) -> bool {
         self.reserved[7] & FAST_EXTENSION_BIT != 0
+    }
+
+    /// Whether the sender announced the Extension Protocol (BEP 10).
+    pub fn extended(&self) -> bool {
+        self.reserved[5] & EXTENSION_PROTOCOL_BIT != 0
     }
 
     /// The 68 wire bytes.
@@ -132,7 +147,14 @@ pub enum Message {
     RejectRequest(BlockRef),
     /// id 17 (BEP 6).
     AllowedFast(u32),
-    /// Any other id (for example 20, the BEP 10 extension protocol): skipped.
+    /// id 20 (BEP 10): an extended message, its extended id and payload.
+    Extended {
+        /// Extended message id (0: the extended handshake).
+        id: u8,
+        /// The rest of the message.
+        payload: Vec<u8>,
+    },
+    /// Any other id: skipped.
     Unknown {
         /// Message id.
         id: u8,
@@ -155,6 +177,9 @@ pub enum WireError {
         /// Limit in force.
         limit: u32,
     },
+    /// An extended handshake that is not a bencoded dictionary.
+    #[error("extended handshake (BEP 10) is not a bencoded dictionary")]
+    BadExtHandshake,
     /// A known message with a payload of the wrong size.
     #[error("message id {id} has a {len}-byte payload, expected {expected}")]
     BadLength {
@@ -187,6 +212,7 @@ impl Message {
             Message::HaveNone => 15,
             Message::RejectRequest(_) => 16,
             Message::AllowedFast(_) => 17,
+            Message::Extended { .. } => 20,
         })
     }
 
@@ -217,6 +243,10 @@ impl Message {
                 out.extend_from_slice(data);
             }
             Message::Port(p) => out.extend_from_slice(&p.to_be_bytes()),
+            Message::Extended { id, payload } => {
+                out.push(*id);
+                out.extend_from_slice(payload);
+            }
             _ => {}
         }
         let len = (out.len() - start - 4) as u32;
@@ -299,9 +329,75 @@ impl Message {
                 exact(2, "2 bytes")?;
                 Message::Port(u16::from_be_bytes([p[0], p[1]]))
             }
+            20 => {
+                let Some((&ext, rest)) = p.split_first() else {
+                    return Err(WireError::BadLength {
+                        id,
+                        len: 0,
+                        expected: "at least 1 byte",
+                    });
+                };
+                Message::Extended {
+                    id: ext,
+                    payload: rest.to_vec(),
+                }
+            }
             _ => Message::Unknown { id, len: p.len() },
         })
     }
+}
+
+/// What this peer reads from a BEP 10 extended handshake.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExtHandshake {
+    /// `p`: the sender's listening port.
+    pub port: Option<u16>,
+    /// `v`: the sender's client name and version.
+    pub client: Option<String>,
+}
+
+/// Our extended handshake: no extended messages (`m` empty), our listening port `p` when
+/// we accept connections, our name `v`.
+pub fn ext_handshake(port: Option<u16>) -> Vec<u8> {
+    use bt_bencode::{ByteString, Value};
+    use std::collections::BTreeMap;
+    let mut d = BTreeMap::new();
+    d.insert(ByteString::from("m"), Value::Dict(BTreeMap::new()));
+    if let Some(p) = port {
+        d.insert(ByteString::from("p"), Value::Int(p.into()));
+    }
+    d.insert(
+        ByteString::from("v"),
+        Value::ByteStr(ByteString::from(concat!(
+            "ledbat ",
+            env!("CARGO_PKG_VERSION")
+        ))),
+    );
+    bt_bencode::to_vec(&Value::Dict(d)).expect("a dictionary encodes")
+}
+
+/// Reads a peer's extended handshake (the payload after extended id 0). A port outside
+/// 1..=65535 or a `v` that is not a string is ignored, as BEP 10 lets every key be absent.
+pub fn parse_ext_handshake(payload: &[u8]) -> Result<ExtHandshake, WireError> {
+    if payload.len() > MAX_EXT_HANDSHAKE {
+        return Err(WireError::Oversized {
+            len: payload.len() as u32,
+            limit: MAX_EXT_HANDSHAKE as u32,
+        });
+    }
+    let v: bt_bencode::Value =
+        bt_bencode::from_slice(payload).map_err(|_| WireError::BadExtHandshake)?;
+    let d = v.as_dict().ok_or(WireError::BadExtHandshake)?;
+    let port = d
+        .get(&b"p"[..])
+        .and_then(bt_bencode::Value::as_u64)
+        .and_then(|p| u16::try_from(p).ok())
+        .filter(|&p| p != 0);
+    let client = d
+        .get(&b"v"[..])
+        .and_then(bt_bencode::Value::as_byte_str)
+        .map(|b| String::from_utf8_lossy(b).into_owned());
+    Ok(ExtHandshake { port, client })
 }
 
 /// Largest frame body this peer accepts for a torrent of `pieces` pieces: a full bitfield
@@ -370,9 +466,58 @@ mod tests {
     #[test]
     fn unknown_ids_are_skipped_not_refused() {
         assert_eq!(
-            Message::decode(&[20, 0, 1, 2]).unwrap(),
-            Message::Unknown { id: 20, len: 3 }
+            Message::decode(&[21, 0, 1, 2]).unwrap(),
+            Message::Unknown { id: 21, len: 3 }
         );
+    }
+
+    #[test]
+    fn extended_handshake_round_trip_and_its_bit() {
+        let h = Handshake::new([1; 20], [2; 20]);
+        assert_eq!(h.encode()[25], 0x10);
+        assert!(h.extended());
+        let m = Message::Extended {
+            id: 0,
+            payload: ext_handshake(Some(6881)),
+        };
+        let b = m.encode();
+        assert_eq!(&b[4..6], &[20, 0]);
+        let Message::Extended { id: 0, payload } = Message::decode(&b[4..]).unwrap() else {
+            panic!("not extended");
+        };
+        let e = parse_ext_handshake(&payload).unwrap();
+        assert_eq!(e.port, Some(6881));
+        assert!(e.client.unwrap().starts_with("ledbat "));
+        assert_eq!(
+            parse_ext_handshake(&ext_handshake(None)).unwrap().port,
+            None
+        );
+    }
+
+    #[test]
+    fn libtorrents_extended_handshake_gives_its_port() {
+        // As libtorrent sends it (abridged): m with its extensions, p, v, reqq.
+        let e = parse_ext_handshake(
+            b"d1:md11:ut_metadatai2e6:ut_pexi1ee1:pi6881e4:reqqi500e1:v17:libtorrent 2.0.11e",
+        )
+        .unwrap();
+        assert_eq!(e.port, Some(6881));
+        assert_eq!(e.client.as_deref(), Some("libtorrent 2.0.11"));
+    }
+
+    #[test]
+    fn bad_extended_handshakes_are_errors_or_ignored_keys() {
+        assert_eq!(
+            parse_ext_handshake(b"li1ee"),
+            Err(WireError::BadExtHandshake)
+        );
+        assert_eq!(parse_ext_handshake(b"xyz"), Err(WireError::BadExtHandshake));
+        assert_eq!(parse_ext_handshake(b"d1:pi70000ee").unwrap().port, None);
+        assert_eq!(parse_ext_handshake(b"d1:pi0ee").unwrap().port, None);
+        assert!(matches!(
+            Message::decode(&[20]),
+            Err(WireError::BadLength { id: 20, .. })
+        ));
     }
 
     #[test]
@@ -403,6 +548,8 @@ mod tests {
             block.clone().prop_map(Message::Request),
             block.clone().prop_map(Message::Cancel),
             block.prop_map(Message::RejectRequest),
+            (any::<u8>(), proptest::collection::vec(any::<u8>(), 0..40))
+                .prop_map(|(id, payload)| Message::Extended { id, payload }),
             (
                 any::<u32>(),
                 any::<u32>(),
@@ -421,9 +568,13 @@ mod tests {
             prop_assert_eq!(Message::decode(&b[4..]).unwrap(), m);
         }
 
+        /// The body of the fuzz target `fuzz/fuzz_targets/wire.rs` on stable.
         #[test]
         fn decode_never_panics(body in proptest::collection::vec(any::<u8>(), 0..64)) {
-            let _ = Message::decode(&body);
+            if let Ok(Message::Extended { id: 0, payload }) = Message::decode(&body) {
+                let _ = parse_ext_handshake(&payload);
+            }
+            let _ = parse_ext_handshake(&body);
         }
     }
 }

@@ -48,18 +48,14 @@ fn leecher(meta: &Metainfo, out: &OutputPaths) -> Torrent {
 }
 
 fn opts(cfg: PeerConfig) -> PeerOptions {
-    PeerOptions {
-        config: cfg,
-        peer_id: new_peer_id(),
-        stop: None,
-    }
+    PeerOptions::new(cfg, new_peer_id())
 }
 
 fn make(d: &Path, len: usize, piece: u32) -> (Metainfo, PathBuf, Vec<u8>) {
     let data = pattern(len, 1);
     let src = d.join("payload.bin");
     std::fs::write(&src, &data).unwrap();
-    let meta = Metainfo::from_bytes(&create_torrent(&src, piece).unwrap()).unwrap();
+    let meta = Metainfo::from_bytes(&create_torrent(&src, piece, None).unwrap()).unwrap();
     (meta, src, data)
 }
 
@@ -98,7 +94,7 @@ async fn seeder_to_downloader_over_loopback_tcp_multi_file() {
     std::fs::write(root.join("a"), &a).unwrap();
     std::fs::write(root.join("b"), &b).unwrap();
     std::fs::write(root.join("deep").join("c"), &c).unwrap();
-    let meta = Metainfo::from_bytes(&create_torrent(&root, 65536).unwrap()).unwrap();
+    let meta = Metainfo::from_bytes(&create_torrent(&root, 65536, None).unwrap()).unwrap();
     let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
     let s = seeder(&meta, &root);
     let l = leecher(&meta, &out);
@@ -170,6 +166,48 @@ async fn wrong_info_hash_is_refused() {
     assert!(matches!(e, PeerError::WrongInfoHash { .. }), "{e}");
     assert!(e.to_string().contains(&"ee".repeat(20)));
     assert!(peer.await.unwrap().is_empty());
+}
+
+/// libtorrent's order: its extended handshake (BEP 10) first, then have all. Our
+/// downloader must take the have all (it is still the first BEP 3 / BEP 6 message) and
+/// ask for pieces, not refuse the peer.
+#[tokio::test]
+async fn extended_handshake_before_have_all_is_accepted() {
+    let d = tmpdir("ext-first");
+    let (meta, _src, _) = make(&d.0, 50_000, 16384);
+    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let l = leecher(&meta, &out);
+    let ih = meta.info_hash;
+    let (a, mut b) = tokio::io::duplex(1 << 20);
+    let peer = tokio::spawn(async move {
+        let theirs = fake_handshake(&mut b, ih, true).await;
+        assert!(theirs.extended());
+        let ext = Message::Extended {
+            id: 0,
+            payload: ledbat_bt::wire::ext_handshake(Some(6881)),
+        };
+        b.write_all(&ext.encode()).await.unwrap();
+        b.write_all(&Message::HaveAll.encode()).await.unwrap();
+        // Ours: have none, its extended handshake, then interested.
+        let mut seen = Vec::new();
+        while let Some(m) = read_msg(&mut b).await {
+            let done = m == Message::Interested;
+            seen.push(m);
+            if done {
+                break;
+            }
+        }
+        seen
+    });
+    let mut o = opts(PeerConfig::default());
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    o.stop = Some(stop_rx);
+    let run = tokio::spawn(run_peer(a, l, o));
+    let seen = peer.await.unwrap();
+    assert!(seen.contains(&Message::Interested), "{seen:?}");
+    stop_tx.send_replace(true);
+    let r = run.await.unwrap();
+    assert!(r.is_ok(), "{r:?}");
 }
 
 #[tokio::test]
@@ -412,10 +450,12 @@ async fn two_seeders_share_one_download() {
     r1.unwrap();
     r2.unwrap();
     assert!(l.is_complete());
-    // Each block is requested from one connection at a time, so nothing is fetched twice.
+    // Outside the endgame each block is requested from one connection at a time; in the
+    // endgame the last blocks (at most one pipeline, 4 here) may come twice, and the
+    // copies are not counted as downloaded.
     assert_eq!(l1.downloaded + l2.downloaded, data.len() as u64);
     assert!(l1.downloaded > 0 && l2.downloaded > 0, "{l1:?} {l2:?}");
-    assert_eq!(l.counters().wasted_blocks, 0);
+    assert!(l.counters().wasted_blocks <= 4, "{:?}", l.counters());
     out.publish().unwrap();
     assert_eq!(std::fs::read(&out.final_path).unwrap(), data);
 }

@@ -25,7 +25,8 @@ struct Cli {
 enum Command {
     /// List every built-in congestion controller with its source and default parameters.
     Controllers(controllers::Args),
-    /// Run one simulation scenario.
+    /// Run one simulation scenario (flows, or a BitTorrent swarm; also `ledbat swarm`).
+    #[command(visible_alias = "swarm")]
     Sim(sim_cmd::SimArgs),
     /// Run a parameter grid of simulations in parallel.
     Sweep(sim_cmd::SweepArgs),

@@ -4,6 +4,8 @@
 
 #[path = "sim_plot.rs"]
 mod sim_plot;
+#[path = "swarm_out.rs"]
+mod swarm_out;
 
 use crate::support::{write_dir_atomically, LateBar};
 use anyhow::{bail, Context};
@@ -23,7 +25,7 @@ pub struct SimArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Write summary.json, series.csv and SVG plots into this directory (replaced
-    /// atomically).
+    /// atomically); for a swarm, summary.json, peers.csv, completions.csv and its plots.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Override a scenario key, e.g. `--set flow.0.cc.target=100ms` (repeatable).
@@ -86,6 +88,9 @@ pub fn run_sim(a: SimArgs) -> anyhow::Result<()> {
     let wall = t0.elapsed().as_secs_f64();
     bar.finish();
     print!("{}", summary_table(&r));
+    if let Some(s) = &r.swarm {
+        print!("{}", swarm_out::summary_table(s));
+    }
     if !r.conservation.holds {
         bail!("packet conservation violated: {:?}", r.conservation);
     }
@@ -139,11 +144,22 @@ pub fn summary_table(r: &RunResult) -> String {
         a.tcp_share,
         a.loss_rate
     );
-    let _ = writeln!(
-        s,
-        "{:<16} {:<12} {:>10} {:>9} {:>8} {:>8} {:>8} {:>7} {:>6} {:>8}",
-        "flow", "controller", "Mb/s", "cwnd", "sd", "rtt ms", "loss", "retx", "RTOs", "steady s"
-    );
+    if !r.flows.is_empty() {
+        let _ = writeln!(
+            s,
+            "{:<16} {:<12} {:>10} {:>9} {:>8} {:>8} {:>8} {:>7} {:>6} {:>8}",
+            "flow",
+            "controller",
+            "Mb/s",
+            "cwnd",
+            "sd",
+            "rtt ms",
+            "loss",
+            "retx",
+            "RTOs",
+            "steady s"
+        );
+    }
     for f in &r.flows {
         let _ = writeln!(
             s,
@@ -171,11 +187,13 @@ pub fn summary_table(r: &RunResult) -> String {
             );
         }
     }
-    let _ = writeln!(
-        s,
-        "{:<16} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
-        "link", "util", "q arrival", "q time", "q/B", "qd ms", "sd", "p95", "p99", "loss"
-    );
+    if !r.links.is_empty() {
+        let _ = writeln!(
+            s,
+            "{:<16} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
+            "link", "util", "q arrival", "q time", "q/B", "qd ms", "sd", "p95", "p99", "loss"
+        );
+    }
     for l in &r.links {
         let _ = writeln!(
             s,
@@ -211,6 +229,9 @@ fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> anyhow::Result<()> {
     if let Some(s) = &r.series {
         std::fs::write(dir.join("series.csv"), export::series_table(s).to_csv())?;
         sim_plot::write_plots(dir, s)?;
+    }
+    if let Some(s) = &r.swarm {
+        swarm_out::write_files(dir, s)?;
     }
     Ok(())
 }
@@ -257,7 +278,7 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
         b.finish();
     }
     let runs = runs?;
-    let keys: Vec<String> = spec.grid.keys().cloned().collect();
+    let keys = spec.param_keys();
     let params: Vec<Vec<String>> = points
         .iter()
         .map(|p| p.params.iter().map(|(_, v)| v.clone()).collect())
@@ -369,6 +390,58 @@ mod tests {
         let means = std::fs::read_to_string(out.join("means.csv")).unwrap();
         assert_eq!(means.lines().count(), 1 + 2);
         assert!(means.lines().next().unwrap().contains("efficiency.ci95"));
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn a_swarm_writes_its_tables_and_plots_identically_for_the_same_seed() {
+        let base =
+            std::env::temp_dir().join(format!("ledbat-sim-cmd-swarm-{}", std::process::id()));
+        std::fs::create_dir_all(&base).unwrap();
+        let sc = base.join("swarm.toml");
+        std::fs::write(
+            &sc,
+            "duration = \"600s\"\n[topology]\nkind = \"star\"\n[swarm]\n\
+             file_size = \"512KiB\"\npiece_size = \"64KiB\"\nleechers = 6\n\
+             arrival = { kind = \"all-at-once\" }\ndiscard = 2\nmeasure = 4\n\
+             [[swarm.class]]\nname = \"ledbat\"\ndisposition = 14\n\
+             [[swarm.class]]\nname = \"tcp\"\ndisposition = 13\n",
+        )
+        .unwrap();
+        let files = [
+            "summary.json",
+            "scenario.toml",
+            "peers.csv",
+            "completions.csv",
+            "completion_cdf.svg",
+            "completion_rank.svg",
+            "queue_ccdf.svg",
+            "queue_ccdf_ms.svg",
+        ];
+        let mut outs = Vec::new();
+        for k in 0..2 {
+            let out = base.join(format!("out{k}"));
+            run_sim(SimArgs {
+                scenario: sc.clone(),
+                seed: Some(5),
+                out: Some(out.clone()),
+                set: vec![],
+                bench: false,
+            })
+            .unwrap();
+            outs.push(files.map(|f| std::fs::read(out.join(f)).unwrap()));
+        }
+        assert!(outs[0] == outs[1], "same seed, byte-identical files");
+        let peers = String::from_utf8(outs[0][2].clone()).unwrap();
+        assert!(peers.starts_with("id,class,initial_seed,"));
+        assert!(
+            peers.lines().count() > 7,
+            "a header, the seed and six leechers"
+        );
+        let done = String::from_utf8(outs[0][3].clone()).unwrap();
+        let measured = done.lines().skip(1).filter(|l| l.ends_with(",1")).count();
+        assert_eq!(measured, 4);
+        assert!(!base.join("out0").join("series.csv").exists(), "no series");
         std::fs::remove_dir_all(&base).unwrap();
     }
 }

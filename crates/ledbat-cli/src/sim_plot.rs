@@ -4,7 +4,8 @@ use ledbat_sim::result::Series;
 use plotters::prelude::*;
 use std::path::Path;
 
-const COLOURS: [RGBColor; 8] = [
+/// Line colours, in order (shared with the swarm plots).
+pub const COLOURS: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),

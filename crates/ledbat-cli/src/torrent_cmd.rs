@@ -1,26 +1,28 @@
-//! `ledbat torrent`: BitTorrent over our uTP. `create` makes a v1 `.torrent`, `seed` serves
-//! data to peers, `get` downloads from given peers. No tracker and no DHT: peers are given
-//! as addresses. As with `send` / `recv`: a progress bar on stderr (unless `--quiet`), and
-//! a summary on stdout when the command ends (`--json` for a JSON object).
+//! `ledbat torrent`: BitTorrent over our uTP and TCP. `create` makes a v1 `.torrent`;
+//! `run` joins a swarm (tracker, both transports, choking, rarest first, serving while
+//! downloading, resume); `seed` and `get` are its point-to-point presets (peers given by
+//! hand, no tracker, one transport). A progress line on stderr (unless `--quiet`), and a
+//! summary on stdout when the command ends (`--json` for a JSON object).
 
 #[path = "torrent_net.rs"]
 mod torrent_net;
+#[path = "torrent_swarm.rs"]
+mod torrent_swarm;
 
-use crate::support::{runtime, transfer_bar, write_file_atomically};
+use crate::support::{runtime, write_file_atomically};
 use crate::transfer_cmd::Tracer;
 use anyhow::{bail, Context, Result};
-use indicatif::ProgressBar;
+use ledbat_bt::choker::{ChokerConfig, SeedChoking};
 use ledbat_bt::{
-    create_torrent, new_peer_id, run_peer, Bitfield, Metainfo, OutputPaths, PeerConfig,
-    PeerOptions, PeerSummary, Storage, Torrent,
+    create_torrent, Bitfield, Disposition, Metainfo, OutputPaths, PeerConfig, Storage, Torrent,
+    TorrentConfig,
 };
-use ledbat_utp::{ConnectionConfig, ConnectionStats, StatsHandle};
+use ledbat_utp::ConnectionConfig;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, watch};
-use torrent_net::{connection_config, LastStats, Net, NewConn, Transport};
+use std::time::Duration;
+use torrent_net::connection_config;
+use torrent_swarm::{mbit, run_swarm, Outcome, Plan, Progress, StopRule};
 
 /// Arguments of `ledbat torrent`.
 #[derive(clap::Args, Debug)]
@@ -31,11 +33,13 @@ pub struct Args {
 
 #[derive(clap::Subcommand, Debug)]
 enum Cmd {
-    /// Make a v1 .torrent (trackerless) for a file or directory.
+    /// Make a v1 .torrent for a file or directory (trackerless unless --announce).
     Create(CreateArgs),
-    /// Serve a torrent's data to peers until interrupted (Ctrl-C or SIGTERM).
+    /// Join a swarm: download and upload at once, peers from the tracker and --peer.
+    Run(RunArgs),
+    /// Serve a torrent's data to given peers until interrupted (no tracker).
     Seed(SeedArgs),
-    /// Download a torrent from the given peers.
+    /// Download a torrent from the given peers (no tracker).
     Get(GetArgs),
 }
 
@@ -49,6 +53,39 @@ struct CreateArgs {
     /// Piece size in KiB (a power of two, 16..=65536).
     #[arg(long = "piece-kib", default_value_t = 256)]
     piece_kib: u32,
+    /// HTTP tracker URL to put in the torrent (`announce`).
+    #[arg(long)]
+    announce: Option<String>,
+}
+
+/// The transport of the point-to-point presets.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum OneTransport {
+    /// uTP (BEP 29) over UDP, with the chosen congestion controller.
+    Utp,
+    /// Kernel TCP (controller options do not apply).
+    Tcp,
+}
+
+impl OneTransport {
+    fn name(self) -> &'static str {
+        match self {
+            OneTransport::Utp => "utp",
+            OneTransport::Tcp => "tcp",
+        }
+    }
+    /// The disposition that dials (and, when `accept`, accepts) only this transport.
+    fn disposition(self, accept: bool) -> Disposition {
+        let bits = match self {
+            OneTransport::Utp => {
+                Disposition::OUT_UTP | if accept { Disposition::IN_UTP } else { 0 }
+            }
+            OneTransport::Tcp => {
+                Disposition::OUT_TCP | if accept { Disposition::IN_TCP } else { 0 }
+            }
+        };
+        Disposition::new(bits as u32).expect("a valid mask")
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -65,14 +102,16 @@ struct NetArgs {
     /// uTP packet size in bytes, header included (150..=1472).
     #[arg(long, default_value_t = 1400)]
     packet_size: u16,
-    /// Transport carrying the peer connections.
-    #[arg(long, value_enum, default_value_t = Transport::Utp)]
-    transport: Transport,
-    /// Keep retrying an outgoing connection for this many seconds (the peer may still be
-    /// starting).
-    #[arg(long = "connect-timeout", default_value_t = 10.0)]
+    /// Search the path MTU from 548 bytes up to --packet-size.
+    #[arg(long)]
+    probe_mtu: bool,
+    /// Give up an outgoing connection after this many seconds: a peer that does not answer
+    /// fails then, one that refuses (ICMP port unreachable) is retried every 0.5 s until
+    /// then, since it may still be starting.
+    #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = crate::transfer_cmd::positive_secs)]
     connect_timeout: f64,
-    /// Outstanding 16 KiB block requests per peer (1..=4096).
+    /// Most outstanding 16 KiB block requests per peer (1..=4096); fewer are kept when 3 s
+    /// of the peer's rate need fewer.
     #[arg(long, default_value_t = PeerConfig::default().pipeline)]
     pipeline: usize,
     /// Print the summary as one JSON object.
@@ -85,6 +124,67 @@ struct NetArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    rledbat: crate::transfer_cmd::RledbatArgs,
+}
+
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// The .torrent file.
+    torrent: PathBuf,
+    /// Directory holding the torrent's file or directory NAME: complete data there is
+    /// seeded; otherwise the download goes to NAME.part (resumed if present, its pieces
+    /// re-checked) and is renamed to NAME when every piece is verified.
+    #[arg(long)]
+    data: PathBuf,
+    /// Address of the uTP socket and the TCP listener (one port for both).
+    #[arg(long, default_value = "0.0.0.0:6881")]
+    listen: SocketAddr,
+    /// Also dial this peer (repeatable).
+    #[arg(long)]
+    peer: Vec<SocketAddr>,
+    /// µTorrent's bt.transp_disposition: 1 dial TCP, 2 dial uTP, 4 accept TCP, 8 accept
+    /// uTP (16 ignored); 31 = everything (uTP preferred), 5 = TCP only, 10 = uTP only,
+    /// 13 = dial TCP and accept both, 14 = dial uTP and accept both.
+    #[arg(long, default_value_t = Disposition::DEFAULT)]
+    disposition: Disposition,
+    /// Do not announce to the torrent's trackers (peers only from --peer and incoming).
+    #[arg(long)]
+    no_tracker: bool,
+    /// Peers to ask the tracker for.
+    #[arg(long, default_value_t = 50)]
+    numwant: u32,
+    /// After the download completes, seed this many seconds more, then leave (0: leave at
+    /// once). Default: seed until interrupted or --max-seconds.
+    #[arg(long)]
+    seed_seconds: Option<f64>,
+    /// Leave after this many seconds in any case.
+    #[arg(long)]
+    max_seconds: Option<f64>,
+    #[command(flatten)]
+    swarm: SwarmArgs,
+    #[command(flatten)]
+    net: NetArgs,
+}
+
+#[derive(clap::Args, Debug)]
+struct SwarmArgs {
+    /// Most connections at once.
+    #[arg(long, default_value_t = TorrentConfig::default().max_peers)]
+    max_peers: usize,
+    /// Regular (tit-for-tat) upload slots.
+    #[arg(long, default_value_t = ChokerConfig::default().regular)]
+    unchoke_slots: u32,
+    /// Optimistic unchoke slots (redrawn every 30 s).
+    #[arg(long, default_value_t = ChokerConfig::default().optimistic)]
+    optimistic_slots: u32,
+    /// How a seed chooses whom to upload to: `upload-rate` or `round-robin`.
+    #[arg(long, default_value = "upload-rate")]
+    seed_choking: SeedChoking,
+    /// Seed of the random draws (first piece, rarest-first ties, optimistic unchokes);
+    /// default: from the peer id.
+    #[arg(long)]
+    rng_seed: Option<u64>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -103,6 +203,9 @@ struct SeedArgs {
     /// Stop after this many seconds (default: run until interrupted).
     #[arg(long = "max-seconds")]
     max_seconds: Option<f64>,
+    /// Transport carrying the peer connections.
+    #[arg(long, value_enum, default_value_t = OneTransport::Utp)]
+    transport: OneTransport,
     #[command(flatten)]
     net: NetArgs,
 }
@@ -114,7 +217,8 @@ struct GetArgs {
     /// Peer to download from (repeatable).
     #[arg(long, required = true)]
     peer: Vec<SocketAddr>,
-    /// Directory to write into; the result is OUT/NAME.
+    /// Directory to write into; the result is OUT/NAME (OUT/NAME.part until complete,
+    /// kept on failure and resumed by the next run).
     #[arg(long)]
     out: PathBuf,
     /// Local address to connect from.
@@ -123,6 +227,9 @@ struct GetArgs {
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 600.0)]
     timeout: f64,
+    /// Transport carrying the peer connections.
+    #[arg(long, value_enum, default_value_t = OneTransport::Utp)]
+    transport: OneTransport,
     #[command(flatten)]
     net: NetArgs,
 }
@@ -131,6 +238,7 @@ struct GetArgs {
 pub fn run(a: Args) -> Result<()> {
     match a.cmd {
         Cmd::Create(c) => create(c),
+        Cmd::Run(r) => runtime()?.block_on(run_cmd(r)),
         Cmd::Seed(s) => runtime()?.block_on(seed(s)),
         Cmd::Get(g) => runtime()?.block_on(get(g)),
     }
@@ -146,7 +254,11 @@ fn create(a: CreateArgs) -> Result<()> {
         .piece_kib
         .checked_mul(1024)
         .context("--piece-kib is too large")?;
-    let bytes = create_torrent(&a.path, piece).context("cannot create the torrent")?;
+    if let Some(u) = &a.announce {
+        ledbat_bt::tracker::TrackerUrl::parse(u).context("--announce")?;
+    }
+    let bytes = create_torrent(&a.path, piece, a.announce.as_deref())
+        .context("cannot create the torrent")?;
     let meta = Metainfo::from_bytes(&bytes).context("created torrent does not parse")?;
     write_file_atomically(&a.output, &bytes)?;
     println!(
@@ -170,178 +282,8 @@ fn peer_config(net: &NetArgs) -> Result<PeerConfig> {
 }
 
 fn utp_config(net: &NetArgs) -> Result<ConnectionConfig> {
-    connection_config(&net.cc, &net.cc_params, net.target_ms, net.packet_size)
-}
-
-fn transport_name(net: &NetArgs) -> &'static str {
-    match net.transport {
-        Transport::Utp => "utp",
-        Transport::Tcp => "tcp",
-    }
-}
-
-/// One finished connection.
-struct Ended {
-    addr: SocketAddr,
-    result: std::result::Result<PeerSummary, String>,
-    utp: Option<ConnectionStats>,
-}
-
-/// What every peer task of one command shares besides the torrent.
-#[derive(Clone)]
-struct PeerEnv {
-    config: PeerConfig,
-    stop: watch::Receiver<bool>,
-    done: mpsc::UnboundedSender<Ended>,
-    trace: Option<Arc<Tracer>>,
-}
-
-fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
-    let PeerEnv {
-        config,
-        stop,
-        done,
-        trace,
-    } = env;
-    tokio::spawn(async move {
-        let opts = PeerOptions {
-            config,
-            peer_id: new_peer_id(),
-            stop: Some(stop),
-        };
-        let stats: Option<StatsHandle> = c.stats;
-        let mut last = LastStats::default();
-        let fut = run_peer(c.stream, torrent, opts);
-        tokio::pin!(fut);
-        let mut every = tokio::time::interval(Duration::from_millis(100));
-        let result = loop {
-            tokio::select! {
-                r = &mut fut => break r,
-                _ = every.tick() => {
-                    // Only fresh samples are traced: none once the connection is gone.
-                    if let (Some(s), Some(t), Some(h)) = (last.sample(&stats), &trace, &stats) {
-                        t.record(h.elapsed(), Some(c.peer), s);
-                    }
-                }
-            }
-        };
-        last.sample(&stats);
-        let _ = done.send(Ended {
-            addr: c.peer,
-            result: result.map_err(|e| e.to_string()),
-            utp: last.0,
-        });
-    });
-}
-
-/// Connects to `peer`, retrying every 0.5 s for up to `--connect-timeout` seconds.
-async fn dial(net: &Net, args: &NetArgs, peer: SocketAddr) -> Result<NewConn> {
-    let deadline = Instant::now() + Duration::from_secs_f64(args.connect_timeout.max(0.0));
-    loop {
-        match net.connect(peer).await {
-            Ok(c) => return Ok(c),
-            Err(e) if Instant::now() >= deadline => return Err(e),
-            Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
-        }
-    }
-}
-
-fn mbit(bytes: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        bytes as f64 * 8.0 / secs / 1e6
-    } else {
-        0.0
-    }
-}
-
-fn report_peer(e: &Ended, pb: &Progress) -> serde_json::Value {
-    let utp = e.utp.as_ref().map(|u| {
-        format!(
-            "; utp: {} retransmissions, {} timeouts, srtt {}",
-            u.retransmissions,
-            u.timeouts,
-            u.srtt.map_or("-".into(), |d| d.to_string())
-        )
-    });
-    let utp = utp.unwrap_or_default();
-    match &e.result {
-        Ok(s) => {
-            pb.note(format!(
-                "peer {} ({}): {} B down, {} B up, ended: {:?}{utp}",
-                e.addr, s.peer_id, s.downloaded, s.uploaded, s.reason
-            ));
-            serde_json::json!({ "addr": e.addr.to_string(), "summary": s, "utp": e.utp })
-        }
-        Err(msg) => {
-            pb.note(format!("peer {}: refused or failed: {msg}{utp}", e.addr));
-            serde_json::json!({ "addr": e.addr.to_string(), "error": msg, "utp": e.utp })
-        }
-    }
-}
-
-/// The progress bar and the lines printed around it.
-struct Progress {
-    pb: ProgressBar,
-    quiet: bool,
-}
-
-impl Progress {
-    /// A line on stderr: above the bar when one is drawn, plain otherwise (indicatif draws
-    /// nothing when stderr is not a terminal); nothing with `--quiet`.
-    fn note(&self, msg: String) {
-        if self.quiet {
-            return;
-        }
-        if self.pb.is_hidden() {
-            eprintln!("{msg}");
-        } else {
-            self.pb.println(msg);
-        }
-    }
-}
-
-fn progress(total: Option<u64>, quiet: bool) -> Progress {
-    Progress {
-        pb: transfer_bar(total, quiet),
-        quiet,
-    }
-}
-
-async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        let Ok(mut term) = signal(SignalKind::terminate()) else {
-            return std::future::pending().await;
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-/// Tells every connection to close, then collects their reports for up to 3 s.
-async fn wind_down(
-    stop: &watch::Sender<bool>,
-    done: &mut mpsc::UnboundedReceiver<Ended>,
-    live: &mut usize,
-    peers: &mut Vec<serde_json::Value>,
-    pb: &Progress,
-) {
-    stop.send_replace(true);
-    let grace = tokio::time::sleep(Duration::from_secs(3));
-    tokio::pin!(grace);
-    while *live > 0 {
-        tokio::select! {
-            Some(e) = done.recv() => { *live -= 1; peers.push(report_peer(&e, pb)); }
-            _ = &mut grace => break,
-        }
-    }
+    let c = connection_config(&net.cc, &net.cc_params, net.target_ms, net.packet_size)?;
+    Ok(c.rledbat(net.rledbat.config()).mtu_probe(net.probe_mtu))
 }
 
 fn print_json(v: serde_json::Value) -> Result<()> {
@@ -349,9 +291,235 @@ fn print_json(v: serde_json::Value) -> Result<()> {
     Ok(())
 }
 
+/// The data of a download: complete data under its final name (seeded), or the `.part`
+/// to download into (resumed when present).
+struct Placement {
+    storage: Storage,
+    have: Bitfield,
+    /// None when the data is already complete under its final name.
+    out: Option<OutputPaths>,
+}
+
+fn place(meta: &Metainfo, dir: &Path, final_may_exist: bool, pb: &Progress) -> Result<Placement> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let final_path = dir.join(&meta.name);
+    if final_path.exists() {
+        if !final_may_exist {
+            bail!(
+                "{}: already exists (refusing to overwrite)",
+                final_path.display()
+            );
+        }
+        let storage = Storage::open_existing(meta, &final_path)?;
+        let have = storage.verify_all(meta)?;
+        if !have.is_full() {
+            bail!(
+                "{}: exists but only {} of {} pieces match the torrent; refusing to download over it (move it away, or `ledbat torrent seed` it to share what matches)",
+                final_path.display(),
+                have.count(),
+                meta.num_pieces()
+            );
+        }
+        return Ok(Placement {
+            storage,
+            have,
+            out: None,
+        });
+    }
+    let out = OutputPaths::new(meta, dir)?;
+    let (storage, have) = if out.temp.exists() {
+        let s = Storage::open_resume(meta, &out.temp)?;
+        let have = s.verify_all(meta)?;
+        pb.note(format!(
+            "resuming {}: {} of {} pieces verified",
+            out.temp.display(),
+            have.count(),
+            meta.num_pieces()
+        ));
+        (s, have)
+    } else {
+        (
+            Storage::create(meta, &out.temp)?,
+            Bitfield::new(meta.num_pieces()),
+        )
+    };
+    Ok(Placement {
+        storage,
+        have,
+        out: Some(out),
+    })
+}
+
+/// The error of a run that ended without every piece.
+fn incomplete(
+    meta: &Metainfo,
+    torrent: &Torrent,
+    out: &Option<OutputPaths>,
+    why: Option<anyhow::Error>,
+) -> anyhow::Error {
+    let kept = out
+        .as_ref()
+        .map(|o| {
+            format!(
+                "; the verified pieces are kept in {} (run again to resume)",
+                o.temp.display()
+            )
+        })
+        .unwrap_or_default();
+    let msg = format!(
+        "download of {} incomplete: {} of {} pieces verified{kept}",
+        meta.name,
+        torrent.have().count(),
+        meta.num_pieces()
+    );
+    match why {
+        Some(e) => e.context(msg),
+        None => anyhow::anyhow!(msg),
+    }
+}
+
+fn rng_seed(peer_id: &[u8; 20]) -> u64 {
+    peer_id.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+async fn run_cmd(a: RunArgs) -> Result<()> {
+    let ucfg = utp_config(&a.net)?;
+    let peer_cfg = peer_config(&a.net)?;
+    let meta = load(&a.torrent)?;
+    let pb = Progress::new(Some(meta.total_length), a.net.quiet);
+    let Placement { storage, have, out } = place(&meta, &a.data, true, &pb)?;
+    let peer_id = torrent_swarm::peer_id();
+    let cfg = TorrentConfig {
+        choker: ChokerConfig {
+            regular: a.swarm.unchoke_slots,
+            optimistic: a.swarm.optimistic_slots,
+            seed_choking: a.swarm.seed_choking,
+            ..ChokerConfig::default()
+        },
+        max_peers: a.swarm.max_peers,
+        seed: a.swarm.rng_seed.unwrap_or_else(|| rng_seed(&peer_id)),
+        ..TorrentConfig::default()
+    };
+    let (name, hash) = (meta.name.clone(), meta.info_hash_hex());
+    let trackers = if a.no_tracker {
+        Vec::new()
+    } else {
+        meta.trackers.clone()
+    };
+    if trackers.is_empty()
+        && a.peer.is_empty()
+        && !a.disposition.accepts(ledbat_bt::Transport::Utp)
+        && !a.disposition.accepts(ledbat_bt::Transport::Tcp)
+    {
+        bail!(
+            "no way to find peers: no tracker, no --peer, and disposition {} accepts nothing",
+            a.disposition
+        );
+    }
+    let torrent = Torrent::with_config(meta.clone(), storage, have, cfg);
+    let plan = Plan {
+        disposition: a.disposition,
+        listen: a.listen,
+        peers: a.peer.clone(),
+        trackers,
+        connect_timeout: a.net.connect_timeout,
+        redial_after: Duration::from_secs(60),
+        numwant: a.numwant,
+        max_peers: a.swarm.max_peers,
+        dial_back: true,
+        stop: StopRule {
+            seed_seconds: a.seed_seconds,
+            max_seconds: a.max_seconds,
+            give_up_without_peers: false,
+        },
+        peer_config: peer_cfg,
+        peer_id,
+        trace: Tracer::open(&a.net.trace)?,
+    };
+    pb.note(format!(
+        "{name} (info-hash {hash}): {} of {} pieces, disposition {}, {} tracker(s)",
+        torrent.have().count(),
+        meta.num_pieces(),
+        a.disposition,
+        plan.trackers.len()
+    ));
+    let o = run_swarm(&torrent, &ucfg, &plan, &pb, || match &out {
+        Some(o) => o.publish().map_err(Into::into),
+        None => Ok(()),
+    })
+    .await?;
+    pb.pb.finish_and_clear();
+    let c = torrent.counters();
+    let complete = torrent.is_complete();
+    let path = out
+        .as_ref()
+        .map_or(a.data.join(&meta.name), |o| o.final_path.clone());
+    if a.net.json {
+        print_json(serde_json::json!({
+            "role": "torrent run", "name": name, "info_hash": hash,
+            "peer_id": String::from_utf8_lossy(&peer_id), "disposition": a.disposition.bits(),
+            "cc": ucfg.controller.name(), "listen": o.local.to_string(),
+            "path": path, "complete": complete, "seconds": o.seconds,
+            "completed_after": o.completed_after, "stopped_by": o.stopped_by,
+            "bytes": meta.total_length, "pieces": meta.num_pieces(), "counters": c,
+            "tracker": o.tracker, "peers": o.peers,
+        }))?;
+    } else {
+        println!(
+            "torrent run: {name}: {} after {:.2} s ({}), {} B down, {} B up (utp {}/{}, tcp {}/{} down/up); stopped by {}",
+            if complete { "complete" } else { "incomplete" },
+            o.seconds,
+            o.completed_after.map_or("never complete".into(), |t| format!("complete at {t:.2} s")),
+            c.downloaded, c.uploaded, c.utp.downloaded, c.utp.uploaded, c.tcp.downloaded, c.tcp.uploaded,
+            o.stopped_by
+        );
+    }
+    if let Some(e) = o.error {
+        return Err(if complete {
+            e
+        } else {
+            incomplete(&meta, &torrent, &out, Some(e))
+        });
+    }
+    if !complete {
+        return Err(incomplete(&meta, &torrent, &out, None));
+    }
+    Ok(())
+}
+
+fn single_plan(
+    disposition: Disposition,
+    listen: SocketAddr,
+    peers: Vec<SocketAddr>,
+    net: &NetArgs,
+    stop: StopRule,
+) -> Result<Plan> {
+    Ok(Plan {
+        disposition,
+        listen,
+        peers,
+        trackers: Vec::new(),
+        connect_timeout: net.connect_timeout,
+        redial_after: Duration::from_secs(3600),
+        numwant: 0,
+        max_peers: TorrentConfig::default().max_peers,
+        // Point to point: the peers given are the only ones; no second connection to them.
+        dial_back: false,
+        stop,
+        peer_config: peer_config(net)?,
+        peer_id: torrent_swarm::peer_id(),
+        trace: Tracer::open(&net.trace)?,
+    })
+}
+
+fn outcome_error(o: &mut Outcome) -> Option<anyhow::Error> {
+    o.error.take()
+}
+
 async fn seed(a: SeedArgs) -> Result<()> {
     let ucfg = utp_config(&a.net)?;
-    let config = peer_config(&a.net)?;
     let meta = load(&a.torrent)?;
     let storage = Storage::open_existing(&meta, &a.data)?;
     let have = storage.verify_all(&meta)?;
@@ -362,7 +530,7 @@ async fn seed(a: SeedArgs) -> Result<()> {
             a.torrent.display()
         );
     }
-    let pb = progress(None, a.net.quiet);
+    let pb = Progress::new(None, a.net.quiet);
     if !have.is_full() {
         pb.note(format!(
             "warning: only {} of {} pieces verified; seeding those",
@@ -370,82 +538,44 @@ async fn seed(a: SeedArgs) -> Result<()> {
             meta.num_pieces()
         ));
     }
-    let name = meta.name.clone();
-    let hash = meta.info_hash_hex();
+    let (name, hash) = (meta.name.clone(), meta.info_hash_hex());
+    let plan = single_plan(
+        a.transport.disposition(true),
+        a.listen,
+        a.peer.clone(),
+        &a.net,
+        StopRule {
+            seed_seconds: None,
+            max_seconds: a.max_seconds,
+            give_up_without_peers: false,
+        },
+    )?;
     let torrent = Torrent::new(meta, storage, have);
-    let net = Net::bind(a.net.transport, a.listen, true, &ucfg).await?;
-    let local = net.local_addr().unwrap_or(a.listen);
+    let tname = a.transport.name();
     pb.note(format!(
-        "seeding {name} (info-hash {hash}) on {} {local}",
-        transport_name(&a.net)
+        "seeding {name} (info-hash {hash}) on {tname} {}",
+        a.listen
     ));
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let (done_tx, mut done_rx) = mpsc::unbounded_channel();
-    let env = PeerEnv {
-        config,
-        stop: stop_rx,
-        done: done_tx,
-        trace: Tracer::open(&a.net.trace)?,
-    };
-    let mut live = 0usize;
-    for &p in &a.peer {
-        match dial(&net, &a.net, p).await {
-            Ok(c) => {
-                live += 1;
-                spawn_peer(c, torrent.clone(), env.clone());
-            }
-            Err(e) => pb.note(format!("peer {p}: {e:#}")),
-        }
-    }
-    let t0 = Instant::now();
-    let deadline = a
-        .max_seconds
-        .map(|s| t0 + Duration::from_secs_f64(s.max(0.0)));
-    let mut peers = Vec::new();
-    let mut tick = tokio::time::interval(Duration::from_millis(200));
-    let stopped_by = loop {
-        tokio::select! {
-            acc = net.accept() => match acc {
-                Ok(c) => {
-                    live += 1;
-                    spawn_peer(c, torrent.clone(), env.clone());
-                }
-                Err(e) => pb.note(format!("accept: {e:#}")),
-            },
-            Some(e) = done_rx.recv() => {
-                live -= 1;
-                peers.push(report_peer(&e, &pb));
-            }
-            _ = shutdown_signal() => break "signal",
-            _ = async {
-                match deadline {
-                    Some(d) => tokio::time::sleep_until(d.into()).await,
-                    None => std::future::pending().await,
-                }
-            } => break "max-seconds",
-            _ = tick.tick() => {
-                pb.pb.set_position(torrent.counters().uploaded);
-                pb.pb.set_message(format!("peers {live}"));
-            }
-        }
-    };
-    wind_down(&stop_tx, &mut done_rx, &mut live, &mut peers, &pb).await;
+    let mut o = run_swarm(&torrent, &ucfg, &plan, &pb, || Ok(())).await?;
     pb.pb.finish_and_clear();
+    if let Some(e) = outcome_error(&mut o) {
+        return Err(e);
+    }
     let c = torrent.counters();
-    let secs = t0.elapsed().as_secs_f64();
     if a.net.json {
         print_json(serde_json::json!({
             "role": "torrent seed", "name": name, "info_hash": hash,
-            "transport": transport_name(&a.net), "cc": ucfg.controller.name(),
-            "listen": local.to_string(), "seconds": secs, "uploaded": c.uploaded,
-            "stopped_by": stopped_by, "peers": peers,
+            "transport": tname, "cc": ucfg.controller.name(),
+            "listen": o.local.to_string(), "seconds": o.seconds, "uploaded": c.uploaded,
+            "stopped_by": o.stopped_by, "peers": o.peers,
         }))
     } else {
         println!(
-            "torrent seed: {name} (info-hash {hash}): {} B uploaded to {} peer connection(s) in {secs:.2} s over {}; stopped by {stopped_by}",
+            "torrent seed: {name} (info-hash {hash}): {} B uploaded to {} peer connection(s) in {:.2} s over {tname}; stopped by {}",
             c.uploaded,
-            peers.len(),
-            transport_name(&a.net)
+            o.peers.len(),
+            o.seconds,
+            o.stopped_by
         );
         Ok(())
     }
@@ -453,119 +583,62 @@ async fn seed(a: SeedArgs) -> Result<()> {
 
 async fn get(a: GetArgs) -> Result<()> {
     let ucfg = utp_config(&a.net)?;
-    let config = peer_config(&a.net)?;
     let meta = load(&a.torrent)?;
-    std::fs::create_dir_all(&a.out)
-        .with_context(|| format!("cannot create {}", a.out.display()))?;
-    let out = OutputPaths::new(&meta, &a.out)?;
-    out.clear_temp()?;
-    let storage = Storage::create(&meta, &out.temp)?;
-    let n = meta.num_pieces();
-    let total = meta.total_length;
-    let name = meta.name.clone();
-    let hash = meta.info_hash_hex();
-    let torrent = Torrent::new(meta, storage, Bitfield::new(n));
-    let pb = progress(Some(total), a.net.quiet);
-    let result = fetch(&a, &ucfg, config, &torrent, &pb).await;
+    let pb = Progress::new(Some(meta.total_length), a.net.quiet);
+    let Placement { storage, have, out } = place(&meta, &a.out, false, &pb)?;
+    let plan = single_plan(
+        a.transport.disposition(false),
+        a.bind,
+        a.peer.clone(),
+        &a.net,
+        StopRule {
+            seed_seconds: Some(0.0),
+            max_seconds: Some(a.timeout),
+            give_up_without_peers: true,
+        },
+    )?;
+    let (n, total) = (meta.num_pieces(), meta.total_length);
+    let (name, hash) = (meta.name.clone(), meta.info_hash_hex());
+    let torrent = Torrent::new(meta.clone(), storage, have);
+    let mut o = run_swarm(&torrent, &ucfg, &plan, &pb, || match &out {
+        Some(o) => o.publish().map_err(Into::into),
+        None => Ok(()),
+    })
+    .await?;
     pb.pb.finish_and_clear();
-    match result {
-        Ok((secs, peers)) => {
-            out.publish()?;
-            let c = torrent.counters();
-            if a.net.json {
-                print_json(serde_json::json!({
-                    "role": "torrent get", "name": name, "info_hash": hash,
-                    "path": out.final_path, "complete": true, "verified": true,
-                    "transport": transport_name(&a.net), "cc": ucfg.controller.name(),
-                    "bytes": total, "pieces": n, "seconds": secs,
-                    "rate_mbit_s": mbit(total, secs), "counters": c, "peers": peers,
-                }))
-            } else {
-                println!(
-                    "torrent get: {} complete: {total} B in {n} pieces (all SHA-1 verified), {secs:.2} s = {:.2} Mbit/s over {}; {} hash failures, {} wasted blocks",
-                    out.final_path.display(),
-                    mbit(total, secs),
-                    transport_name(&a.net),
-                    c.hash_failures,
-                    c.wasted_blocks
-                );
-                Ok(())
-            }
-        }
-        Err(e) => {
-            let have = torrent.have().count();
-            out.clear_temp()?;
-            Err(e.context(format!(
-                "download of {name} incomplete: {have} of {n} pieces verified; nothing kept"
-            )))
-        }
+    let err = outcome_error(&mut o);
+    if !torrent.is_complete() {
+        let why = err.or_else(|| {
+            (o.stopped_by == "max-seconds")
+                .then(|| anyhow::anyhow!("timed out after {} s", a.timeout))
+        });
+        return Err(incomplete(&meta, &torrent, &out, why));
     }
-}
-
-async fn fetch(
-    a: &GetArgs,
-    ucfg: &ConnectionConfig,
-    config: PeerConfig,
-    torrent: &Torrent,
-    pb: &Progress,
-) -> Result<(f64, Vec<serde_json::Value>)> {
-    let net = Net::bind(a.net.transport, a.bind, false, ucfg).await?;
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let (done_tx, mut done_rx) = mpsc::unbounded_channel();
-    let env = PeerEnv {
-        config,
-        stop: stop_rx,
-        done: done_tx,
-        trace: Tracer::open(&a.net.trace)?,
-    };
-    let t0 = Instant::now();
-    let deadline = t0 + Duration::from_secs_f64(a.timeout.max(0.0));
-    let mut live = 0usize;
-    let mut dial_errors = Vec::new();
-    for &p in &a.peer {
-        match dial(&net, &a.net, p).await {
-            Ok(c) => {
-                live += 1;
-                spawn_peer(c, torrent.clone(), env.clone());
-            }
-            Err(e) => {
-                pb.note(format!("peer {p}: {e:#}"));
-                dial_errors.push(format!("{p}: {e:#}"));
-            }
-        }
+    if let Some(e) = err {
+        return Err(e);
     }
-    let mut changes = torrent.subscribe();
-    let mut peers = Vec::new();
-    let mut tick = tokio::time::interval(Duration::from_millis(200));
-    let outcome: Result<()> = loop {
-        if torrent.is_complete() {
-            break Ok(());
-        }
-        if live == 0 {
-            break Err(anyhow::anyhow!(
-                "no peer left to download from{}",
-                if dial_errors.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", dial_errors.join("; "))
-                }
-            ));
-        }
-        tokio::select! {
-            _ = changes.changed() => {}
-            Some(e) = done_rx.recv() => { live -= 1; peers.push(report_peer(&e, pb)); }
-            _ = tokio::time::sleep_until(deadline.into()) => {
-                break Err(anyhow::anyhow!("timed out after {} s", a.timeout));
-            }
-            _ = shutdown_signal() => break Err(anyhow::anyhow!("interrupted")),
-            _ = tick.tick() => {
-                let c = torrent.counters();
-                pb.pb.set_position(c.downloaded);
-                pb.pb.set_message(format!("pieces {}/{}, peers {live}", c.pieces_verified, torrent.meta().num_pieces()));
-            }
-        }
-    };
-    let secs = t0.elapsed().as_secs_f64();
-    wind_down(&stop_tx, &mut done_rx, &mut live, &mut peers, pb).await;
-    outcome.map(|()| (secs, peers))
+    let c = torrent.counters();
+    let secs = o.completed_after.unwrap_or(o.seconds);
+    let path = out
+        .as_ref()
+        .map_or(a.out.join(&name), |o| o.final_path.clone());
+    let tname = a.transport.name();
+    if a.net.json {
+        print_json(serde_json::json!({
+            "role": "torrent get", "name": name, "info_hash": hash,
+            "path": path, "complete": true, "verified": true,
+            "transport": tname, "cc": ucfg.controller.name(),
+            "bytes": total, "pieces": n, "seconds": secs,
+            "rate_mbit_s": mbit(total, secs), "counters": c, "peers": o.peers,
+        }))
+    } else {
+        println!(
+            "torrent get: {} complete: {total} B in {n} pieces (all SHA-1 verified), {secs:.2} s = {:.2} Mbit/s over {tname}; {} hash failures, {} wasted blocks",
+            path.display(),
+            mbit(total, secs),
+            c.hash_failures,
+            c.wasted_blocks
+        );
+        Ok(())
+    }
 }

@@ -1,11 +1,15 @@
-//! The transport under `ledbat torrent`: uTP (the point of the command, on `ledbat-utp`)
-//! or TCP (to check the BitTorrent layer on its own). This is the only place that knows
-//! how streams are made; the peer protocol takes any `AsyncRead + AsyncWrite` stream.
+//! The transports under `ledbat torrent`: uTP (on `ledbat-utp`) and kernel TCP, on one
+//! port. This is the only place that knows how streams are made; the peer protocol takes
+//! any `AsyncRead + AsyncWrite` stream.
 //!
-//! With uTP, one UDP socket carries every connection, incoming and outgoing, as
-//! BitTorrent clients do: a peer that dials out does so from its listening port.
+//! Which transports are bound follows the disposition (`ledbat_bt::disposition`): a UDP
+//! socket when uTP is attempted or accepted (one socket carries every uTP connection,
+//! incoming and outgoing, as BitTorrent clients do: a peer that dials out does so from its
+//! listening port), a TCP listener on the same port number when TCP is accepted. Outgoing
+//! TCP connections leave from an ephemeral port of the same address.
 
 use anyhow::{Context, Result};
+use ledbat_bt::{Disposition, Transport};
 use ledbat_utp::{ConnectionConfig, ConnectionStats, EndpointConfig, StatsHandle, UtpSocket};
 use std::net::SocketAddr;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -17,15 +21,6 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send> PeerStream for T {}
 /// A boxed peer stream.
 pub type BoxStream = Box<dyn PeerStream>;
 
-/// Which transport carries the peer connections.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Transport {
-    /// uTP (BEP 29) over UDP, with the chosen congestion controller.
-    Utp,
-    /// Kernel TCP (controller options do not apply).
-    Tcp,
-}
-
 /// Builds the uTP connection settings from the command line, the way `send` does.
 pub use crate::transfer_cmd::connection_config;
 
@@ -35,103 +30,132 @@ pub struct NewConn {
     pub stream: BoxStream,
     /// The peer's address.
     pub peer: SocketAddr,
+    /// Its transport.
+    pub transport: Transport,
+    /// We dialled it.
+    pub outgoing: bool,
     /// uTP counters (None for TCP).
     pub stats: Option<StatsHandle>,
 }
 
-/// Where connections come from: a uTP socket or TCP.
-pub enum Net {
-    /// One UDP socket for every uTP connection.
-    Utp(UtpSocket),
-    /// TCP: a listener when accepting, else the local address to connect from.
-    Tcp(Option<tokio::net::TcpListener>, SocketAddr),
+/// The sockets of one torrent command.
+pub struct Net {
+    utp: Option<UtpSocket>,
+    tcp: Option<tokio::net::TcpListener>,
+    /// Where outgoing TCP connections leave from.
+    tcp_from: SocketAddr,
+    local: SocketAddr,
 }
 
 impl Net {
-    /// Binds `addr`; accepts incoming connections when `listen`.
-    pub async fn bind(
-        transport: Transport,
-        addr: SocketAddr,
-        listen: bool,
-        cfg: &ConnectionConfig,
-    ) -> Result<Self> {
-        match transport {
-            Transport::Utp => {
-                let ep = EndpointConfig::default()
-                    .connection(cfg.clone())
-                    .listen(listen);
-                let s = UtpSocket::bind(addr, ep)
-                    .await
-                    .with_context(|| format!("cannot bind udp {addr}"))?;
-                Ok(Net::Utp(s))
-            }
-            Transport::Tcp if listen => Ok(Net::Tcp(
-                Some(
-                    tokio::net::TcpListener::bind(addr)
-                        .await
-                        .with_context(|| format!("cannot listen on tcp {addr}"))?,
-                ),
-                addr,
-            )),
-            Transport::Tcp => Ok(Net::Tcp(None, addr)),
-        }
+    /// Binds what `disp` needs on `addr`: a uTP socket (accepting when `disp` accepts uTP)
+    /// and a TCP listener on the same port (when `disp` accepts TCP). With port 0 the uTP
+    /// socket picks the port and TCP takes the same one.
+    pub async fn bind(disp: Disposition, addr: SocketAddr, cfg: &ConnectionConfig) -> Result<Self> {
+        let mut local = addr;
+        let utp = if disp.uses(Transport::Utp) {
+            let ep = EndpointConfig::default()
+                .connection(cfg.clone())
+                .listen(disp.accepts(Transport::Utp));
+            let s = UtpSocket::bind(addr, ep)
+                .await
+                .with_context(|| format!("cannot bind udp {addr}"))?;
+            local = s.local_addr();
+            Some(s)
+        } else {
+            None
+        };
+        let tcp = if disp.accepts(Transport::Tcp) {
+            let l = tokio::net::TcpListener::bind(local)
+                .await
+                .with_context(|| format!("cannot listen on tcp {local}"))?;
+            local = l.local_addr()?;
+            Some(l)
+        } else {
+            None
+        };
+        // Dial TCP from the listener's address but an ephemeral port; with no listener,
+        // from exactly the address asked for.
+        let tcp_from = if tcp.is_some() {
+            SocketAddr::new(local.ip(), 0)
+        } else {
+            addr
+        };
+        Ok(Self {
+            utp,
+            tcp,
+            tcp_from,
+            local,
+        })
     }
 
-    /// The bound address (None for TCP without a listener).
-    pub fn local_addr(&self) -> Option<SocketAddr> {
-        match self {
-            Net::Utp(s) => Some(s.local_addr()),
-            Net::Tcp(l, _) => l.as_ref().and_then(|l| l.local_addr().ok()),
-        }
+    /// The bound address (uTP and TCP share the port).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
     }
 
-    /// The next incoming connection (never resolves when not listening).
+    /// The next incoming connection on either transport (never resolves when accepting
+    /// nothing).
     pub async fn accept(&self) -> Result<NewConn> {
-        match self {
-            Net::Utp(s) => {
-                let st = s.accept().await?;
-                let peer = st.peer_addr();
-                let stats = Some(st.stats_handle());
+        let utp = async {
+            match &self.utp {
+                Some(s) => s.accept().await.map_err(anyhow::Error::from),
+                None => std::future::pending().await,
+            }
+        };
+        let tcp = async {
+            match &self.tcp {
+                Some(l) => l.accept().await.map_err(anyhow::Error::from),
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            st = utp => {
+                let st = st?;
                 Ok(NewConn {
+                    peer: st.peer_addr(),
+                    stats: Some(st.stats_handle()),
                     stream: Box::new(st),
-                    peer,
-                    stats,
+                    transport: Transport::Utp,
+                    outgoing: false,
                 })
             }
-            Net::Tcp(Some(l), _) => {
-                let (s, peer) = l.accept().await?;
+            s = tcp => {
+                let (s, peer) = s?;
                 s.set_nodelay(true)?;
                 Ok(NewConn {
                     stream: Box::new(s),
                     peer,
+                    transport: Transport::Tcp,
+                    outgoing: false,
                     stats: None,
                 })
             }
-            Net::Tcp(None, _) => std::future::pending().await,
         }
     }
 
-    /// Opens an outgoing connection to `peer`.
-    pub async fn connect(&self, peer: SocketAddr) -> Result<NewConn> {
-        match self {
-            Net::Utp(s) => {
+    /// Opens an outgoing connection to `peer` over `transport`.
+    pub async fn connect(&self, peer: SocketAddr, transport: Transport) -> Result<NewConn> {
+        match transport {
+            Transport::Utp => {
+                let s = self
+                    .utp
+                    .as_ref()
+                    .context("uTP is not enabled by the disposition")?;
                 let st = s
                     .connect(peer)
                     .await
                     .with_context(|| format!("cannot connect to utp {peer}"))?;
-                let stats = Some(st.stats_handle());
                 Ok(NewConn {
+                    stats: Some(st.stats_handle()),
                     stream: Box::new(st),
                     peer,
-                    stats,
+                    transport,
+                    outgoing: true,
                 })
             }
-            Net::Tcp(listener, bind) => {
-                // Dial from the given address; a listener's port is not reused for TCP.
-                let from = match listener {
-                    Some(_) => SocketAddr::new(bind.ip(), 0),
-                    None => *bind,
-                };
+            Transport::Tcp => {
+                let from = self.tcp_from;
                 let sock = if peer.is_ipv4() {
                     tokio::net::TcpSocket::new_v4()?
                 } else {
@@ -149,6 +173,8 @@ impl Net {
                 Ok(NewConn {
                     stream: Box::new(s),
                     peer,
+                    transport,
+                    outgoing: true,
                     stats: None,
                 })
             }

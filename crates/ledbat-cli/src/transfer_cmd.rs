@@ -14,6 +14,7 @@ use anyhow::{bail, Context, Result};
 use frame::{Header, Status, DIGEST_LEN};
 use indicatif::ProgressBar;
 use ledbat_core::ControllerConfig;
+use ledbat_utp::rledbat::RledbatConfig;
 use ledbat_utp::{
     ConnectionConfig, ConnectionStats, EndpointConfig, StatsHandle, UtpSocket, UtpStream,
 };
@@ -43,6 +44,10 @@ pub struct SendArgs {
     /// uTP packet size in bytes, header included (150..=1472).
     #[arg(long, default_value_t = 1400)]
     pub packet_size: u16,
+    /// Search the path MTU: packets start at 548 bytes and grow, through probes, up to
+    /// --packet-size (for paths whose MTU is below the packet size and that send no ICMP).
+    #[arg(long)]
+    pub probe_mtu: bool,
     /// Local address to bind.
     #[arg(long, default_value = "0.0.0.0:0")]
     pub bind: SocketAddr,
@@ -90,6 +95,34 @@ pub struct RecvArgs {
     /// Append the connection's state as one JSON line every 100 ms to this file.
     #[arg(long)]
     pub trace: Option<PathBuf>,
+    #[command(flatten)]
+    pub rledbat: RledbatArgs,
+}
+
+/// Receiver-driven LEDBAT on a receiving side (`recv`, `torrent get`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RledbatArgs {
+    /// Receiver-driven LEDBAT: limit the window advertised to the sender by the queuing
+    /// delay of the incoming data, so that any uTP sender (libtorrent, Transmission)
+    /// yields to other traffic on this side's link.
+    #[arg(long)]
+    pub rledbat: bool,
+    /// rLEDBAT's queuing-delay target in milliseconds (default 60).
+    #[arg(long = "rledbat-target-ms", requires = "rledbat", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub rledbat_target_ms: Option<u64>,
+}
+
+impl RledbatArgs {
+    /// The rLEDBAT settings these flags ask for (`None`: off).
+    pub fn config(&self) -> Option<RledbatConfig> {
+        self.rledbat.then(|| {
+            let mut c = RledbatConfig::default();
+            if let Some(ms) = self.rledbat_target_ms {
+                c.target = ledbat_core::Duration::from_millis(ms);
+            }
+            c
+        })
+    }
 }
 
 /// The final report of either side.
@@ -145,8 +178,16 @@ fn stats_message(s: &ConnectionStats) -> String {
     let rtt = s
         .srtt
         .map_or("-".to_string(), |d| format!("{:.1}ms", d.as_millis_f64()));
+    let rledbat = match (s.rledbat_window, s.rledbat_queuing_delay) {
+        (Some(w), qd) => format!(
+            "  rledbat {} KiB at {}",
+            w / 1024,
+            qd.map_or("-".to_string(), |d| format!("{:.1}ms", d.as_millis_f64()))
+        ),
+        _ => String::new(),
+    };
     format!(
-        "cwnd {} KiB  qdelay {qd}  rtt {rtt}  retx {}",
+        "cwnd {} KiB  qdelay {qd}  rtt {rtt}  retx {}{rledbat}",
         s.cwnd / 1024,
         s.retransmissions
     )
@@ -171,6 +212,11 @@ struct TraceLine {
     retransmissions: u64,
     timeouts: u64,
     state: &'static str,
+    /// Receiver-driven LEDBAT's window and queuing delay, when it is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rledbat_window: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rledbat_qdelay_ms: Option<f64>,
 }
 
 /// `--trace FILE`: one JSON line per sample of a connection's state, shared by every
@@ -211,6 +257,8 @@ impl Tracer {
             retransmissions: s.retransmissions,
             timeouts: s.timeouts,
             state: s.metrics.state,
+            rledbat_window: s.rledbat_window,
+            rledbat_qdelay_ms: s.rledbat_queuing_delay.map(|d| d.as_millis_f64()),
         };
         let mut guard = match self.out.lock() {
             Ok(g) => g,
@@ -297,7 +345,8 @@ pub fn connection_config(
 
 /// `ledbat send PATH ADDR`.
 pub fn run_send(a: SendArgs) -> Result<()> {
-    let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size)?;
+    let cfg =
+        connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size)?.mtu_probe(a.probe_mtu);
     runtime()?.block_on(send(a, cfg))
 }
 
@@ -417,7 +466,7 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
 }
 
 /// Parses a positive, finite number of seconds (for `--connect-timeout`).
-fn positive_secs(s: &str) -> std::result::Result<f64, String> {
+pub(crate) fn positive_secs(s: &str) -> std::result::Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!("{s:?} is not a positive number of seconds")),
@@ -439,9 +488,13 @@ pub fn run_recv(a: RecvArgs) -> Result<()> {
 }
 
 async fn recv(a: RecvArgs) -> Result<()> {
-    let sock = UtpSocket::bind(a.listen, EndpointConfig::default().listen(true))
-        .await
-        .with_context(|| format!("listening on {}", a.listen))?;
+    let cfg = ConnectionConfig::default().rledbat(a.rledbat.config());
+    let sock = UtpSocket::bind(
+        a.listen,
+        EndpointConfig::default().connection(cfg).listen(true),
+    )
+    .await
+    .with_context(|| format!("listening on {}", a.listen))?;
     if !a.quiet && !a.json {
         eprintln!("listening on {}", sock.local_addr());
     }
@@ -596,6 +649,26 @@ mod tests {
             quiet: true,
             idle_timeout: 10,
             trace: None,
+            rledbat: RledbatArgs::default(),
+        }
+    }
+
+    /// `send PATH ADDR` with the defaults, quiet, JSON summary, from loopback.
+    fn send_args(path: PathBuf, addr: SocketAddr) -> SendArgs {
+        SendArgs {
+            path,
+            addr,
+            cc: "ledbat".into(),
+            cc_params: vec![],
+            target_ms: None,
+            packet_size: 1400,
+            probe_mtu: false,
+            bind: "127.0.0.1:0".parse().unwrap(),
+            json: true,
+            quiet: true,
+            idle_timeout: 10,
+            connect_timeout: 30.0,
+            trace: None,
         }
     }
 
@@ -657,21 +730,19 @@ mod tests {
         let out = dir.join("out.bin");
         let r = tokio::spawn(recv(recv_args(addr, out.clone())));
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        // With the path-MTU search: probes padded to other sizes than the data packets
+        // around them, in GSO batches, over real sockets.
         let a = SendArgs {
-            path: src,
-            addr,
             cc: "ledbat".into(),
-            cc_params: vec![],
             target_ms: Some(25),
             packet_size: 1000,
-            bind: "127.0.0.1:0".parse().unwrap(),
-            json: true,
-            quiet: true,
-            idle_timeout: 10,
-            connect_timeout: 30.0,
+            probe_mtu: true,
             trace: Some(dir.join("trace.jsonl")),
+            ..send_args(src, addr)
         };
-        let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size).unwrap();
+        let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size)
+            .unwrap()
+            .mtu_probe(a.probe_mtu);
         send(a, cfg).await.unwrap();
         r.await.unwrap().unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), data);
@@ -685,6 +756,51 @@ mod tests {
             3,
             "src, out and trace: no temporary file left"
         );
+    }
+
+    #[test]
+    fn rledbat_flags_build_its_config() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            r: RledbatArgs,
+        }
+        let off = Cli::try_parse_from(["x"]).unwrap().r.config();
+        assert_eq!(off, None);
+        let on = Cli::try_parse_from(["x", "--rledbat"]).unwrap().r.config();
+        assert_eq!(on, Some(RledbatConfig::default()));
+        let t = Cli::try_parse_from(["x", "--rledbat", "--rledbat-target-ms", "25"])
+            .unwrap()
+            .r
+            .config()
+            .unwrap();
+        assert_eq!(t.target, ledbat_core::Duration::from_millis(25));
+        // A target without --rledbat, or out of range, is refused.
+        assert!(Cli::try_parse_from(["x", "--rledbat-target-ms", "25"]).is_err());
+        assert!(Cli::try_parse_from(["x", "--rledbat", "--rledbat-target-ms", "0"]).is_err());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_receiver_with_rledbat_gets_the_file_exact() {
+        let dir = tmpdir("rledbat");
+        let src = dir.join("src.bin");
+        let data: Vec<u8> = (0..2_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        std::fs::write(&src, &data).unwrap();
+        let addr = free_port();
+        let out = dir.join("out.bin");
+        let mut ra = recv_args(addr, out.clone());
+        ra.rledbat.rledbat = true;
+        let r = tokio::spawn(recv(ra));
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let a = SendArgs {
+            cc: "cubic".into(),
+            ..send_args(src, addr)
+        };
+        let cfg = connection_config(&a.cc, &a.cc_params, a.target_ms, a.packet_size).unwrap();
+        send(a, cfg).await.unwrap();
+        r.await.unwrap().unwrap();
+        assert!(std::fs::read(&out).unwrap() == data);
     }
 
     #[test]

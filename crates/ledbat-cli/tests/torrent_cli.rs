@@ -1,34 +1,13 @@
 //! `ledbat torrent` end to end through the binary, over loopback TCP (the BitTorrent layer;
 //! the uTP runs are in `interop/`).
 
+mod common;
+use common::{s, tmpdir, Kid, BIN};
+
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_ledbat");
-
-struct Dir(PathBuf);
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-fn tmpdir(tag: &str) -> Dir {
-    let d = std::env::temp_dir().join(format!("ledbat-cli-torrent-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Dir(d)
-}
-
-/// Kills the child on drop so a failing test leaves no process behind.
-struct Kid(Child);
-impl Drop for Kid {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn ledbat(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().unwrap()
@@ -48,10 +27,6 @@ fn payload(path: &Path, len: usize) -> Vec<u8> {
     data
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// Seeds `src` over `transport` and downloads it with a second process; returns the
 /// downloader's JSON summary and its `--trace` file's lines.
 fn round_trip(
@@ -59,7 +34,7 @@ fn round_trip(
     transport: &str,
     len: usize,
 ) -> (serde_json::Value, Vec<serde_json::Value>) {
-    let d = tmpdir(tag);
+    let d = tmpdir("torrent", tag);
     let src = d.0.join("data.bin");
     let data = payload(&src, len);
     let torrent = d.0.join("data.torrent");
@@ -166,8 +141,8 @@ fn create_seed_get_round_trip_over_utp() {
 }
 
 #[test]
-fn get_that_cannot_finish_leaves_no_file_and_fails() {
-    let d = tmpdir("fail");
+fn get_that_cannot_finish_fails_and_keeps_only_the_part_for_resume() {
+    let d = tmpdir("torrent", "fail");
     let src = d.0.join("x.bin");
     payload(&src, 100_000);
     let torrent = d.0.join("x.torrent");
@@ -196,13 +171,17 @@ fn get_that_cannot_finish_leaves_no_file_and_fails() {
     assert!(t0.elapsed() < Duration::from_secs(10));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("incomplete: 0 of 1 pieces"), "{err}");
+    assert!(
+        err.contains("kept in") && err.contains("x.bin.part"),
+        "{err}"
+    );
     assert!(!out.join("x.bin").exists());
-    assert!(!out.join("x.bin.part").exists());
+    assert!(out.join("x.bin.part").exists());
 }
 
 #[test]
 fn seeding_the_wrong_data_is_refused() {
-    let d = tmpdir("wrong");
+    let d = tmpdir("torrent", "wrong");
     let src = d.0.join("a.bin");
     payload(&src, 50_000);
     let torrent = d.0.join("a.torrent");
@@ -227,7 +206,7 @@ fn seeding_the_wrong_data_is_refused() {
 
 #[test]
 fn a_broken_torrent_file_is_named_in_the_error() {
-    let d = tmpdir("broken");
+    let d = tmpdir("torrent", "broken");
     let torrent = d.0.join("bad.torrent");
     std::fs::write(&torrent, b"d4:infod4:name1:xee").unwrap();
     let o = ledbat(&[
@@ -251,7 +230,7 @@ fn a_broken_torrent_file_is_named_in_the_error() {
 
 #[test]
 fn unknown_controller_is_refused_before_anything_starts() {
-    let d = tmpdir("cc");
+    let d = tmpdir("torrent", "cc");
     let src = d.0.join("a.bin");
     payload(&src, 20_000);
     let torrent = d.0.join("a.torrent");

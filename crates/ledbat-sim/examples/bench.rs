@@ -1,5 +1,7 @@
 //! Simulator benchmark: wall time, bottleneck packets and events per wall-second, peak
-//! memory (VmHWM), for the reference scenario and for larger ones.
+//! memory (VmHWM), for the reference scenario, larger ones, and seed 003's swarm of section
+//! 5.1 (`scenarios/seed003/swarm.toml`, run until its 100th completion; its "bottleneck
+//! packets" are the packets every peer's uplink serialised).
 //!
 //! `cargo run --release -p ledbat-sim --example bench` runs every configuration in its own
 //! child process (so each peak-memory figure is its own) and prints one line each;
@@ -22,6 +24,9 @@ cc = { name = "ledbat", target = "25ms" }
 [[flow]]
 cc = { name = "newreno" }
 "#;
+
+/// Seed 003 section 5.1: 1 seed, 100 leechers at 0.1 Hz, 50-50 LEDBAT/TCP, random stay.
+const SWARM: &str = include_str!("../../../scenarios/seed003/swarm.toml");
 
 fn config(name: &str) -> Option<(String, Vec<String>)> {
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
@@ -52,16 +57,24 @@ fn config(name: &str) -> Option<(String, Vec<String>)> {
                 "duration=30s",
             ]),
         ),
+        "swarm-5050-random-stay" => (SWARM.into(), vec![]),
+        "swarm-5050-leave-at-once" => {
+            (SWARM.into(), s(&["swarm.seed_behaviour=\"leave-at-once\""]))
+        }
+        "swarm-tcp-random-stay" => (SWARM.into(), s(&["swarm.class.0.share=0"])),
         _ => return None,
     })
 }
 
-const ALL: [&str; 5] = [
+const ALL: [&str; 8] = [
     "reference",
     "reference-1200s",
     "reference-1200s-noseries",
     "100-flows-1Gbps",
     "1000-flows-1Gbps",
+    "swarm-5050-random-stay",
+    "swarm-5050-leave-at-once",
+    "swarm-tcp-random-stay",
 ];
 
 fn peak_rss_kb() -> Option<u64> {
@@ -98,7 +111,7 @@ fn one(name: &str) {
     };
     assert!(r.conservation.holds);
     println!(
-        "{name:<24} flows {:>4}  sim {:>5.0} s  wall {:>6.3} s  cpu {:>6.3} s  bottleneck pkts {:>8}  {:>5.2} M pkts/wall-s  {:>5.2} M pkts/cpu-s  events {:>9}  {:>5.2} M ev/wall-s  peak pkts in net {:>5}  peak RSS {:>6} kB  eta {:.3}",
+        "{name:<26} flows {:>4}  sim {:>5.0} s  wall {:>6.3} s  cpu {:>6.3} s  bottleneck pkts {:>8}  {:>5.2} M pkts/wall-s  {:>5.2} M pkts/cpu-s  events {:>9}  {:>5.2} M ev/wall-s  peak pkts in net {:>5}  peak RSS {:>6} kB  eta {:.3}",
         r.flows.len(),
         r.duration_s,
         wall,

@@ -34,6 +34,12 @@ pub enum Ev {
     Stop(u32),
     /// A flow's sending interruption begins.
     Interrupt(u32),
+    /// A swarm peer joins: the index of its plan (`world::swarm`).
+    PeerArrive(u32),
+    /// A swarm peer's choke round may be due.
+    PeerTick(u32),
+    /// A swarm peer leaves.
+    PeerLeave(u32),
     /// Time-series sample.
     Sample,
     /// End of a one-second measurement window.

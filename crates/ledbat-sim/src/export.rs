@@ -1,14 +1,16 @@
 //! What the front ends show of results: `summary.json`, the time-series table
-//! (`series.csv`), a sweep's per-run and per-grid-point tables (`runs.csv`, `means.csv`) and
-//! the controller catalog. The `ledbat` command line writes these as files and the Python
-//! package turns the same tables into DataFrames, so both show identical numbers.
+//! (`series.csv`), a swarm's per-peer and per-completion tables (`peers.csv`,
+//! `completions.csv`), a sweep's per-run and per-grid-point tables (`runs.csv`,
+//! `means.csv`) and the controller catalog. The `ledbat` command line writes these as files
+//! and the Python package turns the same tables into DataFrames, so both show identical
+//! numbers.
 //!
 //! Tables are column-oriented ([`Table`]); [`Table::to_csv`] formats them (fixed decimals
-//! per column, empty cells for NaN or missing values, RFC 4180 quoting). A future
-//! per-peer table of BitTorrent swarm runs belongs here, next to [`series_table`].
+//! per column, empty cells for NaN or missing values, RFC 4180 quoting).
 
 use crate::result::{RunResult, Series};
 use crate::stats::mean_ci95;
+use crate::swarm::report::SwarmResult;
 use crate::sweep::SweepRun;
 use ledbat_core::ControllerConfig;
 use serde::Serialize;
@@ -159,6 +161,89 @@ pub fn series_table(s: &Series) -> Table {
             Cells::Int(l.queue_pkts.iter().map(|&q| u64::from(q)).collect()),
         );
     }
+    t
+}
+
+/// A swarm's peers (`peers.csv`), one row per peer that joined, in id order; the columns
+/// are [`crate::swarm::report::PeerResult`]'s fields (times in s, delays in ms, bytes).
+pub fn swarm_peers_table(s: &SwarmResult) -> Table {
+    let mut t = Table::default();
+    let p = &s.peers;
+    let int =
+        |f: fn(&crate::swarm::report::PeerResult) -> u64| Cells::Int(p.iter().map(f).collect());
+    let float = |f: fn(&crate::swarm::report::PeerResult) -> Option<f64>, decimals| Cells::Float {
+        values: p.iter().map(|x| f(x).unwrap_or(f64::NAN)).collect(),
+        decimals,
+    };
+    t.push("id", int(|x| x.id as u64));
+    t.push(
+        "class",
+        Cells::Text(p.iter().map(|x| x.class.clone()).collect()),
+    );
+    t.push("initial_seed", int(|x| x.initial_seed as u64));
+    t.push("joined_s", float(|x| Some(x.joined_s), 6));
+    t.push("completed_s", float(|x| x.completed_s, 6));
+    t.push("left_s", float(|x| x.left_s, 6));
+    t.push("download_s", float(|x| x.download_s, 6));
+    t.push(
+        "completion_rank",
+        float(|x| x.completion_rank.map(f64::from), 0),
+    );
+    t.push("measured", int(|x| x.measured as u64));
+    t.push("downloaded", int(|x| x.downloaded));
+    t.push("duplicate", int(|x| x.duplicate));
+    t.push("endgame_duplicate", int(|x| x.endgame_duplicate));
+    t.push("uploaded_utp", int(|x| x.uploaded_utp));
+    t.push("uploaded_tcp", int(|x| x.uploaded_tcp));
+    t.push("max_connections", int(|x| x.max_connections as u64));
+    t.push("queue_samples", int(|x| x.queue_samples));
+    t.push("uplink_queue_pkts", float(|x| x.uplink_queue_pkts, 3));
+    t.push("uplink_queue_ms", float(|x| x.uplink_queue_ms, 3));
+    t.push("uplink_max_queue_pkts", int(|x| x.uplink_max_queue_pkts));
+    t.push("uplink_drops", int(|x| x.uplink_drops));
+    t.push("uplink_utilisation", float(|x| x.uplink_utilisation, 4));
+    t.push("block_latency_ms", float(|x| x.block_latency_ms, 3));
+    t.push("late_requests", int(|x| x.late_requests));
+    t.push("duplicate_requests", int(|x| x.duplicate_requests));
+    t.push("ignored", int(|x| x.ignored));
+    t
+}
+
+/// A swarm's leecher completions in order (`completions.csv`): rank, time, peer, class,
+/// download time, whether measured.
+pub fn swarm_completions_table(s: &SwarmResult) -> Table {
+    let c = &s.completions;
+    let mut t = Table::default();
+    t.push(
+        "rank",
+        Cells::Int(c.iter().map(|x| x.rank as u64).collect()),
+    );
+    t.push(
+        "at_s",
+        Cells::Float {
+            values: c.iter().map(|x| x.at_s).collect(),
+            decimals: 6,
+        },
+    );
+    t.push(
+        "peer",
+        Cells::Int(c.iter().map(|x| x.peer as u64).collect()),
+    );
+    t.push(
+        "class",
+        Cells::Text(c.iter().map(|x| x.class.clone()).collect()),
+    );
+    t.push(
+        "download_s",
+        Cells::Float {
+            values: c.iter().map(|x| x.download_s).collect(),
+            decimals: 6,
+        },
+    );
+    t.push(
+        "measured",
+        Cells::Int(c.iter().map(|x| x.measured as u64).collect()),
+    );
     t
 }
 

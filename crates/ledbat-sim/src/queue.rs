@@ -198,11 +198,14 @@ impl Queue {
     /// Packets waiting (not in service) at `now`, for a queue served by
     /// [`Queue::offer_fifo`].
     pub fn waiting_at(&self, now: u64) -> usize {
-        self.ring
-            .iter()
-            .rev()
-            .take_while(|e| e.enq_at > now)
-            .count()
+        // Service start times increase along the ring.
+        self.ring.len() - self.ring.partition_point(|e| e.enq_at <= now)
+    }
+
+    /// Time until the link is free at `now`, ns: the wait of a packet arriving now, for a
+    /// queue served by [`Queue::offer_fifo`].
+    pub fn backlog_ns(&self, now: u64) -> u64 {
+        self.busy_until.saturating_sub(now)
     }
 
     /// Offers a packet arriving at `now`; returns false if the discipline drops it.

@@ -30,8 +30,12 @@ pub struct RunResult {
     pub conservation: Conservation,
     /// Engine counters.
     pub engine: EngineStats,
-    /// Time series (absent when the scenario sets `series = false`).
+    /// Time series (absent when the scenario sets `series = false`, and for swarms).
     pub series: Option<Series>,
+    /// A swarm run's per-peer and per-class results (absent for flow scenarios; then
+    /// `flows` and `links` are empty and `aggregate` covers the swarm's uplinks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swarm: Option<crate::swarm::report::SwarmResult>,
 }
 
 /// Whole-run metrics over the measurement window.

@@ -1,6 +1,8 @@
-//! Parameter sweeps: a base scenario, a grid of `--set`-style overrides (cartesian
-//! product), and seeds. Expands into runs, plays them in parallel (rayon) and summarises
-//! each run as a flat row of numbers; `export::sweep_tables` turns the rows into tables.
+//! Parameter sweeps: a base scenario, named cases (each a list of `--set`-style overrides,
+//! for settings that change together, such as a swarm's population), a grid of overrides
+//! (cartesian product, taken for every case), and seeds. Expands into runs, plays them in
+//! parallel (rayon) and summarises each run as a flat row of numbers;
+//! `export::sweep_tables` turns the rows into tables.
 
 use crate::result::RunResult;
 use crate::scenario::{Scenario, ScenarioError};
@@ -31,9 +33,23 @@ pub struct SweepSpec {
     /// Overrides applied to every run.
     #[serde(default)]
     pub set: Vec<String>,
+    /// Named cases, as `[[case]]` tables; every case runs the whole grid. Default none.
+    #[serde(default, rename = "case")]
+    pub cases: Vec<Case>,
     /// Grid: dotted key -> values; runs take the cartesian product (keys in sorted order).
     #[serde(default)]
     pub grid: BTreeMap<String, Vec<toml::Value>>,
+}
+
+/// A named set of overrides (`[[case]]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// Its name: the value of the `case` column.
+    pub name: String,
+    /// Its overrides, applied after the sweep's `set` and before the grid's.
+    #[serde(default)]
+    pub set: Vec<String>,
 }
 
 fn one_seed() -> Seeds {
@@ -43,11 +59,12 @@ fn one_seed() -> Seeds {
 /// One grid point: its parameter values and the scenario they produce.
 #[derive(Clone, Debug)]
 pub struct GridPoint {
-    /// `(key, value)` in grid-key order, values as text.
+    /// `(key, value)` in [`SweepSpec::param_keys`] order, values as text.
     pub params: Vec<(String, String)>,
-    /// Index of each value in its key's list, in grid-key order.
+    /// Index of the case (when there are cases), then of each value in its key's list.
     pub index: Vec<usize>,
-    /// The overrides (`key=value`) applied after the sweep's `set`, in grid-key order.
+    /// The overrides (`key=value`) applied after the sweep's `set`: the case's, then the
+    /// grid's in key order.
     pub overrides: Vec<String>,
     /// The scenario with the overrides applied.
     pub scenario: Scenario,
@@ -62,6 +79,14 @@ impl SweepSpec {
                 key: format!("grid.{k}"),
                 reason: "needs at least one value".into(),
             });
+        }
+        for (i, c) in s.cases.iter().enumerate() {
+            if c.name.trim().is_empty() || s.cases[..i].iter().any(|o| o.name == c.name) {
+                return Err(ScenarioError::Invalid {
+                    key: format!("case.{i}.name"),
+                    reason: format!("needs a name of its own, got `{}`", c.name),
+                });
+            }
         }
         if matches!(s.seeds, Seeds::Count(0)) || matches!(&s.seeds, Seeds::List(l) if l.is_empty())
         {
@@ -81,28 +106,82 @@ impl SweepSpec {
         }
     }
 
-    /// Expands the grid against the base scenario text.
+    /// The parameter columns of the result tables: `case` when there are cases, then the
+    /// grid keys.
+    pub fn param_keys(&self) -> Vec<String> {
+        let case = (!self.cases.is_empty()).then(|| "case".to_string());
+        case.into_iter().chain(self.grid.keys().cloned()).collect()
+    }
+
+    /// Expands the cases and the grid against the base scenario text: cases outer, grid
+    /// inner.
     pub fn points(&self, base: &str) -> Result<Vec<GridPoint>, ScenarioError> {
-        let keys: Vec<&String> = self.grid.keys().collect();
+        let none = [Case {
+            name: String::new(),
+            set: Vec::new(),
+        }];
+        let cases: &[Case] = if self.cases.is_empty() {
+            &none
+        } else {
+            &self.cases
+        };
         let mut out = Vec::new();
+        for (ci, case) in cases.iter().enumerate() {
+            self.grid_points(base, case, ci, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn grid_points(
+        &self,
+        base: &str,
+        case: &Case,
+        ci: usize,
+        out: &mut Vec<GridPoint>,
+    ) -> Result<(), ScenarioError> {
+        let keys: Vec<&String> = self.grid.keys().collect();
         let mut idx = vec![0usize; keys.len()];
         loop {
-            let params: Vec<(String, String)> = keys
-                .iter()
-                .zip(&idx)
-                .map(|(k, &i)| ((*k).clone(), value_text(&self.grid[*k][i])))
+            let case_param =
+                (!self.cases.is_empty()).then(|| ("case".to_string(), case.name.clone()));
+            let params: Vec<(String, String)> = case_param
+                .into_iter()
+                .chain(
+                    keys.iter()
+                        .zip(&idx)
+                        .map(|(k, &i)| ((*k).clone(), value_text(&self.grid[*k][i]))),
+                )
                 .collect();
-            let overrides: Vec<String> = keys
+            let overrides: Vec<String> = case
+                .set
                 .iter()
-                .zip(&idx)
-                .map(|(k, &i)| format!("{k}={}", self.grid[*k][i]))
+                .cloned()
+                .chain(
+                    keys.iter()
+                        .zip(&idx)
+                        .map(|(k, &i)| format!("{k}={}", self.grid[*k][i])),
+                )
                 .collect();
             let mut sets: Vec<String> = self.set.clone();
             sets.extend(overrides.iter().cloned());
-            let scenario = Scenario::from_toml_with(base, &sets)?;
+            let scenario = Scenario::from_toml_with(base, &sets).map_err(|e| {
+                if case.name.is_empty() {
+                    e
+                } else {
+                    ScenarioError::Invalid {
+                        key: format!("case `{}`", case.name),
+                        reason: e.to_string(),
+                    }
+                }
+            })?;
+            let index = (!self.cases.is_empty())
+                .then_some(ci)
+                .into_iter()
+                .chain(idx.iter().copied())
+                .collect();
             out.push(GridPoint {
                 params,
-                index: idx.clone(),
+                index,
                 overrides,
                 scenario,
             });
@@ -110,7 +189,7 @@ impl SweepSpec {
             let mut d = keys.len();
             loop {
                 if d == 0 {
-                    return Ok(out);
+                    return Ok(());
                 }
                 d -= 1;
                 idx[d] += 1;
@@ -253,7 +332,36 @@ pub fn metrics_row(r: &RunResult) -> Vec<(String, f64)> {
         v.push((format!("{}.cwnd_mean_pkts", f.name), f.cwnd_mean_pkts));
         v.push((format!("{}.cwnd_sd_pkts", f.name), f.cwnd_sd_pkts));
     }
+    if let Some(s) = &r.swarm {
+        swarm_metrics(s, &mut v);
+    }
     v
+}
+
+/// A swarm run's numbers: completion times (the thesis's metric), uplink queues, byte
+/// shares and signalling latency, for the swarm and per class.
+fn swarm_metrics(s: &crate::swarm::report::SwarmResult, v: &mut Vec<(String, f64)>) {
+    let nan = f64::NAN;
+    let o = |x: Option<f64>| x.unwrap_or(nan);
+    v.push(("complete".into(), s.complete as u8 as f64));
+    v.push(("download_mean_s".into(), o(s.download.mean)));
+    v.push(("download_median_s".into(), o(s.download.median)));
+    v.push(("download_q1_s".into(), o(s.download.q1)));
+    v.push(("download_q3_s".into(), o(s.download.q3)));
+    v.push(("tcp_byte_share".into(), o(s.tcp_byte_share)));
+    v.push(("swarm_queue_mean_ms".into(), o(s.queue_mean_ms)));
+    v.push(("swarm_queue_mean_pkts".into(), o(s.queue_mean_pkts)));
+    for c in &s.classes {
+        let n = &c.name;
+        v.push((format!("{n}.download_mean_s"), o(c.download.mean)));
+        v.push((format!("{n}.download_median_s"), o(c.download.median)));
+        v.push((format!("{n}.measured"), c.download.n as f64));
+        v.push((format!("{n}.queue_mean_ms"), o(c.queue_mean_ms)));
+        v.push((format!("{n}.queue_mean_pkts"), o(c.queue_mean_pkts)));
+        v.push((format!("{n}.queue_over_100_pkts"), o(c.queue_over_100_pkts)));
+        v.push((format!("{n}.uplink_utilisation"), o(c.uplink_utilisation)));
+        v.push((format!("{n}.block_latency_ms"), o(c.block_latency_mean_ms)));
+    }
 }
 
 #[cfg(test)]
@@ -293,6 +401,69 @@ mod tests {
             }
             t
         });
+    }
+
+    #[test]
+    fn cases_run_the_whole_grid_each_and_come_first() {
+        let s = SweepSpec::from_toml(
+            "scenario = \"x\"\nset = [\"duration=\\\"3s\\\"\"]\n\
+             [[case]]\nname = \"small\"\nset = [\"topology.queue.packets=10\", \"topology.rate=\\\"5Mbps\\\"\"]\n\
+             [[case]]\nname = \"base\"\n\
+             [grid]\n\"flow.0.cc.target\" = [\"25ms\", \"50ms\"]\n",
+        )
+        .unwrap();
+        assert_eq!(s.param_keys(), ["case", "flow.0.cc.target"]);
+        let pts = s.points(BASE).unwrap();
+        assert_eq!(pts.len(), 4);
+        assert_eq!(
+            pts[1].params,
+            vec![
+                ("case".into(), "small".into()),
+                ("flow.0.cc.target".into(), "50ms".into())
+            ]
+        );
+        assert_eq!(pts[1].index, vec![0, 1]);
+        assert_eq!(
+            pts[1].overrides,
+            vec![
+                "topology.queue.packets=10",
+                "topology.rate=\"5Mbps\"",
+                "flow.0.cc.target=\"50ms\""
+            ]
+        );
+        let crate::scenario::Topology::Dumbbell(d) = &pts[1].scenario.topology else {
+            panic!()
+        };
+        assert_eq!(d.rate, crate::units::Rate::mbps(5));
+        assert_eq!(
+            pts[1].scenario.duration,
+            ledbat_core::Duration::from_secs(3)
+        );
+        assert_eq!(pts[2].params[0].1, "base");
+        assert_eq!(pts[2].scenario.topology, {
+            let mut t = pts[0].scenario.topology.clone();
+            if let crate::scenario::Topology::Dumbbell(d) = &mut t {
+                d.queue = crate::scenario::QueueConfig::DropTail(crate::scenario::DropTail {
+                    packets: Some(100),
+                    bytes: None,
+                });
+                d.rate = crate::units::Rate::mbps(10);
+            }
+            t
+        });
+        // A case's bad override names the case; duplicate names are refused.
+        let bad = SweepSpec::from_toml(
+            "scenario = \"x\"\n[[case]]\nname = \"b\"\nset = [\"flow.0.cc.tagret=1\"]\n",
+        )
+        .unwrap();
+        let e = bad.points(BASE).unwrap_err().to_string();
+        assert!(e.contains("case `b`") && e.contains("tagret"), "{e}");
+        let e = SweepSpec::from_toml(
+            "scenario = \"x\"\n[[case]]\nname = \"a\"\n[[case]]\nname = \"a\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("case.1.name"), "{e}");
     }
 
     #[test]

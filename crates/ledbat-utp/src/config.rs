@@ -58,6 +58,13 @@ pub struct ConnectionConfig {
     /// An accepted connection that hears nothing after the SYN is dropped after this long.
     /// Default 30 s.
     pub handshake_timeout: Duration,
+    /// Receiver-driven LEDBAT on what this side receives (see [`crate::rledbat`]): the
+    /// advertised window is also limited by a delay-based window of the receiver's own.
+    /// Default off.
+    pub rledbat: Option<crate::rledbat::RledbatConfig>,
+    /// Search the path MTU (see [`crate::conn::pmtu`]): packets start at 548 bytes and
+    /// grow, through probes, up to `packet_size`. Default off (packets are `packet_size`).
+    pub mtu_probe: bool,
 }
 
 impl Default for ConnectionConfig {
@@ -78,6 +85,8 @@ impl Default for ConnectionConfig {
             max_packets_in_flight: 4096,
             linger: Duration::from_secs(2),
             handshake_timeout: Duration::from_secs(30),
+            rledbat: None,
+            mtu_probe: false,
         }
     }
 }
@@ -118,6 +127,16 @@ impl ConnectionConfig {
         self.keepalive = d;
         self
     }
+    /// Turns receiver-driven LEDBAT on (`Some`) or off.
+    pub fn rledbat(mut self, r: Option<crate::rledbat::RledbatConfig>) -> Self {
+        self.rledbat = r;
+        self
+    }
+    /// Turns the path-MTU search on or off.
+    pub fn mtu_probe(mut self, on: bool) -> Self {
+        self.mtu_probe = on;
+        self
+    }
     /// Sets the linger time after close.
     pub fn linger(mut self, d: Duration) -> Self {
         self.linger = d;
@@ -127,6 +146,15 @@ impl ConnectionConfig {
     /// Largest payload of a DATA packet.
     pub fn max_payload(&self) -> usize {
         self.packet_size as usize - crate::packet::HEADER_LEN
+    }
+
+    /// Upper bound of [`crate::Connection::memory_bytes`] under this configuration. Each
+    /// buffer's length is bounded (send buffer: `send_buffer`; received bytes, in order
+    /// and reordered: twice `recv_buffer`; reorder slots: `max_reorder`; packets in flight:
+    /// `max_packets_in_flight` + 1; delay samples: 16; selective-ACK scratch:
+    /// `max_sack_bytes`) and a growing buffer's capacity is at most twice its length.
+    pub fn memory_bound(&self) -> usize {
+        crate::conn::memory_bound(self)
     }
 
     /// Checks every field; the error names the first bad one.
@@ -188,6 +216,14 @@ impl ConnectionConfig {
         }
         if self.keepalive.is_zero() {
             return err("keepalive", "must be positive".into());
+        }
+        if let Some(r) = &self.rledbat {
+            if r.target.is_zero() || r.target > Duration::from_secs(10) {
+                return err(
+                    "rledbat.target",
+                    format!("must be in (0, 10 s], got {}", r.target),
+                );
+            }
         }
         self.controller.validate()?;
         Ok(())

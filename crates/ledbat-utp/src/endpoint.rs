@@ -12,6 +12,22 @@
 //! when not listening, when `max_half_open` accepted connections have heard nothing
 //! since their SYN, or when `max_connections` exist. Malformed datagrams are counted and
 //! dropped.
+//!
+//! Scheduling, so that no per-packet work grows with the number of connections:
+//!
+//! - timers: a binary heap of `(deadline, connection)`. After every event that touches a
+//!   connection its deadline is recomputed; an earlier one is pushed, a later one waits
+//!   until the entry in the heap comes due and is then pushed again (each connection has
+//!   one live entry; superseded ones are skipped when popped). [`Endpoint::poll_timeout`]
+//!   may therefore be early, never late. O(log n) per change.
+//! - transmission: a queue of connections that may have something to send (they handled
+//!   a packet or a timer, or the application touched them). [`Endpoint::poll_transmit`]
+//!   serves the front one up to [`BURST`] datagrams in a row (runs of one peer's
+//!   datagrams are what UDP GSO batches), then moves it to the back; one that has
+//!   nothing leaves the queue until its next event.
+//! - the application's side: [`Endpoint::connection_mut`] marks the connection, and the
+//!   next call into the endpoint re-arms and queues it. [`Endpoint::take_changed`] lists
+//!   the connections that had events, so a runtime wakes only their tasks.
 
 use crate::config::ConnectionConfig;
 use crate::conn::{Connection, State, Unreachable};
@@ -20,8 +36,13 @@ use crate::stats::EndpointStats;
 use ledbat_core::{ConfigError, Instant, Timestamp32};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha12Rng;
-use std::collections::{HashMap, VecDeque};
-use std::net::SocketAddr;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap, VecDeque};
+use std::net::{IpAddr, SocketAddr};
+
+/// Peer addresses whose path MTU an endpoint remembers at most (the table is emptied
+/// when full).
+pub const PATH_MTU_CACHE: usize = 4096;
 
 /// Endpoint parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,11 +111,40 @@ impl EndpointConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ConnHandle(pub u64);
 
+/// Datagrams one connection sends in a row before the next one's turn.
+pub const BURST: u32 = 32;
+
 #[derive(Debug)]
 struct Entry {
     conn: Connection,
     addr: SocketAddr,
     released: bool,
+    /// Its deadline (timers, and the drain time once released), as last computed.
+    armed: Option<Instant>,
+    /// The time of its live entry in the timer heap.
+    in_heap: Option<Instant>,
+    /// In the transmit queue.
+    queued: bool,
+    /// Datagrams sent in its current turn.
+    burst: u32,
+    /// Handed to the application mutably since the endpoint last looked.
+    touched: bool,
+    /// Listed for [`Endpoint::take_changed`].
+    changed: bool,
+}
+
+impl Entry {
+    fn deadline(&self) -> Option<Instant> {
+        let drain = if self.released {
+            self.conn.drain_at()
+        } else {
+            None
+        };
+        match (self.conn.poll_timeout(), drain) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
 }
 
 /// A set of connections sharing one socket.
@@ -102,10 +152,18 @@ struct Entry {
 pub struct Endpoint {
     cfg: EndpointConfig,
     rng: ChaCha12Rng,
-    conns: HashMap<ConnHandle, Entry>,
+    conns: BTreeMap<ConnHandle, Entry>,
     by_key: HashMap<(SocketAddr, u16), ConnHandle>,
-    order: Vec<ConnHandle>,
-    cursor: usize,
+    timers: BinaryHeap<Reverse<(Instant, ConnHandle)>>,
+    ready: VecDeque<ConnHandle>,
+    touched: Vec<ConnHandle>,
+    changed: Vec<ConnHandle>,
+    /// Accepted connections that may still be half-open (pruned when counted).
+    half_open: Vec<ConnHandle>,
+    /// Scratch list of [`Endpoint::handle_timeout`].
+    due: Vec<ConnHandle>,
+    /// What path-MTU searches learned, per peer address: (confirmed size, ceiling).
+    path_mtu: HashMap<IpAddr, (u16, u16)>,
     next_handle: u64,
     incoming: VecDeque<ConnHandle>,
     resets: VecDeque<(SocketAddr, Header)>,
@@ -120,10 +178,15 @@ impl Endpoint {
         Ok(Endpoint {
             cfg,
             rng: ChaCha12Rng::seed_from_u64(seed),
-            conns: HashMap::new(),
+            conns: BTreeMap::new(),
             by_key: HashMap::new(),
-            order: Vec::new(),
-            cursor: 0,
+            timers: BinaryHeap::new(),
+            ready: VecDeque::new(),
+            touched: Vec::new(),
+            changed: Vec::new(),
+            half_open: Vec::new(),
+            due: Vec::new(),
+            path_mtu: HashMap::new(),
             next_handle: 0,
             incoming: VecDeque::new(),
             resets: VecDeque::new(),
@@ -156,9 +219,85 @@ impl Endpoint {
         self.conns.get(&h).map(|e| &e.conn)
     }
 
-    /// The connection `h`, mutably.
+    /// The connection `h`, mutably. Its timers and transmissions are looked at again at
+    /// the next call into the endpoint.
     pub fn connection_mut(&mut self, h: ConnHandle) -> Option<&mut Connection> {
-        self.conns.get_mut(&h).map(|e| &mut e.conn)
+        let e = self.conns.get_mut(&h)?;
+        if !e.touched {
+            e.touched = true;
+            self.touched.push(h);
+        }
+        Some(&mut e.conn)
+    }
+
+    /// Recomputes `h`'s deadline after an event (see the module documentation).
+    fn rearm(&mut self, h: ConnHandle) {
+        let Some(e) = self.conns.get_mut(&h) else {
+            return;
+        };
+        e.armed = e.deadline();
+        if let Some(t) = e.armed {
+            if e.in_heap.is_none_or(|x| t < x) {
+                e.in_heap = Some(t);
+                self.timers.push(Reverse((t, h)));
+            }
+        }
+    }
+
+    /// `h` had an event: re-arm it, queue it for transmission, list it as changed, and
+    /// keep what its path-MTU search learned.
+    fn touch(&mut self, h: ConnHandle) {
+        self.rearm(h);
+        let Some(e) = self.conns.get_mut(&h) else {
+            return;
+        };
+        if let Some(b) = e.conn.path_mtu() {
+            let ip = e.addr.ip();
+            if self.path_mtu.get(&ip) != Some(&b) {
+                if self.path_mtu.len() >= PATH_MTU_CACHE && !self.path_mtu.contains_key(&ip) {
+                    self.path_mtu.clear();
+                }
+                self.path_mtu.insert(ip, b);
+            }
+        }
+        if !e.queued {
+            e.queued = true;
+            e.burst = 0;
+            self.ready.push_back(h);
+        }
+        if !e.changed {
+            e.changed = true;
+            self.changed.push(h);
+        }
+    }
+
+    /// Takes in the connections the application touched.
+    fn settle(&mut self) {
+        while let Some(h) = self.touched.pop() {
+            if let Some(e) = self.conns.get_mut(&h) {
+                e.touched = false;
+            }
+            self.touch(h);
+        }
+    }
+
+    /// Appends to `out` every connection that had an event since the last call (handled a
+    /// packet, a timer or a report, sent, was touched by the application, or was
+    /// removed), once each.
+    pub fn take_changed(&mut self, out: &mut Vec<ConnHandle>) {
+        self.settle();
+        for h in self.changed.drain(..) {
+            if let Some(e) = self.conns.get_mut(&h) {
+                e.changed = false;
+            }
+            out.push(h);
+        }
+    }
+
+    /// Memory the connections hold now, bytes (see [`Connection::memory_bytes`]).
+    /// Walks every connection: for reports, not for per-packet use.
+    pub fn memory_bytes(&self) -> usize {
+        self.conns.values().map(|e| e.conn.memory_bytes()).sum()
     }
 
     /// The peer address of `h`.
@@ -175,23 +314,30 @@ impl Endpoint {
         addr: SocketAddr,
         kind: Unreachable,
     ) -> usize {
+        self.settle();
         self.stats.unreachable_reports += 1;
-        let mut failed = 0;
-        for e in self.conns.values_mut() {
+        let mut failed = Vec::new();
+        for (&h, e) in self.conns.iter_mut() {
             if e.addr == addr && e.conn.on_unreachable(now, kind) {
-                failed += 1;
+                failed.push(h);
             }
         }
-        self.stats.unreachable_failed += failed as u64;
-        failed
+        self.stats.unreachable_failed += failed.len() as u64;
+        for &h in &failed {
+            self.touch(h);
+        }
+        failed.len()
     }
 
     /// Handles of every connection.
     pub fn handles(&self) -> impl Iterator<Item = ConnHandle> + '_ {
-        self.order.iter().copied()
+        self.conns.keys().copied()
     }
 
-    fn insert(&mut self, addr: SocketAddr, conn: Connection) -> ConnHandle {
+    fn insert(&mut self, addr: SocketAddr, mut conn: Connection) -> ConnHandle {
+        if let Some(&(floor, ceiling)) = self.path_mtu.get(&addr.ip()) {
+            conn.seed_path_mtu(floor, ceiling);
+        }
         let h = ConnHandle(self.next_handle);
         self.next_handle += 1;
         self.by_key.insert((addr, conn.recv_id()), h);
@@ -201,9 +347,15 @@ impl Endpoint {
                 conn,
                 addr,
                 released: false,
+                armed: None,
+                in_heap: None,
+                queued: false,
+                burst: 0,
+                touched: false,
+                changed: false,
             },
         );
-        self.order.push(h);
+        self.touch(h);
         h
     }
 
@@ -221,6 +373,7 @@ impl Endpoint {
             }
             id = id.wrapping_add(2);
         }
+        self.settle();
         let conn = Connection::connect(now, self.cfg.connection.clone(), id)?;
         Ok(self.insert(addr, conn))
     }
@@ -241,6 +394,7 @@ impl Endpoint {
         if let Some(e) = self.conns.get_mut(&h) {
             e.released = true;
             e.conn.close();
+            self.touch(h);
         }
     }
 
@@ -261,11 +415,16 @@ impl Endpoint {
         self.resets.push_back((addr, h));
     }
 
-    fn half_open(&self) -> usize {
-        self.conns
-            .values()
-            .filter(|e| !e.conn.is_initiator() && e.conn.state() == State::SynReceived)
-            .count()
+    /// Accepted connections that have heard nothing since their SYN (at most
+    /// `max_half_open` are kept, so counting them is bounded too).
+    fn half_open(&mut self) -> usize {
+        let conns = &self.conns;
+        self.half_open.retain(|h| {
+            conns
+                .get(h)
+                .is_some_and(|e| e.conn.state() == State::SynReceived)
+        });
+        self.half_open.len()
     }
 
     /// Handles one datagram from `addr`. Returns the connection it was for, if any.
@@ -275,6 +434,7 @@ impl Endpoint {
         addr: SocketAddr,
         datagram: &[u8],
     ) -> Option<ConnHandle> {
+        self.settle();
         self.stats.datagrams_received += 1;
         let p = match packet::decode(datagram) {
             Ok(p) => p,
@@ -315,6 +475,7 @@ impl Endpoint {
         if let Some(c) = found {
             if let Some(e) = self.conns.get_mut(&c) {
                 e.conn.handle_packet(now, &p);
+                self.touch(c);
             }
             return Some(c);
         }
@@ -335,6 +496,7 @@ impl Endpoint {
                 let isn: u16 = self.rng.gen();
                 let conn = Connection::accept(now, self.cfg.connection.clone(), h, isn).ok()?;
                 let c = self.insert(addr, conn);
+                self.half_open.push(c);
                 self.incoming.push_back(c);
                 self.stats.accepted += 1;
                 Some(c)
@@ -348,66 +510,111 @@ impl Endpoint {
     }
 
     /// Writes the next datagram into `out` (cleared first) and returns its destination,
-    /// or `None` when nothing is due. Connections take turns, one datagram each.
+    /// or `None` when nothing is due. Connections take turns of up to [`BURST`] datagrams.
     pub fn poll_transmit(&mut self, now: Instant, out: &mut Vec<u8>) -> Option<SocketAddr> {
+        self.settle();
         out.clear();
         if let Some((addr, h)) = self.resets.pop_front() {
             packet::encode(&h, &[], &[], out);
             self.stats.resets_sent += 1;
             return Some(addr);
         }
-        let n = self.order.len();
-        for k in 0..n {
-            let i = (self.cursor + k) % n;
-            let h = self.order[i];
-            if let Some(e) = self.conns.get_mut(&h) {
-                if e.conn.poll_transmit(now, out) {
-                    self.cursor = (i + 1) % n;
-                    return Some(e.addr);
+        while let Some(&h) = self.ready.front() {
+            let Some(e) = self.conns.get_mut(&h) else {
+                self.ready.pop_front();
+                continue;
+            };
+            let sent = e.conn.poll_transmit(now, out);
+            let addr = e.addr;
+            if sent {
+                e.burst += 1;
+                if e.burst >= BURST {
+                    e.burst = 0;
+                    self.ready.pop_front();
+                    self.ready.push_back(h);
                 }
+                if !e.changed {
+                    e.changed = true;
+                    self.changed.push(h);
+                }
+            } else {
+                e.queued = false;
+                self.ready.pop_front();
+            }
+            // Sending arms the retransmission timer; a blocked send may arm a pause.
+            self.rearm(h);
+            if sent {
+                return Some(addr);
             }
         }
         None
     }
 
-    /// The earliest timer of any connection.
+    /// The earliest deadline of any connection: may be early (a deadline that moved
+    /// later since), never late.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        self.conns
-            .values()
-            .filter_map(|e| {
-                let drain = if e.released { e.conn.drain_at() } else { None };
-                match (e.conn.poll_timeout(), drain) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                }
-            })
-            .min()
+        let heap = self.timers.peek().map(|Reverse((t, _))| *t);
+        // Connections the application touched since the last call are not re-armed yet.
+        let touched = self
+            .touched
+            .iter()
+            .filter_map(|h| self.conns.get(h).and_then(Entry::deadline))
+            .min();
+        match (heap, touched) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Runs due timers and removes connections that are released and drained (or failed
-    /// and released).
+    /// and released). Each connection's timers run once per call: a deadline still due
+    /// afterwards (a keep-alive waits for the next transmit) comes up at the next call.
     pub fn handle_timeout(&mut self, now: Instant) {
-        let mut dead = Vec::new();
-        for (&h, e) in self.conns.iter_mut() {
-            if e.conn.poll_timeout().is_some_and(|t| t <= now) {
+        self.settle();
+        let mut due = std::mem::take(&mut self.due);
+        while let Some(&Reverse((t, h))) = self.timers.peek() {
+            if t > now {
+                break;
+            }
+            self.timers.pop();
+            let Some(e) = self.conns.get_mut(&h) else {
+                continue;
+            };
+            if e.in_heap != Some(t) {
+                continue; // superseded by an earlier entry
+            }
+            e.in_heap = None;
+            match e.armed {
+                Some(a) if a <= now => due.push(h),
+                // The deadline moved later: its entry goes back at the new time.
+                Some(_) => self.rearm(h),
+                None => {}
+            }
+        }
+        for h in due.drain(..) {
+            let Some(e) = self.conns.get_mut(&h) else {
+                continue;
+            };
+            if e.conn.poll_timeout().is_some_and(|x| x <= now) {
                 e.conn.handle_timeout(now);
             }
             if e.released && e.conn.is_drained(now) {
-                dead.push(h);
+                self.remove(h);
+            } else {
+                self.touch(h);
             }
         }
-        for h in dead {
-            self.remove(h);
-        }
+        self.due = due;
     }
 
     /// Forgets `h` at once (no FIN, no RESET).
     pub fn remove(&mut self, h: ConnHandle) {
         if let Some(e) = self.conns.remove(&h) {
             self.by_key.remove(&(e.addr, e.conn.recv_id()));
-            self.order.retain(|&x| x != h);
-            if self.cursor >= self.order.len() {
-                self.cursor = 0;
+            // Its heap, queue and list entries are skipped when they come up; its tasks
+            // hear of the removal through `take_changed`.
+            if !e.changed {
+                self.changed.push(h);
             }
         }
     }

@@ -34,6 +34,9 @@ pub struct LinkConfig {
     pub rate_bps: u64,
     /// Bottleneck FIFO limit in bytes (datagrams that would exceed it are dropped).
     pub queue_bytes: u64,
+    /// Datagrams longer than this are dropped without a word (a link whose MTU is below
+    /// the sender's guess, and no ICMP); 0 is no limit.
+    pub max_datagram: usize,
 }
 
 impl Default for LinkConfig {
@@ -48,6 +51,7 @@ impl Default for LinkConfig {
             reorder_delay: Duration::from_millis(5),
             rate_bps: 0,
             queue_bytes: 0,
+            max_datagram: 0,
         }
     }
 }
@@ -64,6 +68,7 @@ impl LinkConfig {
             reorder_delay: Duration::from_millis(8),
             rate_bps: 0,
             queue_bytes: 0,
+            max_datagram: 0,
         }
     }
 
@@ -115,6 +120,9 @@ pub struct Net {
     /// ones in one batch before it transmits (a runtime woken late, or reading a batch
     /// of datagrams per wake-up). Zero: each arrival is handled at its own instant.
     pub a_wake: Duration,
+    /// The same for the server: a runtime reading its socket in batches (recvmmsg, GRO)
+    /// before it transmits, so one acknowledgement covers the whole batch.
+    pub b_wake: Duration,
     /// Queueing delay of every datagram entering the A-to-B bottleneck, with the time
     /// it entered (only when that link has a rate).
     pub ab_queue: Vec<(Instant, Duration)>,
@@ -149,6 +157,7 @@ impl Net {
             delivered: 0,
             dropped: 0,
             a_wake: Duration::ZERO,
+            b_wake: Duration::ZERO,
             ab_queue: Vec::new(),
             ab_free_at: Instant::ZERO,
             buf: Vec::new(),
@@ -171,6 +180,10 @@ impl Net {
     }
 
     fn inject(&mut self, to_b: bool, d: Vec<u8>, link: LinkConfig) {
+        if link.max_datagram > 0 && d.len() > link.max_datagram {
+            self.dropped += 1;
+            return;
+        }
         if self.rng.gen_bool(link.loss.clamp(0.0, 1.0)) {
             self.dropped += 1;
             return;
@@ -202,13 +215,25 @@ impl Net {
             if self.rng.gen_bool(link.reorder.clamp(0.0, 1.0)) {
                 at += link.reorder_delay;
             }
-            if !to_b && !self.a_wake.is_zero() {
-                let w = self.a_wake.as_nanos();
+            let wake = if to_b { self.b_wake } else { self.a_wake };
+            if !wake.is_zero() {
+                let w = wake.as_nanos();
                 at = Instant::from_nanos(at.as_nanos().div_ceil(w) * w);
             }
             self.ticket += 1;
             self.queue.push(Reverse((at, self.ticket, to_b, d.clone())));
         }
+    }
+
+    /// Mean queueing delay (ms) of the datagrams that entered the A-to-B bottleneck at or
+    /// after `from` (NaN when none did).
+    pub fn mean_ab_queue_ms(&self, from: Instant) -> f64 {
+        let (sum, n) = self
+            .ab_queue
+            .iter()
+            .filter(|(t, _)| *t >= from)
+            .fold((0.0, 0u32), |(s, n), (_, d)| (s + d.as_millis_f64(), n + 1));
+        sum / n as f64
     }
 
     /// Hands a datagram straight to one endpoint (for fuzzing and attack tests).
@@ -347,6 +372,90 @@ pub fn transfer(net: &mut Net, data: &[u8], limit: Duration) -> TransferOutcome 
         client,
         dropped: net.dropped,
     }
+}
+
+/// Drives `n` client connections from A to B until `until`: client `i` writes `data(i)`
+/// (backlogged when it is `None`: writes as long as the send buffer takes bytes) and closes
+/// after it; the server reads everything. Calls `sample(net, now)` at every step. Returns
+/// the bytes each server-side connection read, by accept order.
+pub fn run_flows(
+    net: &mut Net,
+    n: usize,
+    data: impl Fn(usize) -> Option<Vec<u8>>,
+    until: Instant,
+    mut sample: impl FnMut(&Net, &std::collections::HashMap<ConnHandle, Vec<u8>>),
+) -> (
+    Vec<ConnHandle>,
+    std::collections::HashMap<ConnHandle, Vec<u8>>,
+) {
+    let clients: Vec<ConnHandle> = (0..n)
+        .map(|_| net.a.connect(net.now, addr_b()).unwrap())
+        .collect();
+    let payloads: Vec<Option<Vec<u8>>> = (0..n).map(&data).collect();
+    let chunk = vec![0x5au8; 16 * 1024];
+    let mut written = vec![0usize; n];
+    let mut servers = Vec::new();
+    let mut got: std::collections::HashMap<ConnHandle, Vec<u8>> = std::collections::HashMap::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        for (i, &c) in clients.iter().enumerate() {
+            let Some(conn) = net.a.connection_mut(c) else {
+                continue;
+            };
+            match &payloads[i] {
+                Some(d) if written[i] < d.len() => {
+                    written[i] += conn.write(&d[written[i]..]).unwrap_or(0)
+                }
+                Some(_) => conn.close(),
+                None => while conn.write(&chunk).is_ok() {},
+            }
+        }
+        while let Some(h) = net.b.accept() {
+            servers.push(h);
+        }
+        for &h in &servers {
+            let Some(conn) = net.b.connection_mut(h) else {
+                continue;
+            };
+            while let Ok(k) = conn.read(&mut buf) {
+                if k == 0 {
+                    break;
+                }
+                got.entry(h).or_default().extend_from_slice(&buf[..k]);
+            }
+        }
+        sample(net, &got);
+        let done = servers.len() == n
+            && servers
+                .iter()
+                .all(|&h| net.b.connection(h).is_some_and(|c| c.is_read_closed()));
+        if done || !net.step(until) {
+            break;
+        }
+    }
+    (servers, got)
+}
+
+/// Which client each server-side stream came from: for each of `servers`, the `i` in
+/// `0..n` whose `payload(i)` it received exactly (taken out of `got`), sorted. Panics when
+/// a stream matches no payload.
+pub fn senders(
+    servers: &[ConnHandle],
+    got: &mut std::collections::HashMap<ConnHandle, Vec<u8>>,
+    n: usize,
+    payload: impl Fn(usize) -> Vec<u8>,
+) -> Vec<usize> {
+    let mut seen: Vec<usize> = servers
+        .iter()
+        .map(|h| {
+            let data = got.remove(h).unwrap_or_default();
+            (0..n)
+                .find(|&i| payload(i) == data)
+                .expect("a client's exact payload")
+        })
+        .collect();
+    seen.sort();
+    seen
 }
 
 /// Drives an established connection pair with adversarial input, for fuzzing: `input` is
@@ -499,7 +608,7 @@ mod tests {
     }
 
     #[test]
-    fn one_endpoint_serves_many_connections_both_ways() {
+    fn one_endpoint_serves_many_connections() {
         let mut net = Net::new(
             EndpointConfig::default(),
             LinkConfig::lossy(0.03),
@@ -512,56 +621,11 @@ mod tests {
                 .map(|k| (k * (i + 3)) as u8)
                 .collect()
         };
-        let clients: Vec<ConnHandle> = (0..n)
-            .map(|_| net.a.connect(net.now, addr_b()).unwrap())
-            .collect();
-        let mut written = vec![0usize; n];
-        let mut servers: Vec<ConnHandle> = Vec::new();
-        let mut got: std::collections::HashMap<ConnHandle, Vec<u8>> = Default::default();
-        let mut buf = vec![0u8; 65536];
         let limit = net.now + Duration::from_secs(300);
-        loop {
-            for (i, &c) in clients.iter().enumerate() {
-                let data = payload(i);
-                let conn = net.a.connection_mut(c).unwrap();
-                if written[i] < data.len() {
-                    written[i] += conn.write(&data[written[i]..]).unwrap_or(0);
-                } else {
-                    conn.close();
-                }
-            }
-            while let Some(h) = net.b.accept() {
-                servers.push(h);
-            }
-            for &h in &servers {
-                let conn = net.b.connection_mut(h).unwrap();
-                while let Ok(k) = conn.read(&mut buf) {
-                    if k == 0 {
-                        break;
-                    }
-                    got.entry(h).or_default().extend_from_slice(&buf[..k]);
-                }
-            }
-            let done = servers.len() == n
-                && servers
-                    .iter()
-                    .all(|&h| net.b.connection(h).unwrap().is_read_closed());
-            if done || !net.step(limit) {
-                break;
-            }
-        }
+        let (servers, mut got) = run_flows(&mut net, n, |i| Some(payload(i)), limit, |_, _| {});
         assert_eq!(servers.len(), n);
         // Each server-side stream holds exactly one client's payload.
-        let mut seen: Vec<usize> = servers
-            .iter()
-            .map(|h| {
-                let data = got.remove(h).unwrap_or_default();
-                (0..n)
-                    .find(|&i| payload(i) == data)
-                    .expect("a client's exact payload")
-            })
-            .collect();
-        seen.sort();
+        let seen = senders(&servers, &mut got, n, payload);
         assert_eq!(seen, (0..n).collect::<Vec<_>>());
     }
 
@@ -635,16 +699,7 @@ mod tests {
                 break;
             }
         }
-        let q: Vec<f64> = net
-            .ab_queue
-            .iter()
-            .filter(|(t, _)| *t >= from)
-            .map(|(_, d)| d.as_millis_f64())
-            .collect();
-        (
-            q.iter().sum::<f64>() / q.len() as f64,
-            ratio_sum / ratio_n as f64,
-        )
+        (net.mean_ab_queue_ms(from), ratio_sum / ratio_n as f64)
     }
 
     #[test]

@@ -43,6 +43,9 @@ mod imp {
     use std::io::IoSliceMut;
     use std::os::fd::AsRawFd;
 
+    /// Control-message buffer of one error-queue read, bytes.
+    const CMSG_SPACE: usize = 512;
+
     /// Asks the kernel to queue ICMP errors on `sock`.
     pub fn enable(sock: &UdpSocket) -> io::Result<()> {
         let r = if sock.local_addr()?.is_ipv4() {
@@ -58,7 +61,10 @@ mod imp {
     pub fn recv_report(sock: &UdpSocket) -> io::Result<Option<(SocketAddr, Unreachable)>> {
         let mut payload = [0u8; 64];
         let mut iov = [IoSliceMut::new(&mut payload)];
-        let mut cmsg = nix::cmsg_space!(nix::libc::sock_extended_err, nix::libc::sockaddr_in6);
+        // Room for the error report and the other control messages the socket asks for
+        // (quinn-udp turns on receive timestamps, packet info and TOS): a truncated
+        // control buffer fails the call with ENOBUFS and the report is never read.
+        let mut cmsg = vec![0u8; CMSG_SPACE];
         let msg = recvmsg::<SockaddrStorage>(
             sock.as_raw_fd(),
             &mut iov,

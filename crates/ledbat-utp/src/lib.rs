@@ -8,6 +8,7 @@
 //! - [`seq`]: wrap-safe 16-bit sequence arithmetic;
 //! - [`config`]: connection parameters with documented defaults;
 //! - [`conn`]: one connection's state machine;
+//! - [`rledbat`]: receiver-driven LEDBAT, the receive side's window;
 //! - [`endpoint`]: many connections behind one socket (demultiplexing, accept, RESET for
 //!   strangers, half-open bound);
 //! - [`harness`]: two endpoints over an in-memory lossy network with a virtual clock;
@@ -17,6 +18,7 @@ pub mod config;
 pub mod conn;
 pub mod packet;
 mod recv;
+pub mod rledbat;
 pub mod seq;
 pub mod stats;
 
@@ -28,8 +30,12 @@ pub mod harness;
 
 pub use endpoint::{ConnHandle, Endpoint, EndpointConfig};
 #[cfg(feature = "tokio")]
+mod gso;
+#[cfg(feature = "tokio")]
 mod icmp;
 #[cfg(feature = "tokio")]
 pub mod runtime;
+#[cfg(feature = "tokio")]
+mod udp;
 #[cfg(feature = "tokio")]
 pub use runtime::{StatsHandle, UtpSocket, UtpStream};

@@ -250,10 +250,59 @@ pub fn encode(header: &Header, sack: &[u8], payload: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(payload);
 }
 
+/// Extension type of the padding on path-MTU probes: bytes a receiver skips (libutp and
+/// libtorrent skip every extension type they do not know; BEP 29 defines only 1 and
+/// implementations use 2).
+pub const EXT_PADDING: u8 = 0x50;
+
+/// Appends a packet of `header` and `payload` (no selective ACK) brought to exactly `size`
+/// bytes by a chain of [`EXT_PADDING`] extensions, or unpadded when `size` leaves less
+/// than the 2 bytes of one extension header.
+pub fn encode_padded(header: &Header, payload: &[u8], size: usize, out: &mut Vec<u8>) {
+    let pad = size.saturating_sub(HEADER_LEN + payload.len());
+    if pad < 2 {
+        encode(header, &[], payload, out);
+        return;
+    }
+    // Each extension takes 2..=257 bytes (header plus a body of at most 255).
+    let n = pad.div_ceil(257);
+    let start = out.len();
+    encode(header, &[], &[], out);
+    out[start + 1] = EXT_PADDING;
+    for i in 0..n {
+        let total = pad / n + usize::from(i < pad % n);
+        out.push(if i + 1 < n { EXT_PADDING } else { 0 });
+        out.push((total - 2) as u8);
+        out.resize(out.len() + total - 2, 0);
+    }
+    out.extend_from_slice(payload);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn padded_packets_have_the_asked_size_and_decode_to_their_payload() {
+        let h = hdr(PacketType::Data);
+        for size in [20 + 5 + 2, 300, 1000, 1472] {
+            let mut out = Vec::new();
+            encode_padded(&h, b"hello", size, &mut out);
+            assert_eq!(out.len(), size);
+            let p = decode(&out).unwrap();
+            assert_eq!(p.payload, b"hello");
+            assert!(p.sack.is_none());
+            // 1472 - 25 = 1447 bytes of padding: 6 extensions of at most 257 bytes.
+            if size == 1472 {
+                assert_eq!(p.unknown_extensions, 6);
+            }
+        }
+        // Too small to pad: the plain packet.
+        let mut out = Vec::new();
+        encode_padded(&h, b"hello", 26, &mut out);
+        assert_eq!(out.len(), 25);
+    }
 
     fn hdr(ty: PacketType) -> Header {
         Header {

@@ -161,6 +161,14 @@ impl Receiver {
         payload.len() as u64
     }
 
+    /// Memory held, bytes: the in-order queue's and the reorder slots' capacity and the
+    /// packets buffered in them.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.buf.capacity()
+            + self.ooo.capacity() * std::mem::size_of::<Option<Vec<u8>>>()
+            + self.ooo_bytes
+    }
+
     /// Moves up to `buf.len()` readable bytes into `buf`; returns how many.
     pub(crate) fn read(&mut self, buf: &mut [u8]) -> usize {
         let n = buf.len().min(self.buf.len());

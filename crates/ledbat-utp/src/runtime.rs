@@ -2,9 +2,9 @@
 //! implementing [`AsyncRead`] and [`AsyncWrite`].
 //!
 //! No protocol logic lives here. A driver task owns the socket: it reads every datagram
-//! that is ready, hands each to the sans-IO [`Endpoint`], runs due timers, writes every
-//! datagram the endpoint has due, and sleeps until the next datagram, timer or
-//! application call. The monotonic clock is read here only, and converted to
+//! that is ready (`recvmmsg`, GRO: see `udp`), hands each to the sans-IO [`Endpoint`],
+//! runs due timers, writes every datagram the endpoint has due (grouped per peer into GSO
+//! sends: see `gso`), and sleeps until the next datagram, timer or application call. The monotonic clock is read here only, and converted to
 //! [`ledbat_core::Instant`] once per event: nanoseconds of CLOCK_MONOTONIC (read once at
 //! bind, then advanced by std's monotonic clock), so wire timestamps count like libutp's
 //! and one-way delays between endpoints on one host are real.
@@ -14,7 +14,9 @@
 //! so under load one STATE acknowledges several packets (libutp defers acks the same way).
 
 use crate::endpoint::{ConnHandle, Endpoint, EndpointConfig};
+use crate::gso::{Batch, Batcher};
 use crate::stats::{ConnectionStats, EndpointStats};
+use crate::udp::{RecvBufs, Udp};
 use crate::{ConnectionError, StreamError};
 use ledbat_core::Instant;
 use std::collections::HashMap;
@@ -33,8 +35,9 @@ use tokio::sync::Notify;
 /// "fragmentation needed" report arrives as this error, news about one peer's path.
 const EMSGSIZE: i32 = 90;
 
-/// Datagrams received in one batch before acknowledgements and timers run.
-const RECV_BATCH: usize = 64;
+/// Datagrams received in one batch before acknowledgements and timers run (a few
+/// `recvmmsg` calls; with GRO one call may bring hundreds).
+const RECV_BATCH: usize = 256;
 /// Datagrams sent per turn of the driver before it looks at the socket again.
 const SEND_BATCH: usize = 128;
 
@@ -77,6 +80,8 @@ impl Inner {
 struct Inner {
     ep: Endpoint,
     wakers: HashMap<ConnHandle, Wakers>,
+    /// Scratch list of [`Endpoint::take_changed`].
+    changed: Vec<ConnHandle>,
     accept: Option<Waker>,
     socket_dropped: bool,
     io_error: Option<String>,
@@ -160,12 +165,13 @@ impl UtpSocket {
         let ep =
             Endpoint::new(cfg, seed).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let sock = UdpSocket::bind(addr).await?;
-        crate::icmp::enable(&sock)?;
         let local = sock.local_addr()?;
+        let (udp, rx) = Udp::new(sock)?;
         let shared = Arc::new(Shared {
             inner: Mutex::new(Inner {
                 ep,
                 wakers: HashMap::new(),
+                changed: Vec::new(),
                 accept: None,
                 socket_dropped: false,
                 io_error: None,
@@ -174,7 +180,7 @@ impl UtpSocket {
             epoch: std::time::Instant::now(),
             epoch_mono: monotonic_nanos(),
         });
-        tokio::spawn(drive(shared.clone(), sock));
+        tokio::spawn(drive(shared.clone(), udp, rx));
         Ok(UtpSocket { shared, local })
     }
 
@@ -461,10 +467,10 @@ fn take_reports(sock: &UdpSocket, ep: &mut Endpoint, now: Instant) {
     });
 }
 
-async fn drive(shared: Arc<Shared>, sock: UdpSocket) {
-    let mut rbuf = vec![0u8; 64 * 1024];
-    let mut outq: Vec<(SocketAddr, Vec<u8>)> = Vec::with_capacity(SEND_BATCH);
-    let mut pool: Vec<Vec<u8>> = Vec::new();
+async fn drive(shared: Arc<Shared>, udp: Udp, mut rx: RecvBufs) {
+    let mut batcher = Batcher::default();
+    let mut sending: Vec<Batch> = Vec::new();
+    let mut dgram = Vec::with_capacity(2048);
     loop {
         let deadline;
         let more;
@@ -474,24 +480,30 @@ async fn drive(shared: Arc<Shared>, sock: UdpSocket) {
             if g.ep.poll_timeout().is_some_and(|t| t <= now) {
                 g.ep.handle_timeout(now);
             }
-            loop {
-                let mut b = pool.pop().unwrap_or_default();
-                match g.ep.poll_transmit(now, &mut b) {
-                    Some(a) => outq.push((a, b)),
-                    None => {
-                        pool.push(b);
-                        break;
-                    }
-                }
-                if outq.len() >= SEND_BATCH {
-                    break;
+            let max_segments = udp.max_segments();
+            while batcher.datagrams() < SEND_BATCH {
+                match g.ep.poll_transmit(now, &mut dgram) {
+                    Some(a) => batcher.push(a, &dgram, max_segments),
+                    None => break,
                 }
             }
-            more = outq.len() >= SEND_BATCH;
+            more = batcher.datagrams() >= SEND_BATCH;
+            batcher.take(&mut sending);
             deadline = g.ep.poll_timeout();
-            // Wake only the tasks that can make progress; the others stay registered.
-            let Inner { ep, wakers, .. } = &mut *g;
-            for (h, w) in wakers.iter_mut() {
+            // Wake only the tasks of connections that had an event and can make progress;
+            // the others stay registered.
+            let Inner {
+                ep,
+                wakers,
+                changed,
+                ..
+            } = &mut *g;
+            changed.clear();
+            ep.take_changed(changed);
+            for h in changed.iter() {
+                let Some(w) = wakers.get_mut(h) else {
+                    continue;
+                };
                 let (readable, writable) = match ep.connection(*h) {
                     Some(c) => (c.is_readable(), write_ready(c, w.write_wait)),
                     None => (true, true),
@@ -514,17 +526,13 @@ async fn drive(shared: Arc<Shared>, sock: UdpSocket) {
                 return;
             }
         }
-        for (a, b) in outq.drain(..) {
-            let r = match sock.try_send_to(&b, a) {
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => sock.send_to(&b, a).await,
-                r => r,
-            };
+        for b in sending.drain(..) {
             // A send error toward one peer (unreachable, refused) is the network
-            // dropping the datagram; an ICMP report behind it is on the error queue.
-            if r.as_ref().is_err_and(is_peer_error) {
-                take_reports(&sock, &mut shared.lock().ep, shared.now());
+            // dropping the datagrams; an ICMP report behind it is on the error queue.
+            if udp.send(&b).await.as_ref().is_err_and(is_peer_error) {
+                take_reports(&udp.sock, &mut shared.lock().ep, shared.now());
             }
-            pool.push(b);
+            batcher.recycle(b.buf);
         }
         if more {
             tokio::task::yield_now().await;
@@ -537,41 +545,47 @@ async fn drive(shared: Arc<Shared>, sock: UdpSocket) {
             }
         };
         tokio::select! {
-            r = sock.recv_from(&mut rbuf) => {
-                let mut g = shared.lock();
-                match r {
-                    Ok((n, from)) => {
-                        let now = shared.now();
-                        g.ep.handle(now, from, &rbuf[..n]);
-                        for _ in 1..RECV_BATCH {
-                            match sock.try_recv_from(&mut rbuf) {
-                                Ok((n, from)) => {
-                                    g.ep.handle(now, from, &rbuf[..n]);
-                                }
-                                Err(_) => break,
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        // ICMP errors about one peer surface here (with IP_RECVERR, and on
-                        // some platforms without it): not fatal to the socket. The error
-                        // queue says which peer they concern.
-                        if is_peer_error(&e) {
-                            take_reports(&sock, &mut g.ep, shared.now());
-                        } else {
-                            g.io_error = Some(e.to_string());
-                        }
-                    }
+            r = udp.sock.readable() => {
+                if r.is_ok() {
+                    receive(&shared, &udp, &mut rx);
                 }
             }
-            r = sock.ready(Interest::ERROR) => {
+            r = udp.sock.ready(Interest::ERROR) => {
                 if r.is_ok() {
                     let mut g = shared.lock();
-                    take_reports(&sock, &mut g.ep, shared.now());
+                    take_reports(&udp.sock, &mut g.ep, shared.now());
                 }
             }
             _ = sleep => {}
             _ = shared.notify.notified() => {}
+        }
+    }
+}
+
+/// Hands up to [`RECV_BATCH`] queued datagrams to the endpoint, one `recvmmsg` at a time,
+/// all stamped with one `now`.
+fn receive(shared: &Shared, udp: &Udp, rx: &mut RecvBufs) {
+    let mut g = shared.lock();
+    let now = shared.now();
+    let mut got = 0;
+    // Bounded also in calls: a peer error consumes a call without a datagram.
+    for _ in 0..RECV_BATCH {
+        match udp.try_recv(rx, |from, d| {
+            g.ep.handle(now, from, d);
+        }) {
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+            // ICMP errors about one peer surface here (with IP_RECVERR, and on some
+            // platforms without it): not fatal to the socket. The error queue says which
+            // peer they concern.
+            Err(e) if is_peer_error(&e) => take_reports(&udp.sock, &mut g.ep, now),
+            Err(e) => {
+                g.io_error = Some(e.to_string());
+                break;
+            }
+        }
+        if got >= RECV_BATCH {
+            break;
         }
     }
 }

@@ -38,6 +38,17 @@ pub struct ConnectionStats {
     pub srtt: Option<Duration>,
     /// Current retransmission timeout (backoff included).
     pub rto: Duration,
+    /// Path-MTU probes sent.
+    pub mtu_probes: u64,
+    /// Largest packet sent now, header included (the confirmed path MTU when probing).
+    pub packet_size: u16,
+    /// Receiver-driven LEDBAT's window, bytes, when it is on (the advertised window is at
+    /// most this).
+    pub rledbat_window: Option<u64>,
+    /// The queuing delay receiver-driven LEDBAT measures on the incoming data.
+    pub rledbat_queuing_delay: Option<Duration>,
+    /// Memory the connection holds, bytes (see [`crate::Connection::memory_bytes`]).
+    pub memory_bytes: usize,
     /// Name of the congestion controller.
     pub controller: &'static str,
     /// The controller's own metrics (queuing-delay estimate, base delay, state, ...).

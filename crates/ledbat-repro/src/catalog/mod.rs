@@ -44,6 +44,7 @@ mod seed003_ch2;
 mod seed003_ch3;
 mod seed003_ch4;
 mod seed003_p2p;
+mod seed003_swarm;
 mod seed004;
 
 pub use extract::kendall_tau;
@@ -267,6 +268,41 @@ pub const QUICK: &[(&str, &[&str], &str)] = &[
         "60 s instead of 120 s",
     ),
     (
+        "seed003/swarm.toml",
+        &[
+            "swarm.leechers=40",
+            "swarm.discard=10",
+            "swarm.measure=20",
+            "swarm.file_size=\"4MiB\"",
+        ],
+        "40 leechers instead of 100, 10 completions discarded and 20 measured instead of 50 \
+         and 50, a 4 MiB file instead of 10 MiB",
+    ),
+    (
+        "seed003/swarm-target.toml",
+        &[
+            "swarm.leechers=40",
+            "swarm.discard=10",
+            "swarm.measure=20",
+            "swarm.file_size=\"4MiB\"",
+        ],
+        "40 leechers instead of 100, 10 + 20 completions instead of 50 + 50, a 4 MiB file",
+    ),
+    (
+        "seed003/swarm-flashcrowd.toml",
+        &[
+            "swarm.leechers=20",
+            "swarm.measure=20",
+            "swarm.file_size=\"4MiB\"",
+        ],
+        "20 leechers instead of 75, a 4 MiB file instead of 10 MiB",
+    ),
+    (
+        "seed003/target-hetero.toml",
+        &["duration=60s"],
+        "60 s instead of 120 s",
+    ),
+    (
         "seed004/hybrid-five.toml",
         &["duration=460s", "warmup=410s"],
         "flows measured over 410-460 s (all five present) instead of 420-600 s",
@@ -283,6 +319,7 @@ pub fn all() -> Vec<Claim> {
     v.extend(seed003_ch3::claims());
     v.extend(seed003_ch4::claims());
     v.extend(seed003_p2p::claims());
+    v.extend(seed003_swarm::claims());
     v.extend(seed004::claims());
     v
 }

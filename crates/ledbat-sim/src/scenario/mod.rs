@@ -51,6 +51,10 @@ pub struct Scenario {
     /// The flows, as `[[flow]]` tables.
     #[serde(rename = "flow")]
     pub flows: Vec<FlowSpec>,
+    /// A BitTorrent swarm instead of flows (`[swarm]`, [`crate::swarm::config`]): its
+    /// peers are star hosts, created as they arrive. Default: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swarm: Option<crate::swarm::config::SwarmConfig>,
 }
 
 impl Default for Scenario {
@@ -68,6 +72,7 @@ impl Default for Scenario {
             topology: Topology::default(),
             transport: TransportConfig::default(),
             flows: Vec::new(),
+            swarm: None,
         }
     }
 }
@@ -610,7 +615,11 @@ impl Scenario {
         let sc: Scenario = toml::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
         if overrides.is_empty() {
             sc.validate().map_err(|e| match e {
-                ScenarioError::Invalid { key, reason } => match locate_key(text, &key) {
+                ScenarioError::Invalid { key, reason } => match if key.starts_with("swarm.") {
+                    crate::swarm::config::locate_swarm_key(text, &key)
+                } else {
+                    locate_key(text, &key)
+                } {
                     Some(line) => ScenarioError::Invalid {
                         key,
                         reason: format!("{reason} (line {line})"),

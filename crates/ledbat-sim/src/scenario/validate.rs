@@ -3,6 +3,39 @@
 use super::*;
 
 impl Scenario {
+    /// A swarm scenario: the `[swarm]` section, a star without hosts (the peers are its
+    /// hosts), no `[[flow]]`.
+    fn validate_swarm(&self, sw: &crate::swarm::config::SwarmConfig) -> Result<(), ScenarioError> {
+        match &self.topology {
+            Topology::Star(s) if s.hosts.is_empty() => {}
+            Topology::Star(_) => {
+                return Err(invalid(
+                    "topology.host",
+                    "a swarm's hosts are its peers ([[swarm.class]]): remove [[topology.host]]",
+                ))
+            }
+            Topology::Dumbbell(_) => {
+                return Err(invalid(
+                    "topology.kind",
+                    "a swarm runs on a star: set [topology] kind = \"star\"",
+                ))
+            }
+        }
+        if !self.flows.is_empty() {
+            return Err(invalid(
+                "flow",
+                "a swarm scenario has no [[flow]]: its connections come from the peers",
+            ));
+        }
+        if self.mss <= 40 {
+            return Err(invalid(
+                "mss",
+                "a swarm's segments carry 40 bytes of headers: mss must exceed 40",
+            ));
+        }
+        sw.validate()
+    }
+
     /// Checks every semantic constraint; the error names the dotted key.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.duration.is_zero() {
@@ -27,6 +60,9 @@ impl Scenario {
             return Err(invalid("sample_interval", "must be positive"));
         }
         self.transport.validate("transport")?;
+        if let Some(sw) = &self.swarm {
+            return self.validate_swarm(sw);
+        }
         match &self.topology {
             Topology::Dumbbell(d) => {
                 validate_queue("topology.queue", &d.queue)?;

@@ -187,6 +187,8 @@ pub struct PeerClass {
     pub down: Rate,
     /// Uplink DropTail buffer in packets. Default 200.
     pub buffer: u32,
+    /// Downlink DropTail buffer in packets. Default: `buffer`.
+    pub down_buffer: Option<u32>,
     /// One-way access delay, drawn uniformly in `[lo, hi]` per peer. Default [1 ms, 25 ms].
     pub delay: [Duration; 2],
 }
@@ -202,6 +204,7 @@ impl Default for PeerClass {
             up: Rate::mbps(1),
             down: Rate::mbps(8),
             buffer: 200,
+            down_buffer: None,
             delay: [Duration::from_millis(1), Duration::from_millis(25)],
         }
     }
@@ -225,13 +228,28 @@ pub struct SwarmConfig {
     pub endgame: bool,
     /// Initial seeds at t = 0. Default 1.
     pub initial_seeds: u32,
-    /// Class of the initial seeds. Default: the first class.
+    /// Class of the initial seeds. Default: drawn by the classes' shares, like a newcomer's
+    /// (so an all-TCP population has a TCP seed and a 50-50 one either kind).
     pub seed_class: Option<String>,
     /// Leechers of the initial crowd (replacements come on top). Default 100.
     pub leechers: u32,
     /// Neighbours a tracker reply holds at most. Default 50 (mainline's `numwant`; the
     /// ns-2 module's documented default).
     pub tracker_peers: u32,
+    /// A peer dials the neighbours of a tracker reply only while it has fewer connections
+    /// than this. Default 40 (mainline BitTorrent's `max_initiate`).
+    pub max_initiate: u32,
+    /// A peer refuses incoming connections once it has this many. Default 80 (mainline's
+    /// `max_allow_in`).
+    pub max_connections: u32,
+    /// A peer with fewer connections than this asks the tracker again every `reannounce`.
+    /// Default 20 (mainline's `min_peers`).
+    pub min_peers: u32,
+    /// Period of those re-announces. Default 300 s (mainline's `rerequest_interval`).
+    pub reannounce: Duration,
+    /// Period of the uplink queue samples. Default 100 ms (10 Hz, seed 003 section 5.2.1:
+    /// "sampling all uplink queues at 10 Hz").
+    pub queue_sample: Duration,
     /// How they arrive. Default Poisson at 0.1 Hz.
     pub arrival: Arrival,
     /// What newborn seeds do. Default `random-stay`. Initial seeds never leave.
@@ -264,6 +282,11 @@ impl Default for SwarmConfig {
             seed_class: None,
             leechers: 100,
             tracker_peers: 50,
+            max_initiate: 40,
+            max_connections: 80,
+            min_peers: 20,
+            reannounce: Duration::from_secs(300),
+            queue_sample: Duration::from_millis(100),
             arrival: Arrival::default(),
             seed_behaviour: SeedBehaviour::default(),
             stay_factor: 0.5,
@@ -377,6 +400,24 @@ impl SwarmConfig {
         if self.tracker_peers == 0 {
             return Err(invalid(k("tracker_peers"), "must be at least 1"));
         }
+        if self.max_initiate == 0 {
+            return Err(invalid(k("max_initiate"), "must be at least 1"));
+        }
+        if self.max_connections < self.max_initiate {
+            return Err(invalid(
+                k("max_connections"),
+                format!(
+                    "must be at least max_initiate ({}), got {}",
+                    self.max_initiate, self.max_connections
+                ),
+            ));
+        }
+        if self.reannounce.is_zero() {
+            return Err(invalid(k("reannounce"), "must be positive"));
+        }
+        if self.queue_sample.is_zero() {
+            return Err(invalid(k("queue_sample"), "must be positive"));
+        }
         if let Arrival::Poisson { rate } = self.arrival {
             if !(rate.is_finite() && rate > 0.0) {
                 return Err(invalid(
@@ -446,6 +487,9 @@ impl SwarmConfig {
             if cl.buffer == 0 {
                 return Err(invalid(ck("buffer"), "must be at least 1 packet"));
             }
+            if cl.down_buffer == Some(0) {
+                return Err(invalid(ck("down_buffer"), "must be at least 1 packet"));
+            }
             if cl.delay[0] > cl.delay[1] {
                 return Err(invalid(
                     ck("delay"),
@@ -473,12 +517,11 @@ impl SwarmConfig {
         )
     }
 
-    /// Index of the initial seeds' class.
-    pub fn seed_class_index(&self) -> usize {
+    /// Index of the initial seeds' class, if the configuration names one.
+    pub fn seed_class_index(&self) -> Option<usize> {
         self.seed_class
             .as_ref()
             .and_then(|n| self.classes.iter().position(|c| &c.name == n))
-            .unwrap_or(0)
     }
 
     /// The per-peer settings these values give.

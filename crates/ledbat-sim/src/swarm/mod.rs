@@ -11,6 +11,7 @@
 //! | [`peer`] | one peer's state machine composing the above: inputs, control and data outputs, events |
 //! | [`population`] | arrivals, class draws, departures, replacements, tracker replies |
 //! | [`config`] | the `[swarm]` scenario section, its defaults and their sources, validation |
+//! | [`report`] | what a run measured: per peer, per class, completion-time statistics |
 //! | [`harness`] | an instant in-memory network driving peers: reference driver and test bed |
 //!
 //! # Design
@@ -70,6 +71,7 @@ pub mod harness;
 pub mod peer;
 pub mod picker;
 pub mod population;
+pub mod report;
 pub mod torrent;
 pub mod wire;
 

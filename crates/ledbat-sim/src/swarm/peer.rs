@@ -118,6 +118,9 @@ pub struct PeerStats {
     /// Requests refused because we were choking the requester (they crossed our CHOKE:
     /// normal, not an error).
     pub late_requests: u64,
+    /// Requests for a block already queued for the requester (a request re-sent after our
+    /// CHOKE released it, overtaking our UNCHOKE: normal, not an error).
+    pub duplicate_requests: u64,
     /// Input dropped as malformed or out of place.
     pub ignored: u64,
 }
@@ -238,6 +241,15 @@ impl Peer {
     /// Events since the last call, in order.
     pub fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
+    }
+    /// [`Peer::take_control`] appending to `out`: both buffers keep their capacity, so a
+    /// network model that reuses `out` allocates nothing per message.
+    pub fn drain_control(&mut self, out: &mut Vec<Outgoing>) {
+        out.append(&mut self.control);
+    }
+    /// [`Peer::take_events`] appending to `out`, keeping both buffers' capacity.
+    pub fn drain_events(&mut self, out: &mut Vec<Event>) {
+        out.append(&mut self.events);
     }
 
     fn send(&mut self, to: PeerId, msg: Message) {
@@ -379,8 +391,13 @@ impl Peer {
             self.stats.late_requests += 1;
             return;
         }
-        if !valid || r.uploads.contains(&block) {
+        if !valid {
             self.stats.ignored += 1;
+            return;
+        }
+        if r.uploads.contains(&block) {
+            // Our CHOKE and UNCHOKE crossed its request and its re-request: serve once.
+            self.stats.duplicate_requests += 1;
             return;
         }
         r.uploads.push_back(block);
@@ -755,6 +772,22 @@ mod tests {
         };
         s.on_message(t(5), 1, Message::Cancel { block, len });
         assert_eq!(s.queued_uploads(1), 4);
+    }
+
+    #[test]
+    fn a_request_already_queued_is_served_once_and_counted_apart() {
+        let (mut s, mut l) = pair(PeerConfig::default());
+        s.take_control();
+        l.on_message(t(3), 0, Message::Unchoke);
+        let reqs = l.take_control();
+        for o in &reqs {
+            s.on_message(t(4), 1, o.msg.clone());
+        }
+        // The same request again (re-sent after a CHOKE, overtaking our UNCHOKE).
+        s.on_message(t(5), 1, reqs[0].msg.clone());
+        assert_eq!(s.queued_uploads(1), 5);
+        let st = s.stats();
+        assert_eq!((st.duplicate_requests, st.ignored), (1, 0));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Who is in the swarm when: the arrival and departure plan of seed 003 section 5.1, drawn
 //! from one seeded generator so that a run is reproducible.
 //!
-//! - At t = 0, `initial_seeds` seeds (of `seed_class`); they never leave, so the content
+//! - At t = 0, `initial_seeds` seeds (of `seed_class`, or of a class drawn by the shares
+//!   from a stream of their own); they never leave, so the content
 //!   cannot vanish.
 //! - `leechers` leechers arrive as a Poisson process of rate λ (exponential gaps of mean
 //!   1/λ, "exponentially distributed arrival times (mean rate 0.1 Hz)"), or all at t = 0.
@@ -59,6 +60,7 @@ pub struct Population {
     initial_seeds: u32,
     arrivals: ChaCha8Rng,
     classes: ChaCha8Rng,
+    seed_classes: ChaCha8Rng,
     delay_rng: ChaCha8Rng,
     stays: ChaCha8Rng,
     peer_seeds: ChaCha8Rng,
@@ -70,6 +72,19 @@ fn stream(seed: u64, s: u64) -> ChaCha8Rng {
     let mut r = ChaCha8Rng::seed_from_u64(seed);
     r.set_stream(s);
     r
+}
+
+/// A class index drawn with probability proportional to `shares`.
+fn draw(shares: &[f64], rng: &mut ChaCha8Rng) -> usize {
+    let total: f64 = shares.iter().sum();
+    let mut x = rng.gen::<f64>() * total;
+    for (i, s) in shares.iter().enumerate() {
+        if x < *s {
+            return i;
+        }
+        x -= s;
+    }
+    shares.iter().rposition(|&s| s > 0.0).unwrap_or(0)
 }
 
 /// An exponential variate of mean `mean` seconds, by inversion.
@@ -90,6 +105,7 @@ impl Population {
             initial_seeds: cfg.initial_seeds,
             arrivals: stream(seed, 1),
             classes: stream(seed, 2),
+            seed_classes: stream(seed, 7),
             delay_rng: stream(seed, 3),
             stays: stream(seed, 4),
             peer_seeds: stream(seed, 5),
@@ -99,15 +115,7 @@ impl Population {
     }
 
     fn draw_class(&mut self) -> usize {
-        let total: f64 = self.shares.iter().sum();
-        let mut x = self.classes.gen::<f64>() * total;
-        for (i, s) in self.shares.iter().enumerate() {
-            if x < *s {
-                return i;
-            }
-            x -= s;
-        }
-        self.shares.iter().rposition(|&s| s > 0.0).unwrap_or(0)
+        draw(&self.shares, &mut self.classes)
     }
 
     fn plan(
@@ -135,9 +143,12 @@ impl Population {
     /// The initial seeds and the arriving crowd, in order of arrival.
     pub fn initial(&mut self, cfg: &SwarmConfig) -> Vec<PeerPlan> {
         let mut out = Vec::new();
-        let seed_class = cfg.seed_class_index();
         for _ in 0..cfg.initial_seeds {
-            out.push(self.plan(seed_class, true, Instant::ZERO, None));
+            let class = match cfg.seed_class_index() {
+                Some(c) => c,
+                None => draw(&self.shares, &mut self.seed_classes),
+            };
+            out.push(self.plan(class, true, Instant::ZERO, None));
         }
         let mut t = Instant::ZERO;
         for _ in 0..cfg.leechers {
@@ -206,10 +217,30 @@ mod tests {
         let c = cfg(FIFTY_FIFTY);
         let plan = Population::new(&c, 1).initial(&c);
         assert_eq!(plan.len(), 101);
-        assert!(plan[0].seed && plan[0].arrival == Instant::ZERO && plan[0].class == 0);
+        assert!(plan[0].seed && plan[0].arrival == Instant::ZERO);
         assert!(plan[1..].iter().all(|p| !p.seed));
         assert!(plan.windows(2).all(|w| w[0].arrival <= w[1].arrival));
         assert!(plan.iter().enumerate().all(|(i, p)| p.id as usize == i));
+    }
+
+    #[test]
+    fn the_seed_class_is_named_or_drawn_by_the_shares() {
+        // Drawn: a class of share 0 never seeds; over 400 seeds of a 50-50 population each
+        // class seeds about half the time (sd 10 of 200).
+        let all_tcp = cfg(&FIFTY_FIFTY.replacen("share = 0.5", "share = 0.0", 1));
+        assert!((0..50).all(|s| Population::new(&all_tcp, s).initial(&all_tcp)[0].class == 1));
+        let c = cfg(FIFTY_FIFTY);
+        let ones: usize = (0..400)
+            .map(|s| Population::new(&c, s).initial(&c)[0].class)
+            .sum();
+        assert!((160..=240).contains(&ones), "{ones}");
+        // Named.
+        let named = cfg(&FIFTY_FIFTY.replace("[swarm]\n", "[swarm]\nseed_class = \"tcp\"\n"));
+        assert!((0..50).all(|s| Population::new(&named, s).initial(&named)[0].class == 1));
+        // Drawing the seed's class leaves the leechers' plan unchanged.
+        let a = Population::new(&c, 3).initial(&c);
+        let b = Population::new(&named, 3).initial(&named);
+        assert_eq!(a[1..], b[1..]);
     }
 
     #[test]

@@ -43,7 +43,8 @@ impl<'a> World<'a> {
             scratch: Vec::new(),
             series_t: Vec::new(),
             series_links: Vec::new(),
-            series_len: if sc.series {
+            swarm: None,
+            series_len: if sc.series && sc.swarm.is_none() {
                 (sc.duration.as_nanos() / sc.sample_interval.as_nanos()) as usize
             } else {
                 0
@@ -151,6 +152,9 @@ impl<'a> World<'a> {
         w.series_links = (0..w.monitored.len().min(8))
             .map(|_| Vec::with_capacity(w.series_len))
             .collect();
+        if sc.swarm.is_some() {
+            w.build_swarm(seed);
+        }
         Ok(w)
     }
 
@@ -241,6 +245,7 @@ impl<'a> World<'a> {
                 self.series_len,
                 (self.end.as_nanos() / 1_000_000_000) as usize,
             ),
+            conn: None,
         };
         if start <= self.end {
             self.at(start, Ev::Start(fi));

@@ -5,6 +5,7 @@
 use super::metrics::FlowStats;
 use super::net::{Kind, Packet};
 use super::sources::AppState;
+use super::swarm::{SwarmConn, SEGMENT_HEADER};
 use super::{wire_clock, World};
 use crate::engine::Ev;
 use crate::scenario::{ClockConfig, Interruptions};
@@ -48,6 +49,8 @@ pub(super) struct Flow {
     pub receiver: Receiver,
     pub app: AppState,
     pub stats: FlowStats,
+    /// A swarm connection's byte stream and ends (`None` for a scenario's flows).
+    pub conn: Option<Box<SwarmConn>>,
 }
 
 impl World<'_> {
@@ -66,10 +69,17 @@ impl World<'_> {
     pub(super) fn receive_data(&mut self, fi: usize, p: &Packet) {
         let now = self.now;
         let f = &mut self.flows[fi];
+        if f.conn.is_some() && !f.active {
+            return; // a closed swarm connection
+        }
         let delay = wire_clock(&f.rcv_clock, now).delay_since(Timestamp32(p.ts));
         let r = f.receiver.on_data(now, p.seq, delay);
         if r.delivered > 0 {
-            self.count_delivered(fi, r.delivered * self.mss as u64);
+            if f.conn.is_some() {
+                self.conn_delivered(fi);
+            } else {
+                self.count_delivered(fi, r.delivered * self.mss as u64);
+            }
         }
         if let Some(a) = r.ack {
             self.send_ack(fi, a);
@@ -80,6 +90,9 @@ impl World<'_> {
 
     pub(super) fn on_delack(&mut self, fi: usize) {
         let now = self.now;
+        if self.flows[fi].conn.is_some() && !self.flows[fi].active {
+            return; // a closed swarm connection
+        }
         if let Some(a) = self.flows[fi].receiver.on_delack_timer(now) {
             self.send_ack(fi, a);
         }
@@ -183,7 +196,10 @@ impl World<'_> {
             seq: seg.seq,
             cum: 0,
             flow: fi as u32,
-            size: self.mss,
+            size: f
+                .conn
+                .as_ref()
+                .map_or(self.mss, |c| c.stream.seg_bytes(seg.seq) + SEGMENT_HEADER),
             ts: wire_clock(&f.snd_clock, self.now).0,
             echo: 0,
             route: f.data_route,
@@ -221,7 +237,11 @@ impl World<'_> {
         if let Some(d) = out.rto_armed {
             self.schedule_rto(fi, d);
         }
-        self.check_unit_done(fi);
+        if self.flows[fi].conn.is_some() {
+            self.conn_acked(fi);
+        } else {
+            self.check_unit_done(fi);
+        }
         self.try_send(fi);
         self.schedule_tick(fi);
     }

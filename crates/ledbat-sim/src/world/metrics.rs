@@ -56,6 +56,9 @@ impl FlowStats {
 
 impl World<'_> {
     pub(super) fn on_sample(&mut self) {
+        if self.swarm.is_some() {
+            return self.on_swarm_sample();
+        }
         let now = self.now;
         let measuring = self.measuring();
         let keep = self.sc.series;
@@ -215,7 +218,6 @@ impl World<'_> {
                 })
                 .collect(),
         });
-        let in_network = self.pool.live;
         let bottleneck_packets = match self.primary {
             Some(p) => self.links[p].total_departures,
             None => self
@@ -233,20 +235,32 @@ impl World<'_> {
             aggregate,
             flows,
             links,
-            conservation: Conservation {
-                sent: self.sent,
-                delivered: self.delivered,
-                dropped: self.dropped,
-                in_network,
-                holds: self.sent == self.delivered + self.dropped + in_network,
-            },
-            engine: EngineStats {
-                events: self.ev.processed(),
-                bottleneck_packets,
-                peak_packets: self.pool.peak,
-                peak_events: self.ev.peak() as u64,
-            },
+            conservation: self.conservation(),
+            engine: self.engine_stats(bottleneck_packets),
             series,
+            swarm: None,
+        }
+    }
+
+    /// Packets sent = delivered + dropped + still in the network.
+    pub(super) fn conservation(&self) -> Conservation {
+        let in_network = self.pool.live;
+        Conservation {
+            sent: self.sent,
+            delivered: self.delivered,
+            dropped: self.dropped,
+            in_network,
+            holds: self.sent == self.delivered + self.dropped + in_network,
+        }
+    }
+
+    /// The engine's counters, with the packets of the links that count as bottlenecks.
+    pub(super) fn engine_stats(&self, bottleneck_packets: u64) -> EngineStats {
+        EngineStats {
+            events: self.ev.processed(),
+            bottleneck_packets,
+            peak_packets: self.pool.peak,
+            peak_events: self.ev.peak() as u64,
         }
     }
 

@@ -14,6 +14,8 @@ mod flow;
 mod metrics;
 mod net;
 mod sources;
+mod stream;
+mod swarm;
 
 use crate::engine::{Ev, EventQueue};
 use crate::result::RunResult;
@@ -75,6 +77,8 @@ struct World<'a> {
     series_links: Vec<Vec<u32>>,
     /// Number of time-series samples (0 without series): vectors are allocated exactly.
     series_len: usize,
+    /// The BitTorrent swarm of a `[swarm]` scenario.
+    swarm: Option<Box<swarm::SwarmState>>,
 }
 
 /// Runs `scenario` with `seed`. Pure: the same inputs give the same result.
@@ -91,7 +95,11 @@ pub fn run_with_progress(
     scenario.validate()?;
     let mut w = World::build(scenario, seed)?;
     w.run_loop(progress);
-    Ok(w.finish(seed))
+    Ok(if w.swarm.is_some() {
+        w.finish_swarm(seed)
+    } else {
+        w.finish(seed)
+    })
 }
 
 /// The 32-bit microsecond wire clock of a host with clock `c` at true time `now`.
@@ -136,17 +144,22 @@ impl World<'_> {
     }
 
     fn run_loop(&mut self, progress: &mut dyn FnMut(f64)) {
-        let first = Instant::ZERO + self.sample_every;
+        let first = Instant::ZERO
+            + match &self.sc.swarm {
+                Some(c) => c.queue_sample,
+                None => self.sample_every,
+            };
         if first <= self.end {
             self.at(first, Ev::Sample);
         }
         let sec = Instant::ZERO + SECOND;
-        if sec <= self.end {
+        if sec <= self.end && self.swarm.is_none() {
             self.at(sec, Ev::Second);
         }
-        let end = self.end.as_nanos();
         let mut n: u64 = 0;
+        // A swarm may end the run early (`self.end` moves back), so it is read every time.
         while let Some((t, ev)) = self.ev.pop() {
+            let end = self.end.as_nanos();
             if t > end {
                 break;
             }
@@ -162,12 +175,16 @@ impl World<'_> {
                 Ev::Start(f) => self.on_start(f as usize),
                 Ev::Stop(f) => self.on_stop(f as usize),
                 Ev::Interrupt(f) => self.on_interrupt(f as usize),
+                Ev::PeerArrive(p) => self.on_peer_arrive(p),
+                Ev::PeerTick(p) => self.on_peer_tick(p),
+                Ev::PeerLeave(p) => self.on_peer_leave(p),
                 Ev::Sample => self.on_sample(),
                 Ev::Second => self.on_second(),
             }
             n += 1;
             if n & 0xFFFF == 0 {
-                progress(t as f64 / end.max(1) as f64);
+                let time = t as f64 / self.end.as_nanos().max(1) as f64;
+                progress(self.swarm_progress().map_or(time, |c| c.max(time)));
             }
         }
         self.now = self.end;

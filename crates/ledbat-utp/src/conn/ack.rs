@@ -57,6 +57,11 @@ impl Connection {
                 }
                 newest = Some(newest.map_or(e.sent_at, |t| t.max(e.sent_at)));
             }
+            if e.probe != 0 {
+                if let Some(p) = &mut self.pmtu {
+                    p.on_probe_acked(e.probe);
+                }
+            }
             match e.kind {
                 Kind::Fin => self.closing = Closing::FinAcked,
                 Kind::Data => {
@@ -96,6 +101,12 @@ impl Connection {
                     rtt = Some(now.saturating_since(e.sent_at));
                 }
                 newest = Some(newest.map_or(e.sent_at, |t| t.max(e.sent_at)));
+                if e.probe != 0 {
+                    if let Some(p) = &mut self.pmtu {
+                        p.on_probe_acked(e.probe);
+                    }
+                    e.probe = 0;
+                }
             }
         }
         if let Some(r) = rtt {
@@ -168,6 +179,16 @@ impl Connection {
             e.in_flight = false;
             self.in_flight_bytes -= e.len as u64;
         }
+        if e.probe != 0 {
+            // A lost path-MTU probe says the size does not cross, not that the path is
+            // congested (RFC 4821 section 7.5): the controller does not hear of it, and
+            // the data goes again in an ordinary packet.
+            let size = std::mem::take(&mut e.probe);
+            if let Some(p) = &mut self.pmtu {
+                p.on_probe_lost(size);
+            }
+            return;
+        }
         let loss = Loss {
             bytes: e.len as u64,
             sent_at: e.sent_at,
@@ -202,6 +223,12 @@ impl Connection {
             if !e.acked && !e.need_resend {
                 e.need_resend = true;
                 self.resend_count += 1;
+                if e.probe != 0 {
+                    if let Some(p) = &mut self.pmtu {
+                        p.on_probe_lost(e.probe);
+                    }
+                    e.probe = 0;
+                }
                 if e.in_flight {
                     e.in_flight = false;
                     self.in_flight_bytes -= e.len as u64;

@@ -47,16 +47,19 @@
 //! independent of the handshake: a FIN may be queued before the SYN is answered.
 
 mod ack;
+pub mod pmtu;
 mod transmit;
 
 use crate::config::ConnectionConfig;
 use crate::packet::{self, Header, Packet, PacketType};
 use crate::recv::{Receipt, Receiver};
+use crate::rledbat::Rledbat;
 use crate::stats::ConnectionStats;
 use ledbat_core::{
     AnyController, ConfigError, Controller, DelaySample, Duration, Instant, RttEstimator,
     Timestamp32,
 };
+use pmtu::Pmtu;
 use std::collections::VecDeque;
 
 /// The sequence number of the initiator's SYN (BEP 29, libutp).
@@ -197,6 +200,8 @@ struct Sent {
     in_flight: bool,
     /// Declared lost, waiting to be sent again.
     need_resend: bool,
+    /// The size of the path-MTU probe this packet was (padded to), 0 if it was none.
+    probe: u16,
 }
 
 /// A uTP connection. See the module documentation.
@@ -251,10 +256,27 @@ pub struct Connection {
     ack_pending: bool,
     reply_micro: u32,
     last_adv_wnd: u64,
+    /// Receiver-driven LEDBAT, when configured: limits the advertised window.
+    rledbat: Option<Rledbat>,
+    /// Path-MTU search, when configured; else packets are `packet_size`.
+    pmtu: Option<Pmtu>,
 
     done_at: Option<Instant>,
     stats: ConnectionStats,
     sack_scratch: Vec<u8>,
+}
+
+/// See [`ConnectionConfig::memory_bound`].
+pub(crate) fn memory_bound(cfg: &ConnectionConfig) -> usize {
+    use std::mem::size_of;
+    let grown = cfg.send_buffer as usize
+        + 2 * cfg.recv_buffer as usize
+        + cfg.max_reorder as usize * size_of::<Option<Vec<u8>>>()
+        + (cfg.max_packets_in_flight as usize + 1) * size_of::<Sent>()
+        + MAX_PENDING_SAMPLES * size_of::<DelaySample>()
+        + cfg.max_sack_bytes as usize;
+    // Growing buffers at most double their length; reordered packets are held exactly.
+    size_of::<Connection>() + 2 * grown + 2 * cfg.recv_buffer as usize
 }
 
 fn wire_clock(now: Instant) -> u32 {
@@ -306,6 +328,12 @@ impl Connection {
             ack_pending: false,
             reply_micro: 0,
             last_adv_wnd: 0,
+            rledbat: cfg
+                .rledbat
+                .map(|r| Rledbat::new(r, cfg.max_payload() as u64)),
+            pmtu: cfg
+                .mtu_probe
+                .then(|| Pmtu::new(pmtu::MIN_PACKET, cfg.packet_size)),
             done_at: None,
             stats: ConnectionStats::default(),
             sack_scratch: Vec::new(),
@@ -329,6 +357,7 @@ impl Connection {
             acked: false,
             in_flight: false,
             need_resend: false,
+            probe: 0,
         });
         c.phase = Phase::SynSent { syn_due: true };
         Ok(c)
@@ -352,6 +381,31 @@ impl Connection {
         c.ack_pending = true;
         c.stats.packets_received = 1;
         Ok(c)
+    }
+
+    /// Largest packet this connection sends now, header included: the configured
+    /// `packet_size`, or what the path-MTU search has confirmed so far.
+    pub fn packet_size(&self) -> u16 {
+        self.pmtu.map_or(self.cfg.packet_size, |p| p.packet_size())
+    }
+
+    fn max_payload(&self) -> usize {
+        self.packet_size() as usize - packet::HEADER_LEN
+    }
+
+    /// The path-MTU search's confirmed size and ceiling, when it runs (an endpoint keeps
+    /// them per peer address, so the next connection starts from them).
+    pub fn path_mtu(&self) -> Option<(u16, u16)> {
+        self.pmtu.map(|p| p.bounds())
+    }
+
+    /// Starts the path-MTU search from what an earlier connection to the same peer
+    /// learned (`floor` crossed the path, nothing above `ceiling` is tried); ignored when
+    /// the search is off.
+    pub fn seed_path_mtu(&mut self, floor: u16, ceiling: u16) {
+        if self.pmtu.is_some() {
+            self.pmtu = Some(Pmtu::new(floor, ceiling.min(self.cfg.packet_size)));
+        }
     }
 
     /// Connection id expected on incoming packets.
@@ -408,7 +462,27 @@ impl Connection {
         s.rto = self.rto();
         s.controller = self.ctrl.name();
         s.metrics = self.ctrl.metrics();
+        s.memory_bytes = self.memory_bytes();
+        s.packet_size = self.packet_size();
+        if let Some(r) = &self.rledbat {
+            s.rledbat_window = Some(r.window());
+            s.rledbat_queuing_delay = r.queuing_delay();
+        }
         s
+    }
+
+    /// Memory this connection holds now, bytes: the structure itself (the controller lives
+    /// inline) and the capacity of its buffers: send buffer, records of packets in flight,
+    /// pending delay samples, and the receive side (in-order bytes, reorder slots and the
+    /// packets in them). Not counted: the controller's delay filters, a few hundred bytes
+    /// allocated once. At most [`ConnectionConfig::memory_bound`].
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.send_buf.capacity()
+            + self.inflight.capacity() * std::mem::size_of::<Sent>()
+            + self.delay_samples.capacity() * std::mem::size_of::<DelaySample>()
+            + self.sack_scratch.capacity()
+            + self.rx.memory_bytes()
     }
 
     /// Checks the internal bookkeeping (for tests and fuzzing): bytes in flight, pending
@@ -524,7 +598,7 @@ impl Connection {
         }
         let n = self.rx.read(buf);
         // Window update (libutp): the peer may be stalled on a window smaller than a packet.
-        let mss = self.cfg.max_payload() as u64;
+        let mss = self.max_payload() as u64;
         if self.last_adv_wnd < mss && self.adv_wnd() >= mss {
             self.ack_pending = true;
         }
@@ -581,7 +655,11 @@ impl Connection {
     }
 
     fn adv_wnd(&self) -> u64 {
-        (self.cfg.recv_buffer as u64).saturating_sub(self.rx.buffered() as u64)
+        let free = (self.cfg.recv_buffer as u64).saturating_sub(self.rx.buffered() as u64);
+        match &self.rledbat {
+            Some(r) => free.min(r.window()),
+            None => free,
+        }
     }
 
     fn rto(&self) -> Duration {
@@ -648,8 +726,18 @@ impl Connection {
         let dup_candidate = h.ty == PacketType::State && !window_update;
         self.process_ack(now, h.ack_nr, p.sack.map(|s| s.0), dup_candidate);
         match h.ty {
-            PacketType::Data => self.receive(h.seq_nr, p.payload, false),
-            PacketType::Fin => self.receive(h.seq_nr, &[], true),
+            PacketType::Data => {
+                if let Some(r) = &mut self.rledbat {
+                    r.on_data(
+                        now,
+                        p.payload.len() as u64,
+                        self.reply_micro,
+                        h.timestamp_diff,
+                    );
+                }
+                self.receive(now, h.seq_nr, p.payload, false)
+            }
+            PacketType::Fin => self.receive(now, h.seq_nr, &[], true),
             _ => {}
         }
         self.check_done(now);
@@ -661,10 +749,20 @@ impl Connection {
         }
     }
 
-    fn receive(&mut self, seq: u16, payload: &[u8], fin: bool) {
+    fn receive(&mut self, now: Instant, seq: u16, payload: &[u8], fin: bool) {
         self.ack_pending = true;
         let (max_reorder, recv_buffer) = (self.cfg.max_reorder, self.cfg.recv_buffer);
-        match self.rx.receive(seq, payload, fin, max_reorder, recv_buffer) {
+        let gap_before = self.rx.has_gap();
+        let receipt = self.rx.receive(seq, payload, fin, max_reorder, recv_buffer);
+        if let Some(r) = &mut self.rledbat {
+            // A gap opening, or a packet arriving twice (retransmitted), is a loss on the
+            // way to us.
+            let opened = receipt == Receipt::Buffered && !gap_before;
+            if opened || receipt == Receipt::Duplicate {
+                r.on_loss(now);
+            }
+        }
+        match receipt {
             Receipt::Delivered { bytes } => self.stats.bytes_received += bytes,
             Receipt::Duplicate => self.stats.duplicate_packets += 1,
             Receipt::OutOfWindow => self.stats.dropped_out_of_window += 1,

@@ -4,7 +4,7 @@
 //! and pacing let it leave, and the header every packet carries.
 
 use super::{wire_clock, Closing, Connection, Kind, Phase, Sent, SYN_SEQ_NR};
-use crate::packet::{self, Header, PacketType};
+use crate::packet::{self, Header, PacketType, HEADER_LEN};
 use ledbat_core::{Controller, Duration, Instant, Timeout};
 
 impl Connection {
@@ -168,7 +168,8 @@ impl Connection {
         let avail = self.send_base + self.send_buf.len() as u64 - self.unsent;
         let room = self.inflight.len() < self.cfg.max_packets_in_flight as usize;
         if avail > 0 && room {
-            let len = avail.min(self.cfg.max_payload() as u64);
+            let max = self.max_payload() as u64;
+            let len = avail.min(max);
             if self.in_flight_bytes == 0 {
                 if let Some(last) = self.last_sent {
                     if now.saturating_since(last) >= self.rto() && self.stats.bytes_sent > 0 {
@@ -180,8 +181,23 @@ impl Connection {
                 let seq = self.seq_nr;
                 self.seq_nr = seq.wrapping_add(1);
                 let h = self.header(now, PacketType::Data, seq);
+                // A full packet may carry a path-MTU probe: padded to the size tried.
+                let probe = match self.pmtu.and_then(|p| p.next_probe()) {
+                    Some(size) if len == max && size as u64 >= HEADER_LEN as u64 + len + 2 => size,
+                    _ => 0,
+                };
+                let start = out.len();
                 packet::encode(&h, &[], &[], out);
                 self.copy_payload(self.unsent, len as usize, out);
+                if probe != 0 {
+                    let payload = out.split_off(start + HEADER_LEN);
+                    out.truncate(start);
+                    packet::encode_padded(&h, &payload, probe as usize, out);
+                    if let Some(p) = &mut self.pmtu {
+                        p.on_probe_sent(probe);
+                    }
+                    self.stats.mtu_probes += 1;
+                }
                 self.inflight.push_back(Sent {
                     kind: Kind::Data,
                     offset: self.unsent,
@@ -191,6 +207,7 @@ impl Connection {
                     acked: false,
                     in_flight: true,
                     need_resend: false,
+                    probe,
                 });
                 self.unsent += len;
                 self.on_data_sent(now, len);
@@ -211,6 +228,7 @@ impl Connection {
                 acked: false,
                 in_flight: false,
                 need_resend: false,
+                probe: 0,
             });
             self.closing = Closing::FinSent;
             self.on_data_sent(now, 0);

@@ -1,0 +1,639 @@
+//! The BitTorrent swarm of a `[swarm]` scenario on the simulated network: the sans-IO
+//! peers of [`crate::swarm`] carried over star hosts and transport connections, following
+//! the contract in that module's documentation.
+//!
+//! - **Hosts.** A peer arriving gets a star host of its own: an uplink (its class's rate,
+//!   a DropTail buffer of `buffer` packets, the plan's one-way delay plus the core's) and a
+//!   downlink (rate `down`, buffer `down_buffer`, the same delay); the core is infinite
+//!   (seed 003 section 5.1, Fig. 5.1). Links stay after a departure so that packets in
+//!   flight drain.
+//! - **Connections.** On arrival the peer asks the tracker for neighbours
+//!   ([`crate::swarm::population::Population::tracker_reply`]) and dials them while it has
+//!   fewer than `max_initiate` connections; a neighbour with `max_connections` refuses.
+//!   A peer below `min_peers` connections asks again every `reannounce`. The two
+//!   classes' dispositions give the transports ([`crate::swarm::disposition::resolve`],
+//!   both peers dialling). Each direction of a connection is one flow of the transport
+//!   model (sender at one end, receiver at the other): under `per-uploader` (chapter 5)
+//!   control messages travel on a TCP flow each way and each direction's data on a
+//!   separate flow of the uploader's transport, opened when it first has a block to send;
+//!   under `utorrent` one flow each way carries both. The handshake's round trip is not
+//!   modelled: both peers learn of the connection at once and their BEP 3 handshakes and
+//!   bitfields then travel as messages.
+//! - **Messages.** Every message, control or data, is written as its BEP 3 size into its
+//!   flow's byte stream ([`super::stream::Stream`]): small messages written in the same
+//!   instant share a segment, a PIECE of a 16 KiB block fills 12 segments, every segment
+//!   carries [`SEGMENT_HEADER`] bytes of headers. A message reaches its peer when its last
+//!   byte is delivered in order, so requests wait behind the same uplink queue as data:
+//!   the delay seed 003 section 5.2.1 holds responsible for its results.
+//! - **Data.** A data flow takes the next queued block ([`crate::swarm::peer::Peer::next_data`])
+//!   whenever less than one block waits unsent in it, as the ns-2 module of seed 003
+//!   chapter 5 hands TCP one block at a time; so a CHOKE or CANCEL still catches blocks not
+//!   yet handed over.
+//! - **Departures.** A leaving peer's flows close in both directions: whatever was in
+//!   flight on them is lost (block bytes counted in `lost_bytes`), its neighbours see
+//!   [`crate::swarm::peer::Peer::on_closed`], and the population plan may bring a
+//!   replacement at the same instant.
+//! - **Stop.** The run ends at the `discard + measure`-th leecher completion, or at the
+//!   scenario's `duration`, whichever comes first.
+//!
+//! Memory: a closed flow drops its sender and stream; scratch buffers are reused, so the
+//! steady state allocates per connection and per message with a bitfield, not per packet.
+
+mod measure;
+
+pub(super) use measure::SwarmMeasure;
+
+use super::flow::{Flow, Timers};
+use super::metrics::FlowStats;
+use super::net::Link;
+use super::sources::{App, AppState};
+use super::stream::Stream;
+use super::World;
+use crate::engine::Ev;
+use crate::scenario::{ClockConfig, DropTail, QueueConfig, Topology};
+use crate::swarm::config::SwarmConfig;
+use crate::swarm::disposition::{resolve, Dials, DispositionModel, Transport};
+use crate::swarm::peer::{Event, Outgoing, Peer, PeerConfig};
+use crate::swarm::population::{PeerPlan, Population};
+use crate::swarm::torrent::Torrent;
+use crate::swarm::wire::Message;
+use crate::swarm::PeerId;
+use crate::transport::{Receiver, Sender, SenderConfig};
+use ledbat_core::{Duration, Instant};
+use std::collections::BTreeMap;
+
+/// Header bytes of every segment of a swarm connection: IP and TCP, 20 + 20. The thesis's
+/// LEDBAT used the same TCP framing (seed 003 section 5.3).
+pub(super) const SEGMENT_HEADER: u32 = 40;
+
+/// What a directed connection carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Carries {
+    /// Control messages only.
+    Control,
+    /// Blocks only.
+    Data,
+    /// Both (`utorrent` disposition model).
+    Both,
+}
+
+/// The swarm side of a flow: one direction of a peer connection.
+#[derive(Debug)]
+pub(super) struct SwarmConn {
+    /// Messages written and the segments they fill.
+    pub stream: Stream<Message>,
+    /// The sending peer.
+    pub from: PeerId,
+    /// The receiving peer.
+    pub to: PeerId,
+    /// Its transport.
+    pub transport: Transport,
+    /// What it carries.
+    pub carries: Carries,
+}
+
+/// The flows by which a peer sends to one neighbour.
+#[derive(Clone, Copy, Debug)]
+struct Out {
+    control: u32,
+    data: Option<u32>,
+    data_transport: Transport,
+}
+
+/// A peer present in the swarm.
+#[derive(Debug)]
+struct Member {
+    peer: Peer,
+    class: usize,
+    host: u32,
+    out: BTreeMap<PeerId, Out>,
+    next_announce: Instant,
+}
+
+/// The swarm's state inside a [`World`].
+#[derive(Debug)]
+pub(super) struct SwarmState {
+    torrent: Torrent,
+    peer_cfg: PeerConfig,
+    pop: Population,
+    /// Every peer's plan, by id.
+    plans: Vec<PeerPlan>,
+    /// Peers present, by id.
+    members: Vec<Option<Box<Member>>>,
+    /// Ids present, increasing.
+    present: Vec<PeerId>,
+    /// Measurement.
+    pub measure: SwarmMeasure,
+    ctl_buf: Vec<Outgoing>,
+    ev_buf: Vec<Event>,
+    msg_buf: Vec<Message>,
+}
+
+fn droptail(packets: u32) -> QueueConfig {
+    QueueConfig::DropTail(DropTail {
+        packets: Some(packets),
+        bytes: None,
+    })
+}
+
+impl<'a> World<'a> {
+    fn swarm_cfg(&self) -> &'a SwarmConfig {
+        let sc: &'a crate::scenario::Scenario = self.sc;
+        sc.swarm.as_ref().expect("a swarm world")
+    }
+
+    fn sw(&mut self) -> &mut SwarmState {
+        self.swarm.as_mut().expect("a swarm world")
+    }
+
+    fn member(&mut self, id: PeerId) -> Option<&mut Member> {
+        self.sw().members.get_mut(id as usize)?.as_deref_mut()
+    }
+
+    /// Sets up a swarm run: the population plan and its arrivals. The scenario has been
+    /// validated, so the torrent and the controllers build.
+    pub(super) fn build_swarm(&mut self, seed: u64) {
+        let cfg = self.swarm_cfg();
+        let torrent = cfg.torrent().expect("validated");
+        let mut pop = Population::new(cfg, seed);
+        let plans = pop.initial(cfg);
+        for p in &plans {
+            self.at(p.arrival, Ev::PeerArrive(p.id));
+        }
+        let n = plans.len();
+        self.swarm = Some(Box::new(SwarmState {
+            torrent,
+            peer_cfg: cfg.peer_config(),
+            pop,
+            members: (0..n).map(|_| None).collect(),
+            measure: SwarmMeasure::new(cfg, &plans),
+            plans,
+            present: Vec::new(),
+            ctl_buf: Vec::new(),
+            ev_buf: Vec::new(),
+            msg_buf: Vec::new(),
+        }));
+        // Metrics count from the end of the transient (the `discard`-th completion).
+        if cfg.discard > 0 {
+            self.warmup = Instant::from_nanos(u64::MAX);
+        }
+    }
+
+    /// Peer `id` of the plan joins.
+    pub(super) fn on_peer_arrive(&mut self, id: PeerId) {
+        let now = self.now;
+        let mss = self.mss;
+        let cfg = self.swarm_cfg();
+        let plan = self.sw().plans[id as usize].clone();
+        let class = &cfg.classes[plan.class];
+        let core = match &self.sc.topology {
+            Topology::Star(s) => s.core_delay,
+            Topology::Dumbbell(_) => Duration::ZERO,
+        };
+        let up = Link::new(
+            format!("up{id}"),
+            class.up,
+            plan.delay + core,
+            &droptail(class.buffer),
+            0.0,
+            true,
+            mss,
+        );
+        let down = Link::new(
+            format!("down{id}"),
+            class.down,
+            plan.delay,
+            &droptail(class.down_buffer.unwrap_or(class.buffer)),
+            0.0,
+            false,
+            mss,
+        );
+        for l in [up, down] {
+            self.links.push(l);
+            self.ev.add_pipe();
+        }
+        let (ul, dl) = ((self.links.len() - 2) as u32, (self.links.len() - 1) as u32);
+        self.star.push((ul, dl, ClockConfig::default()));
+        let host = (self.star.len() - 1) as u32;
+        let sw = self.sw();
+        let peer = Peer::new(id, sw.torrent, sw.peer_cfg, plan.seed, now, plan.rng_seed);
+        let tick = peer.next_tick();
+        sw.members[id as usize] = Some(Box::new(Member {
+            peer,
+            class: plan.class,
+            host,
+            out: BTreeMap::new(),
+            next_announce: now + cfg.reannounce,
+        }));
+        sw.present.push(id);
+        sw.measure.on_join(id, now, ul);
+        self.at(tick, Ev::PeerTick(id));
+        self.announce(id);
+    }
+
+    /// Asks the tracker for neighbours and dials them while below `max_initiate`.
+    fn announce(&mut self, id: PeerId) {
+        let cfg = self.swarm_cfg();
+        let sw = self.sw();
+        let present = std::mem::take(&mut sw.present);
+        let reply = sw.pop.tracker_reply(id, &present);
+        sw.present = present;
+        let mut dialled = Vec::new();
+        for n in reply {
+            let sw = self.sw();
+            let (mine, theirs, known) = match (&sw.members[id as usize], &sw.members[n as usize]) {
+                (Some(a), Some(b)) => (a.out.len(), b.out.len(), a.out.contains_key(&n)),
+                _ => continue,
+            };
+            if mine >= cfg.max_initiate as usize {
+                break;
+            }
+            if known || theirs >= cfg.max_connections as usize {
+                continue;
+            }
+            if self.connect(id, n) {
+                dialled.push(n);
+            }
+        }
+        self.drive(id);
+        for n in dialled {
+            self.drive(n);
+        }
+    }
+
+    /// Opens the connection between `a` (dialling) and `b`; false when their
+    /// dispositions share no transport.
+    fn connect(&mut self, a: PeerId, b: PeerId) -> bool {
+        let now = self.now;
+        let cfg = self.swarm_cfg();
+        let (ca, cb) = match (
+            self.member(a).map(|m| m.class),
+            self.member(b).map(|m| m.class),
+        ) {
+            (Some(x), Some(y)) => (x, y),
+            _ => return false,
+        };
+        let Some(link) = resolve(
+            cfg.disposition_model,
+            cfg.classes[ca].disposition,
+            cfg.classes[cb].disposition,
+            Dials::Both,
+        ) else {
+            return false;
+        };
+        let (out_a, out_b) = match cfg.disposition_model {
+            DispositionModel::PerUploader => {
+                let ab = self.open_flow(a, b, Transport::Tcp, Carries::Control);
+                let ba = self.open_flow(b, a, Transport::Tcp, Carries::Control);
+                (
+                    Out {
+                        control: ab,
+                        data: None,
+                        data_transport: link.a_to_b,
+                    },
+                    Out {
+                        control: ba,
+                        data: None,
+                        data_transport: link.b_to_a,
+                    },
+                )
+            }
+            DispositionModel::Utorrent => {
+                let t = link.control;
+                let ab = self.open_flow(a, b, t, Carries::Both);
+                let ba = self.open_flow(b, a, t, Carries::Both);
+                let out = |fi| Out {
+                    control: fi,
+                    data: Some(fi),
+                    data_transport: t,
+                };
+                (out(ab), out(ba))
+            }
+        };
+        for (me, other, out) in [(a, b, out_a), (b, a, out_b)] {
+            let m = self.member(me).expect("checked present");
+            m.out.insert(other, out);
+            m.peer.on_connected(now, other);
+            let conns = m.out.len() as u32;
+            self.sw().measure.on_connections(me, conns);
+        }
+        true
+    }
+
+    /// A new flow from `from` to `to` over `transport`, driven by the sender's class
+    /// controller for that transport.
+    fn open_flow(
+        &mut self,
+        from: PeerId,
+        to: PeerId,
+        transport: Transport,
+        carries: Carries,
+    ) -> u32 {
+        let now = self.now;
+        let mss = self.mss;
+        let cfg = self.swarm_cfg();
+        let (fc, fh) = {
+            let m = self.member(from).expect("present");
+            (m.class, m.host)
+        };
+        let th = self.member(to).expect("present").host;
+        let class = &cfg.classes[fc];
+        let cc_cfg = match transport {
+            Transport::Utp => &class.utp_cc,
+            Transport::Tcp => &class.tcp_cc,
+        };
+        // Validated with the scenario (`SwarmConfig::validate` checks both controllers).
+        let cc = cc_cfg.build(mss).expect("validated controller");
+        let tp = &self.sc.transport;
+        let mut sender = Sender::new(SenderConfig::from_transport(mss, tp), cc);
+        sender.touch(now);
+        let (data_route, ack_route) = self.star_routes(fh, th);
+        let fi = self.flows.len() as u32;
+        self.flows.push(Flow {
+            name: String::new(),
+            ctrl: String::new(),
+            cc_cfg: None,
+            start: now,
+            stop: Instant::from_nanos(u64::MAX),
+            data_route,
+            ack_route,
+            from: fh,
+            to: th,
+            snd_clock: ClockConfig::default(),
+            rcv_clock: ClockConfig::default(),
+            interrupts: None,
+            send_jitter: Duration::ZERO,
+            active: true,
+            finished_at: None,
+            interrupted_until: Instant::ZERO,
+            jitter_last: Instant::ZERO,
+            timers: Timers::default(),
+            sender: Some(sender),
+            receiver: Receiver::new(tp.delayed_ack, tp.delack_timeout),
+            app: AppState::new(App::Backlogged),
+            stats: FlowStats::new(0, 0),
+            conn: Some(Box::new(SwarmConn {
+                stream: Stream::new(mss - SEGMENT_HEADER),
+                from,
+                to,
+                transport,
+                carries,
+            })),
+        });
+        fi
+    }
+
+    /// Writes `msg` into flow `fi`'s stream (sent by the next [`World::try_send`]).
+    fn conn_write(&mut self, fi: usize, msg: Message) {
+        let f = &mut self.flows[fi];
+        let (Some(c), Some(s)) = (f.conn.as_mut(), f.sender.as_mut()) else {
+            return;
+        };
+        let n = c.stream.write(msg.wire_bytes(), msg, s.snd_nxt());
+        s.write(n);
+    }
+
+    /// Bytes written to flow `fi` and not yet in a transmitted segment.
+    fn unsent(&self, fi: usize) -> u64 {
+        let f = &self.flows[fi];
+        match (f.conn.as_ref(), f.sender.as_ref()) {
+            (Some(c), Some(s)) => c.stream.unsent(s.snd_nxt()),
+            _ => 0,
+        }
+    }
+
+    /// Hands `from`'s queued blocks for `to` to their data flow (opening it if needed)
+    /// while less than one block waits unsent in it, and sends.
+    fn pump_data(&mut self, from: PeerId, to: PeerId) {
+        let now = self.now;
+        let Some(out) = self.member(from).and_then(|m| m.out.get(&to).copied()) else {
+            return;
+        };
+        let fi = match out.data {
+            Some(fi) => fi,
+            None => {
+                let fi = self.open_flow(from, to, out.data_transport, Carries::Data);
+                if let Some(o) = self.member(from).and_then(|m| m.out.get_mut(&to)) {
+                    o.data = Some(fi);
+                }
+                fi
+            }
+        } as usize;
+        let block = self.sw().torrent.block_size() as u64;
+        loop {
+            while self.unsent(fi) < block {
+                let Some(msg) = self.member(from).and_then(|m| m.peer.next_data(now, to)) else {
+                    break;
+                };
+                if let Message::Piece { len, .. } = msg {
+                    self.sw().measure.on_upload(from, out.data_transport, len);
+                }
+                self.conn_write(fi, msg);
+            }
+            self.try_send(fi);
+            let queued = self.member(from).map_or(0, |m| m.peer.queued_uploads(to));
+            if self.unsent(fi) > 0 || queued == 0 {
+                return;
+            }
+        }
+    }
+
+    /// Sends `id`'s control messages and handles its events until it has none.
+    fn drive(&mut self, id: PeerId) {
+        let mut ctl = std::mem::take(&mut self.sw().ctl_buf);
+        let mut evs = std::mem::take(&mut self.sw().ev_buf);
+        let mut touched: Vec<u32> = Vec::new();
+        while let Some(m) = self.member(id) {
+            m.peer.drain_control(&mut ctl);
+            m.peer.drain_events(&mut evs);
+            if ctl.is_empty() && evs.is_empty() {
+                break;
+            }
+            for o in ctl.drain(..) {
+                let Some(out) = self.member(id).and_then(|m| m.out.get(&o.to).copied()) else {
+                    continue;
+                };
+                self.conn_write(out.control as usize, o.msg);
+                if !touched.contains(&out.control) {
+                    touched.push(out.control);
+                }
+            }
+            for fi in touched.drain(..) {
+                self.try_send(fi as usize);
+            }
+            for e in evs.drain(..) {
+                self.on_peer_event(id, e);
+            }
+        }
+        let sw = self.sw();
+        sw.ctl_buf = ctl;
+        sw.ev_buf = evs;
+    }
+
+    fn on_peer_event(&mut self, id: PeerId, e: Event) {
+        let now = self.now;
+        match e {
+            Event::DataReady { to } => self.pump_data(id, to),
+            Event::Block { latency, .. } => {
+                let measuring = self.measuring();
+                let class = self.member(id).map(|m| m.class);
+                if let (true, Some(c), Some(l)) = (measuring, class, latency) {
+                    self.sw().measure.on_latency(id, c, l);
+                }
+            }
+            Event::PieceCompleted { .. } => {}
+            Event::Completed => self.on_completed(id, now),
+        }
+    }
+
+    /// A leecher completed: rank it, open the window after the transient, schedule its
+    /// departure, and stop after the last measured completion.
+    fn on_completed(&mut self, id: PeerId, now: Instant) {
+        let cfg = self.swarm_cfg();
+        let sw = self.sw();
+        let joined = sw.plans[id as usize].arrival;
+        let class = sw.plans[id as usize].class;
+        let rank = sw.measure.on_completed(id, class, joined, now);
+        let leave = sw.pop.on_completed(id, joined, now);
+        if rank == cfg.discard {
+            self.warmup = now;
+            self.sw().measure.open_window(now);
+        }
+        if let Some(t) = leave {
+            self.at(t, Ev::PeerLeave(id));
+        }
+        if rank >= cfg.discard + cfg.measure {
+            self.end = now;
+        }
+    }
+
+    /// Bytes written to flow `fi` are acknowledged: forget what both ends are done with
+    /// and refill it with blocks.
+    pub(super) fn conn_acked(&mut self, fi: usize) {
+        let f = &mut self.flows[fi];
+        let (Some(c), Some(s)) = (f.conn.as_mut(), f.sender.as_ref()) else {
+            return;
+        };
+        c.stream.trim(s.snd_una(), f.receiver.rcv_nxt());
+        if c.carries != Carries::Control {
+            let (from, to) = (c.from, c.to);
+            self.pump_data(from, to);
+        }
+    }
+
+    /// Flow `fi`'s receiver has new in-order segments: hand the complete messages to the
+    /// receiving peer.
+    pub(super) fn conn_delivered(&mut self, fi: usize) {
+        let now = self.now;
+        let measuring = self.measuring();
+        let mut msgs = std::mem::take(&mut self.sw().msg_buf);
+        let f = &mut self.flows[fi];
+        let rcv_nxt = f.receiver.rcv_nxt();
+        let snd_una = f.sender.as_ref().map_or(rcv_nxt, |s| s.snd_una());
+        let Some(c) = f.conn.as_mut() else { return };
+        c.stream.deliver_into(rcv_nxt, &mut msgs);
+        c.stream.trim(snd_una, rcv_nxt);
+        let (from, to, transport) = (c.from, c.to, c.transport);
+        for msg in msgs.drain(..) {
+            if let Message::Piece { len, .. } = msg {
+                if measuring {
+                    let class = self.member(to).map(|m| m.class);
+                    if let Some(c) = class {
+                        self.sw().measure.on_received(c, transport, len);
+                    }
+                }
+            }
+            if let Some(m) = self.member(to) {
+                m.peer.on_message(now, from, msg);
+            }
+        }
+        self.sw().msg_buf = msgs;
+        self.drive(to);
+    }
+
+    /// Peer `id`'s choke round (and re-announce) may be due.
+    pub(super) fn on_peer_tick(&mut self, id: PeerId) {
+        let now = self.now;
+        let cfg = self.swarm_cfg();
+        let Some(m) = self.member(id) else { return };
+        m.peer.on_tick(now);
+        let next = m.peer.next_tick();
+        let reannounce = if now >= m.next_announce {
+            m.next_announce = now + cfg.reannounce;
+            m.out.len() < cfg.min_peers as usize
+        } else {
+            false
+        };
+        self.at(next, Ev::PeerTick(id));
+        if reannounce {
+            self.announce(id);
+        } else {
+            self.drive(id);
+        }
+    }
+
+    /// Closes flow `fi`: no more sending or delivery; block bytes still in it are lost.
+    fn close_flow(&mut self, fi: u32) {
+        let f = &mut self.flows[fi as usize];
+        f.active = false;
+        f.sender = None;
+        let mut lost = 0;
+        if let Some(c) = f.conn.as_mut() {
+            lost = c
+                .stream
+                .pending()
+                .map(|m| match m {
+                    Message::Piece { len, .. } => *len as u64,
+                    _ => 0,
+                })
+                .sum();
+            c.stream = Stream::new(1);
+        }
+        self.sw().measure.lost_bytes += lost;
+    }
+
+    /// Peer `id` leaves: its connections close, its neighbours are told, a replacement
+    /// may join.
+    pub(super) fn on_peer_leave(&mut self, id: PeerId) {
+        let now = self.now;
+        let Some(m) = self.sw().members[id as usize].take() else {
+            return;
+        };
+        self.sw().present.retain(|&p| p != id);
+        let stats = m.peer.stats();
+        self.sw().measure.on_leave(id, now, stats);
+        for (n, out) in &m.out {
+            self.close_flow(out.control);
+            if let Some(d) = out.data.filter(|&d| d != out.control) {
+                self.close_flow(d);
+            }
+            let back = self.member(*n).and_then(|nm| nm.out.remove(&id));
+            if let Some(o) = back {
+                self.close_flow(o.control);
+                if let Some(d) = o.data.filter(|&d| d != o.control) {
+                    self.close_flow(d);
+                }
+            }
+            if let Some(nm) = self.member(*n) {
+                nm.peer.on_closed(now, id);
+            }
+            self.drive(*n);
+        }
+        let sw = self.sw();
+        if let Some(plan) = sw.pop.on_departed(id, now) {
+            let nid = plan.id;
+            sw.measure.on_planned(&plan);
+            sw.plans.push(plan);
+            sw.members.push(None);
+            self.at(now, Ev::PeerArrive(nid));
+        }
+    }
+
+    /// Fraction of the run done: simulated time or completions, whichever is further.
+    pub(super) fn swarm_progress(&self) -> Option<f64> {
+        let sw = self.swarm.as_ref()?;
+        let cfg = self.sc.swarm.as_ref()?;
+        let target = (cfg.discard + cfg.measure).max(1) as f64;
+        Some((sw.measure.completions() as f64 / target).min(1.0))
+    }
+}

@@ -1,0 +1,377 @@
+//! Receiver-driven LEDBAT (rLEDBAT, docs/algorithms.md section 9): the receiving side of a
+//! connection limits the window it advertises (`wnd_size`, BEP 29) to a congestion window
+//! `rcwnd` of its own, driven by the queuing delay of the data it receives, so that any
+//! uTP sender that honours `wnd_size` (libutp, libtorrent, Transmission) yields to other
+//! traffic on the receiver's link whatever its own controller.
+//!
+//! Measurement: each DATA packet gives a one-way-delay sample, our clock at receipt minus
+//! the packet's timestamp (offset by the difference of the two clocks, which the base
+//! cancels); the queuing delay is the current filter minus the base, from
+//! [`ledbat_core::DelayEstimator`] as the senders' LEDBAT uses it. The round-trip time
+//! that paces the per-RTT rules is the sum of the two one-way delays the headers carry:
+//! the peer's `timestamp_difference` (our STATE to it) and the sample above (its DATA to
+//! us); the clock offset has opposite signs in the two and cancels. Its minimum over the
+//! connection is the base RTT.
+//!
+//! The window follows LEDBAT++ (docs/algorithms.md section 7), as the draft specifies, with
+//! its per-RTT rules spread over the packets of one window (each received packet of `b`
+//! bytes applies `b / rcwnd` of the per-RTT step):
+//!
+//! - `GAIN = 1 / min(16, ceil(2 TARGET / base_rtt))`;
+//! - slow start from [`INITIAL_PACKETS`]: `rcwnd += GAIN b`, until `qd > 3/4 TARGET`;
+//! - then per RTT: `rcwnd += GAIN` packets when `qd <= TARGET`, else
+//!   `rcwnd += max(GAIN - rcwnd (qd / TARGET - 1), -rcwnd / 2)` packets;
+//! - a lost packet (a gap in the sequence, or a retransmitted duplicate) halves `rcwnd`,
+//!   at most once per RTT;
+//! - periodic slowdowns: 2 RTTs after slow start ends, `rcwnd` is held at 2 packets for 2
+//!   RTTs (the queue drains, the base is measured again), then slow start climbs back to
+//!   the window before; the next slowdown comes 9 times the last one's duration later;
+//! - `rcwnd` never falls below 2 packets.
+
+use ledbat_core::{DelayConfig, DelayEstimator, DelaySample, Duration, Instant};
+
+/// `rcwnd` at the start, packets.
+pub const INITIAL_PACKETS: u64 = 10;
+/// Smallest `rcwnd`, packets.
+pub const MIN_PACKETS: u64 = 2;
+
+/// rLEDBAT's parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RledbatConfig {
+    /// Queuing-delay target. Default 60 ms (LEDBAT++'s, which the draft adopts).
+    pub target: Duration,
+    /// Periodic slowdowns. Default on (the draft's way of keeping the base delay true).
+    pub slowdowns: bool,
+}
+
+impl Default for RledbatConfig {
+    fn default() -> Self {
+        RledbatConfig {
+            target: Duration::from_millis(60),
+            slowdowns: true,
+        }
+    }
+}
+
+/// Where the window is in its cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Growing by `GAIN` per byte until `limit` (bytes) or the delay says stop.
+    SlowStart { limit: Option<u64> },
+    /// LEDBAT++'s delay-based increase and decrease; a slowdown starts at `slowdown_at`.
+    Avoidance { slowdown_at: Option<Instant> },
+    /// Held at the minimum until `until`; then slow start back to `resume` bytes.
+    Slowdown {
+        started: Instant,
+        until: Instant,
+        resume: u64,
+    },
+}
+
+/// The receive-side controller of one connection.
+#[derive(Debug)]
+pub struct Rledbat {
+    cfg: RledbatConfig,
+    mss: u64,
+    rcwnd: f64,
+    phase: Phase,
+    delay: DelayEstimator,
+    base_rtt: Option<Duration>,
+    rtt: Option<Duration>,
+    last_halving: Option<Instant>,
+    /// Duration of the last slowdown, for the spacing of the next one.
+    last_slowdown: Duration,
+}
+
+impl Rledbat {
+    /// A controller for packets of up to `mss` payload bytes.
+    pub fn new(cfg: RledbatConfig, mss: u64) -> Self {
+        Rledbat {
+            cfg,
+            mss,
+            rcwnd: (INITIAL_PACKETS * mss) as f64,
+            phase: Phase::SlowStart { limit: None },
+            delay: DelayEstimator::new(DelayConfig::default()),
+            base_rtt: None,
+            rtt: None,
+            last_halving: None,
+            last_slowdown: Duration::ZERO,
+        }
+    }
+
+    /// The window to advertise, bytes.
+    pub fn window(&self) -> u64 {
+        self.rcwnd as u64
+    }
+
+    /// Queuing delay of the incoming data, once measured.
+    pub fn queuing_delay(&self) -> Option<Duration> {
+        self.delay.queuing_delay()
+    }
+
+    /// The round-trip time estimate (last sample), once measured.
+    pub fn rtt(&self) -> Option<Duration> {
+        self.rtt
+    }
+
+    fn min_window(&self) -> f64 {
+        (MIN_PACKETS * self.mss) as f64
+    }
+
+    /// The RTT the per-RTT rules use: the last sample, else a guess of 100 ms.
+    fn round(&self) -> Duration {
+        self.rtt.unwrap_or(Duration::from_millis(100))
+    }
+
+    fn gain(&self) -> f64 {
+        let base = self.base_rtt.unwrap_or(self.round()).as_nanos().max(1);
+        let ratio = (2 * self.cfg.target.as_nanos()).div_ceil(base);
+        1.0 / ratio.clamp(1, 16) as f64
+    }
+
+    /// One DATA packet of `bytes` payload bytes received at `now`: `owd` is our clock at
+    /// receipt minus its timestamp, `reverse` the peer's `timestamp_difference` (0 when it
+    /// has none yet).
+    pub fn on_data(&mut self, now: Instant, bytes: u64, owd: u32, reverse: u32) {
+        self.delay.on_sample(now, DelaySample(owd));
+        if reverse != 0 {
+            // Sum of the two one-way delays: the clock offset cancels. Implausible sums
+            // (a peer's clock stepping) are ignored.
+            let us = owd.wrapping_add(reverse) as i32;
+            if (0..10_000_000).contains(&us) {
+                let r = Duration::from_micros(us as u64);
+                self.rtt = Some(r);
+                self.base_rtt = Some(self.base_rtt.map_or(r, |b| b.min(r)));
+            }
+        }
+        let Some(qd) = self.delay.queuing_delay() else {
+            return;
+        };
+        let target = self.cfg.target.as_nanos() as f64;
+        let qd_ratio = qd.as_nanos() as f64 / target;
+        let gain = self.gain();
+        let mss = self.mss as f64;
+        let b = bytes as f64;
+        match self.phase {
+            Phase::SlowStart { limit } => {
+                if qd_ratio > 0.75 || limit.is_some_and(|l| self.rcwnd >= l as f64) {
+                    self.enter_avoidance(now);
+                } else {
+                    self.rcwnd += gain * b;
+                }
+            }
+            Phase::Avoidance { slowdown_at } => {
+                if slowdown_at.is_some_and(|t| now >= t) {
+                    let hold = self.round() * 2;
+                    self.phase = Phase::Slowdown {
+                        started: now,
+                        until: now + hold,
+                        resume: self.rcwnd as u64,
+                    };
+                    self.rcwnd = self.min_window();
+                    return;
+                }
+                // The per-RTT step in packets, applied in proportion b / rcwnd.
+                let w = self.rcwnd / mss;
+                let step = if qd_ratio <= 1.0 {
+                    gain
+                } else {
+                    (gain - w * (qd_ratio - 1.0)).max(-w / 2.0)
+                };
+                self.rcwnd += step * mss * b / self.rcwnd;
+            }
+            Phase::Slowdown {
+                started,
+                until,
+                resume,
+            } => {
+                if now >= until {
+                    self.last_slowdown = now.saturating_since(started);
+                    self.phase = Phase::SlowStart {
+                        limit: Some(resume),
+                    };
+                }
+            }
+        }
+        self.rcwnd = self.rcwnd.max(self.min_window());
+    }
+
+    fn enter_avoidance(&mut self, now: Instant) {
+        let slowdown_at = self.cfg.slowdowns.then(|| {
+            if self.last_slowdown.is_zero() {
+                // First slowdown: 2 RTTs after the initial slow start ends.
+                now + self.round() * 2
+            } else {
+                now + self.last_slowdown * 9
+            }
+        });
+        self.phase = Phase::Avoidance { slowdown_at };
+    }
+
+    /// A packet was lost on the way to us (a gap opened, or a retransmission arrived):
+    /// halve the window, once per RTT.
+    pub fn on_loss(&mut self, now: Instant) {
+        if self
+            .last_halving
+            .is_some_and(|t| now.saturating_since(t) < self.round())
+        {
+            return;
+        }
+        self.last_halving = Some(now);
+        self.rcwnd = (self.rcwnd / 2.0).max(self.min_window());
+        if let Phase::SlowStart { .. } = self.phase {
+            self.enter_avoidance(now);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 1000;
+
+    /// Wire value of a one-way delay of `ms` (plus an arbitrary clock offset).
+    fn owd(ms: u64) -> u32 {
+        0x8000_0000u32.wrapping_add((ms * 1000) as u32)
+    }
+    /// The reverse sample that makes the RTT `rtt_ms` with a forward delay of `fwd_ms`.
+    fn rev(rtt_ms: u64, fwd_ms: u64) -> u32 {
+        ((rtt_ms * 1000) as u32).wrapping_sub(owd(fwd_ms))
+    }
+
+    /// Feeds empty samples until the current-delay filter (minimum of the last 4) holds
+    /// only `fwd_ms`: the window does not move on 0 bytes.
+    fn hold_delay(r: &mut Rledbat, t: Instant, fwd_ms: u64, rtt_ms: u64) {
+        for _ in 0..4 {
+            r.on_data(t, 0, owd(fwd_ms), rev(rtt_ms, fwd_ms));
+        }
+    }
+
+    fn cfg() -> RledbatConfig {
+        RledbatConfig {
+            target: Duration::from_millis(60),
+            slowdowns: false,
+        }
+    }
+
+    #[test]
+    fn slow_start_grows_by_gain_per_byte_until_three_quarters_of_target() {
+        let mut r = Rledbat::new(cfg(), MSS);
+        assert_eq!(r.window(), 10_000);
+        let t = Instant::from_secs(1);
+        // Base delay 10 ms; RTT 40 ms: GAIN = 1 / min(16, ceil(120 / 40)) = 1/3.
+        r.on_data(t, MSS, owd(10), rev(40, 10));
+        assert_eq!(r.rtt(), Some(Duration::from_millis(40)));
+        // 3 000 bytes at GAIN 1/3: + 1 000 (the first packet grew it by 333 already).
+        for _ in 0..3 {
+            r.on_data(t, MSS, owd(10), rev(40, 10));
+        }
+        assert_eq!(r.window(), 10_000 + 1_333);
+        // Queuing delay 44 ms < 45 (3/4 of 60): still slow start.
+        hold_delay(&mut r, t, 54, 84);
+        assert!(matches!(r.phase, Phase::SlowStart { .. }));
+        // 46 ms > 45: slow start ends, the window stays.
+        hold_delay(&mut r, t, 56, 86);
+        assert_eq!(r.window(), 11_333);
+        assert!(matches!(r.phase, Phase::Avoidance { .. }));
+    }
+
+    /// A controller in avoidance with a window of `w` bytes, base delay 10 ms, RTT 40 ms.
+    fn in_avoidance(w: u64) -> Rledbat {
+        let mut r = Rledbat::new(cfg(), MSS);
+        let t = Instant::from_secs(1);
+        r.on_data(t, 0, owd(10), rev(40, 10));
+        r.rcwnd = w as f64;
+        r.enter_avoidance(t);
+        r
+    }
+
+    #[test]
+    fn below_target_the_window_grows_by_gain_packets_per_window() {
+        let mut r = in_avoidance(20_000);
+        // qd 30 ms < 60: per RTT + GAIN (1/3) packets; one packet of b = 1 000 bytes
+        // applies b / rcwnd = 1/20 of it: 1/3 * 1000 / 20 = 16.67 bytes.
+        let t = Instant::from_secs(2);
+        hold_delay(&mut r, t, 40, 70);
+        assert_eq!(r.queuing_delay(), Some(Duration::from_millis(30)));
+        r.on_data(t, MSS, owd(40), rev(70, 40));
+        // The RTT sample of 70 ms leaves the base RTT at 40: GAIN stays 1/3.
+        assert!((r.rcwnd - 20_016.667).abs() < 0.01, "{}", r.rcwnd);
+    }
+
+    #[test]
+    fn above_target_the_window_shrinks_in_proportion_and_at_most_by_half() {
+        // qd 90 ms = 1.5 TARGET, W = 20 packets: per RTT max(1/3 - 20 * 0.5, -10) = -9.67
+        // packets; one packet applies 1/20: -483.3 bytes.
+        let t = Instant::from_secs(2);
+        let mut r = in_avoidance(20_000);
+        hold_delay(&mut r, t, 100, 130);
+        r.on_data(t, MSS, owd(100), rev(130, 100));
+        assert!((r.rcwnd - (20_000.0 - 483.333)).abs() < 0.01, "{}", r.rcwnd);
+        // qd 190 ms: 1/3 - 20 * (190/60 - 1) = -43 packets, capped at -W/2 = -10: -500.
+        let mut r = in_avoidance(20_000);
+        hold_delay(&mut r, t, 200, 230);
+        r.on_data(t, MSS, owd(200), rev(230, 200));
+        assert!((r.rcwnd - 19_500.0).abs() < 0.01, "{}", r.rcwnd);
+    }
+
+    #[test]
+    fn a_loss_halves_the_window_once_per_rtt_never_below_two_packets() {
+        let mut r = in_avoidance(20_000);
+        let t = Instant::from_secs(2);
+        r.on_loss(t);
+        assert_eq!(r.window(), 10_000);
+        r.on_loss(t + Duration::from_millis(30)); // within the 40 ms RTT
+        assert_eq!(r.window(), 10_000);
+        r.on_loss(t + Duration::from_millis(41));
+        assert_eq!(r.window(), 5_000);
+        for k in 2..10 {
+            r.on_loss(t + Duration::from_millis(41 * k));
+        }
+        assert_eq!(r.window(), 2 * MSS);
+    }
+
+    #[test]
+    fn a_slowdown_holds_two_packets_for_two_rtts_then_climbs_back() {
+        let mut r = Rledbat::new(
+            RledbatConfig {
+                slowdowns: true,
+                ..cfg()
+            },
+            MSS,
+        );
+        let t0 = Instant::from_secs(1);
+        r.on_data(t0, 0, owd(10), rev(40, 10));
+        r.rcwnd = 30_000.0;
+        r.enter_avoidance(t0);
+        // 2 RTTs (80 ms) later the slowdown starts: 2 packets for 2 RTTs.
+        let t1 = t0 + Duration::from_millis(80);
+        r.on_data(t1, MSS, owd(10), rev(40, 10));
+        assert_eq!(r.window(), 2 * MSS);
+        r.on_data(t1 + Duration::from_millis(79), MSS, owd(10), rev(40, 10));
+        assert_eq!(r.window(), 2 * MSS, "held for 80 ms");
+        let t2 = t1 + Duration::from_millis(80);
+        r.on_data(t2, MSS, owd(10), rev(40, 10));
+        assert_eq!(
+            r.phase,
+            Phase::SlowStart {
+                limit: Some(30_000)
+            }
+        );
+        // Slow start climbs back to 30 000 and hands over to avoidance, whose next
+        // slowdown is 9 x 80 ms later.
+        let mut t = t2;
+        while matches!(r.phase, Phase::SlowStart { .. }) {
+            t += Duration::from_millis(1);
+            r.on_data(t, MSS, owd(10), rev(40, 10));
+        }
+        assert!(r.window() >= 30_000);
+        assert_eq!(
+            r.phase,
+            Phase::Avoidance {
+                slowdown_at: Some(t + Duration::from_millis(720))
+            }
+        );
+    }
+}
