@@ -9,6 +9,12 @@
 //!   statement behind the number (e.g. "LEDBAT yields: TCP carries more than LEDBAT");
 //! - **not reproduced**: even the direction fails.
 //!
+//! Fragility: the verdict is also applied to each seed's value alone, and to one run of every
+//! scenario with the exact start times (`start_jitter = 0s` for every flow, seed 1), the runs
+//! before the simulator drew start times from the seed. A claim is **fragile** when those
+//! verdicts do not all agree with the verdict of the mean: the result then hangs on the
+//! start-time jitter (or on the scenario's other random elements) and is reported as such.
+//!
 //! A claim whose scenarios cannot run (a controller or traffic kind not available in the
 //! simulator) is reported as **not run** with the error, never silently dropped. A claim
 //! that does not reproduce carries an `explanation`: the cause found (our bug, fixed or
@@ -143,6 +149,43 @@ impl Verdict {
     }
 }
 
+/// The claim ids an explanation quotes as `{=id}`: the report replaces each with that
+/// claim's measured mean, so an explanation never types a figure of a run.
+pub fn quoted_claims(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("{=") {
+        let after = &rest[i + 2..];
+        match after.find('}') {
+            Some(j) => {
+                out.push(&after[..j]);
+                rest = &after[j + 1..];
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+/// `text` with every `{=id}` replaced by `mean(id)` (4 significant digits), or by
+/// "`id` (not run here)" when that claim was not evaluated.
+pub fn fill_quotes(text: &str, mean: impl Fn(&str) -> Option<f64>) -> String {
+    let mut s = text.to_string();
+    for id in quoted_claims(text) {
+        let v = match mean(id) {
+            Some(m) => fmt_num(m),
+            None => format!("`{id}` (not run here)"),
+        };
+        s = s.replacen(&format!("{{={id}}}"), &v, 1);
+    }
+    s
+}
+
+/// Whether `verdict` is fragile: some per-seed verdict, or the exact-start verdict, differs.
+pub fn is_fragile(verdict: Verdict, seeds: &[Verdict], exact: Option<Verdict>) -> bool {
+    seeds.iter().chain(exact.iter()).any(|v| *v != verdict)
+}
+
 /// The result of evaluating one claim.
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
@@ -174,6 +217,16 @@ pub struct Outcome {
     pub summary: Option<Summary>,
     /// The verdict.
     pub verdict: Verdict,
+    /// The verdict of each seed's value alone (same order as `values`).
+    pub seed_verdicts: Vec<Verdict>,
+    /// The value and verdict of one run of every scenario with the exact start times
+    /// (every flow's `start_jitter` 0, seed 1); `None` when that run failed.
+    pub exact_start: Option<(f64, Verdict)>,
+    /// Some seed's verdict, or the exact-start verdict, differs from `verdict`.
+    pub fragile: bool,
+    /// Simulation runs the claim's value comes from: its scenario instances times the
+    /// seeds, plus one exact-start run per instance.
+    pub runs: usize,
     /// Explanation when not reproduced (or a note on the setup), empty otherwise.
     pub explanation: String,
     /// Errors met while running or extracting (one per failing seed).
@@ -207,6 +260,36 @@ mod tests {
         assert!(Band::AtLeast { bound: 0.99 }.holds(0.995));
         assert!(Band::rel(100.0, 0.2).holds(80.0));
         assert!(!Band::rel(100.0, 0.2).holds(79.0));
+    }
+
+    #[test]
+    fn a_verdict_is_fragile_when_a_seed_or_the_exact_start_run_disagrees() {
+        use Verdict::*;
+        assert!(!is_fragile(Reproduced, &[Reproduced; 3], Some(Reproduced)));
+        assert!(!is_fragile(Differs, &[Differs; 2], None));
+        assert!(is_fragile(
+            Reproduced,
+            &[Reproduced, Differs],
+            Some(Reproduced)
+        ));
+        assert!(is_fragile(
+            Reproduced,
+            &[Reproduced; 3],
+            Some(NotReproduced)
+        ));
+    }
+
+    #[test]
+    fn quoted_claims_are_replaced_by_their_means() {
+        let t = "ours {=s001-a} against {=s002-b}, {=s003-c}";
+        assert_eq!(quoted_claims(t), vec!["s001-a", "s002-b", "s003-c"]);
+        let f = fill_quotes(t, |id| match id {
+            "s001-a" => Some(0.123456),
+            "s002-b" => Some(42.0),
+            _ => None,
+        });
+        assert_eq!(f, "ours 0.1235 against 42, `s003-c` (not run here)");
+        assert_eq!(fill_quotes("no quote {here}", |_| None), "no quote {here}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! and applies the verdict rule of [`crate::claims`].
 
 use crate::catalog::{self, Claim, ScenarioRef};
-use crate::claims::{Outcome, Verdict};
+use crate::claims::{fill_quotes, is_fragile, Outcome, Verdict};
 use crate::plot::{HBand, Plot, Series};
 use crate::report::Report;
 use crate::stats::Summary;
@@ -85,9 +85,39 @@ pub fn load(opts: &Options, sref: &ScenarioRef) -> Result<Scenario, String> {
     Scenario::from_toml_with(&text, &set).map_err(|e| format!("{}: {e}", sref.label()))
 }
 
-type Results = BTreeMap<(ScenarioRef, u64), Result<RunResult, String>>;
+type RunMap<K> = BTreeMap<K, Result<RunResult, String>>;
 
-/// Simulates every distinct scenario instance of `claims` for seeds 1..=n.
+/// What [`simulate`] produced.
+pub struct Results {
+    /// Every scenario instance for seeds 1..=n, as written (start times drawn from the seed).
+    pub seeded: RunMap<(ScenarioRef, u64)>,
+    /// Every scenario instance once more with the exact start times (every flow's
+    /// `start_jitter` 0), seed 1: the reference for fragility ([`crate::claims`]).
+    pub exact: RunMap<ScenarioRef>,
+}
+
+impl Results {
+    /// How many simulations were run.
+    pub fn len(&self) -> usize {
+        self.seeded.len() + self.exact.len()
+    }
+
+    /// Whether nothing was simulated.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// `sc` with every flow starting at its exact nominal time.
+pub fn exact_starts(mut sc: Scenario) -> Scenario {
+    for f in &mut sc.flows {
+        f.start_jitter = ledbat_core::Duration::ZERO;
+    }
+    sc
+}
+
+/// Simulates every distinct scenario instance of `claims` for seeds 1..=n, and once with the
+/// exact start times.
 pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
     let mut refs: Vec<ScenarioRef> = claims
         .iter()
@@ -95,34 +125,83 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         .collect();
     refs.sort();
     refs.dedup();
-    let loaded: Vec<(ScenarioRef, Result<Scenario, String>)> = refs
+    // (instance, as written, with the exact start times)
+    type Loaded = (
+        ScenarioRef,
+        Result<Scenario, String>,
+        Result<Scenario, String>,
+    );
+    let loaded: Vec<Loaded> = refs
         .into_iter()
         .map(|r| {
             let s = load(opts, &r);
-            (r, s)
+            let exact = s.clone().map(exact_starts);
+            (r, s, exact)
         })
         .collect();
-    let jobs: Vec<(usize, u64)> = (0..loaded.len())
-        .flat_map(|i| (1..=opts.seeds).map(move |s| (i, s)))
+    // `None`: the exact-start run (seed 1).
+    let jobs: Vec<(usize, Option<u64>)> = (0..loaded.len())
+        .flat_map(|i| {
+            (1..=opts.seeds)
+                .map(move |s| (i, Some(s)))
+                .chain(std::iter::once((i, None)))
+        })
         .collect();
     let total = jobs.len();
     let done = AtomicUsize::new(0);
-    let out: Vec<((ScenarioRef, u64), Result<RunResult, String>)> = jobs
+    let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> = jobs
         .par_iter()
         .map(|&(i, seed)| {
-            let (sref, sc) = &loaded[i];
+            let (sref, sc, exact) = &loaded[i];
+            let sc = if seed.is_some() { sc } else { exact };
             let res = match sc {
-                Ok(sc) => ledbat_sim::run(sc, seed).map_err(|e| format!("{}: {e}", sref.label())),
+                Ok(sc) => ledbat_sim::run(sc, seed.unwrap_or(1))
+                    .map_err(|e| format!("{}: {e}", sref.label())),
                 Err(e) => Err(e.clone()),
             };
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if opts.progress && (n.is_multiple_of((total / 20).max(1)) || n == total) {
                 eprintln!("repro: {n}/{total} runs done");
             }
-            ((sref.clone(), seed), res)
+            (i, seed, res)
         })
         .collect();
-    out.into_iter().collect()
+    let mut results = Results {
+        seeded: BTreeMap::new(),
+        exact: BTreeMap::new(),
+    };
+    for (i, seed, res) in out {
+        let sref = loaded[i].0.clone();
+        match seed {
+            Some(s) => results.seeded.insert((sref, s), res),
+            None => results.exact.insert(sref, res),
+        };
+    }
+    results
+}
+
+/// How many distinct scenario instances `claim` reads.
+fn distinct_instances(claim: &Claim) -> usize {
+    let mut v: Vec<&ScenarioRef> = claim.scenarios.iter().collect();
+    v.sort();
+    v.dedup();
+    v.len()
+}
+
+/// The runs of `claim`'s scenarios, in its order, from `lookup`; the first error otherwise.
+fn claim_runs<'r>(
+    claim: &Claim,
+    lookup: impl Fn(&ScenarioRef) -> Option<&'r Result<RunResult, String>>,
+) -> Result<Vec<&'r RunResult>, String> {
+    claim
+        .scenarios
+        .iter()
+        .map(|s| match lookup(s) {
+            Some(Ok(r)) => Ok(r),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err(format!("{}: not simulated", s.label())),
+        })
+        .collect()
 }
 
 /// Evaluates one claim from the simulation results.
@@ -131,21 +210,15 @@ pub fn evaluate(opts: &Options, claim: &Claim, results: &Results) -> (Outcome, V
     let mut errors = Vec::new();
     let mut first_runs: Option<Vec<&RunResult>> = None;
     for seed in 1..=opts.seeds {
-        let mut runs = Vec::new();
-        let mut err = None;
-        for s in &claim.scenarios {
-            match results.get(&(s.clone(), seed)) {
-                Some(Ok(r)) => runs.push(r),
-                Some(Err(e)) => err = Some(e.clone()),
-                None => err = Some(format!("{}: not simulated", s.label())),
+        let runs = match claim_runs(claim, |s| results.seeded.get(&(s.clone(), seed))) {
+            Ok(r) => r,
+            Err(e) => {
+                if !errors.contains(&e) {
+                    errors.push(e);
+                }
+                continue;
             }
-        }
-        if let Some(e) = err {
-            if !errors.contains(&e) {
-                errors.push(e);
-            }
-            continue;
-        }
+        };
         match (claim.extract)(&runs) {
             Ok(v) if v.is_finite() => values.push((seed, v)),
             Ok(v) => errors.push(format!("seed {seed}: metric is {v}")),
@@ -156,10 +229,16 @@ pub fn evaluate(opts: &Options, claim: &Claim, results: &Results) -> (Outcome, V
         }
     }
     let summary = Summary::of(&values.iter().map(|v| v.1).collect::<Vec<_>>());
-    let verdict = match &summary {
-        Some(s) => Verdict::judge(s.mean, &claim.tolerance, &claim.direction),
-        None => Verdict::NotRun,
-    };
+    let judge = |x: f64| Verdict::judge(x, &claim.tolerance, &claim.direction);
+    let verdict = summary.as_ref().map_or(Verdict::NotRun, |s| judge(s.mean));
+    let seed_verdicts: Vec<Verdict> = values.iter().map(|(_, v)| judge(*v)).collect();
+    let exact_start = claim_runs(claim, |s| results.exact.get(s))
+        .and_then(|runs| (claim.extract)(&runs))
+        .ok()
+        .filter(|v| v.is_finite())
+        .map(|v| (v, judge(v)));
+    let fragile =
+        verdict != Verdict::NotRun && is_fragile(verdict, &seed_verdicts, exact_start.map(|e| e.1));
     let quick_notes: Vec<String> = if opts.quick {
         let mut files: Vec<&str> = claim.scenarios.iter().map(|s| s.file).collect();
         files.dedup();
@@ -209,6 +288,10 @@ pub fn evaluate(opts: &Options, claim: &Claim, results: &Results) -> (Outcome, V
         values,
         summary,
         verdict,
+        seed_verdicts,
+        exact_start,
+        fragile,
+        runs: distinct_instances(claim) * (opts.seeds as usize + 1),
         explanation: claim.explanation.into(),
         errors,
         quick: opts.quick,
@@ -228,16 +311,26 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         outcomes.push(o);
         plots.push(p);
     }
+    let means: BTreeMap<String, f64> = outcomes
+        .iter()
+        .filter_map(|o| o.summary.as_ref().map(|s| (o.id.clone(), s.mean)))
+        .collect();
+    for o in &mut outcomes {
+        o.explanation = fill_quotes(&o.explanation, |id| means.get(id).copied());
+    }
     let fluid_ref = ScenarioRef::file("seed003/fledbat-fluid.toml");
     let fluid_runs: Vec<&RunResult> = (1..=opts.seeds)
         .filter_map(|s| {
             results
+                .seeded
                 .get(&(fluid_ref.clone(), s))
                 .and_then(|r| r.as_ref().ok())
         })
         .collect();
-    let sections = vec![crate::fluid_compare::section(&fluid_runs)];
+    let sections = vec![crate::fluid_compare::section(&fluid_runs), bed_section()];
     Ok(Report {
+        runs: results.len(),
+        threads: rayon::current_num_threads(),
         seeds: opts.seeds,
         quick: opts.quick,
         command: command.into(),
@@ -246,6 +339,22 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         sections,
         elapsed_secs: 0.0,
     })
+}
+
+/// Where the test-bed repetitions of the papers' real-network experiments are: they need
+/// root and real peers, so they are committed results, not part of this simulated run.
+fn bed_section() -> crate::report::Section {
+    crate::report::Section {
+        title: "Test-bed results (not part of this run)".into(),
+        text: vec![
+            "Seed 001's Fig. 7 (the ping delay while libutp uploads over a 500 kbit/s, 50 ms \
+             link) was repeated on the namespace test bed with our uTP, Transmission (libutp) \
+             and libtorrent: docs/repro/bed-fig7.md, with the commands that regenerate it \
+             (testbed/pingdelay.py, root)."
+                .into(),
+        ],
+        plots: Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -279,6 +388,7 @@ mod tests {
         };
         let claims = select(&["s003-ledbat-ledbat-fair".into()]).unwrap();
         let results = simulate(&opts, &claims);
+        assert_eq!(results.len(), 3, "two seeds and the exact-start run");
         let (o, _) = evaluate(&opts, &claims[0], &results);
         assert_eq!(o.verdict, Verdict::NotRun);
         assert!(o.errors[0].contains("/nonexistent"), "{:?}", o.errors);

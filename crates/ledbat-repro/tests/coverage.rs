@@ -3,7 +3,9 @@
 //! unique with a known status, and the summary table equals the counts of the rows.
 //!
 //! The page's statement rows are Markdown table lines starting `| 00N-` with six cells:
-//! ID, where, statement, kind, status, and "by / reason" (claim IDs in backticks).
+//! ID, where, statement, kind, status, and "by / reason" (claim IDs in backticks). A checked
+//! or weak row names a claim, or a committed test-bed result (a backticked path of a Markdown file
+//! under the docs directory, which must exist): bed experiments are not part of the simulated `ledbat repro` run.
 
 use ledbat_repro::catalog;
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,12 +36,24 @@ fn claim_refs(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// Backticked repository paths of committed test-bed results (Markdown files under the docs
+/// directory).
+fn bed_refs(text: &str) -> BTreeSet<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|t| t.starts_with("docs/") && t.ends_with(".md") && !t.contains(' '))
+        .map(str::to_string)
+        .collect()
+}
+
 #[derive(Debug)]
 struct Row {
     line: usize,
     id: String,
     status: String,
     refs: BTreeSet<String>,
+    beds: BTreeSet<String>,
 }
 
 /// The statement rows: table lines whose first cell starts with a paper number `00N-`.
@@ -65,6 +79,7 @@ fn statement_rows(doc: &str) -> Vec<Row> {
                 id: cells[1].to_string(),
                 status: cells[5].to_string(),
                 refs: claim_refs(cells[6]),
+                beds: bed_refs(cells[6]),
             }
         })
         .collect()
@@ -164,11 +179,17 @@ fn statement_ids_are_unique_and_checked_rows_name_a_claim() {
         );
         if r.status == "checked" || r.status == "weak" {
             assert!(
-                !r.refs.is_empty(),
-                "line {}: {} names no claim",
+                !r.refs.is_empty() || !r.beds.is_empty(),
+                "line {}: {} names no claim and no test-bed result",
                 r.line,
                 r.id
             );
+        }
+        for b in &r.beds {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join(b);
+            assert!(path.is_file(), "line {}: {b} does not exist", r.line);
         }
     }
 }
@@ -190,6 +211,14 @@ fn summary_table_matches_the_rows() {
 }
 
 #[test]
+fn bed_refs_takes_only_backticked_docs_markdown_paths() {
+    let text = "`docs/repro/README.md`, `docs/repro/index.html`, `testbed/README.md`, \
+                docs/papers.md";
+    let got: Vec<String> = bed_refs(text).into_iter().collect();
+    assert_eq!(got, ["docs/repro/README.md"]);
+}
+
+#[test]
 fn claim_refs_takes_only_backticked_claim_ids() {
     let text = "`s003-red-queue` and `s000-fixed320-utilisation`, not `seed000/x.toml`, \
                 not s001-bare, not `S002-UPPER`, not `s00x-y`";
@@ -204,6 +233,7 @@ fn counts_splits_by_status_and_leaves_na_out_of_the_percentages() {
         id: id.into(),
         status: status.into(),
         refs: BTreeSet::new(),
+        beds: BTreeSet::new(),
     };
     let rows = [
         row("000-a", "checked"),

@@ -78,6 +78,45 @@ pub fn queue_delay_series(r: &RunResult, mss: f64) -> Result<Vec<(f64, f64)>, St
         .collect())
 }
 
+/// The series of flow `i` as (time, value) points, `y` picking which (cwnd, rate, delay).
+pub fn flow_points(
+    r: &RunResult,
+    i: usize,
+    y: fn(&ledbat_sim::result::FlowSeries) -> &[f64],
+) -> Result<Vec<(f64, f64)>, String> {
+    let s = series(r)?;
+    let f = s
+        .flows
+        .get(i)
+        .ok_or_else(|| format!("{}: no flow {i} in the series", r.scenario))?;
+    Ok(s.t_s.iter().copied().zip(y(f).iter().copied()).collect())
+}
+
+/// Mean congestion window (packets) of flow `i` over `[from, to)` s.
+pub fn cwnd_between(r: &RunResult, i: usize, from: f64, to: f64) -> Result<f64, String> {
+    window_mean(&flow_points(r, i, |f| &f.cwnd_pkts)?, from, to)
+}
+
+/// Mean delivered rate (Mb/s) of flow `i` over `[from, to)` s.
+pub fn rate_between(r: &RunResult, i: usize, from: f64, to: f64) -> Result<f64, String> {
+    window_mean(&flow_points(r, i, |f| &f.rate_mbps)?, from, to)
+}
+
+/// Largest and smallest sample with `from <= t < to`.
+pub fn window_range(pts: &[(f64, f64)], from: f64, to: f64) -> Result<(f64, f64), String> {
+    let v: Vec<f64> = pts
+        .iter()
+        .filter(|(t, y)| *t >= from && *t < to && y.is_finite())
+        .map(|p| p.1)
+        .collect();
+    if v.is_empty() {
+        return Err(format!("no samples in [{from}, {to}) s"));
+    }
+    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+    Ok((lo, hi))
+}
+
 /// Mean of the samples with `from <= t < to`.
 pub fn window_mean(pts: &[(f64, f64)], from: f64, to: f64) -> Result<f64, String> {
     let v: Vec<f64> = pts
@@ -297,6 +336,19 @@ mod tests {
         // pairs (0,1) concordant, (0,2) concordant, (1,2) discordant: (2 - 1) / 3
         assert!((kendall_tau(&[1.0, 2.0, 3.0], &[1.0, 3.0, 2.0]) - 1.0 / 3.0).abs() < 1e-12);
         assert_eq!(kendall_tau(&[1.0], &[1.0]), 0.0);
+    }
+
+    #[test]
+    fn window_range_skips_samples_outside_and_nan() {
+        let pts = [
+            (0.0, 9.0),
+            (1.0, 2.0),
+            (2.0, f64::NAN),
+            (2.5, 5.0),
+            (3.0, 0.0),
+        ];
+        assert_eq!(window_range(&pts, 1.0, 3.0), Ok((2.0, 5.0)));
+        assert!(window_range(&pts, 2.0, 2.4).is_err());
     }
 
     #[test]

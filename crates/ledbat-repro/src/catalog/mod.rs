@@ -22,8 +22,10 @@
 //!   metric, not one of the two values;
 //! - a number is checked against the value the paper states, with at most 25 % relative
 //!   tolerance unless the reason for more is written in the claim's `tolerance_note`;
-//! - an explanation does not type figures of the run it accompanies (the report shows them);
-//!   figures it quotes come from other runs, with the command that produced them.
+//! - an explanation does not type figures of the run it accompanies (the report shows them):
+//!   it quotes another claim's measured value as `{=claim-id}`, which the report fills in
+//!   (`claims::fill_quotes`); figures it types come from other runs, with the command that
+//!   produced them, or from the paper's setup (arithmetic shown).
 //!
 //! Sweeps are expressed as `--set` overrides of one scenario file, so one file serves a whole
 //! gain or target sweep.
@@ -38,6 +40,10 @@ mod seed000;
 mod seed001;
 mod seed002;
 mod seed003;
+mod seed003_ch2;
+mod seed003_ch3;
+mod seed003_ch4;
+mod seed003_p2p;
 mod seed003_swarm;
 mod seed004;
 
@@ -128,6 +134,44 @@ pub struct Claim {
     pub tolerance_note: &'static str,
     /// Explanation when it does not reproduce (filled after investigation), or a setup note.
     pub explanation: &'static str,
+}
+
+impl Claim {
+    /// A claim with only its id and paper filled in (the paper from the id's `s00N-`
+    /// prefix); every other field is a placeholder the caller replaces with struct-update
+    /// syntax, `Claim { statement: .., ..Claim::base("s000-x") }`. A catalog test checks
+    /// that no placeholder is left.
+    pub fn base(id: &'static str) -> Claim {
+        use crate::claims::Band;
+        let paper = match id.get(..5) {
+            Some("s000-") => "seed000",
+            Some("s001-") => "seed001",
+            Some("s002-") => "seed002",
+            Some("s003-") => "seed003",
+            Some("s004-") => "seed004",
+            _ => "",
+        };
+        Claim {
+            id,
+            paper,
+            figure: "",
+            statement: "",
+            paper_value: "",
+            unit: "",
+            metric: "",
+            scenarios: Vec::new(),
+            extract: |_| Err("no extractor".into()),
+            draw: None,
+            tolerance: Band::AtLeast {
+                bound: f64::INFINITY,
+            },
+            direction: Band::AtLeast {
+                bound: f64::INFINITY,
+            },
+            tolerance_note: "",
+            explanation: "",
+        }
+    }
 }
 
 /// Reduced variants of long scenarios for `--quick`: (file, overrides, what changes).
@@ -271,6 +315,10 @@ pub fn all() -> Vec<Claim> {
     v.extend(seed001::claims());
     v.extend(seed002::claims());
     v.extend(seed003::claims());
+    v.extend(seed003_ch2::claims());
+    v.extend(seed003_ch3::claims());
+    v.extend(seed003_ch4::claims());
+    v.extend(seed003_p2p::claims());
     v.extend(seed003_swarm::claims());
     v.extend(seed004::claims());
     v
@@ -302,6 +350,31 @@ mod tests {
     }
 
     #[test]
+    fn no_claim_keeps_a_placeholder_of_claim_base() {
+        for c in all() {
+            assert!(!c.paper.is_empty(), "{}: paper", c.id);
+            for (what, v) in [
+                ("figure", c.figure),
+                ("statement", c.statement),
+                ("paper_value", c.paper_value),
+                ("unit", c.unit),
+                ("metric", c.metric),
+            ] {
+                assert!(!v.is_empty(), "{}: empty {what}", c.id);
+            }
+            for b in [&c.tolerance, &c.direction] {
+                let (lo, hi) = b.interval();
+                assert!(
+                    lo.is_finite() || hi.is_finite(),
+                    "{}: placeholder band",
+                    c.id
+                );
+                assert!(!(lo == f64::INFINITY), "{}: placeholder band", c.id);
+            }
+        }
+    }
+
+    #[test]
     fn every_scenario_instance_parses_and_validates() {
         for c in all() {
             for s in &c.scenarios {
@@ -314,6 +387,16 @@ mod tests {
                 );
                 ledbat_sim::Scenario::from_toml_with(&text, &s.set)
                     .unwrap_or_else(|e| panic!("{}: {e}", s.label()));
+            }
+        }
+    }
+
+    #[test]
+    fn explanations_quote_only_existing_claims() {
+        let ids: HashSet<&str> = all().iter().map(|c| c.id).collect();
+        for c in all() {
+            for q in crate::claims::quoted_claims(c.explanation) {
+                assert!(ids.contains(q), "{} quotes unknown claim {q}", c.id);
             }
         }
     }

@@ -4,10 +4,49 @@
 use super::extract::*;
 use super::plots::*;
 use super::{files, Claim, ScenarioRef};
+use crate::stats::mean;
+use ledbat_sim::RunResult;
 
 const PAPER: &str = "seed001";
 
+/// TCP file sizes of the Fig. 3-4 sweep, packets (the paper's axis runs from a few to a few
+/// hundred packets; "small" is below 50).
+const SIZES: [f64; 6] = [5.0, 10.0, 20.0, 50.0, 100.0, 200.0];
+/// Sender jitter dmax of the Fig. 2 sweep (multiples of the 12-ms packet time, all with
+/// dmax / 2 below TARGET).
+const DMAX_MS: [u32; 4] = [12, 48, 96, 144];
+
+/// Files of every size of `SIZES`, alone then beside LEDBAT (12 scenario instances).
+fn size_sweep() -> Vec<ScenarioRef> {
+    let mut v = Vec::new();
+    for file in [
+        "seed001/short-tcp-alone.toml",
+        "seed001/short-tcp-ledbat.toml",
+    ] {
+        for n in SIZES {
+            v.push(ScenarioRef::with(
+                file,
+                &[format!("flow.0.traffic.chunk_packets=[{n}, {n}]")],
+            ));
+        }
+    }
+    v
+}
+
+/// Mean transfer time beside LEDBAT / alone for size index `k` of `size_sweep`.
+fn size_ratio(r: &[&RunResult], k: usize) -> Result<f64, String> {
+    let alone = mean(&completion_times(r[k], "tcp-files")?);
+    let with = mean(&completion_times(r[SIZES.len() + k], "tcp-files")?);
+    Ok(with / alone)
+}
+
 pub(super) fn claims() -> Vec<Claim> {
+    let mut v = paper_claims();
+    v.extend(more_claims());
+    v
+}
+
+fn paper_claims() -> Vec<Claim> {
     use crate::claims::Band::*;
     vec![
         Claim {
@@ -174,6 +213,327 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: 1.05 },
             tolerance_note: "same threshold as upstream",
             explanation: "",
+        },
+    ]
+}
+
+/// Sections II-III beyond the first catalog round: Fig. 2's sweep, Figs. 3-5's other sizes
+/// and RTT, the paper's mitigation.
+fn more_claims() -> Vec<Claim> {
+    use crate::claims::Band::*;
+    vec![
+        Claim {
+            figure: "section II-A, Fig. 1",
+            statement: "One LEDBAT flow alone keeps a steady queue of TARGET = 100 ms (the \
+                384-ms buffer takes it without loss) until its base delay is first refreshed.",
+            paper_value: "≈ 100 ms",
+            unit: "ms",
+            metric: "mean queueing delay over the middle 60 % of the first growth period",
+            scenarios: vec![ScenarioRef::file("seed001/base-growth.toml")],
+            extract: |r| growth_level(r[0], growth_period(r[0]), 0),
+            tolerance: Near {
+                value: 100.0,
+                tol: 20.0,
+            },
+            direction: Between {
+                lo: 50.0,
+                hi: 200.0,
+            },
+            tolerance_note: "TARGET ±20 %; direction: within a factor of two",
+            ..Claim::base("s001-alone-steady-queue")
+        },
+        Claim {
+            figure: "Fig. 2, section II-B",
+            statement: "Sender jitter with dmax / 2 below TARGET, for every dmax tried (multiples \
+                of 12 ms), plus interruptions does not stop the base-delay growth.",
+            paper_value: "growth persists for every dmax/2 < TARGET",
+            unit: "ms",
+            metric: "smallest queueing-delay step between the first two growth periods over \
+                dmax = 12, 48, 96, 144 ms",
+            scenarios: DMAX_MS
+                .iter()
+                .map(|d| {
+                    ScenarioRef::with(
+                        "seed001/base-growth-jitter.toml",
+                        &[format!("flow.0.send_jitter={d}ms")],
+                    )
+                })
+                .collect(),
+            extract: |r| min_over(r, |x| growth_step(&[x])),
+            tolerance: AtLeast { bound: 50.0 },
+            direction: AtLeast { bound: 20.0 },
+            tolerance_note: "as s001-jitter-below-target-still-grows, at every dmax",
+            explanation:
+                "The growth persists at every dmax, but this metric, the step between the first \
+                two periods, is too strict for the largest: at dmax = 144 ms (72 ms, close to \
+                TARGET) the queue drains often in the first period, so the step from period 0 \
+                to 1 is small (17 to 38 ms, seed 1), and the levels then climb by about 60 ms \
+                per period (99, then 167 ms); at dmax = 12, 48 and 96 ms the steps are 52-59 \
+                ms (seed 1: `ledbat sim scenarios/seed001/base-growth-jitter.toml --set \
+                flow.0.send_jitter=144ms`, mean queue over the middle of each 10-min period). \
+                The metric was fixed before running and is kept; the paper's statement holds \
+                in the sense that the growth does not stop.",
+            ..Claim::base("s001-jitter-sweep-still-grows")
+        },
+        Claim {
+            figure: "Fig. 2, section II-B",
+            statement: "Transmission interruptions alone (every 5-15 s, up to 50 ms) do not stop \
+                the growth.",
+            paper_value: "growth persists",
+            unit: "ms",
+            metric: "queueing-delay step between the first two growth periods, interruptions \
+                without sender jitter",
+            scenarios: vec![ScenarioRef::with(
+                "seed001/base-growth-jitter.toml",
+                &["flow.0.send_jitter=0ms"],
+            )],
+            extract: growth_step,
+            tolerance: AtLeast { bound: 50.0 },
+            direction: AtLeast { bound: 20.0 },
+            tolerance_note: "as s001-jitter-below-target-still-grows",
+            ..Claim::base("s001-interruptions-alone-grow")
+        },
+        Claim {
+            figure: "section II-B",
+            statement: "The growing base delay costs negligible throughput.",
+            paper_value: "negligible",
+            unit: "fraction of capacity",
+            metric: "LEDBAT throughput / 1 Mb/s over the 40-min run with dmax = 96 ms jitter \
+                and interruptions (the growth case of Fig. 2)",
+            scenarios: vec![ScenarioRef::file("seed001/base-growth-jitter.toml")],
+            extract: |r| Ok(r[0].flows[0].throughput_bps / r[0].capacity_bps),
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.85 },
+            tolerance_note: "negligible = within 5 % of the link; direction: within 15 %",
+            ..Claim::base("s001-growth-costs-no-throughput")
+        },
+        Claim {
+            figure: "Fig. 3, section II-C",
+            statement: "The competing LEDBAT flow's throughput drops only when the TCP flows are \
+                large: LEDBAT yields only to large flows.",
+            paper_value: "falls with TCP flow size",
+            unit: "Kendall τ",
+            metric: "Kendall's tau between the TCP file size (5-200 packets) and LEDBAT's \
+                throughput beside it",
+            scenarios: size_sweep(),
+            extract: |r| {
+                let x: Vec<f64> = r[SIZES.len()..]
+                    .iter()
+                    .map(|x| tput(x, "ledbat"))
+                    .collect::<Result<_, _>>()?;
+                Ok(kendall_tau(&SIZES, &x))
+            },
+            draw: Some(|r| {
+                let pts = SIZES
+                    .iter()
+                    .zip(&r[SIZES.len()..])
+                    .filter_map(|(n, x)| tput(x, "ledbat").ok().map(|t| (*n, t / 1e6)));
+                sweep_plot(
+                    "LEDBAT's throughput against the TCP file size",
+                    ("TCP file size (packets)", "LEDBAT throughput (Mb/s)"),
+                    pts.collect(),
+                    true,
+                    vec![],
+                )
+            }),
+            tolerance: AtMost { bound: -0.6 },
+            direction: AtMost { bound: -0.2 },
+            tolerance_note: "a clear fall: at most two of fifteen pairs out of order; \
+                direction: falls on balance",
+            ..Claim::base("s001-ledbat-yields-to-large-flows")
+        },
+        Claim {
+            figure: "Fig. 4, section II-C",
+            statement: "For every flow size below 50 packets, transfer times beside LEDBAT are \
+                three to four times those without.",
+            paper_value: "3-4x",
+            unit: "ratio of means",
+            metric: "the ratio (mean transfer time beside LEDBAT / alone) farthest from 3.5, \
+                over sizes 5, 10 and 20 packets",
+            scenarios: size_sweep(),
+            extract: |r| {
+                let v = (0..3)
+                    .map(|k| size_ratio(r, k))
+                    .collect::<Result<Vec<_>, _>>()?;
+                v.into_iter()
+                    .max_by(|a, b| (a - 3.5).abs().total_cmp(&(b - 3.5).abs()))
+                    .ok_or_else(|| "no size".to_string())
+            },
+            draw: Some(|r| {
+                let pts =
+                    (0..SIZES.len()).filter_map(|k| size_ratio(r, k).ok().map(|v| (SIZES[k], v)));
+                sweep_plot(
+                    "TCP transfer time beside LEDBAT / alone",
+                    ("TCP file size (packets)", "ratio of mean transfer times"),
+                    pts.collect(),
+                    true,
+                    band("3-4x", 3.0, 4.0),
+                )
+            }),
+            tolerance: Between { lo: 2.4, hi: 4.8 },
+            direction: AtLeast { bound: 1.5 },
+            tolerance_note: "the paper's 3-4 widened by 20 %; direction: clearly slower",
+            ..Claim::base("s001-small-flows-3-4x")
+        },
+        Claim {
+            figure: "Fig. 4, section II-C",
+            statement: "For large flows the relative extra latency shrinks, because LEDBAT \
+                contributes less delay (yields more).",
+            paper_value: "smaller ratio for large flows",
+            unit: "ratio difference",
+            metric: "ratio of mean transfer times (beside LEDBAT / alone) at 10 packets minus \
+                at 200 packets",
+            scenarios: size_sweep(),
+            extract: |r| Ok(size_ratio(r, 1)? - size_ratio(r, 5)?),
+            tolerance: AtLeast { bound: 0.0 },
+            direction: AtLeast { bound: 0.0 },
+            tolerance_note: "an order: the ratio is smaller for large flows",
+            ..Claim::base("s001-large-flows-less-relative-harm")
+        },
+        Claim {
+            figure: "Fig. 4, section II-C",
+            statement: "For larger flows, timeouts start to lengthen transfers even without \
+                LEDBAT.",
+            paper_value: "timeouts for large flows",
+            unit: "timeouts per transfer",
+            metric: "retransmission timeouts per completed 200-packet transfer, alone",
+            scenarios: size_sweep(),
+            extract: |r| {
+                let f = r[5]
+                    .flows
+                    .iter()
+                    .find(|f| f.name == "tcp-files")
+                    .ok_or("no tcp-files flow")?;
+                Ok(f.timeouts as f64 / f.completions.len().max(1) as f64)
+            },
+            tolerance: AtLeast { bound: 0.1 },
+            direction: AtLeast { bound: 0.01 },
+            tolerance_note: "start to have an impact = at least one transfer in ten; \
+                direction: some",
+            explanation: "Mechanism: our transport recovers the slow-start losses of 200-packet \
+                transfers on the 32-packet buffer by fast retransmit alone: 1823 \
+                retransmissions and no timeout in 47 transfers (seed 1, `ledbat sim \
+                scenarios/seed001/short-tcp-alone.toml --set \
+                flow.0.traffic.chunk_packets=[200, 200]`). Any packet with three later packets \
+                acknowledged is declared lost (SACK-style, SCENARIOS.md), so several losses in \
+                one window, and lost retransmissions, are caught without waiting for the RTO. \
+                The paper's TCP-Linux in ns-2 evidently fell back to timeouts for some of \
+                these losses; which of its recovery details did (the RTO floor, lost \
+                retransmissions, or the limit on SACK blocks) is not established.",
+            ..Claim::base("s001-large-flows-timeouts-alone")
+        },
+        Claim {
+            figure: "Fig. 5(b), section II-C",
+            statement: "At RTT 100 ms web-like upstream trains are also slowed beside LEDBAT.",
+            paper_value: "shift right",
+            unit: "ratio of medians",
+            metric: "median train transfer time beside LEDBAT / alone, TCP RTT 100 ms",
+            scenarios: vec![
+                ScenarioRef::with("seed001/web-up-alone.toml", &["flow.0.access_delay=40ms"]),
+                ScenarioRef::with("seed001/web-up-ledbat.toml", &["flow.0.access_delay=40ms"]),
+            ],
+            extract: train_ratio,
+            tolerance: AtLeast { bound: 1.2 },
+            direction: AtLeast { bound: 1.05 },
+            tolerance_note: "as s001-web-upstream-shift",
+            ..Claim::base("s001-web-upstream-shift-rtt100")
+        },
+        Claim {
+            figure: "Fig. 5(a, b), section II-C",
+            statement: "The added TARGET weighs relatively more at the lower RTT: trains are \
+                slowed less, relatively, at RTT 100 ms than at 25 ms.",
+            paper_value: "less at 100 ms",
+            unit: "ratio difference",
+            metric: "median ratio (beside LEDBAT / alone) at RTT 25 ms minus at RTT 100 ms",
+            scenarios: vec![
+                ScenarioRef::file("seed001/web-up-alone.toml"),
+                ScenarioRef::file("seed001/web-up-ledbat.toml"),
+                ScenarioRef::with("seed001/web-up-alone.toml", &["flow.0.access_delay=40ms"]),
+                ScenarioRef::with("seed001/web-up-ledbat.toml", &["flow.0.access_delay=40ms"]),
+            ],
+            extract: |r| Ok(train_ratio(&r[..2])? - train_ratio(&r[2..])?),
+            tolerance: AtLeast { bound: 0.0 },
+            direction: AtLeast { bound: 0.0 },
+            tolerance_note: "an order: relatively less harm at the larger RTT",
+            explanation:
+                "Ours is the opposite order, and not because of the queueing delay: at RTT 100 \
+                ms the trains beside LEDBAT suffer spurious retransmission timeouts (69 \
+                timeouts in 94 trains, 3672 retransmissions for 2504 drops, seed 1) as the RTT \
+                jumps from 100 to about 200 ms within a train while the RTO floor is 200 ms. \
+                With a 1-s floor (`--set flow.0.access_delay=40ms --set \
+                flow.0.transport={min_rto=\"1s\"}` on web-up-alone.toml and \
+                web-up-ledbat.toml) the timeouts vanish and the ratio at 100 ms falls to 1.70 \
+                (2.666 / 1.572 s), about the 25-ms one: the harm is then similar at both RTTs, \
+                because at 1 Mb/s a train of about 100 packets is mostly transmission-bound \
+                (1.2 s against 25 or 100 ms of RTT). The paper's larger relative harm at 25 ms \
+                needs trains that are RTT-bound; which detail of its traffic or TCP makes them \
+                so is not established.",
+            ..Claim::base("s001-web-rtt25-harms-more")
+        },
+        Claim {
+            figure: "section III",
+            statement: "Pausing at least TARGET before a base-delay refresh (ledbat-pause) stops \
+                the growth of Fig. 1.",
+            paper_value: "no growth",
+            unit: "ms",
+            metric: "queueing-delay step between the first two growth periods of Fig. 1's \
+                scenario with the ledbat-pause controller",
+            scenarios: vec![ScenarioRef::with(
+                "seed001/base-growth.toml",
+                &["flow.0.cc={ name = \"ledbat-pause\", target = \"100ms\" }"],
+            )],
+            extract: growth_step,
+            draw: Some(|r| plots([queue_plot("ledbat-pause: queueing delay", r[0], 1500.0)])),
+            tolerance: AtMost { bound: 20.0 },
+            direction: AtMost { bound: 50.0 },
+            tolerance_note: "as s001-jitter-above-target-prevents",
+            ..Claim::base("s001-pause-stops-growth")
+        },
+        Claim {
+            figure: "section III",
+            statement: "A smaller TARGET reduces LEDBAT's harm to short TCP flows.",
+            paper_value: "less harm",
+            unit: "ratio of means",
+            metric: "mean 10-packet transfer time beside LEDBAT with TARGET 25 ms / with \
+                TARGET 100 ms",
+            scenarios: vec![
+                ScenarioRef::with("seed001/short-tcp-ledbat.toml", &["flow.1.cc.target=25ms"]),
+                ScenarioRef::file("seed001/short-tcp-ledbat.toml"),
+            ],
+            extract: |r| Ok(mean_file_time_ms(&r[..1])? / mean_file_time_ms(&r[1..])?),
+            tolerance: AtMost { bound: 0.8 },
+            direction: AtMost { bound: 1.0 },
+            tolerance_note: "reduces = at least 20 % shorter; direction: not longer",
+            ..Claim::base("s001-smaller-target-less-harm")
+        },
+        Claim {
+            figure: "section III",
+            statement: "Pausing before a base-delay refresh also reduces LEDBAT's harm to short \
+                TCP flows.",
+            paper_value: "less harm",
+            unit: "ratio of means",
+            metric: "mean 10-packet transfer time beside ledbat-pause / beside ledbat (TARGET \
+                100 ms)",
+            scenarios: vec![
+                ScenarioRef::with(
+                    "seed001/short-tcp-ledbat.toml",
+                    &["flow.1.cc={ name = \"ledbat-pause\", target = \"100ms\" }"],
+                ),
+                ScenarioRef::file("seed001/short-tcp-ledbat.toml"),
+            ],
+            extract: |r| Ok(mean_file_time_ms(&r[..1])? / mean_file_time_ms(&r[1..])?),
+            tolerance: AtMost { bound: 0.8 },
+            direction: AtMost { bound: 1.0 },
+            tolerance_note: "as s001-smaller-target-less-harm",
+            explanation:
+                "The pause acts only around a base-delay refresh: ledbat-pause stops for TARGET \
+                plus an RTT once per one-minute base interval, about 0.3 % of the time, and \
+                otherwise keeps the 100-ms standing queue, so short flows see it almost \
+                always. The paper proposes the pause against the growth of Fig. 1 \
+                (s001-pause-stops-growth reproduces that); its claim that the pause also \
+                reduces the harm of Figs. 4-6 does not follow from the mechanism, while the \
+                smaller TARGET does (s001-smaller-target-less-harm).",
+            ..Claim::base("s001-pause-less-harm")
         },
     ]
 }

@@ -12,24 +12,29 @@ const PAPER: &str = "seed003";
 const ZETAS: [f64; 4] = [0.01, 0.1, 0.2, 0.5];
 
 /// tau for a target expressed as a share of a 100-packet buffer at 10 Mb/s (1.2 ms/packet).
-fn tau_for_share(share: f64) -> String {
+pub(super) fn tau_for_share(share: f64) -> String {
     format!(
         "flow.0.cc.target={}us",
         (share * 100.0 * 1200.0).round() as u64
     )
 }
 
-/// fLEDBAT and LEDBAT chunk traffic at persistence PP = 1, then both at PP = 0.5.
-fn chunks_pp() -> Vec<ScenarioRef> {
-    let pp = [
-        "flow.0.traffic.persistence=0.5",
-        "flow.1.traffic.persistence=0.5",
-    ];
+/// The target sweep of Fig. 3.4 (targets as shares of the 100-packet buffer).
+pub(super) const TARGET_SHARES: [f64; 10] = [0.02, 0.1, 0.2, 0.4, 0.65, 0.8, 0.9, 1.0, 1.2, 1.5];
+
+/// One scenario instance per point of `TARGET_SHARES`.
+pub(super) fn target_points() -> Vec<ScenarioRef> {
+    TARGET_SHARES
+        .iter()
+        .map(|s| ScenarioRef::with("seed003/target-sweep.toml", &[tau_for_share(*s)]))
+        .collect()
+}
+
+/// The gain points of Fig. 3.4's f(G) curve used by the catalog: G = 1 and G = 10.
+pub(super) fn gain_points() -> Vec<ScenarioRef> {
     vec![
-        ScenarioRef::file("seed003/chunks-fledbat.toml"),
-        ScenarioRef::file("seed003/chunks-ledbat.toml"),
-        ScenarioRef::with("seed003/chunks-fledbat.toml", &pp),
-        ScenarioRef::with("seed003/chunks-ledbat.toml", &pp),
+        ScenarioRef::with("seed003/target-sweep.toml", &["flow.0.cc.gain=1.0"]),
+        ScenarioRef::with("seed003/target-sweep.toml", &["flow.0.cc.gain=10.0"]),
     ]
 }
 
@@ -74,8 +79,8 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "the Jain indices of TCP:LEDBAT ratios 4.8 to 7.2, the data-ratio \
                 claim's band (the thesis's F = 0.65 is the index of a ratio of about 6); \
                 direction: TCP carries at least 1.5 times LEDBAT's data",
-            explanation: "The same measurement as s003-ledbat-newreno-data-ratio, which \
-                explains the difference (measurement window).",
+            explanation: "The same measurement as s003-ledbat-newreno-data-ratio, which explains \
+                the difference (measurement window).",
         },
         Claim {
             id: "s003-ledbat-newreno-data-ratio",
@@ -95,11 +100,11 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: 1.5 },
             tolerance_note: "text value ±20 %; direction: TCP carries clearly more",
             explanation: "Measurement window. The thesis states the ratio 'during the same \
-                timeframe' as Fig. 3.3(a), whose narrative spans the first seconds (ramp-up to t = \
-                2 s, cycles at t = 6-7 s). Over the first 20 s the same scenario gives 6.5x and F \
-                = 0.650 (`ledbat sim scenarios/seed003/ledbat-newreno.toml --set duration=20s`, \
-                seed 1); over the 100 s measured here the start-up, where both windows grow \
-                together, weighs less and LEDBAT yields more.",
+                timeframe' as Fig. 3.3(a), whose narrative spans the first seconds (ramp-up to t \
+                = 2 s, cycles at t = 6-7 s). Over the first 20 s the same scenario gives 6.59x \
+                and F = 0.648 (`ledbat sim scenarios/seed003/ledbat-newreno.toml --set \
+                duration=20s`, seed 1); over the 100 s measured here the start-up, where both \
+                windows grow together, weighs less and LEDBAT yields more.",
         },
         Claim {
             id: "s003-ledbat-newreno-window-gain",
@@ -122,12 +127,12 @@ pub(super) fn claims() -> Vec<Claim> {
                 tol: 0.032,
             },
             direction: AtLeast { bound: 0.0 },
-            tolerance_note: "text value ±20 %; direction: LEDBAT adds to, not \
-                takes from, the link use",
-            explanation: "Same measurement-window effect as the data ratio: over the first 20 \
-                s the window sum is 13 % above NewReno alone (seed 1, `--set duration=20s` on \
-                both scenarios), over 100 s about 7 %. The throughput gain over TCP alone is \
-                small either way (efficiency 0.99 against 0.985), as expected with B = 40 \
+            tolerance_note: "text value ±20 %; direction: LEDBAT adds to, not takes from, the \
+                link use",
+            explanation: "Same measurement-window effect as the data ratio: over the first 20 s \
+                the window sum is 12.1 % above NewReno alone (seed 1, `--set duration=20s` on \
+                both scenarios); over the 100 s measured here the start-up weighs less. The \
+                throughput gain over TCP alone is small either way, as expected with B = 40 \
                 close to the 42-packet pipe.",
         },
         Claim {
@@ -150,8 +155,8 @@ pub(super) fn claims() -> Vec<Claim> {
             id: "s003-ledbat-ledbat-efficiency",
             paper: PAPER,
             figure: "Fig. 3.3(b), section 3.2.3",
-            statement: "Two LEDBAT flows are as efficient as LEDBAT + TCP: \
-                efficiency only 0.7 % lower.",
+            statement: "Two LEDBAT flows are as efficient as LEDBAT + TCP: efficiency only 0.7 % \
+                lower.",
             paper_value: "-0.7 %",
             unit: "relative difference",
             metric: "efficiency(LEDBAT+LEDBAT) / efficiency(LEDBAT+NewReno) - 1",
@@ -160,13 +165,14 @@ pub(super) fn claims() -> Vec<Claim> {
             draw: None,
             tolerance: Between { lo: -0.02, hi: 0.0 },
             direction: AtLeast { bound: -0.05 },
-            tolerance_note: "lower, as the paper says, by at most 2 points (a 0.7 % difference is \
-                within run-to-run noise); direction: as efficient within 5 points, either sign",
+            tolerance_note: "lower, as the paper says, by at most 2 points (a 0.7 % difference \
+                is within run-to-run noise); direction: as efficient within 5 points, either \
+                sign",
             explanation:
-                "Ours: the two mixes are equally efficient to well within run-to-run noise, \
-                with the opposite sign (two LEDBAT flows very slightly more efficient). The \
-                thesis's -0.7 % is within the same noise, so the substance (as efficient) \
-                holds; the sign does not.",
+                "Ours: the two mixes are equally efficient to well within run-to-run noise, with \
+                the opposite sign (two LEDBAT flows very slightly more efficient). The thesis's \
+                -0.7 % is within the same noise, so the substance (as efficient) holds; the sign \
+                does not.",
         },
         Claim {
             id: "s003-target-region2-yields",
@@ -206,15 +212,18 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance: AtMost { bound: 0.1 },
             direction: AtMost { bound: 0.5 },
             tolerance_note: "near 0 % = at most 10 %; direction: LEDBAT no longer lower priority",
-            explanation:
-                "Not reproduced, not root-caused. The four-region shape is there (seed 1, \
-                plot of s003-target-sweep-curve): TCP share 0.99 up to T = 40 %, falling through \
-                65-100 % to a minimum of about 0.57 at T = 120 %, rising again beyond; but LEDBAT \
-                never starves TCP. In loss mode our RFC 6817 LEDBAT grows by GAIN x off_target \
-                packets per RTT, below Reno's 1 packet per RTT whenever the queue is non-empty, \
-                and halves on loss like Reno, so it cannot out-compete Reno. The thesis's TCP% = 0 \
-                at T = 100 % requires its LEDBAT to grow at least as fast as Reno near a full \
-                buffer; the implementation detail that allows this is not stated.",
+            explanation: "Close to the thesis's starvation, and a phase effect of a \
+                deterministic queue. Without per-packet jitter (the thesis's chapter-3 setup \
+                states none, and neither does this scenario) every loss lands on TCP and none on \
+                LEDBAT (0 retransmissions against TCP's 301, seed 1) and TCP is driven down to \
+                the share shown. With section 4.4's U[0, 1] ms jitter (`ledbat sim \
+                scenarios/seed003/target-sweep.toml --set flow.0.cc.target=120ms --set \
+                topology.jitter=1ms`) the drops spread over both flows (40 and 177 \
+                retransmissions), LEDBAT halves like Reno, grows by at most GAIN x off_target \
+                packets per RTT, slower than Reno near a full buffer, and TCP keeps 0.779 (seed \
+                1). So the thesis's region 3 is a property of a synchronised queue, not of \
+                LEDBAT under randomised timing. What keeps our TCP at 14 % rather than 0 is not \
+                established.",
         },
         Claim {
             id: "s003-target-region4-half",
@@ -237,9 +246,10 @@ pub(super) fn claims() -> Vec<Claim> {
             },
             direction: Between { lo: 0.2, hi: 0.8 },
             tolerance_note: "figure value ±10 points",
-            explanation: "Same mechanism as region 3: beyond the buffer LEDBAT is loss-driven but \
-                its increase (GAIN x off_target per RTT, off_target >= 1/3 at T = 150 %) stays \
-                below Reno's, so TCP keeps about 60-65 % instead of 50 %.",
+            explanation: "Same mechanism as s003-target-region3-starves-tcp: without per-packet \
+                jitter (the thesis's chapter-3 setup) the split at T = 150 % is near even; with \
+                section 4.4's 1-ms jitter LEDBAT shares TCP's losses and TCP keeps 0.718 (seed \
+                1, `--set flow.0.cc.target=180ms --set topology.jitter=1ms`).",
         },
         Claim {
             id: "s003-target-sweep-curve",
@@ -249,12 +259,9 @@ pub(super) fn claims() -> Vec<Claim> {
                 %, falling to 0 at 100 %, back near 50 % beyond.",
             paper_value: "four regions",
             unit: "TCP share at 40 % minus at 100 %",
-            metric: "TCP share at T = 40 % minus TCP share at T = 100 % (the fall between regions \
-                2 and 3); the whole curve is plotted",
-            scenarios: [0.02, 0.1, 0.2, 0.4, 0.65, 0.8, 0.9, 1.0, 1.2, 1.5]
-                .iter()
-                .map(|s| ScenarioRef::with("seed003/target-sweep.toml", &[tau_for_share(*s)]))
-                .collect(),
+            metric: "TCP share at T = 40 % minus TCP share at T = 100 % (the fall between \
+                regions 2 and 3); the whole curve is plotted",
+            scenarios: target_points(),
             extract: |r| Ok(tcp_share(r[3]) - tcp_share(r[7])),
             draw: Some(|r| {
                 let xs = [2.0, 10.0, 20.0, 40.0, 65.0, 80.0, 90.0, 100.0, 120.0, 150.0];
@@ -269,24 +276,22 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance: AtLeast { bound: 0.8 },
             direction: AtLeast { bound: 0.3 },
             tolerance_note: "≈100 % to ≈0 % is a fall of ≈1; at least 0.8",
-            explanation:
-                "Regions 1-2 reproduce (TCP share 0.99 for T <= 40 %) and the curve falls \
-                and recovers where the thesis's does, but the fall of region 3 is shallower (to \
-                about 0.6 instead of 0), see s003-target-region3-starves-tcp.",
+            explanation: "The four regions appear without per-packet jitter, the thesis's \
+                chapter-3 setup (TCP share {=s003-target-region2-yields} at T = 40 %, \
+                {=s003-target-region3-starves-tcp} at 100 %, {=s003-target-region4-half} at 150 \
+                %); with section 4.4's 1-ms jitter region 3 vanishes (TCP keeps 0.78 at T = 100 \
+                %, see s003-target-region3-starves-tcp).",
         },
         Claim {
             id: "s003-gain-flat",
             paper: PAPER,
             figure: "Fig. 3.4, f(G) curves",
-            statement: "The gain (1..10) barely matters: the TCP% curve \
-                against LEDBAT is flat in G.",
+            statement: "The gain (1..10) barely matters: the TCP% curve against LEDBAT is flat \
+                in G.",
             paper_value: "flat",
             unit: "|ΔTCP share|",
             metric: "|TCP share at G = 10 - TCP share at G = 1|, tau = 25 ms, B = 100",
-            scenarios: vec![
-                ScenarioRef::with("seed003/target-sweep.toml", &["flow.0.cc.gain=1.0"]),
-                ScenarioRef::with("seed003/target-sweep.toml", &["flow.0.cc.gain=10.0"]),
-            ],
+            scenarios: gain_points(),
             extract: |r| Ok((tcp_share(r[1]) - tcp_share(r[0])).abs()),
             draw: None,
             tolerance: AtMost { bound: 0.05 },
@@ -298,8 +303,8 @@ pub(super) fn claims() -> Vec<Claim> {
             id: "s003-lbe10-ledbat-each",
             paper: PAPER,
             figure: "Fig. 3.6(b), section 3.2.5.1",
-            statement: "With 10 LEDBAT flows + 1 NewReno, each LEDBAT flow gets a \
-                mere 1 % of the capacity.",
+            statement: "With 10 LEDBAT flows + 1 NewReno, each LEDBAT flow gets a mere 1 % of \
+                the capacity.",
             paper_value: "≈ 1 % each",
             unit: "fraction of capacity",
             metric: "mean LEDBAT flow throughput / capacity",
@@ -308,12 +313,13 @@ pub(super) fn claims() -> Vec<Claim> {
             draw: None,
             tolerance: Between { lo: 0.0, hi: 0.02 },
             direction: AtMost { bound: 1.0 / 11.0 },
-            tolerance_note: "\"about 1 %\" read from a figure: within 1 point; direction: \
-                below the fair share 1/11",
-            explanation: "Floor effect. Each of the 10 LEDBAT flows keeps at least one packet per \
-                RTT (the thesis's floor, used here; RFC MIN_CWND 2 gave 3.3 % each): 10 packets \
-                per ~85 ms RTT is about 1.4 Mb/s, 1.4 % each, plus a little. The thesis's 1 % is \
-                within half a point of this bound.",
+            tolerance_note: "\"about 1 %\" read from a figure: within 1 point; direction: below \
+                the fair share 1/11",
+            explanation: "Floor effect. Each of the 10 LEDBAT flows keeps at least one packet \
+                per RTT (the thesis's floor, used here; RFC 6817's MIN_CWND of 2 gives 3.3 % \
+                each, `--set flow.0.cc.min_cwnd=2`, seed 1): 10 packets per ~85 ms RTT is about \
+                1.4 Mb/s, 1.4 % each, plus a little. The thesis's 1 % is within half a point of \
+                this bound.",
         },
         Claim {
             id: "s003-lbe10-nice-each",
@@ -336,13 +342,12 @@ pub(super) fn claims() -> Vec<Claim> {
                 below 1/11 alone, could not fail for any less-than-best-effort protocol)",
             explanation: "Setup difference found: the window floor. Our NICE may fall to 1/48 \
                 packet per RTT (the NICE paper's prototype limit, nice.rs default) and then \
-                starves against NewReno's standing queue (0.1 % each). The same scenario with a \
-                floor of 1 packet gives 1.7 % each, and with a floor of 2 packets (Linux's minimum \
-                window) 3.0 % each, the thesis's value (`ledbat sim \
-                scenarios/seed003/lbe10-nice.toml --set flow.0.cc.min_cwnd=2`, seed 1: TCP share \
-                0.696). So the thesis's ns-2 NICE evidently never went below about 2 packets per \
-                RTT, although its text says cwnd may drop below 1. The scenario keeps our \
-                implementation's documented default.",
+                starves against NewReno's standing queue. The same scenario with a floor of 1 \
+                packet gives 1.7 % each, and with a floor of 2 packets (Linux's minimum window) \
+                3.1 % each, the thesis's value (`ledbat sim scenarios/seed003/lbe10-nice.toml \
+                --set flow.0.cc.min_cwnd=2`, seed 1: TCP share 0.690). So the thesis's ns-2 NICE \
+                evidently never went below about 2 packets per RTT, although its text says cwnd \
+                may drop below 1. The scenario keeps our implementation's documented default.",
         },
         Claim {
             id: "s003-lbe10-tcplp-each",
@@ -358,18 +363,22 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance: Between { lo: 0.04, hi: 0.06 },
             direction: AtMost { bound: 1.0 / 11.0 },
             tolerance_note: "within 1 point; direction: below the fair share 1/11",
-            explanation: "Not root-caused; reported to the TCP-LP implementer. Our TCP-LP flows \
-                get well under the thesis's 5 % each (1.5 % to 2.4 % each across the controller's \
-                revisions during this work): under NewReno's standing queue the early-congestion \
-                threshold d_min + 0.15 (d_max - d_min) is crossed almost continuously, so TCP-LP \
-                keeps halving and re-entering its inference period.",
+            explanation: "Root cause: TCP-LP's early-congestion threshold d_min + delta (d_max - \
+                d_min), whose parameter the thesis does not give for its ns-2 TCP-LP. With the \
+                TCP-LP paper's delta = 0.15 (our default) the threshold sits about 6 packets \
+                above an empty queue, under NewReno's standing queue almost always, so TCP-LP \
+                keeps halving; the share follows delta: 5.2 % each with delta = 0.3 and 9.0 % \
+                with 0.5 (seed 1, `ledbat sim scenarios/seed003/lbe10-tcp-lp.toml --set \
+                flow.0.cc.delta=0.3`), while the smoothing weight, the inference time and the \
+                jitter change it by half a point at most. The thesis's 5 % corresponds to a \
+                threshold about twice the TCP-LP paper's.",
         },
         Claim {
             id: "s003-lbe10-ranking",
             paper: PAPER,
             figure: "Fig. 3.6(b), section 3.2.5.1",
-            statement: "Against one NewReno flow, 10 LEDBAT flows take the least, 10 NICE \
-                flows more and 10 TCP-LP flows the most: LEDBAT < NICE < TCP-LP.",
+            statement: "Against one NewReno flow, 10 LEDBAT flows take the least, 10 NICE flows \
+                more and 10 TCP-LP flows the most: LEDBAT < NICE < TCP-LP.",
             paper_value: "LEDBAT < NICE < TCP-LP (1 %, 3 %, 5 % each)",
             unit: "Kendall's tau",
             metric: "Kendall's tau between the order LEDBAT, NICE, TCP-LP and the three \
@@ -391,10 +400,10 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: 1.0 / 3.0 },
             tolerance_note: "the ranking is the statement: all three pairs in the thesis's \
                 order; direction: two of the three pairs",
-            explanation: "Our NICE flows fall to a window far below one packet per RTT (the \
-                NICE prototype's documented limit, nice.rs) and starve beside NewReno's \
-                standing queue, below LEDBAT's one-packet floor; see s003-lbe10-nice-each \
-                for the floor that gives the thesis's share.",
+            explanation: "Our NICE flows fall to a window far below one packet per RTT (the NICE \
+                prototype's documented limit, nice.rs) and starve beside NewReno's standing \
+                queue, below LEDBAT's one-packet floor; see s003-lbe10-nice-each for the floor \
+                that gives the thesis's share.",
         },
         Claim {
             id: "s003-latecomer-starves-first",
@@ -460,18 +469,29 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance: AtLeast { bound: 0.9 },
             direction: AtLeast { bound: 0.75 },
             tolerance_note: "fair = F ≥ 0.9",
-            explanation: "NICE is the fairest of our LBE protocols under RTT ratio 4 (F 0.78 \
-                against LEDBAT's 0.59) but below the 0.9 threshold, with a wide spread over seeds \
-                (F from about 0.6 to 0.95). Not root-caused; the thesis adds the extra delay on \
-                the return path only, which our symmetric access delay cannot express.",
+            explanation: "Root cause: two NICE flows alone starve, so their Jain index measures \
+                noise. Our NICE takes rtt_max as the largest RTT seen (the NICE paper's \
+                definition, nice.rs); without a loss-based flow nothing fills the buffer, \
+                rtt_max - rtt_min is a few packets, Vegas's own queue reads as congestion and \
+                both windows halve to the sub-packet floor: the two flows carry almost nothing \
+                (seed 1, `ledbat sim scenarios/seed003/rtt-hetero-nice.toml`: 0.70 Mb/s together \
+                on the 10 Mb/s link, 0.82 Mb/s with a 2-packet floor) and the index of two \
+                near-zero rates swings from seed to seed. NICE without its early detector, i.e. \
+                Vegas, shares fairly in the same scenario (F 0.953-0.957 in seeds 1-6, with the \
+                controller set to vegas), the property the thesis attributes to NICE's Vegas \
+                inheritance; so the thesis's NICE evidently did not trigger its detector here \
+                (an rtt_max initialised from a full buffer would do that, and would be another \
+                controller). The thesis's extra delay on the return path only, which our \
+                symmetric access delay cannot express, does not enter: RTT- and OWD-based \
+                estimates cancel the base delay either way.",
         },
         Claim {
             id: "s003-fledbat-fluid-queue",
             paper: PAPER,
             figure: "Fig. 4.3, eq. 4.10",
             statement:
-                "Two fLEDBAT flows (zeta 0.1) settle at the fluid equilibrium: queue Q* = C \
-                tau + N alpha tau / (zeta R) = 30.8 packets.",
+                "Two fLEDBAT flows (zeta 0.1) settle at the fluid equilibrium: queue Q* = C tau \
+                + N alpha tau / (zeta R) = 30.8 packets.",
             paper_value: "Q* = 30.8 pkts",
             unit: "packets",
             metric: "time-weighted mean bottleneck queue, 20-60 s, packet simulation",
@@ -483,16 +503,16 @@ pub(super) fn claims() -> Vec<Claim> {
                 tol: 6.17,
             },
             direction: Between { lo: 20.8, hi: 60.0 },
-            tolerance_note: "closed form ±20 % (the model ignores the base-delay estimation error \
-                and packet quantisation, section 4.3.1); direction: above C tau",
+            tolerance_note: "closed form ±20 % (the model ignores the base-delay estimation \
+                error and packet quantisation, section 4.3.1); direction: above C tau",
             explanation: "",
         },
         Claim {
             id: "s003-fledbat-fluid-fair",
             paper: PAPER,
             figure: "Fig. 4.3(a)",
-            statement: "After a transient the two fLEDBAT flows share the \
-                capacity fairly, X_i = C/2.",
+            statement: "After a transient the two fLEDBAT flows share the capacity fairly, X_i = \
+                C/2.",
             paper_value: "X_i = C/2",
             unit: "Jain index",
             metric: "long-term Jain's index, 20-60 s",
@@ -508,12 +528,12 @@ pub(super) fn claims() -> Vec<Claim> {
             id: "s003-fledbat-latecomer-zeta-range",
             paper: PAPER,
             figure: "Fig. 4.5(c), 4.6, section 4.6.3-4.6.4",
-            statement: "fLEDBAT shares fairly with a latecomer (10 s later) for every zeta of the \
-                shaded zone {0.01, 0.1, 0.2, 0.5}.",
+            statement: "fLEDBAT shares fairly with a latecomer (10 s later) for every zeta of \
+                the shaded zone {0.01, 0.1, 0.2, 0.5}.",
             paper_value: "fair for all",
             unit: "Jain index",
-            metric: "lowest long-term Jain's index over the four zetas (chunk \
-                mode, B = 100, 20-120 s)",
+            metric: "lowest long-term Jain's index over the four zetas (chunk mode, B = 100, \
+                20-120 s)",
             scenarios: fledbat_zeta_sweep,
             extract: |r| min_over(r, jain_long),
             draw: Some(|r| {
@@ -530,56 +550,20 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance: AtLeast { bound: 0.9 },
             direction: AtLeast { bound: 0.75 },
             tolerance_note: "fair = F ≥ 0.9 at every zeta",
-            explanation: "With the window kept across chunks as in the thesis (RFC flightsize cap \
-                lifted, see the scenario file), fLEDBAT is fair at zeta 0.01, 0.1 and 0.5 (F \
-                0.93-0.98, seed 1) but F = 0.85 at zeta 0.2; with the RFC cap every chunk restarts \
-                from 2 packets and all four are trivially fair (F = 1). Not root-caused; the \
-                thesis's Fig. 4.5(c) uses the same 10-s gap.",
-        },
-        Claim {
-            id: "s003-chunks-fledbat-fairer",
-            paper: PAPER,
-            figure: "Fig. 4.4(a), 4.7, section 4.5.1",
-            statement: "With chunk traffic and a latecomer, fLEDBAT is at least as fair as LEDBAT \
-                (persistence PP = 1 and PP = 0.5).",
-            paper_value: "F(fLEDBAT) ≥ F(LEDBAT)",
-            unit: "Jain difference",
-            metric: "mean over PP ∈ {1, 0.5} of Jain(fLEDBAT) - Jain(LEDBAT)",
-            scenarios: chunks_pp(),
-            extract: |r| {
-                let j = jain_long;
-                Ok(((j(r[0])? - j(r[1])?) + (j(r[2])? - j(r[3])?)) / 2.0)
-            },
-            draw: Some(|r| {
-                plots([
-                    rate_plot("chunks PP = 1: fLEDBAT rates", r[0]),
-                    rate_plot("chunks PP = 1: LEDBAT rates", r[1]),
-                ])
-            }),
-            tolerance: AtLeast { bound: 0.0 },
-            direction: AtLeast { bound: -0.05 },
-            tolerance_note: "at least as fair: difference ≥ 0",
-            explanation: "",
-        },
-        Claim {
-            id: "s003-chunks-fledbat-efficient",
-            paper: PAPER,
-            figure: "Fig. 4.7 (top), section 4.7",
-            statement: "With chunk traffic fLEDBAT is as efficient as LEDBAT.",
-            paper_value: "η(fLEDBAT) ≈ η(LEDBAT)",
-            unit: "efficiency difference",
-            metric: "mean over PP ∈ {1, 0.5} of efficiency(fLEDBAT) - efficiency(LEDBAT)",
-            scenarios: chunks_pp(),
-            extract: |r| {
-                Ok(((r[0].aggregate.efficiency - r[1].aggregate.efficiency)
-                    + (r[2].aggregate.efficiency - r[3].aggregate.efficiency))
-                    / 2.0)
-            },
-            draw: None,
-            tolerance: AtLeast { bound: -0.02 },
-            direction: AtLeast { bound: -0.05 },
-            tolerance_note: "as efficient = at most 2 points less",
-            explanation: "",
+            explanation: "Root cause: a latecomer effect that zeta = 0.2 does not correct in \
+                chunk mode, not a slow transient. Started together the two flows share fairly at \
+                zeta 0.2 (F 0.99, seed 1, `ledbat sim scenarios/seed003/chunks-fledbat.toml \
+                --set flow.0.cc.zeta=0.2 --set flow.1.cc.zeta=0.2 --set flow.1.start=0s`); with \
+                the 10-s gap they settle within 20 s into an unequal steady state that lasts to \
+                the end (windows 47 and 18 packets from 20 s to 120 s), and their queueing-delay \
+                estimates of the one shared queue differ by 2.6 ms on average, although the \
+                queue is empty in 11 % of the 5-ms samples after 10 s (`--set \
+                sample_interval=5ms`); which of the two readings is off, and why it is not \
+                corrected when the queue empties, is not established. The same pair backlogged \
+                is the thesis's section 4.5.2 case of too small a zeta (the latecomer takes 9.55 \
+                of 10 Mb/s). Neither the 1-ms jitter nor the delay filter changes the split \
+                (runs with `--set topology.jitter=0ms` and `flow.N.cc.delay.filter.min.len=1`). \
+                The thesis's shaded zone includes 0.2; in this setup the fair range is narrower.",
         },
         Claim {
             id: "s003-droptail-queue",
@@ -605,8 +589,8 @@ pub(super) fn claims() -> Vec<Claim> {
             id: "s003-droptail-ledbat-low-priority",
             paper: PAPER,
             figure: "Fig. 7.1 (DropTail)",
-            statement: "Under DropTail LEDBAT stays low-priority: NewReno flows \
-                take most of the capacity.",
+            statement: "Under DropTail LEDBAT stays low-priority: NewReno flows take most of the \
+                capacity.",
             paper_value: "LEDBAT in LBE mode",
             unit: "TCP share",
             metric: "TCP (NewReno) share of throughput, DropTail",
@@ -638,11 +622,12 @@ pub(super) fn claims() -> Vec<Claim> {
                 "the thesis's 4 ms ±25 %, the catalog's usual relative tolerance (RED's \
                 parameters are ns-2's defaults: the thesis gives none); direction: well under \
                 DropTail's queue",
-            explanation:
-                "The thesis gives no RED parameters; ours are ns-2's defaults, min_th 5 and \
-                max_th 15 packets (6 and 18 ms at 10 Mb/s). Under persistent load RED holds its \
-                average queue between the two thresholds, so with these defaults a 4 ms mean is \
-                out of reach: the thesis's figure needs lower thresholds than ns-2's defaults.",
+            explanation: "Root cause: RED's thresholds. The thesis gives no RED parameters; ours \
+                are ns-2's defaults, min_th 5 and max_th 15 packets (6 and 18 ms at 10 Mb/s), \
+                between which RED holds its average queue under persistent load, so a 4 ms mean \
+                is out of reach with them. Lower thresholds reach it: min_th 2, max_th 6 give \
+                4.5 ms (seed 1, command at s003-red-utilisation-cost), at about twice the \
+                thesis's utilisation cost.",
         },
         Claim {
             id: "s003-red-utilisation-cost",
@@ -662,17 +647,22 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: 0.0 },
             tolerance_note: "the thesis's 3 points ±25 %, the catalog's usual relative \
                 tolerance; direction: RED costs something",
-            explanation: "RED's parameters are not given in the thesis; ours are ns-2's \
-                defaults (min_th 5, max_th 15 packets of a 500-packet buffer), whose thresholds \
-                set how often RED drops and so how much capacity the flows lose while they \
-                recover (see s003-red-queue). Not root-caused further.",
+            explanation: "Root cause: RED's thresholds, which the thesis does not give, set both \
+                the queue and the cost, and no threshold pair gives the thesis's two numbers \
+                together. ns-2's defaults (min_th 5, max_th 15 packets, ours) give a 9 ms queue \
+                and about 2 points of cost; thresholds low enough for the thesis's 4 ms queue \
+                (min_th 2, max_th 6) cost about 6.5 points (seed 1: queue 4.5 ms, utilisation \
+                0.935 against 1.000 under DropTail, `ledbat sim scenarios/seed003/aqm-red.toml \
+                --set topology.queue={kind=\"red\",packets=500,min_th=2.0,max_th=6.0}`); gentle \
+                RED on or off changes neither. The thesis's 4 ms and 3 % lie on two different \
+                settings.",
         },
         Claim {
             id: "s003-red-removes-priority",
             paper: PAPER,
             figure: "Fig. 7.1 (RED)",
-            statement: "Under RED the relative priority is reset: LEDBAT and \
-                NewReno get comparable shares.",
+            statement: "Under RED the relative priority is reset: LEDBAT and NewReno get \
+                comparable shares.",
             paper_value: "TCP% ≈ 50 %",
             unit: "TCP share",
             metric: "TCP (NewReno) share of throughput, RED",

@@ -200,8 +200,8 @@ impl Default for HostSpec {
     }
 }
 
-/// A host clock: the wire timestamp is `(t + t * drift_ppm / 1e6) + offset` microseconds,
-/// modulo 2^32.
+/// A host clock: the wire timestamp is `(t + t * drift_ppm / 1e6)`, rounded down to a
+/// multiple of `resolution`, plus `offset`, in microseconds modulo 2^32.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ClockConfig {
@@ -209,6 +209,9 @@ pub struct ClockConfig {
     pub offset: Duration,
     /// Drift in parts per million (positive: runs fast). Default 0.
     pub drift_ppm: f64,
+    /// Tick of the clock: timestamps are multiples of it (seed 002's Linux timestamps have
+    /// 1 ms, section 4). Default 0: the wire format's microsecond.
+    pub resolution: Duration,
 }
 
 /// A queue discipline, tagged by `kind`.
@@ -332,6 +335,10 @@ pub struct TransportConfig {
     pub granularity: Duration,
     /// Duplicate threshold for fast retransmit. Default 3 (RFC 5681).
     pub dupthresh: u32,
+    /// The receiver's advertised window, packets: at most this many unacknowledged packets
+    /// (seed 003, section 2.3: Windows XP's default 17520 bytes is 12 full segments).
+    /// Default none: unlimited.
+    pub receive_window: Option<u32>,
 }
 
 impl Default for TransportConfig {
@@ -343,6 +350,7 @@ impl Default for TransportConfig {
             max_rto: Duration::from_secs(60),
             granularity: Duration::from_millis(1),
             dupthresh: 3,
+            receive_window: None,
         }
     }
 }
@@ -357,6 +365,9 @@ pub enum Direction {
     /// Right to left: data through the reverse bottleneck.
     Reverse,
 }
+
+/// Default of [`FlowSpec::start_jitter`].
+pub const DEFAULT_START_JITTER: Duration = Duration::from_millis(100);
 
 /// One `[[flow]]` table (or `count` identical flows).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -375,6 +386,13 @@ pub struct FlowSpec {
     pub start: Duration,
     /// Extra start delay between the copies of a `count > 1` table. Default 0.
     pub start_spacing: Duration,
+    /// Each copy starts an extra uniform `[0, start_jitter]` later, drawn from the run's
+    /// seed, so that flows meant to start together do not start in lockstep and seeds
+    /// differ (ns-2 studies randomise start times for the same reason). Default 100 ms:
+    /// longer than the base RTT of every paper's setup (25-110 ms), so the copies start at
+    /// independent phases of each other's ACK clocks, and short against every start gap
+    /// the papers state (2 s and more). `0s` gives the exact start times.
+    pub start_jitter: Duration,
     /// Stop time (no new transmissions after it). Default: end of the run.
     pub stop: Option<Duration>,
     /// Dumbbell only: which way the data goes. Default forward.
@@ -407,6 +425,7 @@ impl Default for FlowSpec {
             traffic: Traffic::default(),
             start: Duration::ZERO,
             start_spacing: Duration::ZERO,
+            start_jitter: DEFAULT_START_JITTER,
             stop: None,
             direction: Direction::Forward,
             access_delay: Duration::from_millis(5),
@@ -528,8 +547,9 @@ impl Default for Cbr {
     }
 }
 
-/// Bursty source: `packets` every `period` written into a `buffer`-packet sender buffer;
-/// what does not fit is discarded and counted.
+/// Bursty source: `packets` every `period` written into a `buffer`-packet sender buffer that
+/// holds each packet until it is cumulatively acknowledged (seed 004, section III); what
+/// does not fit is discarded and counted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Bursty {
@@ -537,7 +557,8 @@ pub struct Bursty {
     pub packets: u32,
     /// Time between bursts. Default 100 ms (seed 004).
     pub period: Duration,
-    /// Sender buffer for not-yet-sent packets. Default 32 (seed 004).
+    /// Sender buffer, packets written and not yet cumulatively acknowledged. Default 32
+    /// (seed 004).
     pub buffer: u32,
 }
 

@@ -212,6 +212,12 @@ impl TransportConfig {
         if self.dupthresh == 0 {
             return Err(invalid(format!("{at}.dupthresh"), "must be at least 1"));
         }
+        if self.receive_window == Some(0) {
+            return Err(invalid(
+                format!("{at}.receive_window"),
+                "must be at least 1 packet",
+            ));
+        }
         if self.min_rto.is_zero() {
             return Err(invalid(format!("{at}.min_rto"), "must be positive"));
         }

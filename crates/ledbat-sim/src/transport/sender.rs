@@ -127,6 +127,9 @@ pub struct SenderConfig {
     pub min_rto: Duration,
     /// RTO ceiling (also after back-off).
     pub max_rto: Duration,
+    /// The receiver's window, packets: new data leaves only while fewer than this many
+    /// packets are unacknowledged (`snd_nxt - snd_una`). `None`: unlimited.
+    pub receive_window: Option<u64>,
 }
 
 impl SenderConfig {
@@ -138,6 +141,7 @@ impl SenderConfig {
             granularity: tp.granularity,
             min_rto: tp.min_rto,
             max_rto: tp.max_rto,
+            receive_window: tp.receive_window.map(u64::from),
         }
     }
 }
@@ -307,6 +311,14 @@ impl Sender {
             && self.tx_count > 0
             && now - self.last_activity >= self.rto();
         if self.in_flight > 0 && self.in_flight + mss > self.cc.window() {
+            return Next::Blocked;
+        }
+        if retx.is_none()
+            && self
+                .cfg
+                .receive_window
+                .is_some_and(|w| self.snd_nxt - self.snd_una >= w)
+        {
             return Next::Blocked;
         }
         if idle_restart {
@@ -512,6 +524,7 @@ mod tests {
             granularity: Duration::from_millis(1),
             min_rto: Duration::from_millis(200),
             max_rto: Duration::from_secs(60),
+            receive_window: None,
         };
         let cc = ControllerConfig::with_params("newreno", ["init_cwnd=10"])
             .unwrap()
@@ -542,6 +555,20 @@ mod tests {
                 reverse_delay: DelaySample(0),
             },
         )
+    }
+
+    #[test]
+    fn the_receive_window_caps_unacknowledged_new_data() {
+        let mut s = sender();
+        s.cfg.receive_window = Some(4);
+        s.write(20);
+        // The 10-packet congestion window would allow 10; the receiver allows 4.
+        assert_eq!(send_all(&mut s, ms(0)).len(), 4);
+        // Two acknowledged: two more may leave, never more than 4 outstanding.
+        ack(&mut s, ms(50), 2, 1);
+        let segs = send_all(&mut s, ms(50));
+        assert_eq!(segs.iter().map(|g| g.seq).collect::<Vec<_>>(), vec![4, 5]);
+        assert_eq!(s.next(ms(50), Instant::ZERO), Next::Blocked);
     }
 
     #[test]

@@ -6,11 +6,11 @@ use super::flow::{Flow, Timers};
 use super::metrics::FlowStats;
 use super::net::{Link, Pool};
 use super::sources::{App, AppState};
-use super::{RunError, World};
+use super::{uniform_dur, RunError, World};
 use crate::engine::{Ev, EventQueue};
 use crate::scenario::{Direction, FlowSpec, Scenario, Topology, Traffic};
 use crate::transport::{Receiver, Sender, SenderConfig};
-use ledbat_core::Instant;
+use ledbat_core::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
@@ -216,7 +216,8 @@ impl<'a> World<'a> {
         };
         let tp = spec.transport.as_ref().unwrap_or(&self.sc.transport);
         let sender = cc.map(|cc| Sender::new(SenderConfig::from_transport(mss, tp), cc));
-        let start = Instant::ZERO + spec.start + spec.start_spacing * copy as u64;
+        let jitter = uniform_dur(&mut self.rng, [Duration::ZERO, spec.start_jitter]);
+        let start = Instant::ZERO + spec.start + spec.start_spacing * copy as u64 + jitter;
         let stop = Instant::from_nanos(spec.stop.map_or(u64::MAX, |s| s.as_nanos()));
         let f = Flow {
             name,
@@ -254,5 +255,63 @@ impl<'a> World<'a> {
         }
         self.flows.push(f);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn starts(text: &str, seed: u64) -> Vec<u64> {
+        let sc = Scenario::from_toml(text).unwrap();
+        let w = World::build(&sc, seed).unwrap();
+        w.flows.iter().map(|f| f.start.as_nanos()).collect()
+    }
+
+    const THREE: &str = "[[flow]]\ncc = { name = \"ledbat\" }\ncount = 3\nstart = \"1s\"\n\
+                         start_spacing = \"2s\"\nstart_jitter = \"50ms\"\n";
+
+    #[test]
+    fn start_jitter_delays_each_copy_within_its_bound() {
+        for seed in 1..=20 {
+            for (k, s) in starts(THREE, seed).into_iter().enumerate() {
+                let nominal = 1_000_000_000 + 2_000_000_000 * k as u64;
+                assert!(
+                    (nominal..=nominal + 50_000_000).contains(&s),
+                    "seed {seed}: copy {k} starts at {s} ns"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn start_jitter_follows_the_seed() {
+        assert_eq!(starts(THREE, 7), starts(THREE, 7));
+        assert_ne!(starts(THREE, 7), starts(THREE, 8));
+        // The three copies of one run draw different offsets.
+        let s = starts(THREE, 7);
+        let offsets: Vec<u64> = (0..3).map(|k| s[k] - 2_000_000_000 * k as u64).collect();
+        assert!(
+            offsets[0] != offsets[1] && offsets[1] != offsets[2],
+            "{offsets:?}"
+        );
+    }
+
+    #[test]
+    fn zero_start_jitter_gives_the_exact_start_times() {
+        let text = THREE.replace("\"50ms\"", "\"0s\"");
+        for seed in [1, 2] {
+            assert_eq!(
+                starts(&text, seed),
+                vec![1_000_000_000, 3_000_000_000, 5_000_000_000]
+            );
+        }
+    }
+
+    #[test]
+    fn start_jitter_defaults_to_a_tenth_of_a_second() {
+        let s = starts("[[flow]]\ncc = { name = \"ledbat\" }\ncount = 8\n", 3);
+        assert!(s.iter().all(|&t| t <= 100_000_000), "{s:?}");
+        assert!(s.iter().any(|&t| t > 0), "{s:?}");
     }
 }

@@ -104,11 +104,15 @@ pub fn run_with_progress(
 
 /// The 32-bit microsecond wire clock of a host with clock `c` at true time `now`.
 fn wire_clock(c: &ClockConfig, now: Instant) -> Timestamp32 {
-    let t = if c.drift_ppm == 0.0 {
+    let mut t = if c.drift_ppm == 0.0 {
         now
     } else {
         Instant::from_nanos((now.as_nanos() as f64 * (1.0 + c.drift_ppm * 1e-6)).max(0.0) as u64)
     };
+    let tick = c.resolution.as_nanos();
+    if tick > 1 {
+        t = Instant::from_nanos(t.as_nanos() / tick * tick);
+    }
     Timestamp32::from_instant(t, c.offset.as_micros())
 }
 
@@ -185,5 +189,31 @@ impl World<'_> {
         }
         self.now = self.end;
         progress(1.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_clock_ticks_at_its_resolution() {
+        let ms = |x: u64| Instant::from_nanos(x * 1_000_000);
+        let exact = ClockConfig::default();
+        assert_eq!(
+            wire_clock(&exact, ms(7) + Duration::from_micros(999)).0,
+            7_999
+        );
+        let coarse = ClockConfig {
+            resolution: Duration::from_millis(1),
+            offset: Duration::from_micros(5),
+            ..ClockConfig::default()
+        };
+        // 7.999 ms reads 7 ms (plus the 5-us offset); 8.000 ms reads 8 ms.
+        assert_eq!(
+            wire_clock(&coarse, ms(7) + Duration::from_micros(999)).0,
+            7_005
+        );
+        assert_eq!(wire_clock(&coarse, ms(8)).0, 8_005);
     }
 }

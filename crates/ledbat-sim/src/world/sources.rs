@@ -3,7 +3,8 @@
 //! Backlogged writes without end; Transfer writes one unit and finishes when it is
 //! acknowledged; Chunks writes unit after unit, switching peer (and controller) with
 //! probability `1 - persistence`; Cbr sends datagrams at a fixed interval without a
-//! transport; Bursty writes bursts into a bounded buffer, discarding what does not fit;
+//! transport; Bursty writes bursts into a bounded buffer of the packets not yet
+//! acknowledged, discarding what does not fit;
 //! Sessions writes trains of chunks, each train a new connection, separated by think times.
 
 use super::flow::Flow;
@@ -267,9 +268,12 @@ impl World<'_> {
                 period,
                 buffer,
             } => {
+                // Seed 004, section III: the buffer "empties packets once they are
+                // sequentially decodable (the packet and all previous packets have been
+                // acknowledged)", so it holds every packet not yet cumulatively acknowledged.
                 let f = &mut self.flows[fi];
                 let s = sender(f);
-                let queued = s.written() - s.snd_nxt();
+                let queued = s.written() - s.snd_una();
                 let add = packets.min(buffer.saturating_sub(queued));
                 s.write(add);
                 f.stats.app_discarded += packets - add;
@@ -296,5 +300,37 @@ impl World<'_> {
             }
             App::Backlogged | App::Transfer { .. } | App::Chunks { .. } => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{run, Scenario};
+
+    /// Seed 004's source buffer holds packets until they are acknowledged, so a flow can
+    /// have at most `buffer` packets outstanding.
+    #[test]
+    fn bursty_buffer_holds_packets_until_acknowledged() {
+        // 15 packets every 100 ms into a 10-packet buffer; RTT 2 x (100 + 5) ms = 210 ms on
+        // an otherwise idle 10 Mb/s link, so a packet written at a burst is acknowledged
+        // 210 ms later: at each burst the two previous bursts are still in the buffer, and
+        // a burst of x packets in steady state fills x = 10 - 2x, i.e. 10/3 packets per
+        // 100 ms = 0.4 Mb/s of 1500-byte packets. A buffer counting unsent packets only
+        // would let the flow send all 150 packets/s offered (1.8 Mb/s).
+        let sc = Scenario::from_toml(
+            "duration = \"30s\"\nwarmup = \"5s\"\n[topology]\nkind = \"dumbbell\"\n\
+             delay = \"100ms\"\n[[flow]]\ncc = { name = \"newreno\" }\n\
+             traffic = { kind = \"bursty\", packets = 15, period = \"100ms\", buffer = 10 }\n",
+        )
+        .unwrap();
+        let r = run(&sc, 1).unwrap();
+        let f = &r.flows[0];
+        let want = 10.0 / 3.0 * 10.0 * 1500.0 * 8.0;
+        assert!(
+            (f.throughput_bps - want).abs() < 0.02 * want,
+            "{} against {want}",
+            f.throughput_bps
+        );
+        assert!(f.app_discarded > 0);
     }
 }

@@ -1,0 +1,227 @@
+//! Seed 003 (Testa), chapter 2, Table 2.1: four flows, k TCP and 4 - k LEDBAT, with
+//! Windows-like (12-segment receive window) or Linux-like (unlimited) TCP. The thesis ran
+//! real clients on a test bed; `scenarios/seed003/table21.toml` is the simulated counterpart.
+
+use super::{Claim, ScenarioRef};
+use crate::stats::mean;
+use ledbat_sim::RunResult;
+
+const FILE: &str = "seed003/table21.toml";
+const UNLIMITED: &str = "flow.0.transport={}";
+
+/// Table 2.1's nine runs: Windows-like TCP with k = 1, 2, 3 TCP flows, four of them; the
+/// same with Linux-like TCP; four LEDBAT flows.
+fn rows() -> Vec<ScenarioRef> {
+    let mix = |k: u32, linux: bool| {
+        let mut set = vec![
+            format!("flow.0.count={k}"),
+            format!("flow.1.count={}", 4 - k),
+        ];
+        if linux {
+            set.push(UNLIMITED.into());
+        }
+        ScenarioRef::with(FILE, &set)
+    };
+    let mut v: Vec<ScenarioRef> = (1..=3).map(|k| mix(k, false)).collect();
+    v.push(ScenarioRef::with(
+        FILE,
+        &[
+            "flow.1.cc={ name = \"newreno\" }",
+            "flow.1.transport={ receive_window = 12 }",
+        ],
+    ));
+    v.extend((1..=3).map(|k| mix(k, true)));
+    v.push(ScenarioRef::with(
+        FILE,
+        &[
+            UNLIMITED,
+            "flow.1.cc={ name = \"newreno\" }",
+            "flow.1.transport={}",
+        ],
+    ));
+    v.push(ScenarioRef::with(
+        FILE,
+        &[
+            "flow.0.cc={ name = \"ledbat\", target = \"25ms\" }",
+            "flow.0.transport={ receive_window = 30 }",
+        ],
+    ));
+    v
+}
+const W4: usize = 3;
+const L1: usize = 4;
+const L4: usize = 7;
+const LEDBAT4: usize = 8;
+
+/// Mean share of the link (throughput / capacity) of one flow of controller `ctrl`.
+fn per_flow(r: &RunResult, ctrl: &str) -> Result<f64, String> {
+    let x: Vec<f64> = r
+        .flows
+        .iter()
+        .filter(|f| f.controller == ctrl)
+        .map(|f| f.throughput_bps / r.capacity_bps)
+        .collect();
+    if x.is_empty() {
+        return Err(format!("{}: no {ctrl} flow", r.scenario));
+    }
+    Ok(mean(&x))
+}
+
+fn eff(r: &RunResult) -> f64 {
+    r.aggregate.efficiency
+}
+
+pub(super) fn claims() -> Vec<Claim> {
+    use crate::claims::Band::*;
+    vec![
+        Claim {
+            figure: "Table 2.1, section 2.3",
+            statement: "Four Windows-like TCP flows (small receive window) use only 67 % of the \
+                10 Mb/s, RTT 50 ms link.",
+            paper_value: "η = 0.67",
+            unit: "efficiency",
+            metric: "efficiency of four NewReno flows with a 12-segment receive window",
+            scenarios: rows(),
+            extract: |r| Ok(eff(r[W4])),
+            tolerance: Near {
+                value: 0.67,
+                tol: 0.134,
+            },
+            direction: AtMost { bound: 0.9 },
+            tolerance_note: "table value ±20 %; direction: clearly under-used",
+            explanation: "Cannot come from the stated setup: a 17520-byte window per 50-ms RTT \
+                is 2.8 Mb/s of payload per flow, 11.2 Mb/s for four, more than the link, so \
+                four such flows fill it (ours: the link is full). The thesis's 67 % implies a \
+                round-trip time of about 80 ms, or smaller windows, on its test bed.",
+            ..Claim::base("s003-tab21-four-tcpw-efficiency")
+        },
+        Claim {
+            figure: "Table 2.1, section 2.3",
+            statement: "Against Windows-like TCP each LEDBAT flow gets about four times each TCP \
+                flow's share (0.57 against 0.14, 0.40 against 0.10, 0.31 against 0.08).",
+            paper_value: "≈ 4x",
+            unit: "ratio",
+            metric: "mean over k = 1, 2, 3 TCP flows of (one LEDBAT flow's share / one TCP \
+                flow's share), Windows-like TCP",
+            scenarios: rows(),
+            extract: |r| {
+                let v: Vec<f64> = (0..3)
+                    .map(|k| Ok(per_flow(r[k], "ledbat")? / per_flow(r[k], "newreno")?))
+                    .collect::<Result<_, String>>()?;
+                Ok(mean(&v))
+            },
+            tolerance: Near {
+                value: 4.0,
+                tol: 1.0,
+            },
+            direction: AtLeast { bound: 1.0 },
+            tolerance_note: "the table's ratios 3.9-4.1 ±25 %; direction: LEDBAT above TCP",
+            explanation:
+                "Ours: each Windows-like TCP flow is capped by its 12-segment window at 1.89 \
+                Mb/s (12 x 1500 B per 76-ms RTT: 50 ms plus LEDBAT's 25-ms queue) and the \
+                LEDBAT flows take the rest, 4.3, 3.1 and 2.7 Mb/s each with one, two and three \
+                of them (seed 1), a ratio of 1.4-2.3. The table's numbers cannot all be \
+                receive-window limits on one path: TCP's 0.14 of the link with 12 segments \
+                needs an RTT of about 100 ms, LEDBAT's 0.57 with about 30 segments one of at \
+                most 63 ms. Which limit the thesis's clients really hit is not established.",
+            ..Claim::base("s003-tab21-ledbat-above-tcpw")
+        },
+        Claim {
+            figure: "Table 2.1, section 2.3",
+            statement: "The mixes of LEDBAT and Windows-like TCP reach an efficiency of \
+                0.92-0.94.",
+            paper_value: "η = 0.92-0.94",
+            unit: "efficiency",
+            metric: "mean efficiency over k = 1, 2, 3 TCP flows, Windows-like TCP",
+            scenarios: rows(),
+            extract: |r| Ok((eff(r[0]) + eff(r[1]) + eff(r[2])) / 3.0),
+            tolerance: Near {
+                value: 0.93,
+                tol: 0.186,
+            },
+            direction: AtLeast { bound: 0.6 },
+            tolerance_note: "table value ±20 %",
+            ..Claim::base("s003-tab21-tcpw-mix-efficiency")
+        },
+        Claim {
+            figure: "Table 2.1, section 2.3",
+            statement: "Against Linux-like TCP LEDBAT is practically starved (0.00-0.05 of the \
+                link per flow).",
+            paper_value: "0.00-0.05",
+            unit: "share of the link",
+            metric: "largest per-flow LEDBAT share over k = 1, 2, 3 TCP flows, Linux-like TCP",
+            scenarios: rows(),
+            extract: |r| {
+                (L1..L1 + 3)
+                    .map(|i| per_flow(r[i], "ledbat"))
+                    .try_fold(0.0, |m: f64, v| v.map(|v| m.max(v)))
+            },
+            tolerance: AtMost { bound: 0.05 },
+            direction: AtMost { bound: 0.25 },
+            tolerance_note: "the table's largest, 0.05; direction: below the fair quarter",
+            ..Claim::base("s003-tab21-ledbat-starved-by-tcpl")
+        },
+        Claim {
+            figure: "Table 2.1, section 2.3",
+            statement: "With Linux-like TCP the link is used at 98 %.",
+            paper_value: "η = 0.98",
+            unit: "efficiency",
+            metric: "lowest efficiency over k = 1, 2, 3 and four Linux-like TCP flows",
+            scenarios: rows(),
+            extract: |r| Ok((L1..=L4).map(|i| eff(r[i])).fold(f64::INFINITY, f64::min)),
+            tolerance: Near {
+                value: 0.98,
+                tol: 0.196,
+            },
+            direction: AtLeast { bound: 0.7 },
+            tolerance_note: "table value ±20 %",
+            ..Claim::base("s003-tab21-tcpl-efficiency")
+        },
+        Claim {
+            figure: "Table 2.1, section 2.3",
+            statement: "Four LEDBAT flows share fairly (F = 1.00).",
+            paper_value: "F = 1.00",
+            unit: "Jain index",
+            metric: "long-term Jain index of four LEDBAT flows",
+            scenarios: rows(),
+            extract: |r| {
+                r[LEDBAT4]
+                    .aggregate
+                    .jain_long
+                    .ok_or_else(|| "no Jain index".to_string())
+            },
+            tolerance: AtLeast { bound: 0.98 },
+            direction: AtLeast { bound: 0.8 },
+            tolerance_note: "1.00 to two decimals: at least 0.98",
+            explanation:
+                "Four LEDBAT flows starting within the 100-ms start jitter: the later ones \
+                sometimes take part of the earlier ones' queue as base delay, a small \
+                latecomer advantage, so some seeds fall below 0.98 (per-seed values in the \
+                details); with exact start times the flows are fair.",
+            ..Claim::base("s003-tab21-four-ledbat-fair")
+        },
+        Claim {
+            figure: "Table 2.1, section 2.3",
+            statement: "\"Lower than best effort\" depends on the TCP flavour: LEDBAT is \
+                slightly above Windows-like TCP and starved by Linux-like TCP.",
+            paper_value: "above TCPW, below TCPL",
+            unit: "share of the link",
+            metric: "mean per-flow LEDBAT share beside Windows-like TCP minus beside Linux-like \
+                TCP, over k = 1, 2, 3",
+            scenarios: rows(),
+            extract: |r| {
+                let w: Vec<f64> = (0..3)
+                    .map(|k| per_flow(r[k], "ledbat"))
+                    .collect::<Result<_, _>>()?;
+                let l: Vec<f64> = (L1..L1 + 3)
+                    .map(|k| per_flow(r[k], "ledbat"))
+                    .collect::<Result<_, _>>()?;
+                Ok(mean(&w) - mean(&l))
+            },
+            tolerance: AtLeast { bound: 0.0 },
+            direction: AtLeast { bound: 0.0 },
+            tolerance_note: "an order",
+            ..Claim::base("s003-tab21-flavour-ranking")
+        },
+    ]
+}
