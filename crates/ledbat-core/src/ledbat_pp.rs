@@ -26,7 +26,7 @@
 //!    flow, latecomers included, measure the true base delay.
 //!
 //! **Extensions of this crate** (all off by default, reported by `compliance_notes`; the
-//! `scavenger` preset turns them all on). The first three fix what
+//! `scavenger` preset, [`crate::scavenger`], turns them all on). The first three fix what
 //! the draft does on a path whose base RTT is far below TARGET, where the queue is the
 //! whole RTT (the namespace test bed: 0.06 ms). There the gain is 1/16, both flows add 1/16
 //! packet per RTT, and the multiplicative decrease, the only force towards fairness, acts
