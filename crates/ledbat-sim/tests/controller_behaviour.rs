@@ -192,10 +192,10 @@ fn mean_rate(r: &RunResult, f: usize, a: f64, b: f64) -> f64 {
 fn alone_the_join_rule_never_fires_even_when_the_receiver_stalls() {
     // Alone there is no other flow whose slowdown could be joined: a correct rule leaves the
     // run exactly as without it. The old rule (a dip below join x TARGET after any sample
-    // above it) joined the tail of the flow's own ramp at base RTTs of 100 and 200 ms and
-    // the dip of every stall: ledbat++ with the extensions alone at 200 ms delivered 4.37
-    // instead of 9.40 Mb/s, fledbat with slowdowns 2.60 instead of 6.97; with stalls at
-    // 40 ms ledbat++ 6.77 instead of 6.65, fledbat 5.60 instead of 6.81.
+    // above it) joined the tail of the flow's own ramp at a base RTT of 200 ms and the dips
+    // of stalls: ledbat++ with the extensions alone at 200 ms had efficiency 0.44 instead of
+    // 0.94, fledbat with slowdowns 0.26 instead of 0.70; with stalls the runs differed at
+    // 0.06, 20, 40 and 200 ms (fledbat at 40 ms: 0.56 instead of 0.68).
     let controllers = [
         r#"{ name = "ledbat++", max_gain_divisor = 1.0, ramp_delay_exit = false, slowdown_join = JOIN }"#,
         r#"{ name = "fledbat", slowdowns = true, slowdown_join = JOIN }"#,
