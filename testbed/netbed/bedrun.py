@@ -133,15 +133,16 @@ def _json_or_none(text: str):
 
 
 def target_of(catalog: list[dict], cc: str | None) -> float:
-    """TARGET in ms of controller `cc` (None: the transfer commands' default) in the JSON of
-    `ledbat controllers --json`. Raises ValueError naming what is missing."""
+    """TARGET in ms of controller `cc` (None: the transfer commands' default, the row marked
+    `recommended`) in the JSON of `ledbat controllers --json`. Raises ValueError naming what
+    is missing."""
     for row in catalog:
-        if (row.get("name") == cc) if cc else row.get("transfer_default"):
+        if (row.get("name") == cc) if cc else row.get("recommended"):
             t = (row.get("defaults") or {}).get("target")
             if not isinstance(t, str) or not t.endswith("ms"):
                 raise ValueError(f"controller `{row.get('name')}` has no TARGET in ms: {t!r}")
             return float(t[:-2])
-    raise ValueError(f"no controller `{cc}`" if cc else "no controller marked as the default")
+    raise ValueError(f"no controller `{cc}`" if cc else "no controller marked as recommended")
 
 
 def controller_target_ms(ledbat_bin: str, cc: str | None) -> float:

@@ -1,6 +1,5 @@
 //! `ledbat controllers`: the catalog of built-in controllers.
 
-use crate::transfer_cmd::DEFAULT_CC;
 use ledbat_core::ControllerConfig;
 use ledbat_sim::export::{controller_catalog, ControllerRow};
 
@@ -22,24 +21,11 @@ fn rows(a: &Args) -> anyhow::Result<Vec<ControllerRow>> {
     controller_catalog(a.name.as_deref(), &params).map_err(|e| anyhow::anyhow!(e))
 }
 
-/// The catalog as JSON: each row as `ledbat_sim::export` gives it, plus
-/// `"transfer_default": true` on the controller `send`, `recv` and `torrent` use without
-/// `--cc`.
-fn json(rows: &[ControllerRow]) -> anyhow::Result<serde_json::Value> {
-    let mut v = serde_json::to_value(rows)?;
-    for row in v.as_array_mut().into_iter().flatten() {
-        if row["name"] == DEFAULT_CC {
-            row["transfer_default"] = true.into();
-        }
-    }
-    Ok(v)
-}
-
 /// Prints the catalog.
 pub fn run(a: Args) -> anyhow::Result<()> {
     let rows = rows(&a)?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&json(&rows)?)?);
+        println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
     }
     let label = if a.params.is_empty() {
@@ -50,8 +36,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     for row in &rows {
         let cfg = ControllerConfig::with_params(row.name, a.params.iter().map(String::as_str))?;
         println!("{:<22} {}", row.name, row.description);
-        if row.name == DEFAULT_CC {
-            println!("{:<22} default of send, recv and torrent", "");
+        if row.recommended {
+            println!("{:<22} recommended: the default of send, recv and torrent", "");
         }
         println!("{:<22} source: {}", "", row.source);
         let params: Vec<String> = cfg
@@ -66,23 +52,4 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         println!();
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_marks_the_transfer_default_only() {
-        let rows = controller_catalog(None, &[]).unwrap();
-        let v = json(&rows).unwrap();
-        let marked: Vec<&str> = v
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|r| r.get("transfer_default") == Some(&true.into()))
-            .map(|r| r["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(marked, ["scavenger"]);
-    }
 }

@@ -274,10 +274,11 @@ fn print_summary(s: &Summary, json: bool) -> Result<()> {
     Ok(())
 }
 
-/// The controller of `ledbat send`, `recv` and `torrent` when `--cc` is not given: the
-/// recommended preset (`ledbat controllers scavenger`; `crates/ledbat-core/src/scavenger.rs`).
-/// Every other controller, RFC 6817's `ledbat` included, is one `--cc NAME` away.
-pub const DEFAULT_CC: &str = ledbat_core::scavenger::NAME;
+/// The controller of `ledbat send`, `recv` and `torrent` when `--cc` is not given: the one
+/// the project recommends, the `scavenger` preset (`ledbat controllers scavenger`;
+/// `crates/ledbat-core/src/scavenger.rs`). Every other controller, RFC 6817's `ledbat`
+/// included, is one `--cc NAME` away.
+pub const DEFAULT_CC: &str = ledbat_core::registry::RECOMMENDED;
 
 /// Builds the uTP connection settings from the command line (`--cc`, `--cc-param`,
 /// `--target-ms`, `--packet-size`), validated.

@@ -13,6 +13,10 @@ use crate::error::ConfigError;
 use crate::time::Instant;
 use serde::{Deserialize, Serialize};
 
+/// The controller this project recommends for bulk transfers on real paths, and the one the
+/// transfer commands (`ledbat send`, `recv`, `torrent`) use unless told otherwise.
+pub const RECOMMENDED: &str = crate::scavenger::NAME;
+
 /// One row of the catalog.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct ControllerInfo {
@@ -298,6 +302,12 @@ mod tests {
             assert_eq!(serde_json::to_value(&cfg).unwrap()["name"], info.name);
             assert!(c.window() >= 1500 / 2, "{}", info.name);
         }
+    }
+
+    #[test]
+    fn the_recommended_controller_is_in_the_catalog() {
+        assert!(CATALOG.iter().any(|c| c.name == RECOMMENDED));
+        assert!(ControllerConfig::from_name(RECOMMENDED).is_ok());
     }
 
     #[test]
