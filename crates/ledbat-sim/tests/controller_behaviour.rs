@@ -299,7 +299,11 @@ fn scavenger_shares_with_a_latecomer_of_its_kind() {
             );
             let j = r.aggregate.jain_long.unwrap();
             assert!(j > floor, "Jain {j} at {delay}, latecomer at {start}");
-            assert!(r.aggregate.efficiency > 0.97, "eta {}", r.aggregate.efficiency);
+            assert!(
+                r.aggregate.efficiency > 0.97,
+                "eta {}",
+                r.aggregate.efficiency
+            );
         }
     }
 }
