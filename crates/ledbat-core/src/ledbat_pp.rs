@@ -1081,15 +1081,19 @@ mod tests {
         assert_eq!(c.phase(), Phase::SlowStart);
     }
 
-    #[test]
-    fn empty_queue_restart_slow_starts_again_after_an_rtt_of_empty_queue() {
-        let cfg = LedbatPpConfig::default()
+    /// Gain 1, no initial slow start, `init` packets, no slowdown for a while, restarts on.
+    fn restarting(init: f64) -> LedbatPp {
+        ctl(LedbatPpConfig::default()
             .max_gain_divisor(1.0)
             .slow_start(false)
-            .init_cwnd(10.0)
+            .init_cwnd(init)
             .first_slowdown_rtts(100.0)
-            .empty_queue_restart(true);
-        let mut c = ctl(cfg);
+            .empty_queue_restart(true))
+    }
+
+    #[test]
+    fn empty_queue_restart_slow_starts_again_after_an_rtt_of_empty_queue() {
+        let mut c = restarting(10.0);
         settle(&mut c, Instant::ZERO, 40_000, 0);
         assert_eq!(c.phase(), Phase::Avoidance);
         let srtt = c.state().rtt.srtt().unwrap();
@@ -1107,13 +1111,7 @@ mod tests {
 
     #[test]
     fn after_a_stall_a_restart_regrows_the_window_the_cap_took_at_full_speed() {
-        let cfg = LedbatPpConfig::default()
-            .max_gain_divisor(1.0)
-            .slow_start(false)
-            .init_cwnd(20.0)
-            .first_slowdown_rtts(100.0)
-            .empty_queue_restart(true);
-        let mut c = ctl(cfg);
+        let mut c = restarting(20.0);
         settle(&mut c, Instant::ZERO, 40_000, 20_000);
         let stalled = |flight| Ack {
             flight_before: flight,
