@@ -104,7 +104,7 @@ def plan_for(quick: bool) -> Plan:
                              "scavenger"],
                     two_ccs=["fledbat", "ledbat++", "scavenger",
                              "fledbat:slowdowns=true:slowdown_join=0.5"])
-    return Plan(cross_at=30, cross_for=20, after=15, two_gap=10, two_len=50, fifos_ms=[121],
+    return Plan(cross_at=30, cross_for=20, after=15, two_gap=10, two_len=60, fifos_ms=[121],
                 rtts_ms=[0, 20, 40, 100], crosses=CROSSES, repeats=3,
                 seeders=["libtorrent", "transmission", "scavenger"], two_ccs=["scavenger"])
 
