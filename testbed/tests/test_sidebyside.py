@@ -156,6 +156,17 @@ class ReportTest(unittest.TestCase):
         self.assertEqual([c["verdict"] for c in alone], ["met", "missed"])
         self.assertIn("base RTT 100 ms", alone[1]["name"])
 
+    def test_time_back_is_the_end_of_the_first_window_at_95_percent_of_the_best_deployed(self):
+        r = row("scavenger", 1.0, 9.6)
+        r["after"]["windows_mbit"] = [[0.0, 0.2], [0.5, 4.0], [1.0, 9.0], [1.5, 9.5]]
+        self.assertEqual(sbs_report.time_back(r, 9.4), 2.0)  # 9.0 >= 0.95 * 9.4 = 8.93
+        self.assertEqual(sbs_report.time_back(r, 9.5), 2.5)  # 9.0 < 9.025 <= 9.5
+        self.assertIsNone(sbs_report.time_back(r, 10.5))  # 9.5 < 9.975
+        d = doc_with([row("libtorrent", 16.0, 9.5), row("transmission", None, 9.58), r], [])
+        self.assertEqual(sbs_report.best_deployed(d["single"]), {(121, 40.0): 9.58})
+        g = [g for g in sbs_report.aggregate(d)["single"] if g["seeder"] == "scavenger"][0]
+        self.assertEqual(g["back95"]["median"], 2.5)  # 0.95 * 9.58 = 9.10
+
     def test_markdown_has_a_row_per_key_and_counts_runs_that_never_yield(self):
         d = doc_with([row("libtorrent", None, 9.5), row("libtorrent", 20.0, 9.4),
                       row("scavenger", 1.0, 9.6, cross="bbr")],
