@@ -299,6 +299,7 @@ def _records(rows: List[Dict[str, Any]], drop: Sequence[str]) -> pd.DataFrame:
 def controllers(name: Optional[str] = None, params: Sequence[str] = ()) -> List[Dict[str, Any]]:
     """The built-in congestion controllers, as `ledbat controllers [NAME] [--param k=v]
     --json` lists them: name, description, source, defaults (the configuration, with
-    `params` applied) and non_compliant (departures from the source's limits). Raises
+    `params` applied), non_compliant (departures from the source's limits) and recommended
+    (true for the project's recommended controller, the transfer commands' default). Raises
     :class:`ledbat.ConfigError` for an unknown name or a refused parameter."""
     return json.loads(_native.controllers(name, list(params)))

@@ -16,6 +16,7 @@ import math
 import os
 import re
 import signal
+import subprocess
 import sys
 import time
 from dataclasses import asdict
@@ -63,7 +64,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="controllers of the two-transfer scenarios (comma-separated)")
     ap.add_argument("--target-ms", type=float, default=None,
                     help="TARGET: passed to the sender and used by the delay check "
-                         "(default: not passed; the check uses 100 ms, RFC 6817)")
+                         "(default: not passed; the check uses the controller's own, from "
+                         "`ledbat controllers --json`)")
     ap.add_argument("--competitor", default="iperf3-cubic",
                     help="competing flow kind (default iperf3-cubic), or `competitor-cmd` "
                          "with --competitor-recv-cmd/--competitor-send-cmd")
@@ -130,13 +132,33 @@ def _json_or_none(text: str):
     return None
 
 
+def target_of(catalog: list[dict], cc: str | None) -> float:
+    """TARGET in ms of controller `cc` (None: the transfer commands' default, the row marked
+    `recommended`) in the JSON of `ledbat controllers --json`. Raises ValueError naming what
+    is missing."""
+    for row in catalog:
+        if (row.get("name") == cc) if cc else row.get("recommended"):
+            t = (row.get("defaults") or {}).get("target")
+            if not isinstance(t, str) or not t.endswith("ms"):
+                raise ValueError(f"controller `{row.get('name')}` has no TARGET in ms: {t!r}")
+            return float(t[:-2])
+    raise ValueError(f"no controller `{cc}`" if cc else "no controller marked as recommended")
+
+
+def controller_target_ms(ledbat_bin: str, cc: str | None) -> float:
+    """TARGET in ms of `cc` (or of the binary's default) as the binary reports it."""
+    out = subprocess.run([ledbat_bin, "controllers", "--json"], capture_output=True,
+                         text=True, timeout=30, check=True).stdout
+    return target_of(json.loads(out), cc)
+
+
 def main(argv: list[str] | None = None) -> int:
     a = parse_args(argv)
     quick = not a.full
     settings = scenarios.Settings(
         quick=quick, sut=a.sut, sut_cc=a.cc,
         two_flow_ccs=[c for c in a.two_ccs.split(",") if c],
-        target_ms=a.target_ms if a.target_ms is not None else 100.0,
+        target_ms=a.target_ms if a.target_ms is not None else 60.0,
         pass_target=a.target_ms is not None, competitor=a.competitor,
         delay_ms=a.delay_ms)
     rate = int(a.rate_mbit * 1e6)
@@ -200,6 +222,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no ledbat binary at {ledbat_bin} (cargo build -p ledbat-cli, or "
               f"--ledbat-bin PATH)", file=sys.stderr)
         return 2
+    if a.target_ms is None and "ledbat" in uses:
+        try:
+            settings.target_ms = controller_target_ms(ledbat_bin, a.cc)
+        except (OSError, ValueError, subprocess.SubprocessError) as e:
+            print(f"error: the TARGET of the sender's controller: {e}", file=sys.stderr)
+            return 2
     tools = ["ip", "tc", "nft", "ethtool", "ping", "sysctl", "ss"]
     for k in uses:
         tools += flows.KINDS[k].tools

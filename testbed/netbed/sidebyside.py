@@ -1,28 +1,36 @@
 """Side by side on the bed: deployed BitTorrent seeders against ours, one run, one file.
 
     sudo python3 testbed/sidebyside.py [--quick] [--ledbat-bin PATH] [--json F] [--md F]
+    python3 testbed/sidebyside.py --merge A.json B.json ... [--json F] [--md F]
 
-For each FIFO (default 121 ms and 303 ms at 10 Mbit/s: 100 and 250 full frames) and each
-seeder (libtorrent 2.1.1, Transmission 3.00, and `ledbat torrent seed` with each of
-`ledbat`, `ledbat-linear-min`, `fledbat`, `ledbat++`), one scenario on a fresh bed:
+For each FIFO, base RTT (0 = none; otherwise half of it each way through the bed's
+user-space delay line), kind of cross traffic (kernel cubic or bbr through iperf3), seeder
+(libtorrent 2.1.1, Transmission 3.00, and `ledbat torrent seed --cc C`) and repeat, one
+scenario on a fresh bed:
 
     0 s         the leecher (libtorrent, receiver namespace) dials the seeder; data flows
-    CUBIC_AT    kernel cubic (iperf3 -C cubic) joins over the same FIFO for CUBIC_FOR s
+    CROSS_AT    the cross traffic joins over the same FIFO for CROSS_FOR s
+    + AFTER     the seeder alone again
 
 and reports, from the bed's counters and qdisc samples:
-- alone (from the first data + 5 s warm-up to cubic's start): payload rate, link
-  utilisation, queueing delay p50 / p95;
-- beside cubic (last half of cubic's run): uTP and TCP rates;
-- time until uTP < 20 % of the link: from cubic's start until the flow's 1 s-window rate
-  falls below 2 Mbit/s and stays there (none = not within cubic's run).
+- alone (from the first data + 5 s warm-up to the cross traffic's start): payload rate, link
+  utilisation, queueing delay, tail drops (also from the start, slow start included), and
+  for ours the slowdowns its trace shows;
+- beside the cross traffic (last half of its run): both rates; time until uTP < 20 % of the
+  link: from its start until the flow's 1 s-window rate falls below 2 Mbit/s and stays there
+  (none = not within its run);
+- after it leaves: payload rate over the AFTER seconds, and from 3 s after it left.
 
-Then, per controller, two of our flows (`ledbat torrent seed` -> `ledbat torrent get`)
-started 10 s apart: Jain's index of their rates over the last half of the time both run.
+Then, per controller, base RTT and repeat, two of our flows (`ledbat torrent seed` ->
+`ledbat torrent get`) started 10 s apart: Jain's index of their rates over the last half of
+the time both run.
 
-The table is printed and written as JSON (`--json`, default OUT/sidebyside.json) and
-Markdown (`--md`, default OUT/sidebyside.md). Exit 0 when every scenario ran, 1 when some
-could not be measured (or, with --strict, when a check of the issue is missed), 2 when the
-bed cannot run, 3 on the overall time limit.
+The tables give each figure's median and spread over the repeats (`netbed.sbs_report`), and
+the checks of issue 13 for the default controller. Printed and written as JSON (`--json`,
+default OUT/sidebyside.json) and Markdown (`--md`, default OUT/sidebyside.md). `--merge`
+builds the same tables from several runs' JSON files. Exit 0 when every scenario ran, 1 when
+some could not be measured (or, with --strict, when a check is missed), 2 when the bed
+cannot run, 3 on the overall time limit.
 """
 
 from __future__ import annotations
@@ -38,56 +46,67 @@ import sys
 import time
 from dataclasses import dataclass
 
-from . import bittorrent, flows, install, measure, proc, topo
+from . import bittorrent, flows, install, measure, proc, sbs_report, topo
 from .bed import RunResult, run_scenario
 from .flows import Flow
 from .paths import REPO, default_ledbat_bin
 
-OUR_CCS = ["ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
-# LEDBAT++ with our three extensions (crates/ledbat-core/src/ledbat_pp.rs): gain 1 whatever
-# the base delay, a slowdown's ramp that always returns to the window held before it, and
-# joining other flows' slowdowns so that the shared queue empties and a latecomer measures
-# the true base delay.
-LEDBAT_PP_EXT = "ledbat++:max_gain_divisor=1:ramp_delay_exit=false:slowdown_join=0.5"
-# fLEDBAT with LEDBAT++'s periodic slowdowns and the join rule (crates/ledbat-core/src/fledbat.rs).
-FLEDBAT_EXT = "fledbat:slowdowns=true:slowdown_join=0.5"
+OUR_CCS = ["scavenger", "ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
 SEEDERS = ["libtorrent", "transmission"] + OUR_CCS
+CROSSES = ["cubic", "bbr"]
 LINK_SHARE = 0.20  # "time until the uTP flow is below 20 % of the link"
 WARM_S = 5.0  # alone window starts this long after the first data
+BACK_AFTER_S = 3.0  # "back at that rate within 3 s" of the cross traffic leaving
 FIRST_DATA_BYTES = 200_000  # frames counted before a flow is said to have started
 
 
 @dataclass
 class Plan:
-    """Durations of one run (seconds)."""
+    """What one run measures, and its durations (seconds)."""
 
-    cubic_at: float
-    cubic_for: float
+    cross_at: float
+    cross_for: float
+    after: float
     two_gap: float
     two_len: float
     fifos_ms: list[float]
+    rtts_ms: list[float]
     seeders: list[str]
+    crosses: list[str]
     two_ccs: list[str]
-    two_fifos_ms: list[float]
+    repeats: int
 
     @property
     def single_len(self) -> float:
         """Length of a seeder scenario."""
-        return self.cubic_at + self.cubic_for + 1
+        return self.cross_at + self.cross_for + self.after + 1
+
+    def jobs(self) -> list[tuple]:
+        """(kind, fifo, rtt, cross, who, repeat) of every scenario, repeats innermost so
+        that a cut-short run still has some of every row."""
+        out = []
+        for fifo in self.fifos_ms:
+            for rtt in self.rtts_ms:
+                for rep in range(self.repeats):
+                    out += [("single", fifo, rtt, x, s, rep) for x in self.crosses
+                            for s in self.seeders]
+                    out += [("two", fifo, rtt, None, c, rep) for c in self.two_ccs]
+        return out
 
 
 def plan_for(quick: bool) -> Plan:
-    """The full run, or the CI subset (121 ms only, fewer seeders, shorter phases)."""
+    """The full run (docs/sidebyside/README.md), or the CI subset: one repeat, no delay
+    line, cubic only, shorter phases."""
     if quick:
-        return Plan(cubic_at=22, cubic_for=20, two_gap=10, two_len=40, fifos_ms=[121],
+        return Plan(cross_at=20, cross_for=14, after=8, two_gap=10, two_len=40,
+                    fifos_ms=[121], rtts_ms=[0], crosses=["cubic"], repeats=1,
                     seeders=["libtorrent", "transmission", "ledbat", "fledbat", "ledbat++",
-                             LEDBAT_PP_EXT],
-                    two_ccs=["fledbat", "ledbat++", LEDBAT_PP_EXT, FLEDBAT_EXT],
-                    two_fifos_ms=[121])
-    return Plan(cubic_at=30, cubic_for=30, two_gap=10, two_len=60, fifos_ms=[121, 303],
-                seeders=SEEDERS + [LEDBAT_PP_EXT, FLEDBAT_EXT],
-                two_ccs=OUR_CCS + [LEDBAT_PP_EXT, FLEDBAT_EXT],
-                two_fifos_ms=[121, 303])
+                             "scavenger"],
+                    two_ccs=["fledbat", "ledbat++", "scavenger",
+                             "fledbat:slowdowns=true:slowdown_join=0.5"])
+    return Plan(cross_at=30, cross_for=20, after=15, two_gap=10, two_len=60, fifos_ms=[121],
+                rtts_ms=[0, 20, 40, 100], crosses=CROSSES, repeats=3,
+                seeders=["libtorrent", "transmission", "scavenger"], two_ccs=["scavenger"])
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -152,20 +171,39 @@ def _failed(res: RunResult) -> str | None:
     return "; ".join(why) or None
 
 
+def slowdowns(trace: str, t0: float, a: float, b: float) -> int | None:
+    """Slowdowns our seeder started in [a, b] (monotonic seconds), from its `--trace`
+    (state `slowdown` after any other state); `t0` is when the seeder was started, which
+    its trace's `t` counts from. None without a trace."""
+    try:
+        with open(trace) as fh:
+            lines = [json.loads(x) for x in fh if x.strip()]
+    except (OSError, ValueError):
+        return None
+    n, prev = 0, None
+    for x in lines:
+        st, t = x.get("state"), t0 + x.get("t", -1e9)
+        if st == "slowdown" and prev not in (None, "slowdown") and a <= t <= b:
+            n += 1
+        prev = st
+    return n
+
+
 def analyse_single(res: RunResult, rate_bps: int) -> dict:
-    """Figures of a seeder scenario (see the module doc)."""
+    """Figures of a seeder scenario (see the module doc). The cross flow is `cross`."""
     out: dict = {"error": _failed(res)}
     if out["error"]:
         return out
-    utp, tcp = res.flow("utp"), res.flow("tcp")
+    utp, x = res.flow("utp"), res.flow("cross")
     t_first = first_data(res, "utp", utp.t_start)
     out["first_data_s"] = None if t_first is None else round(t_first - res.t0, 2)
     if t_first is None:
         out["error"] = "the seeder never sent data"
         return out
-    a, b = t_first + WARM_S, tcp.t_start
+    trace = os.path.join(res.logdir, "utp-sender-trace.jsonl")
+    pay = measure.flow_payload(res.counters, "utp", bittorrent.UTP_OVERHEAD)
+    a, b = t_first + WARM_S, x.t_start
     if b - a >= 3.0:
-        pay = measure.flow_payload(res.counters, "utp", bittorrent.UTP_OVERHEAD)
         d = measure.queue_delay(res.qdisc, a, b, rate_bps)
         out["alone"] = {
             "window_s": round(b - a, 1),
@@ -173,26 +211,37 @@ def analyse_single(res: RunResult, rate_bps: int) -> dict:
             "link_util": _r(measure.qdisc_sent(res.qdisc).rate_bps(a, b) / rate_bps, 4),
             "queue_p50_ms": _r(d.p50_ms, 1), "queue_p95_ms": _r(d.p95_ms, 1),
             "queue_mean_ms": _r(d.mean_ms, 1), "drops": d.drops,
+            "drops_from_start": measure.queue_delay(res.qdisc, utp.t_start, b,
+                                                    rate_bps).drops,
+            "slowdowns": slowdowns(trace, utp.t_start, a, b),
         }
     else:
         out["alone"] = None
         out["error"] = f"alone window too short ({b - a:.1f} s): data started late"
-    te = min(tcp.t_stop or math.inf, tcp.t_start + tcp.flow.duration, res.t0 + res.length)
-    half = tcp.t_start + (te - tcp.t_start) / 2
+    te = min(x.t_stop or math.inf, x.t_start + x.flow.duration, res.t0 + res.length)
+    half = x.t_start + (te - x.t_start) / 2
     u = measure.flow_frames(res.counters, "utp")
-    t = measure.flow_frames(res.counters, "tcp")
-    until = measure.time_until_below(u, tcp.t_start, te, LINK_SHARE * rate_bps)
+    c = measure.flow_frames(res.counters, "cross")
+    until = measure.time_until_below(u, x.t_start, te, LINK_SHARE * rate_bps)
     d = measure.queue_delay(res.qdisc, half, te, rate_bps)
-    out["beside_cubic"] = {
+    out["beside"] = {
         "window_s": round(te - half, 1),
         "utp_mbit": _r(u.rate_bps(half, te) / 1e6),
-        "tcp_mbit": _r(t.rate_bps(half, te) / 1e6),
-        "utp_last7_mbit": _r(u.rate_bps(te - 7, te) / 1e6),
-        "tcp_last7_mbit": _r(t.rate_bps(te - 7, te) / 1e6),
+        "cross_mbit": _r(c.rate_bps(half, te) / 1e6),
         "queue_mean_ms": _r(d.mean_ms, 1),
         "time_until_below_20pct_s": _r(until, 1),
-        "cubic_s": round(te - tcp.t_start, 1),
+        "cross_s": round(te - x.t_start, 1),
     }
+    end = min(utp.t_stop or math.inf, res.t0 + res.length)
+    if end - te >= BACK_AFTER_S + 2.0:
+        out["after"] = {
+            "window_s": round(end - te, 1),
+            "payload_mbit": _r(pay.rate_bps(te, end) / 1e6),
+            "payload_from_3s_mbit": _r(pay.rate_bps(te + BACK_AFTER_S, end) / 1e6),
+            "windows_mbit": [[round(s - te, 2), _r(r / 1e6)]
+                             for s, r in pay.windowed(te, end, 1.0, 0.5)],
+            "slowdowns": slowdowns(trace, utp.t_start, te, end),
+        }
     return out
 
 
@@ -220,96 +269,6 @@ def analyse_two(res: RunResult, rate_bps: int) -> dict:
     return out
 
 
-# ---------------------------------------------------------------- report
-
-
-def _f(x, nd=2, unit="") -> str:
-    if _nan(x):
-        return "n/a"
-    return f"{x:.{nd}f}{unit}"
-
-
-def seeder_label(s: str) -> str:
-    """The row label of a seeder."""
-    return {"libtorrent": "libtorrent 2.1.1", "transmission": "Transmission 3.00"}.get(
-        s, "ours " + cc_label(s))
-
-
-def cc_label(spec: str) -> str:
-    """`--cc NAME --cc-param K=V ...` of a controller spec."""
-    name, params = parse_spec(spec)
-    return " ".join([f"--cc {name}"] + [f"--cc-param {k}={v}" for k, v in params.items()])
-
-
-def markdown(doc: dict) -> str:
-    """The two tables (seeders; two of ours) and the checks, as Markdown."""
-    lines = ["| FIFO | seeder | alone: payload Mbit/s | link % | queue p50 / p95 ms | "
-             "beside cubic: uTP / TCP Mbit/s | time until uTP < 20 % | note |",
-             "|---|---|---|---|---|---|---|---|"]
-    for r in doc["single"]:
-        al, bc = r.get("alone") or {}, r.get("beside_cubic") or {}
-        until = bc.get("time_until_below_20pct_s")
-        until_s = (f"{until:.1f} s" if until is not None else
-                   (f"not within {bc['cubic_s']:.0f} s" if bc else "n/a"))
-        note = r.get("error") or (f"data from {r['first_data_s']:.1f} s"
-                                  if r.get("first_data_s") is not None else "")
-        lines.append(
-            f"| {r['fifo_ms']:.0f} ms | {seeder_label(r['seeder'])} | "
-            f"{_f(al.get('payload_mbit'))} | {_f(_pct(al.get('link_util')), 1)} | "
-            f"{_f(al.get('queue_p50_ms'), 1)} / {_f(al.get('queue_p95_ms'), 1)} | "
-            f"{_f(bc.get('utp_mbit'))} / {_f(bc.get('tcp_mbit'))} | {until_s} | {note} |")
-    lines += ["", "| FIFO | two of ours, 10 s apart | flow 1 / flow 2 Mbit/s (last half) | "
-              "Jain | link % | queue p50 / p95 ms | note |", "|---|---|---|---|---|---|---|"]
-    for r in doc["two"]:
-        lines.append(
-            f"| {r['fifo_ms']:.0f} ms | {cc_label(r['cc'])} | {_f(r.get('flow1_mbit'))} / "
-            f"{_f(r.get('flow2_mbit'))} | {_f(r.get('jain'), 3)} | "
-            f"{_f(_pct(r.get('link_util')), 1)} | {_f(r.get('queue_p50_ms'), 1)} / "
-            f"{_f(r.get('queue_p95_ms'), 1)} | {r.get('error') or ''} |")
-    lines.append("")
-    for c in doc["checks"]:
-        lines.append(f"- {c['name']}: **{c['verdict']}**: {c['detail']}")
-    return "\n".join(lines) + "\n"
-
-
-def _pct(x):
-    return None if _nan(x) else x * 100
-
-
-def checks(doc: dict) -> list[dict]:
-    """The issue's acceptance checks, evaluated on this run's figures."""
-    out = []
-    single = [r for r in doc["single"] if r["fifo_ms"] == 121]
-    lt = next((r for r in single if r["seeder"] == "libtorrent"), None)
-    lt_rate = ((lt or {}).get("alone") or {}).get("payload_mbit")
-    good, detail = [], []
-    for r in single:
-        if not is_ours(r["seeder"]):
-            continue
-        until = (r.get("beside_cubic") or {}).get("time_until_below_20pct_s")
-        rate = (r.get("alone") or {}).get("payload_mbit")
-        ok = until is not None and until < 5.0 and rate is not None and lt_rate is not None \
-            and rate >= lt_rate
-        detail.append(f"{r['seeder']} {_f(until, 1, ' s')} / {_f(rate, 2, ' Mbit/s')}")
-        if ok:
-            good.append(r["seeder"])
-    out.append({"name": "121 ms FIFO: one of ours below 20 % of the link beside cubic in "
-                        "< 5 s and alone at least libtorrent's rate (rates compared at the "
-                        "table's 0.01 Mbit/s)",
-                "verdict": "met" if good else "missed",
-                "detail": f"libtorrent alone {_f(lt_rate, 2, ' Mbit/s')}; ours (time until "
-                          f"< 20 % / alone rate): {', '.join(detail) or 'none measured'}"
-                          + (f"; met by {', '.join(good)}" if good else "")})
-    two = [r for r in doc["two"] if parse_spec(r["cc"])[0] in ("fledbat", "ledbat++")]
-    best = [r for r in two if (r.get("jain") or 0) >= 0.9]
-    out.append({"name": "two of ours 10 s apart: fledbat or ledbat++ Jain >= 0.9 over the "
-                        "last half",
-                "verdict": "met" if best else "missed",
-                "detail": ", ".join(f"{r['cc']} at {r['fifo_ms']:.0f} ms: "
-                                    f"{_f(r.get('jain'), 3)}" for r in two) or "none measured"})
-    return out
-
-
 # ---------------------------------------------------------------- main
 
 
@@ -326,7 +285,7 @@ def _on_term(_sig, _frame):
 
 
 def needs_of(seeders: list[str]) -> install.Needs:
-    """The bed's tools, iperf3 (the cubic competitor), libtorrent (the leecher and the
+    """The bed's tools, iperf3 (the cross traffic), libtorrent (the leecher and the
     torrent), and transmission-daemon when Transmission seeds."""
     tools = ["ip", "tc", "nft", "ethtool", "ping", "sysctl", "ss", "iperf3"]
     if "transmission" in seeders:
@@ -334,23 +293,33 @@ def needs_of(seeders: list[str]) -> install.Needs:
     return install.Needs(tools, libtorrent=True)
 
 
+def _floats(text: str) -> list[float]:
+    return [float(x) for x in text.split(",") if x]
+
+
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true",
-                    help="CI subset: 121 ms FIFO; libtorrent, Transmission, ours with ledbat, "
-                         "fledbat, ledbat++; two fledbat, two ledbat++ flows; shorter phases")
-    ap.add_argument("--fifos-ms", default=None, help="FIFO sizes in ms (default 121,303)")
+                    help="CI subset: 121 ms FIFO, no delay line, cubic, one repeat; "
+                         "libtorrent, Transmission and four of ours; shorter phases")
+    ap.add_argument("--fifos-ms", default=None, help="FIFO sizes in ms (default 121)")
+    ap.add_argument("--rtts-ms", default=None,
+                    help="base RTTs in ms, half each way through the delay line; 0 = none "
+                         "(default 0,20,40,100)")
+    ap.add_argument("--crosses", default=None,
+                    help=f"cross traffic, from {','.join(CROSSES)} (default both)")
+    ap.add_argument("--repeats", type=int, default=None, help="runs of each row (default 3)")
     ap.add_argument("--seeders", default=None,
                     help=f"comma list from {','.join(SEEDERS)}; ours also as NAME:KEY=VALUE:... "
-                         "with controller parameters (default all, plus {LEDBAT_PP_EXT} and {FLEDBAT_EXT})")
+                         "with controller parameters (default libtorrent,transmission,scavenger)")
     ap.add_argument("--two-ccs", default=None,
-                    help="controllers for two of ours 10 s apart, NAME[:KEY=VALUE...] (default "
-                         "our four and the extended ledbat++ and fledbat; '' none)")
-    ap.add_argument("--two-fifos-ms", default=None,
-                    help="FIFOs for the two-flow runs (default: every FIFO)")
-    ap.add_argument("--cubic-at", type=float, default=None, help="cubic joins at (s)")
-    ap.add_argument("--cubic-for", type=float, default=None, help="cubic runs for (s)")
+                    help="controllers for two of ours 10 s apart, NAME[:KEY=VALUE...] "
+                         "(default scavenger; '' none)")
+    ap.add_argument("--cross-at", type=float, default=None, help="cross traffic joins at (s)")
+    ap.add_argument("--cross-for", type=float, default=None, help="cross traffic runs for (s)")
+    ap.add_argument("--after", type=float, default=None,
+                    help="seconds measured after the cross traffic leaves")
     ap.add_argument("--our-packet-size", type=int, default=1472,
                     help="`ledbat torrent --packet-size` (uTP header included) of our seeders. "
                          "Default 1472: 1500-byte IP packets, the size libtorrent's uTP MTU "
@@ -361,8 +330,10 @@ def parse_args(argv):
     ap.add_argument("--out-dir", default=None, help="default /tmp/ledbat-sidebyside/<time>")
     ap.add_argument("--json", default=None, help="write the results here (default OUT/sidebyside.json)")
     ap.add_argument("--md", default=None, help="write the tables here (default OUT/sidebyside.md)")
+    ap.add_argument("--merge", nargs="+", metavar="JSON", default=None,
+                    help="no run: build the tables from these runs' JSON files")
     ap.add_argument("--max-seconds", type=float, default=None,
-                    help="overall time limit (default 720 quick, 2400 full)")
+                    help="overall time limit (default: the plan's estimate + 50 %%)")
     ap.add_argument("--no-install", action="store_true")
     ap.add_argument("--strict", action="store_true",
                     help="exit 1 also when one of the issue's checks is missed")
@@ -370,40 +341,98 @@ def parse_args(argv):
     return ap.parse_args(argv)
 
 
-def main(argv=None) -> int:
-    a = parse_args(argv)
+def _plan(a) -> Plan:
     p = plan_for(a.quick)
     if a.fifos_ms:
-        p.fifos_ms = [float(x) for x in a.fifos_ms.split(",") if x]
-        p.two_fifos_ms = list(p.fifos_ms)
-    if a.two_fifos_ms is not None:
-        p.two_fifos_ms = [float(x) for x in a.two_fifos_ms.split(",") if x]
+        p.fifos_ms = _floats(a.fifos_ms)
+    if a.rtts_ms:
+        p.rtts_ms = _floats(a.rtts_ms)
+    if a.crosses:
+        p.crosses = [x for x in a.crosses.split(",") if x]
+    if a.repeats is not None:
+        p.repeats = a.repeats
     if a.seeders is not None:
         p.seeders = [x for x in a.seeders.split(",") if x]
     if a.two_ccs is not None:
         p.two_ccs = [x for x in a.two_ccs.split(",") if x]
-    if a.cubic_at is not None:
-        p.cubic_at = a.cubic_at
-    if a.cubic_for is not None:
-        p.cubic_for = a.cubic_for
+    for name in ("cross_at", "cross_for", "after"):
+        if getattr(a, name) is not None:
+            setattr(p, name, getattr(a, name))
+    return p
+
+
+def _problems(p: Plan) -> list[str]:
+    bad = [f"unknown seeder `{s}`" for s in p.seeders if parse_spec(s)[0] not in SEEDERS]
+    bad += [f"unknown controller `{c}`" for c in p.two_ccs if parse_spec(c)[0] not in OUR_CCS]
+    bad += [f"unknown cross traffic `{x}` (known: {', '.join(CROSSES)})" for x in p.crosses
+            if x not in CROSSES]
+    bad += [f"base RTT {r} ms is negative" for r in p.rtts_ms if r < 0]
+    if p.repeats < 1:
+        bad.append("--repeats must be at least 1")
+    return bad
+
+
+def _estimate(p: Plan) -> float:
+    return sum((p.single_len if k == "single" else p.two_len) + 10 for k, *_ in p.jobs())
+
+
+def _write(doc: dict, header: str, json_path: str, md_path: str) -> None:
+    md = header + sbs_report.markdown(doc)
+    print("\n" + md)
+    for path, text in ((json_path, json.dumps(doc, indent=1)), (md_path, md)):
+        tmp = path + ".tmp"
+        with open(tmp, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+
+
+def merge(paths: list[str], json_path: str, md_path: str) -> int:
+    """Concatenates the rows of several runs' JSON files into one document and table."""
+    doc: dict = {"runs": [], "single": [], "two": []}
+    for path in paths:
+        try:
+            with open(path) as fh:
+                d = json.load(fh)
+        except (OSError, ValueError) as e:
+            print(f"error: {path}: {e}", file=sys.stderr)
+            return 2
+        if not isinstance(d, dict) or "single" not in d:
+            print(f"error: {path}: not a side-by-side result", file=sys.stderr)
+            return 2
+        for r in d.pop("runs", [d]):
+            doc["runs"].append({k: v for k, v in r.items() if k not in ("single", "two")})
+        doc["single"] += d["single"]
+        doc["two"] += d["two"]
+    doc["checks"] = sbs_report.checks(doc)
+    n = len(doc["runs"])
+    header = (f"Side by side, {n} run(s) merged: "
+              + "; ".join(f"`{r.get('command', '?')}` {r.get('date_utc', '?')} UTC "
+                          f"({r.get('seconds', 0):.0f} s, load {r.get('load_before', ['?'])[0]})"
+                          for r in doc["runs"]) + "\n\n")
+    _write(doc, header, json_path, md_path)
+    return 0
+
+
+def main(argv=None) -> int:
+    a = parse_args(argv)
+    if a.merge:
+        return merge(a.merge, a.json or "sidebyside.json", a.md or "sidebyside.md")
     try:
-        bad = [s for s in p.seeders if parse_spec(s)[0] not in SEEDERS] + \
-            [c for c in p.two_ccs if parse_spec(c)[0] not in OUR_CCS]
+        p = _plan(a)
+        bad = _problems(p)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if bad:
-        print(f"error: unknown seeder(s) or controller(s) {bad} (known: {SEEDERS}; "
-              "ours take parameters as NAME:KEY=VALUE)", file=sys.stderr)
+        print("error: " + "; ".join(bad), file=sys.stderr)
         return 2
     rate = int(a.rate_mbit * 1e6)
-    jobs = [("single", f, s) for f in p.fifos_ms for s in p.seeders] + \
-           [("two", f, c) for f in p.two_fifos_ms for c in p.two_ccs]
-    est = sum((p.single_len if k == "single" else p.two_len) + 8 for k, _, _ in jobs)
+    jobs = p.jobs()
+    est = _estimate(p)
     if a.list:
-        for k, f, s in jobs:
-            print(f"{f:5.0f} ms  {k:6} {s}")
-        print(f"about {est:.0f} s")
+        for k, f, rtt, x, s, rep in jobs:
+            print(f"{f:5.0f} ms FIFO  {rtt:5.0f} ms RTT  {k:6} {x or '':5} {s}  #{rep + 1}")
+        print(f"{len(jobs)} scenarios, about {est:.0f} s")
         return 0
     if os.geteuid() != 0:
         print("error: needs root (namespaces, qdiscs)", file=sys.stderr)
@@ -413,7 +442,7 @@ def main(argv=None) -> int:
         print(f"error: {problem}", file=sys.stderr)
         return 2
     ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
-    uses_ours = any(k == "two" or is_ours(s) for k, _, s in jobs)
+    uses_ours = any(k == "two" or is_ours(s) for k, _, _, _, s, _ in jobs)
     if uses_ours and not os.access(ledbat_bin, os.X_OK):
         print(f"error: no ledbat binary at {ledbat_bin} (--ledbat-bin)", file=sys.stderr)
         return 2
@@ -446,12 +475,13 @@ def main(argv=None) -> int:
         "command": " ".join(["python3", "testbed/sidebyside.py", *(argv or sys.argv[1:])]),
         "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
         "git_head": commit, "ledbat_bin": ledbat_bin, "ledbat_version": version,
-        "rate_mbit": a.rate_mbit, "our_packet_size": a.our_packet_size or 1400, "file_bytes": size, "info_hash": info_hash,
+        "rate_mbit": a.rate_mbit, "our_packet_size": a.our_packet_size or 1400,
+        "file_bytes": size, "info_hash": info_hash,
         "plan": p.__dict__ | {"single_len": p.single_len}, "leecher": "libtorrent 2.1.1 "
         "(two of ours: ledbat torrent get)", "load_before": os.getloadavg(),
         "single": [], "two": [], "checks": [],
     }
-    max_s = a.max_seconds or (720 if a.quick else 2400)
+    max_s = a.max_seconds or est * 1.5 + 120
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.signal(signal.SIGTERM, _on_term)
     signal.alarm(int(math.ceil(max_s)))
@@ -460,16 +490,19 @@ def main(argv=None) -> int:
     started = time.monotonic()
     print(f"[sbs] {len(jobs)} scenarios, about {est:.0f} s; out {out_dir}", flush=True)
     try:
-        for kind, fifo, who in jobs:
+        for kind, fifo, rtt, cross, who, rep in jobs:
             b = topo.Bottleneck.from_fifo_ms(rate, fifo)
             t = time.monotonic()
-            name = f"{fifo:.0f}ms-{kind}-{who.replace(':', '_')}"
+            name = (f"{fifo:.0f}ms-rtt{rtt:.0f}-{kind}-{cross + '-' if cross else ''}"
+                    f"{who.replace(':', '_')}-{rep + 1}")
             logdir = os.path.join(out_dir, name)
+            key = {"fifo_ms": fifo, "rtt_ms": rtt, "repeat": rep + 1}
             if kind == "single":
                 fl = [seeder_flow(who, p.single_len, a.our_packet_size),
-                      Flow("tcp", "iperf3-cubic", p.cubic_at, p.cubic_for)]
-                res = run_scenario(name, fl, p.single_len, b, ctx, logdir, tag)
-                row = {"fifo_ms": fifo, "seeder": who, **analyse_single(res, rate)}
+                      Flow("cross", f"iperf3-{cross}", p.cross_at, p.cross_for)]
+                res = run_scenario(name, fl, p.single_len, b, ctx, logdir, tag,
+                                   delay_ms=rtt / 2)
+                row = {**key, "cross": cross, "seeder": who, **analyse_single(res, rate)}
                 doc["single"].append(row)
             else:
                 cc, extra = parse_spec(who)
@@ -477,9 +510,11 @@ def main(argv=None) -> int:
                 fl = [Flow("utp1", "bt-ours-ours", 0.0, p.two_len, cc=cc, params=pp),
                       Flow("utp2", "bt-ours-ours", p.two_gap, p.two_len - p.two_gap, cc=cc,
                            params=dict(pp))]
-                res = run_scenario(name, fl, p.two_len, b, ctx, logdir, tag)
-                row = {"fifo_ms": fifo, "cc": who, **analyse_two(res, rate)}
+                res = run_scenario(name, fl, p.two_len, b, ctx, logdir, tag,
+                                   delay_ms=rtt / 2)
+                row = {**key, "cc": who, **analyse_two(res, rate)}
                 doc["two"].append(row)
+            row["idle_ping_rtt_ms"] = res.base_rtt_ms
             row["load"] = round(os.getloadavg()[0], 2)
             with open(os.path.join(logdir, "samples.json"), "w") as fh:
                 json.dump({"t0": res.t0, "qdisc": res.qdisc, "counters": res.counters,
@@ -491,8 +526,9 @@ def main(argv=None) -> int:
             for d in os.listdir(work):  # leechers' downloads
                 if d.startswith("leech-") or d.startswith("tr-config-"):
                     shutil.rmtree(os.path.join(work, d), ignore_errors=True)
-            print(f"[sbs] {name}: {json.dumps({k: v for k, v in row.items() if k not in ('fifo_ms',)})}"
-                  f" ({time.monotonic() - t:.0f} s)", flush=True)
+            brief = {k: v for k, v in row.items() if k not in ("fifo_ms", "after")}
+            print(f"[sbs] {name}: {json.dumps(brief)} ({time.monotonic() - t:.0f} s)",
+                  flush=True)
     except Deadline:
         print(f"[sbs] overall time limit of {max_s:.0f} s hit", file=sys.stderr)
         status = 3
@@ -505,19 +541,15 @@ def main(argv=None) -> int:
             if ns.startswith(f"{topo.NS_PREFIX}{tag}-"):
                 topo.delete_ns(ns)
         shutil.rmtree(work, ignore_errors=True)
-    doc["checks"] = checks(doc)
+    doc["checks"] = sbs_report.checks(doc)
     doc["seconds"] = round(time.monotonic() - started, 1)
     doc["complete"] = status == 0
-    md = markdown(doc)
     header = (f"Side by side: {a.rate_mbit:g} Mbit/s tbf bottleneck, same {size} B file, "
               f"leecher libtorrent 2.1.1; our uTP packets {a.our_packet_size or 1400} B; "
-              f"cubic joins at {p.cubic_at:g} s for "
-              f"{p.cubic_for:g} s; {doc['date_utc']} UTC, {doc['seconds']:.0f} s\n\n")
-    print("\n" + header + md)
-    with open(a.json or os.path.join(out_dir, "sidebyside.json"), "w") as fh:
-        json.dump(doc, fh, indent=1)
-    with open(a.md or os.path.join(out_dir, "sidebyside.md"), "w") as fh:
-        fh.write(header + md)
+              f"cross traffic from {p.cross_at:g} s for {p.cross_for:g} s, then {p.after:g} s "
+              f"alone; {doc['date_utc']} UTC, {doc['seconds']:.0f} s\n\n")
+    _write(doc, header, a.json or os.path.join(out_dir, "sidebyside.json"),
+           a.md or os.path.join(out_dir, "sidebyside.md"))
     if status:
         return status
     if any(r.get("error") for r in doc["single"] + doc["two"]):

@@ -19,11 +19,12 @@ class AloneTest(unittest.TestCase):
         self.flows = scenarios._alone_flows(self.s)
 
     def test_full_link_at_target_passes(self):
-        res = synthetic("alone", self.flows, 25, [lambda t: RATE], lambda t: 125_000)
+        # 75 000 B = 60 ms at 10 Mbit/s: the default controller's TARGET.
+        res = synthetic("alone", self.flows, 25, [lambda t: RATE], lambda t: 75_000)
         m = by_name(scenarios._alone(res, self.s))
         self.assertTrue(m["link utilisation"].passed)
         self.assertAlmostEqual(m["link utilisation"].value, 1.0, places=3)
-        self.assertAlmostEqual(m["queue delay mean"].value, 100.0)
+        self.assertAlmostEqual(m["queue delay mean"].value, 60.0)
         self.assertTrue(m["queue delay mean"].passed)
         self.assertTrue(m["queue delay mean"].goal_met)
 

@@ -1,9 +1,12 @@
 """Unit tests of the side-by-side analysis, checks and BitTorrent flow commands on synthetic
 samples (no root, no network, no libtorrent)."""
 
+import json
+import os
+import tempfile
 import unittest
 
-from netbed import bittorrent, flows
+from netbed import bittorrent, flows, sbs_report
 from netbed import sidebyside as sbs
 from netbed.flows import Flow
 from netbed.synthetic import synthetic
@@ -11,15 +14,17 @@ from netbed.synthetic import synthetic
 RATE = 10_000_000
 
 
-def single_run(utp_rate, backlog=125_000, cubic_at=20.0, cubic_for=20.0, delay=2.0):
-    """uTP from `delay` s at utp_rate(t) (frames), cubic from cubic_at taking the rest."""
-    fl = [Flow("utp", "bt-lt", 0.0, cubic_at + cubic_for + 1),
-          Flow("tcp", "iperf3-cubic", cubic_at, cubic_for)]
+def single_run(utp_rate, backlog=125_000, cubic_at=20.0, cubic_for=20.0, delay=2.0,
+               after=10.0):
+    """uTP from `delay` s at utp_rate(t) (frames), cubic from cubic_at taking the rest, then
+    `after` s of uTP alone."""
+    length = cubic_at + cubic_for + after + 1
+    fl = [Flow("utp", "bt-lt", 0.0, length),
+          Flow("cross", "iperf3-cubic", cubic_at, cubic_for)]
 
     def u(t):
         return 0.0 if t < delay else utp_rate(t)
-    return synthetic("s", fl, cubic_at + cubic_for + 1, [u, lambda t: RATE - u(t)],
-                     lambda t: backlog)
+    return synthetic("s", fl, length, [u, lambda t: RATE - u(t)], lambda t: backlog)
 
 
 class SingleTest(unittest.TestCase):
@@ -36,19 +41,28 @@ class SingleTest(unittest.TestCase):
 
     def test_yielding_at_once_is_about_one_window(self):
         res = single_run(lambda t: RATE if t < 20 else 0.05 * RATE)
-        bc = sbs.analyse_single(res, RATE)["beside_cubic"]
+        bc = sbs.analyse_single(res, RATE)["beside"]
         self.assertLessEqual(bc["time_until_below_20pct_s"], 1.2)
         self.assertAlmostEqual(bc["utp_mbit"], 0.5, delta=0.05)
-        self.assertAlmostEqual(bc["tcp_mbit"], 9.5, delta=0.05)
+        self.assertAlmostEqual(bc["cross_mbit"], 9.5, delta=0.05)
 
     def test_slow_yielding_is_timed(self):
-        res = single_run(lambda t: RATE if t < 28 else 0.1 * RATE)
-        bc = sbs.analyse_single(res, RATE)["beside_cubic"]
+        res = single_run(lambda t: RATE if t < 28 or t >= 40 else 0.1 * RATE)
+        bc = sbs.analyse_single(res, RATE)["beside"]
         self.assertAlmostEqual(bc["time_until_below_20pct_s"], 8.0, delta=1.2)
 
     def test_never_yielding_is_none(self):
         res = single_run(lambda t: RATE if t < 20 else 0.5 * RATE)
-        self.assertIsNone(sbs.analyse_single(res, RATE)["beside_cubic"]["time_until_below_20pct_s"])
+        self.assertIsNone(sbs.analyse_single(res, RATE)["beside"]["time_until_below_20pct_s"])
+
+    def test_after_the_cross_traffic_the_rate_from_3_s_leaves_out_the_ramp(self):
+        # Cubic leaves at 40 s; uTP is back at the full rate 2 s later.
+        res = single_run(lambda t: RATE if t < 20 or t >= 42 else 0.05 * RATE)
+        af = sbs.analyse_single(res, RATE)["after"]
+        full = 10 * 1452 / 1514
+        self.assertAlmostEqual(af["payload_from_3s_mbit"], full, delta=0.05)
+        self.assertLess(af["payload_mbit"], full * 0.85)
+        self.assertEqual(af["windows_mbit"][0][0], 0.0)
 
     def test_late_data_is_an_error_not_a_figure(self):
         res = single_run(lambda t: RATE, delay=17.0)
@@ -80,43 +94,159 @@ def doc_with(single, two):
     return {"single": single, "two": two}
 
 
-def row(seeder, until, rate, fifo=121):
-    return {"fifo_ms": fifo, "seeder": seeder, "alone": {"payload_mbit": rate},
-            "beside_cubic": {"time_until_below_20pct_s": until, "cubic_s": 30.0}}
+def row(seeder, until, rate, after=None, rtt=40.0, cross="cubic", queue=60.0, drops=0,
+        fifo=121):
+    return {"fifo_ms": fifo, "rtt_ms": rtt, "cross": cross, "seeder": seeder,
+            "alone": {"payload_mbit": rate, "queue_mean_ms": queue, "drops": drops},
+            "beside": {"time_until_below_20pct_s": until, "cross_s": 20.0},
+            "after": {"payload_from_3s_mbit": rate if after is None else after}}
 
 
-class ChecksTest(unittest.TestCase):
-    def test_met_needs_both_fast_yield_and_libtorrents_rate(self):
-        d = doc_with([row("libtorrent", 16.0, 9.5), row("ledbat", 12.0, 9.6),
-                      row("fledbat", 1.5, 9.4), row("ledbat++", 2.0, 9.55)],
-                     [{"fifo_ms": 121, "cc": "fledbat", "jain": 0.95}])
-        c = sbs.checks(d)
-        self.assertEqual(c[0]["verdict"], "met")
-        self.assertIn("met by ledbat++", c[0]["detail"])
-        self.assertNotIn("fledbat", c[0]["detail"].split("met by")[1])
-        self.assertEqual(c[1]["verdict"], "met")
+def verdicts(doc):
+    return {c["name"].split(": ", 1)[1]: c["verdict"] for c in sbs_report.checks(doc)}
 
-    def test_missed_when_fast_ones_are_slow_alone(self):
-        d = doc_with([row("libtorrent", 16.0, 9.5), row("fledbat", 1.5, 9.0),
-                      row("ledbat", None, 9.6)],
-                     [{"fifo_ms": 121, "cc": "ledbat++", "jain": 0.7},
-                      {"fifo_ms": 121, "cc": "ledbat", "jain": 0.99}])
-        c = sbs.checks(d)
-        self.assertEqual(c[0]["verdict"], "missed")
-        self.assertEqual(c[1]["verdict"], "missed")  # only fledbat and ledbat++ count
 
-    def test_303_ms_rows_do_not_count(self):
-        d = doc_with([row("libtorrent", 16.0, 9.5), row("fledbat", 1.0, 9.6, fifo=303)], [])
-        self.assertEqual(sbs.checks(d)[0]["verdict"], "missed")
+class ReportTest(unittest.TestCase):
+    def test_repeats_give_median_and_spread(self):
+        s = sbs_report.spread([9.5, None, 9.1, 9.3])
+        self.assertEqual((s["median"], s["min"], s["max"], s["n"]), (9.3, 9.1, 9.5, 3))
+        self.assertEqual(sbs_report.fmt(s), "9.30 [9.10..9.50]")
+        self.assertEqual(sbs_report.fmt(sbs_report.spread([1.0])), "1.00")
+        self.assertEqual(sbs_report.fmt(None), "n/a")
 
-    def test_markdown_has_a_row_per_result(self):
-        d = doc_with([row("libtorrent", None, 9.5)],
-                     [{"fifo_ms": 121, "cc": "fledbat", "jain": 0.95}])
-        d["checks"] = sbs.checks(d)
-        md = sbs.markdown(d)
-        self.assertIn("| 121 ms | libtorrent 2.1.1 | 9.50 |", md)
-        self.assertIn("not within 30 s", md)
-        self.assertIn("| 121 ms | --cc fledbat |", md)
+    def test_every_target_met(self):
+        d = doc_with([row("libtorrent", 16.0, 9.50), row("transmission", None, 9.55),
+                      row("scavenger", 1.5, 9.56), row("scavenger", 1.9, 9.55),
+                      row("scavenger", 1.0, 9.57)],
+                     [{"fifo_ms": 121, "rtt_ms": 40.0, "cc": "scavenger", "jain": 0.97}])
+        v = verdicts(d)
+        self.assertEqual(set(v.values()), {"met"}, v)
+        self.assertEqual(len(v), 5)
+
+    def test_alone_compares_medians_with_the_best_deployed(self):
+        d = doc_with([row("libtorrent", 16.0, 9.50), row("transmission", None, 9.58),
+                      row("scavenger", 1.5, 9.60), row("scavenger", 1.5, 9.40),
+                      row("scavenger", 1.5, 9.45)], [])
+        v = verdicts(d)
+        self.assertEqual(v["alone at least the best deployed seeder"], "missed")
+
+    def test_yield_within_2_s_must_hold_in_every_repeat(self):
+        d = doc_with([row("libtorrent", 16.0, 9.5), row("scavenger", 1.5, 9.6),
+                      row("scavenger", 2.5, 9.6), row("scavenger", None, 9.6)], [])
+        v = verdicts(d)
+        self.assertEqual(v["beside cubic below 20 % of the link within 2 s"], "missed")
+
+    def test_slow_recovery_queue_off_target_and_drops_are_missed(self):
+        d = doc_with([row("libtorrent", 16.0, 9.5),
+                      row("scavenger", 1.0, 9.6, after=7.7, queue=50.0, drops=3)],
+                     [{"fifo_ms": 121, "rtt_ms": 40.0, "cc": "scavenger", "jain": 0.9}])
+        v = verdicts(d)
+        self.assertEqual(v["back at that rate within 3 s after the cross traffic leaves"],
+                         "missed")
+        self.assertEqual(v["a latecomer of its own kind, Jain >= 0.95"], "missed")
+        self.assertEqual(
+            v["queue alone within 10 % of TARGET (60 ms) and no tail drop after the warm-up"],
+            "missed")
+
+    def test_each_base_rtt_is_checked_against_its_own_deployed_seeders(self):
+        d = doc_with([row("libtorrent", 16.0, 9.5, rtt=0.0), row("scavenger", 1.0, 9.6, rtt=0.0),
+                      row("libtorrent", 16.0, 9.5, rtt=100.0),
+                      row("scavenger", 1.0, 9.2, rtt=100.0)], [])
+        alone = [c for c in sbs_report.checks(d) if "alone at least" in c["name"]]
+        self.assertEqual([c["verdict"] for c in alone], ["met", "missed"])
+        self.assertIn("base RTT 100 ms", alone[1]["name"])
+
+    def test_time_back_is_the_end_of_the_first_window_at_95_percent_of_the_best_deployed(self):
+        r = row("scavenger", 1.0, 9.6)
+        r["after"]["windows_mbit"] = [[0.0, 0.2], [0.5, 4.0], [1.0, 9.0], [1.5, 9.5]]
+        self.assertEqual(sbs_report.time_back(r, 9.4), 2.0)  # 9.0 >= 0.95 * 9.4 = 8.93
+        self.assertEqual(sbs_report.time_back(r, 9.5), 2.5)  # 9.0 < 9.025 <= 9.5
+        self.assertIsNone(sbs_report.time_back(r, 10.5))  # 9.5 < 9.975
+        d = doc_with([row("libtorrent", 16.0, 9.5), row("transmission", None, 9.58), r], [])
+        self.assertEqual(sbs_report.best_deployed(d["single"]), {(121, 40.0): 9.58})
+        g = [g for g in sbs_report.aggregate(d)["single"] if g["seeder"] == "scavenger"][0]
+        self.assertEqual(g["back95"]["median"], 2.5)  # 0.95 * 9.58 = 9.10
+
+    def test_markdown_has_a_row_per_key_and_counts_runs_that_never_yield(self):
+        d = doc_with([row("libtorrent", None, 9.5), row("libtorrent", 20.0, 9.4),
+                      row("scavenger", 1.0, 9.6, cross="bbr")],
+                     [{"fifo_ms": 121, "rtt_ms": 40.0, "cc": "scavenger", "jain": 0.95}])
+        md = sbs_report.markdown(d)
+        self.assertIn("| 40 ms | libtorrent 2.1.1 | 2 | 9.45 [9.40..9.50] |", md)
+        self.assertIn("20.0 s (1 never)", md)
+        self.assertIn("cross traffic kernel bbr", md)
+        self.assertIn("| 121 ms | 40 ms | --cc scavenger | 1 | 0.950 |", md)
+
+
+class PlanTest(unittest.TestCase):
+    def test_full_plan_has_every_rtt_cross_seeder_and_repeat(self):
+        p = sbs.plan_for(False)
+        jobs = p.jobs()
+        singles = [j for j in jobs if j[0] == "single"]
+        self.assertEqual(len(singles), 4 * 2 * 3 * 3)
+        self.assertEqual(len(jobs) - len(singles), 4 * 3)
+        self.assertEqual({j[2] for j in jobs}, {0, 20, 40, 100})
+        self.assertEqual({j[3] for j in singles}, {"cubic", "bbr"})
+        self.assertEqual({j[5] for j in jobs}, {0, 1, 2})
+
+    def test_quick_plan_keeps_its_length(self):
+        # CI's quick plan took about 500 s before the base-RTT dimension was added.
+        self.assertLess(sbs._estimate(sbs.plan_for(True)), 560)
+
+    def test_bad_plans_are_refused_naming_the_part(self):
+        p = sbs.plan_for(True)
+        p.crosses, p.rtts_ms, p.repeats, p.seeders = ["vegas"], [-5.0], 0, ["utorrent"]
+        bad = " ".join(sbs._problems(p))
+        for word in ("vegas", "-5.0", "--repeats", "utorrent"):
+            self.assertIn(word, bad)
+
+
+class TraceTest(unittest.TestCase):
+    def test_slowdowns_count_entries_into_the_state_inside_the_window(self):
+        states = ["slow-start", "avoidance", "slowdown", "slowdown", "slowdown-ramp",
+                  "avoidance", "slowdown", "avoidance", "slowdown"]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.jsonl")
+            with open(path, "w") as fh:
+                for k, st in enumerate(states):
+                    fh.write(json.dumps({"t": k * 1.0, "state": st}) + "\n")
+            # Seeder started at 100 s: trace t = 2 is 102 s.
+            self.assertEqual(sbs.slowdowns(path, 100.0, 100.0, 110.0), 3)
+            self.assertEqual(sbs.slowdowns(path, 100.0, 103.0, 107.0), 1)
+            self.assertIsNone(sbs.slowdowns(os.path.join(d, "none"), 0, 0, 1))
+
+
+class MergeTest(unittest.TestCase):
+    def test_runs_merge_into_one_table_of_repeats(self):
+        runs = [{"command": "a", "date_utc": "d1", "seconds": 10, "load_before": [1.0],
+                 "single": [row("libtorrent", 16.0, 9.5), row("scavenger", 1.0, 9.6)],
+                 "two": []},
+                {"command": "b", "date_utc": "d2", "seconds": 20, "load_before": [2.0],
+                 "single": [row("scavenger", 1.4, 9.4)], "two": []}]
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for k, r in enumerate(runs):
+                paths.append(os.path.join(d, f"{k}.json"))
+                with open(paths[-1], "w") as fh:
+                    json.dump(r, fh)
+            out_j, out_m = os.path.join(d, "m.json"), os.path.join(d, "m.md")
+            self.assertEqual(sbs.main(["--merge", *paths, "--json", out_j, "--md", out_m]), 0)
+            with open(out_j) as fh:
+                merged = json.load(fh)
+            self.assertEqual([r["command"] for r in merged["runs"]], ["a", "b"])
+            self.assertEqual(len(merged["single"]), 3)
+            with open(out_m) as fh:
+                self.assertIn("| 40 ms | ours --cc scavenger | 2 | 9.50 [9.40..9.60] |",
+                              fh.read())
+            # Merging a merged file keeps its runs.
+            again = os.path.join(d, "again.json")
+            self.assertEqual(sbs.main(["--merge", out_j, "--json", again, "--md", out_m]), 0)
+            with open(again) as fh:
+                self.assertEqual(len(json.load(fh)["runs"]), 2)
+            bad = os.path.join(d, "bad.json")
+            with open(bad, "w") as fh:
+                fh.write("[]")
+            self.assertEqual(sbs.main(["--merge", bad, "--json", again, "--md", out_m]), 2)
 
 
 class KindsTest(unittest.TestCase):

@@ -36,6 +36,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     for row in &rows {
         let cfg = ControllerConfig::with_params(row.name, a.params.iter().map(String::as_str))?;
         println!("{:<22} {}", row.name, row.description);
+        if row.recommended {
+            println!(
+                "{:<22} recommended: the default of send, recv and torrent",
+                ""
+            );
+        }
         println!("{:<22} source: {}", "", row.source);
         let params: Vec<String> = cfg
             .params()

@@ -91,7 +91,7 @@ impl OneTransport {
 #[derive(clap::Args, Debug)]
 struct NetArgs {
     /// Congestion controller for uTP connections (see `ledbat controllers`).
-    #[arg(long, default_value = "ledbat")]
+    #[arg(long, default_value = crate::transfer_cmd::DEFAULT_CC)]
     cc: String,
     /// Controller parameter `key=value` (repeatable), e.g. `--cc-param gain=0.5`.
     #[arg(long = "cc-param", value_name = "KEY=VALUE")]

@@ -33,7 +33,7 @@ pub struct SendArgs {
     /// Receiver address (`host:port`).
     pub addr: SocketAddr,
     /// Congestion controller (`ledbat controllers` lists them).
-    #[arg(long, default_value = "ledbat")]
+    #[arg(long, default_value = DEFAULT_CC)]
     pub cc: String,
     /// Controller parameter `key=value` (repeatable), e.g. `--cc-param gain=0.5`.
     #[arg(long = "cc-param", value_name = "KEY=VALUE")]
@@ -322,6 +322,12 @@ fn print_summary(s: &Summary, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// The controller of `ledbat send`, `recv` and `torrent` when `--cc` is not given: the one
+/// the project recommends, the `scavenger` preset (`ledbat controllers scavenger`;
+/// `crates/ledbat-core/src/scavenger.rs`). Every other controller, RFC 6817's `ledbat`
+/// included, is one `--cc NAME` away.
+pub const DEFAULT_CC: &str = ledbat_core::registry::RECOMMENDED;
+
 /// Builds the uTP connection settings from the command line (`--cc`, `--cc-param`,
 /// `--target-ms`, `--packet-size`), validated.
 pub fn connection_config(
@@ -488,7 +494,15 @@ pub fn run_recv(a: RecvArgs) -> Result<()> {
 }
 
 async fn recv(a: RecvArgs) -> Result<()> {
-    let cfg = ConnectionConfig::default().rledbat(a.rledbat.config());
+    // The receiver sends only ACKs and the final status byte; its controller is the
+    // default all the same, so that both ends of a transfer report the same one.
+    let cfg = connection_config(
+        DEFAULT_CC,
+        &[],
+        None,
+        ConnectionConfig::default().packet_size,
+    )?
+    .rledbat(a.rledbat.config());
     let sock = UtpSocket::bind(
         a.listen,
         EndpointConfig::default().connection(cfg).listen(true),
@@ -843,6 +857,25 @@ mod tests {
         assert!(e.to_string().contains("closed after 5000"), "{e}");
         assert!(!out.exists());
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn the_transfer_commands_default_to_the_scavenger_preset() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            send: SendArgs,
+        }
+        let cli = <Cli as clap::Parser>::try_parse_from(["send", "f", "127.0.0.1:1"]).unwrap();
+        assert_eq!(cli.send.cc, "scavenger");
+        let cfg = connection_config(&cli.send.cc, &[], None, 1400).unwrap();
+        assert_eq!(cfg.controller.name(), "scavenger");
+        // RFC 6817 LEDBAT stays one --cc away, with its own defaults.
+        let cfg = connection_config("ledbat", &[], None, 1400).unwrap();
+        assert_eq!(
+            cfg.controller,
+            ledbat_core::ControllerConfig::from_name("ledbat").unwrap()
+        );
     }
 
     #[test]

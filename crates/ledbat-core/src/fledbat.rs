@@ -251,7 +251,10 @@ impl Fledbat {
         }
         let rtt = self.st.srtt_or_target();
         self.slowdowns.schedule_first(now, rtt);
-        self.slowdowns.observe(now, qd, self.cfg.target, rtt);
+        let min_flight = 2.0 * self.st.slowdown_window();
+        let flight = ack.flight_before as f64;
+        self.slowdowns
+            .observe(now, qd, self.cfg.target, rtt, flight, min_flight);
         self.poll(now);
         match self.slowdowns.phase() {
             SlowdownPhase::Idle => false,

@@ -25,25 +25,39 @@
 //!    duration after its end (so slowdowns take about 10 % of the time). This lets every
 //!    flow, latecomers included, measure the true base delay.
 //!
-//! **Extensions of this crate** (all off by default, reported by `compliance_notes`). They
-//! fix what the draft does on a path whose base RTT is far below TARGET, where the queue is
-//! the whole RTT (the namespace test bed: 0.06 ms). There the gain is 1/16, both flows add
-//! 1/16 packet per RTT, and the multiplicative decrease, the only force towards fairness,
-//! acts only above TARGET, which the slowdowns keep the queue from reaching; a latecomer
-//! also keeps a base delay a few ms too high because one flow's slowdown leaves the other
-//! flows' packets in the queue, and a latecomer can take almost the whole link.
+//! **Extensions of this crate** (all off by default, reported by `compliance_notes`; the
+//! `scavenger` preset, [`crate::scavenger`], turns them all on). The first three fix what
+//! the draft does on a path whose base RTT is far below TARGET, where the queue is the
+//! whole RTT (the namespace test bed: 0.06 ms). There the gain is 1/16, both flows add 1/16
+//! packet per RTT, and the multiplicative decrease, the only force towards fairness, acts
+//! only above TARGET, which the slowdowns keep the queue from reaching; a latecomer also
+//! keeps a base delay a few ms too high because one flow's slowdown leaves the other flows'
+//! packets in the queue, and a latecomer can take almost the whole link.
 //!
 //! - `max_gain_divisor = 1`: GAIN 1 whatever the base (RFC 6817's ceiling).
 //! - `ramp_delay_exit = false`: a slowdown's ramp always returns to `ssthresh`; otherwise a
 //!   small flow whose slowdown cannot empty the queue restarts from 2 packets each time.
-//! - `slowdown_join = f`: a flow in avoidance whose queuing delay drops to `f * TARGET`
-//!   (after having been above it since its own last slowdown, and at least 4 RTTs after
-//!   that slowdown ended) starts its slowdown at once. Slowdowns overlap, the queue
-//!   empties, every flow measures the true base delay ([`crate::slowdown`] holds the
-//!   slowdown cycle and this rule). With all three, two flows share (asserted in
-//!   `ledbat-sim/tests/controller_behaviour.rs`); overlapping slowdowns cost some link
-//!   efficiency. Figures, on the bed and in the simulator, with the commands:
-//!   `docs/controllers-notes.md`, "ledbat++".
+//! - `slowdown_join = f`: a flow that sees another flow's slowdown drain the queue to
+//!   `f * TARGET` starts its own slowdown at once; slowdowns overlap, the queue empties,
+//!   every flow measures the true base delay. [`crate::slowdown`] holds the slowdown cycle
+//!   and the rule, which tells another flow's slowdown from the flow's own dips (the tail
+//!   of its ramp, a stall of its receiver, cross traffic leaving).
+//!
+//! The others make the flow's own slowdowns and slow starts cheap at larger base RTTs,
+//! where the draft's 2-packet hold idles the link for about two base RTTs per slowdown and
+//! its slow start overshoots to the FIFO limit:
+//!
+//! - `slowdown_hold_packets = k`: the hold's floor (draft: 2). With a near-zero base RTT
+//!   every packet held sits in the queue, so one per flow leaves the least error in a
+//!   latecomer's base.
+//! - `slowdown_hold_bdp = f`: from its second slowdown on a flow holds `max(k, f * cwnd *
+//!   base / (base + qd))` ([`LedbatPp::hold_window`]), a share of what it has in flight
+//!   rather than queued: its queue drains and the link stays busy.
+//! - `conservative_slow_start` and `empty_queue_restart`: [`crate::slow_start`].
+//!
+//! With the first three, two flows share on the bed; costs and figures, in the simulator
+//! and on the bed, with the commands: `docs/controllers-notes.md`, "ledbat++" and
+//! "scavenger"; the regression cases: `ledbat-sim/tests/controller_behaviour.rs`.
 //!
 //! "RTT" for the slowdown timers is the smoothed RTT (RFC 6298) at the moment the timer is
 //! set; the timers are time-driven, so the controller asks its driver to be woken through
@@ -57,6 +71,7 @@ use crate::controller::{
 use crate::delay::DelayConfig;
 use crate::error::{in_range, ConfigError};
 use crate::ledbat::{LedbatConfig, LedbatState};
+use crate::slow_start::{self, Growth, SlowStart, SlowStartRules};
 use crate::slowdown::{SlowdownConfig, SlowdownPhase, Slowdowns};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
@@ -99,13 +114,30 @@ pub struct LedbatPpConfig {
     /// keeps its window instead of restarting its additive increase from 2 packets.
     pub ramp_delay_exit: bool,
     /// Joining other flows' slowdowns (our extension; 0 = off, the draft). When positive,
-    /// a flow in congestion avoidance whose queuing delay falls below `slowdown_join *
-    /// TARGET` after having been above it since its own last slowdown (another flow's
-    /// slowdown is draining the shared queue) starts its own slowdown at once, if its last
-    /// one ended at least 4 RTTs ago. Slowdowns then overlap,
-    /// the queue empties, and a latecomer measures the true base delay instead of the one
-    /// it found under the first flow's queue.
+    /// a flow in congestion avoidance that sees another flow's slowdown drain the shared
+    /// queue (its queuing delay falls to `slowdown_join * TARGET` from a queue that stood
+    /// above it for an RTT, by more than the flow's own flight explains) starts its own
+    /// slowdown at once, if its last one ended at least 4 RTTs ago ([`crate::slowdown`]
+    /// gives the rule). Slowdowns then overlap, the queue empties, and a latecomer measures
+    /// the true base delay instead of the one it found under the first flow's queue.
     pub slowdown_join: f64,
+    /// Smallest window held in a slowdown, packets. Default 2 (draft -01).
+    pub slowdown_hold_packets: f64,
+    /// Hold a share of the window in a slowdown (our extension; 0 = off, the draft). When
+    /// positive, from its second slowdown on a flow holds `max(slowdown_hold_packets,
+    /// slowdown_hold_bdp * cwnd * base / (base + qd))`: that share of the part of its
+    /// window that is in flight rather than queued, so that the queue drains while the link
+    /// stays busy (see [`LedbatPp::hold_window`]).
+    pub slowdown_hold_bdp: f64,
+    /// Conservative slow start (our extension, after RFC 9406 and RFC 3742; default false,
+    /// the draft): every slow start grows a quarter as fast once the queuing delay exceeds
+    /// a few ms, and at most 50 packets per RTT above 100 packets ([`crate::slow_start`]).
+    pub conservative_slow_start: bool,
+    /// Slow start again after an RTT of empty queue (our extension; default false, the
+    /// draft): cross traffic has left, or a stall of the receiver cut the window; the
+    /// draft's `+GAIN` per RTT would take about a BDP of RTTs to refill the link
+    /// ([`crate::slow_start`]).
+    pub empty_queue_restart: bool,
     /// Delay estimation, applied to RTT samples. Default RFC 6817 section 3.4.2.
     pub delay: DelayConfig,
 }
@@ -126,6 +158,10 @@ impl Default for LedbatPpConfig {
             slowdown_interval: 9.0,
             ramp_delay_exit: true,
             slowdown_join: 0.0,
+            slowdown_hold_packets: 2.0,
+            slowdown_hold_bdp: 0.0,
+            conservative_slow_start: false,
+            empty_queue_restart: false,
             delay: DelayConfig::default(),
         }
     }
@@ -145,6 +181,10 @@ config_setters!(LedbatPpConfig {
     slowdown_interval: f64,
     ramp_delay_exit: bool,
     slowdown_join: f64,
+    slowdown_hold_packets: f64,
+    slowdown_hold_bdp: f64,
+    conservative_slow_start: bool,
+    empty_queue_restart: bool,
     delay: DelayConfig,
 });
 
@@ -185,46 +225,36 @@ impl LedbatPpConfig {
     }
 }
 
-impl ControllerFactory for LedbatPpConfig {
-    type Controller = LedbatPp;
-    const NAME: &'static str = LedbatPp::NAME;
-
-    fn validate(&self) -> Result<(), ConfigError> {
-        self.base().validate_as(Self::NAME)?;
-        in_range(
-            Self::NAME,
-            "max_gain_divisor",
-            self.max_gain_divisor,
-            1.0,
-            1e6,
-        )?;
-        in_range(
-            Self::NAME,
-            "first_slowdown_rtts",
-            self.first_slowdown_rtts,
-            0.0,
-            1e3,
-        )?;
-        in_range(
-            Self::NAME,
-            "slowdown_hold_rtts",
-            self.slowdown_hold_rtts,
-            0.0,
-            1e3,
-        )?;
-        in_range(
-            Self::NAME,
-            "slowdown_interval",
-            self.slowdown_interval,
-            0.0,
-            1e6,
-        )?;
-        in_range(Self::NAME, "slowdown_join", self.slowdown_join, 0.0, 1.0)
+impl LedbatPpConfig {
+    /// Rejects nonsense; `controller` names the owner in the error (`ledbat++`, or a
+    /// preset built on this config).
+    pub fn validate_as(&self, controller: &'static str) -> Result<(), ConfigError> {
+        self.base().validate_as(controller)?;
+        let ranges = [
+            ("max_gain_divisor", self.max_gain_divisor, 1.0, 1e6),
+            ("first_slowdown_rtts", self.first_slowdown_rtts, 0.0, 1e3),
+            ("slowdown_hold_rtts", self.slowdown_hold_rtts, 0.0, 1e3),
+            ("slowdown_interval", self.slowdown_interval, 0.0, 1e6),
+            ("slowdown_join", self.slowdown_join, 0.0, 1.0),
+            (
+                "slowdown_hold_packets",
+                self.slowdown_hold_packets,
+                1.0,
+                1e3,
+            ),
+            ("slowdown_hold_bdp", self.slowdown_hold_bdp, 0.0, 1.0),
+        ];
+        for (field, value, lo, hi) in ranges {
+            in_range(controller, field, value, lo, hi)?;
+        }
+        Ok(())
     }
 
-    fn compliance_notes(&self) -> Vec<String> {
+    /// Ways in which this config departs from draft -01 (allowed, but reported).
+    pub fn departures_from_draft(&self) -> Vec<String> {
         let mut v = self.base().compliance_notes();
         let d = LedbatPpConfig::default();
+        let ext = "extension of this crate, not in draft -01";
         if self.target != d.target {
             v.push(format!(
                 "TARGET {} differs from LEDBAT++'s 60 ms",
@@ -241,20 +271,53 @@ impl ControllerFactory for LedbatPpConfig {
             v.push("periodic slowdown disabled (LEDBAT++ requires it)".to_string());
         }
         if !self.ramp_delay_exit {
-            v.push(
-                "a slowdown's ramp ignores the queuing delay and returns to ssthresh \
-                 (extension of this crate, not in draft -01)"
-                    .to_string(),
-            );
+            v.push(format!(
+                "a slowdown's ramp ignores the queuing delay and returns to ssthresh ({ext})"
+            ));
         }
         if self.slowdown_join > 0.0 {
             v.push(format!(
-                "joins other flows' slowdowns below {} x TARGET (extension of this crate, \
-                 not in draft -01)",
+                "joins other flows' slowdowns below {} x TARGET ({ext})",
                 self.slowdown_join
             ));
         }
+        if self.slowdown_hold_packets != d.slowdown_hold_packets {
+            v.push(format!(
+                "a slowdown holds at least {} packets, not 2 ({ext})",
+                self.slowdown_hold_packets
+            ));
+        }
+        if self.slowdown_hold_bdp > 0.0 {
+            v.push(format!(
+                "a slowdown after the first holds {} of the window in flight ({ext})",
+                self.slowdown_hold_bdp
+            ));
+        }
+        if self.conservative_slow_start {
+            v.push(format!(
+                "slow start grows a quarter as fast above a few ms of queue, RFC 9406 and \
+                 RFC 3742 ({ext})"
+            ));
+        }
+        if self.empty_queue_restart {
+            v.push(format!(
+                "slow start again after an RTT of empty queue ({ext})"
+            ));
+        }
         v
+    }
+}
+
+impl ControllerFactory for LedbatPpConfig {
+    type Controller = LedbatPp;
+    const NAME: &'static str = LedbatPp::NAME;
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_as(Self::NAME)
+    }
+
+    fn compliance_notes(&self) -> Vec<String> {
+        self.departures_from_draft()
     }
 
     fn build(&self, mss: u32) -> Result<LedbatPp, ConfigError> {
@@ -265,11 +328,11 @@ impl ControllerFactory for LedbatPpConfig {
 /// Where a LEDBAT++ flow is in its life cycle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Phase {
-    /// The initial modified slow start.
+    /// The initial modified slow start, or a restart (`empty_queue_restart`).
     SlowStart,
     /// Congestion avoidance (the delay-driven update).
     Avoidance,
-    /// A slowdown: window held at 2 packets until `until`.
+    /// A slowdown: window held at the hold window (draft -01: 2 packets) until `until`.
     Hold {
         /// End of the hold.
         until: Instant,
@@ -282,11 +345,17 @@ pub enum Phase {
 /// by W/2, modified slow start and periodic slowdowns (draft-irtf-iccrg-ledbat-plus-plus-01).
 #[derive(Clone, Debug)]
 pub struct LedbatPp {
+    /// Registry name: `ledbat++`, or the preset it was built as.
+    name: &'static str,
     cfg: LedbatPpConfig,
     st: LedbatState,
-    /// In the initial slow start.
+    /// In slow start: the initial one, or a restart (`empty_queue_restart`).
     slow_start: bool,
     slowdowns: Slowdowns,
+    /// The slowdown in progress holds a share of the BDP (`slowdown_hold_bdp`).
+    ramp_from_bdp: bool,
+    /// This crate's slow-start rules and the restart state.
+    ss: SlowStart,
 }
 
 impl LedbatPp {
@@ -295,11 +364,26 @@ impl LedbatPp {
 
     /// A controller for packets of `mss` bytes; fails on an invalid config.
     pub fn new(cfg: LedbatPpConfig, mss: u32) -> Result<Self, ConfigError> {
-        cfg.validate()?;
+        Self::named(Self::NAME, cfg, mss)
+    }
+
+    /// The same controller under the registry name of a preset (`scavenger`).
+    pub(crate) fn named(
+        name: &'static str,
+        cfg: LedbatPpConfig,
+        mss: u32,
+    ) -> Result<Self, ConfigError> {
+        cfg.validate_as(name)?;
         Ok(LedbatPp {
+            name,
             st: LedbatState::new(&cfg.base(), mss),
             slow_start: cfg.slow_start,
             slowdowns: Slowdowns::new(cfg.slowdown_config()),
+            ramp_from_bdp: false,
+            ss: SlowStart::new(SlowStartRules {
+                conservative: cfg.conservative_slow_start,
+                restart: cfg.empty_queue_restart,
+            }),
             cfg,
         })
     }
@@ -346,6 +430,7 @@ impl LedbatPp {
     /// Leaves a slow start at `now`: after the initial one, schedules the first slowdown;
     /// after a slowdown's, schedules the next one `slowdown_interval` durations later.
     fn end_slow_start(&mut self, now: Instant) {
+        self.ss.ended();
         if self.slow_start {
             self.slow_start = false;
             self.schedule_first_slowdown(now);
@@ -368,8 +453,62 @@ impl LedbatPp {
         if self.slow_start {
             return;
         }
-        let (w, rtt) = (self.st.slowdown_window(), self.st.srtt_or_target());
-        self.slowdowns.poll(now, &mut self.st.cwnd, w, rtt);
+        let (w, rtt) = (self.hold_window(), self.st.srtt_or_target());
+        if self.slowdowns.poll(now, &mut self.st.cwnd, w, rtt) {
+            self.ramp_from_bdp = w > self.cfg.slowdown_hold_packets * self.st.mss;
+        }
+    }
+
+    /// The window held in a slowdown: `slowdown_hold_packets` (draft -01: 2), or with
+    /// `slowdown_hold_bdp = f > 0`, from the second slowdown on, the larger of that and
+    /// `f * cwnd * base / (base + qd)`, the share of the window that is in flight rather
+    /// than queued. The first slowdown always holds the floor: until a flow has seen the
+    /// queue empty, its base may include another flow's standing queue (a latecomer's
+    /// does), and its estimate of the share in flight is then too large to empty the queue.
+    pub fn hold_window(&self) -> f64 {
+        let floor = self.cfg.slowdown_hold_packets * self.st.mss;
+        let f = self.cfg.slowdown_hold_bdp;
+        let (Some(base), Some(qd)) = (self.st.delay.base_delay(), self.st.delay.queuing_delay())
+        else {
+            return floor;
+        };
+        if f <= 0.0 || self.slowdowns.count() == 0 {
+            return floor;
+        }
+        let b = base.as_nanos() as f64;
+        let bdp = self.st.cwnd * b / (b + qd.as_nanos() as f64).max(1.0);
+        floor.max(f * bdp)
+    }
+
+    /// `eta` of [`slow_start::empty_queue_threshold`] for this flow's base RTT.
+    pub fn empty_queue_threshold(&self) -> Duration {
+        slow_start::empty_queue_threshold(self.st.delay.base_delay())
+    }
+
+    /// `empty_queue_restart`: in congestion avoidance, slow start again after one RTT of
+    /// empty queue ([`crate::slow_start`]).
+    fn restart_if_empty(&mut self, now: Instant, qd: Duration) {
+        if self.phase() != Phase::Avoidance {
+            self.ss.not_avoiding();
+            return;
+        }
+        let (eta, rtt) = (self.empty_queue_threshold(), self.st.srtt_or_target());
+        if self
+            .ss
+            .restart_due(now, qd, eta, rtt, self.st.cwnd, self.st.mss)
+        {
+            self.slow_start = true;
+        }
+    }
+
+    /// The flightsize cap (RFC 6817); in congestion avoidance a cut is remembered for a
+    /// restart to regrow.
+    fn cap(&mut self, flight_before: u64) {
+        let before = self.st.cwnd;
+        self.st.cap_and_floor(flight_before);
+        if self.phase() == Phase::Avoidance {
+            self.ss.capped(before, self.st.cwnd);
+        }
     }
 
     /// Congestion-avoidance change in packets per RTT at queuing delay `qd`.
@@ -388,7 +527,7 @@ impl LedbatPp {
 
 impl Controller for LedbatPp {
     fn name(&self) -> &'static str {
-        Self::NAME
+        self.name
     }
 
     fn on_sent(&mut self, now: Instant, _bytes: u64, _in_flight: u64) {
@@ -405,13 +544,17 @@ impl Controller for LedbatPp {
             }
             if let Some(q) = qd {
                 let rtt = self.st.srtt_or_target();
-                self.slowdowns.observe(now, q, self.cfg.target, rtt);
+                let min_flight = 2.0 * self.st.slowdown_window();
+                let flight = ack.flight_before as f64;
+                self.slowdowns
+                    .observe(now, q, self.cfg.target, rtt, flight, min_flight);
             }
         }
         self.poll(now);
         let Some(qd) = qd else {
             return;
         };
+        self.restart_if_empty(now, qd);
         let bytes = ack.bytes_acked as f64;
         let phase = self.phase();
         if matches!(phase, Phase::SlowStart | Phase::Ramp) {
@@ -420,14 +563,22 @@ impl Controller for LedbatPp {
             if delay_exit && qd.as_nanos() as f64 > exit {
                 self.end_slow_start(now);
             } else {
-                self.st.cwnd += self.gain() * bytes;
+                self.st.cwnd += self.ss.step(Growth {
+                    step: self.gain() * bytes,
+                    cwnd: self.st.cwnd,
+                    mss: self.st.mss,
+                    qd,
+                    eta: self.empty_queue_threshold(),
+                    ramp_from_bdp: phase == Phase::Ramp && self.ramp_from_bdp,
+                });
                 if let (Phase::Ramp, Some(ss)) = (phase, self.slowdowns.ssthresh()) {
                     if self.st.cwnd >= ss {
                         self.st.cwnd = ss;
                         self.end_slow_start(now);
                     }
                 }
-                self.st.cap_and_floor(ack.flight_before);
+                self.ss.grew(self.st.cwnd);
+                self.cap(ack.flight_before);
                 return;
             }
         }
@@ -438,18 +589,25 @@ impl Controller for LedbatPp {
             }
             Phase::SlowStart | Phase::Ramp => {}
         }
-        self.st.cap_and_floor(ack.flight_before);
+        self.cap(ack.flight_before);
     }
 
     fn on_loss(&mut self, now: Instant, loss: &Loss) {
         self.poll(now);
-        if self.st.halve_on_loss(now, loss) && self.phase() != Phase::Avoidance {
+        if !self.st.halve_on_loss(now, loss) {
+            return;
+        }
+        self.ss.ended();
+        if self.phase() != Phase::Avoidance {
             self.end_slow_start(now);
         }
     }
 
     fn on_timeout(&mut self, now: Instant, kind: Timeout) {
         self.poll(now);
+        if kind == Timeout::Retransmission {
+            self.ss.ended();
+        }
         if kind == Timeout::Retransmission && self.phase() != Phase::Avoidance {
             self.end_slow_start(now);
         }
@@ -785,26 +943,56 @@ mod tests {
     }
 
     #[test]
-    fn slowdown_join_starts_a_slowdown_when_the_queue_drains_below_the_fraction() {
-        let cfg = LedbatPpConfig::default().slowdown_join(0.5);
+    fn slowdown_join_starts_a_slowdown_when_another_flow_drains_the_queue() {
+        let cfg = LedbatPpConfig::default()
+            .slowdown_join(0.5)
+            .first_slowdown_rtts(50.0);
         let mut c = ctl(cfg.slow_start(false).init_cwnd(20.0));
         settle(&mut c, Instant::ZERO, 50_000, 50_000);
         let due = c.slowdown_at().unwrap();
-        assert!(due > Instant::from_millis(20));
-        // 31 ms of queue (> 30 ms): no.
+        assert!(due > Instant::from_millis(400));
+        // 31 ms of queue (> 30 ms), standing for more than the smoothed RTT: armed.
         fill(&mut c, Instant::from_millis(10), 81_000);
+        fill(&mut c, Instant::from_millis(300), 81_000);
         assert_eq!(c.phase(), Phase::Avoidance);
         assert_eq!(c.slowdown_at(), Some(due));
-        // 29 ms: another flow is draining the queue; join it now.
-        fill(&mut c, Instant::from_millis(20), 79_000);
+        // 29 ms with this flow's flight unchanged: another flow is draining the queue.
+        fill(&mut c, Instant::from_millis(310), 79_000);
         assert!(matches!(c.phase(), Phase::Hold { .. }), "{:?}", c.phase());
         assert_eq!(c.slowdowns(), 1);
         assert_eq!(c.window(), 3000);
     }
 
     #[test]
+    fn slowdown_join_ignores_a_drop_of_its_own_flight() {
+        let cfg = LedbatPpConfig::default()
+            .slowdown_join(0.5)
+            .first_slowdown_rtts(50.0);
+        let mut c = ctl(cfg.slow_start(false).init_cwnd(40.0));
+        settle(&mut c, Instant::ZERO, 50_000, 50_000);
+        let due = c.slowdown_at().unwrap();
+        let with_flight = |rtt_us, flight| Ack {
+            flight_before: flight,
+            ..zero_ack(rtt_us)
+        };
+        for t in [10, 300] {
+            for _ in 0..4 {
+                c.on_ack(Instant::from_millis(t), &with_flight(100_000, 60_000));
+            }
+        }
+        // The receiver stalled: 6 of 40 packets in flight when the queue reads 20 ms.
+        for _ in 0..4 {
+            c.on_ack(Instant::from_millis(310), &with_flight(70_000, 9_000));
+        }
+        assert_eq!(c.phase(), Phase::Avoidance);
+        assert_eq!(c.slowdown_at(), Some(due));
+    }
+
+    #[test]
     fn slowdown_join_waits_four_rtts_after_its_own_slowdown() {
-        let cfg = LedbatPpConfig::default().slowdown_join(0.5);
+        let cfg = LedbatPpConfig::default()
+            .slowdown_join(0.5)
+            .slowdown_interval(100.0);
         let mut c = ctl(cfg.slow_start(false).init_cwnd(20.0));
         settle(&mut c, Instant::ZERO, 50_000, 0);
         let at = c.slowdown_at().unwrap();
@@ -815,20 +1003,19 @@ mod tests {
             t += Duration::from_millis(1);
             c.on_ack(t, &rtt_ack(50_000));
         }
-        let srtt = c.state().rtt.srtt().unwrap();
         let next = c.slowdown_at().unwrap();
-        // Still an empty queue: no queue was built since the slowdown, nothing to join.
-        c.on_ack(t + srtt, &rtt_ack(50_000));
-        assert_eq!(c.slowdown_at(), Some(next));
-        // A queue builds, then drains two RTTs after the ramp ended: too soon.
-        fill(&mut c, t + srtt, 90_000);
-        fill(&mut c, t + srtt * 2, 50_000);
+        let ms = Duration::from_millis;
+        // A 40 ms queue stands from 50 ms to 200 ms after the ramp ended, then drains at
+        // 250 ms: within four smoothed RTTs (76 ms after eight samples of 90 ms), too soon.
+        fill(&mut c, t + ms(50), 90_000);
+        fill(&mut c, t + ms(200), 90_000);
+        fill(&mut c, t + ms(250), 50_000);
         assert_eq!(c.phase(), Phase::Avoidance);
         assert_eq!(c.slowdown_at(), Some(next));
-        // Well over four RTTs (of the now larger smoothed RTT) after the ramp ended, a
-        // drained queue makes it join.
-        fill(&mut c, t + srtt * 9, 90_000);
-        fill(&mut c, t + srtt * 10, 50_000);
+        // The same two seconds later: joined.
+        fill(&mut c, t + ms(2_000), 90_000);
+        fill(&mut c, t + ms(2_200), 90_000);
+        fill(&mut c, t + ms(2_250), 50_000);
         assert!(matches!(c.phase(), Phase::Hold { .. }), "{:?}", c.phase());
     }
 
@@ -843,8 +1030,121 @@ mod tests {
     }
 
     #[test]
+    fn hold_window_is_the_floor_first_then_a_share_of_the_window_in_flight() {
+        let cfg = LedbatPpConfig::default()
+            .slow_start(false)
+            .init_cwnd(40.0)
+            .slowdown_hold_packets(1.0)
+            .slowdown_hold_bdp(0.5)
+            .slowdown_interval(1.0);
+        let mut c = ctl(cfg);
+        // Base 50 ms, 50 ms of queue: half of the 40 packets are in flight.
+        settle(&mut c, Instant::ZERO, 50_000, 50_000);
+        // Before the first slowdown: the floor, 1 packet.
+        assert_eq!(c.hold_window(), 1500.0);
+        let at = c.slowdown_at().unwrap();
+        c.on_tick(at);
+        assert_eq!(c.window(), 1500);
+        let Phase::Hold { until } = c.phase() else {
+            panic!("{:?}", c.phase())
+        };
+        c.on_tick(until);
+        // The ramp at 50 ms of queue returns to the 40 packets (ramp_delay_exit is on, but
+        // 50 ms is the exit's 45 ms: it ends the ramp at once).
+        c.on_ack(until, &rtt_ack(100_000));
+        assert_eq!(c.phase(), Phase::Avoidance);
+        c.st.cwnd = 60_000.0;
+        // Second slowdown: 0.5 * 40 packets * 50 / (50 + 50) = 10 packets.
+        assert_eq!(c.hold_window(), 15_000.0);
+        let at = c.slowdown_at().unwrap();
+        c.on_tick(at);
+        assert_eq!(c.window(), 15_000);
+        // Without slowdown_hold_bdp the draft's 2 packets.
+        let mut d = ctl(LedbatPpConfig::default().slow_start(false).init_cwnd(40.0));
+        settle(&mut d, Instant::ZERO, 50_000, 50_000);
+        assert_eq!(d.hold_window(), 3000.0);
+    }
+
+    #[test]
+    fn conservative_slow_start_grows_a_quarter_as_fast_above_eta() {
+        let cfg = LedbatPpConfig::default()
+            .max_gain_divisor(1.0)
+            .conservative_slow_start(true);
+        let mut c = ctl(cfg);
+        // Base 40 ms: eta 5 ms. At 5 ms of queue a full MSS per ACK, at 6 ms a quarter.
+        settle(&mut c, Instant::ZERO, 40_000, 5_000);
+        c.on_ack(Instant::ZERO, &rtt_ack(45_000));
+        assert_eq!(c.window(), 4500);
+        settle(&mut c, Instant::ZERO, 40_000, 6_000);
+        c.on_ack(Instant::ZERO, &rtt_ack(46_000));
+        assert_eq!(c.window(), 4875);
+        assert_eq!(c.phase(), Phase::SlowStart);
+    }
+
+    /// Gain 1, no initial slow start, `init` packets, no slowdown for a while, restarts on.
+    fn restarting(init: f64) -> LedbatPp {
+        ctl(LedbatPpConfig::default()
+            .max_gain_divisor(1.0)
+            .slow_start(false)
+            .init_cwnd(init)
+            .first_slowdown_rtts(100.0)
+            .empty_queue_restart(true))
+    }
+
+    #[test]
+    fn empty_queue_restart_slow_starts_again_after_an_rtt_of_empty_queue() {
+        let mut c = restarting(10.0);
+        settle(&mut c, Instant::ZERO, 40_000, 0);
+        assert_eq!(c.phase(), Phase::Avoidance);
+        let srtt = c.state().rtt.srtt().unwrap();
+        c.on_ack(Instant::from_millis(1), &zero_ack(40_000));
+        assert_eq!(c.phase(), Phase::Avoidance);
+        c.on_ack(Instant::from_millis(1) + srtt, &zero_ack(40_000));
+        assert_eq!(c.phase(), Phase::SlowStart);
+        // A restart grows a quarter as fast: 15000 + 1500 / 4.
+        c.on_ack(Instant::from_secs(1), &rtt_ack(40_000));
+        assert_eq!(c.window(), 15_375);
+        // It ends on delay like the initial one.
+        settle(&mut c, Instant::from_secs(2), 40_000, 50_000);
+        assert_eq!(c.phase(), Phase::Avoidance);
+    }
+
+    #[test]
+    fn after_a_stall_a_restart_regrows_the_window_the_cap_took_at_full_speed() {
+        let mut c = restarting(20.0);
+        settle(&mut c, Instant::ZERO, 40_000, 20_000);
+        let stalled = |flight| Ack {
+            flight_before: flight,
+            ..rtt_ack(60_000)
+        };
+        // The receiver stalls: the flight drains and the cap cuts the window to it.
+        for k in (2..20u64).rev() {
+            c.on_ack(Instant::from_millis(10), &stalled(k * 1500));
+        }
+        assert_eq!(c.window(), 4500);
+        // The queue is empty when it resumes: the first sample restarts, at full speed.
+        settle(&mut c, Instant::from_millis(100), 40_000, 0);
+        assert_eq!(c.phase(), Phase::SlowStart);
+        let w = c.window();
+        c.on_ack(Instant::from_millis(100), &rtt_ack(40_000));
+        assert_eq!(c.window(), w + 1500);
+    }
+
+    #[test]
     fn config_rejects_nonsense_and_names_the_field() {
-        let cases: [(LedbatPpConfig, &str); 7] = [
+        let cases: [(LedbatPpConfig, &str); 10] = [
+            (
+                LedbatPpConfig::default().slowdown_hold_bdp(1.1),
+                "slowdown_hold_bdp",
+            ),
+            (
+                LedbatPpConfig::default().slowdown_hold_packets(0.5),
+                "slowdown_hold_packets",
+            ),
+            (
+                LedbatPpConfig::default().slowdown_hold_packets(f64::NAN),
+                "slowdown_hold_packets",
+            ),
             (
                 LedbatPpConfig::default().slowdown_join(1.5),
                 "slowdown_join",

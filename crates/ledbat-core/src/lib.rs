@@ -11,7 +11,9 @@
 //! - [`controller`]: the [`Controller`] trait, its events, and the [`ControllerFactory`] every
 //!   controller config implements (name, validation, construction);
 //! - [`registry`]: built-in controllers by name ([`ControllerConfig`], [`AnyController`]);
-//! - one module per controller, each stating its formula and source.
+//! - one module per controller, each stating its formula and source; [`scavenger`], the
+//!   recommended preset of [`ledbat_pp`], and the components LEDBAT variants share
+//!   ([`slowdown`], [`slow_start`]).
 
 pub mod controller;
 pub mod cubic;
@@ -30,6 +32,8 @@ pub mod nice;
 pub mod pause;
 pub mod registry;
 pub mod reno;
+pub mod scavenger;
+pub mod slow_start;
 pub mod slowdown;
 pub mod tcp_lp;
 pub mod time;

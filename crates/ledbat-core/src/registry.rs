@@ -13,6 +13,10 @@ use crate::error::ConfigError;
 use crate::time::Instant;
 use serde::{Deserialize, Serialize};
 
+/// The controller this project recommends for bulk transfers on real paths, and the one the
+/// transfer commands (`ledbat send`, `recv`, `torrent`) use unless told otherwise.
+pub const RECOMMENDED: &str = crate::scavenger::NAME;
+
 /// One row of the catalog.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct ControllerInfo {
@@ -261,6 +265,9 @@ builtin! {
     LedbatPp = "ledbat++" => crate::ledbat_pp::LedbatPp, crate::ledbat_pp::LedbatPpConfig,
         "LEDBAT++: RTT-based, TARGET 60 ms, GAIN 1/min(16, ceil(2 TARGET/base)), decrease bounded by W/2, periodic slowdowns",
         "draft-irtf-iccrg-ledbat-plus-plus-01; algorithms.md section 7";
+    Scavenger = "scavenger" => crate::ledbat_pp::LedbatPp, crate::scavenger::ScavengerConfig,
+        "recommended preset: ledbat++ with this project's extensions (gain 1, joined slowdowns holding the share in flight, conservative slow start, restart on an empty queue)",
+        "draft-irtf-iccrg-ledbat-plus-plus-01 and this project's extensions (crates/ledbat-core/src/scavenger.rs)";
     NewReno = "newreno" => crate::newreno::NewReno, crate::newreno::NewRenoConfig,
         "TCP NewReno window: slow start, +1 MSS per RTT, halve once per RTT on loss",
         "RFC 5681 section 3, RFC 6582; seed 003 section 3.2";
@@ -295,6 +302,12 @@ mod tests {
             assert_eq!(serde_json::to_value(&cfg).unwrap()["name"], info.name);
             assert!(c.window() >= 1500 / 2, "{}", info.name);
         }
+    }
+
+    #[test]
+    fn the_recommended_controller_is_in_the_catalog() {
+        assert!(CATALOG.iter().any(|c| c.name == RECOMMENDED));
+        assert!(ControllerConfig::from_name(RECOMMENDED).is_ok());
     }
 
     #[test]
@@ -336,6 +349,30 @@ mod tests {
         let bad: Result<ControllerConfig, _> =
             serde_json::from_str(r#"{"name":"ledbat","bogus":1}"#);
         assert!(bad.is_err());
+    }
+
+    #[test]
+    fn scavenger_keys_left_out_keep_the_preset_and_ledbat_pp_keeps_the_draft() {
+        use crate::ledbat_pp::LedbatPpConfig;
+        let cfg: ControllerConfig =
+            serde_json::from_str(r#"{"name":"scavenger","target":"40ms"}"#).unwrap();
+        let ControllerConfig::Scavenger(c) = &cfg else {
+            panic!("not scavenger: {cfg:?}")
+        };
+        assert_eq!(c.0.target, crate::Duration::from_millis(40));
+        assert_eq!(c.0.slowdown_hold_bdp, 0.7);
+        let bad: Result<ControllerConfig, _> =
+            serde_json::from_str(r#"{"name":"scavenger","bogus":1}"#);
+        assert!(bad.unwrap_err().to_string().contains("bogus"));
+        let e = ControllerConfig::with_params("scavenger", ["slowdown_hold_bdp=1.5"]).unwrap_err();
+        assert!(e.to_string().contains("scavenger"), "{e}");
+        assert!(e.to_string().contains("slowdown_hold_bdp"), "{e}");
+        let ControllerConfig::LedbatPp(pp) = ControllerConfig::from_name("ledbat++").unwrap()
+        else {
+            panic!("not ledbat++")
+        };
+        assert_eq!(pp, LedbatPpConfig::default());
+        assert!(pp.compliance_notes().is_empty());
     }
 
     #[test]

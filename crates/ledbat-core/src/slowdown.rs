@@ -15,10 +15,29 @@
 //!
 //! **Join** (extension, `join > 0`): one flow's slowdown empties only its own share of a
 //! shared queue; where the base RTT is far below TARGET every other flow's packets are still
-//! queued, so a latecomer keeps a base delay a few ms too high. A flow that sees its
-//! queuing delay fall to `join * TARGET`, after having been above it since its own last
-//! slowdown and at least 4 RTTs after that slowdown ended, starts its slowdown at once.
-//! Slowdowns then overlap, the queue empties and every flow measures the true base.
+//! queued, so a latecomer keeps a base delay a few ms too high. A flow that sees another
+//! flow's slowdown drain the queue starts its own at once; slowdowns then overlap, the queue
+//! empties and every flow measures the true base. The queue also falls for reasons of the
+//! flow's own (the transient of its own ramp, a stall of its receiver or application),
+//! and a join then costs a needless slowdown. With `thr = join * TARGET`, the rule is:
+//!
+//! ```text
+//! armed:  qd > thr without a break for one RTT (a standing queue, not a burst), while the
+//!         flow's flight exceeds twice the hold window (it has a share of the queue to drain);
+//!         remember F = the largest flight and Q = the largest qd since qd rose above thr
+//! dip:    the first qd <= thr after that; it disarms, and joins when
+//!           explained = RTT * (F - flight) / F  <  (Q - qd) / 2
+//!         and the flow's own slowdown ended at least 4 RTTs ago
+//! ```
+//!
+//! `explained` is the queue the flow's own reduction removed: a window-limited flow sending
+//! at `F / RTT` that cuts its flight by `F - flight` removes `(F - flight) / (F / RTT)` of
+//! queueing delay. Alone, that is the whole drop, whatever the base RTT (a stall is never
+//! joined); when another flow's slowdown drains the queue, the flow's flight has not fallen
+//! and `explained` is 0. A flow at twice the hold window or less (beside a TCP flow that
+//! fills the buffer) never arms, so the end of such cross traffic is not taken for a
+//! slowdown. Regression cases: `scenarios/testbed/` and
+//! `crates/ledbat-sim/tests/controller_behaviour.rs`.
 //!
 //! The component holds no clock: every entry point takes `now`, and the owner reports the
 //! time-driven deadline through [`crate::Controller::next_tick`] ([`Slowdowns::next_tick`]).
@@ -88,7 +107,20 @@ pub struct Slowdowns {
     ssthresh: Option<f64>,
     count: u64,
     first_scheduled: bool,
-    /// Whether the queuing delay has been above the join threshold since the last slowdown.
+    /// The join rule's evidence (see the module comment).
+    join: JoinState,
+}
+
+/// What the join rule has seen since the queuing delay last rose above its threshold.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct JoinState {
+    /// When the queuing delay rose above the threshold (None: at or below it).
+    above_since: Option<Instant>,
+    /// Largest flight (bytes) and queuing delay since then.
+    peak_flight: f64,
+    peak_qd: Duration,
+    /// Whether the queue above the threshold has stood for one RTT with a flight above the
+    /// arming minimum.
     armed: bool,
 }
 
@@ -104,7 +136,7 @@ impl Slowdowns {
             ssthresh: None,
             count: 0,
             first_scheduled: false,
-            armed: false,
+            join: JoinState::default(),
         }
     }
 
@@ -141,23 +173,47 @@ impl Slowdowns {
         }
     }
 
-    /// Join rule: given the queuing delay `qd` against `target`, moves a scheduled slowdown
-    /// to `now` when the queue has drained (see the module comment). Only when idle.
-    pub fn observe(&mut self, now: Instant, qd: Duration, target: Duration, rtt: Duration) {
+    /// Join rule (see the module comment): given the queuing delay `qd` against `target`,
+    /// the smoothed `rtt`, this flow's flight before the ACK (`flight`, bytes) and the
+    /// flight it must exceed to arm (`min_flight`, bytes: twice the hold window), moves a
+    /// scheduled slowdown to `now` when another flow's slowdown has drained the queue.
+    /// Only when idle.
+    pub fn observe(
+        &mut self,
+        now: Instant,
+        qd: Duration,
+        target: Duration,
+        rtt: Duration,
+        flight: f64,
+        min_flight: f64,
+    ) {
         if self.cfg.join <= 0.0 || self.phase != SlowdownPhase::Idle {
             return;
         }
         let Some(at) = self.at else {
             return;
         };
+        let j = &mut self.join;
         if qd.as_nanos() as f64 > self.cfg.join * target.as_nanos() as f64 {
-            self.armed = true;
+            let since = *j.above_since.get_or_insert(now);
+            j.peak_flight = j.peak_flight.max(flight);
+            j.peak_qd = j.peak_qd.max(qd);
+            if now.saturating_since(since) >= rtt && j.peak_flight > min_flight {
+                j.armed = true;
+            }
+            return;
+        }
+        let seen = std::mem::take(j);
+        if !seen.armed {
             return;
         }
         let rested = self
             .end
             .is_none_or(|end| now.saturating_since(end) >= scale(rtt, JOIN_REST_RTTS));
-        if self.armed && rested && at > now {
+        let cut = (seen.peak_flight - flight).max(0.0) / seen.peak_flight;
+        let explained = scale(rtt, cut);
+        let observed = seen.peak_qd.saturating_sub(qd);
+        if rested && at > now && explained.as_nanos() * 2 < observed.as_nanos() {
             self.at = Some(now);
         }
     }
@@ -173,7 +229,7 @@ impl Slowdowns {
             self.start = Some(now);
             self.at = None;
             self.count += 1;
-            self.armed = false;
+            self.join = JoinState::default();
             self.phase = SlowdownPhase::Hold {
                 until: now + scale(rtt, self.cfg.hold_rtts),
             };
@@ -249,35 +305,100 @@ mod tests {
         assert_eq!(s.count(), 1);
     }
 
-    #[test]
-    fn join_needs_a_drop_after_a_queue_and_a_rest_after_the_own_slowdown() {
-        let cfg = SlowdownConfig {
+    const PKT: f64 = 1500.0;
+    /// Twice a 2-packet hold window: the flight a flow must exceed to arm.
+    const MIN_FLIGHT: f64 = 4.0 * PKT;
+
+    fn joining() -> Slowdowns {
+        let mut s = Slowdowns::new(SlowdownConfig {
             join: 0.5,
             ..SlowdownConfig::default()
-        };
-        let mut s = Slowdowns::new(cfg);
-        s.schedule_first(Instant::ZERO, RTT);
-        let due = s.next_at().unwrap();
+        });
+        // Due at 10 s: every test below happens before it.
+        s.schedule_first(Instant::ZERO, Duration::from_secs(5));
+        s
+    }
+
+    /// One sample at `t_ms` of `qd_ms` queuing delay with `flight_pkts` in flight.
+    fn see(s: &mut Slowdowns, t_ms: u64, qd_ms: u64, flight_pkts: f64) {
         let ms = Duration::from_millis;
+        let now = Instant::from_millis(t_ms);
+        s.observe(now, ms(qd_ms), TARGET, RTT, flight_pkts * PKT, MIN_FLIGHT);
+    }
+
+    #[test]
+    fn join_needs_a_queue_that_stood_for_an_rtt() {
+        let mut s = joining();
+        let due = s.next_at().unwrap();
         // Never above 30 ms: nothing to join.
-        s.observe(Instant::from_millis(10), ms(5), TARGET, RTT);
+        see(&mut s, 10, 5, 20.0);
+        // Above for 40 ms only (< RTT 50 ms), then at 30 ms: a burst, not a standing queue.
+        see(&mut s, 20, 40, 20.0);
+        see(&mut s, 60, 45, 20.0);
+        see(&mut s, 70, 30, 20.0);
         assert_eq!(s.next_at(), Some(due));
-        // Above, then at 30 ms: join now.
-        s.observe(Instant::from_millis(20), ms(40), TARGET, RTT);
-        s.observe(Instant::from_millis(30), ms(30), TARGET, RTT);
-        assert_eq!(s.next_at(), Some(Instant::from_millis(30)));
+        // Above from 80 ms to 130 ms (one RTT), then at 30 ms with the flight unchanged:
+        // another flow drained the queue; join now.
+        see(&mut s, 80, 40, 20.0);
+        see(&mut s, 130, 50, 20.0);
+        see(&mut s, 140, 30, 20.0);
+        assert_eq!(s.next_at(), Some(Instant::from_millis(140)));
+    }
+
+    #[test]
+    fn join_ignores_a_drop_the_flows_own_flight_explains() {
+        let mut s = joining();
+        let due = s.next_at().unwrap();
+        // A standing 60 ms queue with 40 packets in flight; the receiver stalls and the
+        // flight falls to 10: that removes 3/4 of the flow's own queue, 3/4 * 50 = 37.5 ms
+        // of the 40 ms drop (explained 37.5 >= 40 / 2): its own dip, not joined.
+        see(&mut s, 0, 60, 40.0);
+        see(&mut s, 60, 60, 40.0);
+        see(&mut s, 100, 20, 10.0);
+        assert_eq!(s.next_at(), Some(due));
+        // The dip disarmed the rule: the next drop needs a standing queue again.
+        see(&mut s, 200, 10, 40.0);
+        assert_eq!(s.next_at(), Some(due));
+        // A flight down by a tenth explains 5 ms of a 40 ms drop: another flow's slowdown.
+        see(&mut s, 300, 60, 40.0);
+        see(&mut s, 360, 60, 40.0);
+        see(&mut s, 400, 20, 36.0);
+        assert_eq!(s.next_at(), Some(Instant::from_millis(400)));
+    }
+
+    #[test]
+    fn a_flow_at_the_hold_window_never_arms() {
+        // Beside a TCP flow that fills the buffer the flow sits at 2 packets; the queue
+        // falls when the TCP flow leaves: nothing of its own to drain, no slowdown.
+        let mut s = joining();
+        let due = s.next_at().unwrap();
+        see(&mut s, 0, 120, 2.0);
+        see(&mut s, 100, 120, 4.0);
+        see(&mut s, 200, 0, 2.0);
+        assert_eq!(s.next_at(), Some(due));
+    }
+
+    #[test]
+    fn join_waits_four_rtts_after_the_own_slowdown() {
+        let mut s = joining();
+        see(&mut s, 0, 60, 20.0);
+        see(&mut s, 50, 60, 20.0);
+        see(&mut s, 60, 20, 20.0);
         let mut cwnd = 30_000.0;
-        assert!(s.poll(Instant::from_millis(30), &mut cwnd, 3000.0, RTT));
-        s.poll(Instant::from_millis(130), &mut cwnd, 3000.0, RTT);
+        assert!(s.poll(Instant::from_millis(60), &mut cwnd, 3000.0, RTT));
+        s.poll(Instant::from_millis(160), &mut cwnd, 3000.0, RTT);
         s.end_ramp(Instant::from_millis(200));
         let next = s.next_at().unwrap();
-        // 150 ms after the end (< 4 RTTs): no join, even after a queue.
-        s.observe(Instant::from_millis(300), ms(40), TARGET, RTT);
-        s.observe(Instant::from_millis(350), ms(0), TARGET, RTT);
+        // 150 ms after the end (< 4 RTTs): a drop after a standing queue is not joined.
+        see(&mut s, 250, 60, 20.0);
+        see(&mut s, 300, 60, 20.0);
+        see(&mut s, 350, 0, 20.0);
         assert_eq!(s.next_at(), Some(next));
-        // 200 ms after the end: join.
-        s.observe(Instant::from_millis(400), ms(0), TARGET, RTT);
-        assert_eq!(s.next_at(), Some(Instant::from_millis(400)));
+        // 250 ms after the end: joined.
+        see(&mut s, 360, 60, 20.0);
+        see(&mut s, 410, 60, 20.0);
+        see(&mut s, 450, 0, 20.0);
+        assert_eq!(s.next_at(), Some(Instant::from_millis(450)));
     }
 
     #[test]
@@ -285,13 +406,9 @@ mod tests {
         let mut s = Slowdowns::new(SlowdownConfig::default());
         s.schedule_first(Instant::ZERO, RTT);
         let due = s.next_at();
-        s.observe(
-            Instant::from_millis(10),
-            Duration::from_millis(90),
-            TARGET,
-            RTT,
-        );
-        s.observe(Instant::from_millis(20), Duration::ZERO, TARGET, RTT);
+        see(&mut s, 10, 90, 20.0);
+        see(&mut s, 100, 90, 20.0);
+        see(&mut s, 110, 0, 20.0);
         assert_eq!(s.next_at(), due);
     }
 }

@@ -340,6 +340,9 @@ pub struct ControllerRow {
     pub defaults: serde_json::Value,
     /// Departures of that configuration from the source's limits (empty when compliant).
     pub non_compliant: Vec<String>,
+    /// Whether this is the controller the project recommends, the transfer commands'
+    /// default ([`ledbat_core::registry::RECOMMENDED`]).
+    pub recommended: bool,
 }
 
 /// The controller catalog: every controller, or only `name`, with `params` (`key=value`,
@@ -367,6 +370,7 @@ pub fn controller_catalog(
                 source: info.source,
                 defaults,
                 non_compliant: cfg.compliance_notes(),
+                recommended: info.name == ledbat_core::registry::RECOMMENDED,
             })
         })
         .collect()

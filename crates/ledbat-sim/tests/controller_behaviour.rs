@@ -148,3 +148,162 @@ fn fledbat_latecomer_keeps_its_wrong_base_without_slowdowns_and_shares_with_them
         fixed.aggregate.jain_long
     );
 }
+
+// The recommended preset on the test bed's link at real base RTTs (issue 13): the
+// scenarios of `scenarios/testbed/scavenger-*.toml`, base RTTs from the bed's 0.06 ms to
+// 200 ms. Figures for the old join rule are those of the parent commit's binary on the same
+// scenarios (`docs/controllers-notes.md`, "scavenger", has the commands).
+
+/// One-way delays giving base RTTs of 0.06, 20, 40, 100 and 200 ms (no access delay).
+const BASE_RTTS: [&str; 5] = ["30us", "10ms", "20ms", "50ms", "100ms"];
+
+/// `scenarios/testbed/<file>` with `overrides` (`--set` syntax), seed 1.
+fn testbed(file: &str, overrides: &[String]) -> RunResult {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/testbed")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let sc = Scenario::from_toml_with(&text, overrides).unwrap();
+    let r = run(&sc, 1).unwrap();
+    assert!(r.conservation.holds, "{file}: {:?}", r.conservation);
+    r
+}
+
+fn at(delay: &str, more: &[&str]) -> Vec<String> {
+    let mut v = vec![format!("topology.delay={delay}")];
+    v.extend(more.iter().map(|s| s.to_string()));
+    v
+}
+
+/// Mean of flow `f`'s delivered rate (Mb/s) over the samples in (a, b] seconds.
+fn mean_rate(r: &RunResult, f: usize, a: f64, b: f64) -> f64 {
+    let s = r.series.as_ref().unwrap();
+    let v: Vec<f64> = s
+        .t_s
+        .iter()
+        .zip(&s.flows[f].rate_mbps)
+        .filter(|(t, _)| **t > a && **t <= b)
+        .map(|(_, x)| *x)
+        .collect();
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+#[test]
+fn alone_the_join_rule_never_fires_even_when_the_receiver_stalls() {
+    // Alone there is no other flow whose slowdown could be joined: a correct rule leaves the
+    // run exactly as without it. The old rule (a dip below join x TARGET after any sample
+    // above it) joined the tail of the flow's own ramp at a base RTT of 200 ms and the dips
+    // of stalls: ledbat++ with the extensions alone at 200 ms had efficiency 0.44 instead of
+    // 0.94, fledbat with slowdowns 0.26 instead of 0.70; with stalls the runs differed at
+    // 0.06, 20, 40 and 200 ms (fledbat at 40 ms: 0.56 instead of 0.68).
+    let controllers = [
+        r#"{ name = "ledbat++", max_gain_divisor = 1.0, ramp_delay_exit = false, slowdown_join = JOIN }"#,
+        r#"{ name = "fledbat", slowdowns = true, slowdown_join = JOIN }"#,
+    ];
+    for file in ["scavenger-alone.toml", "scavenger-stall.toml"] {
+        for cc in controllers {
+            for delay in BASE_RTTS {
+                let with = cc.replace("JOIN", "0.5");
+                let without = cc.replace("JOIN", "0.0");
+                let a = testbed(file, &at(delay, &[&format!("flow.0.cc={with}")]));
+                let b = testbed(file, &at(delay, &[&format!("flow.0.cc={without}")]));
+                assert_eq!(
+                    (a.flows[0].delivered_bytes, a.flows[0].cwnd_mean_pkts),
+                    (b.flows[0].delivered_bytes, b.flows[0].cwnd_mean_pkts),
+                    "{file} {cc} at {delay}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn scavenger_alone_fills_the_link_without_a_tail_drop_at_every_base_rtt() {
+    // From the start, slow start included: no drop on the 100-frame FIFO. LEDBAT++ as
+    // drafted (slow start doubling to 3/4 TARGET) drops 12 packets at 40 ms and 22 at
+    // 100 ms; with the draft's 2-packet holds its slowdowns cost 4-6 % of the link at
+    // 20-200 ms (efficiency 0.94-0.96); the scavenger's cost about 1 %.
+    for delay in BASE_RTTS {
+        let full = testbed("scavenger-alone.toml", &at(delay, &["warmup=0s"]));
+        assert_eq!(full.links[0].queue_drops, 0, "drops at {delay}");
+        let r = testbed("scavenger-alone.toml", &at(delay, &[]));
+        assert!(
+            r.aggregate.efficiency > 0.985,
+            "eta {} at {delay}",
+            r.aggregate.efficiency
+        );
+        // The queue stays near TARGET (60 ms), below it on average because of slowdowns.
+        let q = r.links[0].qdelay_mean_ms;
+        assert!((45.0..66.0).contains(&q), "queue {q} ms at {delay}");
+    }
+}
+
+#[test]
+fn scavenger_stalls_cost_little_more_than_the_stalls_themselves() {
+    // Stalls take about 7 % of the time. The draft's +1 packet per RTT after the flightsize
+    // cap has cut the window gave ledbat++ with the extensions 0.66 / 0.19 / 0.05 of the
+    // link at 40 / 100 / 200 ms; the scavenger regrows the window by slow start.
+    for (delay, floor) in [("30us", 0.92), ("10ms", 0.9), ("20ms", 0.87), ("50ms", 0.8)] {
+        let r = testbed("scavenger-stall.toml", &at(delay, &[]));
+        assert!(
+            r.aggregate.efficiency > floor,
+            "eta {} at {delay}",
+            r.aggregate.efficiency
+        );
+    }
+}
+
+#[test]
+fn scavenger_yields_to_cubic_and_is_back_at_full_rate_3_s_after_it_leaves() {
+    // CUBIC from 10 s to 40 s. Within 2 s the scavenger is below 20 % of the link; from
+    // 3 s after CUBIC left it is back at the full rate. With +1 packet per RTT and the old
+    // join rule, ledbat++ with the extensions got 9.41 Mb/s over 43-55 s at 40 ms and
+    // 8.98 at 100 ms. (From 100 ms up the simulator's CUBIC, one SACK block per ACK, falls
+    // into retransmission timeouts on this FIFO and leaves the link idle: 2.9 Mb/s of its
+    // 5 possible at 100 ms alone. The bed's kernel CUBIC is the test there.)
+    for delay in ["30us", "10ms", "20ms"] {
+        let r = testbed(
+            "scavenger-cross-leaves.toml",
+            &at(delay, &["sample_interval=10ms"]),
+        );
+        let beside = mean_rate(&r, 0, 12.0, 40.0);
+        assert!(beside < 1.0, "{beside} Mb/s beside cubic at {delay}");
+        let after = mean_rate(&r, 0, 43.0, 60.0);
+        assert!(
+            after > 9.7,
+            "{after} Mb/s from 3 s after cubic left at {delay}"
+        );
+    }
+}
+
+#[test]
+fn scavenger_shares_with_a_latecomer_of_its_kind() {
+    // Jain over 40-70 s, the latecomer starting 10, 17 or 23 s after the first flow. At a
+    // base RTT of 0.06 ms the simulator's link serialises every packet, so even joint
+    // 1-packet holds leave a packet per flow in the queue and the latecomer's base stays
+    // about a packet's time high: 0.83-0.88 there (below the issue's 0.95; the draft's
+    // 2-packet holds give 0.76). From 20 ms up the holds empty the queue. Holding more of
+    // the window in flight than 0.7 (slowdown_hold_bdp) saves link time alone but leaves
+    // some start phases unfair (0.85: Jain 0.68 at 20 ms, latecomer 31 s later).
+    for (delay, floor) in [
+        ("30us", 0.8),
+        ("10ms", 0.95),
+        ("20ms", 0.95),
+        ("50ms", 0.95),
+        ("100ms", 0.95),
+    ] {
+        for start in ["10s", "17s", "23s"] {
+            let r = testbed(
+                "scavenger-latecomer.toml",
+                &at(delay, &[&format!("flow.1.start={start}")]),
+            );
+            let j = r.aggregate.jain_long.unwrap();
+            assert!(j > floor, "Jain {j} at {delay}, latecomer at {start}");
+            assert!(
+                r.aggregate.efficiency > 0.97,
+                "eta {}",
+                r.aggregate.efficiency
+            );
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! `scavenger`: the configuration this project recommends for bulk transfers on real paths,
+//! and the default of `ledbat send`, `recv` and `torrent`. It is a preset, not another
+//! algorithm: LEDBAT++ ([`crate::ledbat_pp`], draft-irtf-iccrg-ledbat-plus-plus-01,
+//! algorithms.md section 7) with this crate's extensions on, under its own registry name so
+//! that `ledbat controllers scavenger` shows its exact parameters and `--cc ledbat++` keeps
+//! meaning the draft.
+//!
+//! | parameter | draft -01 | scavenger | why |
+//! |---|---|---|---|
+//! | `max_gain_divisor` | 16 | 1 | GAIN 1 whatever the base: at a base RTT far below TARGET the draft's 1/16 leaves a latecomer its advantage |
+//! | `ramp_delay_exit` | true | false | a slowdown's ramp returns to the window held before, even when other flows keep the queue up |
+//! | `slowdown_join` | 0 | 0.5 | join another flow's slowdown so that the queue empties ([`crate::slowdown`]) |
+//! | `slowdown_hold_packets` | 2 | 1 | at a base RTT near zero every packet held is queued: one per flow leaves the least |
+//! | `slowdown_hold_bdp` | 0 | 0.7 | from the second slowdown on, hold 70 % of the window in flight: the queue drains and the link stays busy |
+//! | `conservative_slow_start` | false | true | no slow-start overshoot to the FIFO limit ([`crate::slow_start`]) |
+//! | `empty_queue_restart` | false | true | back to full rate within RTTs when cross traffic leaves or the receiver stalled ([`crate::slow_start`]) |
+//!
+//! Every other parameter is the draft's (TARGET 60 ms, slow-start exit at 3/4 TARGET,
+//! slowdowns 2 RTTs long, 9 durations apart) and any of them can be changed like those of
+//! any controller (`--cc-param`, scenario files); keys left out keep the preset's values,
+//! not the draft's. Measured behaviour, in the simulator and on the test bed, with the
+//! commands that regenerate it: `docs/controllers-notes.md`, "scavenger".
+
+use crate::controller::ControllerFactory;
+use crate::error::ConfigError;
+use crate::ledbat_pp::{LedbatPp, LedbatPpConfig};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Parameters of `scavenger`: a [`LedbatPpConfig`] whose defaults are the preset's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScavengerConfig(pub LedbatPpConfig);
+
+/// Registry name.
+pub const NAME: &str = "scavenger";
+
+impl Default for ScavengerConfig {
+    fn default() -> Self {
+        ScavengerConfig(
+            LedbatPpConfig::default()
+                .max_gain_divisor(1.0)
+                .ramp_delay_exit(false)
+                .slowdown_join(0.5)
+                .slowdown_hold_packets(1.0)
+                .slowdown_hold_bdp(0.7)
+                .conservative_slow_start(true)
+                .empty_queue_restart(true),
+        )
+    }
+}
+
+impl Serialize for ScavengerConfig {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+/// Keys given override the preset; keys left out keep the preset's values (a plain
+/// `LedbatPpConfig` would fill them with the draft's). Unknown keys and bad values are
+/// refused with the same messages as for `ledbat++`.
+impl<'de> Deserialize<'de> for ScavengerConfig {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let given = serde_json::Value::deserialize(d)?;
+        let serde_json::Value::Object(given) = given else {
+            return Err(D::Error::custom("expected a table of scavenger parameters"));
+        };
+        let mut merged =
+            serde_json::to_value(ScavengerConfig::default().0).map_err(D::Error::custom)?;
+        if let Some(m) = merged.as_object_mut() {
+            m.extend(given);
+        }
+        serde_json::from_value(merged)
+            .map(ScavengerConfig)
+            .map_err(D::Error::custom)
+    }
+}
+
+impl ControllerFactory for ScavengerConfig {
+    type Controller = LedbatPp;
+    const NAME: &'static str = NAME;
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        self.0.validate_as(NAME)
+    }
+
+    /// Where this configuration departs from draft -01: at the preset's defaults, the
+    /// extensions in the table above.
+    fn compliance_notes(&self) -> Vec<String> {
+        self.0.departures_from_draft()
+    }
+
+    fn build(&self, mss: u32) -> Result<LedbatPp, ConfigError> {
+        LedbatPp::named(NAME, self.0, mss)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controller::Controller;
+
+    #[test]
+    fn the_preset_is_ledbat_pp_with_the_extensions_and_its_own_name() {
+        let c = ScavengerConfig::default();
+        let d = LedbatPpConfig::default();
+        assert_eq!(c.0.target, d.target);
+        assert_eq!(c.0.slow_start_exit, d.slow_start_exit);
+        assert_eq!(c.0.slowdown_interval, d.slowdown_interval);
+        assert_eq!(
+            (
+                c.0.max_gain_divisor,
+                c.0.ramp_delay_exit,
+                c.0.slowdown_join,
+                c.0.slowdown_hold_packets,
+                c.0.slowdown_hold_bdp,
+                c.0.conservative_slow_start,
+                c.0.empty_queue_restart
+            ),
+            (1.0, false, 0.5, 1.0, 0.7, true, true)
+        );
+        let ctl = c.build(1500).unwrap();
+        assert_eq!(ctl.name(), "scavenger");
+        assert_eq!(ctl.config(), &c.0);
+        // Seven departures from the draft, one per extension.
+        assert_eq!(c.compliance_notes().len(), 7, "{:?}", c.compliance_notes());
+    }
+}
