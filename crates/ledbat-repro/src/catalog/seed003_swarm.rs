@@ -384,12 +384,17 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: 0.05 },
             tolerance_note: "figure value ±25 %; direction: TCP queues do pass 100 packets \
                 (at least 5 % of the time)",
-            explanation: "Not root-caused. The share of samples above 100 packets follows \
-                how busy the TCP peers' uplinks are and how many upload connections they \
-                carry: their uplinks are busy most of the time (peers.csv, \
-                uplink_utilisation) and TCP's sawtooth in a 200-packet buffer then spends a \
-                long time above half of it. The thesis's figure does not give its uplink \
-                utilisation, so which side is off is not established; the direction (TCP \
+            explanation: "Root cause: the number of TCP uploads sharing an uplink. One \
+                NewReno flow's sawtooth in a 200-packet FIFO spends little time above half \
+                of it; several flows, halving one at a time, keep the queue high. All-TCP \
+                random stay, seed 1, share of samples above 100 packets: 0.08 with one \
+                upload slot (`ledbat sim scenarios/seed003/swarm.toml --seed 1 --set \
+                swarm.class.0.share=0 --set swarm.choke.regular=1 --set \
+                swarm.choke.optimistic=0`), 0.20 with two (`regular=2`), 0.38 with the \
+                file's 4 + 1, 0.47 with 8 + 1 (`regular=8`), the uplinks busy 65-84 % of \
+                the time in all four. The thesis's 20 % is what two concurrent uploads give \
+                here; how many its ns-2 peers really had running (unchoke slots, or \
+                uploads idle for want of requests) it does not say. The direction (TCP \
                 queues pass a second) holds.",
         },
         Claim {
@@ -408,9 +413,10 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance: Between { lo: 0.15, hi: 0.25 },
             direction: AtLeast { bound: 0.05 },
             tolerance_note: "figure value ±25 %; direction: at least 5 % of the time",
-            explanation: "Not root-caused; the interval is wide because immediate-leave \
-                swarms vary a lot from seed to seed (the swarm empties of seeds at random \
-                moments). See s003-swarm-tcp-queue-over-100-random-stay.",
+            explanation: "Root cause as for s003-swarm-tcp-queue-over-100-random-stay: \
+                the number of TCP uploads sharing an uplink. The interval is wide because \
+                immediate-leave swarms vary a lot from seed to seed (the swarm empties of \
+                seeds at random moments).",
         },
         Claim {
             id: "s003-swarm-ledbat-queue-alike-across-behaviours",
@@ -465,12 +471,21 @@ pub(super) fn claims() -> Vec<Claim> {
             },
             direction: AtMost { bound: 300.0 },
             tolerance_note: "TARGET ±25 %; direction: far below TCP's seconds (under 300 ms)",
-            explanation: "The two causes the thesis names are both in the model: the TCP \
-                control connections share the FIFO, and in a swarm LEDBAT data connections \
-                open all the time while the uplink already holds a queue, so each new one \
-                takes part of that queue as its base delay (the latecomer advantage, seed \
-                003 chapter 4) and aims above TARGET. The size of the excess is not \
-                root-caused.",
+            explanation: "Root cause: the number of LEDBAT uploads sharing an uplink. A \
+                connection that starts while the uplink holds a queue takes part of it for \
+                its base delay (the latecomer advantage, seed 003 chapter 4), and the flow \
+                with the largest error sets the queue, so the excess grows with the upload \
+                slots: all-LEDBAT random stay, seeds 1 / 2, mean LEDBAT queue 70 / 69 ms \
+                with one slot (`ledbat sim scenarios/seed003/swarm.toml --seed N --set \
+                swarm.class.1.share=0 --set swarm.choke.regular=1 --set \
+                swarm.choke.optimistic=0`), 93 ms with two (seed 2), 152 / 142 ms with the \
+                file's 4 + 1, 202 / 210 ms with 8 + 1 (`swarm.choke.regular=8`). LEDBAT++, \
+                whose slowdowns measure the base again, holds 77 ms with 4 + 1 slots at \
+                TARGET 100 ms (`--set 'swarm.class.0.utp_cc={ name = \"ledbat++\", target \
+                = \"100ms\" }'`). The other cause the thesis names, the TCP control \
+                connections in the same FIFO, is worth 15 ms: 137 ms with control on the \
+                data connection (`swarm.disposition_model=\"utorrent\"`, seed 1). How \
+                the thesis's swarm kept near TARGET with the same slots is not stated.",
         },
         Claim {
             id: "s003-swarm-mixed-queue-intermediate",
@@ -854,7 +869,7 @@ pub(super) fn claims() -> Vec<Claim> {
             },
             direction: AtLeast { bound: 0.5 },
             tolerance_note: "figure value ±20 %; direction: busy most of the time",
-            explanation: "Not root-caused. The number of pieces decides it in our model: \
+            explanation: "Root cause: the number of pieces, in our model: \
                 with 32 KiB pieces (320 instead of 80) the all-TCP flash crowd's uplinks \
                 serialise 79 % of the time (see s003-flashcrowd-all-tcp-queue-400 for the \
                 command, with --set swarm.piece_size=\"32KiB\"). A leecher can only serve \
