@@ -339,6 +339,11 @@ pub struct TransportConfig {
     /// (seed 003, section 2.3: Windows XP's default 17520 bytes is 12 full segments).
     /// Default none: unlimited.
     pub receive_window: Option<u32>,
+    /// Restart from the controller's idle state (RFC 5681 section 4.1: the window back to
+    /// the restart window) when the connection has sent nothing for an RTO. Default on, as
+    /// Linux's `tcp_slow_start_after_idle` and ns-2's; off keeps the window across idle
+    /// periods.
+    pub idle_restart: bool,
 }
 
 impl Default for TransportConfig {
@@ -351,6 +356,7 @@ impl Default for TransportConfig {
             granularity: Duration::from_millis(1),
             dupthresh: 3,
             receive_window: None,
+            idle_restart: true,
         }
     }
 }

@@ -130,6 +130,8 @@ pub struct SenderConfig {
     /// The receiver's window, packets: new data leaves only while fewer than this many
     /// packets are unacknowledged (`snd_nxt - snd_una`). `None`: unlimited.
     pub receive_window: Option<u64>,
+    /// Restart the controller after an RTO without sending (RFC 5681 section 4.1).
+    pub idle_restart: bool,
 }
 
 impl SenderConfig {
@@ -142,6 +144,7 @@ impl SenderConfig {
             min_rto: tp.min_rto,
             max_rto: tp.max_rto,
             receive_window: tp.receive_window.map(u64::from),
+            idle_restart: tp.idle_restart,
         }
     }
 }
@@ -305,7 +308,8 @@ impl Sender {
             None if self.snd_nxt < self.written => self.snd_nxt,
             None => return Next::Blocked,
         };
-        let idle_restart = retx.is_none()
+        let idle_restart = self.cfg.idle_restart
+            && retx.is_none()
             && self.in_flight == 0
             && self.snd_una == self.snd_nxt
             && self.tx_count > 0
@@ -525,6 +529,7 @@ mod tests {
             min_rto: Duration::from_millis(200),
             max_rto: Duration::from_secs(60),
             receive_window: None,
+            idle_restart: true,
         };
         let cc = ControllerConfig::with_params("newreno", ["init_cwnd=10"])
             .unwrap()
@@ -569,6 +574,27 @@ mod tests {
         let segs = send_all(&mut s, ms(50));
         assert_eq!(segs.iter().map(|g| g.seq).collect::<Vec<_>>(), vec![4, 5]);
         assert_eq!(s.next(ms(50), Instant::ZERO), Next::Blocked);
+    }
+
+    #[test]
+    fn an_idle_connection_restarts_from_the_initial_window_unless_told_not_to() {
+        for (restart, burst) in [(true, 10), (false, 12)] {
+            let mut s = sender();
+            s.cfg.idle_restart = restart;
+            s.write(10);
+            send_all(&mut s, ms(0));
+            // One ACK for all ten in slow start: +2 packets (RFC 3465's L = 2), window 12.
+            ack(&mut s, ms(100), 10, 0);
+            // 5 s without sending, far beyond the 300 ms RTO (100 ms + 4 x 50 ms): RFC
+            // 5681's restart window is min(IW, cwnd) = 10 packets; without the restart the
+            // 12-packet window leaves at once.
+            s.write(30);
+            assert_eq!(
+                send_all(&mut s, ms(5100)).len(),
+                burst,
+                "idle_restart {restart}"
+            );
+        }
     }
 
     #[test]
