@@ -98,7 +98,7 @@ def plan_for(quick: bool) -> Plan:
     """The full run (docs/sidebyside/README.md), or the CI subset: one repeat, no delay
     line, cubic only, shorter phases."""
     if quick:
-        return Plan(cross_at=20, cross_for=14, after=8, two_gap=10, two_len=40,
+        return Plan(cross_at=24, cross_for=14, after=8, two_gap=10, two_len=40,
                     fifos_ms=[121], rtts_ms=[0], crosses=["cubic"], repeats=1,
                     seeders=["libtorrent", "transmission", "ledbat", "fledbat", "ledbat++",
                              "scavenger"],
