@@ -53,6 +53,11 @@
 //! - `slowdown_hold_bdp = f`: from its second slowdown on a flow holds `max(k, f * cwnd *
 //!   base / (base + qd))` ([`LedbatPp::hold_window`]), a share of what it has in flight
 //!   rather than queued: its queue drains and the link stays busy.
+//! - `slowdown_join_pause`: a flow that joins another's slowdown while
+//!   `cwnd * base / (base + TARGET)` is under one packet (every packet it held would be
+//!   queued) sends nothing during its hold ([`Controller::pause_until`]), so the flow that started the slowdown
+//!   measures the empty queue; its next slowdown then comes after half the interval, so
+//!   that it starts that one and the roles alternate.
 //! - `conservative_slow_start` and `empty_queue_restart`: [`crate::slow_start`].
 //!
 //! With the first three, two flows share on the bed; costs and figures, in the simulator
@@ -129,6 +134,15 @@ pub struct LedbatPpConfig {
     /// window that is in flight rather than queued, so that the queue drains while the link
     /// stays busy (see [`LedbatPp::hold_window`]).
     pub slowdown_hold_bdp: f64,
+    /// A flow that joins another flow's slowdown sends nothing during its hold when less
+    /// than one packet of its window is in flight rather than queued at a queue of TARGET
+    /// (`cwnd * base / (base + TARGET) < 1 MSS`, a base RTT near zero), our extension;
+    /// default false (the draft). Any
+    /// packet it held would sit in the queue, and the flow that started the slowdown (a
+    /// latecomer's first) would measure a base RTT one packet too high. Its next slowdown
+    /// then comes after half the interval, so that it starts it and the others join: the
+    /// roles alternate, and each flow measures the base in turn.
+    pub slowdown_join_pause: bool,
     /// Conservative slow start (our extension, after RFC 9406 and RFC 3742; default false,
     /// the draft): every slow start grows a quarter as fast once the queuing delay exceeds
     /// a few ms, and at most 50 packets per RTT above 100 packets ([`crate::slow_start`]).
@@ -160,6 +174,7 @@ impl Default for LedbatPpConfig {
             slowdown_join: 0.0,
             slowdown_hold_packets: 2.0,
             slowdown_hold_bdp: 0.0,
+            slowdown_join_pause: false,
             conservative_slow_start: false,
             empty_queue_restart: false,
             delay: DelayConfig::default(),
@@ -183,6 +198,7 @@ config_setters!(LedbatPpConfig {
     slowdown_join: f64,
     slowdown_hold_packets: f64,
     slowdown_hold_bdp: f64,
+    slowdown_join_pause: bool,
     conservative_slow_start: bool,
     empty_queue_restart: bool,
     delay: DelayConfig,
@@ -293,6 +309,12 @@ impl LedbatPpConfig {
                 self.slowdown_hold_bdp
             ));
         }
+        if self.slowdown_join_pause {
+            v.push(format!(
+                "a flow joining another's slowdown pauses when under a packet of its window \
+                 is in flight ({ext})"
+            ));
+        }
         if self.conservative_slow_start {
             v.push(format!(
                 "slow start grows a quarter as fast above a few ms of queue, RFC 9406 and \
@@ -354,6 +376,9 @@ pub struct LedbatPp {
     slowdowns: Slowdowns,
     /// The slowdown in progress holds a share of the BDP (`slowdown_hold_bdp`).
     ramp_from_bdp: bool,
+    /// The joined slowdown in progress sends nothing until its hold ends
+    /// (`slowdown_join_pause`).
+    pause: bool,
     /// This crate's slow-start rules and the restart state.
     ss: SlowStart,
 }
@@ -380,6 +405,7 @@ impl LedbatPp {
             slow_start: cfg.slow_start,
             slowdowns: Slowdowns::new(cfg.slowdown_config()),
             ramp_from_bdp: false,
+            pause: false,
             ss: SlowStart::new(SlowStartRules {
                 conservative: cfg.conservative_slow_start,
                 restart: cfg.empty_queue_restart,
@@ -454,9 +480,32 @@ impl LedbatPp {
             return;
         }
         let (w, rtt) = (self.hold_window(), self.st.srtt_or_target());
+        let share = self.share_at_target();
         if self.slowdowns.poll(now, &mut self.st.cwnd, w, rtt) {
             self.ramp_from_bdp = w > self.cfg.slowdown_hold_packets * self.st.mss;
+            self.pause = self.cfg.slowdown_join_pause
+                && self.slowdowns.joined()
+                && share.is_some_and(|b| b < self.st.mss);
+            if self.pause {
+                self.slowdowns.come_back_early();
+            }
         }
+    }
+
+    /// The part of the window that is in flight rather than queued when the queue stands at
+    /// TARGET, `cwnd * base / (base + TARGET)` (bytes), once the base is known. A join
+    /// happens after the queue has drained, so the current queuing delay would overstate it.
+    fn share_at_target(&self) -> Option<f64> {
+        let b = self.st.delay.base_delay()?.as_nanos() as f64;
+        Some(self.st.cwnd * b / (b + self.cfg.target.as_nanos() as f64))
+    }
+
+    /// The part of the window in flight rather than queued, `cwnd * base / (base + qd)`
+    /// (bytes), once both delays are known.
+    fn in_flight_share(&self) -> Option<f64> {
+        let (base, qd) = (self.st.delay.base_delay()?, self.st.delay.queuing_delay()?);
+        let b = base.as_nanos() as f64;
+        Some(self.st.cwnd * b / (b + qd.as_nanos() as f64).max(1.0))
     }
 
     /// The window held in a slowdown: `slowdown_hold_packets` (draft -01: 2), or with
@@ -468,16 +517,10 @@ impl LedbatPp {
     pub fn hold_window(&self) -> f64 {
         let floor = self.cfg.slowdown_hold_packets * self.st.mss;
         let f = self.cfg.slowdown_hold_bdp;
-        let (Some(base), Some(qd)) = (self.st.delay.base_delay(), self.st.delay.queuing_delay())
-        else {
-            return floor;
-        };
-        if f <= 0.0 || self.slowdowns.count() == 0 {
-            return floor;
+        match self.in_flight_share() {
+            Some(bdp) if f > 0.0 && self.slowdowns.count() > 0 => floor.max(f * bdp),
+            _ => floor,
         }
-        let b = base.as_nanos() as f64;
-        let bdp = self.st.cwnd * b / (b + qd.as_nanos() as f64).max(1.0);
-        floor.max(f * bdp)
     }
 
     /// `eta` of [`slow_start::empty_queue_threshold`] for this flow's base RTT.
@@ -616,6 +659,14 @@ impl Controller for LedbatPp {
 
     fn window(&self) -> u64 {
         self.st.window()
+    }
+
+    /// A joined slowdown's pause (`slowdown_join_pause`) lasts until its hold ends.
+    fn pause_until(&self) -> Option<Instant> {
+        match self.phase() {
+            Phase::Hold { until } if self.pause => Some(until),
+            _ => None,
+        }
     }
 
     fn next_tick(&self) -> Option<Instant> {
@@ -961,6 +1012,55 @@ mod tests {
         assert!(matches!(c.phase(), Phase::Hold { .. }), "{:?}", c.phase());
         assert_eq!(c.slowdowns(), 1);
         assert_eq!(c.window(), 3000);
+    }
+
+    /// A flow with `cwnd_pkts` at base RTT `base_us` joins another flow's slowdown at
+    /// 310 ms (as in the test above, thresholds 30 ms); returns it in its hold.
+    fn joined_at_base(base_us: u64, cwnd_pkts: f64, pause: bool) -> LedbatPp {
+        let cfg = LedbatPpConfig::default()
+            .slowdown_join(0.5)
+            .slowdown_join_pause(pause)
+            .first_slowdown_rtts(1000.0); // the first RTT sample is the base: due at 1 s
+        let mut c = ctl(cfg.slow_start(false).init_cwnd(cwnd_pkts));
+        settle(&mut c, Instant::ZERO, base_us, 50_000);
+        fill(&mut c, Instant::from_millis(10), base_us + 31_000);
+        fill(&mut c, Instant::from_millis(300), base_us + 31_000);
+        fill(&mut c, Instant::from_millis(310), base_us + 29_000);
+        assert!(matches!(c.phase(), Phase::Hold { .. }), "{:?}", c.phase());
+        c
+    }
+
+    #[test]
+    fn a_joiner_pauses_its_hold_when_under_a_packet_would_be_in_flight() {
+        // Base 1 ms, 20 packets: at a 60 ms queue 20 * 1 / 61 = 0.33 packet is in flight,
+        // so any packet held would be queued: no transmission until the hold ends.
+        let c = joined_at_base(1_000, 20.0, true);
+        let Phase::Hold { until } = c.phase() else {
+            unreachable!()
+        };
+        assert_eq!(c.pause_until(), Some(until));
+        // Base 50 ms: 20 * 50 / 110 = 9.1 packets in flight; it holds, and keeps sending.
+        assert_eq!(joined_at_base(50_000, 20.0, true).pause_until(), None);
+        // The draft (no pause), and the same flow at base 1 ms.
+        assert_eq!(joined_at_base(1_000, 20.0, false).pause_until(), None);
+    }
+
+    #[test]
+    fn a_paused_joiner_starts_the_next_slowdown_after_half_the_interval() {
+        let mut c = joined_at_base(1_000, 20.0, true);
+        let Phase::Hold { until } = c.phase() else {
+            unreachable!()
+        };
+        c.on_tick(until);
+        assert_eq!(c.pause_until(), None, "the pause ends with the hold");
+        let mut t = until;
+        while c.phase() == Phase::Ramp {
+            t += Duration::from_millis(1);
+            c.on_ack(t, &rtt_ack(1_000));
+        }
+        // Slowdown from 310 ms to t: the next 4.5 durations after t, not 9.
+        let d = t.saturating_since(Instant::from_millis(310));
+        assert_eq!(c.slowdown_at(), Some(t + crate::slowdown::scale(d, 4.5)));
     }
 
     #[test]

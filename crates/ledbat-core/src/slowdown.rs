@@ -107,6 +107,12 @@ pub struct Slowdowns {
     ssthresh: Option<f64>,
     count: u64,
     first_scheduled: bool,
+    /// The scheduled slowdown was moved to now by the join rule.
+    join_pending: bool,
+    /// The slowdown in progress was started by the join rule.
+    joined: bool,
+    /// The next slowdown comes after half the usual interval ([`Slowdowns::come_back_early`]).
+    early: bool,
     /// The join rule's evidence (see the module comment).
     join: JoinState,
 }
@@ -136,6 +142,9 @@ impl Slowdowns {
             ssthresh: None,
             count: 0,
             first_scheduled: false,
+            join_pending: false,
+            joined: false,
+            early: false,
             join: JoinState::default(),
         }
     }
@@ -163,6 +172,12 @@ impl Slowdowns {
     /// Slowdowns started so far.
     pub fn count(&self) -> u64 {
         self.count
+    }
+
+    /// Whether the slowdown in progress was started by the join rule (another flow's
+    /// slowdown), not by this flow's own timer.
+    pub fn joined(&self) -> bool {
+        self.joined && self.phase != SlowdownPhase::Idle
     }
 
     /// Schedules the first slowdown `first_rtts * rtt` after `now`; later calls do nothing.
@@ -215,6 +230,7 @@ impl Slowdowns {
         let observed = seen.peak_qd.saturating_sub(qd);
         if rested && at > now && explained.as_nanos() * 2 < observed.as_nanos() {
             self.at = Some(now);
+            self.join_pending = true;
         }
     }
 
@@ -229,6 +245,7 @@ impl Slowdowns {
             self.start = Some(now);
             self.at = None;
             self.count += 1;
+            self.joined = std::mem::take(&mut self.join_pending);
             self.join = JoinState::default();
             self.phase = SlowdownPhase::Hold {
                 until: now + scale(rtt, self.cfg.hold_rtts),
@@ -243,14 +260,30 @@ impl Slowdowns {
         started
     }
 
+    /// Schedules the next slowdown after half the usual interval: a flow that sat out a
+    /// joined slowdown without measuring the base (it paused) starts the next one itself,
+    /// before the others, and they join it; the roles alternate and every flow keeps
+    /// measuring its own base.
+    pub fn come_back_early(&mut self) {
+        if self.phase != SlowdownPhase::Idle {
+            self.early = true;
+        }
+    }
+
     /// Ends the slowdown in progress at `now` (the ramp reached ssthresh, or the owner cut
-    /// it short on delay or loss) and schedules the next one `interval` durations later.
+    /// it short on delay or loss) and schedules the next one `interval` durations later
+    /// (half that after [`Slowdowns::come_back_early`]).
     pub fn end_ramp(&mut self, now: Instant) {
         if self.phase == SlowdownPhase::Idle {
             return;
         }
         let start = self.start.unwrap_or(now);
-        self.at = Some(now + scale(now.saturating_since(start), self.cfg.interval));
+        let k = if std::mem::take(&mut self.early) {
+            0.5
+        } else {
+            1.0
+        };
+        self.at = Some(now + scale(now.saturating_since(start), k * self.cfg.interval));
         self.end = Some(now);
         self.ssthresh = None;
         self.phase = SlowdownPhase::Idle;
@@ -343,6 +376,47 @@ mod tests {
         see(&mut s, 130, 50, 20.0);
         see(&mut s, 140, 30, 20.0);
         assert_eq!(s.next_at(), Some(Instant::from_millis(140)));
+    }
+
+    #[test]
+    fn a_slowdown_knows_whether_a_join_started_it() {
+        let mut s = joining();
+        let mut cwnd = 20.0 * PKT;
+        // Joined at 140 ms (as above): the slowdown that starts then was a join.
+        see(&mut s, 80, 40, 20.0);
+        see(&mut s, 130, 50, 20.0);
+        see(&mut s, 140, 30, 20.0);
+        assert!(!s.joined(), "nothing in progress yet");
+        assert!(s.poll(Instant::from_millis(140), &mut cwnd, PKT, RTT));
+        assert!(s.joined());
+        // Hold 2 RTTs (100 ms), ramp, end at 400 ms: the next one is the flow's own timer,
+        // 9 x 260 ms later.
+        s.poll(Instant::from_millis(240), &mut cwnd, PKT, RTT);
+        s.end_ramp(Instant::from_millis(400));
+        assert!(!s.joined());
+        assert_eq!(s.next_at(), Some(Instant::from_millis(400 + 9 * 260)));
+        assert!(s.poll(Instant::from_millis(2740), &mut cwnd, PKT, RTT));
+        assert!(!s.joined(), "started by its own timer");
+    }
+
+    #[test]
+    fn coming_back_early_halves_one_interval() {
+        let mut s = Slowdowns::new(SlowdownConfig::default());
+        let mut cwnd = 20.0 * PKT;
+        s.come_back_early(); // idle: nothing to shorten
+        s.schedule_first(Instant::ZERO, RTT); // due at 100 ms
+        assert!(s.poll(Instant::from_millis(100), &mut cwnd, PKT, RTT));
+        s.come_back_early();
+        s.end_ramp(Instant::from_millis(300));
+        // 200 ms long: the next 4.5 x 200 ms after its end, not 9 x.
+        assert_eq!(s.next_at(), Some(Instant::from_millis(300 + 900)));
+        assert!(s.poll(Instant::from_millis(1200), &mut cwnd, PKT, RTT));
+        s.end_ramp(Instant::from_millis(1400));
+        assert_eq!(
+            s.next_at(),
+            Some(Instant::from_millis(1400 + 1800)),
+            "only once"
+        );
     }
 
     #[test]
