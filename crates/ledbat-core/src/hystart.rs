@@ -359,39 +359,42 @@ mod tests {
         (p, end)
     }
 
+    /// The phase after each round of 10 packets at the given RTTs (ms), and the last
+    /// round's end.
+    fn rounds(h: &mut HyStartPp, rtts: &[u64]) -> (Vec<Phase>, u64) {
+        let mut t = 0;
+        let phases = rtts
+            .iter()
+            .map(|&rtt| {
+                let (p, end) = round(h, t, 10, rtt);
+                t = end;
+                p
+            })
+            .collect();
+        (phases, t)
+    }
+
+    const SS: Phase = Phase::SlowStart;
+    const CSS: Phase = Phase::Css;
+
     #[test]
     fn an_rtt_increase_past_the_threshold_enters_css() {
-        let mut h = HyStartPp::default();
         // Round 1 at 100 ms; round 2 at 112 ms < 100 + RttThresh (100 / 8 = 12.5 ms); round 3
         // at 125 ms < 112 + 14; round 4 at 142 ms >= 125 + 15.625: CSS.
-        let (p, t) = round(&mut h, 0, 10, 100);
-        assert_eq!(p, Phase::SlowStart);
-        let (p, t) = round(&mut h, t, 10, 112);
-        assert_eq!(p, Phase::SlowStart);
-        let (p, t) = round(&mut h, t, 10, 125);
-        assert_eq!(p, Phase::SlowStart);
-        let (p, _) = round(&mut h, t, 10, 142);
-        assert_eq!(p, Phase::Css);
+        let mut h = HyStartPp::default();
+        let (phases, _) = rounds(&mut h, &[100, 112, 125, 142]);
+        assert_eq!(phases, [SS, SS, SS, CSS]);
         assert_eq!(h.css_baseline, Some(ms(142)));
     }
 
     #[test]
     fn the_threshold_is_at_least_4_ms_and_at_most_16_ms() {
-        // 10 ms base: threshold 4 ms (not 1.25): 13 ms < 10 + 4 stays.
-        let mut h = HyStartPp::default();
-        let (_, t) = round(&mut h, 0, 10, 10);
-        let (p, t) = round(&mut h, t, 10, 13);
-        assert_eq!(p, Phase::SlowStart);
-        // Round 3 compares with round 2's 13 ms: needs 17 ms.
-        let (p, _) = round(&mut h, t, 10, 17);
-        assert_eq!(p, Phase::Css);
-        // 400 ms base: threshold 16 ms (not 50): 415 stays, 416 enters.
-        let mut h = HyStartPp::default();
-        let (_, t) = round(&mut h, 0, 10, 400);
-        let (p, t) = round(&mut h, t, 10, 415);
-        assert_eq!(p, Phase::SlowStart);
-        let (p, _) = round(&mut h, t, 10, 431);
-        assert_eq!(p, Phase::Css);
+        // 10 ms base: threshold 4 ms (not 1.25): 13 ms < 10 + 4 stays; 17 >= 13 + 4 enters.
+        let (phases, _) = rounds(&mut HyStartPp::default(), &[10, 13, 17]);
+        assert_eq!(phases, [SS, SS, CSS]);
+        // 400 ms base: threshold 16 ms (not 50): 415 stays, 431 >= 415 + 16 enters.
+        let (phases, _) = rounds(&mut HyStartPp::default(), &[400, 415, 431]);
+        assert_eq!(phases, [SS, SS, CSS]);
     }
 
     #[test]
@@ -416,27 +419,17 @@ mod tests {
 
     #[test]
     fn a_falling_rtt_in_css_resumes_slow_start() {
-        let mut h = HyStartPp::default();
-        let (_, t) = round(&mut h, 0, 10, 100);
-        let (p, t) = round(&mut h, t, 10, 120);
-        assert_eq!(p, Phase::Css);
-        // The next round's minimum 119 ms < the 120 ms baseline: a spurious exit.
-        let (p, _) = round(&mut h, t, 10, 119);
-        assert_eq!(p, Phase::SlowStart);
+        // Round 3's minimum 119 ms < the 120 ms baseline: a spurious exit.
+        let (phases, _) = rounds(&mut HyStartPp::default(), &[100, 120, 119]);
+        assert_eq!(phases, [SS, CSS, SS]);
     }
 
     #[test]
     fn css_ends_in_avoidance_after_five_rounds() {
-        let mut h = HyStartPp::default();
-        let (_, t) = round(&mut h, 0, 10, 100);
-        let (p, mut t) = round(&mut h, t, 10, 120);
-        assert_eq!(p, Phase::Css);
         // CSS began in round 2 (its first round); rounds 3-6 are its second to fifth.
-        for _ in 0..4 {
-            let (p, e) = round(&mut h, t, 10, 120);
-            assert_eq!(p, Phase::Css);
-            t = e;
-        }
+        let mut h = HyStartPp::default();
+        let (phases, t) = rounds(&mut h, &[100, 120, 120, 120, 120, 120]);
+        assert_eq!(phases, [SS, CSS, CSS, CSS, CSS, CSS]);
         // The ACK that would open a sixth CSS round ends CSS, whatever its sample.
         h.on_sent(at(t));
         assert_eq!(h.on_ack(at(t + 120), at(t), Some(ms(120))), Phase::Done);
