@@ -22,14 +22,18 @@
 //! C = 0.4 and beta_cubic = 0.7 (section 5). RTT is the smoothed RTT (RFC 6298). The epoch
 //! (t_epoch, cwnd_epoch) begins at the first ACK in congestion avoidance after slow start or
 //! a reduction; after a slow start that ended without a loss, W_max = cwnd_epoch and K = 0.
-//! Slow start is RFC 5681's (HyStart++ is not implemented). ACKs of data sent before the
-//! last reduction (loss recovery) do not grow the window. The increase is scaled by the
+//! Slow start is RFC 5681's; with `hystart = "rfc9406"` HyStart++ (RFC 9406) leaves it on an
+//! RTT increase into conservative slow start (state `css`), then sets ssthresh = cwnd; with
+//! `hystart = "linux"` Linux CUBIC's HyStart sets ssthresh = cwnd on an ACK train or an RTT
+//! increase over the connection's minimum ([`crate::hystart`] gives both and how they differ). ACKs of data sent
+//! before the last reduction (loss recovery) do not grow the window. The increase is scaled by the
 //! segments an ACK covers, so delayed or batched ACKs grow the window as per-packet ACKs do.
 
 use crate::controller::{
     config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, RttEstimator, Timeout,
 };
 use crate::error::{in_range, ConfigError};
+use crate::hystart::{HyStart, HyStartKind, Phase, NON_PACED_L};
 use crate::reno::RenoWindow;
 use crate::time::Instant;
 use serde::{Deserialize, Serialize};
@@ -54,6 +58,10 @@ pub struct CubicConfig {
     pub slow_start: bool,
     /// Initial slow-start threshold, packets. Default none (unbounded, RFC 5681 section 3.1).
     pub initial_ssthresh: Option<f64>,
+    /// An early slow-start exit on delay: `rfc9406` (HyStart++, through conservative slow
+    /// start, initial slow start only) or `linux` (Linux CUBIC's HyStart). Default `off`
+    /// (RFC 5681 slow start, exit on loss or ssthresh only).
+    pub hystart: HyStartKind,
 }
 
 impl Default for CubicConfig {
@@ -66,6 +74,7 @@ impl Default for CubicConfig {
             init_cwnd: 2.0,
             slow_start: true,
             initial_ssthresh: None,
+            hystart: HyStartKind::Off,
         }
     }
 }
@@ -78,6 +87,7 @@ config_setters!(CubicConfig {
     init_cwnd: f64,
     slow_start: bool,
     initial_ssthresh: Option<f64>,
+    hystart: HyStartKind,
 });
 
 impl ControllerFactory for CubicConfig {
@@ -139,6 +149,8 @@ pub struct Cubic {
     w_est: f64,
     epoch: Option<Epoch>,
     region: &'static str,
+    /// The slow-start exit's state (`hystart` not `off`).
+    hystart: Option<HyStart>,
 }
 
 impl Cubic {
@@ -161,6 +173,7 @@ impl Cubic {
             w_est: cfg.init_cwnd,
             epoch: None,
             region: "slow-start",
+            hystart: cfg.hystart.build().filter(|_| cfg.slow_start),
             cfg,
         })
     }
@@ -228,21 +241,53 @@ impl Controller for Cubic {
         Self::NAME
     }
 
-    fn on_sent(&mut self, _now: Instant, _bytes: u64, in_flight: u64) {
+    fn on_sent(&mut self, now: Instant, _bytes: u64, in_flight: u64) {
         self.w.on_sent(in_flight);
+        if let Some(h) = &mut self.hystart {
+            h.on_sent(now);
+        }
     }
 
     fn on_ack(&mut self, now: Instant, ack: &Ack<'_>) {
         self.w.on_ack(ack);
         if let Some(r) = ack.rtt {
             self.rtt.on_sample(r);
+            if let Some(h) = &mut self.hystart {
+                h.on_rtt(r);
+            }
         }
         if self.w.in_recovery() {
             return;
         }
         if self.w.in_slow_start() {
-            self.region = "slow-start";
-            if self.w.slow_start(ack.bytes_acked as f64) <= 0.0 {
+            let bytes = ack.bytes_acked as f64;
+            let cwnd = self.segs();
+            let rest = match self.hystart.as_mut() {
+                Some(h) if h.phase() != Phase::Done => {
+                    let phase = h.on_ack(now, ack.newest_sent, ack.rtt, cwnd);
+                    self.region = if phase == Phase::Css {
+                        "css"
+                    } else {
+                        "slow-start"
+                    };
+                    if phase == Phase::Done {
+                        // RFC 9406 section 4.2 after CSS_ROUNDS; Linux on its exit.
+                        self.w.ssthresh = self.w.cwnd;
+                    }
+                    match h {
+                        HyStart::Rfc9406(_) => {
+                            self.w
+                                .slow_start_scaled(bytes, NON_PACED_L, phase.growth_factor())
+                        }
+                        HyStart::Linux(_) => self.w.slow_start(bytes),
+                    }
+                }
+                _ => {
+                    self.region = "slow-start";
+                    self.w.slow_start(bytes)
+                }
+            };
+            if rest <= 0.0 {
                 return;
             }
         }
@@ -279,6 +324,9 @@ impl Controller for Cubic {
         let before = self.segs();
         if self.w.on_loss_beta(now, loss, self.cfg.beta) {
             self.congestion_event(before);
+            if let Some(h) = &mut self.hystart {
+                h.on_congestion(false);
+            }
         }
     }
 
@@ -286,6 +334,9 @@ impl Controller for Cubic {
         let before = self.segs();
         if self.w.on_timeout_beta(now, kind, self.cfg.beta) {
             self.congestion_event(before);
+            if let Some(h) = &mut self.hystart {
+                h.on_congestion(true);
+            }
         } else {
             // Back-off timeouts and idle restarts start a new epoch from the current window
             // (an idle period must not count as growth time; Linux resets likewise).
@@ -477,6 +528,121 @@ mod tests {
             proptest::prop_assert!((c.w_cubic(0.0).unwrap() - reduced).abs() < 1e-6 * w as f64);
             proptest::prop_assert!((c.w_cubic(k).unwrap() - w as f64).abs() < 1e-9 * w as f64);
         }
+    }
+
+    fn hystart(init: f64) -> Cubic {
+        let cfg = CubicConfig::default().init_cwnd(init);
+        Cubic::new(cfg.hystart(HyStartKind::Rfc9406), MSS).unwrap()
+    }
+
+    /// Rounds of 100, 100 and 120 ms from 10 packets: 10 -> 20 -> 40, then in the third
+    /// round 7 ACKs at 1 packet (47), the eighth sample enters CSS (120 >= 100 + 12.5 ms)
+    /// and it and the other 32 grow by a quarter each: 47 + 33 / 4 = 55.25 packets.
+    fn into_css(c: &mut Cubic) -> Instant {
+        let mut t = Instant::ZERO;
+        for rtt in [100, 100, 120] {
+            t = round(c, t, Duration::from_millis(rtt));
+        }
+        t
+    }
+
+    #[test]
+    fn hystart_enters_css_on_an_rtt_increase() {
+        let mut c = hystart(10.0);
+        into_css(&mut c);
+        assert_eq!(pkts(&c), 55.25);
+        assert_eq!(c.metrics().state, "css");
+        assert_eq!(c.metrics().ssthresh, None);
+    }
+
+    #[test]
+    fn hystart_returns_to_slow_start_when_the_rtt_falls_back() {
+        let mut c = hystart(10.0);
+        let t = into_css(&mut c);
+        // 55 ACKs at 110 ms < the 120 ms baseline: 7 in CSS (+1.75), from the eighth sample
+        // slow start again (+48): 105 packets.
+        round(&mut c, t, Duration::from_millis(110));
+        assert_eq!(pkts(&c), 105.0);
+        assert_eq!(c.metrics().state, "slow-start");
+    }
+
+    #[test]
+    fn hystart_ends_css_in_avoidance_after_five_rounds() {
+        let mut c = hystart(10.0);
+        let mut t = into_css(&mut c);
+        // CSS rounds 2-5 at a quarter per ACK: 55.25 + 55/4 = 69,
+        // + 69/4 = 86.25, + 86/4 = 107.75, + 107/4 = 134.5.
+        for expect in [69.0, 86.25, 107.75, 134.5] {
+            t = round(&mut c, t, Duration::from_millis(120));
+            assert_eq!(pkts(&c), expect);
+            assert_eq!(c.metrics().state, "css");
+        }
+        // The first ACK of the next round: ssthresh = cwnd, a CUBIC epoch with W_max = cwnd.
+        c.on_sent(t, 1500, 1500);
+        let ms120 = Duration::from_millis(120);
+        c.on_ack(t + ms120, &ack_rtt(t, Some(ms120), 1500));
+        assert_eq!(c.metrics().ssthresh, Some(134 * 1500 + 750));
+        assert_eq!(c.w_max(), Some(134.5));
+        assert_ne!(c.metrics().state, "css");
+    }
+
+    #[test]
+    fn hystart_needs_eight_samples_in_a_round() {
+        // From 2 packets the RTT doubles in round 2, but 4 samples cannot end slow start.
+        let mut c = hystart(2.0);
+        let mut t = Instant::ZERO;
+        for (rtt, expect) in [(100, 4.0), (200, 8.0)] {
+            t = round(&mut c, t, Duration::from_millis(rtt));
+            assert_eq!((pkts(&c), c.metrics().state), (expect, "slow-start"));
+        }
+        // Round 3 has 8 samples at 300 ms >= 200 + 16: the eighth enters CSS (7 + 1/4).
+        round(&mut c, t, Duration::from_millis(300));
+        assert_eq!((pkts(&c), c.metrics().state), (15.25, "css"));
+    }
+
+    #[test]
+    fn without_hystart_slow_start_ignores_the_rtt_and_keeps_l_2() {
+        let mut c = Cubic::new(CubicConfig::default().init_cwnd(10.0), MSS).unwrap();
+        into_css(&mut c);
+        assert_eq!((pkts(&c), c.metrics().state), (80.0, "slow-start"));
+        // A stretch ACK of 4 segments: RFC 3465's L = 2 without HyStart++, RFC 9406's
+        // non-paced L = 8 with it.
+        for (mut c, grown) in [(c, 2.0), (hystart(80.0), 4.0)] {
+            let t = Instant::from_secs(10);
+            c.on_sent(t, 1500, 4 * 1500);
+            let mut a = ack_rtt(t, Some(Duration::from_millis(100)), 4 * 1500);
+            a.bytes_acked = 4 * 1500;
+            a.packets_acked = 4;
+            c.on_ack(t + Duration::from_millis(100), &a);
+            assert_eq!(pkts(&c), 80.0 + grown);
+        }
+    }
+
+    #[test]
+    fn a_timeout_ends_hystart_for_the_connection() {
+        let mut c = hystart(10.0);
+        let t = into_css(&mut c);
+        c.on_sent(t, 1500, 55 * 1500);
+        c.on_timeout(t, Timeout::Retransmission);
+        // Slow start again from 1 packet towards ssthresh 0.7 * 55 = 38.5; the fourth round
+        // has 8 samples at twice the third's RTT and still doubles the window.
+        let mut t = t;
+        for rtt in [100, 200, 400, 800] {
+            t = round(&mut c, t, Duration::from_millis(rtt));
+        }
+        assert_eq!((pkts(&c), c.metrics().state), (16.0, "slow-start"));
+    }
+
+    #[test]
+    fn linux_hystart_goes_straight_to_avoidance() {
+        // From 20 packets: 20 -> 40 -> 80 at 100 ms; at 120 ms (> 100 + 12.5) the ninth
+        // sample of the third round exits at 88 packets: ssthresh = cwnd, W_max = 88, K = 0.
+        let cfg = CubicConfig::default().init_cwnd(20.0);
+        let mut c = Cubic::new(cfg.hystart(HyStartKind::Linux), MSS).unwrap();
+        into_css(&mut c);
+        assert_eq!(c.metrics().ssthresh, Some(88 * 1500));
+        assert_eq!((c.w_max(), c.k()), (Some(88.0), Some(0.0)));
+        assert_ne!(c.metrics().state, "css");
     }
 
     #[test]

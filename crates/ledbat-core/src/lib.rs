@@ -22,6 +22,7 @@ pub mod dynamic_gain;
 pub mod error;
 pub mod fledbat;
 pub mod hybrid;
+pub mod hystart;
 pub mod ledbat;
 pub mod ledbat_pp;
 pub mod linear_min;

@@ -121,17 +121,24 @@ impl RenoWindow {
     /// ssthresh and returns the bytes left for congestion avoidance (all of them when not
     /// in slow start).
     pub fn slow_start(&mut self, bytes: f64) -> f64 {
+        self.slow_start_scaled(bytes, ABC_LIMIT, 1.0)
+    }
+
+    /// [`RenoWindow::slow_start`] with limit L = `limit` segments per ACK and the growth
+    /// scaled by `factor` (HyStart++'s conservative slow start: `min(N, L * SMSS) / 4`).
+    /// Returns the bytes left for congestion avoidance.
+    pub fn slow_start_scaled(&mut self, bytes: f64, limit: f64, factor: f64) -> f64 {
         if !self.in_slow_start() {
             return bytes;
         }
-        let step = bytes.min(ABC_LIMIT * self.mss);
+        let step = bytes.min(limit * self.mss);
         let room = self.ssthresh - self.cwnd;
-        if step <= room {
-            self.cwnd += step;
+        if step * factor <= room {
+            self.cwnd += step * factor;
             0.0
         } else {
             self.cwnd = self.ssthresh;
-            step - room
+            step - room / factor
         }
     }
 
