@@ -1,5 +1,6 @@
 //! `ledbat controllers`: the catalog of built-in controllers.
 
+use crate::support::outln;
 use ledbat_core::ControllerConfig;
 use ledbat_sim::export::{controller_catalog, ControllerRow};
 
@@ -25,7 +26,7 @@ fn rows(a: &Args) -> anyhow::Result<Vec<ControllerRow>> {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let rows = rows(&a)?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
     }
     let label = if a.params.is_empty() {
@@ -35,24 +36,24 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     };
     for row in &rows {
         let cfg = ControllerConfig::with_params(row.name, a.params.iter().map(String::as_str))?;
-        println!("{:<22} {}", row.name, row.description);
+        outln!("{:<22} {}", row.name, row.description);
         if row.recommended {
-            println!(
+            outln!(
                 "{:<22} recommended: the default of send, recv and torrent",
                 ""
             );
         }
-        println!("{:<22} source: {}", "", row.source);
+        outln!("{:<22} source: {}", "", row.source);
         let params: Vec<String> = cfg
             .params()
             .into_iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        println!("{:<22} {label}: {}", "", params.join(" "));
+        outln!("{:<22} {label}: {}", "", params.join(" "));
         for n in &row.non_compliant {
-            println!("{:<22} non-compliant: {n}", "");
+            outln!("{:<22} non-compliant: {n}", "");
         }
-        println!();
+        outln!();
     }
     Ok(())
 }

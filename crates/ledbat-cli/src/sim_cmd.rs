@@ -7,6 +7,7 @@ mod sim_plot;
 #[path = "swarm_out.rs"]
 mod swarm_out;
 
+use crate::support::outln;
 use crate::support::{write_dir_atomically, LateBar};
 use anyhow::{bail, Context};
 use ledbat_sim::export::{self, Cells};
@@ -95,7 +96,7 @@ pub fn run_sim(a: SimArgs) -> anyhow::Result<()> {
         bail!("packet conservation violated: {:?}", r.conservation);
     }
     if a.bench {
-        println!(
+        outln!(
             "bench: wall {:.3} s, simulated {:.1} s, bottleneck packets {} ({:.2} M/wall-s), events {} ({:.2} M/wall-s), peak packets in network {}, peak RSS {} kB",
             wall,
             r.duration_s,
@@ -109,7 +110,7 @@ pub fn run_sim(a: SimArgs) -> anyhow::Result<()> {
     }
     if let Some(out) = &a.out {
         write_dir_atomically(out, |dir| write_run(dir, &sc, &r))?;
-        println!("wrote {}", out.display());
+        outln!("wrote {}", out.display());
     }
     Ok(())
 }
@@ -322,7 +323,7 @@ pub fn run_sweep(a: SweepArgs) -> anyhow::Result<()> {
         Ok(())
     })?;
     print!("{table}");
-    println!(
+    outln!(
         "{} runs ({} grid points x {} seeds); wrote {}",
         runs.len(),
         points.len(),

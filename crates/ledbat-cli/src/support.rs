@@ -1,4 +1,5 @@
-//! What every subcommand shares: the async runtime, progress bars, and atomic writes.
+//! What every subcommand shares: the async runtime, progress bars, standard output that
+//! survives a closed pipe, and atomic writes.
 //!
 //! Outputs are written under a hidden temporary name beside their destination
 //! (`.NAME.tmp-PID`) and renamed into place only when complete, so a failed command leaves
@@ -9,6 +10,31 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::time::Instant as WallClock;
+
+/// `println!` for the CLI's standard output: when the reader has gone (`ledbat controllers
+/// | head`) the program ends quietly with status 0, as a C program would on SIGPIPE,
+/// instead of panicking; any other write error ends it with status 1.
+macro_rules! outln {
+    () => {
+        $crate::support::out_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::support::out_line(format_args!($($arg)*))
+    };
+}
+pub(crate) use outln;
+
+/// Writes one line to standard output (see [`outln`]).
+pub fn out_line(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{line}") {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing to standard output: {e}");
+        std::process::exit(1);
+    }
+}
 
 /// The single-threaded tokio runtime the network commands run on.
 pub fn runtime() -> Result<tokio::runtime::Runtime> {

@@ -9,6 +9,7 @@ mod torrent_net;
 #[path = "torrent_swarm.rs"]
 mod torrent_swarm;
 
+use crate::support::outln;
 use crate::support::{runtime, write_file_atomically};
 use crate::transfer_cmd::Tracer;
 use anyhow::{bail, Context, Result};
@@ -261,7 +262,7 @@ fn create(a: CreateArgs) -> Result<()> {
         .context("cannot create the torrent")?;
     let meta = Metainfo::from_bytes(&bytes).context("created torrent does not parse")?;
     write_file_atomically(&a.output, &bytes)?;
-    println!(
+    outln!(
         "{}: {} ({} bytes, {} file{}, {} pieces of {} KiB), info-hash {}",
         a.output.display(),
         meta.name,
@@ -287,7 +288,7 @@ fn utp_config(net: &NetArgs) -> Result<ConnectionConfig> {
 }
 
 fn print_json(v: serde_json::Value) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(&v)?);
+    outln!("{}", serde_json::to_string_pretty(&v)?);
     Ok(())
 }
 
@@ -467,7 +468,7 @@ async fn run_cmd(a: RunArgs) -> Result<()> {
             "tracker": o.tracker, "peers": o.peers,
         }))?;
     } else {
-        println!(
+        outln!(
             "torrent run: {name}: {} after {:.2} s ({}), {} B down, {} B up (utp {}/{}, tcp {}/{} down/up); stopped by {}",
             if complete { "complete" } else { "incomplete" },
             o.seconds,
@@ -570,7 +571,7 @@ async fn seed(a: SeedArgs) -> Result<()> {
             "stopped_by": o.stopped_by, "peers": o.peers,
         }))
     } else {
-        println!(
+        outln!(
             "torrent seed: {name} (info-hash {hash}): {} B uploaded to {} peer connection(s) in {:.2} s over {tname}; stopped by {}",
             c.uploaded,
             o.peers.len(),
@@ -632,7 +633,7 @@ async fn get(a: GetArgs) -> Result<()> {
             "rate_mbit_s": mbit(total, secs), "counters": c, "peers": o.peers,
         }))
     } else {
-        println!(
+        outln!(
             "torrent get: {} complete: {total} B in {n} pieces (all SHA-1 verified), {secs:.2} s = {:.2} Mbit/s over {tname}; {} hash failures, {} wasted blocks",
             path.display(),
             mbit(total, secs),

@@ -9,6 +9,7 @@
 #[path = "transfer_frame.rs"]
 pub mod frame;
 
+use crate::support::outln;
 use crate::support::{runtime, status_spinner, transfer_bar, TempPath};
 use anyhow::{bail, Context, Result};
 use frame::{Header, Status, DIGEST_LEN};
@@ -301,10 +302,10 @@ fn spawn_stats_ticker(
 
 fn print_summary(s: &Summary, json: bool) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(s)?);
+        outln!("{}", serde_json::to_string_pretty(s)?);
     } else {
         let c = &s.connection;
-        println!(
+        outln!(
             "{}: {} bytes in {:.3} s = {:.2} Mbit/s; {} retransmissions, {} timeouts; cwnd {} B; qdelay {}; base delay {}; sha256 {} {}",
             s.role,
             s.payload_bytes,
