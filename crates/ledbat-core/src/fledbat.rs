@@ -42,7 +42,7 @@ use crate::delay::DelayConfig;
 use crate::error::in_range;
 use crate::error::ConfigError;
 use crate::ledbat::{LedbatConfig, LedbatState};
-use crate::slowdown::{SlowdownConfig, SlowdownPhase, Slowdowns};
+use crate::slowdown::{JoinInput, SlowdownConfig, SlowdownPhase, Slowdowns};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
@@ -253,8 +253,15 @@ impl Fledbat {
         self.slowdowns.schedule_first(now, rtt);
         let min_flight = 2.0 * self.st.slowdown_window();
         let flight = ack.flight_before as f64;
-        self.slowdowns
-            .observe(now, qd, self.cfg.target, rtt, flight, min_flight);
+        let seen = JoinInput {
+            qd,
+            target: self.cfg.target,
+            rtt,
+            flight,
+            min_flight,
+            min_dip: Duration::ZERO,
+        };
+        self.slowdowns.observe(now, &seen);
         self.poll(now);
         match self.slowdowns.phase() {
             SlowdownPhase::Idle => false,

@@ -77,7 +77,7 @@ use crate::delay::DelayConfig;
 use crate::error::{in_range, ConfigError};
 use crate::ledbat::{LedbatConfig, LedbatState};
 use crate::slow_start::{self, Growth, SlowStart, SlowStartRules};
-use crate::slowdown::{SlowdownConfig, SlowdownPhase, Slowdowns};
+use crate::slowdown::{self, JoinInput, SlowdownConfig, SlowdownPhase, Slowdowns};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
@@ -480,16 +480,22 @@ impl LedbatPp {
             return;
         }
         let (w, rtt) = (self.hold_window(), self.st.srtt_or_target());
-        let share = self.share_at_target();
+        let pause = self.join_would_pause();
         if self.slowdowns.poll(now, &mut self.st.cwnd, w, rtt) {
             self.ramp_from_bdp = w > self.cfg.slowdown_hold_packets * self.st.mss;
-            self.pause = self.cfg.slowdown_join_pause
-                && self.slowdowns.joined()
-                && share.is_some_and(|b| b < self.st.mss);
+            self.pause = self.slowdowns.joined() && pause;
             if self.pause {
                 self.slowdowns.come_back_early();
             }
         }
+    }
+
+    /// Whether a join would pause this flow (`slowdown_join_pause` and under a packet of its
+    /// window in flight at a queue of TARGET). Such a flow also waits until the queue has
+    /// stayed drained for half an RTT before it joins ([`slowdown::JOIN_DIP_RTTS`]): a false
+    /// join would idle it for its whole hold.
+    fn join_would_pause(&self) -> bool {
+        self.cfg.slowdown_join_pause && self.share_at_target().is_some_and(|b| b < self.st.mss)
     }
 
     /// The part of the window that is in flight rather than queued when the queue stands at
@@ -589,8 +595,20 @@ impl Controller for LedbatPp {
                 let rtt = self.st.srtt_or_target();
                 let min_flight = 2.0 * self.st.slowdown_window();
                 let flight = ack.flight_before as f64;
-                self.slowdowns
-                    .observe(now, q, self.cfg.target, rtt, flight, min_flight);
+                let min_dip = if self.join_would_pause() {
+                    slowdown::scale(rtt, slowdown::JOIN_DIP_RTTS)
+                } else {
+                    Duration::ZERO
+                };
+                let seen = JoinInput {
+                    qd: q,
+                    target: self.cfg.target,
+                    rtt,
+                    flight,
+                    min_flight,
+                    min_dip,
+                };
+                self.slowdowns.observe(now, &seen);
             }
         }
         self.poll(now);
@@ -1015,7 +1033,7 @@ mod tests {
     }
 
     /// A flow with `cwnd_pkts` at base RTT `base_us` joins another flow's slowdown at
-    /// 310 ms (as in the test above, thresholds 30 ms); returns it in its hold.
+    /// 360 ms (as in the test above, thresholds 30 ms); returns it in its hold.
     fn joined_at_base(base_us: u64, cwnd_pkts: f64, pause: bool) -> LedbatPp {
         let cfg = LedbatPpConfig::default()
             .slowdown_join(0.5)
@@ -1026,6 +1044,7 @@ mod tests {
         fill(&mut c, Instant::from_millis(10), base_us + 31_000);
         fill(&mut c, Instant::from_millis(300), base_us + 31_000);
         fill(&mut c, Instant::from_millis(310), base_us + 29_000);
+        fill(&mut c, Instant::from_millis(360), base_us + 29_000);
         assert!(matches!(c.phase(), Phase::Hold { .. }), "{:?}", c.phase());
         c
     }
@@ -1058,8 +1077,8 @@ mod tests {
             t += Duration::from_millis(1);
             c.on_ack(t, &rtt_ack(1_000));
         }
-        // Slowdown from 310 ms to t: the next 4.5 durations after t, not 9.
-        let d = t.saturating_since(Instant::from_millis(310));
+        // Slowdown from 360 ms to t: the next 4.5 durations after t, not 9.
+        let d = t.saturating_since(Instant::from_millis(360));
         assert_eq!(c.slowdown_at(), Some(t + crate::slowdown::scale(d, 4.5)));
     }
 
@@ -1116,6 +1135,7 @@ mod tests {
         fill(&mut c, t + ms(2_000), 90_000);
         fill(&mut c, t + ms(2_200), 90_000);
         fill(&mut c, t + ms(2_250), 50_000);
+        fill(&mut c, t + ms(2_300), 50_000);
         assert!(matches!(c.phase(), Phase::Hold { .. }), "{:?}", c.phase());
     }
 

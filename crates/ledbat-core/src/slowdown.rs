@@ -25,9 +25,11 @@
 //! armed:  qd > thr without a break for one RTT (a standing queue, not a burst), while the
 //!         flow's flight exceeds twice the hold window (it has a share of the queue to drain);
 //!         remember F = the largest flight and Q = the largest qd since qd rose above thr
-//! dip:    the first qd <= thr after that; it disarms, and joins when
+//! dip:    qd <= thr after that; it disarms unless
 //!           explained = RTT * (F - flight) / F  <  (Q - qd) / 2
-//!         and the flow's own slowdown ended at least 4 RTTs ago
+//!         and the flow's own slowdown ended at least 4 RTTs ago; it joins when the
+//!         queue has stayed at or below thr for `min_dip` (the owner's choice: 0, or RTT / 2
+//!         where a join is costly; a shorter dip is noise and the flow stays armed)
 //! ```
 //!
 //! `explained` is the queue the flow's own reduction removed: a window-limited flow sending
@@ -51,6 +53,12 @@ pub(crate) fn scale(d: Duration, k: f64) -> Duration {
 
 /// RTTs a flow waits after its own slowdown ended before it may join another one.
 pub const JOIN_REST_RTTS: f64 = 4.0;
+
+/// RTTs the queue must stay drained before a flow whose join would pause it joins (the
+/// owner passes `min_dip` to [`Slowdowns::observe`]): another flow's slowdown holds the
+/// queue down for two of its RTTs, a run of early samples (the bed's 0.06 ms path at a
+/// threshold of 0.8 TARGET) for a few ms.
+pub const JOIN_DIP_RTTS: f64 = 0.5;
 
 /// Timing of the slowdowns (validated by the owning controller's config).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,6 +125,23 @@ pub struct Slowdowns {
     join: JoinState,
 }
 
+/// What the owner tells the join rule on each RTT sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JoinInput {
+    /// Queuing delay (filtered).
+    pub qd: Duration,
+    /// The owner's TARGET; the threshold is `join * target`.
+    pub target: Duration,
+    /// Smoothed RTT.
+    pub rtt: Duration,
+    /// This flow's flight before the ACK, bytes.
+    pub flight: f64,
+    /// The flight it must exceed to arm, bytes (twice the hold window).
+    pub min_flight: f64,
+    /// How long the queue must stay drained before joining (0: at the first sample).
+    pub min_dip: Duration,
+}
+
 /// What the join rule has seen since the queuing delay last rose above its threshold.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct JoinState {
@@ -128,6 +153,9 @@ struct JoinState {
     /// Whether the queue above the threshold has stood for one RTT with a flight above the
     /// arming minimum.
     armed: bool,
+    /// When an armed flow first saw the queue at or below the threshold, by more than its
+    /// own flight explains.
+    dip_since: Option<Instant>,
 }
 
 impl Slowdowns {
@@ -188,20 +216,17 @@ impl Slowdowns {
         }
     }
 
-    /// Join rule (see the module comment): given the queuing delay `qd` against `target`,
-    /// the smoothed `rtt`, this flow's flight before the ACK (`flight`, bytes) and the
-    /// flight it must exceed to arm (`min_flight`, bytes: twice the hold window), moves a
-    /// scheduled slowdown to `now` when another flow's slowdown has drained the queue.
-    /// Only when idle.
-    pub fn observe(
-        &mut self,
-        now: Instant,
-        qd: Duration,
-        target: Duration,
-        rtt: Duration,
-        flight: f64,
-        min_flight: f64,
-    ) {
+    /// Join rule (see the module comment): moves a scheduled slowdown to `now` when
+    /// another flow's slowdown has drained the queue for `seen.min_dip`. Only when idle.
+    pub fn observe(&mut self, now: Instant, seen: &JoinInput) {
+        let JoinInput {
+            qd,
+            target,
+            rtt,
+            flight,
+            min_flight,
+            min_dip,
+        } = *seen;
         if self.cfg.join <= 0.0 || self.phase != SlowdownPhase::Idle {
             return;
         }
@@ -210,6 +235,8 @@ impl Slowdowns {
         };
         let j = &mut self.join;
         if qd.as_nanos() as f64 > self.cfg.join * target.as_nanos() as f64 {
+            // A dip shorter than JOIN_DIP_RTTS was noise: the standing queue goes on.
+            j.dip_since = None;
             let since = *j.above_since.get_or_insert(now);
             j.peak_flight = j.peak_flight.max(flight);
             j.peak_qd = j.peak_qd.max(qd);
@@ -218,17 +245,23 @@ impl Slowdowns {
             }
             return;
         }
-        let seen = std::mem::take(j);
-        if !seen.armed {
+        if !j.armed {
+            *j = JoinState::default();
             return;
         }
         let rested = self
             .end
             .is_none_or(|end| now.saturating_since(end) >= scale(rtt, JOIN_REST_RTTS));
-        let cut = (seen.peak_flight - flight).max(0.0) / seen.peak_flight;
+        let cut = (j.peak_flight - flight).max(0.0) / j.peak_flight;
         let explained = scale(rtt, cut);
-        let observed = seen.peak_qd.saturating_sub(qd);
-        if rested && at > now && explained.as_nanos() * 2 < observed.as_nanos() {
+        let observed = j.peak_qd.saturating_sub(qd);
+        if !(rested && at > now && explained.as_nanos() * 2 < observed.as_nanos()) {
+            *j = JoinState::default();
+            return;
+        }
+        let since = *j.dip_since.get_or_insert(now);
+        if now.saturating_since(since) >= min_dip {
+            *j = JoinState::default();
             self.at = Some(now);
             self.join_pending = true;
         }
@@ -356,7 +389,32 @@ mod tests {
     fn see(s: &mut Slowdowns, t_ms: u64, qd_ms: u64, flight_pkts: f64) {
         let ms = Duration::from_millis;
         let now = Instant::from_millis(t_ms);
-        s.observe(now, ms(qd_ms), TARGET, RTT, flight_pkts * PKT, MIN_FLIGHT);
+        s.observe(now, &input(ms(qd_ms), flight_pkts, DIP));
+    }
+
+    fn input(qd: Duration, flight_pkts: f64, min_dip: Duration) -> JoinInput {
+        JoinInput {
+            qd,
+            target: TARGET,
+            rtt: RTT,
+            flight: flight_pkts * PKT,
+            min_flight: MIN_FLIGHT,
+            min_dip,
+        }
+    }
+
+    /// What a flow whose join would pause it waits for: half of RTT.
+    const DIP: Duration = Duration::from_millis(25);
+
+    #[test]
+    fn without_a_minimum_dip_the_first_drained_sample_joins() {
+        let mut s = joining();
+        let ms = Duration::from_millis;
+        for (t, qd) in [(80, 40), (130, 50), (140, 30)] {
+            let now = Instant::from_millis(t);
+            s.observe(now, &input(ms(qd), 20.0, Duration::ZERO));
+        }
+        assert_eq!(s.next_at(), Some(Instant::from_millis(140)));
     }
 
     #[test]
@@ -370,32 +428,53 @@ mod tests {
         see(&mut s, 60, 45, 20.0);
         see(&mut s, 70, 30, 20.0);
         assert_eq!(s.next_at(), Some(due));
-        // Above from 80 ms to 130 ms (one RTT), then at 30 ms with the flight unchanged:
-        // another flow drained the queue; join now.
+        // Above from 80 ms to 130 ms (one RTT), then at 30 ms with the flight unchanged
+        // for half an RTT: another flow drained the queue; join then.
         see(&mut s, 80, 40, 20.0);
         see(&mut s, 130, 50, 20.0);
         see(&mut s, 140, 30, 20.0);
-        assert_eq!(s.next_at(), Some(Instant::from_millis(140)));
+        see(&mut s, 160, 28, 20.0);
+        assert_eq!(s.next_at(), Some(due), "drained for 20 ms < RTT / 2");
+        see(&mut s, 165, 29, 20.0);
+        assert_eq!(s.next_at(), Some(Instant::from_millis(165)));
+    }
+
+    #[test]
+    fn a_dip_shorter_than_half_an_rtt_is_noise() {
+        let mut s = joining();
+        let due = s.next_at().unwrap();
+        see(&mut s, 80, 40, 20.0);
+        see(&mut s, 130, 50, 20.0);
+        // 20 ms at 25-30 ms, then back above: not joined, and still armed.
+        see(&mut s, 140, 25, 20.0);
+        see(&mut s, 160, 30, 20.0);
+        see(&mut s, 170, 45, 20.0);
+        see(&mut s, 190, 30, 20.0);
+        assert_eq!(s.next_at(), Some(due));
+        // The queue stands on; a dip that lasts half an RTT is joined.
+        see(&mut s, 215, 30, 20.0);
+        assert_eq!(s.next_at(), Some(Instant::from_millis(215)));
     }
 
     #[test]
     fn a_slowdown_knows_whether_a_join_started_it() {
         let mut s = joining();
         let mut cwnd = 20.0 * PKT;
-        // Joined at 140 ms (as above): the slowdown that starts then was a join.
+        // Joined at 165 ms (drained from 140 ms): the slowdown that starts then was a join.
         see(&mut s, 80, 40, 20.0);
         see(&mut s, 130, 50, 20.0);
         see(&mut s, 140, 30, 20.0);
+        see(&mut s, 165, 30, 20.0);
         assert!(!s.joined(), "nothing in progress yet");
-        assert!(s.poll(Instant::from_millis(140), &mut cwnd, PKT, RTT));
+        assert!(s.poll(Instant::from_millis(165), &mut cwnd, PKT, RTT));
         assert!(s.joined());
         // Hold 2 RTTs (100 ms), ramp, end at 400 ms: the next one is the flow's own timer,
-        // 9 x 260 ms later.
-        s.poll(Instant::from_millis(240), &mut cwnd, PKT, RTT);
+        // 9 x 235 ms later.
+        s.poll(Instant::from_millis(265), &mut cwnd, PKT, RTT);
         s.end_ramp(Instant::from_millis(400));
         assert!(!s.joined());
-        assert_eq!(s.next_at(), Some(Instant::from_millis(400 + 9 * 260)));
-        assert!(s.poll(Instant::from_millis(2740), &mut cwnd, PKT, RTT));
+        assert_eq!(s.next_at(), Some(Instant::from_millis(400 + 9 * 235)));
+        assert!(s.poll(Instant::from_millis(2515), &mut cwnd, PKT, RTT));
         assert!(!s.joined(), "started by its own timer");
     }
 
@@ -437,7 +516,8 @@ mod tests {
         see(&mut s, 300, 60, 40.0);
         see(&mut s, 360, 60, 40.0);
         see(&mut s, 400, 20, 36.0);
-        assert_eq!(s.next_at(), Some(Instant::from_millis(400)));
+        see(&mut s, 425, 20, 36.0);
+        assert_eq!(s.next_at(), Some(Instant::from_millis(425)));
     }
 
     #[test]
@@ -458,9 +538,10 @@ mod tests {
         see(&mut s, 0, 60, 20.0);
         see(&mut s, 50, 60, 20.0);
         see(&mut s, 60, 20, 20.0);
+        see(&mut s, 85, 20, 20.0);
         let mut cwnd = 30_000.0;
-        assert!(s.poll(Instant::from_millis(60), &mut cwnd, 3000.0, RTT));
-        s.poll(Instant::from_millis(160), &mut cwnd, 3000.0, RTT);
+        assert!(s.poll(Instant::from_millis(85), &mut cwnd, 3000.0, RTT));
+        s.poll(Instant::from_millis(185), &mut cwnd, 3000.0, RTT);
         s.end_ramp(Instant::from_millis(200));
         let next = s.next_at().unwrap();
         // 150 ms after the end (< 4 RTTs): a drop after a standing queue is not joined.
@@ -472,7 +553,8 @@ mod tests {
         see(&mut s, 360, 60, 20.0);
         see(&mut s, 410, 60, 20.0);
         see(&mut s, 450, 0, 20.0);
-        assert_eq!(s.next_at(), Some(Instant::from_millis(450)));
+        see(&mut s, 475, 0, 20.0);
+        assert_eq!(s.next_at(), Some(Instant::from_millis(475)));
     }
 
     #[test]
