@@ -202,6 +202,21 @@ pub fn swarm_peers_table(s: &SwarmResult) -> Table {
     t.push("uplink_max_queue_pkts", int(|x| x.uplink_max_queue_pkts));
     t.push("uplink_drops", int(|x| x.uplink_drops));
     t.push("uplink_utilisation", float(|x| x.uplink_utilisation, 4));
+    t.push(
+        "uplink_queue_ms_per_packet",
+        float(|x| x.uplink_queue_ms_per_packet, 3),
+    );
+    t.push("upload_lost_pkts", int(|x| x.upload_lost_pkts));
+    t.push("upload_loss_acks", int(|x| x.upload_loss_acks));
+    t.push("upload_rtos", int(|x| x.upload_rtos));
+    t.push(
+        "upload_rtos_head_delivered",
+        int(|x| x.upload_rtos_head_delivered),
+    );
+    t.push("idle_no_data", int(|x| x.idle_no_data));
+    t.push("idle_awaiting_ack", int(|x| x.idle_awaiting_ack));
+    t.push("idle_awaiting_rto", int(|x| x.idle_awaiting_rto));
+    t.push("idle_window_full", int(|x| x.idle_window_full));
     t.push("block_latency_ms", float(|x| x.block_latency_ms, 3));
     t.push("late_requests", int(|x| x.late_requests));
     t.push("duplicate_requests", int(|x| x.duplicate_requests));

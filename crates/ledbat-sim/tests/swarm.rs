@@ -189,6 +189,64 @@ fn a_never_leaving_swarm_finishes_within_what_the_upload_capacity_allows() {
     }
 }
 
+/// A byte-limited uplink buffer (`buffer_bytes`) counts a 40-byte ACK as 40 bytes: the
+/// same 1 s at 1 Mb/s as 83 full packets (125 000 bytes) drops less and holds more queue
+/// once the uplinks carry their downloads' ACKs. The loss-recovery and idle counters of
+/// peers.csv stay consistent with each other in both.
+#[test]
+fn a_byte_limited_uplink_buffer_leaves_room_that_acks_would_take() {
+    let classes = |buf: &str| {
+        format!(
+            "[[swarm.class]]\nname = \"c\"\ndisposition = 5\ndown = \"1Gbps\"\n{buf}\n\
+             tcp_cc = {{ name = \"cubic\" }}\ndelay = [\"1ms\", \"1ms\"]\n"
+        )
+    };
+    let totals = |buf: &str| {
+        let r = run(&sized(10, "2MiB", "", &classes(buf)), 1).unwrap();
+        assert_conserved(&r, buf);
+        let s = swarm(&r);
+        assert!(s.complete, "{buf}");
+        for p in &s.peers {
+            let idle = p.idle_no_data + p.idle_awaiting_ack + p.idle_awaiting_rto;
+            assert!(idle <= p.queue_samples, "{buf}: peer {}", p.id);
+            assert!(
+                p.idle_window_full <= p.queue_samples,
+                "{buf}: peer {}",
+                p.id
+            );
+            assert!(
+                p.upload_rtos_head_delivered <= p.upload_rtos,
+                "{buf}: peer {}",
+                p.id
+            );
+            assert!(
+                p.upload_loss_acks <= p.upload_lost_pkts,
+                "{buf}: peer {}",
+                p.id
+            );
+        }
+        let drops: u64 = s.peers.iter().map(|p| p.uplink_drops).sum();
+        let q: f64 = s
+            .peers
+            .iter()
+            .filter_map(|p| p.uplink_queue_ms_per_packet)
+            .sum();
+        (drops, q)
+    };
+    let (d_pkts, q_pkts) = totals("buffer = 83");
+    // `buffer` stays 83 here: ignoring `buffer_bytes` would give the same run.
+    let (d_bytes, q_bytes) = totals("buffer = 83\nbuffer_bytes = 125000");
+    assert!(d_pkts > 0, "the 83-packet uplinks overflow");
+    assert!(
+        d_bytes < d_pkts,
+        "drops: {d_bytes} bytes-limited, {d_pkts} packets"
+    );
+    assert!(
+        q_bytes > q_pkts,
+        "queue: {q_bytes} bytes-limited, {q_pkts} packets"
+    );
+}
+
 #[test]
 fn departing_seeds_are_replaced_and_the_swarm_keeps_delivering() {
     for behaviour in ["leave-at-once", "random-stay"] {

@@ -775,21 +775,39 @@ pub(super) fn claims() -> Vec<Claim> {
             },
             direction: AtLeast { bound: 150.0 },
             tolerance_note: "text value ±25 %; direction: hundreds of ms (at least 150)",
-            explanation: "Not root-caused. Our TCP leechers' queues reach the 83-packet \
-                buffer and drop (peers.csv: uplink_max_queue_pkts, uplink_drops), but the \
-                queue empties often: the uplinks are often idle \
-                (s003-flashcrowd-uplinks-busy) and upload connections restart from the \
-                initial window after every idle period longer than an RTO (RFC 5681), as \
-                Linux does by default. None of these is the cause alone: deeper request \
-                pipelines (20 or 50 blocks) or smaller pieces (32 KiB: 79 % busy) do not \
-                bring the mean above 130 ms (`ledbat swarm \
-                scenarios/seed003/swarm-flashcrowd.toml --set swarm.class.3.share=1 --set \
-                swarm.class.4.share=0 --set swarm.class.5.share=0 --set swarm.pipeline=50`), \
+            explanation: "Root cause: two departures from the testbed's setup, isolated \
+                one at a time with `ledbat swarm scenarios/seed003/swarm-flashcrowd.toml \
+                --set swarm.class.3.share=1 --set swarm.class.4.share=0 --set \
+                swarm.class.5.share=0` plus the overrides named (seeds 1-3; the columns are \
+                peers.csv's). (1) The buffer: section 6.2.1 sizes it as B/C = 1 s of \
+                traffic, a byte limit (the bed's tbf holds 125 000 bytes), and the scenario \
+                gives 83 packets; an uplink also carries one 40-byte ACK per packet its peer \
+                downloads, each taking a packet's place, so it overflows long before 1 s of \
+                data waits. Counted in bytes (`--set swarm.class.0.buffer_bytes=125000 --set \
+                swarm.class.3.buffer_bytes=125000`) the uplinks drop 8-9 times fewer \
+                packets (uplink_drops) and the mean is 141-147 ms. (2) Busy time: our \
+                uplinks serialise {=s003-flashcrowd-uplinks-busy} of the time against the \
+                thesis's 80 % (root cause there: the number of pieces), and an idle sample \
+                counts as zero here. With both (the byte buffer and `--set \
+                swarm.piece_size=32KiB`: 76-78 % busy) the mean is 294-308 ms, 305-319 ms \
+                per packet sent (uplink_queue_ms_per_packet; the thesis logged the queue \
+                after every dequeue, which skips idle time too) and 385-396 ms per unit of \
+                busy time (the mean over the busy fraction), against 400 ms in the thesis \
+                and 520-580 ms per busy sample on the kernel (docs/swarm/README.md); either \
+                change alone leaves it below 150 ms (32 KiB pieces in 83 packets: 85-89 ms, \
+                the buffer full of ACKs). Not the cause: TCP loss recovery idling the \
+                uplinks. Waits for a \
+                retransmission timer account for 10-13 % of the idle samples \
+                (idle_awaiting_rto; 30-32 % with 32 KiB pieces in 83 packets), early \
+                retransmission (`--set transport.dupthresh=1`) leaves the mean within 3 ms \
                 and keeping the window across idle periods (`--set \
-                transport.idle_restart=false`) moves it from 99 to 124 ms (seed 1). The \
-                real clients' all-TCP swarms on the kernel hold 301-387 ms \
-                (docs/swarm/README.md), so the simulated flash crowd misses something of \
-                them that is not identified.",
+                transport.idle_restart=false`) gives 115-123 ms. What remains of our TCP: \
+                41-44 % of the upload flows' timeouts (53-54 % with the byte buffer) fire \
+                with the oldest packet already delivered (upload_rtos_head_delivered \
+                against upload_rtos: its ACK waits \
+                behind the receiver's own queue), each resetting the window to one packet; \
+                Linux detects such spurious timeouts (F-RTO, RFC 5682) and the simulated \
+                TCP does not.",
         },
         Claim {
             id: "s003-flashcrowd-default-80-ledbat",

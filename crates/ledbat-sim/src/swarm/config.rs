@@ -187,6 +187,11 @@ pub struct PeerClass {
     pub down: Rate,
     /// Uplink DropTail buffer in packets. Default 200.
     pub buffer: u32,
+    /// Uplink DropTail buffer in bytes instead of packets (`buffer` is then ignored), as
+    /// a byte-limited shaper holds it (tc's tbf `limit`, an HTB queue sized "B/C = 1 s"
+    /// in seed 003 section 6.2.1): a 40-byte ACK takes 40 bytes of it rather than a whole
+    /// packet's place. Default none: the buffer counts packets.
+    pub buffer_bytes: Option<u64>,
     /// Downlink DropTail buffer in packets. Default: `buffer`.
     pub down_buffer: Option<u32>,
     /// One-way access delay, drawn uniformly in `[lo, hi]` per peer. Default [1 ms, 25 ms].
@@ -204,6 +209,7 @@ impl Default for PeerClass {
             up: Rate::mbps(1),
             down: Rate::mbps(8),
             buffer: 200,
+            buffer_bytes: None,
             down_buffer: None,
             delay: [Duration::from_millis(1), Duration::from_millis(25)],
         }
@@ -487,6 +493,9 @@ impl SwarmConfig {
             if cl.buffer == 0 {
                 return Err(invalid(ck("buffer"), "must be at least 1 packet"));
             }
+            if cl.buffer_bytes == Some(0) {
+                return Err(invalid(ck("buffer_bytes"), "must be at least 1 byte"));
+            }
             if cl.down_buffer == Some(0) {
                 return Err(invalid(ck("down_buffer"), "must be at least 1 packet"));
             }
@@ -632,6 +641,12 @@ disposition = 13
                 "disposition = 14",
                 "disposition = 14\ndelay = [\"30ms\", \"2ms\"]",
                 "swarm.class.0.delay",
+                9,
+            ),
+            (
+                "disposition = 14",
+                "disposition = 14\nbuffer_bytes = 0",
+                "swarm.class.0.buffer_bytes",
                 9,
             ),
             (

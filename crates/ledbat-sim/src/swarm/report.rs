@@ -57,6 +57,29 @@ pub struct PeerResult {
     pub uplink_drops: u64,
     /// Fraction of its time in the window that its uplink was serialising.
     pub uplink_utilisation: Option<f64>,
+    /// Mean queueing delay of the packets its uplink sent in the window, ms: the queue
+    /// seen per packet, so idle time does not count (seed 003 section 6.2.1 logged the
+    /// queue after every dequeue).
+    pub uplink_queue_ms_per_packet: Option<f64>,
+    /// Packets of its outgoing flows declared lost by duplicate acknowledgements.
+    pub upload_lost_pkts: u64,
+    /// ACKs that declared such losses (loss-recovery episodes without the timer).
+    pub upload_loss_acks: u64,
+    /// Retransmission timeouts of its outgoing flows (every expiry, back-offs included).
+    pub upload_rtos: u64,
+    /// First timeouts (not back-offs) of those flows that fired with the oldest
+    /// unacknowledged packet already at the receiver: spurious, its ACK late or lost.
+    pub upload_rtos_head_delivered: u64,
+    /// Queue samples with its uplink idle and nothing outstanding on its outgoing flows.
+    pub idle_no_data: u64,
+    /// Idle samples while one of its flows had data outstanding that an ACK then moved
+    /// (the flow silent longest is the one charged).
+    pub idle_awaiting_ack: u64,
+    /// Idle samples while that flow waited for its retransmission timer.
+    pub idle_awaiting_rto: u64,
+    /// Idle samples with data written to one of its outgoing flows and not sent (that
+    /// flow's window full; counted besides the three above).
+    pub idle_window_full: u64,
     /// Mean time from queuing a request to receiving the block, in the window, ms.
     pub block_latency_ms: Option<f64>,
     /// Requests refused because they crossed our CHOKE.
@@ -423,6 +446,15 @@ mod tests {
             uplink_max_queue_pkts: 0,
             uplink_drops: 0,
             uplink_utilisation: Some(id as f64 / 10.0),
+            uplink_queue_ms_per_packet: None,
+            upload_lost_pkts: 0,
+            upload_loss_acks: 0,
+            upload_rtos: 0,
+            upload_rtos_head_delivered: 0,
+            idle_no_data: 0,
+            idle_awaiting_ack: 0,
+            idle_awaiting_rto: 0,
+            idle_window_full: 0,
             block_latency_ms: None,
             late_requests: 0,
             duplicate_requests: 0,

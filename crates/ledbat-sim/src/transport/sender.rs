@@ -112,6 +112,8 @@ pub struct AckOutcome {
     /// The retransmission timer was re-armed for this instant (the cumulative ACK advanced
     /// with data still outstanding).
     pub rto_armed: Option<Instant>,
+    /// The cumulative acknowledgement advanced.
+    pub advanced: bool,
 }
 
 /// Transport parameters the sender needs.
@@ -224,6 +226,14 @@ impl Sender {
     /// The RTT estimator.
     pub fn rtt(&self) -> &RttEstimator {
         &self.rtt
+    }
+    /// Last transmission or ACK arrival (or [`Sender::touch`]).
+    pub fn last_activity(&self) -> Instant {
+        self.last_activity
+    }
+    /// Sent packets not yet cumulatively acknowledged, `snd_nxt - snd_una`.
+    pub fn outstanding(&self) -> u64 {
+        self.snd_nxt - self.snd_una
     }
     /// When the retransmission timer expires, if it runs.
     pub fn rto_deadline(&self) -> Option<Instant> {
@@ -469,6 +479,7 @@ impl Sender {
             self.sent_list.pop_front();
             self.cc.on_loss(now, &loss);
         }
+        out.advanced = advanced;
         if advanced {
             if self.snd_una < self.snd_nxt {
                 out.rto_armed = Some(self.arm_rto(now));
@@ -560,6 +571,22 @@ mod tests {
                 reverse_delay: DelaySample(0),
             },
         )
+    }
+
+    #[test]
+    fn reports_whether_the_cumulative_ack_advanced_and_what_is_outstanding() {
+        let mut s = sender();
+        s.write(5);
+        send_all(&mut s, ms(0));
+        assert_eq!((s.outstanding(), s.last_activity()), (5, ms(0)));
+        // seq 0 lost: the ACK of seq 1 only SACKs it, the cumulative ACK stays at 0.
+        let o = ack(&mut s, ms(40), 0, 1);
+        assert!(!o.advanced);
+        assert_eq!((s.outstanding(), s.last_activity()), (5, ms(40)));
+        // The ACK covering 0..=2 advances it; 2 of the 5 remain outstanding.
+        let o = ack(&mut s, ms(60), 3, 2);
+        assert!(o.advanced);
+        assert_eq!(s.outstanding(), 2);
     }
 
     #[test]

@@ -233,6 +233,10 @@ impl World<'_> {
                 f.stats.rtt_n += 1;
             }
             f.stats.losses += out.losses;
+            f.stats.loss_acks += (out.losses > 0) as u64;
+        }
+        if out.advanced && self.flows[fi].stats.idle_pending > 0 {
+            self.settle_idle(fi, false);
         }
         if let Some(d) = out.rto_armed {
             self.schedule_rto(fi, d);
@@ -262,8 +266,13 @@ impl World<'_> {
             s.cancel_rto();
             return;
         }
+        let head_delivered = s.backoff() == 0 && f.receiver.rcv_nxt() > s.snd_una();
         let Some(d) = s.on_rto(now) else { return };
         f.stats.timeouts += measuring as u64;
+        f.stats.rto_head_delivered += (measuring && head_delivered) as u64;
+        if f.stats.idle_pending > 0 {
+            self.settle_idle(fi, true);
+        }
         self.schedule_rto(fi, d);
         self.try_send(fi);
         self.schedule_tick(fi);

@@ -20,6 +20,17 @@ pub(super) struct FlowStats {
     pub timeouts: u64,
     /// Packets declared lost, measured.
     pub losses: u64,
+    /// ACKs that declared at least one packet lost (loss-recovery episodes started by
+    /// duplicate acknowledgements rather than by the timer), measured.
+    pub loss_acks: u64,
+    /// First retransmission timeouts (not back-offs) that fired although the receiver
+    /// already had the oldest unacknowledged packet: its ACK was late or lost, so the
+    /// timeout was spurious for that packet (a lower bound on spurious timeouts), measured.
+    pub rto_head_delivered: u64,
+    /// Swarm only: idle-uplink samples charged to this flow (it had data outstanding and
+    /// had been silent longest), classified by what ends the wait: the retransmission
+    /// timer or an acknowledgement ([`FlowStats::take_idle`]).
+    pub idle_pending: u64,
     /// Data packets dropped in the network, measured.
     pub dropped: u64,
     /// Bytes delivered in order, measured.

@@ -33,6 +33,14 @@ struct Record {
     q_ms_sum: f64,
     latency_sum_us: u64,
     latency_n: u64,
+    /// Samples at which its uplink was idle: nothing outstanding on any of its outgoing
+    /// flows, or one waiting for an ACK, or one waiting for its retransmission timer.
+    idle_no_data: u64,
+    idle_ack: u64,
+    idle_rto: u64,
+    /// Idle samples at which one of its outgoing flows had data written and not sent (its
+    /// window full).
+    idle_unsent: u64,
     /// The peer's counters when it left (taken from the live peer otherwise).
     stats: Option<PeerStats>,
 }
@@ -177,7 +185,31 @@ impl World<'_> {
                 let Some(up) = r.uplink else { continue };
                 let q = &self.links[up as usize].queue;
                 let pkts = q.waiting_at(ns);
-                let ms = q.backlog_ns(ns) as f64 * 1e-6;
+                let backlog = q.backlog_ns(ns);
+                let ms = backlog as f64 * 1e-6;
+                if backlog == 0 {
+                    // Idle: charge the sample to the outgoing flow with data outstanding that
+                    // has been silent longest; what next moves that flow (its timer or an
+                    // ACK) classifies it. None outstanding: nothing to send.
+                    let flows = &mut self.flows;
+                    let (mut unsent, mut waiting) = (false, None);
+                    let members = &sw.members;
+                    for fi in members[id as usize].iter().flat_map(|m| m.out_flows()) {
+                        let Some(s) = flows[fi as usize].sender.as_ref() else {
+                            continue;
+                        };
+                        unsent |= s.written() > s.snd_nxt();
+                        if s.outstanding() > 0 {
+                            let c = (s.last_activity(), fi);
+                            waiting = Some(waiting.map_or(c, |w: (Instant, u32)| w.min(c)));
+                        }
+                    }
+                    r.idle_unsent += unsent as u64;
+                    match waiting {
+                        Some((_, fi)) => flows[fi as usize].stats.idle_pending += 1,
+                        None => r.idle_no_data += 1,
+                    }
+                }
                 r.q_samples += 1;
                 r.q_pkts_sum += pkts as u64;
                 r.q_ms_sum += ms;
@@ -187,6 +219,22 @@ impl World<'_> {
         let next = now + every;
         if next <= self.end {
             self.at(next, Ev::Sample);
+        }
+    }
+
+    /// Flow `fi`'s wait has ended, by its retransmission timer (`rto`) or an ACK: the
+    /// idle-uplink samples charged to it are classified accordingly.
+    pub(in crate::world) fn settle_idle(&mut self, fi: usize, rto: bool) {
+        let f = &mut self.flows[fi];
+        let n = std::mem::take(&mut f.stats.idle_pending);
+        let (Some(c), Some(sw)) = (f.conn.as_ref(), self.swarm.as_mut()) else {
+            return;
+        };
+        let r = &mut sw.measure.records[c.from as usize];
+        if rto {
+            r.idle_rto += n;
+        } else {
+            r.idle_ack += n;
         }
     }
 
@@ -202,6 +250,19 @@ impl World<'_> {
                 _ => 0.0,
             }
         };
+        // Loss recovery of each peer's outgoing flows: (packets lost by duplicate ACKs,
+        // ACKs declaring losses, retransmission timeouts, first timeouts with the head
+        // packet delivered).
+        let mut recovery = vec![(0u64, 0u64, 0u64, 0u64); m.records.len()];
+        for f in &self.flows {
+            if let Some(c) = f.conn.as_ref() {
+                let x = &mut recovery[c.from as usize];
+                x.0 += f.stats.losses;
+                x.1 += f.stats.loss_acks;
+                x.2 += f.stats.timeouts;
+                x.3 += f.stats.rto_head_delivered;
+            }
+        }
         let mut peers = Vec::with_capacity(m.records.len());
         let (mut busy_bits, mut cap_bits) = (0.0, 0.0);
         for (id, r) in m.records.iter().enumerate() {
@@ -245,6 +306,16 @@ impl World<'_> {
                 uplink_max_queue_pkts: ls.max_q,
                 uplink_drops: ls.queue_drops,
                 uplink_utilisation: (present > 0.0).then(|| (busy / present).min(1.0)),
+                uplink_queue_ms_per_packet: (ls.departures > 0)
+                    .then(|| ls.qdelay_mean_sd().0 * 1e-6),
+                upload_lost_pkts: recovery[id].0,
+                upload_loss_acks: recovery[id].1,
+                upload_rtos: recovery[id].2,
+                upload_rtos_head_delivered: recovery[id].3,
+                idle_no_data: r.idle_no_data,
+                idle_awaiting_ack: r.idle_ack,
+                idle_awaiting_rto: r.idle_rto,
+                idle_window_full: r.idle_unsent,
                 block_latency_ms: (r.latency_n > 0)
                     .then(|| r.latency_sum_us as f64 / r.latency_n as f64 * 1e-3),
                 late_requests: st.late_requests,

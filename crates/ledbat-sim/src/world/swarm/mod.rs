@@ -3,7 +3,7 @@
 //! the contract in that module's documentation.
 //!
 //! - **Hosts.** A peer arriving gets a star host of its own: an uplink (its class's rate,
-//!   a DropTail buffer of `buffer` packets, the plan's one-way delay plus the core's) and a
+//!   a DropTail buffer of `buffer` packets or `buffer_bytes` bytes, the plan's one-way delay plus the core's) and a
 //!   downlink (rate `down`, buffer `down_buffer`, the same delay); the core is infinite
 //!   (seed 003 section 5.1, Fig. 5.1). Links stay after a departure so that packets in
 //!   flight drain.
@@ -110,6 +110,16 @@ struct Member {
     next_announce: Instant,
 }
 
+impl Member {
+    /// Its outgoing flows, each once (control and data may be one flow).
+    fn out_flows(&self) -> impl Iterator<Item = u32> + '_ {
+        self.out
+            .values()
+            .flat_map(|o| [Some(o.control), o.data.filter(|&d| d != o.control)])
+            .flatten()
+    }
+}
+
 /// The swarm's state inside a [`World`].
 #[derive(Debug)]
 pub(super) struct SwarmState {
@@ -194,7 +204,13 @@ impl<'a> World<'a> {
             format!("up{id}"),
             class.up,
             plan.delay + core,
-            &droptail(class.buffer),
+            &match class.buffer_bytes {
+                Some(b) => QueueConfig::DropTail(DropTail {
+                    packets: None,
+                    bytes: Some(b),
+                }),
+                None => droptail(class.buffer),
+            },
             0.0,
             true,
             mss,
