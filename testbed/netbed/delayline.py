@@ -7,8 +7,9 @@ transparent at layer 2 (ARP crosses it like everything else) and adds no queue o
 beyond the frames in flight: at 10 Mbit/s that is well under a thousand frames.
 
 This replaces `netem delay`, which this kernel lacks (docs/real-peers.md). Frames leave in the
-order they arrived, each at arrival + D; the scheduling error is that of `select` (well
-under a millisecond on an idle core), printed at exit with the frame counts.
+order they arrived, each D after it was read (never earlier than D after it arrived);
+the scheduling error is that of `select` (well under a millisecond on an idle core),
+printed at exit with the frame counts.
 """
 
 from __future__ import annotations
@@ -42,6 +43,22 @@ def open_dev(dev: str) -> socket.socket:
     return s
 
 
+def read_ready(sock, out, heap: list, seq: int, delay: float, clock=time.monotonic) -> int:
+    """Queues every frame waiting on `sock` for `out`, each due `delay` after the moment it
+    was read (not the moment the batch began: a frame that arrives while a long batch is
+    being read would otherwise leave before its delay, and RTT samples would fall below the
+    path's base RTT). Returns the next sequence number."""
+    while True:
+        try:
+            frame, addr = sock.recvfrom(65535)
+        except BlockingIOError:
+            return seq
+        if addr[2] == PACKET_OUTGOING:
+            continue  # our own transmissions on this device
+        heapq.heappush(heap, (clock() + delay, seq, out, frame))
+        seq += 1
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="netbed.delayline")
     ap.add_argument("dev_a")
@@ -73,17 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         now = time.monotonic()
         timeout = 0.05 if not heap else max(0.0, heap[0][0] - now)
         ready, _, _ = select.select(socks, [], [], timeout)
-        now = time.monotonic()
         for s in ready:
-            while True:
-                try:
-                    frame, addr = s.recvfrom(65535)
-                except BlockingIOError:
-                    break
-                if addr[2] == PACKET_OUTGOING:
-                    continue  # our own transmissions on this device
-                heapq.heappush(heap, (now + delay, seq, peer[s.fileno()], frame))
-                seq += 1
+            seq = read_ready(s, peer[s.fileno()], heap, seq, delay)
         now = time.monotonic()
         while heap and heap[0][0] <= now:
             due, _, out, frame = heapq.heappop(heap)
