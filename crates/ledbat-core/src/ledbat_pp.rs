@@ -495,22 +495,18 @@ impl LedbatPp {
     /// stayed drained for half an RTT before it joins ([`slowdown::JOIN_DIP_RTTS`]): a false
     /// join would idle it for its whole hold.
     fn join_would_pause(&self) -> bool {
-        self.cfg.slowdown_join_pause && self.share_at_target().is_some_and(|b| b < self.st.mss)
+        // At TARGET, not the current queue: a join comes after the queue has drained, and
+        // the current queuing delay would overstate the share.
+        self.cfg.slowdown_join_pause
+            && self
+                .in_flight_at(self.cfg.target)
+                .is_some_and(|b| b < self.st.mss)
     }
 
-    /// The part of the window that is in flight rather than queued when the queue stands at
-    /// TARGET, `cwnd * base / (base + TARGET)` (bytes), once the base is known. A join
-    /// happens after the queue has drained, so the current queuing delay would overstate it.
-    fn share_at_target(&self) -> Option<f64> {
+    /// The part of the window in flight rather than queued at a queuing delay `qd`,
+    /// `cwnd * base / (base + qd)` (bytes), once the base is known.
+    fn in_flight_at(&self, qd: Duration) -> Option<f64> {
         let b = self.st.delay.base_delay()?.as_nanos() as f64;
-        Some(self.st.cwnd * b / (b + self.cfg.target.as_nanos() as f64))
-    }
-
-    /// The part of the window in flight rather than queued, `cwnd * base / (base + qd)`
-    /// (bytes), once both delays are known.
-    fn in_flight_share(&self) -> Option<f64> {
-        let (base, qd) = (self.st.delay.base_delay()?, self.st.delay.queuing_delay()?);
-        let b = base.as_nanos() as f64;
         Some(self.st.cwnd * b / (b + qd.as_nanos() as f64).max(1.0))
     }
 
@@ -523,7 +519,12 @@ impl LedbatPp {
     pub fn hold_window(&self) -> f64 {
         let floor = self.cfg.slowdown_hold_packets * self.st.mss;
         let f = self.cfg.slowdown_hold_bdp;
-        match self.in_flight_share() {
+        match self
+            .st
+            .delay
+            .queuing_delay()
+            .and_then(|qd| self.in_flight_at(qd))
+        {
             Some(bdp) if f > 0.0 && self.slowdowns.count() > 0 => floor.max(f * bdp),
             _ => floor,
         }
