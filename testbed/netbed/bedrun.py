@@ -21,7 +21,7 @@ import sys
 import time
 from dataclasses import asdict
 
-from . import bittorrent, flows, install, measure, proc, scenarios, topo
+from . import bittorrent, flows, install, measure, paths, proc, scenarios, topo
 from .bed import run_scenario
 from .paths import default_ledbat_bin
 from .report import print_table
@@ -82,7 +82,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="one-way propagation delay each way, by a user-space delay line "
                          "between sender and router (default 0: base RTT ~0.06 ms)")
     ap.add_argument("--out-dir", default=None,
-                    help="results, logs and samples (default /tmp/ledbat-testbed/<time>)")
+                    help="results, logs and samples (default $TMPDIR/ledbat-testbed/<time>)")
     ap.add_argument("--max-seconds", type=float, default=None,
                     help="overall time limit (default 600 quick, 1800 full)")
     ap.add_argument("--no-install", action="store_true",
@@ -238,8 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
 
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    out_dir = os.path.abspath(a.out_dir or f"/tmp/ledbat-testbed/{stamp}")
+    out_dir = os.path.abspath(a.out_dir or paths.default_out_dir("testbed"))
     work = os.path.join(out_dir, "work")
     os.makedirs(work, exist_ok=True)
     send_file = os.path.join(work, "send.bin")

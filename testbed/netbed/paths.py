@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import os
+import tempfile
+import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 """The repository root (this package lives in `testbed/netbed`; installed editable)."""
+
+
+def default_out_dir(kind: str, suffix: str = "") -> str:
+    """A run's output folder when `--out-dir` is not given: `<temp dir>/ledbat-KIND/<time>SUFFIX`
+    (the temp dir is `$TMPDIR`, else /tmp)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return os.path.join(tempfile.gettempdir(), f"ledbat-{kind}", stamp + suffix)
 
 
 def ledbat_bin_candidates(cargo_target_dir: str | None, repo: str = REPO) -> list[str]:

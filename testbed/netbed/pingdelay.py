@@ -42,7 +42,7 @@ import subprocess
 import sys
 import time
 
-from . import bittorrent, flows, install, measure, proc, topo
+from . import bittorrent, flows, install, measure, paths, proc, topo
 from .bed import run_scenario
 from .flows import Context, Flow, FlowKind
 from .paths import REPO, default_ledbat_bin
@@ -219,8 +219,7 @@ def run(a) -> int:
     flows.register(PING_KIND)
     rate = int(a.rate_kbit * 1000)
     length = a.minutes * 60.0
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    out_dir = os.path.abspath(a.out_dir or f"/tmp/ledbat-fig7/{stamp}-{a.seeder}")
+    out_dir = os.path.abspath(a.out_dir or paths.default_out_dir("fig7", f"-{a.seeder}"))
     work = os.path.join(out_dir, "work")
     os.makedirs(work, exist_ok=True)
     data = os.path.join(work, "fig7.bin")
@@ -285,7 +284,7 @@ def parse_args(argv):
     ap.add_argument("--delay-ms", type=float, default=25.0, help="each way (default 25)")
     ap.add_argument("--fifo-ms", type=float, default=4000.0)
     ap.add_argument("--ledbat-bin", default=None)
-    ap.add_argument("--out-dir", default=None, help="default /tmp/ledbat-fig7/<time>-<seeder>")
+    ap.add_argument("--out-dir", default=None, help="default $TMPDIR/ledbat-fig7/<time>-<seeder>")
     ap.add_argument("--json", default=None, help="default OUT/fig7-<seeder>.json")
     ap.add_argument("--no-install", action="store_true")
     return ap.parse_args(argv)

@@ -46,7 +46,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from . import bittorrent, flows, install, measure, proc, sbs_report, topo
+from . import bittorrent, flows, install, measure, paths, proc, sbs_report, topo
 from .bed import RunResult, run_scenario
 from .flows import Flow
 from .paths import REPO, default_ledbat_bin
@@ -327,7 +327,7 @@ def parse_args(argv):
                          "like for like; 0 = ours' default (1400)")
     ap.add_argument("--rate-mbit", type=float, default=10.0)
     ap.add_argument("--ledbat-bin", default=None)
-    ap.add_argument("--out-dir", default=None, help="default /tmp/ledbat-sidebyside/<time>")
+    ap.add_argument("--out-dir", default=None, help="default $TMPDIR/ledbat-sidebyside/<time>")
     ap.add_argument("--json", default=None, help="write the results here (default OUT/sidebyside.json)")
     ap.add_argument("--md", default=None, help="write the tables here (default OUT/sidebyside.md)")
     ap.add_argument("--merge", nargs="+", metavar="JSON", default=None,
@@ -455,8 +455,7 @@ def main(argv=None) -> int:
     for k in bittorrent.KINDS.values():
         flows.register(k)
 
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    out_dir = os.path.abspath(a.out_dir or f"/tmp/ledbat-sidebyside/{stamp}")
+    out_dir = os.path.abspath(a.out_dir or paths.default_out_dir("sidebyside"))
     work = os.path.join(out_dir, "work")
     os.makedirs(work, exist_ok=True)
     longest = max([p.single_len, p.two_len])

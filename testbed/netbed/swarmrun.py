@@ -45,7 +45,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 
-from . import install, proc, swarmstats as st
+from . import install, paths, proc, swarmstats as st
 from .interop.harness import make_payload, sha1_of
 from .paths import default_ledbat_bin
 from .svgplot import line_chart
@@ -509,7 +509,7 @@ def main(argv: list[str] | None = None) -> int:
     except proc.CommandError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    out = a.out_dir or os.path.join("/tmp/ledbat-swarm", time.strftime("%Y%m%d-%H%M%S"))
+    out = a.out_dir or paths.default_out_dir("swarm")
     os.makedirs(out, exist_ok=True)
     limit = a.max_seconds or (600 if a.quick else 1200)
     signal.signal(signal.SIGALRM, _on_alarm)

@@ -16,3 +16,12 @@ def test_candidates_prefer_cargo_target_dir_then_the_repo_target():
 def test_repo_is_the_checkout_holding_the_package():
     assert os.path.exists(os.path.join(paths.REPO, "testbed", "netbed", "paths.py"))
     assert os.path.exists(os.path.join(paths.REPO, "Cargo.toml"))
+
+
+def test_default_out_dir_is_under_tmpdir(monkeypatch, tmp_path):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(paths.tempfile, "tempdir", None)  # re-read $TMPDIR
+    out = paths.default_out_dir("fig7", "-libtorrent")
+    parent, leaf = os.path.split(out)
+    assert parent == os.path.join(str(tmp_path), "ledbat-fig7")
+    assert leaf.endswith("-libtorrent") and len(leaf) == len("20261125-164027-libtorrent")
