@@ -16,8 +16,8 @@
 //! starts at 15 s as well). Untrusted input never panics: every malformed answer is an
 //! error naming the field.
 
-use crate::wire::Sha1Digest;
 use bt_bencode::Value;
+use ledbat_bt_proto::wire::Sha1Digest;
 use ledbat_core::{Duration, Instant};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
