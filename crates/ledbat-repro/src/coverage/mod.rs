@@ -267,7 +267,7 @@ pub struct Param {
     /// The paper's words, verbatim; empty when the paper does not state the parameter.
     #[serde(default)]
     pub quote: String,
-    /// The paper's value (`not stated` when it gives none).
+    /// The paper's value (starting `not stated` when it gives none).
     pub paper: String,
     /// Ours.
     pub ours: String,
@@ -530,9 +530,9 @@ fn setup_problems(t: &Setup) -> Vec<String> {
         if !r.quote.trim().is_empty() && r.section.trim().is_empty() {
             p.push(format!("{at}: a quote without its section"));
         }
-        if r.quote.trim().is_empty() && r.paper.trim() != "not stated" {
+        if r.quote.trim().is_empty() && !r.paper.trim().starts_with("not stated") {
             p.push(format!(
-                "{at}: no quote: the paper's value must be quoted, or be `not stated`"
+                "{at}: no quote: the paper's value must be quoted, or start with `not stated`"
             ));
         }
         for o in &r.only {
@@ -541,7 +541,7 @@ fn setup_problems(t: &Setup) -> Vec<String> {
             }
         }
         match (r.departure.trim().is_empty(), r.risk) {
-            (true, Some(_)) if r.paper.trim() != "not stated" => p.push(format!(
+            (true, Some(_)) if !r.paper.trim().starts_with("not stated") => p.push(format!(
                 "{at}: a risk without a departure (or a value the paper leaves open)"
             )),
             (false, None) => p.push(format!(
