@@ -502,9 +502,7 @@ fn setup_section(map: &Map) -> crate::report::Section {
     crate::report::Section {
         title: "Scenario setups against the papers' words".into(),
         text: Vec::new(),
-        markdown: body
-            .replace("\n### ", "\n#### ")
-            .replace("\n## ", "\n### "),
+        markdown: body.replace("\n### ", "\n#### ").replace("\n## ", "\n### "),
         plots: Vec::new(),
     }
 }

@@ -4,7 +4,7 @@
 //! applies each to the claim's own runs and reports the verdict it would give; a claim
 //! whose verdict flips is fragile.
 
-use super::extract::completion_times;
+use super::extract::{completion_times, finish};
 use super::Extract;
 use crate::stats::mean;
 use ledbat_sim::RunResult;
@@ -54,6 +54,13 @@ pub fn metric_variants() -> Vec<MetricVariant> {
             param: AVG,
             what: MEANS,
             extract: |r| Ok(train_mean_ratio(&r[..2])? - train_mean_ratio(&r[2..])?),
+        },
+        MetricVariant {
+            claim: "s002-linear-latecomer-finishes-first",
+            param: "completion times",
+            what: "the paper's 106 s read as the latecomer's own completion time (it ends at \
+                121 s, a gap of 50 s): the gap plus 15 s judged against the claim's band",
+            extract: |r| Ok(finish(r[0], "first")? - finish(r[0], "latecomer")? + 15.0),
         },
     ]
 }
