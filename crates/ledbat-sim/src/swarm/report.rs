@@ -69,7 +69,7 @@ pub struct PeerResult {
     /// Mean packets a dequeue left waiting.
     pub uplink_dequeue_queue_pkts: Option<f64>,
     /// Mean bytes a dequeue left waiting, as the time the uplink needs to send them, ms
-    /// (the thesis's E[Q] in ms).
+    /// (the thesis's E\[Q\] in ms).
     pub uplink_dequeue_queue_ms: Option<f64>,
     /// Packets of its outgoing flows declared lost by duplicate acknowledgements.
     pub upload_lost_pkts: u64,
@@ -80,6 +80,8 @@ pub struct PeerResult {
     /// First timeouts (not back-offs) of those flows that fired with the oldest
     /// unacknowledged packet already at the receiver: spurious, its ACK late or lost.
     pub upload_rtos_head_delivered: u64,
+    /// Timeouts of those flows found spurious and undone (`transport.spurious_rto`).
+    pub upload_rtos_undone: u64,
     /// Queue samples with its uplink idle and nothing outstanding on its outgoing flows.
     pub idle_no_data: u64,
     /// Idle samples while one of its flows had data outstanding that an ACK then moved
@@ -234,7 +236,7 @@ pub struct ClassResult {
     pub dequeue_nonempty: Option<f64>,
     /// Mean packets a dequeue left waiting.
     pub dequeue_queue_mean_pkts: Option<f64>,
-    /// Mean bytes a dequeue left waiting, as serialisation time, ms (the thesis's E[Q]).
+    /// Mean bytes a dequeue left waiting, as serialisation time, ms (the thesis's E\[Q\]).
     pub dequeue_queue_mean_ms: Option<f64>,
     /// Entry `k`: samples with `k` packets waiting (for the CCDF; trailing zeros cut).
     pub queue_hist_pkts: Vec<u64>,
@@ -488,6 +490,7 @@ mod tests {
             upload_loss_acks: 0,
             upload_rtos: 0,
             upload_rtos_head_delivered: 0,
+            upload_rtos_undone: 0,
             idle_no_data: 0,
             idle_awaiting_ack: 0,
             idle_awaiting_rto: 0,

@@ -6,11 +6,10 @@ use super::super::World;
 use crate::engine::Ev;
 use crate::result::{Aggregate, RunResult};
 use crate::swarm::config::SwarmConfig;
-use crate::swarm::disposition::Transport;
-use crate::swarm::peer::PeerStats;
 use crate::swarm::population::PeerPlan;
 use crate::swarm::report::{ClassSamples, CompletionRow, PeerResult, SwarmResult};
 use crate::swarm::PeerId;
+use ledbat_bt_proto::{PeerStats, Transport};
 use ledbat_core::{Duration, Instant};
 use std::collections::BTreeMap;
 
@@ -254,7 +253,7 @@ impl World<'_> {
         // Loss recovery of each peer's outgoing flows: (packets lost by duplicate ACKs,
         // ACKs declaring losses, retransmission timeouts, first timeouts with the head
         // packet delivered).
-        let mut recovery = vec![(0u64, 0u64, 0u64, 0u64); m.records.len()];
+        let mut recovery = vec![(0u64, 0u64, 0u64, 0u64, 0u64); m.records.len()];
         for f in &self.flows {
             if let Some(c) = f.conn.as_ref() {
                 let x = &mut recovery[c.from as usize];
@@ -262,6 +261,7 @@ impl World<'_> {
                 x.1 += f.stats.loss_acks;
                 x.2 += f.stats.timeouts;
                 x.3 += f.stats.rto_head_delivered;
+                x.4 += f.stats.rto_undone;
             }
         }
         let mut peers = Vec::with_capacity(m.records.len());
@@ -318,6 +318,7 @@ impl World<'_> {
                 upload_loss_acks: recovery[id].1,
                 upload_rtos: recovery[id].2,
                 upload_rtos_head_delivered: recovery[id].3,
+                upload_rtos_undone: recovery[id].4,
                 idle_no_data: r.idle_no_data,
                 idle_awaiting_ack: r.idle_ack,
                 idle_awaiting_rto: r.idle_rto,
@@ -326,7 +327,7 @@ impl World<'_> {
                     .then(|| r.latency_sum_us as f64 / r.latency_n as f64 * 1e-3),
                 late_requests: st.late_requests,
                 duplicate_requests: st.duplicate_requests,
-                ignored: st.ignored,
+                ignored: st.ignored + st.invalid_blocks + st.violations,
             });
         }
         let rows: Vec<CompletionRow> = m
@@ -351,9 +352,9 @@ impl World<'_> {
             .filter(|f| f.active)
             .filter_map(|f| f.conn.as_ref())
             .flat_map(|c| c.stream.pending())
-            .map(|msg| match msg {
-                crate::swarm::wire::Message::Piece { len, .. } => *len as u64,
-                _ => 0,
+            .map(|f| match f {
+                ledbat_bt_proto::Frame::Message(m) => m.data_len() as u64,
+                ledbat_bt_proto::Frame::Handshake(_) => 0,
             })
             .sum();
         let result = SwarmResult::summarise(
