@@ -4,6 +4,7 @@
 //! peers (libtorrent, Transmission's libutp) accept uTP only as the carrier of the
 //! BitTorrent peer protocol. It speaks enough of it to exchange a torrent with them:
 //!
+//! - [`bencode`]: the one way bencode from strangers is decoded (bounds checked first);
 //! - [`metainfo`]: v1 `.torrent` files (BEP 3), parsed and created;
 //! - [`wire`]: the handshake and peer messages (BEP 3, Fast Extension BEP 6);
 //! - [`bitfield`]: piece sets in wire layout;
@@ -21,6 +22,7 @@
 //! sans-IO (time passed in as `now`). No DHT: peers come from the tracker or from the
 //! caller, which also owns the transports (uTP, TCP or an in-memory pipe).
 
+pub mod bencode;
 pub mod bitfield;
 pub mod choker;
 pub mod config;

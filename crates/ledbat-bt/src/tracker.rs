@@ -218,7 +218,7 @@ fn opt_u64(v: &Value, key: &'static str) -> Result<Option<u64>, TrackerError> {
 
 /// Parses a tracker's bencoded answer body.
 pub fn parse_reply(body: &[u8]) -> Result<AnnounceReply, TrackerError> {
-    let v: Value = bt_bencode::from_slice(body).map_err(|e| {
+    let v: Value = crate::bencode::from_slice(body).map_err(|e| {
         let head = String::from_utf8_lossy(&body[..body.len().min(60)]).into_owned();
         TrackerError::Http(format!("body is not bencode ({e}): {head:?}"))
     })?;

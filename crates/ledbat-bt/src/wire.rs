@@ -386,7 +386,7 @@ pub fn parse_ext_handshake(payload: &[u8]) -> Result<ExtHandshake, WireError> {
         });
     }
     let v: bt_bencode::Value =
-        bt_bencode::from_slice(payload).map_err(|_| WireError::BadExtHandshake)?;
+        crate::bencode::from_slice(payload).map_err(|_| WireError::BadExtHandshake)?;
     let d = v.as_dict().ok_or(WireError::BadExtHandshake)?;
     let port = d
         .get(&b"p"[..])
@@ -518,6 +518,19 @@ mod tests {
             Message::decode(&[20]),
             Err(WireError::BadLength { id: 20, .. })
         ));
+    }
+
+    /// Found by the fuzz target `ext_handshake`: a string length that overflowed the
+    /// decoder, and nesting that overflowed a worker thread's stack (a crash of the whole
+    /// client from one message). Both are refused now.
+    #[test]
+    fn hostile_extended_handshakes_are_refused_not_fatal() {
+        assert_eq!(
+            parse_ext_handshake(b"d1:v18446744073709551615:xxxxe"),
+            Err(WireError::BadExtHandshake)
+        );
+        let deep = [vec![b'l'; 8000], vec![b'e'; 8000]].concat();
+        assert_eq!(parse_ext_handshake(&deep), Err(WireError::BadExtHandshake));
     }
 
     #[test]
