@@ -12,6 +12,7 @@
 //! - [`endpoint`]: many connections behind one socket (demultiplexing, accept, RESET for
 //!   strangers, half-open bound);
 //! - [`harness`]: two endpoints over an in-memory lossy network with a virtual clock;
+//! - [`replay`]: datagram sequences (captures of real peers, fuzz inputs) played to one endpoint;
 //! - `runtime` (feature `tokio`): UDP socket, listener and `AsyncRead`/`AsyncWrite` streams.
 
 pub mod config;
@@ -27,6 +28,7 @@ pub use conn::{Connection, ConnectionError, State, StreamError, Unreachable};
 pub use stats::{ConnectionStats, EndpointStats};
 pub mod endpoint;
 pub mod harness;
+pub mod replay;
 
 pub use endpoint::{ConnHandle, Endpoint, EndpointConfig};
 #[cfg(feature = "tokio")]
