@@ -18,10 +18,10 @@ FILES = {
     "connection": ["crates/ledbat-utp/src/conn/", "crates/ledbat-utp/src/recv.rs"],
     "endpoint": ["crates/ledbat-utp/src/endpoint.rs", "crates/ledbat-utp/src/conn/",
                  "crates/ledbat-utp/src/recv.rs", "crates/ledbat-utp/src/packet.rs"],
-    "wire": ["crates/ledbat-bt/src/wire.rs", "crates/ledbat-bt/src/bitfield.rs"],
-    "ext_handshake": ["crates/ledbat-bt/src/wire.rs"],
-    "metainfo": ["crates/ledbat-bt/src/metainfo.rs"],
-    "tracker": ["crates/ledbat-bt/src/tracker.rs"],
+    "wire": ["crates/ledbat-bt-proto/src/wire.rs", "crates/ledbat-bt-proto/src/bitfield.rs"],
+    "ext_handshake": ["crates/ledbat-bt-proto/src/wire.rs", "crates/ledbat-bt-proto/src/bencode.rs"],
+    "metainfo": ["crates/ledbat-bt/src/metainfo.rs", "crates/ledbat-bt-proto/src/bencode.rs"],
+    "tracker": ["crates/ledbat-bt/src/tracker.rs", "crates/ledbat-bt-proto/src/bencode.rs"],
 }
 
 

@@ -2,7 +2,7 @@
 //! reading it never panics, and what it yields is in range (a port is never 0).
 #![no_main]
 
-use ledbat_bt::wire::{parse_ext_handshake, MAX_EXT_HANDSHAKE};
+use ledbat_bt_proto::wire::{parse_ext_handshake, MAX_EXT_HANDSHAKE};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

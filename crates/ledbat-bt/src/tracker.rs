@@ -17,8 +17,8 @@
 //! starts at 15 s as well). Untrusted input never panics: every malformed answer is an
 //! error naming the field.
 
-use crate::wire::Sha1Digest;
 use bt_bencode::Value;
+use ledbat_bt_proto::wire::Sha1Digest;
 use ledbat_core::{Duration, Instant};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -223,7 +223,7 @@ fn opt_u64(v: &Value, key: &'static str) -> Result<Option<u64>, TrackerError> {
 
 /// Parses a tracker's bencoded answer body.
 pub fn parse_reply(body: &[u8]) -> Result<AnnounceReply, TrackerError> {
-    let v: Value = crate::bencode::from_slice(body).map_err(|e| {
+    let v: Value = ledbat_bt_proto::bencode::from_slice(body).map_err(|e| {
         let head = String::from_utf8_lossy(&body[..body.len().min(60)]).into_owned();
         TrackerError::Http(format!("body is not bencode ({e}): {head:?}"))
     })?;

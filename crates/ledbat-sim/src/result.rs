@@ -149,6 +149,15 @@ pub struct LinkResult {
     pub qdelay_p95_ms: Option<f64>,
     /// 99th percentile, ms.
     pub qdelay_p99_ms: Option<f64>,
+    /// Packets that entered service in the window (each one a dequeue).
+    pub dequeues: u64,
+    /// Fraction of those dequeues that left a non-empty queue (seed 003 section 6.2.2's
+    /// "after a dequeue operation the queue is non-empty").
+    pub dequeue_nonempty: Option<f64>,
+    /// Mean packets left waiting by a dequeue.
+    pub dequeue_queue_mean_pkts: Option<f64>,
+    /// Mean bytes left waiting by a dequeue, as the time the link needs to send them, ms.
+    pub dequeue_queue_mean_ms: Option<f64>,
 }
 
 /// Every packet a host sent is delivered, dropped, or still in the network.

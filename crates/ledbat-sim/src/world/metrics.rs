@@ -129,6 +129,7 @@ impl World<'_> {
     }
 
     pub(super) fn finish(mut self, seed: u64) -> RunResult {
+        self.settle_dequeues(self.end);
         let (now, warmup) = (self.end.as_nanos(), self.warmup.as_nanos());
         let window = (self.end - self.warmup).as_nanos().max(1) as f64 * 1e-9;
         // Close the time-weighted queue areas.
@@ -316,6 +317,10 @@ impl World<'_> {
             qdelay_sd_ms: ms(qd_sd),
             qdelay_p95_ms: s.qd_hist.quantile(0.95).map(|us| us * 1e-3),
             qdelay_p99_ms: s.qd_hist.quantile(0.99).map(|us| us * 1e-3),
+            dequeues: s.deq.n,
+            dequeue_nonempty: s.deq.nonempty_fraction(),
+            dequeue_queue_mean_pkts: s.deq.mean_pkts(),
+            dequeue_queue_mean_ms: s.deq.mean_ms(),
         }
     }
 

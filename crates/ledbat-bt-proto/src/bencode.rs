@@ -1,5 +1,5 @@
-//! Bencode from strangers: the one way this crate decodes it (torrents, tracker answers,
-//! extended handshakes).
+//! Bencode from strangers: the one way it is decoded (extended handshakes here; torrents
+//! and tracker answers in `ledbat-bt`).
 //!
 //! `bt_bencode` (0.8.2) does the decoding, but two inputs break it, both found by the fuzz
 //! targets `metainfo` and `ext_handshake` (docs/fuzzing.md): a byte string whose length
