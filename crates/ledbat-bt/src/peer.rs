@@ -55,6 +55,12 @@ pub enum PeerError {
     /// The torrent stopped on a storage error.
     #[error("torrent stopped: {0}")]
     Fatal(String),
+    /// Refused before the handshake: a banned address, or too many handshakes pending.
+    #[error("refused: {0}")]
+    Refused(#[from] crate::torrent::Refusal),
+    /// More than the limit of bytes waited unsent: a peer that does not read.
+    #[error("{0} bytes unsent (limit {1}): the peer does not read")]
+    OverBuffered(usize, usize),
 }
 
 /// How a connection ended without error.
@@ -249,7 +255,13 @@ where
         transport: opts.transport,
         outgoing: opts.outgoing,
     };
-    let link = torrent.open(info, opts.addr);
+    let link = match torrent.open(info, opts.addr) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = w.shutdown().await;
+            return Err(e.into());
+        }
+    };
     let mut c = Conn {
         torrent: &torrent,
         link: &link,
@@ -297,6 +309,7 @@ impl Conn<'_> {
         W: AsyncWrite + Unpin,
     {
         let conn = self.link.conn;
+        let max_buffered = self.torrent.max_buffered();
         let mut stopping = false;
         loop {
             if let Some(e) = self.torrent.fatal() {
@@ -325,6 +338,11 @@ impl Conn<'_> {
                     }),
                     other => Err(PeerError::Closed(other)),
                 };
+            }
+            let unsent = self.out.len() - self.out_pos;
+            if unsent > max_buffered {
+                self.torrent.count_over_buffered();
+                return Err(PeerError::OverBuffered(unsent, max_buffered));
             }
             let deadline = self.torrent.wall(turn.deadline);
             let pending = self.out_pos < self.out.len();

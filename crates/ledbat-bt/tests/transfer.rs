@@ -56,7 +56,16 @@ fn pipeline(n: u32) -> PeerConfig {
 }
 
 fn torrent(meta: &Metainfo, st: Storage, have: Bitfield, peer: PeerConfig) -> Torrent {
-    Torrent::with_config(meta.clone(), st, have, TorrentConfig { peer, seed: 1 })
+    Torrent::with_config(
+        meta.clone(),
+        st,
+        have,
+        TorrentConfig {
+            peer,
+            seed: 1,
+            ..TorrentConfig::default()
+        },
+    )
 }
 
 fn seeder_with(meta: &Metainfo, src: &Path, cfg: PeerConfig) -> Torrent {
