@@ -310,6 +310,9 @@ impl Conn<'_> {
     {
         let conn = self.link.conn;
         let max_buffered = self.torrent.max_buffered();
+        // Blocks are read for upload only below half the limit, so that uploads alone never
+        // reach it: only control messages a peer does not read can.
+        let high_water = OUT_HIGH_WATER.min(max_buffered / 2);
         let mut stopping = false;
         loop {
             if let Some(e) = self.torrent.fatal() {
@@ -321,9 +324,7 @@ impl Conn<'_> {
                 self.torrent.close(conn);
             }
             let unsent = self.out.len() - self.out_pos;
-            let turn = self
-                .torrent
-                .turn(conn, &mut self.out, unsent, OUT_HIGH_WATER)?;
+            let turn = self.torrent.turn(conn, &mut self.out, unsent, high_water)?;
             if let Some(reason) = turn.closing {
                 return match reason {
                     CloseReason::Stopped => self.close(reader, w, grace, Ending::Stopped).await,

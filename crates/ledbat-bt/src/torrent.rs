@@ -79,10 +79,12 @@ pub struct TorrentConfig {
 /// limit turns away is counted ([`LimitCounters`]), never an error of the torrent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Limits {
-    /// Connections whose BitTorrent handshake has not arrived yet, at most; more are
-    /// closed at once. Default 16: a slowloris peer holding connections open without a
-    /// handshake ties up this many, not every descriptor (each lasts at most the
-    /// handshake timeout, 10 s).
+    /// Incoming connections whose BitTorrent handshake has not arrived yet, at most, and
+    /// [`MAX_HALF_OPEN_PER_ADDRESS`] from one address; more are closed at once. Default 16:
+    /// a slowloris peer holding connections open without a handshake ties up two places,
+    /// not every descriptor (each lasts at most the handshake timeout, 10 s). Connections
+    /// we dial are not counted: a slowloris peer must not keep us from dialling (the
+    /// attacked swarm's first run: with one limit for both, a newcomer could not connect).
     pub max_half_open: usize,
     /// Bytes encoded for one connection and not yet taken by its transport, at most; a
     /// connection over it is closed. Default 1 MiB: uploads are read from storage only
@@ -107,6 +109,9 @@ impl Default for Limits {
         }
     }
 }
+
+/// Incoming connections from one address waiting for their handshake, at most.
+pub const MAX_HALF_OPEN_PER_ADDRESS: usize = 2;
 
 /// Addresses whose hash failures are remembered, at most (the table is emptied of those
 /// not banned when full); banned addresses are kept up to the same number.
@@ -200,8 +205,8 @@ struct State {
     fatal: Option<String>,
     learned: Vec<SocketAddr>,
     limits: Limits,
-    /// Connections opened whose handshake has not arrived.
-    half_open: std::collections::BTreeSet<ConnId>,
+    /// Incoming connections whose handshake has not arrived, with their address.
+    half_open: BTreeMap<ConnId, Option<IpAddr>>,
     /// Pieces failed with each address as their only sender.
     strikes: std::collections::HashMap<IpAddr, u32>,
     banned: Vec<IpAddr>,
@@ -361,9 +366,18 @@ impl Torrent {
                 s.exceeded.banned += 1;
                 return Err(Refusal::Banned);
             }
-            if s.half_open.len() >= s.limits.max_half_open {
-                s.exceeded.half_open += 1;
-                return Err(Refusal::HalfOpen(s.limits.max_half_open));
+            let ip = addr.map(|a| a.ip());
+            if !info.outgoing {
+                let same = s
+                    .half_open
+                    .values()
+                    .filter(|&&a| a.is_some() && a == ip)
+                    .count();
+                if s.half_open.len() >= s.limits.max_half_open || same >= MAX_HALF_OPEN_PER_ADDRESS
+                {
+                    s.exceeded.half_open += 1;
+                    return Err(Refusal::HalfOpen(s.limits.max_half_open));
+                }
             }
             s.next_conn += 1;
             let conn = s.next_conn;
@@ -373,7 +387,9 @@ impl Torrent {
                 s.addrs.insert(conn, a);
             }
             s.peer.handle_connected(now, conn, info);
-            s.half_open.insert(conn);
+            if !info.outgoing {
+                s.half_open.insert(conn, ip);
+            }
             Ok(Link { conn, wake })
         })
     }
@@ -758,6 +774,27 @@ mod tests {
         let info = ConnInfo {
             transport: Some(Transport::Tcp),
             outgoing: false,
+        };
+        // Two per address; then the address is turned away, others are not; our own dials
+        // never are.
+        let from = |k| Some(SocketAddr::from(([10, 0, 0, k], 1000)));
+        let two: Vec<Link> = (0..2).map(|_| t.open(info, from(1)).unwrap()).collect();
+        assert!(t.open(info, from(1)).is_err());
+        assert!(t.open(info, from(2)).is_ok());
+        let out = ConnInfo {
+            outgoing: true,
+            ..info
+        };
+        assert!(t.open(out, from(1)).is_ok());
+        assert_eq!(t.limits().exceeded.half_open, 1);
+        for l in two {
+            t.closed(l.conn);
+        }
+        let t = {
+            let meta = t.meta().clone();
+            let st = Storage::create(&meta, &d.join("out2")).unwrap();
+            let n = meta.num_pieces();
+            Torrent::new(meta, st, Bitfield::new(n))
         };
         let max = Limits::default().max_half_open;
         let links: Vec<Link> = (0..max).map(|_| t.open(info, None).unwrap()).collect();
