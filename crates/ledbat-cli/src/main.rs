@@ -6,8 +6,9 @@ mod controllers;
 mod repro_cmd;
 mod sim_cmd;
 mod support;
-mod torrent_cmd;
-mod transfer_cmd;
+mod torrent;
+mod transfer;
+mod utp_opts;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -33,11 +34,11 @@ enum Command {
     /// Re-check the papers' quantitative claims and write the report.
     Repro(repro_cmd::Args),
     /// Send a file over uTP.
-    Send(transfer_cmd::SendArgs),
+    Send(transfer::SendArgs),
     /// Receive one file over uTP.
-    Recv(transfer_cmd::RecvArgs),
+    Recv(transfer::RecvArgs),
     /// BitTorrent over our uTP: create, seed, get.
-    Torrent(torrent_cmd::Args),
+    Torrent(torrent::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,9 +48,9 @@ fn main() -> ExitCode {
         Command::Sim(a) => sim_cmd::run_sim(a),
         Command::Sweep(a) => sim_cmd::run_sweep(a),
         Command::Repro(a) => repro_cmd::run(a),
-        Command::Send(a) => transfer_cmd::run_send(a),
-        Command::Recv(a) => transfer_cmd::run_recv(a),
-        Command::Torrent(a) => torrent_cmd::run(a),
+        Command::Send(a) => transfer::run_send(a),
+        Command::Recv(a) => transfer::run_recv(a),
+        Command::Torrent(a) => torrent::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

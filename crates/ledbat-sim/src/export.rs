@@ -226,6 +226,7 @@ pub fn swarm_peers_table(s: &SwarmResult) -> Table {
         "upload_rtos_head_delivered",
         int(|x| x.upload_rtos_head_delivered),
     );
+    t.push("upload_rtos_undone", int(|x| x.upload_rtos_undone));
     t.push("idle_no_data", int(|x| x.idle_no_data));
     t.push("idle_awaiting_ack", int(|x| x.idle_awaiting_ack));
     t.push("idle_awaiting_rto", int(|x| x.idle_awaiting_rto));

@@ -72,6 +72,8 @@ pub struct FlowResult {
     pub retransmits: u64,
     /// Retransmission timeouts.
     pub timeouts: u64,
+    /// Of those, timeouts found spurious and undone (`transport.spurious_rto`).
+    pub timeouts_undone: u64,
     /// Packets declared lost by SACK/duplicate information.
     pub losses_detected: u64,
     /// Data packets of this flow dropped anywhere in the network.

@@ -11,8 +11,10 @@
 //! - [`rledbat`]: receiver-driven LEDBAT, the receive side's window;
 //! - [`endpoint`]: many connections behind one socket (demultiplexing, accept, RESET for
 //!   strangers, half-open bound);
-//! - [`harness`]: two endpoints over an in-memory lossy network with a virtual clock;
-//! - [`replay`]: datagram sequences (captures of real peers, fuzz inputs) played to one endpoint;
+//! - `harness` (feature `harness`, for tests, benchmarks and fuzz targets): two endpoints
+//!   over an in-memory lossy network with a virtual clock;
+//! - `replay` (feature `harness` too): datagram sequences (captures of real peers, fuzz
+//!   inputs) played to one endpoint;
 //! - `runtime` (feature `tokio`): UDP socket, listener and `AsyncRead`/`AsyncWrite` streams.
 
 pub mod config;
@@ -27,7 +29,9 @@ pub use config::ConnectionConfig;
 pub use conn::{Connection, ConnectionError, State, StreamError, Unreachable};
 pub use stats::{ConnectionStats, EndpointStats};
 pub mod endpoint;
+#[cfg(feature = "harness")]
 pub mod harness;
+#[cfg(feature = "harness")]
 pub mod replay;
 
 pub use endpoint::{ConnHandle, Endpoint, EndpointConfig};

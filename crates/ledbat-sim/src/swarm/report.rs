@@ -80,6 +80,8 @@ pub struct PeerResult {
     /// First timeouts (not back-offs) of those flows that fired with the oldest
     /// unacknowledged packet already at the receiver: spurious, its ACK late or lost.
     pub upload_rtos_head_delivered: u64,
+    /// Timeouts of those flows found spurious and undone (`transport.spurious_rto`).
+    pub upload_rtos_undone: u64,
     /// Queue samples with its uplink idle and nothing outstanding on its outgoing flows.
     pub idle_no_data: u64,
     /// Idle samples while one of its flows had data outstanding that an ACK then moved
@@ -488,6 +490,7 @@ mod tests {
             upload_loss_acks: 0,
             upload_rtos: 0,
             upload_rtos_head_delivered: 0,
+            upload_rtos_undone: 0,
             idle_no_data: 0,
             idle_awaiting_ack: 0,
             idle_awaiting_rto: 0,

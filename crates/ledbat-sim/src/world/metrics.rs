@@ -27,6 +27,9 @@ pub(super) struct FlowStats {
     /// already had the oldest unacknowledged packet: its ACK was late or lost, so the
     /// timeout was spurious for that packet (a lower bound on spurious timeouts), measured.
     pub rto_head_delivered: u64,
+    /// Retransmission timeouts found spurious and undone (`transport.spurious_rto`),
+    /// measured.
+    pub rto_undone: u64,
     /// Swarm only: idle-uplink samples charged to this flow (it had data outstanding and
     /// had been silent longest), classified by what ends the wait: the retransmission
     /// timer or an acknowledgement ([`FlowStats::take_idle`]).
@@ -159,6 +162,7 @@ impl World<'_> {
                 sent_packets: s.sent_pkts,
                 retransmits: s.retx_pkts,
                 timeouts: s.timeouts,
+                timeouts_undone: s.rto_undone,
                 losses_detected: s.losses,
                 dropped_packets: s.dropped,
                 loss_rate: if s.sent_pkts > 0 {

@@ -40,6 +40,8 @@ pub(super) struct Packet {
     pub ts: u32,
     /// ACK: the one-way-delay sample echoed back.
     pub echo: u32,
+    /// ACK: the echoed timestamp (RFC 7323 TSecr).
+    pub tsecr: u32,
     pub route: u32,
     /// Index of the next link on the route.
     pub hop: u8,

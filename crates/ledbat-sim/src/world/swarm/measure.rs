@@ -254,7 +254,7 @@ impl World<'_> {
         // Loss recovery of each peer's outgoing flows: (packets lost by duplicate ACKs,
         // ACKs declaring losses, retransmission timeouts, first timeouts with the head
         // packet delivered).
-        let mut recovery = vec![(0u64, 0u64, 0u64, 0u64); m.records.len()];
+        let mut recovery = vec![(0u64, 0u64, 0u64, 0u64, 0u64); m.records.len()];
         for f in &self.flows {
             if let Some(c) = f.conn.as_ref() {
                 let x = &mut recovery[c.from as usize];
@@ -262,6 +262,7 @@ impl World<'_> {
                 x.1 += f.stats.loss_acks;
                 x.2 += f.stats.timeouts;
                 x.3 += f.stats.rto_head_delivered;
+                x.4 += f.stats.rto_undone;
             }
         }
         let mut peers = Vec::with_capacity(m.records.len());
@@ -318,6 +319,7 @@ impl World<'_> {
                 upload_loss_acks: recovery[id].1,
                 upload_rtos: recovery[id].2,
                 upload_rtos_head_delivered: recovery[id].3,
+                upload_rtos_undone: recovery[id].4,
                 idle_no_data: r.idle_no_data,
                 idle_awaiting_ack: r.idle_ack,
                 idle_awaiting_rto: r.idle_rto,

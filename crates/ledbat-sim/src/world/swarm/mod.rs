@@ -16,7 +16,9 @@
 //!   model (sender at one end, receiver at the other): under `per-uploader` (chapter 5)
 //!   control messages travel on a TCP flow each way and each direction's data on a
 //!   separate flow of the uploader's transport, opened when it first has a block to send;
-//!   under `utorrent` one flow each way carries both. The handshake's round trip is not
+//!   under `utorrent` one flow each way carries both. The scenario's `[transport]` is the
+//!   TCP stack's: uTP flows acknowledge every packet and never undo a timeout, whatever
+//!   its `delayed_ack` and `spurious_rto` say (libutp does neither). The handshake's round trip is not
 //!   modelled: both peers learn of the connection at once and their BEP 3 handshakes and
 //!   bitfields then travel as messages.
 //! - **Messages.** Every message, control or data, is written as its BEP 3 size into its
@@ -50,7 +52,7 @@ use super::sources::{App, AppState};
 use super::stream::Stream;
 use super::World;
 use crate::engine::Ev;
-use crate::scenario::{ClockConfig, DropTail, QueueConfig, Topology};
+use crate::scenario::{ClockConfig, DropTail, QueueConfig, SpuriousRto, Topology};
 use crate::swarm::config::SwarmConfig;
 use crate::swarm::disposition::{resolve, Dials, DispositionModel, Transport};
 use crate::swarm::peer::{Event, Outgoing, Peer, PeerConfig};
@@ -361,7 +363,16 @@ impl<'a> World<'a> {
         // Validated with the scenario (`SwarmConfig::validate` checks both controllers).
         let cc = cc_cfg.build(mss).expect("validated controller");
         let tp = &self.sc.transport;
-        let mut sender = Sender::new(SenderConfig::from_transport(mss, tp), cc);
+        let mut scfg = SenderConfig::from_transport(mss, tp);
+        if transport == Transport::Utp {
+            // `transport.spurious_rto` and `delayed_ack` are the TCP stack's: libutp,
+            // BEP 29's reference implementation and µTorrent's uTP, falls back to a
+            // one-packet window on every timeout without spurious-timeout detection, and
+            // acknowledges every packet.
+            scfg.spurious_rto = SpuriousRto::None;
+        }
+        let delayed_ack = tp.delayed_ack && transport == Transport::Tcp;
+        let mut sender = Sender::new(scfg, cc);
         sender.touch(now);
         let (data_route, ack_route) = self.star_routes(fh, th);
         let fi = self.flows.len() as u32;
@@ -385,7 +396,7 @@ impl<'a> World<'a> {
             jitter_last: Instant::ZERO,
             timers: Timers::default(),
             sender: Some(sender),
-            receiver: Receiver::new(tp.delayed_ack, tp.delack_timeout),
+            receiver: Receiver::new(delayed_ack, tp.delack_timeout),
             app: AppState::new(App::Backlogged),
             stats: FlowStats::new(0, 0),
             conn: Some(Box::new(SwarmConn {

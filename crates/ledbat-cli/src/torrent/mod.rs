@@ -4,14 +4,13 @@
 //! hand, no tracker, one transport). A progress line on stderr (unless `--quiet`), and a
 //! summary on stdout when the command ends (`--json` for a JSON object).
 
-#[path = "torrent_net.rs"]
-mod torrent_net;
-#[path = "torrent_swarm.rs"]
-mod torrent_swarm;
+mod net;
+mod swarm;
 
 use crate::support::outln;
 use crate::support::{runtime, write_file_atomically};
-use crate::transfer_cmd::Tracer;
+use crate::utp_opts::connection_config;
+use crate::utp_opts::Tracer;
 use anyhow::{bail, Context, Result};
 use ledbat_bt::proto::{ChokerConfig, SeedChoking};
 use ledbat_bt::{
@@ -22,8 +21,7 @@ use ledbat_utp::ConnectionConfig;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use torrent_net::connection_config;
-use torrent_swarm::{mbit, run_swarm, Outcome, Plan, Progress, StopRule};
+use swarm::{mbit, run_swarm, Outcome, Plan, Progress, StopRule};
 
 /// Arguments of `ledbat torrent`.
 #[derive(clap::Args, Debug)]
@@ -92,7 +90,7 @@ impl OneTransport {
 #[derive(clap::Args, Debug)]
 struct NetArgs {
     /// Congestion controller for uTP connections (see `ledbat controllers`).
-    #[arg(long, default_value = crate::transfer_cmd::DEFAULT_CC)]
+    #[arg(long, default_value = crate::utp_opts::DEFAULT_CC)]
     cc: String,
     /// Controller parameter `key=value` (repeatable), e.g. `--cc-param gain=0.5`.
     #[arg(long = "cc-param", value_name = "KEY=VALUE")]
@@ -109,7 +107,7 @@ struct NetArgs {
     /// Give up an outgoing connection after this many seconds: a peer that does not answer
     /// fails then, one that refuses (ICMP port unreachable) is retried every 0.5 s until
     /// then, since it may still be starting.
-    #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = crate::transfer_cmd::positive_secs)]
+    #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = crate::utp_opts::positive_secs)]
     connect_timeout: f64,
     /// Most outstanding 16 KiB block requests per peer (1..=4096); fewer are kept when 3 s
     /// of the peer's rate need fewer.
@@ -141,7 +139,7 @@ struct NetArgs {
     #[arg(long, short)]
     quiet: bool,
     #[command(flatten)]
-    rledbat: crate::transfer_cmd::RledbatArgs,
+    rledbat: crate::utp_opts::RledbatArgs,
 }
 
 #[derive(clap::Args, Debug)]

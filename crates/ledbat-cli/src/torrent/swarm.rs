@@ -6,8 +6,8 @@
 //! The protocol decisions are in `ledbat-bt` (sans-IO picker, choker, disposition,
 //! announce schedule; `Torrent` composes them); this is the tokio glue around them.
 
-use super::torrent_net::{LastStats, Net, NewConn};
-use crate::transfer_cmd::Tracer;
+use super::net::{LastStats, Net, NewConn};
+use crate::utp_opts::Tracer;
 use anyhow::{anyhow, Result};
 use indicatif::ProgressBar;
 use ledbat_bt::proto::CloseReason;
