@@ -298,8 +298,8 @@ async fn request_over_16k_is_refused() {
 }
 
 /// A peer that floods requests and never reads (the attacked swarm's `flood`): our
-/// answers (blocks, then a REJECT for each request past its queue) pile up unsent until
-/// the buffered limit closes the connection, counted; memory never grows past it.
+/// answers pile up unsent until the buffered limit closes the connection, counted;
+/// memory never grows past it.
 #[tokio::test]
 async fn a_peer_that_never_reads_is_closed_at_the_buffered_limit() {
     let d = tmpdir("flood");
@@ -335,10 +335,6 @@ async fn a_peer_that_never_reads_is_closed_at_the_buffered_limit() {
     let e = run_peer(a, s.clone(), opts()).await.unwrap_err();
     assert!(matches!(e, PeerError::OverBuffered(_, 65536)), "{e}");
     assert_eq!(s.limits().exceeded.buffered, 1);
-    assert!(
-        s.limits().exceeded.requests > 0,
-        "its queue of 500 filled first"
-    );
     peer.abort();
 }
 
