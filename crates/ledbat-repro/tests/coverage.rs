@@ -149,12 +149,27 @@ fn every_paper_scenario_has_a_setup_table() {
         .into_iter()
         .filter(|f| !covered.contains(f.as_str()))
         .collect();
-    // Tables are being written paper by paper; the ones done are listed here, and the list
-    // grows until it is every paper (then this filter goes).
-    let done = ["seed000/"];
+    // Seed 003's chapters 5 and 6 (the swarms and Fig. 5.4's flows) get their tables with
+    // those chapters' rows in seed003-ch5-6.toml; until then they are the only files allowed
+    // without one. A file listed here that has its table fails the test, so the list shrinks.
+    const CH5_6_PENDING: [&str; 4] = [
+        "seed003/swarm-flashcrowd.toml",
+        "seed003/swarm-target.toml",
+        "seed003/swarm.toml",
+        "seed003/target-hetero.toml",
+    ];
+    let stale: Vec<&str> = CH5_6_PENDING
+        .iter()
+        .copied()
+        .filter(|f| covered.contains(f))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "these files have a setup table now: drop them from CH5_6_PENDING: {stale:?}"
+    );
     let missing: Vec<String> = missing
         .into_iter()
-        .filter(|f| done.iter().any(|d| f.starts_with(d)))
+        .filter(|f| !CH5_6_PENDING.contains(&f.as_str()))
         .collect();
     assert!(
         missing.is_empty(),
@@ -192,4 +207,16 @@ fn a_cited_value_the_file_does_not_hold_is_caught() {
     let other = ledbat_sim::Scenario::from_toml_with(&text, &["topology.rate=2Mbps"]).unwrap();
     assert_eq!(same, base);
     assert_ne!(other, base);
+}
+
+#[test]
+fn the_readme_quotes_the_maps_counts() {
+    // The README gives the map's counts per paper, not a percentage: the table the report's
+    // header and coverage.md give, verbatim.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let table = render::counts_table(&map());
+    assert!(
+        readme.contains(&table),
+        "README.md does not quote the coverage map's counts; replace its table with:\n{table}"
+    );
 }

@@ -4,7 +4,7 @@
 //! applies each to the claim's own runs and reports the verdict it would give; a claim
 //! whose verdict flips is fragile.
 
-use super::extract::{completion_times, finish};
+use super::extract::{completion_times, finish, flow_points};
 use super::Extract;
 use crate::stats::mean;
 use ledbat_sim::RunResult;
@@ -24,6 +24,20 @@ pub struct MetricVariant {
 /// Mean `web` train transfer time beside LEDBAT (second run) / alone (first).
 fn train_mean_ratio(r: &[&RunResult]) -> Result<f64, String> {
     Ok(mean(&completion_times(r[1], "web")?) / mean(&completion_times(r[0], "web")?))
+}
+
+/// Mean of flow 0's own per-epoch delay estimate d (its `qdelay_ms` series, sampled every
+/// 100 ms) from 20 s: what seed 004's Fig. 4(a) plots.
+fn controller_delay_mean(r: &[&RunResult]) -> Result<f64, String> {
+    let d: Vec<f64> = flow_points(r[0], 0, |f| &f.qdelay_ms)?
+        .into_iter()
+        .filter(|(t, y)| *t >= 20.0 && y.is_finite())
+        .map(|p| p.1)
+        .collect();
+    if d.is_empty() {
+        return Err("no delay samples from 20 s".into());
+    }
+    Ok(mean(&d))
 }
 
 /// Every metric variant of the catalog.
@@ -61,6 +75,13 @@ pub fn metric_variants() -> Vec<MetricVariant> {
             what: "the paper's 106 s read as the latecomer's own completion time (it ends at \
                 121 s, a gap of 50 s): the gap plus 15 s judged against the claim's band",
             extract: |r| Ok(finish(r[0], "first")? - finish(r[0], "latecomer")? + 15.0),
+        },
+        MetricVariant {
+            claim: "s004-hybrid-queue-delay",
+            param: "queueing delay read",
+            what: "the mean of the controller's per-epoch estimate d (the paper's delta_avg, \
+                Fig. 4(a)) from 20 s, instead of the bottleneck's per-packet delay",
+            extract: controller_delay_mean,
         },
     ]
 }
