@@ -5,7 +5,7 @@
 use super::super::World;
 use crate::engine::Ev;
 use crate::result::{Aggregate, RunResult};
-use crate::swarm::config::SwarmConfig;
+use crate::scenario::swarm::SwarmConfig;
 use crate::swarm::population::PeerPlan;
 use crate::swarm::report::{ClassSamples, CompletionRow, PeerResult, SwarmResult};
 use crate::swarm::PeerId;

@@ -52,7 +52,7 @@ use super::stream::Stream;
 use super::World;
 use crate::engine::Ev;
 use crate::scenario::{ClockConfig, DropTail, QueueConfig, SpuriousRto, Topology};
-use crate::swarm::config::SwarmConfig;
+use crate::scenario::swarm::SwarmConfig;
 use crate::swarm::population::{PeerPlan, Population};
 use crate::swarm::PeerId;
 use crate::transport::{Receiver, Sender, SenderConfig};
