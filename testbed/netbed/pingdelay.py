@@ -35,7 +35,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -44,6 +43,7 @@ import time
 
 from . import bittorrent, flows, install, measure, paths, proc, topo
 from .bed import run_scenario
+from .guard import arm, preflight
 from .flows import Context, Flow, FlowKind
 from .paths import REPO, default_ledbat_bin
 
@@ -183,10 +183,6 @@ def markdown(docs: list[dict]) -> str:
 # ---------------------------------------------------------------- main
 
 
-def _on_term(_sig, _frame):
-    raise KeyboardInterrupt()
-
-
 def needs_of(seeder: str) -> install.Needs:
     """The bed's tools, libtorrent (leecher, torrent) and Transmission when it seeds."""
     tools = ["ip", "tc", "nft", "ethtool", "ping", "sysctl", "ss"]
@@ -197,16 +193,10 @@ def needs_of(seeder: str) -> install.Needs:
 
 def run(a) -> int:
     """One seeder's run (root)."""
-    if os.geteuid() != 0:
-        print("error: needs root (namespaces, qdiscs)", file=sys.stderr)
-        return 2
-    problem = install.check_installed()
+    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
+    problem = preflight(ledbat_bin if a.seeder == "ours" else None)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
-        return 2
-    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
-    if a.seeder == "ours" and not os.access(ledbat_bin, os.X_OK):
-        print(f"error: no ledbat binary at {ledbat_bin} (--ledbat-bin)", file=sys.stderr)
         return 2
     try:
         install.ensure(needs_of(a.seeder), install=not a.no_install,
@@ -237,7 +227,7 @@ def run(a) -> int:
     # side-by-side runs); this run is longer.
     bittorrent.LEECH_MAX_S = int(length) + 300
     tag = f"f{os.getpid() % 10000}"
-    signal.signal(signal.SIGTERM, _on_term)
+    arm(None)
     started = time.monotonic()
     print(f"[fig7] {a.seeder}: {a.minutes} min at {a.rate_kbit:g} kbit/s, FIFO "
           f"{b.fifo_frames} frames ({b.fifo_ms:.0f} ms), {a.delay_ms:g} ms each way; out "
@@ -246,9 +236,7 @@ def run(a) -> int:
         res = run_scenario(f"fig7-{a.seeder}", fl, length, b, ctx, out_dir, tag,
                            delay_ms=a.delay_ms)
     finally:
-        for ns in topo.list_ns():
-            if ns.startswith(f"{topo.NS_PREFIX}{tag}-"):
-                topo.delete_ns(ns)
+        topo.delete_tagged(tag)
         shutil.rmtree(work, ignore_errors=True)
     doc = analyse(res, a.seeder, a.minutes, rate)
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
