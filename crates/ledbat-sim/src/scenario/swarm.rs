@@ -132,6 +132,27 @@ pub enum SeedBehaviour {
     LeaveAtOnce,
 }
 
+/// Whose BitTorrent the peers run (`protocol`): both are `ledbat-bt-proto`'s peer, set up
+/// differently.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Protocol {
+    /// Seed 003's ns-2 BitTorrent module (its reference 41), the default: a fixed
+    /// pipeline, the opening messages right behind the handshake, no extension, no
+    /// protocol timer, with this section's `pipeline`, `random_first`, `endgame` and
+    /// `[swarm.choke]`.
+    #[default]
+    Ns2,
+    /// Our client's, as `ledbat torrent` runs it (`PeerConfig::default()`): requests sized
+    /// to 3 s of each peer's rate (4 to 64 blocks), endgame on idle connections, 4 + 1
+    /// unchoke slots with anti-snubbing after 60 s, the Fast Extension and the Extension
+    /// Protocol, connections closed between two seeds, its protocol timers (keep-alive,
+    /// idle, request, handshake). Pieces are trusted (the simulator carries no bytes to
+    /// hash). The section's `pipeline`, `random_first`, `endgame` and `[swarm.choke]` must
+    /// keep their defaults: they describe the ns-2 module.
+    Client,
+}
+
 /// Choking settings (`[swarm.choke]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -268,6 +289,8 @@ pub struct SwarmConfig {
     pub measure: u32,
     /// Transport rule (module `disposition`). Default `per-uploader` (chapter 5's).
     pub disposition_model: DispositionModel,
+    /// Whose BitTorrent the peers run. Default `ns2`.
+    pub protocol: Protocol,
     /// Choking.
     pub choke: ChokeSection,
     /// Peer classes, as `[[swarm.class]]`.
@@ -299,6 +322,7 @@ impl Default for SwarmConfig {
             discard: 50,
             measure: 50,
             disposition_model: DispositionModel::default(),
+            protocol: Protocol::default(),
             choke: ChokeSection::default(),
             classes: Vec::new(),
         }
@@ -393,6 +417,22 @@ impl SwarmConfig {
         if c.snub_after.is_some_and(|d| d.is_zero()) {
             return Err(invalid(k("choke.snub_after"), "must be positive"));
         }
+        if self.protocol == Protocol::Client {
+            let ns2 = SwarmConfig::default();
+            let fixed = [
+                ("pipeline", self.pipeline != ns2.pipeline),
+                ("random_first", self.random_first != ns2.random_first),
+                ("endgame", self.endgame != ns2.endgame),
+                ("choke", self.choke != ns2.choke),
+            ];
+            if let Some((key, _)) = fixed.iter().find(|(_, changed)| *changed) {
+                return Err(invalid(
+                    k(key),
+                    "describes the ns-2 module's BitTorrent: with protocol = \"client\" the \
+                     client's own setting applies (leave it out)",
+                ));
+            }
+        }
         if self.classes.is_empty() {
             return Err(invalid(
                 k("class"),
@@ -467,11 +507,18 @@ impl SwarmConfig {
             .and_then(|n| self.classes.iter().position(|c| &c.name == n))
     }
 
-    /// The per-peer settings these values give: the protocol of `ledbat-bt-proto` set up as
-    /// seed 003's ns-2 BitTorrent module (a fixed pipeline, the opening messages right
-    /// behind the handshake, pieces trusted, no extension, no protocol timer), with the
-    /// picking and choking of this section. The caller sets each peer's id.
+    /// The per-peer settings these values give ([`Protocol`]): the protocol of
+    /// `ledbat-bt-proto` set up as seed 003's ns-2 BitTorrent module (a fixed pipeline, the
+    /// opening messages right behind the handshake, pieces trusted, no extension, no
+    /// protocol timer) with the picking and choking of this section, or as our client with
+    /// pieces trusted. The caller sets each peer's id.
     pub fn peer_config(&self) -> PeerConfig {
+        if self.protocol == Protocol::Client {
+            return PeerConfig {
+                verification: Verification::Trusted,
+                ..PeerConfig::default()
+            };
+        }
         let c = &self.choke;
         PeerConfig {
             picker: PickerConfig {
@@ -671,5 +718,34 @@ disposition = 13
         }
         let text = toml::to_string(&Doc { swarm: &c }).unwrap();
         assert_eq!(swarm(&text).unwrap(), c, "{text}");
+    }
+
+    #[test]
+    fn the_client_protocol_is_the_clients_settings_with_pieces_trusted() {
+        let c = swarm(&FIFTY_FIFTY.replace(
+            "seed_behaviour = \"random-stay\"",
+            "protocol = \"client\"",
+        ))
+        .unwrap();
+        let p = c.peer_config();
+        let client = PeerConfig::default();
+        assert_eq!(p.verification, Verification::Trusted);
+        assert_eq!(
+            PeerConfig {
+                verification: client.verification,
+                ..p.clone()
+            },
+            client
+        );
+        assert_eq!(p.picker.endgame, Endgame::Idle);
+        assert_eq!(p.choker.snub_after, Some(Duration::from_secs(60)));
+        // What only the ns-2 module has is refused rather than silently ignored.
+        let e = swarm(&FIFTY_FIFTY.replace(
+            "seed_behaviour = \"random-stay\"",
+            "protocol = \"client\"\nendgame = true",
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("swarm.endgame") && e.contains("line 5"), "{e}");
     }
 }

@@ -109,6 +109,9 @@ struct Member {
     host: u32,
     out: BTreeMap<PeerId, Out>,
     next_announce: Instant,
+    /// When its pending `PeerTick` fires (an earlier deadline of its protocol timers
+    /// schedules another and makes that one stale).
+    next_tick: Instant,
 }
 
 impl Member {
@@ -273,6 +276,7 @@ impl<'a> World<'a> {
             host,
             out: BTreeMap::new(),
             next_announce: now + cfg.reannounce,
+            next_tick: tick,
         }));
         sw.present.push(id);
         sw.measure.on_join(id, now, ul);
@@ -561,6 +565,15 @@ impl<'a> World<'a> {
         let sw = self.sw();
         sw.dirty_buf = dirty;
         sw.ev_buf = evs;
+        // An input may have armed a protocol timer (a request or keep-alive deadline)
+        // before the pending tick: the peer is woken then.
+        if let Some(m) = self.member(id) {
+            let due = m.peer.poll_timeout().max(now);
+            if due < m.next_tick {
+                m.next_tick = due;
+                self.at(due, Ev::PeerTick(id));
+            }
+        }
     }
 
     fn on_peer_event(&mut self, id: PeerId, e: Event) {
@@ -656,8 +669,12 @@ impl<'a> World<'a> {
         let now = self.now;
         let cfg = self.swarm_cfg();
         let Some(m) = self.member(id) else { return };
+        if now != m.next_tick {
+            return; // superseded by an earlier deadline
+        }
         m.peer.handle_timeout(now);
         let next = m.peer.poll_timeout();
+        m.next_tick = next;
         let reannounce = if now >= m.next_announce {
             m.next_announce = now + cfg.reannounce;
             m.out.len() < cfg.min_peers as usize
