@@ -425,7 +425,7 @@ impl SwarmConfig {
                 ("endgame", self.endgame != ns2.endgame),
                 ("choke", self.choke != ns2.choke),
             ];
-            if let Some((key, _)) = fixed.iter().find(|(_, changed)| *changed) {
+            if let Some((key, _)) = fixed.into_iter().find(|&(_, changed)| changed) {
                 return Err(invalid(
                     k(key),
                     "describes the ns-2 module's BitTorrent: with protocol = \"client\" the \
@@ -676,27 +676,22 @@ disposition = 13
             assert!(e.contains(key), "{key}: {e}");
             assert!(e.contains(&format!("line {line}")), "{key}: {e}");
         }
-        let e =
-            swarm(&FIFTY_FIFTY.replace("disposition = 14", "disposition = 40"))
-                .unwrap_err()
-                .to_string();
+        let e = swarm(&FIFTY_FIFTY.replace("disposition = 14", "disposition = 40"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("0-31") && e.contains("line 8"), "{e}");
-        let e =
-            swarm("[swarm]\npiece_size = 20000\n[[swarm.class]]\nname = \"a\"\n")
-                .unwrap_err()
-                .to_string();
+        let e = swarm("[swarm]\npiece_size = 20000\n[[swarm.class]]\nname = \"a\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("swarm.piece_size") && e.contains("line 2"),
             "{e}"
         );
-        let e = swarm("[swarm]\nleechers = 3\n")
+        let e = swarm("[swarm]\nleechers = 3\n").unwrap_err().to_string();
+        assert!(e.contains("swarm.class"), "{e}");
+        let e = swarm("[swarm]\nseed_class = \"x\"\n[[swarm.class]]\nname = \"a\"\n")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("swarm.class"), "{e}");
-        let e =
-            swarm("[swarm]\nseed_class = \"x\"\n[[swarm.class]]\nname = \"a\"\n")
-                .unwrap_err()
-                .to_string();
         assert!(e.contains("seed_class") && e.contains("line 2"), "{e}");
         let e = swarm(
             "[swarm]\n[swarm.choke]\noptimistic_period = \"25s\"\n[[swarm.class]]\nname = \"a\"\n",
@@ -722,10 +717,9 @@ disposition = 13
 
     #[test]
     fn the_client_protocol_is_the_clients_settings_with_pieces_trusted() {
-        let c = swarm(&FIFTY_FIFTY.replace(
-            "seed_behaviour = \"random-stay\"",
-            "protocol = \"client\"",
-        ))
+        let c = swarm(
+            &FIFTY_FIFTY.replace("seed_behaviour = \"random-stay\"", "protocol = \"client\""),
+        )
         .unwrap();
         let p = c.peer_config();
         let client = PeerConfig::default();

@@ -24,8 +24,8 @@
 //! the peers' own generators, so that, for one seed, changing the class shares does not move the arrival
 //! times (common random numbers across populations).
 
-use crate::scenario::swarm::{Arrival, SeedBehaviour, SwarmConfig};
 use super::PeerId;
+use crate::scenario::swarm::{Arrival, SeedBehaviour, SwarmConfig};
 use ledbat_core::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
