@@ -6,6 +6,7 @@ mod controllers;
 mod repro_cmd;
 mod sim_cmd;
 mod support;
+mod tcp_cmd;
 mod torrent_cmd;
 mod transfer_cmd;
 
@@ -38,6 +39,8 @@ enum Command {
     Recv(transfer_cmd::RecvArgs),
     /// BitTorrent over our uTP: create, seed, get.
     Torrent(torrent_cmd::Args),
+    /// The controllers as Linux TCP congestion controls (BPF): load, list, unload, stats.
+    Tcp(tcp_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Command::Send(a) => transfer_cmd::run_send(a),
         Command::Recv(a) => transfer_cmd::run_recv(a),
         Command::Torrent(a) => torrent_cmd::run(a),
+        Command::Tcp(a) => tcp_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
