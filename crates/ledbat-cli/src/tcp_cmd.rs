@@ -22,6 +22,10 @@ enum Cmd {
     Unload(UnloadArgs),
     /// Per connection: window, base and current delay, queuing delay, slowdowns.
     Stats(StatsArgs),
+    /// Record every event a controller gives its connections, with the window after each.
+    Trace(TraceArgs),
+    /// Replay a trace through ledbat-core and compare the windows, event by event.
+    Check(CheckArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -75,6 +79,85 @@ struct StatsArgs {
     watch: Option<f64>,
 }
 
+#[derive(clap::Args, Debug)]
+struct TraceArgs {
+    /// The controller's kernel name.
+    name: String,
+    /// Where to write the trace (JSON lines: a header, then one event per line).
+    #[arg(long, short)]
+    out: std::path::PathBuf,
+    /// Stop after this many seconds (default: at Ctrl-C).
+    #[arg(long)]
+    seconds: Option<f64>,
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// A trace written by `ledbat tcp trace`.
+    file: std::path::PathBuf,
+    /// Largest difference of the fractional windows counted as agreement, bytes.
+    #[arg(long, default_value_t = 1e-3)]
+    tolerance: f64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The first line of a trace file.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TraceHeader {
+    instance: String,
+    controller: TcpController,
+}
+
+/// `ledbat tcp check`: needs no kernel support, only the trace.
+fn check(a: &CheckArgs) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use ledbat_tcp::trace::{check, Record};
+    use std::io::BufRead;
+    let f =
+        std::fs::File::open(&a.file).with_context(|| format!("opening {}", a.file.display()))?;
+    let mut lines = std::io::BufReader::new(f).lines();
+    let head = lines
+        .next()
+        .with_context(|| format!("{}: empty trace", a.file.display()))??;
+    let head: TraceHeader = serde_json::from_str(&head)
+        .with_context(|| format!("{}: line 1 is not a trace header", a.file.display()))?;
+    let mut records = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let line = line?;
+        let r: Record = serde_json::from_str(&line).with_context(|| {
+            format!("{}: line {} is not a traced event", a.file.display(), i + 2)
+        })?;
+        records.push(r);
+    }
+    let res = check(&head.controller, &records, a.tolerance);
+    let bad = res.iter().filter(|c| c.mismatches > 0).count();
+    if a.json {
+        crate::support::outln!("{}", serde_json::to_string_pretty(&res)?);
+    } else {
+        for c in &res {
+            crate::support::outln!(
+                "{}:{} -> {}: {} events, largest window difference {:.3e} bytes, {} mismatch(es){}{}",
+                head.instance,
+                c.ports.0,
+                c.ports.1,
+                c.events,
+                c.max_diff,
+                c.mismatches,
+                c.first_mismatch.as_ref().map_or(String::new(), |m| format!("; first: {m}")),
+                c.stopped.as_ref().map_or(String::new(), |m| format!("; stopped: {m}"))
+            );
+        }
+    }
+    anyhow::ensure!(
+        !res.is_empty(),
+        "no connection of the trace starts inside it"
+    );
+    anyhow::ensure!(bad == 0, "{bad} connection(s) differ from ledbat-core");
+    Ok(())
+}
+
 /// Runs `ledbat tcp`.
 pub fn run(a: Args) -> anyhow::Result<()> {
     if let Cmd::Load(l) = &a.command {
@@ -85,6 +168,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     match a.command {
         Cmd::Load(_) => unreachable!("handled above"),
+        Cmd::Check(c) => check(&c),
+        Cmd::Trace(t) => imp::trace(&t),
         Cmd::List(l) => imp::list(l.json),
         Cmd::Unload(u) => imp::unload(&u.names, u.all),
         Cmd::Stats(s) => imp::stats(s.name.as_deref(), s.json, s.watch),
@@ -123,6 +208,9 @@ mod imp {
         Err(missing())
     }
     pub fn stats(_: Option<&str>, _: bool, _: Option<f64>) -> anyhow::Result<()> {
+        Err(missing())
+    }
+    pub fn trace(_: &TraceArgs) -> anyhow::Result<()> {
         Err(missing())
     }
 }
@@ -309,5 +397,62 @@ mod imp {
             );
             std::thread::sleep(std::time::Duration::from_secs_f64(s));
         }
+    }
+
+    pub fn trace(a: &TraceArgs) -> anyhow::Result<()> {
+        use anyhow::Context;
+        use std::io::Write;
+        use std::sync::atomic::Ordering;
+        let inst = loader::list()?
+            .into_iter()
+            .find(|i| i.name == a.name)
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no congestion control named `{}` is loaded by ledbat",
+                    a.name
+                )
+            })?;
+        let tmp = crate::support::TempPath::beside(&a.out)?;
+        let file = std::fs::File::create(tmp.path())
+            .with_context(|| format!("creating {}", tmp.path().display()))?;
+        let mut w = std::io::BufWriter::new(file);
+        serde_json::to_writer(
+            &mut w,
+            &TraceHeader {
+                instance: inst.name.clone(),
+                controller: inst.controller.clone(),
+            },
+        )?;
+        writeln!(w)?;
+        let stop = crate::support::stop_flag()?;
+        let start = std::time::Instant::now();
+        let limit = a.seconds.map(std::time::Duration::from_secs_f64);
+        let mut err = None;
+        let n = loader::trace(
+            &inst,
+            || stop.load(Ordering::SeqCst) || limit.is_some_and(|l| start.elapsed() >= l),
+            |r| {
+                if err.is_none() {
+                    if let Err(e) = serde_json::to_writer(&mut w, &r)
+                        .map_err(std::io::Error::from)
+                        .and_then(|_| writeln!(w))
+                    {
+                        err = Some(e);
+                    }
+                }
+            },
+        )?;
+        if let Some(e) = err {
+            return Err(e).with_context(|| format!("writing {}", tmp.path().display()));
+        }
+        w.flush()?;
+        drop(w);
+        tmp.persist(&a.out)?;
+        eprintln!(
+            "{n} events of `{}` written to {}",
+            inst.name,
+            a.out.display()
+        );
+        Ok(())
     }
 }

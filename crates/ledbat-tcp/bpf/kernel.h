@@ -24,6 +24,7 @@ typedef __u32 __wsum;
 /* UAPI constants (stable ABI). */
 enum {
 	BPF_MAP_TYPE_LRU_HASH = 9,
+	BPF_MAP_TYPE_RINGBUF = 27,
 	BPF_MAP_TYPE_SK_STORAGE = 24,
 	BPF_F_NO_PREALLOC = 1,
 	BPF_SK_STORAGE_GET_F_CREATE = 1,
@@ -89,11 +90,15 @@ struct tcp_sock {
 	__u32 snd_nxt;
 	__u32 snd_una;
 	__u32 srtt_us;
+	__u32 delivered;
 	__u64 tcp_mstamp;
 	__u8 tcp_usec_ts : 1;
 	struct tcp_options_received rx_opt;
 } __attribute__((preserve_access_index));
 
+/* `in_flight` is not this ACK's delivery: it counts the packets delivered since the newest
+ * acknowledged packet was sent (tcp_input.c); the glue counts deliveries from
+ * tcp_sock.delivered instead. */
 struct ack_sample {
 	__u32 pkts_acked;
 	__s32 rtt_us;

@@ -5,7 +5,8 @@
  * of csrc/lbcc.h, the same code the differential test checks against ledbat-core. This file
  * only translates the kernel's callbacks into the controller's events:
  *
- *   pkts_acked   every ACK: bytes newly delivered (cumulative and selective), the RTT of the
+ *   pkts_acked   every ACK: packets newly delivered (tcp_sock.delivered, cumulative and
+ *                selective, counted in our MSS), the RTT of the
  *                newest packet acknowledged (Karn's rule: -1 for retransmitted data), the
  *                delay sample of the configured signal, the flight before the ACK
  *                -> lb_on_ack; the window is written to snd_cwnd unless the kernel is
@@ -40,6 +41,7 @@
 #include "../csrc/lbcc.h"
 #include "../csrc/lbcc_owd.h"
 #include "../csrc/lbcc_stats.h"
+#include "../csrc/lbcc_trace.h"
 
 char _license[] SEC("license") = "Dual MIT/GPL";
 
@@ -55,6 +57,7 @@ const volatile struct lb_ro lb_ro SEC(".rodata.lbparams") = {};
 
 struct lb_conn {
 	struct lb_cc cc;
+	__u64 trace_seq;         /* events traced (or dropped) since init */
 	/* the statistics key, taken while the connection has its ports (at release the local
 	 * port may already be given back) */
 	struct lb_flow_key key;
@@ -64,6 +67,7 @@ struct lb_conn {
 	__u64 reduction_snd_nxt; /* snd_nxt at the last reduction */
 	__u64 losses, timeouts, undos;
 	__u32 ca_state;
+	__u32 delivered;         /* tcp_sock.delivered at the last ACK */
 	__u8 owd_unusable;
 	__u8 no_timestamps;
 	__u8 _pad[2];
@@ -82,6 +86,14 @@ struct {
 	__type(key, struct lb_flow_key);
 	__type(value, struct lb_flow_stats);
 } lb_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, LB_TRACE_RING_BYTES);
+} lb_trace SEC(".maps");
+
+/* Set by `ledbat tcp trace` while it reads the ring buffer (the object's .bss map). */
+volatile __u32 lb_trace_on = 0;
 
 static const struct lb_flow_stats lb_zero_stats;
 
@@ -203,6 +215,38 @@ static __always_inline void lb_publish(struct sock *sk, struct tcp_sock *tp, str
 	s->flags = flags;
 }
 
+/* Writes one traced event (when tracing is on); a full ring loses it, which the sequence
+ * number shows. */
+static __always_inline void lb_emit(struct sock *sk, struct lb_conn *c, __u32 kind,
+				    __u32 flags, __u64 now, __u64 a, __u64 b, __u64 cc, __u64 d,
+				    __u64 e, __u64 f)
+{
+	struct lb_trace_event *ev;
+	__u64 seq;
+
+	if (!lb_trace_on)
+		return;
+	seq = c->trace_seq++;
+	ev = bpf_ringbuf_reserve(&lb_trace, sizeof(*ev), 0);
+	if (!ev)
+		return;
+	ev->now_ns = now;
+	ev->cwnd_q32 = c->cc.cwnd;
+	ev->seq = seq;
+	ev->a = a;
+	ev->b = b;
+	ev->c = cc;
+	ev->d = d;
+	ev->e = e;
+	ev->f = f;
+	ev->kind = kind;
+	ev->flags = flags;
+	ev->lport = sk->__sk_common.skc_num;
+	ev->rport = bpf_ntohs(sk->__sk_common.skc_dport);
+	ev->_pad = 0;
+	bpf_ringbuf_submit(ev, 0);
+}
+
 static __always_inline struct lb_conn *lb_conn(struct sock *sk)
 {
 	return bpf_sk_storage_get(&lb_conns, sk, 0, 0);
@@ -219,6 +263,8 @@ void BPF_PROG(ledbat_init, struct sock *sk)
 	/* The controller may be set again on a socket that already had it. */
 	__builtin_memset(c, 0, sizeof(*c));
 	lb_init(&c->cc, &lb_params, tp->mss_cache);
+	c->delivered = tp->delivered;
+	lb_emit(sk, c, LB_EV_INIT, 0, lb_now(tp), tp->mss_cache, 0, 0, 0, 0, 0);
 	tp->snd_cwnd = lb_cwnd_pkts(tp, c);
 	lb_publish(sk, tp, c, lb_now(tp), 1);
 }
@@ -282,8 +328,10 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 		return;
 	mss = lb_mss(c);
 	rtt_us = sample->rtt_us;
-	a.bytes_acked = sample->in_flight; /* bytes newly delivered by this ACK (tcp_input.c) */
-	delivered = (__u32)(a.bytes_acked / tp->mss_cache);
+	/* packets newly delivered (cumulatively or selectively acknowledged) by this ACK */
+	delivered = tp->delivered - c->delivered;
+	c->delivered = tp->delivered;
+	a.bytes_acked = (__u64)delivered * mss;
 	a.packets_acked = delivered;
 	a.flight_before = (__u64)(lb_in_flight_pkts(tp) + delivered) * mss;
 	if (rtt_us > 0) {
@@ -298,6 +346,8 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 	if (lb_params.algo != LB_ALGO_LEDBAT_PP)
 		a.has_delay = (__u8)lb_delay_of_ack(tp, c, now, rtt_us, &a.delay_us);
 	lb_on_ack(&c->cc, &lb_params, now, &a);
+	lb_emit(sk, c, LB_EV_ACK, a.has_rtt | (a.has_delay << 1), now, a.bytes_acked,
+		a.flight_before, a.newest_sent_ns, a.rtt_ns, a.delay_us, a.packets_acked);
 	if (c->ca_state != TCP_CA_CWR && c->ca_state != TCP_CA_Recovery)
 		lb_write_cwnd(tp, c, now);
 	lb_publish(sk, tp, c, now, 0);
@@ -318,15 +368,17 @@ __u32 BPF_PROG(ledbat_ssthresh, struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct lb_conn *c = lb_conn(sk);
-	__u64 now = lb_now(tp);
+	__u64 now = lb_now(tp), sent_at, in_flight;
 	__u32 pkts;
 
 	if (!c)
 		return tp->snd_cwnd > 4 ? tp->snd_cwnd / 2 : 2;
 	c->prior_cwnd = c->cc.cwnd;
 	c->losses++;
-	lb_on_loss(&c->cc, &lb_params, now, lb_sat_sub(now, (__u64)tp->srtt_us / 8 * LB_NS_PER_US),
-		   (__u64)lb_in_flight_pkts(tp) * lb_mss(c));
+	sent_at = lb_sat_sub(now, (__u64)tp->srtt_us / 8 * LB_NS_PER_US);
+	in_flight = (__u64)lb_in_flight_pkts(tp) * lb_mss(c);
+	lb_on_loss(&c->cc, &lb_params, now, sent_at, in_flight);
+	lb_emit(sk, c, LB_EV_LOSS, 0, now, sent_at, in_flight, 0, 0, 0, 0);
 	c->reduction_snd_nxt = tp->snd_nxt;
 	pkts = lb_cwnd_pkts(tp, c);
 	lb_publish(sk, tp, c, now, 1);
@@ -356,14 +408,18 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		/* RTO; the kernel called ssthresh just before (counted there as a loss) */
 		c->timeouts++;
 		lb_on_timeout(&c->cc, &lb_params, now, LB_TIMEOUT_RTO);
+		lb_emit(sk, c, LB_EV_TIMEOUT, 1, now, 0, 0, 0, 0, 0, 0);
 		c->reduction_snd_nxt = tp->snd_nxt;
 		lb_publish(sk, tp, c, now, 1);
 		break;
 	case CA_EVENT_CWND_RESTART:
 		lb_on_timeout(&c->cc, &lb_params, now, LB_TIMEOUT_IDLE);
+		lb_emit(sk, c, LB_EV_TIMEOUT, 2, now, 0, 0, 0, 0, 0, 0);
 		break;
 	case CA_EVENT_TX_START:
 		lb_on_sent(&c->cc, &lb_params, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c));
+		lb_emit(sk, c, LB_EV_SENT, 0, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c), 0, 0,
+			0, 0, 0);
 		break;
 	default:
 		break;
@@ -382,6 +438,7 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 	c->undos++;
 	if (c->prior_cwnd > c->cc.cwnd)
 		c->cc.cwnd = c->prior_cwnd;
+	lb_emit(sk, c, LB_EV_UNDO, 0, lb_now(tp), 0, 0, 0, 0, 0, 0);
 	pkts = lb_cwnd_pkts(tp, c);
 	return pkts > tp->snd_cwnd ? pkts : tp->snd_cwnd;
 }

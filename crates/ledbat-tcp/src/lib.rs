@@ -20,6 +20,8 @@
 //!
 //! - [`params`]: a core configuration and the delay signal to the words the object reads;
 //! - [`stats`]: the per-connection entries the object publishes for `ledbat tcp stats`;
+//! - [`trace`]: controller events, the kernel's event trace and its replay through the core
+//!   (`ledbat tcp trace` and `ledbat tcp check`);
 //! - `loader` (feature `bpf`): load, list, unload and read statistics through libbpf.
 //!
 //! Building the object needs clang (`-target bpf`); the loader links libbpf (vendored by
@@ -29,6 +31,7 @@
 
 pub mod params;
 pub mod stats;
+pub mod trace;
 
 #[cfg(feature = "bpf")]
 pub mod loader;

@@ -12,10 +12,13 @@
 
 use crate::params::{LbParams, TcpController};
 use crate::stats::FlowStats;
+use crate::trace::Record;
 use libbpf_rs::btf::types::MemberAttr;
 use libbpf_rs::btf::types::Struct;
 use libbpf_rs::query::{MapInfoIter, ProgInfoIter, ProgInfoQueryOptions};
-use libbpf_rs::{Btf, ErrorKind, MapCore, MapFlags, MapHandle, MapType, ObjectBuilder};
+use libbpf_rs::{
+    Btf, ErrorKind, MapCore, MapFlags, MapHandle, MapType, ObjectBuilder, RingBufferBuilder,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -107,6 +110,9 @@ pub struct Instance {
     pub stats_map_id: Option<u32>,
     /// Connections using it now (entries of the statistics map).
     pub connections: usize,
+    /// Its event ring buffer and the switch that turns tracing on (`.bss`).
+    #[serde(skip)]
+    trace_maps: Option<(u32, u32)>,
 }
 
 /// What the object's read-only data says about itself.
@@ -333,6 +339,7 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             .unwrap_or_default();
         let mut desc = None;
         let mut stats = None;
+        let (mut ring, mut bss) = (None, None);
         for &id in map_ids {
             let Ok(m) = MapHandle::from_map_id(id) else {
                 continue;
@@ -349,6 +356,10 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
                 }
             } else if name == "lb_stats" {
                 stats = Some((id, m.keys().count()));
+            } else if name == "lb_trace" {
+                ring = Some(id);
+            } else if name.ends_with(".bss") {
+                bss = Some(id);
             }
         }
         let Some(desc) = desc else { continue };
@@ -359,6 +370,7 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             map_id: info.id,
             stats_map_id: stats.map(|s| s.0),
             connections: stats.map_or(0, |s| s.1),
+            trace_maps: ring.zip(bss),
         });
     }
     found.sort_by(|a, b| a.name.cmp(&b.name));
@@ -395,4 +407,72 @@ pub fn flows(inst: &Instance) -> Result<Vec<FlowStats>, LoadError> {
         .collect();
     v.sort_by_key(|f| (f.local, f.remote));
     Ok(v)
+}
+
+/// Switches a tracing instance's events off again when dropped.
+struct TraceSwitch(MapHandle);
+
+impl TraceSwitch {
+    fn set(&self, on: bool) -> Result<(), LoadError> {
+        self.0
+            .update(
+                &0u32.to_ne_bytes(),
+                &(on as u32).to_ne_bytes(),
+                MapFlags::ANY,
+            )
+            .map_err(bpf_err("switching the event trace"))
+    }
+}
+
+impl Drop for TraceSwitch {
+    fn drop(&mut self) {
+        let _ = self.set(false);
+    }
+}
+
+/// Records every event the controller `inst` gives its connections, passing each to `sink`,
+/// until `done()` says stop (checked every 100 ms). Returns the events recorded. Tracing is
+/// switched off again whatever happens.
+pub fn trace(
+    inst: &Instance,
+    mut done: impl FnMut() -> bool,
+    mut sink: impl FnMut(Record),
+) -> Result<u64, LoadError> {
+    let Some((ring_id, bss_id)) = inst.trace_maps else {
+        return Err(LoadError::NotLoaded(format!(
+            "{} (no event trace in its object)",
+            inst.name
+        )));
+    };
+    let bss = MapHandle::from_map_id(bss_id).map_err(bpf_err("opening the trace switch"))?;
+    if bss.value_size() != 4 {
+        return Err(LoadError::NotLoaded(format!(
+            "{} (its trace switch has an unexpected layout)",
+            inst.name
+        )));
+    }
+    let ring = MapHandle::from_map_id(ring_id).map_err(bpf_err("opening the event ring"))?;
+    let mut count = 0u64;
+    let switch = TraceSwitch(bss);
+    {
+        let mut b = RingBufferBuilder::new();
+        b.add(&ring, |bytes| {
+            if let Some(r) = Record::decode(bytes) {
+                count += 1;
+                sink(r);
+            }
+            0
+        })
+        .map_err(bpf_err("reading the event ring"))?;
+        let rb = b.build().map_err(bpf_err("reading the event ring"))?;
+        switch.set(true)?;
+        while !done() {
+            rb.poll(std::time::Duration::from_millis(100))
+                .map_err(bpf_err("reading the event ring"))?;
+        }
+        switch.set(false)?;
+        rb.consume().map_err(bpf_err("reading the event ring"))?;
+    }
+    drop(switch);
+    Ok(count)
 }

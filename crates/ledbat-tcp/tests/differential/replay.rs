@@ -1,46 +1,19 @@
 //! The two sides of the comparison: ledbat-core's controller, and the replay tool (the BPF
 //! object's arithmetic compiled for the host), fed the same events.
 
-use ledbat_core::{Ack, AnyController, Controller, DelaySample, Duration, Instant, Loss, Timeout};
+use ledbat_core::{AnyController, Controller};
 use ledbat_tcp::params::LbParams;
+pub use ledbat_tcp::trace::{apply, Event as Ev};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
-/// One event a driver gives a controller (the core's `Controller` calls, with at most one
-/// delay sample per ACK, as the kernel has).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Ev {
-    Ack {
-        now: u64,
-        bytes: u64,
-        packets: u32,
-        flight: u64,
-        newest_sent: u64,
-        rtt: Option<u64>,
-        delay: Option<u32>,
-    },
-    Loss {
-        now: u64,
-        sent_at: u64,
-        in_flight: u64,
-        bytes: u64,
-    },
-    Timeout {
-        now: u64,
-        rto: bool,
-    },
-    Sent {
-        now: u64,
-        bytes: u64,
-        in_flight: u64,
-    },
-    Tick {
-        now: u64,
-    },
+/// The replay tool's input line of an event (csrc/replay.c).
+trait Line {
+    fn line(&self, out: &mut String);
 }
 
-impl Ev {
+impl Line for Ev {
     fn line(&self, out: &mut String) {
         let opt = |v: Option<u64>| v.map_or("-".to_string(), |x| x.to_string());
         let _ = match *self {
@@ -70,10 +43,6 @@ impl Ev {
             Ev::Sent { now, in_flight, .. } => writeln!(out, "sent {now} {in_flight}"),
             Ev::Tick { now } => writeln!(out, "tick {now}"),
         };
-    }
-
-    pub fn is_ack(&self) -> bool {
-        matches!(self, Ev::Ack { .. })
     }
 }
 
@@ -138,60 +107,6 @@ fn parse_step(line: &str) -> Step {
         slowdowns: f[4].parse().expect("slowdowns"),
         next_tick: opt(f[5]),
         base: opt(f[6]),
-    }
-}
-
-/// Applies one event to the core's controller.
-pub fn apply(c: &mut AnyController, e: &Ev) {
-    match *e {
-        Ev::Ack {
-            now,
-            bytes,
-            packets,
-            flight,
-            newest_sent,
-            rtt,
-            delay,
-        } => {
-            let samples = delay.map(DelaySample);
-            let ack = Ack {
-                bytes_acked: bytes,
-                packets_acked: packets,
-                flight_before: flight,
-                delay_samples: samples.as_slice(),
-                rtt: rtt.map(Duration::from_nanos),
-                reverse_delay: None,
-                newest_sent: Instant::from_nanos(newest_sent),
-            };
-            c.on_ack(Instant::from_nanos(now), &ack);
-        }
-        Ev::Loss {
-            now,
-            sent_at,
-            in_flight,
-            bytes,
-        } => c.on_loss(
-            Instant::from_nanos(now),
-            &Loss {
-                bytes,
-                sent_at: Instant::from_nanos(sent_at),
-                in_flight,
-            },
-        ),
-        Ev::Timeout { now, rto } => c.on_timeout(
-            Instant::from_nanos(now),
-            if rto {
-                Timeout::Retransmission
-            } else {
-                Timeout::Idle
-            },
-        ),
-        Ev::Sent {
-            now,
-            bytes,
-            in_flight,
-        } => c.on_sent(Instant::from_nanos(now), bytes, in_flight),
-        Ev::Tick { now } => c.on_tick(Instant::from_nanos(now)),
     }
 }
 
