@@ -3,7 +3,7 @@
 //! read without panicking whatever it holds.
 #![no_main]
 
-use ledbat_bt::wire::{parse_ext_handshake, Message};
+use ledbat_bt_proto::wire::{parse_ext_handshake, Message};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -6,7 +6,8 @@ are repeats: the tables give the median and the spread (min..max) of each figure
 checks compare medians. Several runs' JSON files merge into one table (`--merge`), so that a
 long plan can be run as several short ones.
 
-The checks are the targets of issue 13 for the transfer commands' default (`scavenger`), at
+The checks are the targets of docs/sidebyside/README.md for the transfer commands' default
+(`scavenger`), at
 every base RTT measured:
 - alone: payload rate >= the best deployed seeder's (medians);
 - after the cross traffic leaves: back at that rate within 3 s (payload rate from 3 s after

@@ -26,7 +26,7 @@ Then, per controller, base RTT and repeat, two of our flows (`ledbat torrent see
 the time both run.
 
 The tables give each figure's median and spread over the repeats (`netbed.sbs_report`), and
-the checks of issue 13 for the default controller. Printed and written as JSON (`--json`,
+the checks of docs/sidebyside/README.md for the default controller. Printed and written as JSON (`--json`,
 default OUT/sidebyside.json) and Markdown (`--md`, default OUT/sidebyside.md). `--merge`
 builds the same tables from several runs' JSON files. Exit 0 when every scenario ran, 1 when
 some could not be measured (or, with --strict, when a check is missed), 2 when the bed

@@ -10,9 +10,9 @@
 //! Names and path components come from untrusted files, so each must be a plain component
 //! (no `/`, `\`, NUL, `.` or `..`, not empty) before it is ever joined to a directory.
 
-use crate::wire::Sha1Digest;
 use bt_bencode::value::Number;
 use bt_bencode::{ByteString, Value};
+use ledbat_bt_proto::wire::Sha1Digest;
 use sha1::{Digest, Sha1};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -20,7 +20,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Smallest piece length accepted, one block (BEP 3 block size).
-pub const MIN_PIECE_LEN: u32 = crate::wire::BLOCK_LEN;
+pub const MIN_PIECE_LEN: u32 = ledbat_bt_proto::BLOCK_LEN;
 /// Largest piece length accepted (64 MiB; libtorrent's `create_torrent` stops at 16 MiB
 /// by default, larger pieces only cost memory here).
 pub const MAX_PIECE_LEN: u32 = 64 * 1024 * 1024;
@@ -271,6 +271,12 @@ impl Metainfo {
             total_length,
             trackers,
         })
+    }
+
+    /// The torrent's pieces and 16 KiB blocks.
+    pub fn layout(&self) -> ledbat_bt_proto::Layout {
+        ledbat_bt_proto::Layout::with_standard_blocks(self.total_length, self.piece_length)
+            .expect("a parsed torrent has a positive length and piece length")
     }
 
     /// Number of pieces.

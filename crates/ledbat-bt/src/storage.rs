@@ -5,9 +5,9 @@
 //! to its final place and renamed to `NAME` only once every piece verified, so a reader
 //! never sees a half-written result under the final name.
 
-use crate::bitfield::Bitfield;
 use crate::metainfo::Metainfo;
-use crate::wire::Sha1Digest;
+use ledbat_bt_proto::wire::Sha1Digest;
+use ledbat_bt_proto::Bitfield;
 use sha1::{Digest, Sha1};
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -339,7 +339,7 @@ mod tests {
             .unwrap()
             .verify_all(&meta)
             .unwrap();
-        assert_eq!(have.iter_set().collect::<Vec<_>>(), vec![0, 2]);
+        assert_eq!(have.iter().collect::<Vec<_>>(), vec![0, 2]);
         std::fs::remove_dir_all(&d).unwrap();
     }
 
@@ -356,11 +356,7 @@ mod tests {
         drop(s);
         let again = Storage::open_resume(&meta, &part).unwrap();
         assert_eq!(
-            again
-                .verify_all(&meta)
-                .unwrap()
-                .iter_set()
-                .collect::<Vec<_>>(),
+            again.verify_all(&meta).unwrap().iter().collect::<Vec<_>>(),
             vec![1]
         );
         // A truncated .part is grown back; the piece it still holds stays good.

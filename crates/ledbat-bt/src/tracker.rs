@@ -16,8 +16,8 @@
 //! starts at 15 s as well). Untrusted input never panics: every malformed answer is an
 //! error naming the field.
 
-use crate::wire::Sha1Digest;
 use bt_bencode::Value;
+use ledbat_bt_proto::wire::Sha1Digest;
 use ledbat_core::{Duration, Instant};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -59,7 +59,7 @@ pub enum TrackerError {
         /// The URL.
         url: String,
         /// What is wrong.
-        reason: &'static str,
+        reason: String,
     },
     /// The tracker refused (`failure reason`).
     #[error("tracker refused: {0}")]
@@ -99,36 +99,40 @@ pub struct TrackerUrl {
 }
 
 impl TrackerUrl {
-    /// Parses `http://HOST[:PORT][/PATH[?QUERY]]`; other schemes are refused.
-    pub fn parse(url: &str) -> Result<Self, TrackerError> {
-        let err = |reason| TrackerError::Url {
-            url: url.to_owned(),
-            reason,
+    /// Parses `http://HOST[:PORT][/PATH[?QUERY]]` (an IPv6 host in brackets); other
+    /// schemes, user names and fragments are refused.
+    pub fn parse(s: &str) -> Result<Self, TrackerError> {
+        let err = |reason: &str| TrackerError::Url {
+            url: s.to_owned(),
+            reason: reason.to_owned(),
         };
-        let rest = url
-            .strip_prefix("http://")
-            .ok_or_else(|| err("only http:// trackers are supported (not udp:// or https://)"))?;
-        let (authority, path) = match rest.find('/') {
-            Some(i) => (&rest[..i], &rest[i..]),
-            None => (rest, "/"),
-        };
-        let (host, port) = match authority.rsplit_once(':') {
-            Some((h, p)) if !h.ends_with(']') || h.starts_with('[') => {
-                (h, p.parse::<u16>().map_err(|_| err("bad port"))?)
-            }
-            _ => (authority, 80),
-        };
-        let host = host.trim_start_matches('[').trim_end_matches(']');
-        if host.is_empty() {
-            return Err(err("no host"));
+        let u = url::Url::parse(s).map_err(|e| err(&e.to_string()))?;
+        if u.scheme() != "http" {
+            return Err(err(
+                "only http:// trackers are supported (not udp:// or https://)",
+            ));
         }
-        if path.contains(['\r', '\n', ' ']) {
-            return Err(err("spaces or line breaks in the path"));
+        if !u.username().is_empty() || u.password().is_some() {
+            return Err(err("a user name in a tracker URL is not supported"));
+        }
+        if u.fragment().is_some() {
+            return Err(err("a fragment (#...) has no place in a tracker URL"));
+        }
+        let host = match u.host() {
+            Some(url::Host::Domain(d)) if !d.is_empty() => d.to_owned(),
+            Some(url::Host::Ipv4(a)) => a.to_string(),
+            Some(url::Host::Ipv6(a)) => a.to_string(),
+            _ => return Err(err("no host")),
+        };
+        let mut path = u.path().to_owned();
+        if let Some(q) = u.query() {
+            path.push('?');
+            path.push_str(q);
         }
         Ok(Self {
-            host: host.to_owned(),
-            port,
-            path: path.to_owned(),
+            host,
+            port: u.port_or_known_default().unwrap_or(80),
+            path,
         })
     }
 }
@@ -517,6 +521,34 @@ mod tests {
         assert!(TrackerUrl::parse("udp://x:1/").is_err());
         assert!(TrackerUrl::parse("http://:1/").is_err());
         assert!(TrackerUrl::parse("http://x:99999/").is_err());
+    }
+
+    #[test]
+    fn ipv6_literals_without_a_port_take_port_80() {
+        let u = TrackerUrl::parse("http://[::1]/announce").unwrap();
+        assert_eq!(
+            (u.host.as_str(), u.port, u.path.as_str()),
+            ("::1", 80, "/announce")
+        );
+        let u = TrackerUrl::parse("http://[2001:db8::7]:6969").unwrap();
+        assert_eq!(
+            (u.host.as_str(), u.port, u.path.as_str()),
+            ("2001:db8::7", 6969, "/")
+        );
+    }
+
+    #[test]
+    fn unusable_urls_are_refused_with_the_reason() {
+        let reason = |s: &str| TrackerUrl::parse(s).unwrap_err().to_string();
+        assert!(reason("https://t.example/a").contains("only http://"));
+        assert!(reason("http://user:pw@t.example/a").contains("user name"));
+        assert!(reason("http://t.example/a#x").contains("fragment"));
+        assert!(
+            reason("http://[::1/a").contains("http://[::1/a"),
+            "{}",
+            reason("http://[::1/a")
+        );
+        assert!(reason("not a url").contains("not a url"));
     }
 
     #[test]

@@ -1,12 +1,16 @@
 //! End-to-end exchanges between our seeder and our downloader over in-memory pipes and
 //! loopback TCP, and against hand-written misbehaving peers.
 
-use ledbat_bt::wire::{BlockRef, Handshake, Message, HANDSHAKE_LEN};
+use ledbat_bt::proto::wire::{BlockRequest, Handshake, HANDSHAKE_LEN};
+use ledbat_bt::proto::{CloseReason, Pipeline};
 use ledbat_bt::{
-    create_torrent, new_peer_id, run_peer, Bitfield, CloseReason, Metainfo, OutputPaths,
-    PeerConfig, PeerError, PeerOptions, Storage, Torrent,
+    create_torrent, run_peer, Bitfield, Ending, Metainfo, OutputPaths, PeerConfig, PeerError,
+    PeerOptions, Storage, Torrent, TorrentConfig,
 };
 use ledbat_core::Duration;
+
+/// A message with its block as bytes.
+type Message = ledbat_bt::proto::Message<Vec<u8>>;
 use std::path::{Path, PathBuf};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -35,20 +39,48 @@ fn pattern(len: usize, salt: u8) -> Vec<u8> {
         .collect()
 }
 
-fn seeder(meta: &Metainfo, src: &Path) -> Torrent {
+/// The client's protocol settings, with a fresh peer id.
+fn config() -> PeerConfig {
+    TorrentConfig::default().peer
+}
+
+/// At most `n` requests outstanding per connection.
+fn pipeline(n: u32) -> PeerConfig {
+    let mut c = config();
+    c.pipeline = Pipeline::Rate {
+        queue_time: ledbat_core::Duration::from_secs(3),
+        min: 4,
+        max: n,
+    };
+    c
+}
+
+fn torrent(meta: &Metainfo, st: Storage, have: Bitfield, peer: PeerConfig) -> Torrent {
+    Torrent::with_config(meta.clone(), st, have, TorrentConfig { peer, seed: 1 })
+}
+
+fn seeder_with(meta: &Metainfo, src: &Path, cfg: PeerConfig) -> Torrent {
     let st = Storage::open_existing(meta, src).unwrap();
     let have = st.verify_all(meta).unwrap();
     assert!(have.is_full());
-    Torrent::new(meta.clone(), st, have)
+    torrent(meta, st, have, cfg)
+}
+
+fn seeder(meta: &Metainfo, src: &Path) -> Torrent {
+    seeder_with(meta, src, config())
+}
+
+fn leecher_with(meta: &Metainfo, out: &OutputPaths, cfg: PeerConfig) -> Torrent {
+    let st = Storage::create(meta, &out.temp).unwrap();
+    torrent(meta, st, Bitfield::new(meta.num_pieces()), cfg)
 }
 
 fn leecher(meta: &Metainfo, out: &OutputPaths) -> Torrent {
-    let st = Storage::create(meta, &out.temp).unwrap();
-    Torrent::new(meta.clone(), st, Bitfield::new(meta.num_pieces()))
+    leecher_with(meta, out, config())
 }
 
-fn opts(cfg: PeerConfig) -> PeerOptions {
-    PeerOptions::new(cfg, new_peer_id())
+fn opts() -> PeerOptions {
+    PeerOptions::default()
 }
 
 fn make(d: &Path, len: usize, piece: u32) -> (Metainfo, PathBuf, Vec<u8>) {
@@ -64,16 +96,15 @@ async fn seeder_to_downloader_over_a_pipe() {
     let d = tmpdir("pipe");
     let (meta, src, data) = make(&d.0, 1_000_003, 32768);
     let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
-    let s = seeder(&meta, &src);
-    let l = leecher(&meta, &out);
+    let s = seeder_with(&meta, &src, pipeline(8));
+    let l = leecher_with(&meta, &out, pipeline(8));
     let (a, b) = tokio::io::duplex(64 * 1024);
-    let cfg = PeerConfig::default().pipeline(8);
     let (rs, rl) = tokio::join!(
-        run_peer(a, s.clone(), opts(cfg.clone())),
-        run_peer(b, l.clone(), opts(cfg))
+        run_peer(a, s.clone(), opts()),
+        run_peer(b, l.clone(), opts())
     );
     let (rs, rl) = (rs.unwrap(), rl.unwrap());
-    assert_eq!(rl.reason, CloseReason::BothSeeds);
+    assert_eq!(rl.reason, Ending::BothSeeds);
     assert!(rl.fast && rs.fast);
     assert_eq!(rl.downloaded, data.len() as u64);
     assert_eq!(rs.uploaded, data.len() as u64);
@@ -103,14 +134,12 @@ async fn seeder_to_downloader_over_loopback_tcp_multi_file() {
     let addr = listener.local_addr().unwrap();
     let srv = tokio::spawn(async move {
         let (sock, _) = listener.accept().await.unwrap();
-        run_peer(sock, s, opts(PeerConfig::default())).await
+        run_peer(sock, s, opts()).await
     });
     let sock = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let rl = run_peer(sock, l.clone(), opts(PeerConfig::default()))
-        .await
-        .unwrap();
+    let rl = run_peer(sock, l.clone(), opts()).await.unwrap();
     let rs = srv.await.unwrap().unwrap();
-    assert_eq!(rl.reason, CloseReason::BothSeeds);
+    assert_eq!(rl.reason, Ending::BothSeeds);
     assert_eq!(rs.uploaded, 500_006);
     out.publish().unwrap();
     assert_eq!(std::fs::read(out.final_path.join("a")).unwrap(), a);
@@ -127,10 +156,7 @@ async fn fake_handshake(
     info_hash: [u8; 20],
     fast: bool,
 ) -> Handshake {
-    let mut h = Handshake::new(info_hash, *b"-XX0000-fakefakefake");
-    if !fast {
-        h.reserved = [0; 8];
-    }
+    let h = Handshake::new(info_hash, *b"-XX0000-fakefakefake", fast, fast);
     s.write_all(&h.encode()).await.unwrap();
     let mut b = [0u8; HANDSHAKE_LEN];
     s.read_exact(&mut b).await.unwrap();
@@ -152,7 +178,7 @@ async fn wrong_info_hash_is_refused() {
     let s = seeder(&meta, &src);
     let (a, mut b) = tokio::io::duplex(4096);
     let peer = tokio::spawn(async move {
-        let mut h = Handshake::new([0xee; 20], [1; 20]).encode();
+        let mut h = Handshake::new([0xee; 20], [1; 20], true, true).encode();
         b.write_all(&h).await.unwrap();
         let _ = b.read_exact(&mut h).await;
         // Our side must not send anything after its handshake: it closes.
@@ -160,9 +186,7 @@ async fn wrong_info_hash_is_refused() {
         let _ = b.read_to_end(&mut rest).await;
         rest
     });
-    let e = run_peer(a, s, opts(PeerConfig::default()))
-        .await
-        .unwrap_err();
+    let e = run_peer(a, s, opts()).await.unwrap_err();
     assert!(matches!(e, PeerError::WrongInfoHash { .. }), "{e}");
     assert!(e.to_string().contains(&"ee".repeat(20)));
     assert!(peer.await.unwrap().is_empty());
@@ -184,7 +208,7 @@ async fn extended_handshake_before_have_all_is_accepted() {
         assert!(theirs.extended());
         let ext = Message::Extended {
             id: 0,
-            payload: ledbat_bt::wire::ext_handshake(Some(6881)),
+            payload: ledbat_bt::proto::wire::ext_handshake(Some(6881)),
         };
         b.write_all(&ext.encode()).await.unwrap();
         b.write_all(&Message::HaveAll.encode()).await.unwrap();
@@ -199,7 +223,7 @@ async fn extended_handshake_before_have_all_is_accepted() {
         }
         seen
     });
-    let mut o = opts(PeerConfig::default());
+    let mut o = opts();
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     o.stop = Some(stop_rx);
     let run = tokio::spawn(run_peer(a, l, o));
@@ -225,9 +249,7 @@ async fn oversized_message_is_refused() {
         b.write_all(&frame).await.unwrap();
         b
     });
-    let e = run_peer(a, s, opts(PeerConfig::default()))
-        .await
-        .unwrap_err();
+    let e = run_peer(a, s, opts()).await.unwrap_err();
     assert!(e.to_string().contains("exceeds the limit"), "{e}");
     drop(peer.await.unwrap());
 }
@@ -242,7 +264,7 @@ async fn request_over_16k_is_refused() {
     let peer = tokio::spawn(async move {
         fake_handshake(&mut b, ih, true).await;
         b.write_all(&Message::Interested.encode()).await.unwrap();
-        let r = BlockRef {
+        let r = BlockRequest {
             index: 0,
             begin: 0,
             length: 32768,
@@ -250,17 +272,26 @@ async fn request_over_16k_is_refused() {
         b.write_all(&Message::Request(r).encode()).await.unwrap();
         b
     });
-    let e = run_peer(a, s, opts(PeerConfig::default()))
-        .await
-        .unwrap_err();
-    assert!(e.to_string().contains("16 KiB"), "{e}");
+    let e = run_peer(a, s, opts()).await.unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PeerError::Closed(CloseReason::Protocol(
+                ledbat_bt::proto::Violation::RequestTooLong {
+                    length: 32768,
+                    max: 16384
+                }
+            ))
+        ),
+        "{e}"
+    );
     drop(peer.await.unwrap());
 }
 
 /// A seeder that corrupts every block of piece 1.
 async fn lying_seeder(mut b: tokio::io::DuplexStream, meta: Metainfo, data: Vec<u8>) {
     fake_handshake(&mut b, meta.info_hash, false).await;
-    b.write_all(&Message::Bitfield(Bitfield::full(meta.num_pieces()).as_bytes().to_vec()).encode())
+    b.write_all(&Message::Bitfield(Bitfield::full(meta.num_pieces()).to_wire()).encode())
         .await
         .unwrap();
     while let Some(m) = read_msg(&mut b).await {
@@ -291,13 +322,15 @@ async fn piece_failing_its_hash_refuses_the_peer_and_the_download_goes_on() {
     let d = tmpdir("liar");
     let (meta, src, data) = make(&d.0, 100_000, 32768);
     let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
-    let l = leecher(&meta, &out);
+    let l = leecher_with(&meta, &out, pipeline(2));
 
     let (a, b) = tokio::io::duplex(1 << 20);
     let liar = tokio::spawn(lying_seeder(b, meta.clone(), data.clone()));
-    let cfg = PeerConfig::default().pipeline(2);
-    let e = run_peer(a, l.clone(), opts(cfg.clone())).await.unwrap_err();
-    assert!(matches!(e, PeerError::HashFailed(1)), "{e}");
+    let e = run_peer(a, l.clone(), opts()).await.unwrap_err();
+    assert!(
+        matches!(e, PeerError::Closed(CloseReason::HashFailed(1))),
+        "{e}"
+    );
     let _ = liar.await;
     assert!(!l.has(1));
     assert!(
@@ -307,12 +340,9 @@ async fn piece_failing_its_hash_refuses_the_peer_and_the_download_goes_on() {
     assert_eq!(l.counters().hash_failures, 1);
 
     // An honest seeder supplies the rest.
-    let s = seeder(&meta, &src);
+    let s = seeder_with(&meta, &src, pipeline(2));
     let (a, b) = tokio::io::duplex(1 << 20);
-    let (rl, rs) = tokio::join!(
-        run_peer(a, l.clone(), opts(cfg.clone())),
-        run_peer(b, s, opts(cfg))
-    );
+    let (rl, rs) = tokio::join!(run_peer(a, l.clone(), opts()), run_peer(b, s, opts()));
     rl.unwrap();
     rs.unwrap();
     assert!(l.is_complete());
@@ -324,7 +354,10 @@ async fn piece_failing_its_hash_refuses_the_peer_and_the_download_goes_on() {
 async fn idle_connection_gets_keepalives_then_times_out() {
     let d = tmpdir("keep");
     let (meta, src, _) = make(&d.0, 20_000, 16384);
-    let s = seeder(&meta, &src);
+    let mut cfg = config();
+    cfg.timers.keepalive = Some(Duration::from_millis(50));
+    cfg.timers.idle = Some(Duration::from_millis(400));
+    let s = seeder_with(&meta, &src, cfg);
     let ih = meta.info_hash;
     let (a, mut b) = tokio::io::duplex(1 << 16);
     let peer = tokio::spawn(async move {
@@ -337,11 +370,11 @@ async fn idle_connection_gets_keepalives_then_times_out() {
         }
         keepalives
     });
-    let cfg = PeerConfig::default()
-        .keepalive_interval(Duration::from_millis(50))
-        .idle_timeout(Duration::from_millis(400));
-    let e = run_peer(a, s, opts(cfg)).await.unwrap_err();
-    assert!(matches!(e, PeerError::IdleTimeout(_)), "{e}");
+    let e = run_peer(a, s, opts()).await.unwrap_err();
+    assert!(
+        matches!(e, PeerError::Closed(CloseReason::IdleTimeout(_))),
+        "{e}"
+    );
     let k = peer.await.unwrap();
     assert!((3..=9).contains(&k), "{k} keep-alives in 400 ms at 50 ms");
 }
@@ -355,7 +388,7 @@ async fn stop_closes_cleanly_mid_transfer() {
     let l = leecher(&meta, &out);
     let (tx, rx) = tokio::sync::watch::channel(false);
     let (a, b) = tokio::io::duplex(16 * 1024);
-    let mut o = opts(PeerConfig::default());
+    let mut o = opts();
     o.stop = Some(rx);
     // Stop the seeder once the first piece has arrived (not after a fixed delay: a release
     // build can move the whole file before any timer fires). If the seeder has already
@@ -366,20 +399,16 @@ async fn stop_closes_cleanly_mid_transfer() {
         }
         let _ = tx.send(true);
     };
-    let (rs, rl, _) = tokio::join!(
-        run_peer(a, s, o),
-        run_peer(b, l.clone(), opts(PeerConfig::default())),
-        stopper
-    );
+    let (rs, rl, _) = tokio::join!(run_peer(a, s, o), run_peer(b, l.clone(), opts()), stopper);
     let (rs, rl) = (rs.unwrap(), rl.unwrap());
     if !l.is_complete() {
-        assert_eq!(rs.reason, CloseReason::Stopped);
-        assert_eq!(rl.reason, CloseReason::PeerClosed);
+        assert_eq!(rs.reason, Ending::Stopped);
+        assert_eq!(rl.reason, Ending::PeerClosed);
     }
     // Whatever arrived is verified data only.
     let have = l.have();
     let st = Storage::open_existing(&meta, &out.temp).unwrap();
-    for i in have.iter_set() {
+    for i in have.iter() {
         let p = st.read_piece(&meta, i).unwrap();
         assert!(ledbat_bt::storage::piece_ok(&meta, i, &p));
     }
@@ -388,7 +417,7 @@ async fn stop_closes_cleanly_mid_transfer() {
 /// A seeder that sits on every request until it sees a `cancel`, then serves honestly.
 async fn sleepy_seeder(mut b: tokio::io::DuplexStream, meta: Metainfo, data: Vec<u8>) {
     fake_handshake(&mut b, meta.info_hash, false).await;
-    b.write_all(&Message::Bitfield(Bitfield::full(meta.num_pieces()).as_bytes().to_vec()).encode())
+    b.write_all(&Message::Bitfield(Bitfield::full(meta.num_pieces()).to_wire()).encode())
         .await
         .unwrap();
     let mut awake = false;
@@ -417,12 +446,13 @@ async fn unanswered_requests_are_cancelled_and_asked_again() {
     let d = tmpdir("sleepy");
     let (meta, _src, data) = make(&d.0, 100_000, 32768);
     let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
-    let l = leecher(&meta, &out);
+    let mut cfg = config();
+    cfg.timers.request = Some(Duration::from_millis(100));
+    let l = leecher_with(&meta, &out, cfg);
     let (a, b) = tokio::io::duplex(1 << 20);
     let seeder = tokio::spawn(sleepy_seeder(b, meta.clone(), data.clone()));
-    let cfg = PeerConfig::default().request_timeout(Duration::from_millis(100));
-    let r = run_peer(a, l.clone(), opts(cfg)).await.unwrap();
-    assert_eq!(r.reason, CloseReason::BothSeeds);
+    let r = run_peer(a, l.clone(), opts()).await.unwrap();
+    assert_eq!(r.reason, Ending::BothSeeds);
     assert_eq!(r.request_timeouts, 1);
     assert!(l.is_complete());
     let _ = seeder.await;
@@ -435,16 +465,18 @@ async fn two_seeders_share_one_download() {
     let d = tmpdir("two");
     let (meta, src, data) = make(&d.0, 2_000_000, 32768);
     let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
-    let l = leecher(&meta, &out);
-    let (s1, s2) = (seeder(&meta, &src), seeder(&meta, &src));
+    let l = leecher_with(&meta, &out, pipeline(4));
+    let (s1, s2) = (
+        seeder_with(&meta, &src, pipeline(4)),
+        seeder_with(&meta, &src, pipeline(4)),
+    );
     let (a1, b1) = tokio::io::duplex(64 * 1024);
     let (a2, b2) = tokio::io::duplex(64 * 1024);
-    let cfg = PeerConfig::default().pipeline(4);
     let (r1, r2, l1, l2) = tokio::join!(
-        run_peer(a1, s1, opts(cfg.clone())),
-        run_peer(a2, s2, opts(cfg.clone())),
-        run_peer(b1, l.clone(), opts(cfg.clone())),
-        run_peer(b2, l.clone(), opts(cfg))
+        run_peer(a1, s1, opts()),
+        run_peer(a2, s2, opts()),
+        run_peer(b1, l.clone(), opts()),
+        run_peer(b2, l.clone(), opts())
     );
     let (l1, l2) = (l1.unwrap(), l2.unwrap());
     r1.unwrap();
@@ -468,11 +500,12 @@ mod hostile {
         let idx = prop_oneof![0..pieces + 2, any::<u32>()];
         let off = prop_oneof![Just(0u32), Just(16384), 0u32..70_000, any::<u32>()];
         let len = prop_oneof![Just(16384u32), 0u32..20_000, any::<u32>()];
-        let block = (idx.clone(), off.clone(), len).prop_map(|(index, begin, length)| BlockRef {
-            index,
-            begin,
-            length,
-        });
+        let block =
+            (idx.clone(), off.clone(), len).prop_map(|(index, begin, length)| BlockRequest {
+                index,
+                begin,
+                length,
+            });
         prop_oneof![
             Just(Message::KeepAlive),
             Just(Message::Choke),
@@ -521,12 +554,13 @@ mod hostile {
                         }
                         // Then hang up.
                     });
-                    let cfg = PeerConfig::default().close_grace(Duration::from_millis(10));
-                    let _ = run_peer(a, t.clone(), opts(cfg)).await;
+                    let mut o = opts();
+                    o.close_grace = Duration::from_millis(10);
+                    let _ = run_peer(a, t.clone(), o).await;
                     let _ = evil.await;
                 });
                 let st = Storage::open_existing(&meta, &data_path).unwrap();
-                for i in t.have().iter_set() {
+                for i in t.have().iter() {
                     let p = st.read_piece(&meta, i).unwrap();
                     prop_assert!(ledbat_bt::storage::piece_ok(&meta, i, &p));
                 }

@@ -7,8 +7,9 @@ mod repro_cmd;
 mod sim_cmd;
 mod support;
 mod tcp_cmd;
-mod torrent_cmd;
-mod transfer_cmd;
+mod torrent;
+mod transfer;
+mod utp_opts;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -34,11 +35,11 @@ enum Command {
     /// Re-check the papers' quantitative claims and write the report.
     Repro(repro_cmd::Args),
     /// Send a file over uTP.
-    Send(transfer_cmd::SendArgs),
+    Send(transfer::SendArgs),
     /// Receive one file over uTP.
-    Recv(transfer_cmd::RecvArgs),
+    Recv(transfer::RecvArgs),
     /// BitTorrent over our uTP: create, seed, get.
-    Torrent(torrent_cmd::Args),
+    Torrent(torrent::Args),
     /// The controllers as Linux TCP congestion controls (BPF): load, list, unload, stats.
     Tcp(tcp_cmd::Args),
 }
@@ -50,9 +51,9 @@ fn main() -> ExitCode {
         Command::Sim(a) => sim_cmd::run_sim(a),
         Command::Sweep(a) => sim_cmd::run_sweep(a),
         Command::Repro(a) => repro_cmd::run(a),
-        Command::Send(a) => transfer_cmd::run_send(a),
-        Command::Recv(a) => transfer_cmd::run_recv(a),
-        Command::Torrent(a) => torrent_cmd::run(a),
+        Command::Send(a) => transfer::run_send(a),
+        Command::Recv(a) => transfer::run_recv(a),
+        Command::Torrent(a) => torrent::run(a),
         Command::Tcp(a) => tcp_cmd::run(a),
     };
     match result {

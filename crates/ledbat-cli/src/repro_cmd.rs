@@ -36,6 +36,64 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Write the pages generated from the coverage map (DIR/coverage.md, DIR/setup.md) and
+    /// exit without simulating (`--coverage docs/repro` regenerates the committed ones).
+    #[arg(long, value_name = "DIR")]
+    pub coverage: Option<PathBuf>,
+    /// With --coverage: check every quote of the map against the papers' text files in DIR
+    /// (`000_*.txt` .. `004_*.txt`); fails listing the quotes not found.
+    #[arg(long, value_name = "DIR", requires = "coverage")]
+    pub papers: Option<PathBuf>,
+}
+
+/// `--coverage DIR [--papers DIR]`.
+fn write_coverage(dir: &Path, papers: Option<&Path>) -> anyhow::Result<()> {
+    use ledbat_repro::coverage::{render, unmatched_quotes, Map, PAPERS};
+    let map = Map::load().map_err(anyhow::Error::msg)?;
+    let problems = map.problems();
+    if !problems.is_empty() {
+        bail!(
+            "the coverage map breaks its rules:\n{}",
+            problems.join("\n")
+        );
+    }
+    if let Some(pd) = papers {
+        let mut missing = Vec::new();
+        for (paper, _) in PAPERS {
+            let prefix = format!("{}_", &paper[4..]);
+            let file = std::fs::read_dir(pd)
+                .with_context(|| format!("--papers {}", pd.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .find(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".txt"))
+                })
+                .with_context(|| format!("--papers {}: no {prefix}*.txt", pd.display()))?;
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            for (at, q) in unmatched_quotes(&map, paper, &text) {
+                missing.push(format!("{paper} {at}: \"{q}\""));
+            }
+        }
+        if !missing.is_empty() {
+            bail!(
+                "{} quotes not found in the papers' text:\n{}",
+                missing.len(),
+                missing.join("\n")
+            );
+        }
+        eprintln!("repro: every quote of the coverage map is in the papers' text");
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    write_file_atomically(&dir.join("coverage.md"), render::coverage_md(&map))?;
+    write_file_atomically(&dir.join("setup.md"), render::setup_md(&map))?;
+    eprintln!(
+        "repro: wrote {} and {}",
+        dir.join("coverage.md").display(),
+        dir.join("setup.md").display()
+    );
+    Ok(())
 }
 
 fn scenarios_dir(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
@@ -67,6 +125,9 @@ fn emit(text: &str) -> anyhow::Result<()> {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
+    if let Some(dir) = &a.coverage {
+        return write_coverage(dir, a.papers.as_deref());
+    }
     if a.list {
         let mut text = String::new();
         for c in runner::select(&a.claims)? {

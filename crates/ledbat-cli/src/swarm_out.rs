@@ -50,16 +50,18 @@ pub fn summary_table(s: &SwarmResult) -> String {
     );
     let _ = writeln!(
         out,
-        "block data in the window: {:.1} MB over TCP, {:.1} MB over uTP (TCP share {}); uplink queue mean {} ms; {:.1} MB lost to departures",
+        "block data in the window: {:.1} MB over TCP, {:.1} MB over uTP (TCP share {}); uplink queue mean {} ms sampled, {} ms per dequeue ({} of dequeues leave it non-empty); {:.1} MB lost to departures",
         s.data_tcp_bytes as f64 / 1e6,
         s.data_utp_bytes as f64 / 1e6,
         opt(s.tcp_byte_share, 3),
         opt(s.queue_mean_ms, 1),
+        opt(s.dequeue_queue_mean_ms, 1),
+        opt(s.dequeue_nonempty, 3),
         s.lost_bytes as f64 / 1e6
     );
     let _ = writeln!(
         out,
-        "{:<12} {:>5} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8}",
+        "{:<12} {:>5} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>6} {:>8} {:>6} {:>9} {:>9} {:>8} {:>8}",
         "class",
         "peers",
         "meas",
@@ -71,6 +73,8 @@ pub fn summary_table(s: &SwarmResult) -> String {
         "q pkts",
         ">100",
         "util",
+        "deq ms",
+        "deq>0",
         "req->blk",
         "p95 ms",
         "up uTP",
@@ -80,7 +84,7 @@ pub fn summary_table(s: &SwarmResult) -> String {
         let d = &c.download;
         let _ = writeln!(
             out,
-            "{:<12} {:>5} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>6} {:>9} {:>9} {:>7.1}M {:>7.1}M",
+            "{:<12} {:>5} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>6} {:>8} {:>6} {:>9} {:>9} {:>7.1}M {:>7.1}M",
             c.name,
             c.peers,
             d.n,
@@ -92,6 +96,8 @@ pub fn summary_table(s: &SwarmResult) -> String {
             opt(c.queue_mean_pkts, 1),
             opt(c.queue_over_100_pkts, 3),
             opt(c.uplink_utilisation, 3),
+            opt(c.dequeue_queue_mean_ms, 1),
+            opt(c.dequeue_nonempty, 3),
             opt(c.block_latency_mean_ms, 0),
             opt(c.block_latency_p95_ms, 0),
             c.uploaded_utp as f64 / 1e6,

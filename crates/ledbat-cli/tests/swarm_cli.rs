@@ -181,8 +181,13 @@ fn finish(c: Child) -> (Output, serde_json::Value) {
 /// seed serves one peer at a time (one slot, no optimistic), so the others must get most
 /// pieces from leechers: every leecher completes byte-exact, leechers upload to each
 /// other, uTP carries the 13/14 pairs (uTP preferred), TCP what involves the 5.
+/// A seed with one upload slot and three leechers (dispositions 14, 13, 5) meet through the
+/// tracker: every leecher completes, the leechers upload to each other (pieces are traded,
+/// not only taken from the seed), the 5 downloads nothing over uTP, and the 14 and the 13
+/// keep a uTP connection between them (a connection: on loopback the 14 may have every piece
+/// before it), and every peer announces.
 #[test]
-fn four_peers_meet_through_the_tracker_and_trade_pieces() {
+fn four_peers_trade_pieces_and_connect_as_their_dispositions_say() {
     let d = tmpdir("swarm", "four");
     let seed_dir = d.0.join("seed");
     std::fs::create_dir_all(&seed_dir).unwrap();

@@ -15,6 +15,10 @@
 //! verdicts do not all agree with the verdict of the mean: the result then hangs on the
 //! start-time jitter (or on the scenario's other random elements) and is reported as such.
 //!
+//! A claim is also fragile when a setup departure that could change it (a row of
+//! `docs/repro/setup.md` marked "yes") flips its verdict when the claim is run the paper's
+//! way: the verdict then hangs on a parameter where the scenario departs from the paper.
+//!
 //! A claim whose scenarios cannot run (a controller or traffic kind not available in the
 //! simulator) is reported as **not run** with the error, never silently dropped. A claim
 //! that does not reproduce carries an `explanation`: the cause found (our bug, fixed or
@@ -181,9 +185,30 @@ pub fn fill_quotes(text: &str, mean: impl Fn(&str) -> Option<f64>) -> String {
     s
 }
 
+/// Whether a setup run's verdict differs from `verdict` (runs that gave no value do not
+/// count).
+pub fn setup_flips(verdict: Verdict, runs: &[SetupRun]) -> bool {
+    runs.iter()
+        .any(|r| r.mean.is_some() && r.verdict != verdict)
+}
+
 /// Whether `verdict` is fragile: some per-seed verdict, or the exact-start verdict, differs.
 pub fn is_fragile(verdict: Verdict, seeds: &[Verdict], exact: Option<Verdict>) -> bool {
     seeds.iter().chain(exact.iter()).any(|v| *v != verdict)
+}
+
+/// A claim run once more the paper's way, for a setup departure that could flip its verdict
+/// (a setup row of the coverage map with `risk = "yes"` and `alt` overrides).
+#[derive(Clone, Debug, Serialize)]
+pub struct SetupRun {
+    /// The parameter of the setup table (`minimum window`).
+    pub param: String,
+    /// The overrides that give the paper's value, applied to the files the row is about.
+    pub alt: Vec<String>,
+    /// The mean over seeds, the paper's way (`None`: no seed gave a value).
+    pub mean: Option<f64>,
+    /// The verdict of that mean.
+    pub verdict: Verdict,
 }
 
 /// The result of evaluating one claim.
@@ -231,6 +256,11 @@ pub struct Outcome {
     pub explanation: String,
     /// Errors met while running or extracting (one per failing seed).
     pub errors: Vec<String>,
+    /// The claim's setup departures that could flip its verdict, run the paper's way.
+    pub setup_runs: Vec<SetupRun>,
+    /// The claim tries what the paper only suggests (coverage map, `tried`): it is reported
+    /// apart and left out of the verdict counts.
+    pub tried: bool,
     /// Whether the quick (reduced) variant of the scenarios was used.
     pub quick: bool,
     /// Notes on what quick mode changes.

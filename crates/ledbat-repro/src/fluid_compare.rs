@@ -167,6 +167,7 @@ pub fn section(runs: &[&RunResult]) -> Section {
     Section {
         title: "fLEDBAT fluid model against the packet simulation (seed 003, Fig. 4.3)".into(),
         text,
+        markdown: String::new(),
         plots: draw(runs.first().map(std::slice::from_ref).unwrap_or(&[])),
     }
 }

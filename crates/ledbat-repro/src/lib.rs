@@ -3,6 +3,8 @@
 //!
 //! - [`claims`]: tolerance bands, verdicts and the outcome record;
 //! - [`catalog`]: every claim with its scenarios, metric and tolerance;
+//! - [`coverage`]: the map of every statement of the papers to the claims that test it, and
+//!   every scenario's setup against the paper's words (`docs/repro/coverage/`);
 //! - [`runner`]: runs the scenarios (deduplicated, in parallel over seeds) and judges;
 //! - [`fluid`] and [`fluid_compare`]: the fLEDBAT fluid model of seed 003 section 4.3, its
 //!   equilibrium, and the comparison with the packet simulation (Fig. 4.3);
@@ -11,6 +13,7 @@
 
 pub mod catalog;
 pub mod claims;
+pub mod coverage;
 pub mod fluid;
 pub mod fluid_compare;
 pub mod plot;

@@ -1,7 +1,7 @@
 //! Report writers: a terminal table, JSON, `report.md` (one row per claim) and a
 //! self-contained `index.html` (inline SVG plots, no external resources).
 
-use crate::claims::{fmt_num, Outcome, Verdict};
+use crate::claims::{fmt_num, setup_flips, Outcome, Verdict};
 use crate::plot::Plot;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -29,6 +29,9 @@ pub struct Report {
     /// Worker threads the runs were spread over.
     #[serde(skip)]
     pub threads: usize,
+    /// The coverage map's counts, one line per paper and one for all (statements, checked,
+    /// weak, missing, n/a: `docs/repro/coverage.md`).
+    pub coverage: Vec<String>,
     /// Wall-clock seconds the whole report took. Printed in `report.md` and `index.html`,
     /// which therefore differ from run to run in this one line; left out of the JSON, which
     /// stays byte-identical for the same seeds.
@@ -43,14 +46,26 @@ pub struct Section {
     pub title: String,
     /// Paragraphs of plain text.
     pub text: Vec<String>,
+    /// Markdown written as is into `report.md` (tables), and preformatted into the HTML.
+    pub markdown: String,
     /// Plots.
     pub plots: Vec<Plot>,
 }
 
 impl Report {
-    /// Counts of each verdict.
+    /// The claims that test the papers' results, in catalog order.
+    pub fn results(&self) -> impl Iterator<Item = &Outcome> {
+        self.claims.iter().filter(|o| !o.tried)
+    }
+
+    /// The claims that try what a paper only suggests (reported apart, not counted).
+    pub fn tried(&self) -> impl Iterator<Item = &Outcome> {
+        self.claims.iter().filter(|o| o.tried)
+    }
+
+    /// Counts of each verdict among the claims that test results.
     pub fn tally(&self) -> [(Verdict, usize); 4] {
-        let c = |v| self.claims.iter().filter(|o| o.verdict == v).count();
+        let c = |v| self.results().filter(|o| o.verdict == v).count();
         [
             (Verdict::Reproduced, c(Verdict::Reproduced)),
             (Verdict::Differs, c(Verdict::Differs)),
@@ -60,14 +75,34 @@ impl Report {
     }
 
     fn tally_line(&self) -> String {
-        let fragile = self.claims.iter().filter(|o| o.fragile).count();
-        let mut s = self
-            .tally()
-            .iter()
-            .map(|(v, n)| format!("{n} {}", v.label()))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let _ = write!(s, "; {fragile} fragile");
+        let fragile = self.results().filter(|o| o.fragile).count();
+        let by_setup = self
+            .results()
+            .filter(|o| setup_flips(o.verdict, &o.setup_runs))
+            .count();
+        let mut s = format!(
+            "{} claims test the papers' results: ",
+            self.results().count()
+        );
+        s.push_str(
+            &self
+                .tally()
+                .iter()
+                .map(|(v, n)| format!("{n} {}", v.label()))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        let _ = write!(
+            s,
+            "; {fragile} fragile ({by_setup} of them under a setup departure run the paper's way)"
+        );
+        let tried = self.tried().count();
+        if tried > 0 {
+            let _ = write!(
+                s,
+                "; {tried} more try what a paper only suggests (\"The papers' suggestions, tried\", not counted)"
+            );
+        }
         s
     }
 
@@ -153,30 +188,31 @@ impl Report {
             self.tally_line()
         );
         let _ = writeln!(s, "Cost: {}.\n", self.cost_line());
-        let _ = writeln!(s, "{}\n", RULE_TEXT);
-        let _ = writeln!(s, "| claim | paper, figure | statement | paper value | measured (mean, 95 % CI, n) | tolerance band | verdict | runs | explanation |");
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
-        for o in &self.claims {
+        if !self.coverage.is_empty() {
             let _ = writeln!(
                 s,
-                "| `{}` | {} {} | {} | {} | {} | {} (direction {}) | **{}** | {} | {} |",
-                o.id,
-                o.paper,
-                md_escape(&o.figure),
-                md_escape(&o.statement),
-                md_escape(&o.paper_value),
-                md_escape(&measured(o)),
-                o.tolerance.describe(),
-                o.direction.describe(),
-                verdict_label(o),
-                o.runs,
-                md_escape(&explanation(o)),
+                "Coverage of the papers' statements ([coverage.md](coverage.md), from the map \
+                 under `docs/repro/coverage/`): {}.\n",
+                self.coverage.join("; ")
             );
+        }
+        let _ = writeln!(s, "{}\n", RULE_TEXT);
+        self.claims_table_md(&mut s, false);
+        if self.tried().count() > 0 {
+            let _ = writeln!(s, "\n## The papers' suggestions, tried\n");
+            let _ = writeln!(s, "{TRIED_TEXT}\n");
+            self.claims_table_md(&mut s, true);
         }
         let _ = writeln!(s, "\n## Details\n");
         for o in &self.claims {
             let _ = writeln!(s, "### `{}` — {}\n", o.id, verdict_label(o));
             let _ = writeln!(s, "- Paper: {} {}: {}", o.paper, o.figure, o.statement);
+            if o.tried {
+                let _ = writeln!(
+                    s,
+                    "- The paper offers this as a suggestion: tried, not counted."
+                );
+            }
             let _ = writeln!(s, "- Metric: {} [{}]", o.metric, o.unit);
             let _ = writeln!(
                 s,
@@ -212,6 +248,13 @@ impl Report {
                 }
             );
             let _ = writeln!(s, "- Verdicts: {}", stability(o));
+            if !o.setup_runs.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "- The paper's way ([setup.md](setup.md)): {}",
+                    setup_line(o)
+                );
+            }
             if matches!(&o.summary, Some(sm) if sm.n > 1 && sm.sd == 0.0) {
                 let _ = writeln!(s, "- All seeds give the same value although every seed draws other start times: this metric does not depend on them.");
             }
@@ -228,8 +271,34 @@ impl Report {
             for p in &sec.text {
                 let _ = writeln!(s, "{p}\n");
             }
+            if !sec.markdown.is_empty() {
+                let _ = writeln!(s, "{}\n", sec.markdown.trim_end());
+            }
         }
         s
+    }
+
+    /// The claims table of `report.md`: the results' claims, or (`tried`) the suggestions'.
+    fn claims_table_md(&self, s: &mut String, tried: bool) {
+        let _ = writeln!(s, "| claim | paper, figure | statement | paper value | measured (mean, 95 % CI, n) | tolerance band | verdict | runs | explanation |");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+        for o in self.claims.iter().filter(|o| o.tried == tried) {
+            let _ = writeln!(
+                s,
+                "| `{}` | {} {} | {} | {} | {} | {} (direction {}) | **{}** | {} | {} |",
+                o.id,
+                o.paper,
+                md_escape(&o.figure),
+                md_escape(&o.statement),
+                md_escape(&o.paper_value),
+                md_escape(&measured(o)),
+                o.tolerance.describe(),
+                o.direction.describe(),
+                verdict_label(o),
+                o.runs,
+                md_escape(&explanation(o)),
+            );
+        }
     }
 
     /// `index.html`: self-contained, plots inline as SVG.
@@ -252,25 +321,23 @@ impl Report {
             esc(&self.tally_line()),
             esc(&self.cost_line())
         );
-        let _ = writeln!(s, "<p>{}</p>", esc(RULE_TEXT));
-        s.push_str("<table><tr><th>claim</th><th>paper</th><th>statement</th><th>paper value</th><th>measured (95 % CI)</th><th>band</th><th>verdict</th><th>runs</th></tr>\n");
-        for o in &self.claims {
-            let cls = o.verdict.label().replace(' ', "-");
+        if !self.coverage.is_empty() {
             let _ = writeln!(
                 s,
-                "<tr class=\"{cls}\"><td><a href=\"#{id}\"><code>{id}</code></a></td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&o.paper),
-                esc(&o.figure),
-                esc(&o.statement),
-                esc(&o.paper_value),
-                esc(&measured(o)),
-                esc(&o.tolerance.describe()),
-                verdict_label(o),
-                o.runs,
-                id = esc(&o.id),
+                "<p>Coverage of the papers' statements (docs/repro/coverage.md): {}.</p>",
+                esc(&self.coverage.join("; "))
             );
         }
-        s.push_str("</table>\n");
+        let _ = writeln!(s, "<p>{}</p>", esc(RULE_TEXT));
+        self.claims_table_html(&mut s, false);
+        if self.tried().count() > 0 {
+            let _ = writeln!(
+                s,
+                "<h2>The papers' suggestions, tried</h2><p>{}</p>",
+                esc(TRIED_TEXT)
+            );
+            self.claims_table_html(&mut s, true);
+        }
         for (i, o) in self.claims.iter().enumerate() {
             let cls = o.verdict.label().replace(' ', "-");
             let _ = writeln!(s, "<div class=\"claim\" id=\"{}\"><h3><code>{}</code> <span class=\"{cls}\">{}</span></h3>", esc(&o.id), esc(&o.id), verdict_label(o));
@@ -282,6 +349,13 @@ impl Report {
                 let _ = writeln!(s, "<p>Quick mode: {}</p>", esc(&o.quick_note));
             }
             let _ = writeln!(s, "<p>Verdicts: {}</p>", esc(&stability(o)));
+            if !o.setup_runs.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "<p>The paper's way (docs/repro/setup.md): {}</p>",
+                    esc(&setup_line(o))
+                );
+            }
             if !o.explanation.is_empty() {
                 let _ = writeln!(s, "<p><b>Explanation:</b> {}</p>", esc(&o.explanation));
             }
@@ -302,6 +376,9 @@ impl Report {
             for p in &sec.text {
                 let _ = writeln!(s, "<p>{}</p>", esc(p));
             }
+            if !sec.markdown.is_empty() {
+                let _ = writeln!(s, "<pre>{}</pre>", esc(&sec.markdown));
+            }
             s.push_str("<div class=\"plots\">");
             for p in &sec.plots {
                 s.push_str(&p.to_svg(560, 320));
@@ -311,6 +388,55 @@ impl Report {
         s.push_str("</body></html>\n");
         s
     }
+}
+
+impl Report {
+    /// The claims table of `index.html`: the results' claims, or (`tried`) the suggestions'.
+    fn claims_table_html(&self, s: &mut String, tried: bool) {
+        s.push_str("<table><tr><th>claim</th><th>paper</th><th>statement</th><th>paper value</th><th>measured (95 % CI)</th><th>band</th><th>verdict</th><th>runs</th></tr>\n");
+        for o in self.claims.iter().filter(|o| o.tried == tried) {
+            let cls = o.verdict.label().replace(' ', "-");
+            let _ = writeln!(
+                s,
+                "<tr class=\"{cls}\"><td><a href=\"#{id}\"><code>{id}</code></a></td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&o.paper),
+                esc(&o.figure),
+                esc(&o.statement),
+                esc(&o.paper_value),
+                esc(&measured(o)),
+                esc(&o.tolerance.describe()),
+                verdict_label(o),
+                o.runs,
+                id = esc(&o.id),
+            );
+        }
+        s.push_str("</table>\n");
+    }
+}
+
+/// Why the claims of "The papers' suggestions, tried" are apart.
+pub const TRIED_TEXT: &str = "These claims test what a paper offers as a proposal, a hypothesis or future work (the coverage map's suggestion rows), not a result of its experiments: they keep their measurements and verdicts, which say whether the suggestion holds in our simulator, and are left out of the counts above.";
+
+/// The claim's setup runs: `param (alt): mean, verdict` each, flips marked.
+fn setup_line(o: &Outcome) -> String {
+    o.setup_runs
+        .iter()
+        .map(|r| {
+            let value = r.mean.map_or("no value".to_string(), fmt_num);
+            let flip = if r.mean.is_some() && r.verdict != o.verdict {
+                " (flips: fragile)"
+            } else {
+                ""
+            };
+            format!(
+                "{} ({}): {value}, {}{flip}",
+                r.param,
+                r.alt.join(", "),
+                r.verdict.label()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The verdict, with "(fragile)" when the seeds or the exact-start run disagree with it.
@@ -355,7 +481,7 @@ fn stability(o: &Outcome) -> String {
 }
 
 /// The verdict rule, stated once in every report.
-pub const RULE_TEXT: &str = "Verdict rule: reproduced = the mean over seeds lies in the tolerance band (the paper's value widened by a tolerance fixed per claim before running, stated with its reason); differs = outside the band but the qualitative direction of the claim holds; not reproduced = the direction fails; not run = the scenario could not be simulated (error shown). Confidence intervals are 95 % Student t over seeds; every seed draws its own flow start times (and the scenario's other random elements). Fragile = some seed's value alone, or one run with the exact start times, gets another verdict than the mean.";
+pub const RULE_TEXT: &str = "Verdict rule: reproduced = the mean over seeds lies in the tolerance band (the paper's value widened by a tolerance fixed per claim before running, stated with its reason); differs = outside the band but the qualitative direction of the claim holds; not reproduced = the direction fails; not run = the scenario could not be simulated (error shown). Confidence intervals are 95 % Student t over seeds; every seed draws its own flow start times (and the scenario's other random elements). Fragile = some seed's value alone, one run with the exact start times, or the claim run the paper's way where its scenario departs from the paper in a way that could change the verdict (docs/repro/setup.md), gets another verdict than the mean.";
 
 fn measured(o: &Outcome) -> String {
     match &o.summary {
@@ -423,6 +549,8 @@ mod tests {
             runs: 3,
             explanation: String::new(),
             errors: vec![],
+            setup_runs: vec![],
+            tried: false,
             quick: false,
             quick_note: String::new(),
         }
@@ -446,6 +574,7 @@ mod tests {
             sections: vec![],
             runs: 6,
             threads: 2,
+            coverage: vec!["seed 003: 2 statements: 1 checked, 1 weak, 0 missing, 0 n/a".into()],
             elapsed_secs: 1.0,
         }
     }
@@ -478,6 +607,47 @@ mod tests {
         assert!(md.contains("1 fragile"), "{md}");
         assert!(md.contains("per seed 1 reproduced, 1 differs"), "{md}");
         assert!(md.contains("exact start times (seed 1): 0.65, reproduced (fragile)"));
+    }
+
+    #[test]
+    fn a_tried_suggestion_is_reported_apart_and_not_counted() {
+        let mut r = report();
+        r.claims[1] = outcome(Verdict::NotReproduced);
+        r.claims[1].id = "s001-pause-less-harm".into();
+        r.claims[1].tried = true;
+        let md = r.to_markdown();
+        assert!(
+            md.contains(
+                "1 claims test the papers' results: 1 reproduced, 0 differs, 0 not reproduced"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("1 more try what a paper only suggests"), "{md}");
+        let (table, tried) = md.split_once("## The papers' suggestions, tried").unwrap();
+        assert!(!table.contains("| `s001-pause-less-harm`"));
+        assert!(tried.contains("| `s001-pause-less-harm`"));
+        assert!(md.contains("Coverage of the papers' statements"));
+    }
+
+    #[test]
+    fn a_setup_run_that_flips_the_verdict_is_shown_and_counted_fragile() {
+        let mut r = report();
+        r.claims[0].fragile = true;
+        r.claims[0].setup_runs = vec![crate::claims::SetupRun {
+            param: "minimum window".into(),
+            alt: vec!["flow.0.cc.min_cwnd=1".into()],
+            mean: Some(0.9),
+            verdict: Verdict::Differs,
+        }];
+        let md = r.to_markdown();
+        assert!(
+            md.contains("1 fragile (1 of them under a setup departure"),
+            "{md}"
+        );
+        assert!(
+            md.contains("minimum window (flow.0.cc.min_cwnd=1): 0.9, differs (flips: fragile)"),
+            "{md}"
+        );
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! Runs the claims: loads every distinct scenario instance once, simulates it for seeds
 //! `1..=n` in parallel (rayon), extracts each claim's metric per seed, summarises over seeds
-//! and applies the verdict rule of [`crate::claims`].
+//! and applies the verdict rule of [`crate::claims`]. A claim whose scenario departs from its
+//! paper where a verdict could depend on it (a setup row of the coverage map with `risk =
+//! "yes"` and `alt` overrides) is also run the paper's way, for the same seeds.
 
 use crate::catalog::{self, Claim, ScenarioRef};
-use crate::claims::{fill_quotes, is_fragile, Outcome, Verdict};
+use crate::claims::{fill_quotes, is_fragile, setup_flips, Outcome, SetupRun, Verdict};
+use crate::coverage::{Map, Risk};
 use crate::plot::{HBand, Plot, Series};
 use crate::report::Report;
 use crate::stats::Summary;
@@ -116,15 +119,82 @@ pub fn exact_starts(mut sc: Scenario) -> Scenario {
     sc
 }
 
+/// One way of running a claim the paper's way: the setup row's parameter, its overrides,
+/// and the claim's scenarios with them applied to the files the row is about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetupVariant {
+    /// The parameter (`minimum window`).
+    pub param: String,
+    /// The overrides giving the paper's value.
+    pub alt: Vec<String>,
+    /// The claim's scenarios, in its order, with `alt` appended where the row applies.
+    pub scenarios: Vec<ScenarioRef>,
+}
+
+/// The setup variants of `claim`: one per setup row of `map` that could flip a verdict, has
+/// `alt` overrides and applies to one of the claim's scenario files (and to the claim, when
+/// the row lists claims).
+pub fn setup_variants(claim: &Claim, map: &Map) -> Vec<SetupVariant> {
+    let mut out = Vec::new();
+    for (_, t) in map.setups() {
+        for p in &t.params {
+            if p.risk != Some(Risk::Yes) || p.alt.is_empty() {
+                continue;
+            }
+            if !p.claims.is_empty() && !p.claims.iter().any(|c| c == claim.id) {
+                continue;
+            }
+            let files = if p.only.is_empty() { &t.files } else { &p.only };
+            let applies = |s: &ScenarioRef| files.iter().any(|f| f == s.file);
+            if !claim.scenarios.iter().any(applies) {
+                continue;
+            }
+            let scenarios = claim
+                .scenarios
+                .iter()
+                .map(|s| {
+                    let mut s = s.clone();
+                    if applies(&s) {
+                        s.set.extend(p.alt.iter().cloned());
+                    }
+                    s
+                })
+                .collect();
+            out.push(SetupVariant {
+                param: p.name.clone(),
+                alt: p.alt.clone(),
+                scenarios,
+            });
+        }
+    }
+    out
+}
+
+/// The coverage map compiled into this crate (validated by `tests/coverage.rs`).
+pub fn coverage_map() -> Map {
+    Map::load().unwrap_or_else(|e| panic!("the compiled-in coverage map: {e}"))
+}
+
 /// Simulates every distinct scenario instance of `claims` for seeds 1..=n, and once with the
-/// exact start times.
+/// exact start times; and each claim's setup variants for seeds 1..=n.
 pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
+    let map = coverage_map();
     let mut refs: Vec<ScenarioRef> = claims
         .iter()
         .flat_map(|c| c.scenarios.iter().cloned())
         .collect();
     refs.sort();
     refs.dedup();
+    let mut variants: Vec<ScenarioRef> = claims
+        .iter()
+        .flat_map(|c| setup_variants(c, &map))
+        .flat_map(|v| v.scenarios)
+        .filter(|r| refs.binary_search(r).is_err())
+        .collect();
+    variants.sort();
+    variants.dedup();
+    let n_base = refs.len();
+    refs.extend(variants);
     // (instance, as written, with the exact start times)
     type Loaded = (
         ScenarioRef,
@@ -144,7 +214,7 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         .flat_map(|i| {
             (1..=opts.seeds)
                 .map(move |s| (i, Some(s)))
-                .chain(std::iter::once((i, None)))
+                .chain((i < n_base).then_some((i, None)))
         })
         .collect();
     let total = jobs.len();
@@ -204,8 +274,33 @@ fn claim_runs<'r>(
         .collect()
 }
 
+/// The mean over seeds of `claim`'s metric on `scenarios` (its own, or a setup variant's).
+fn mean_over_seeds(
+    opts: &Options,
+    claim: &Claim,
+    scenarios: &[ScenarioRef],
+    results: &Results,
+) -> Option<f64> {
+    let c = Claim {
+        scenarios: scenarios.to_vec(),
+        ..claim.clone()
+    };
+    let v: Vec<f64> = (1..=opts.seeds)
+        .filter_map(|seed| {
+            let runs = claim_runs(&c, |s| results.seeded.get(&(s.clone(), seed))).ok()?;
+            (c.extract)(&runs).ok().filter(|v| v.is_finite())
+        })
+        .collect();
+    Summary::of(&v).map(|s| s.mean)
+}
+
 /// Evaluates one claim from the simulation results.
-pub fn evaluate(opts: &Options, claim: &Claim, results: &Results) -> (Outcome, Vec<Plot>) {
+pub fn evaluate(
+    opts: &Options,
+    claim: &Claim,
+    map: &Map,
+    results: &Results,
+) -> (Outcome, Vec<Plot>) {
     let mut values = Vec::new();
     let mut errors = Vec::new();
     let mut first_runs: Option<Vec<&RunResult>> = None;
@@ -237,8 +332,22 @@ pub fn evaluate(opts: &Options, claim: &Claim, results: &Results) -> (Outcome, V
         .ok()
         .filter(|v| v.is_finite())
         .map(|v| (v, judge(v)));
-    let fragile =
-        verdict != Verdict::NotRun && is_fragile(verdict, &seed_verdicts, exact_start.map(|e| e.1));
+    let variants = setup_variants(claim, map);
+    let setup_runs: Vec<SetupRun> = variants
+        .iter()
+        .map(|v| {
+            let mean = mean_over_seeds(opts, claim, &v.scenarios, results);
+            SetupRun {
+                param: v.param.clone(),
+                alt: v.alt.clone(),
+                mean,
+                verdict: mean.map_or(Verdict::NotRun, judge),
+            }
+        })
+        .collect();
+    let fragile = verdict != Verdict::NotRun
+        && (is_fragile(verdict, &seed_verdicts, exact_start.map(|e| e.1))
+            || setup_flips(verdict, &setup_runs));
     let quick_notes: Vec<String> = if opts.quick {
         let mut files: Vec<&str> = claim.scenarios.iter().map(|s| s.file).collect();
         files.dedup();
@@ -291,9 +400,12 @@ pub fn evaluate(opts: &Options, claim: &Claim, results: &Results) -> (Outcome, V
         seed_verdicts,
         exact_start,
         fragile,
-        runs: distinct_instances(claim) * (opts.seeds as usize + 1),
+        runs: distinct_instances(claim) * (opts.seeds as usize + 1)
+            + variants.len() * distinct_instances(claim) * opts.seeds as usize,
         explanation: claim.explanation.into(),
         errors,
+        setup_runs,
+        tried: map.tried_claims().contains(claim.id),
         quick: opts.quick,
         quick_note: quick_notes.join("; "),
     };
@@ -304,10 +416,11 @@ pub fn evaluate(opts: &Options, claim: &Claim, results: &Results) -> (Outcome, V
 pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
     let claims = select(&opts.select)?;
     let results = simulate(opts, &claims);
+    let map = coverage_map();
     let mut outcomes = Vec::new();
     let mut plots = Vec::new();
     for c in &claims {
-        let (o, p) = evaluate(opts, c, &results);
+        let (o, p) = evaluate(opts, c, &map, &results);
         outcomes.push(o);
         plots.push(p);
     }
@@ -327,7 +440,11 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
                 .and_then(|r| r.as_ref().ok())
         })
         .collect();
-    let sections = vec![crate::fluid_compare::section(&fluid_runs), bed_section()];
+    let sections = vec![
+        crate::fluid_compare::section(&fluid_runs),
+        bed_section(),
+        setup_section(&map),
+    ];
     Ok(Report {
         runs: results.len(),
         threads: rayon::current_num_threads(),
@@ -337,6 +454,7 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         claims: outcomes,
         plots,
         sections,
+        coverage: crate::coverage::render::counts_lines(&map),
         elapsed_secs: 0.0,
     })
 }
@@ -353,6 +471,22 @@ fn bed_section() -> crate::report::Section {
              (testbed/pingdelay.py, root)."
                 .into(),
         ],
+        markdown: String::new(),
+        plots: Vec::new(),
+    }
+}
+
+/// The scenario setups against the papers' words (`docs/repro/setup.md`'s tables).
+fn setup_section(map: &Map) -> crate::report::Section {
+    let md = crate::coverage::render::setup_md(map);
+    // The page without its title: the section has its own heading.
+    let body = md.split_once('\n').map_or(md.as_str(), |(_, b)| b).trim();
+    crate::report::Section {
+        title: "Scenario setups against the papers' words".into(),
+        text: Vec::new(),
+        markdown: body
+            .replace("\n## ", "\n### ")
+            .replace("\n### ### ", "\n#### "),
         plots: Vec::new(),
     }
 }
@@ -380,6 +514,27 @@ mod tests {
     }
 
     #[test]
+    fn setup_variants_append_the_papers_way_to_the_files_a_row_is_about() {
+        let map = coverage_map();
+        let c = &select(&["s000-fixed320-utilisation".into()]).unwrap()[0];
+        let v = setup_variants(c, &map);
+        let params: Vec<&str> = v.iter().map(|v| v.param.as_str()).collect();
+        assert!(params.contains(&"minimum window"), "{params:?}");
+        assert!(params.contains(&"run length (scenario 2)"), "{params:?}");
+        // rows about the CBR files only do not apply to this claim's fixed-gain.toml
+        assert!(
+            !params.contains(&"UDP for the whole run (scenario 3)"),
+            "{params:?}"
+        );
+        let w = v.iter().find(|v| v.param == "minimum window").unwrap();
+        assert_eq!(w.scenarios[0].file, c.scenarios[0].file);
+        assert_eq!(
+            w.scenarios[0].set.last().map(String::as_str),
+            Some("flow.0.cc.min_cwnd=1")
+        );
+    }
+
+    #[test]
     fn a_missing_scenario_file_makes_the_claim_not_run() {
         let opts = Options {
             scenarios_dir: PathBuf::from("/nonexistent"),
@@ -389,7 +544,7 @@ mod tests {
         let claims = select(&["s003-ledbat-ledbat-fair".into()]).unwrap();
         let results = simulate(&opts, &claims);
         assert_eq!(results.len(), 3, "two seeds and the exact-start run");
-        let (o, _) = evaluate(&opts, &claims[0], &results);
+        let (o, _) = evaluate(&opts, &claims[0], &coverage_map(), &results);
         assert_eq!(o.verdict, Verdict::NotRun);
         assert!(o.errors[0].contains("/nonexistent"), "{:?}", o.errors);
     }

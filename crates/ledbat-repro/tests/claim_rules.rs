@@ -1,5 +1,5 @@
 //! Rules every claim of the catalog obeys, so that a verdict can come out otherwise than it
-//! did (issue 17 of the tracker; the rules are in the catalog's module doc).
+//! did (the rules are in the catalog's module doc, `crates/ledbat-repro/src/catalog/mod.rs`).
 
 use ledbat_repro::catalog;
 use ledbat_repro::claims::{Band, Verdict};

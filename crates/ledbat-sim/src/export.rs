@@ -206,6 +206,19 @@ pub fn swarm_peers_table(s: &SwarmResult) -> Table {
         "uplink_queue_ms_per_packet",
         float(|x| x.uplink_queue_ms_per_packet, 3),
     );
+    t.push("uplink_dequeues", int(|x| x.uplink_dequeues));
+    t.push(
+        "uplink_dequeue_nonempty",
+        float(|x| x.uplink_dequeue_nonempty, 4),
+    );
+    t.push(
+        "uplink_dequeue_queue_pkts",
+        float(|x| x.uplink_dequeue_queue_pkts, 3),
+    );
+    t.push(
+        "uplink_dequeue_queue_ms",
+        float(|x| x.uplink_dequeue_queue_ms, 3),
+    );
     t.push("upload_lost_pkts", int(|x| x.upload_lost_pkts));
     t.push("upload_loss_acks", int(|x| x.upload_loss_acks));
     t.push("upload_rtos", int(|x| x.upload_rtos));
@@ -213,6 +226,7 @@ pub fn swarm_peers_table(s: &SwarmResult) -> Table {
         "upload_rtos_head_delivered",
         int(|x| x.upload_rtos_head_delivered),
     );
+    t.push("upload_rtos_undone", int(|x| x.upload_rtos_undone));
     t.push("idle_no_data", int(|x| x.idle_no_data));
     t.push("idle_awaiting_ack", int(|x| x.idle_awaiting_ack));
     t.push("idle_awaiting_rto", int(|x| x.idle_awaiting_rto));

@@ -68,6 +68,20 @@ enum Disc {
     Codel(CodelState),
 }
 
+/// What one dequeue leaves behind: the packet entering service at `at` (ns) leaves `pkts`
+/// packets of `bytes` bytes waiting. Seed 003 section 6.2.1 logged exactly this, the queue
+/// after every dequeue operation, in its Grid'5000 kernel; a link that is idle has no
+/// dequeue, so idle time does not count (unlike a sample taken at fixed times).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dequeue {
+    /// When the packet entered service, ns.
+    pub at: u64,
+    /// Packets left waiting.
+    pub pkts: usize,
+    /// Bytes left waiting.
+    pub bytes: u64,
+}
+
 /// A link's output queue.
 #[derive(Clone, Debug)]
 pub struct Queue {
@@ -147,6 +161,13 @@ impl Queue {
     /// start times. Returns the number of packets the arrival found waiting and `(start, end)`
     /// of the admitted packet, or `None` when dropped.
     /// The waiting count a packet sees excludes the one in service (ns-2 convention).
+    ///
+    /// Every dequeue that happened by `now` is passed to `dequeued` first (in service order),
+    /// then the admitted packet's own if it enters service at once (nothing left waiting).
+    /// A waiting packet's dequeue is known only once its start time has passed: the packets
+    /// behind it in the ring then are exactly those that arrived before it started (a later
+    /// arrival would have found it started and removed it), so what it leaves is the ring
+    /// after its removal. An arrival at the very instant a packet starts counts as after it.
     pub fn offer_fifo(
         &mut self,
         now: u64,
@@ -154,14 +175,9 @@ impl Queue {
         tx_ns: u64,
         typical_tx_ns: u64,
         rng: &mut ChaCha8Rng,
+        dequeued: &mut impl FnMut(Dequeue),
     ) -> (usize, Option<(u64, u64)>) {
-        while let Some(e) = self.ring.front() {
-            if e.enq_at > now {
-                break;
-            }
-            self.bytes -= e.size as u64;
-            self.ring.pop_front();
-        }
+        self.settle_fifo(now, dequeued);
         if self.ring.is_empty() && self.busy_until <= now {
             if let Disc::Red(r) = &mut self.disc {
                 if r.idle_since.is_none() {
@@ -191,8 +207,33 @@ impl Queue {
                 size,
                 enq_at: start,
             });
+        } else {
+            dequeued(Dequeue {
+                at: now,
+                pkts: 0,
+                bytes: 0,
+            });
         }
         (q, Some((start, end)))
+    }
+
+    /// For a queue served by [`Queue::offer_fifo`]: removes the packets that entered service
+    /// by `now` and passes each one's [`Dequeue`] to `dequeued`, in service order (the end
+    /// of a run calls it so that the last dequeues count too).
+    pub fn settle_fifo(&mut self, now: u64, dequeued: &mut impl FnMut(Dequeue)) {
+        while let Some(e) = self.ring.front() {
+            if e.enq_at > now {
+                break;
+            }
+            let (at, size) = (e.enq_at, e.size as u64);
+            self.ring.pop_front();
+            self.bytes -= size;
+            dequeued(Dequeue {
+                at,
+                pkts: self.ring.len(),
+                bytes: self.bytes,
+            });
+        }
     }
 
     /// Packets waiting (not in service) at `now`, for a queue served by
@@ -448,6 +489,96 @@ mod tests {
             0,
             &mut rng
         ));
+    }
+
+    /// Offers one packet of `size` bytes taking `tx` ns to `q` at `now`; the dequeues it
+    /// settles are appended to `log`. Returns whether it was admitted.
+    fn offer(q: &mut Queue, now: u64, size: u32, tx: u64, log: &mut Vec<Dequeue>) -> bool {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        q.offer_fifo(now, size, tx, tx, &mut rng, &mut |d| log.push(d))
+            .1
+            .is_some()
+    }
+
+    fn deq(at: u64, pkts: usize, bytes: u64) -> Dequeue {
+        Dequeue { at, pkts, bytes }
+    }
+
+    #[test]
+    fn the_fifo_reports_the_queue_each_dequeue_leaves() {
+        let mut q = Queue::new(&QueueConfig::DropTail(DropTail {
+            packets: None,
+            bytes: None,
+        }));
+        let mut log = Vec::new();
+        // 1000-byte packets of 10 ns. A at 0 starts at once, leaving nothing; B (1) and C
+        // (2) wait for 10 and 20.
+        for (t, size) in [(0, 1000), (1, 1000), (2, 600)] {
+            assert!(offer(&mut q, t, size, 10, &mut log));
+        }
+        assert_eq!(log, [deq(0, 0, 0)]);
+        // D at 12: B started at 10 while C waited behind it (600 bytes); D waits for 30.
+        assert!(offer(&mut q, 12, 1000, 10, &mut log));
+        assert_eq!(log[1..], [deq(10, 1, 600)]);
+        // E at 35: C started at 20 with D behind it (D arrived at 12); D started at 30 with
+        // nothing behind it (E came later). E waits for the end of D's service, 40.
+        assert!(offer(&mut q, 35, 1000, 10, &mut log));
+        assert_eq!(log[2..], [deq(20, 1, 1000), deq(30, 0, 0)]);
+        // The run ends at 100: E's dequeue at 40 is settled, leaving nothing.
+        q.settle_fifo(100, &mut |d| log.push(d));
+        assert_eq!(log[4..], [deq(40, 0, 0)]);
+        assert!(q.is_empty() && q.bytes() == 0);
+        // Two of the five dequeues left a non-empty queue.
+        assert_eq!(log.iter().filter(|d| d.pkts > 0).count(), 2);
+    }
+
+    #[test]
+    fn an_arrival_at_the_instant_a_packet_starts_comes_after_its_dequeue() {
+        let mut q = Queue::new(&QueueConfig::DropTail(DropTail {
+            packets: None,
+            bytes: None,
+        }));
+        let mut log = Vec::new();
+        offer(&mut q, 0, 1000, 10, &mut log);
+        offer(&mut q, 5, 1000, 10, &mut log); // starts at 10
+        offer(&mut q, 10, 1000, 10, &mut log); // arrives as it starts: starts at 20
+        q.settle_fifo(30, &mut |d| log.push(d));
+        assert_eq!(log, [deq(0, 0, 0), deq(10, 0, 0), deq(20, 0, 0)]);
+    }
+
+    #[test]
+    fn a_byte_buffer_admits_acks_where_a_packet_buffer_would_not() {
+        // Seed 003 section 6.2.1: B / C = 1 s of bytes. A 1500-byte packet in service does
+        // not count; the limit is on the bytes waiting.
+        let mut log = Vec::new();
+        let mut bytes = Queue::new(&QueueConfig::DropTail(DropTail {
+            packets: None,
+            bytes: Some(3100),
+        }));
+        // Data A served at once; B and C wait (3000 bytes); D would make 4500: dropped.
+        let data: Vec<bool> = (0..4)
+            .map(|i| offer(&mut bytes, i, 1500, 12_000, &mut log))
+            .collect();
+        assert_eq!(data, [true, true, true, false]);
+        // 40-byte ACKs: 3040 and 3080 fit, 3120 does not.
+        let acks: Vec<bool> = (4..7)
+            .map(|i| offer(&mut bytes, i, 40, 320, &mut log))
+            .collect();
+        assert_eq!(acks, [true, true, false]);
+        assert_eq!((bytes.len(), bytes.bytes()), (4, 3080));
+        // The same two waiting data packets in a 3-packet buffer: the first ACK takes the
+        // last place, the second is dropped although it is 40 bytes.
+        let mut pkts = Queue::new(&QueueConfig::DropTail(DropTail {
+            packets: Some(3),
+            bytes: None,
+        }));
+        for i in 0..3 {
+            assert!(offer(&mut pkts, i, 1500, 12_000, &mut log));
+        }
+        let acks: Vec<bool> = (4..6)
+            .map(|i| offer(&mut pkts, i, 40, 320, &mut log))
+            .collect();
+        assert_eq!(acks, [true, false]);
     }
 
     #[test]

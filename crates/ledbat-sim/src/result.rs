@@ -72,6 +72,8 @@ pub struct FlowResult {
     pub retransmits: u64,
     /// Retransmission timeouts.
     pub timeouts: u64,
+    /// Of those, timeouts found spurious and undone (`transport.spurious_rto`).
+    pub timeouts_undone: u64,
     /// Packets declared lost by SACK/duplicate information.
     pub losses_detected: u64,
     /// Data packets of this flow dropped anywhere in the network.
@@ -149,6 +151,15 @@ pub struct LinkResult {
     pub qdelay_p95_ms: Option<f64>,
     /// 99th percentile, ms.
     pub qdelay_p99_ms: Option<f64>,
+    /// Packets that entered service in the window (each one a dequeue).
+    pub dequeues: u64,
+    /// Fraction of those dequeues that left a non-empty queue (seed 003 section 6.2.2's
+    /// "after a dequeue operation the queue is non-empty").
+    pub dequeue_nonempty: Option<f64>,
+    /// Mean packets left waiting by a dequeue.
+    pub dequeue_queue_mean_pkts: Option<f64>,
+    /// Mean bytes left waiting by a dequeue, as the time the link needs to send them, ms.
+    pub dequeue_queue_mean_ms: Option<f64>,
 }
 
 /// Every packet a host sent is delivered, dropped, or still in the network.

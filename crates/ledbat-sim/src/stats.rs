@@ -1,6 +1,8 @@
 //! Small statistics helpers: running mean and variance (Welford), a fixed-size log-linear
-//! histogram for percentiles without per-sample storage, Jain's fairness index, and
-//! Student-t confidence intervals for sweeps.
+//! histogram for percentiles without per-sample storage, the queue left by each dequeue
+//! ([`DequeueStats`]), Jain's fairness index, and Student-t confidence intervals for sweeps.
+
+use crate::queue::Dequeue;
 
 /// Running mean and variance (Welford's algorithm).
 #[derive(Clone, Copy, Debug, Default)]
@@ -152,6 +154,76 @@ pub fn mean_ci95(xs: &[f64]) -> (f64, Option<f64>) {
     (m, Some(t975(n - 1) * (var / n as f64).sqrt()))
 }
 
+/// Longest queue, packets, that [`DequeueStats`] keeps a bin for; longer ones share the last.
+pub const DEQUEUE_HIST_MAX: usize = 4096;
+
+/// The queue each dequeue of a link left behind (seed 003 section 6.2.1 logged it "after
+/// each dequeue operation"): how many dequeues, how many left a non-empty queue, the mean
+/// left in packets and as the time the link needs to serialise it (bytes / rate, the
+/// thesis's "ms" axis), and a histogram in packets. Integer sums, so that merging the
+/// links of a class gives the same result in any order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DequeueStats {
+    /// Dequeues counted.
+    pub n: u64,
+    /// Those that left at least one packet waiting.
+    pub nonempty: u64,
+    /// Sum of the packets left.
+    pub pkts_sum: u64,
+    /// Sum of the serialisation time of the bytes left, ns.
+    pub wait_ns_sum: u128,
+    /// Entry `k`: dequeues that left `k` packets (the last entry: that many or more;
+    /// trailing zeros are not stored).
+    pub hist_pkts: Vec<u64>,
+}
+
+impl DequeueStats {
+    /// Counts `d`, a dequeue of a link of `rate_bps` bits per second.
+    #[inline]
+    pub fn add(&mut self, d: Dequeue, rate_bps: u64) {
+        self.n += 1;
+        self.nonempty += (d.pkts > 0) as u64;
+        self.pkts_sum += d.pkts as u64;
+        if rate_bps > 0 {
+            self.wait_ns_sum += d.bytes as u128 * 8_000_000_000 / rate_bps as u128;
+        }
+        let k = d.pkts.min(DEQUEUE_HIST_MAX);
+        if self.hist_pkts.len() <= k {
+            self.hist_pkts.resize(k + 1, 0);
+        }
+        self.hist_pkts[k] += 1;
+    }
+
+    /// Adds another link's counts.
+    pub fn merge(&mut self, o: &DequeueStats) {
+        self.n += o.n;
+        self.nonempty += o.nonempty;
+        self.pkts_sum += o.pkts_sum;
+        self.wait_ns_sum += o.wait_ns_sum;
+        if self.hist_pkts.len() < o.hist_pkts.len() {
+            self.hist_pkts.resize(o.hist_pkts.len(), 0);
+        }
+        for (a, b) in self.hist_pkts.iter_mut().zip(&o.hist_pkts) {
+            *a += b;
+        }
+    }
+
+    /// Fraction of the dequeues that left a non-empty queue (`None` without dequeues).
+    pub fn nonempty_fraction(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.nonempty as f64 / self.n as f64)
+    }
+
+    /// Mean packets left.
+    pub fn mean_pkts(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.pkts_sum as f64 / self.n as f64)
+    }
+
+    /// Mean queue left, as the time the link needs to send it, ms.
+    pub fn mean_ms(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.wait_ns_sum as f64 / self.n as f64 * 1e-6)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +243,36 @@ mod tests {
         assert_eq!(jain(&[3.0, 3.0, 3.0]), Some(1.0));
         assert_eq!(jain(&[1.0, 0.0, 0.0, 0.0]), Some(0.25));
         assert_eq!(jain(&[]), None);
+    }
+
+    #[test]
+    fn dequeue_stats_count_what_each_dequeue_left() {
+        let mut a = DequeueStats::default();
+        // 1 Mb/s: a 1500-byte packet takes 12 ms, a 40-byte ACK 0.32 ms.
+        for (pkts, bytes) in [(0, 0), (2, 1540), (1, 1500), (0, 0)] {
+            a.add(Dequeue { at: 0, pkts, bytes }, 1_000_000);
+        }
+        assert_eq!((a.n, a.nonempty, a.pkts_sum), (4, 2, 3));
+        assert_eq!(a.nonempty_fraction(), Some(0.5));
+        assert_eq!(a.mean_pkts(), Some(0.75));
+        // (12.32 + 12) / 4 ms.
+        assert!((a.mean_ms().unwrap() - 6.08).abs() < 1e-9);
+        assert_eq!(a.hist_pkts, [2, 1, 1]);
+        // A 2 Mb/s link's dequeue leaving 3000 bytes: 12 ms.
+        let mut b = DequeueStats::default();
+        b.add(
+            Dequeue {
+                at: 0,
+                pkts: 2,
+                bytes: 3000,
+            },
+            2_000_000,
+        );
+        a.merge(&b);
+        assert_eq!((a.n, a.nonempty), (5, 3));
+        assert!((a.mean_ms().unwrap() - 36.32 / 5.0).abs() < 1e-9);
+        assert_eq!(a.hist_pkts, [2, 1, 2]);
+        assert_eq!(DequeueStats::default().nonempty_fraction(), None);
     }
 
     #[test]

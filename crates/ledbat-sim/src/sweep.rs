@@ -351,6 +351,8 @@ fn swarm_metrics(s: &crate::swarm::report::SwarmResult, v: &mut Vec<(String, f64
     v.push(("tcp_byte_share".into(), o(s.tcp_byte_share)));
     v.push(("swarm_queue_mean_ms".into(), o(s.queue_mean_ms)));
     v.push(("swarm_queue_mean_pkts".into(), o(s.queue_mean_pkts)));
+    v.push(("swarm_dequeue_nonempty".into(), o(s.dequeue_nonempty)));
+    v.push(("swarm_dequeue_queue_ms".into(), o(s.dequeue_queue_mean_ms)));
     for c in &s.classes {
         let n = &c.name;
         v.push((format!("{n}.download_mean_s"), o(c.download.mean)));
@@ -360,6 +362,8 @@ fn swarm_metrics(s: &crate::swarm::report::SwarmResult, v: &mut Vec<(String, f64
         v.push((format!("{n}.queue_mean_pkts"), o(c.queue_mean_pkts)));
         v.push((format!("{n}.queue_over_100_pkts"), o(c.queue_over_100_pkts)));
         v.push((format!("{n}.uplink_utilisation"), o(c.uplink_utilisation)));
+        v.push((format!("{n}.dequeue_nonempty"), o(c.dequeue_nonempty)));
+        v.push((format!("{n}.dequeue_queue_ms"), o(c.dequeue_queue_mean_ms)));
         v.push((format!("{n}.block_latency_ms"), o(c.block_latency_mean_ms)));
     }
 }

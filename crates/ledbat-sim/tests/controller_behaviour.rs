@@ -149,7 +149,7 @@ fn fledbat_latecomer_keeps_its_wrong_base_without_slowdowns_and_shares_with_them
     );
 }
 
-// The recommended preset on the test bed's link at real base RTTs (issue 13): the
+// The recommended preset on the test bed's link at real base RTTs (`docs/sidebyside/README.md`): the
 // scenarios of `scenarios/testbed/scavenger-*.toml`, base RTTs from the bed's 0.06 ms to
 // 200 ms. Figures for the old join rule are those of the parent commit's binary on the same
 // scenarios (`docs/controllers-notes.md`, "scavenger", has the commands).

@@ -248,6 +248,43 @@ fn a_byte_limited_uplink_buffer_leaves_room_that_acks_would_take() {
 }
 
 #[test]
+fn spurious_timeouts_are_undone_on_tcp_only_and_only_when_asked() {
+    // A flash crowd behind 1 Mb/s uplinks whose queues hold the peers' ACKs for up to a
+    // second: plenty of timeouts fire while the data is only delayed.
+    let classes = |disposition: u8| {
+        format!(
+            "[[swarm.class]]\nname = \"c\"\ndisposition = {disposition}\ndown = \"1Gbps\"\n\
+             buffer = 83\ntcp_cc = {{ name = \"cubic\" }}\ndelay = [\"1ms\", \"1ms\"]\n"
+        )
+    };
+    // The uTorrent model: one connection per pair carries control and data, over uTP
+    // whenever both sides accept it.
+    let undone = |disposition: u8, mode: &str| {
+        let tail = format!("[transport]\nspurious_rto = \"{mode}\"\n");
+        let model = "disposition_model = \"utorrent\"";
+        let sc = sized(10, "2MiB", model, &(classes(disposition) + &tail));
+        let r = run(&sc, 1).unwrap();
+        assert_conserved(&r, mode);
+        let s = swarm(&r);
+        assert!(s.complete, "{mode}");
+        let (mut rtos, mut undone) = (0, 0);
+        for p in &s.peers {
+            assert!(p.upload_rtos_undone <= p.upload_rtos, "peer {}", p.id);
+            rtos += p.upload_rtos;
+            undone += p.upload_rtos_undone;
+        }
+        (rtos, undone)
+    };
+    let (rtos, none) = undone(5, "none");
+    assert!(rtos > 0, "the all-TCP crowd times out");
+    assert_eq!(none, 0, "ns-2's TCP undoes nothing");
+    let (_, linux) = undone(5, "linux");
+    assert!(linux > 0, "Linux's detection undoes some of them");
+    // uTP keeps libutp's behaviour whatever the TCP stack does.
+    assert_eq!(undone(10, "linux").1, 0);
+}
+
+#[test]
 fn departing_seeds_are_replaced_and_the_swarm_keeps_delivering() {
     for behaviour in ["leave-at-once", "random-stay"] {
         let extra = format!(

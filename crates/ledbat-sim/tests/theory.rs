@@ -1,7 +1,6 @@
 //! The simulator against theory: link filling, LEDBAT's standing queue, conservation,
 //! determinism, and a golden output.
 
-use ledbat_core::ControllerConfig;
 use ledbat_sim::{run, RunResult, Scenario};
 
 fn sim(text: &str, seed: u64) -> RunResult {
@@ -17,10 +16,6 @@ fn sim(text: &str, seed: u64) -> RunResult {
 
 #[test]
 fn single_newreno_flow_fills_the_link() {
-    if ControllerConfig::from_name("newreno").is_err() {
-        eprintln!("newreno not in the registry yet: skipped");
-        return;
-    }
     let r = sim(
         r#"
 duration = "60s"
@@ -312,9 +307,6 @@ fn delayed_acks_halve_the_ack_count() {
 
 #[test]
 fn fast_retransmit_repairs_exactly_the_dropped_packets() {
-    if ControllerConfig::from_name("newreno").is_err() {
-        return;
-    }
     // DropTail losses only, ACKs never lost: with the SACK scoreboard every drop is
     // detected by three later packets and retransmitted once, without timeouts.
     let r = sim(

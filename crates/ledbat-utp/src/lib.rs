@@ -11,7 +11,8 @@
 //! - [`rledbat`]: receiver-driven LEDBAT, the receive side's window;
 //! - [`endpoint`]: many connections behind one socket (demultiplexing, accept, RESET for
 //!   strangers, half-open bound);
-//! - [`harness`]: two endpoints over an in-memory lossy network with a virtual clock;
+//! - `harness` (feature `harness`, for tests, benchmarks and fuzz targets): two endpoints
+//!   over an in-memory lossy network with a virtual clock;
 //! - `runtime` (feature `tokio`): UDP socket, listener and `AsyncRead`/`AsyncWrite` streams.
 
 pub mod config;
@@ -26,6 +27,7 @@ pub use config::ConnectionConfig;
 pub use conn::{Connection, ConnectionError, State, StreamError, Unreachable};
 pub use stats::{ConnectionStats, EndpointStats};
 pub mod endpoint;
+#[cfg(feature = "harness")]
 pub mod harness;
 
 pub use endpoint::{ConnHandle, Endpoint, EndpointConfig};

@@ -395,7 +395,8 @@ fn paper_claims() -> Vec<Claim> {
     ]
 }
 
-/// The statements of Figs. 3 and 4 beyond the first catalog round (issue 17's coverage).
+/// The statements of Figs. 3 and 4 beyond the first catalog round (the coverage map,
+/// `docs/repro/coverage.md`, lists them).
 fn more_claims() -> Vec<Claim> {
     use crate::claims::Band::*;
     let dyn_sweep = s000_dyn_sweep("seed000/dynamic-gain.toml");

@@ -344,6 +344,42 @@ pub struct TransportConfig {
     /// Linux's `tcp_slow_start_after_idle` and ns-2's; off keeps the window across idle
     /// periods.
     pub idle_restart: bool,
+    /// How a retransmission timeout found spurious is undone. Default `none`: ns-2's TCP
+    /// agents (the papers' simulators) have no detection, every timeout stands.
+    pub spurious_rto: SpuriousRto,
+}
+
+/// Detection of a spurious retransmission timeout (one that fired while the data was only
+/// delayed), after which the sender restores its congestion state from before the timeout
+/// and stops retransmitting what was not lost (module `transport`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpuriousRto {
+    /// No detection: every timeout stands (ns-2's TCP agents).
+    #[default]
+    None,
+    /// F-RTO, RFC 5682 section 3 (the SACK-enhanced algorithm Linux implements): after the
+    /// first ACK following the timeout, send new data; an ACK of data sent before the
+    /// timeout and never retransmitted proves it spurious.
+    Frto,
+    /// The timestamp test (Eifel detection, RFC 3522, as Linux's undo after a timeout):
+    /// an ACK advancing the window whose echoed timestamp is older than the first
+    /// retransmission was triggered by an original transmission, so the timeout was
+    /// spurious.
+    Eifel,
+    /// Both, as Linux by default (`net.ipv4.tcp_frto = 2`, timestamps on).
+    Linux,
+}
+
+impl SpuriousRto {
+    /// Whether F-RTO runs.
+    pub fn frto(self) -> bool {
+        matches!(self, SpuriousRto::Frto | SpuriousRto::Linux)
+    }
+    /// Whether the timestamp test runs.
+    pub fn eifel(self) -> bool {
+        matches!(self, SpuriousRto::Eifel | SpuriousRto::Linux)
+    }
 }
 
 impl Default for TransportConfig {
@@ -357,6 +393,7 @@ impl Default for TransportConfig {
             dupthresh: 3,
             receive_window: None,
             idle_restart: true,
+            spurious_rto: SpuriousRto::None,
         }
     }
 }

@@ -8,7 +8,7 @@
 //! utilisation count inside the window only; completion and byte counters of a peer cover
 //! its whole life.
 
-use crate::stats::LogHistogram;
+use crate::stats::{DequeueStats, LogHistogram};
 use serde::{Deserialize, Serialize};
 
 /// One peer of a swarm run.
@@ -61,6 +61,16 @@ pub struct PeerResult {
     /// seen per packet, so idle time does not count (seed 003 section 6.2.1 logged the
     /// queue after every dequeue).
     pub uplink_queue_ms_per_packet: Option<f64>,
+    /// Packets its uplink put into service in the window (dequeues).
+    pub uplink_dequeues: u64,
+    /// Fraction of those dequeues that left its uplink queue non-empty (seed 003 section
+    /// 6.2.2 reads "after a dequeue operation the queue is non-empty" off its logs).
+    pub uplink_dequeue_nonempty: Option<f64>,
+    /// Mean packets a dequeue left waiting.
+    pub uplink_dequeue_queue_pkts: Option<f64>,
+    /// Mean bytes a dequeue left waiting, as the time the uplink needs to send them, ms
+    /// (the thesis's E[Q] in ms).
+    pub uplink_dequeue_queue_ms: Option<f64>,
     /// Packets of its outgoing flows declared lost by duplicate acknowledgements.
     pub upload_lost_pkts: u64,
     /// ACKs that declared such losses (loss-recovery episodes without the timer).
@@ -70,6 +80,8 @@ pub struct PeerResult {
     /// First timeouts (not back-offs) of those flows that fired with the oldest
     /// unacknowledged packet already at the receiver: spurious, its ACK late or lost.
     pub upload_rtos_head_delivered: u64,
+    /// Timeouts of those flows found spurious and undone (`transport.spurious_rto`).
+    pub upload_rtos_undone: u64,
     /// Queue samples with its uplink idle and nothing outstanding on its outgoing flows.
     pub idle_no_data: u64,
     /// Idle samples while one of its flows had data outstanding that an ACK then moved
@@ -106,6 +118,8 @@ pub struct ClassSamples {
     pub received_utp: u64,
     /// See `received_utp`.
     pub received_tcp: u64,
+    /// The queue every dequeue of the class's uplinks left, pooled over its peers.
+    pub dequeue: DequeueStats,
 }
 
 fn bump(h: &mut Vec<u64>, k: usize) {
@@ -215,6 +229,15 @@ pub struct ClassResult {
     /// Fraction of its uplink samples with more than 100 packets waiting (seed 003
     /// section 5.2.1 reads this off Fig. 5.2).
     pub queue_over_100_pkts: Option<f64>,
+    /// Dequeues of its peers' uplinks in the window, pooled (seed 003 section 6.2.1 logs
+    /// the queue after every dequeue).
+    pub dequeues: u64,
+    /// Fraction of those dequeues that left a non-empty queue.
+    pub dequeue_nonempty: Option<f64>,
+    /// Mean packets a dequeue left waiting.
+    pub dequeue_queue_mean_pkts: Option<f64>,
+    /// Mean bytes a dequeue left waiting, as serialisation time, ms (the thesis's E[Q]).
+    pub dequeue_queue_mean_ms: Option<f64>,
     /// Entry `k`: samples with `k` packets waiting (for the CCDF; trailing zeros cut).
     pub queue_hist_pkts: Vec<u64>,
     /// Entry `k`: samples with a wait in `[k, k + 1)` ms.
@@ -284,6 +307,10 @@ pub struct SwarmResult {
     pub queue_mean_ms: Option<f64>,
     /// Mean of every uplink queue sample in the window, packets.
     pub queue_mean_pkts: Option<f64>,
+    /// Fraction of every uplink dequeue in the window that left a non-empty queue.
+    pub dequeue_nonempty: Option<f64>,
+    /// Mean queue every uplink dequeue in the window left, as serialisation time, ms.
+    pub dequeue_queue_mean_ms: Option<f64>,
     /// Block bytes in flight on connections closed by a departure.
     pub lost_bytes: u64,
     /// Block bytes handed to open connections and not yet delivered when the run stopped.
@@ -345,6 +372,7 @@ impl SwarmResult {
                 .filter_map(|p| p.download_s)
                 .collect()
         };
+        let mut all_deq = DequeueStats::default();
         let mut all_pkts: Vec<u64> = Vec::new();
         let mut all_ms: Vec<u64> = Vec::new();
         let (mut tcp, mut utp) = (0, 0);
@@ -371,6 +399,7 @@ impl SwarmResult {
                 }
                 tcp += s.received_tcp;
                 utp += s.received_utp;
+                all_deq.merge(&s.dequeue);
                 let lat = &s.latency_us;
                 ClassResult {
                     name: name.clone(),
@@ -379,6 +408,10 @@ impl SwarmResult {
                     queue_mean_pkts: hist_mean(&s.queue_pkts),
                     queue_mean_ms: hist_mean(&s.queue_ms).map(|m| m + 0.5),
                     queue_over_100_pkts: fraction_above(&s.queue_pkts, 100),
+                    dequeues: s.dequeue.n,
+                    dequeue_nonempty: s.dequeue.nonempty_fraction(),
+                    dequeue_queue_mean_pkts: s.dequeue.mean_pkts(),
+                    dequeue_queue_mean_ms: s.dequeue.mean_ms(),
                     uplink_utilisation: mean(&util),
                     block_latency_mean_ms: (lat.count() > 0)
                         .then(|| s.latency_sum_us as f64 / lat.count() as f64 * 1e-3),
@@ -407,6 +440,8 @@ impl SwarmResult {
             tcp_byte_share: (tcp + utp > 0).then(|| tcp as f64 / (tcp + utp) as f64),
             queue_mean_ms: hist_mean(&all_ms).map(|m| m + 0.5),
             queue_mean_pkts: hist_mean(&all_pkts),
+            dequeue_nonempty: all_deq.nonempty_fraction(),
+            dequeue_queue_mean_ms: all_deq.mean_ms(),
             lost_bytes,
             in_flight_bytes,
             peers,
@@ -447,10 +482,15 @@ mod tests {
             uplink_drops: 0,
             uplink_utilisation: Some(id as f64 / 10.0),
             uplink_queue_ms_per_packet: None,
+            uplink_dequeues: 0,
+            uplink_dequeue_nonempty: None,
+            uplink_dequeue_queue_pkts: None,
+            uplink_dequeue_queue_ms: None,
             upload_lost_pkts: 0,
             upload_loss_acks: 0,
             upload_rtos: 0,
             upload_rtos_head_delivered: 0,
+            upload_rtos_undone: 0,
             idle_no_data: 0,
             idle_awaiting_ack: 0,
             idle_awaiting_rto: 0,
@@ -502,6 +542,36 @@ mod tests {
     }
 
     #[test]
+    fn dequeues_are_pooled_per_class_and_over_the_swarm() {
+        use crate::queue::Dequeue;
+        let d = |pkts, bytes| Dequeue { at: 0, pkts, bytes };
+        // Class a: three dequeues at 1 Mb/s leaving 0, 1 and 2 packets (0, 1500 and 3000
+        // bytes: 0, 12 and 24 ms); class b: one at 2 Mb/s leaving 1500 bytes (6 ms).
+        let mut a = ClassSamples::default();
+        for (p, b) in [(0, 0), (1, 1500), (2, 3000)] {
+            a.dequeue.add(d(p, b), 1_000_000);
+        }
+        let mut b = ClassSamples::default();
+        b.dequeue.add(d(1, 1500), 2_000_000);
+        let r = SwarmResult::summarise(
+            &["a".into(), "b".into()],
+            Vec::new(),
+            vec![a, b],
+            Vec::new(),
+            (Some(0.0), 10.0, true),
+            (0, 0),
+        );
+        let ca = &r.classes[0];
+        assert_eq!(ca.dequeues, 3);
+        assert!((ca.dequeue_nonempty.unwrap() - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(ca.dequeue_queue_mean_pkts, Some(1.0));
+        assert!((ca.dequeue_queue_mean_ms.unwrap() - 12.0).abs() < 1e-9);
+        // The swarm pools all four: 3 of 4 non-empty, (0 + 12 + 24 + 6) / 4 ms.
+        assert_eq!(r.dequeue_nonempty, Some(0.75));
+        assert!((r.dequeue_queue_mean_ms.unwrap() - 10.5).abs() < 1e-9);
+    }
+
+    #[test]
     fn queue_samples_give_means_ccdf_and_the_share_above_100_packets() {
         let mut a = ClassSamples::default();
         // Four samples: 0, 0, 150 and 250 packets; 0.2, 0.7, 1800.4 and 3000.9 ms.
@@ -533,6 +603,9 @@ mod tests {
         );
         // Five samples over both classes: (0 + 0 + 150 + 250 + 10) / 5.
         assert_eq!(r.queue_mean_pkts, Some(82.0));
+        // No dequeue counted: the per-dequeue figures are absent, not zero.
+        assert_eq!((ca.dequeues, ca.dequeue_nonempty), (0, None));
+        assert_eq!(r.dequeue_queue_mean_ms, None);
         assert_eq!(r.tcp_byte_share, Some(0.75));
         assert_eq!(fraction_above(&[], 3), None);
     }

@@ -20,7 +20,7 @@ mod receiver;
 mod sender;
 
 pub use receiver::{Received, Receiver};
-pub use sender::{AckIn, AckOutcome, Next, Segment, Sender, SenderConfig};
+pub use sender::{AckIn, AckOutcome, Next, Segment, Sender, SenderConfig, Undo};
 
 use ledbat_core::DelaySample;
 
@@ -33,4 +33,7 @@ pub struct AckFields {
     pub sack: u64,
     /// One-way-delay sample of that packet (receiver clock minus sender timestamp).
     pub delay: DelaySample,
+    /// The echoed timestamp (RFC 7323's TSecr): the sender's wire timestamp of the packet
+    /// that last set the receiver's TS.Recent.
+    pub tsecr: u32,
 }

@@ -1,8 +1,33 @@
 //! The sending half of a connection: sequence space, scoreboard, loss detection,
-//! retransmission queue, RTT estimation, RTO with back-off, and the congestion controller.
+//! retransmission queue, RTT estimation, RTO with back-off, the undo of spurious timeouts,
+//! and the congestion controller.
+//!
+//! **Spurious timeouts** (`SenderConfig::spurious_rto`, off by default). A timeout opens
+//! an *episode* that lasts until every packet sent before it is acknowledged; the
+//! controller's state before the timeout is kept. Within the episode, on each ACK, in the
+//! order of Linux's `tcp_process_loss` (which implements both):
+//! 1. *Timestamp test* (Eifel detection, RFC 3522): the ACK advances the window and echoes
+//!    a timestamp older than the first retransmission still outstanding: it was sent by an
+//!    original transmission, the timeout was spurious.
+//! 2. *F-RTO* (RFC 5682 section 3, SACK-enhanced): (3b) the ACK newly acknowledges,
+//!    cumulatively or selectively, a packet sent before the timeout and never
+//!    retransmitted: spurious. (3a) after new data went out, a duplicate or selective ACK:
+//!    the timeout was genuine, F-RTO stops and the retransmissions resume. (2b) the first
+//!    ACK advancing the window but not past `recover` (the highest sequence sent at the
+//!    timeout): `recover` moves to `snd_nxt` and, until the next ACK, only new data goes out
+//!    (as the window allows: two packets after a one-packet window); with no new data to
+//!    send F-RTO stops.
+//! 3. The window passes `recover`: the episode ends (undone first if the timestamp test
+//!    says so).
+//!
+//! Undo (Linux `tcp_undo_cwnd_reduction`): the controller returns to its state before the
+//! episode's first timeout, and packets the timeout declared lost that were not
+//! retransmitted since count as in flight again (loss detection sees them in transmission
+//! order). Linux's timestamps tick at 1 ms; here they are the wire clock's, which makes no
+//! difference when the timeout is at least the 200 ms RTO floor after the original.
 
 use super::AckFields;
-use crate::scenario::TransportConfig;
+use crate::scenario::{SpuriousRto, TransportConfig};
 use ledbat_core::{
     Ack, AnyController, Controller, DelaySample, Duration, Instant, Loss, RttEstimator, Timeout,
 };
@@ -69,6 +94,31 @@ impl SegRing {
     }
 }
 
+/// The recovery after a retransmission timeout, while it may still prove spurious.
+#[derive(Debug)]
+struct Episode {
+    /// The controller before the episode's first timeout.
+    prior_cc: AnyController,
+    /// RFC 5682's `recover` (Linux's `high_seq`): `snd_nxt` at the latest timeout, or when
+    /// F-RTO sent new data.
+    recover: u64,
+    /// F-RTO runs.
+    frto: bool,
+    /// The highest transmission acknowledged unambiguously: before the timeout, or of a
+    /// packet never retransmitted since. An ACK of a retransmitted packet may have been
+    /// sent by its original, so on undo loss detection restarts from this one.
+    h_tx: u64,
+}
+
+/// Why a timeout was undone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Undo {
+    /// F-RTO: never-retransmitted data sent before the timeout was acknowledged.
+    Frto,
+    /// The timestamp test: the ACK echoed an original transmission.
+    Timestamp,
+}
+
 /// What [`Sender::next`] decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
@@ -99,6 +149,9 @@ pub struct AckIn {
     pub fields: AckFields,
     /// Reverse-path delay sample: sender clock now minus the receiver's timestamp.
     pub reverse_delay: DelaySample,
+    /// When the packet whose timestamp the ACK echoes was sent, on the sender's clock
+    /// (the host converts the echoed wire timestamp).
+    pub echo_sent: Instant,
 }
 
 /// What one ACK did at the sender.
@@ -114,6 +167,8 @@ pub struct AckOutcome {
     pub rto_armed: Option<Instant>,
     /// The cumulative acknowledgement advanced.
     pub advanced: bool,
+    /// The ACK proved the latest timeout spurious and it was undone.
+    pub undone: Option<Undo>,
 }
 
 /// Transport parameters the sender needs.
@@ -134,6 +189,8 @@ pub struct SenderConfig {
     pub receive_window: Option<u64>,
     /// Restart the controller after an RTO without sending (RFC 5681 section 4.1).
     pub idle_restart: bool,
+    /// Detection and undo of spurious timeouts (module comment).
+    pub spurious_rto: SpuriousRto,
 }
 
 impl SenderConfig {
@@ -147,6 +204,7 @@ impl SenderConfig {
             max_rto: tp.max_rto,
             receive_window: tp.receive_window.map(u64::from),
             idle_restart: tp.idle_restart,
+            spurious_rto: tp.spurious_rto,
         }
     }
 }
@@ -174,6 +232,14 @@ pub struct Sender {
     rto_deadline: Option<Instant>,
     last_send: Instant,
     last_activity: Instant,
+    /// When the first retransmission still outstanding left (Linux's `retrans_stamp`),
+    /// and one past the highest sequence retransmitted since.
+    retx_stamp: Option<Instant>,
+    retx_high: u64,
+    /// The timeout episode, when spurious timeouts are detected.
+    episode: Option<Box<Episode>>,
+    /// F-RTO step 2b: until the next ACK, send only new data.
+    frto_new_data: bool,
 }
 
 impl Sender {
@@ -196,6 +262,10 @@ impl Sender {
             rto_deadline: None,
             last_send: Instant::ZERO,
             last_activity: Instant::ZERO,
+            retx_stamp: None,
+            retx_high: 0,
+            episode: None,
+            frto_new_data: false,
         }
     }
 
@@ -278,6 +348,8 @@ impl Sender {
         self.cc = cc;
         self.rtt = RttEstimator::default();
         self.backoff = 0;
+        self.episode = None;
+        self.frto_new_data = false;
     }
 
     /// Lets the controller run its timer when it is due.
@@ -305,7 +377,7 @@ impl Sender {
             return Next::Wait(gate);
         }
         let mut retx = None;
-        while let Some(&s) = self.retx.front() {
+        while let Some(&s) = self.retx.front().filter(|_| !self.frto_new_data) {
             let seg = self.board.get(s);
             if s >= self.snd_una && seg.lost && !seg.sacked {
                 retx = Some(s);
@@ -359,6 +431,10 @@ impl Sender {
         seg.lost = false;
         seg.out = true;
         seg.retransmitted |= retransmit;
+        if retransmit {
+            self.retx_stamp.get_or_insert(now);
+            self.retx_high = self.retx_high.max(seq + 1);
+        }
         self.in_flight += mss;
         self.sent_list.push_back((tx, seq));
         self.last_send = now;
@@ -394,10 +470,20 @@ impl Sender {
         let mut acked_tx = 0u64;
         let cum = ack.fields.cum.min(self.snd_nxt);
         let mut advanced = false;
+        // Newly acknowledged: a packet sent before the timeout episode's `recover` and
+        // never retransmitted (Linux's FLAG_ORIG_SACK_ACKED); and newly SACKed data.
+        let recover = self.episode.as_ref().map_or(0, |e| e.recover);
+        let mut orig_acked = false;
+        let mut data_sacked = false;
+        let mut plain_tx = 0u64;
         if cum > self.snd_una {
             for s in self.snd_una..cum {
                 let seg = *self.board.get(s);
                 if !seg.sacked {
+                    orig_acked |= !seg.retransmitted && s < recover;
+                    if !seg.retransmitted {
+                        plain_tx = plain_tx.max(seg.tx);
+                    }
                     if seg.in_flight() {
                         self.in_flight -= mss;
                     }
@@ -418,6 +504,11 @@ impl Sender {
         if s >= self.snd_una && s < self.snd_nxt {
             let seg = self.board.get(s);
             if !seg.sacked {
+                orig_acked |= !seg.retransmitted && s < recover;
+                if !seg.retransmitted {
+                    plain_tx = plain_tx.max(seg.tx);
+                }
+                data_sacked = true;
                 if seg.in_flight() {
                     self.in_flight -= mss;
                 }
@@ -433,6 +524,16 @@ impl Sender {
         }
         self.h_tx = self.h_tx.max(acked_tx);
         self.last_activity = now;
+        let dupack = !advanced && s >= self.snd_una && s < self.snd_nxt;
+        self.frto_new_data = false;
+        if let Some(e) = self.episode.as_mut() {
+            e.h_tx = e.h_tx.max(plain_tx);
+            out.undone =
+                self.spurious_rto_step(ack.echo_sent, advanced, orig_acked, data_sacked, dupack);
+        }
+        if advanced && self.snd_una >= self.retx_high {
+            self.retx_stamp = None;
+        }
         if pkts > 0 {
             let samples = [ack.fields.delay];
             if let Some(r) = rtt {
@@ -490,6 +591,76 @@ impl Sender {
         out
     }
 
+    /// One ACK of a timeout episode (module comment): the timestamp test, F-RTO's steps,
+    /// the episode's end. Returns how the timeout was undone, if it was.
+    fn spurious_rto_step(
+        &mut self,
+        echo_sent: Instant,
+        advanced: bool,
+        orig_acked: bool,
+        data_sacked: bool,
+        dupack: bool,
+    ) -> Option<Undo> {
+        let mode = self.cfg.spurious_rto;
+        let delayed = mode.eifel() && self.retx_stamp.is_some_and(|t| echo_sent < t);
+        let e = self.episode.as_mut()?;
+        let recovered = self.snd_una >= e.recover;
+        if advanced && delayed {
+            self.undo();
+            return Some(Undo::Timestamp);
+        }
+        if e.frto {
+            if orig_acked {
+                self.undo();
+                return Some(Undo::Frto);
+            }
+            if self.snd_nxt > e.recover {
+                if data_sacked || dupack {
+                    e.frto = false; // step 3a: the loss was real
+                }
+            } else if advanced && !recovered {
+                // Step 2b: new data instead of retransmissions, if there is any to send.
+                e.recover = self.snd_nxt;
+                let window_open = self
+                    .cfg
+                    .receive_window
+                    .is_none_or(|w| self.snd_nxt - self.snd_una < w);
+                if self.written > self.snd_nxt && window_open {
+                    self.frto_new_data = true;
+                    return None;
+                }
+                e.frto = false;
+            }
+        }
+        if recovered {
+            self.episode = None;
+        }
+        None
+    }
+
+    /// Undoes the episode's timeouts: the controller as before the first, and the packets
+    /// they declared lost that were not retransmitted since back in flight.
+    fn undo(&mut self) {
+        let Some(e) = self.episode.take() else {
+            return;
+        };
+        self.cc = e.prior_cc;
+        self.h_tx = e.h_tx;
+        self.frto_new_data = false;
+        let mss = self.cfg.mss as u64;
+        let mut order: Vec<(u64, u64)> = self.sent_list.drain(..).collect();
+        for s in self.snd_una..self.snd_nxt {
+            let seg = self.board.get(s);
+            if seg.lost && seg.out && !seg.sacked {
+                seg.lost = false;
+                self.in_flight += mss;
+                order.push((seg.tx, s));
+            }
+        }
+        order.sort_unstable();
+        self.sent_list.extend(order);
+    }
+
     /// The retransmission timer fired at `now` (at or after [`Sender::rto_deadline`]).
     /// With data outstanding: back off, tell the controller, queue every unacknowledged
     /// packet for retransmission and return the re-armed deadline. Otherwise stop the timer
@@ -501,6 +672,26 @@ impl Sender {
             return None;
         }
         self.backoff = (self.backoff + 1).min(MAX_BACKOFF);
+        let mode = self.cfg.spurious_rto;
+        if mode != SpuriousRto::None {
+            match self.episode.as_mut() {
+                // A recurring timeout: the episode and its prior state go on (RFC 5682
+                // section 3.2; Linux keeps `prior_cwnd` within a loss episode).
+                Some(e) => {
+                    e.recover = self.snd_nxt;
+                    e.frto = mode.frto();
+                }
+                None => {
+                    self.episode = Some(Box::new(Episode {
+                        prior_cc: self.cc.clone(),
+                        recover: self.snd_nxt,
+                        frto: mode.frto(),
+                        h_tx: self.h_tx,
+                    }))
+                }
+            }
+        }
+        self.frto_new_data = false;
         self.cc.on_timeout(now, Timeout::Retransmission);
         self.retx.clear();
         self.sent_list.clear();
@@ -541,6 +732,7 @@ mod tests {
             max_rto: Duration::from_secs(60),
             receive_window: None,
             idle_restart: true,
+            spurious_rto: SpuriousRto::None,
         };
         let cc = ControllerConfig::with_params("newreno", ["init_cwnd=10"])
             .unwrap()
@@ -559,18 +751,160 @@ mod tests {
     }
 
     fn ack(s: &mut Sender, now: Instant, cum: u64, sack: u64) -> AckOutcome {
+        ack_echo(s, now, cum, sack, now)
+    }
+
+    /// An ACK echoing the timestamp of a packet sent at `echo_sent`.
+    fn ack_echo(
+        s: &mut Sender,
+        now: Instant,
+        cum: u64,
+        sack: u64,
+        echo_sent: Instant,
+    ) -> AckOutcome {
         let fields = AckFields {
             cum,
             sack,
             delay: DelaySample(0),
+            tsecr: 0,
         };
         s.on_ack(
             now,
             &AckIn {
                 fields,
                 reverse_delay: DelaySample(0),
+                echo_sent,
             },
         )
+    }
+
+    /// `(seq, retransmit)` of everything the sender may send at `now`.
+    fn sent(s: &mut Sender, now: Instant) -> Vec<(u64, bool)> {
+        send_all(s, now)
+            .iter()
+            .map(|g| (g.seq, g.retransmit))
+            .collect()
+    }
+
+    /// A sender in `mode` with 20 packets written, 0..9 sent at 0 (the 10-packet window),
+    /// and the timeout at 1 s (no RTT sample yet) fired and its retransmission of 0 sent.
+    fn timed_out(mode: SpuriousRto) -> Sender {
+        let mut s = sender();
+        s.cfg.spurious_rto = mode;
+        s.write(20);
+        send_all(&mut s, ms(0));
+        assert_eq!(s.on_rto(ms(1000)), Some(ms(3000)));
+        // NewReno after a timeout: a one-packet window.
+        assert_eq!(sent(&mut s, ms(1000)), [(0, true)]);
+        s
+    }
+
+    #[test]
+    fn without_detection_a_late_original_does_not_undo_the_timeout() {
+        let mut s = timed_out(SpuriousRto::None);
+        // The original 0 and 1 arrive late: nothing is undone, and the window (1 packet,
+        // grown by 2 in slow start by this ACK of two) resends 2, 3 and 4 although they
+        // were never lost.
+        let o = ack_echo(&mut s, ms(1100), 2, 1, ms(0));
+        assert_eq!(o.undone, None);
+        assert_eq!(sent(&mut s, ms(1100)), [(2, true), (3, true), (4, true)]);
+    }
+
+    #[test]
+    fn frto_sends_new_data_after_the_first_ack_and_undoes_on_an_original_acked() {
+        let mut s = timed_out(SpuriousRto::Frto);
+        // Step 2b: the ACK of 0 advances the window but not to `recover` (10): new data
+        // instead of retransmissions, as the window (2 packets after this ACK) allows.
+        let o = ack(&mut s, ms(1100), 1, 0);
+        assert_eq!(o.undone, None);
+        assert_eq!(sent(&mut s, ms(1100)), [(10, false), (11, false)]);
+        // Step 3b: the next ACK acknowledges 1, sent before the timeout and never resent:
+        // spurious. The window returns to the 10 packets it had, grown by this ACK to 11;
+        // 2..9 count as in flight again beside 10 and 11, so one new packet goes out.
+        let o = ack(&mut s, ms(1110), 2, 1);
+        assert_eq!(o.undone, Some(Undo::Frto));
+        assert_eq!(s.in_flight(), 10 * MSS);
+        assert_eq!(s.cc().window(), 11 * MSS);
+        assert_eq!(sent(&mut s, ms(1110)), [(12, false)]);
+        // Nothing the timeout marked is resent: the originals of 2.. arrive and are acked.
+        let o = ack(&mut s, ms(1120), 3, 2);
+        assert_eq!((o.undone, o.losses), (None, 0));
+        assert!(sent(&mut s, ms(1120)).iter().all(|&(_, r)| !r));
+    }
+
+    #[test]
+    fn frto_resumes_the_retransmissions_when_new_data_is_sacked() {
+        let mut s = timed_out(SpuriousRto::Frto);
+        // 1..9 were lost: the ACK of the retransmitted 0 moves to step 2b ...
+        ack(&mut s, ms(1100), 1, 0);
+        assert_eq!(sent(&mut s, ms(1100)), [(10, false), (11, false)]);
+        // ... and 10 arriving out of order is SACKed (step 3a): the timeout was real.
+        let o = ack(&mut s, ms(1200), 1, 10);
+        assert_eq!(o.undone, None);
+        // The window, 3 packets after two ACKs of one, holds 11: two retransmissions.
+        assert_eq!(sent(&mut s, ms(1200)), [(1, true), (2, true)]);
+        // Later ACKs of originals sent before the timeout cannot undo it any more: 1 and
+        // 2 were retransmitted, and F-RTO stopped.
+        let o = ack(&mut s, ms(1300), 3, 2);
+        assert_eq!(o.undone, None);
+    }
+
+    #[test]
+    fn frto_without_new_data_to_send_falls_back_to_retransmitting() {
+        let mut s = sender();
+        s.cfg.spurious_rto = SpuriousRto::Frto;
+        s.write(10);
+        send_all(&mut s, ms(0));
+        s.on_rto(ms(1000));
+        assert_eq!(sent(&mut s, ms(1000)), [(0, true)]);
+        // Step 2b with nothing new written: conventional recovery, 1 and 2 resent.
+        ack(&mut s, ms(1100), 1, 0);
+        assert_eq!(sent(&mut s, ms(1100)), [(1, true), (2, true)]);
+        // The originals of 3.. arriving now are not 'never retransmitted data' of a
+        // running F-RTO: no undo.
+        assert_eq!(ack(&mut s, ms(1110), 4, 3).undone, None);
+    }
+
+    #[test]
+    fn the_timestamp_test_undoes_when_the_ack_echoes_the_original() {
+        let mut s = timed_out(SpuriousRto::Eifel);
+        // The ACK of 0 echoes a timestamp from 0 ms, before the retransmission at 1 s:
+        // the original arrived. Window back to 10, plus 1 for this ACK; 1..9 in flight.
+        let o = ack_echo(&mut s, ms(1100), 1, 0, ms(0));
+        assert_eq!(o.undone, Some(Undo::Timestamp));
+        assert_eq!(s.in_flight(), 9 * MSS);
+        assert_eq!(sent(&mut s, ms(1100)), [(10, false), (11, false)]);
+    }
+
+    #[test]
+    fn the_timestamp_test_keeps_a_timeout_whose_retransmission_is_echoed() {
+        let mut s = timed_out(SpuriousRto::Eifel);
+        // Echo of the retransmission (sent at 1 s): not older than it, the loss was real.
+        let o = ack_echo(&mut s, ms(1100), 1, 0, ms(1000));
+        assert_eq!(o.undone, None);
+        assert_eq!(sent(&mut s, ms(1100)), [(1, true), (2, true)]);
+        // The retransmitted 1 and 2 fill the holes up to 10, echoing the retransmission
+        // of 1: still real, and every packet sent before the timeout is acknowledged, so
+        // the episode is over ...
+        let o = ack_echo(&mut s, ms(1200), 10, 2, ms(1100));
+        assert_eq!(o.undone, None);
+        assert_eq!(sent(&mut s, ms(1200)).first(), Some(&(10, false)));
+        // ... and a later ACK echoing an old timestamp undoes nothing.
+        let o = ack_echo(&mut s, ms(1300), 11, 10, ms(0));
+        assert_eq!(o.undone, None);
+    }
+
+    #[test]
+    fn linux_undoes_a_recurring_timeout_to_the_state_before_the_first() {
+        let mut s = timed_out(SpuriousRto::Linux);
+        // The retransmission's timer fires too (backed off to 2 s): same episode.
+        assert_eq!(s.on_rto(ms(3000)), Some(ms(7000)));
+        assert_eq!(sent(&mut s, ms(3000)), [(0, true)]);
+        // Then the original 0's ACK comes, echoing 0 ms: the first timeout's prior state
+        // (window 10) comes back, not the one-packet window of the second.
+        let o = ack_echo(&mut s, ms(3100), 1, 0, ms(0));
+        assert_eq!(o.undone, Some(Undo::Timestamp));
+        assert_eq!(s.cc().window(), 11 * MSS);
     }
 
     #[test]

@@ -73,7 +73,7 @@ impl World<'_> {
             return; // a closed swarm connection
         }
         let delay = wire_clock(&f.rcv_clock, now).delay_since(Timestamp32(p.ts));
-        let r = f.receiver.on_data(now, p.seq, delay);
+        let r = f.receiver.on_data(now, p.seq, delay, p.ts);
         if r.delivered > 0 {
             if f.conn.is_some() {
                 self.conn_delivered(fi);
@@ -107,6 +107,7 @@ impl World<'_> {
             size: self.ack_size,
             ts: wire_clock(&f.rcv_clock, self.now).0,
             echo: a.delay.0,
+            tsecr: a.tsecr,
             route: f.ack_route,
             hop: 0,
             kind: Kind::Ack,
@@ -202,6 +203,7 @@ impl World<'_> {
                 .map_or(self.mss, |c| c.stream.seg_bytes(seg.seq) + SEGMENT_HEADER),
             ts: wire_clock(&f.snd_clock, self.now).0,
             echo: 0,
+            tsecr: 0,
             route: f.data_route,
             hop: 0,
             kind: Kind::Data,
@@ -218,13 +220,17 @@ impl World<'_> {
         let measuring = self.measuring();
         let f = &mut self.flows[fi];
         let Some(s) = f.sender.as_mut() else { return };
+        let wire_now = wire_clock(&f.snd_clock, now);
+        let echo_age = wire_now.delay_since(Timestamp32(p.tsecr)).0;
         let ack = AckIn {
             fields: AckFields {
                 cum: p.cum,
                 sack: p.seq,
                 delay: DelaySample(p.echo),
+                tsecr: p.tsecr,
             },
-            reverse_delay: wire_clock(&f.snd_clock, now).delay_since(Timestamp32(p.ts)),
+            reverse_delay: wire_now.delay_since(Timestamp32(p.ts)),
+            echo_sent: now - Duration::from_micros(echo_age as u64),
         };
         let out = s.on_ack(now, &ack);
         if measuring {
@@ -234,6 +240,7 @@ impl World<'_> {
             }
             f.stats.losses += out.losses;
             f.stats.loss_acks += (out.losses > 0) as u64;
+            f.stats.rto_undone += out.undone.is_some() as u64;
         }
         if out.advanced && self.flows[fi].stats.idle_pending > 0 {
             self.settle_idle(fi, false);

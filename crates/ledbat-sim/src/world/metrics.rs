@@ -27,6 +27,9 @@ pub(super) struct FlowStats {
     /// already had the oldest unacknowledged packet: its ACK was late or lost, so the
     /// timeout was spurious for that packet (a lower bound on spurious timeouts), measured.
     pub rto_head_delivered: u64,
+    /// Retransmission timeouts found spurious and undone (`transport.spurious_rto`),
+    /// measured.
+    pub rto_undone: u64,
     /// Swarm only: idle-uplink samples charged to this flow (it had data outstanding and
     /// had been silent longest), classified by what ends the wait: the retransmission
     /// timer or an acknowledgement ([`FlowStats::take_idle`]).
@@ -129,6 +132,7 @@ impl World<'_> {
     }
 
     pub(super) fn finish(mut self, seed: u64) -> RunResult {
+        self.settle_dequeues(self.end);
         let (now, warmup) = (self.end.as_nanos(), self.warmup.as_nanos());
         let window = (self.end - self.warmup).as_nanos().max(1) as f64 * 1e-9;
         // Close the time-weighted queue areas.
@@ -158,6 +162,7 @@ impl World<'_> {
                 sent_packets: s.sent_pkts,
                 retransmits: s.retx_pkts,
                 timeouts: s.timeouts,
+                timeouts_undone: s.rto_undone,
                 losses_detected: s.losses,
                 dropped_packets: s.dropped,
                 loss_rate: if s.sent_pkts > 0 {
@@ -316,6 +321,10 @@ impl World<'_> {
             qdelay_sd_ms: ms(qd_sd),
             qdelay_p95_ms: s.qd_hist.quantile(0.95).map(|us| us * 1e-3),
             qdelay_p99_ms: s.qd_hist.quantile(0.99).map(|us| us * 1e-3),
+            dequeues: s.deq.n,
+            dequeue_nonempty: s.deq.nonempty_fraction(),
+            dequeue_queue_mean_pkts: s.deq.mean_pkts(),
+            dequeue_queue_mean_ms: s.deq.mean_ms(),
         }
     }
 

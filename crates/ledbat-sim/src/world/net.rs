@@ -8,9 +8,9 @@
 
 use super::World;
 use crate::engine::Ev;
-use crate::queue::{QEntry, Queue};
+use crate::queue::{Dequeue, QEntry, Queue};
 use crate::scenario::QueueConfig;
-use crate::stats::LogHistogram;
+use crate::stats::{DequeueStats, LogHistogram};
 use crate::units::Rate;
 use ledbat_core::{Duration, Instant};
 use rand::Rng;
@@ -40,6 +40,8 @@ pub(super) struct Packet {
     pub ts: u32,
     /// ACK: the one-way-delay sample echoed back.
     pub echo: u32,
+    /// ACK: the echoed timestamp (RFC 7323 TSecr).
+    pub tsecr: u32,
     pub route: u32,
     /// Index of the next link on the route.
     pub hop: u8,
@@ -105,6 +107,8 @@ pub(super) struct LinkStats {
     qd_sq: u128,
     qd_n: u64,
     pub qd_hist: LogHistogram,
+    /// The queue each dequeue whose packet entered service in the window left behind.
+    pub deq: DequeueStats,
 }
 
 impl LinkStats {
@@ -125,6 +129,14 @@ impl LinkStats {
             qd_sq: 0,
             qd_n: 0,
             qd_hist: LogHistogram::default(),
+            deq: DequeueStats::default(),
+        }
+    }
+    /// Counts dequeue `d` of a link of `rate_bps` if it happened in `[warmup, end]` (ns).
+    #[inline]
+    pub fn add_dequeue(&mut self, d: Dequeue, rate_bps: u64, warmup: u64, end: u64) {
+        if warmup <= d.at && d.at <= end {
+            self.deq.add(d, rate_bps);
         }
     }
     #[inline]
@@ -283,9 +295,15 @@ impl World<'_> {
         let size = self.pool.pkts[pkt as usize].size;
         if link.queue.is_fifo_analytic() {
             let tx = link.rate.tx_time_ns(size);
-            let (q, res) = link
-                .queue
-                .offer_fifo(now, size, tx, link.typical_tx, &mut self.rng);
+            let rate = link.rate.0;
+            let stats = &mut link.stats;
+            let (q, res) =
+                link.queue
+                    .offer_fifo(now, size, tx, link.typical_tx, &mut self.rng, &mut |d| {
+                        if let Some(s) = stats.as_mut() {
+                            s.add_dequeue(d, rate, warmup, end);
+                        }
+                    });
             if let Some(s) = link.stats.as_mut() {
                 if measuring {
                     s.occ_sum += q as u64;
@@ -379,6 +397,12 @@ impl World<'_> {
                     if measuring {
                         s.add_qdelay(now - e.enq_at);
                     }
+                    let left = Dequeue {
+                        at: now,
+                        pkts: link.queue.len(),
+                        bytes: link.queue.bytes(),
+                    };
+                    s.add_dequeue(left, link.rate.0, warmup, end);
                     s.busy_ns += (now + tx).min(end).saturating_sub(now.max(warmup));
                 }
                 link.busy = true;
@@ -437,6 +461,22 @@ impl World<'_> {
             }
         }
         self.ev.push_via(l as u32, t.as_nanos(), Ev::Arrive(pkt));
+    }
+
+    /// Counts the dequeues of every monitored analytic queue that happened by `end` and
+    /// were not yet settled (the end of a run).
+    pub(super) fn settle_dequeues(&mut self, end: Instant) {
+        let (end, warmup) = (end.as_nanos(), self.warmup.as_nanos());
+        for link in &mut self.links {
+            let rate = link.rate.0;
+            let Some(s) = link.stats.as_mut() else {
+                continue;
+            };
+            if link.queue.is_fifo_analytic() {
+                link.queue
+                    .settle_fifo(end, &mut |d| s.add_dequeue(d, rate, warmup, end));
+            }
+        }
     }
 
     /// A flow's host puts `pkt` on the wire (after the flow's send jitter, if any).

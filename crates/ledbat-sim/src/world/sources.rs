@@ -254,6 +254,7 @@ impl World<'_> {
                     size,
                     ts: wire_clock(&f.snd_clock, now).0,
                     echo: 0,
+                    tsecr: 0,
                     route: f.data_route,
                     hop: 0,
                     kind: Kind::Udp,

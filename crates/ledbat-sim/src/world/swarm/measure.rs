@@ -241,8 +241,9 @@ impl World<'_> {
     /// The result of a swarm run.
     pub(in crate::world) fn finish_swarm(mut self, seed: u64) -> RunResult {
         let end = self.now.min(self.end);
+        self.settle_dequeues(end);
         let sw = self.swarm.take().expect("a swarm world");
-        let m = sw.measure;
+        let mut m = sw.measure;
         let window_start = m.window_start;
         let win = |a: Instant, b: Instant| -> f64 {
             match window_start {
@@ -253,7 +254,7 @@ impl World<'_> {
         // Loss recovery of each peer's outgoing flows: (packets lost by duplicate ACKs,
         // ACKs declaring losses, retransmission timeouts, first timeouts with the head
         // packet delivered).
-        let mut recovery = vec![(0u64, 0u64, 0u64, 0u64); m.records.len()];
+        let mut recovery = vec![(0u64, 0u64, 0u64, 0u64, 0u64); m.records.len()];
         for f in &self.flows {
             if let Some(c) = f.conn.as_ref() {
                 let x = &mut recovery[c.from as usize];
@@ -261,6 +262,7 @@ impl World<'_> {
                 x.1 += f.stats.loss_acks;
                 x.2 += f.stats.timeouts;
                 x.3 += f.stats.rto_head_delivered;
+                x.4 += f.stats.rto_undone;
             }
         }
         let mut peers = Vec::with_capacity(m.records.len());
@@ -280,6 +282,7 @@ impl World<'_> {
                 cap_bits += present * link.rate.0 as f64;
             }
             let rank = r.rank;
+            m.samples[r.class].dequeue.merge(&ls.deq);
             peers.push(PeerResult {
                 id: id as u32,
                 class: m.class_names[r.class].clone(),
@@ -308,10 +311,15 @@ impl World<'_> {
                 uplink_utilisation: (present > 0.0).then(|| (busy / present).min(1.0)),
                 uplink_queue_ms_per_packet: (ls.departures > 0)
                     .then(|| ls.qdelay_mean_sd().0 * 1e-6),
+                uplink_dequeues: ls.deq.n,
+                uplink_dequeue_nonempty: ls.deq.nonempty_fraction(),
+                uplink_dequeue_queue_pkts: ls.deq.mean_pkts(),
+                uplink_dequeue_queue_ms: ls.deq.mean_ms(),
                 upload_lost_pkts: recovery[id].0,
                 upload_loss_acks: recovery[id].1,
                 upload_rtos: recovery[id].2,
                 upload_rtos_head_delivered: recovery[id].3,
+                upload_rtos_undone: recovery[id].4,
                 idle_no_data: r.idle_no_data,
                 idle_awaiting_ack: r.idle_ack,
                 idle_awaiting_rto: r.idle_rto,

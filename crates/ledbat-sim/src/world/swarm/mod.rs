@@ -50,7 +50,7 @@ use super::sources::{App, AppState};
 use super::stream::Stream;
 use super::World;
 use crate::engine::Ev;
-use crate::scenario::{ClockConfig, DropTail, QueueConfig, Topology};
+use crate::scenario::{ClockConfig, DropTail, QueueConfig, SpuriousRto, Topology};
 use crate::swarm::config::SwarmConfig;
 use crate::swarm::disposition::{resolve, Dials, DispositionModel, Transport};
 use crate::swarm::peer::{Event, Outgoing, Peer, PeerConfig};
@@ -361,7 +361,14 @@ impl<'a> World<'a> {
         // Validated with the scenario (`SwarmConfig::validate` checks both controllers).
         let cc = cc_cfg.build(mss).expect("validated controller");
         let tp = &self.sc.transport;
-        let mut sender = Sender::new(SenderConfig::from_transport(mss, tp), cc);
+        let mut scfg = SenderConfig::from_transport(mss, tp);
+        if transport == Transport::Utp {
+            // `transport.spurious_rto` is the TCP stack's: libutp, BEP 29's reference
+            // implementation and µTorrent's uTP, falls back to a one-packet window on
+            // every timeout and has no spurious-timeout detection.
+            scfg.spurious_rto = SpuriousRto::None;
+        }
+        let mut sender = Sender::new(scfg, cc);
         sender.touch(now);
         let (data_route, ack_route) = self.star_routes(fh, th);
         let fi = self.flows.len() as u32;

@@ -6,16 +6,16 @@
 //! when the file is complete and verified; on any failure it removes the temporary file
 //! and exits non-zero, so nothing ever appears under the final name unverified.
 
-#[path = "transfer_frame.rs"]
 pub mod frame;
 
 use crate::support::outln;
 use crate::support::{runtime, status_spinner, transfer_bar, TempPath};
+use crate::utp_opts::{
+    connection_config, positive_secs, signed_delay_ms, RledbatArgs, Tracer, DEFAULT_CC,
+};
 use anyhow::{bail, Context, Result};
 use frame::{Header, Status, DIGEST_LEN};
 use indicatif::ProgressBar;
-use ledbat_core::ControllerConfig;
-use ledbat_utp::rledbat::RledbatConfig;
 use ledbat_utp::{
     ConnectionConfig, ConnectionStats, EndpointConfig, StatsHandle, UtpSocket, UtpStream,
 };
@@ -100,32 +100,6 @@ pub struct RecvArgs {
     pub rledbat: RledbatArgs,
 }
 
-/// Receiver-driven LEDBAT on a receiving side (`recv`, `torrent get`).
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct RledbatArgs {
-    /// Receiver-driven LEDBAT: limit the window advertised to the sender by the queuing
-    /// delay of the incoming data, so that any uTP sender (libtorrent, Transmission)
-    /// yields to other traffic on this side's link.
-    #[arg(long)]
-    pub rledbat: bool,
-    /// rLEDBAT's queuing-delay target in milliseconds (default 60).
-    #[arg(long = "rledbat-target-ms", requires = "rledbat", value_parser = clap::value_parser!(u64).range(1..=10_000))]
-    pub rledbat_target_ms: Option<u64>,
-}
-
-impl RledbatArgs {
-    /// The rLEDBAT settings these flags ask for (`None`: off).
-    pub fn config(&self) -> Option<RledbatConfig> {
-        self.rledbat.then(|| {
-            let mut c = RledbatConfig::default();
-            if let Some(ms) = self.rledbat_target_ms {
-                c.target = ledbat_core::Duration::from_millis(ms);
-            }
-            c
-        })
-    }
-}
-
 /// The final report of either side.
 #[derive(Debug, Serialize)]
 pub struct Summary {
@@ -158,12 +132,6 @@ pub struct Summary {
     pub connection: ConnectionStats,
 }
 
-/// A 32-bit microsecond wire delay as a signed figure in ms (half the range each way).
-fn signed_delay_ms(d: ledbat_core::Duration) -> f64 {
-    let us = d.as_micros() & 0xffff_ffff;
-    (us as u32 as i32) as f64 / 1000.0
-}
-
 /// How long the closing exchange (verdict, FINs) may take once the file is settled.
 const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
@@ -192,87 +160,6 @@ fn stats_message(s: &ConnectionStats) -> String {
         s.cwnd / 1024,
         s.retransmissions
     )
-}
-
-/// One line of `--trace`: the connection's state at one instant.
-#[derive(Debug, Serialize)]
-struct TraceLine {
-    /// Seconds since the socket was bound.
-    t: f64,
-    /// The remote address (torrent traces, which hold every peer's connection).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    peer: Option<SocketAddr>,
-    bytes_acked: u64,
-    bytes_received: u64,
-    cwnd: u64,
-    in_flight: u64,
-    peer_window: u64,
-    queuing_delay_ms: Option<f64>,
-    base_delay_ms: Option<f64>,
-    srtt_ms: Option<f64>,
-    retransmissions: u64,
-    timeouts: u64,
-    state: &'static str,
-    /// Receiver-driven LEDBAT's window and queuing delay, when it is on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rledbat_window: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rledbat_qdelay_ms: Option<f64>,
-}
-
-/// `--trace FILE`: one JSON line per sample of a connection's state, shared by every
-/// connection of a command. A write error closes the trace (the transfer goes on).
-#[derive(Debug)]
-pub struct Tracer {
-    out: std::sync::Mutex<Option<std::io::BufWriter<std::fs::File>>>,
-}
-
-impl Tracer {
-    /// Creates (truncates) `path`; `None` when no trace was asked for.
-    pub fn open(path: &Option<PathBuf>) -> Result<Option<std::sync::Arc<Tracer>>> {
-        path.as_ref()
-            .map(|p| {
-                let f = std::fs::File::create(p)
-                    .with_context(|| format!("creating trace file {}", p.display()))?;
-                Ok(std::sync::Arc::new(Tracer {
-                    out: std::sync::Mutex::new(Some(std::io::BufWriter::new(f))),
-                }))
-            })
-            .transpose()
-    }
-
-    /// Appends one line: the state `s` at `t` seconds, of the connection to `peer`.
-    pub fn record(&self, t: f64, peer: Option<SocketAddr>, s: &ConnectionStats) {
-        use std::io::Write;
-        let line = TraceLine {
-            t,
-            peer,
-            bytes_acked: s.bytes_acked,
-            bytes_received: s.bytes_received,
-            cwnd: s.cwnd,
-            in_flight: s.in_flight,
-            peer_window: s.peer_window,
-            queuing_delay_ms: s.metrics.queuing_delay.map(|d| d.as_millis_f64()),
-            base_delay_ms: s.metrics.base_delay.map(signed_delay_ms),
-            srtt_ms: s.srtt.map(|d| d.as_millis_f64()),
-            retransmissions: s.retransmissions,
-            timeouts: s.timeouts,
-            state: s.metrics.state,
-            rledbat_window: s.rledbat_window,
-            rledbat_qdelay_ms: s.rledbat_queuing_delay.map(|d| d.as_millis_f64()),
-        };
-        let mut guard = match self.out.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        if let Some(w) = guard.as_mut() {
-            if serde_json::to_writer(&mut *w, &line).is_err()
-                || writeln!(w).and_then(|_| w.flush()).is_err()
-            {
-                *guard = None;
-            }
-        }
-    }
 }
 
 /// Refreshes the progress bar's message every 100 ms and, with `--trace`, appends one JSON
@@ -321,33 +208,6 @@ fn print_summary(s: &Summary, json: bool) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// The controller of `ledbat send`, `recv` and `torrent` when `--cc` is not given: the one
-/// the project recommends, the `scavenger` preset (`ledbat controllers scavenger`;
-/// `crates/ledbat-core/src/scavenger.rs`). Every other controller, RFC 6817's `ledbat`
-/// included, is one `--cc NAME` away.
-pub const DEFAULT_CC: &str = ledbat_core::registry::RECOMMENDED;
-
-/// Builds the uTP connection settings from the command line (`--cc`, `--cc-param`,
-/// `--target-ms`, `--packet-size`), validated.
-pub fn connection_config(
-    cc: &str,
-    params: &[String],
-    target_ms: Option<u64>,
-    packet_size: u16,
-) -> Result<ConnectionConfig> {
-    let mut all: Vec<String> = params.to_vec();
-    if let Some(t) = target_ms {
-        all.push(format!("target={t}ms"));
-    }
-    let ctrl = ControllerConfig::with_params(cc, all.iter().map(String::as_str))
-        .with_context(|| format!("controller `{cc}`"))?;
-    let cfg = ConnectionConfig::default()
-        .controller(ctrl)
-        .packet_size(packet_size);
-    cfg.validate().context("connection settings")?;
-    Ok(cfg)
 }
 
 /// `ledbat send PATH ADDR`.
@@ -469,14 +329,6 @@ async fn send(a: SendArgs, cfg: ConnectionConfig) -> Result<()> {
         Some(Status::Verified) => Ok(()),
         Some(s) => bail!("the receiver rejected the file: {s}"),
         None => bail!("the receiver sent an unknown verdict"),
-    }
-}
-
-/// Parses a positive, finite number of seconds (for `--connect-timeout`).
-pub(crate) fn positive_secs(s: &str) -> std::result::Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("{s:?} is not a positive number of seconds")),
     }
 }
 
@@ -773,29 +625,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn rledbat_flags_build_its_config() {
-        use clap::Parser;
-        #[derive(clap::Parser)]
-        struct Cli {
-            #[command(flatten)]
-            r: RledbatArgs,
-        }
-        let off = Cli::try_parse_from(["x"]).unwrap().r.config();
-        assert_eq!(off, None);
-        let on = Cli::try_parse_from(["x", "--rledbat"]).unwrap().r.config();
-        assert_eq!(on, Some(RledbatConfig::default()));
-        let t = Cli::try_parse_from(["x", "--rledbat", "--rledbat-target-ms", "25"])
-            .unwrap()
-            .r
-            .config()
-            .unwrap();
-        assert_eq!(t.target, ledbat_core::Duration::from_millis(25));
-        // A target without --rledbat, or out of range, is refused.
-        assert!(Cli::try_parse_from(["x", "--rledbat-target-ms", "25"]).is_err());
-        assert!(Cli::try_parse_from(["x", "--rledbat", "--rledbat-target-ms", "0"]).is_err());
-    }
-
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_receiver_with_rledbat_gets_the_file_exact() {
         let dir = tmpdir("rledbat");
@@ -816,17 +645,6 @@ mod tests {
         send(a, cfg).await.unwrap();
         r.await.unwrap().unwrap();
         assert!(std::fs::read(&out).unwrap() == data);
-    }
-
-    #[test]
-    fn wire_delays_read_as_signed_32_bit_microseconds() {
-        use ledbat_core::Duration;
-        assert_eq!(signed_delay_ms(Duration::from_micros(1500)), 1.5);
-        // 2^32 - 493 000 us: a peer clock 493 ms behind ours, not 4 294 474 ms.
-        assert_eq!(
-            signed_delay_ms(Duration::from_micros((1u64 << 32) - 493_000)),
-            -493.0
-        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

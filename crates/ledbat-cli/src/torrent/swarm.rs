@@ -6,12 +6,13 @@
 //! The protocol decisions are in `ledbat-bt` (sans-IO picker, choker, disposition,
 //! announce schedule; `Torrent` composes them); this is the tokio glue around them.
 
-use super::torrent_net::{LastStats, Net, NewConn};
-use crate::transfer_cmd::Tracer;
+use super::net::{LastStats, Net, NewConn};
+use crate::utp_opts::Tracer;
 use anyhow::{anyhow, Result};
 use indicatif::ProgressBar;
+use ledbat_bt::proto::CloseReason;
 use ledbat_bt::tracker::{announce_over, Announce, AnnounceReply, Announcer, Event, TrackerUrl};
-use ledbat_bt::{new_peer_id, run_peer, Disposition, PeerConfig, PeerOptions, PeerSummary};
+use ledbat_bt::{run_peer, Disposition, PeerError, PeerOptions, PeerSummary};
 use ledbat_bt::{Torrent, Transport};
 use ledbat_utp::{ConnectionConfig, ConnectionStats};
 use std::collections::{HashMap, HashSet};
@@ -56,10 +57,6 @@ pub struct Plan {
     pub dial_back: bool,
     /// When to leave.
     pub stop: StopRule,
-    /// Per-connection protocol settings.
-    pub peer_config: PeerConfig,
-    /// Our peer id (one per process, as the duplicate-connection rule needs).
-    pub peer_id: [u8; 20],
     /// uTP connection traces.
     pub trace: Option<Arc<Tracer>>,
 }
@@ -190,9 +187,6 @@ impl Dialer {
 /// What every peer task shares besides the torrent.
 #[derive(Clone)]
 struct PeerEnv {
-    config: PeerConfig,
-    peer_id: [u8; 20],
-    listen_port: Option<u16>,
     stop: watch::Receiver<bool>,
     done: mpsc::UnboundedSender<Ended>,
     trace: Option<Arc<Tracer>>,
@@ -201,13 +195,11 @@ struct PeerEnv {
 fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
     tokio::spawn(async move {
         let opts = PeerOptions {
-            config: env.config,
-            peer_id: env.peer_id,
             stop: Some(env.stop),
             addr: Some(c.peer),
             transport: Some(c.transport),
             outgoing: c.outgoing,
-            listen_port: env.listen_port,
+            ..PeerOptions::default()
         };
         let stats = c.stats;
         let mut last = LastStats::default();
@@ -226,12 +218,7 @@ fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
             }
         };
         last.sample(&stats);
-        let duplicate = matches!(
-            result,
-            Err(ledbat_bt::PeerError::Refused(
-                ledbat_bt::torrent::Refused::Duplicate
-            ))
-        );
+        let duplicate = matches!(result, Err(PeerError::Closed(CloseReason::Duplicate)));
         let _ = env.done.send(Ended {
             addr: c.peer,
             transport: c.transport,
@@ -345,11 +332,11 @@ async fn announce(urls: &[TrackerUrl], a: Announce) -> Result<AnnounceReply> {
 }
 
 /// What we tell the tracker now.
-fn announce_of(torrent: &Torrent, plan: &Plan, port: u16, event: Event, numwant: u32) -> Announce {
+fn announce_of(torrent: &Torrent, port: u16, event: Event, numwant: u32) -> Announce {
     let c = torrent.counters();
     Announce {
         info_hash: torrent.meta().info_hash,
-        peer_id: plan.peer_id,
+        peer_id: torrent.config().peer_id,
         port,
         uploaded: c.uploaded,
         downloaded: c.downloaded,
@@ -397,10 +384,8 @@ pub async fn run_swarm(
     let accepts = Transport::ALL
         .into_iter()
         .any(|t| plan.disposition.accepts(t));
+    torrent.set_listen_port(accepts.then_some(local.port()));
     let env = PeerEnv {
-        config: plan.peer_config.clone(),
-        peer_id: plan.peer_id,
-        listen_port: accepts.then_some(local.port()),
         stop: stop_rx,
         done: done_tx,
         trace: plan.trace.clone(),
@@ -422,9 +407,6 @@ pub async fn run_swarm(
         .stop
         .max_seconds
         .map(|s| t0 + Duration::from_secs_f64(s.max(0.0)));
-    let round = torrent.choker_config().round;
-    let mut rechoke = tokio::time::interval(round.into());
-    rechoke.tick().await;
     let mut tick = tokio::time::interval(Duration::from_millis(200));
     let mut redial = tokio::time::interval(Duration::from_secs(5));
     let mut changes = torrent.subscribe();
@@ -543,7 +525,7 @@ pub async fn run_swarm(
             _ = sleep_until_opt(next_announce) => {
                 let a = announcer.as_mut().expect("announcing");
                 if let Some(event) = a.poll(torrent.now()) {
-                    let req = announce_of(torrent, plan, local.port(), event, plan.numwant);
+                    let req = announce_of(torrent, local.port(), event, plan.numwant);
                     let (urls, tx) = (trackers.clone(), ann_tx.clone());
                     tokio::spawn(async move {
                         let r = announce(&urls, req).await;
@@ -560,7 +542,6 @@ pub async fn run_swarm(
                     }
                 }
             }
-            _ = rechoke.tick() => torrent.rechoke(torrent.now()),
             _ = redial.tick() => {
                 for p in dialer.known.clone() {
                     start_dials(&mut dialer, p, live);
@@ -591,7 +572,7 @@ pub async fn run_swarm(
     // Leave: tell the tracker (briefly), close every connection, collect their reports.
     if let Some(a) = &announcer {
         if a.has_started() {
-            let req = announce_of(torrent, plan, local.port(), Event::Stopped, 0);
+            let req = announce_of(torrent, local.port(), Event::Stopped, 0);
             let _ = tokio::time::timeout(Duration::from_secs(2), announce(&trackers, req)).await;
         }
     }
@@ -613,9 +594,4 @@ pub async fn run_swarm(
         local,
         error,
     })
-}
-
-/// A fresh peer id for this process.
-pub fn peer_id() -> [u8; 20] {
-    new_peer_id()
 }

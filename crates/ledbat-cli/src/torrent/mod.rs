@@ -4,26 +4,24 @@
 //! hand, no tracker, one transport). A progress line on stderr (unless `--quiet`), and a
 //! summary on stdout when the command ends (`--json` for a JSON object).
 
-#[path = "torrent_net.rs"]
-mod torrent_net;
-#[path = "torrent_swarm.rs"]
-mod torrent_swarm;
+mod net;
+mod swarm;
 
 use crate::support::outln;
 use crate::support::{runtime, write_file_atomically};
-use crate::transfer_cmd::Tracer;
+use crate::utp_opts::connection_config;
+use crate::utp_opts::Tracer;
 use anyhow::{bail, Context, Result};
-use ledbat_bt::choker::{ChokerConfig, SeedChoking};
+use ledbat_bt::proto::{ChokerConfig, SeedChoking};
 use ledbat_bt::{
-    create_torrent, Bitfield, Disposition, Metainfo, OutputPaths, PeerConfig, Storage, Torrent,
-    TorrentConfig,
+    create_torrent, new_peer_id, Bitfield, Disposition, Metainfo, OutputPaths, PeerConfig, Storage,
+    Torrent, TorrentConfig,
 };
 use ledbat_utp::ConnectionConfig;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use torrent_net::connection_config;
-use torrent_swarm::{mbit, run_swarm, Outcome, Plan, Progress, StopRule};
+use swarm::{mbit, run_swarm, Outcome, Plan, Progress, StopRule};
 
 /// Arguments of `ledbat torrent`.
 #[derive(clap::Args, Debug)]
@@ -92,7 +90,7 @@ impl OneTransport {
 #[derive(clap::Args, Debug)]
 struct NetArgs {
     /// Congestion controller for uTP connections (see `ledbat controllers`).
-    #[arg(long, default_value = crate::transfer_cmd::DEFAULT_CC)]
+    #[arg(long, default_value = crate::utp_opts::DEFAULT_CC)]
     cc: String,
     /// Controller parameter `key=value` (repeatable), e.g. `--cc-param gain=0.5`.
     #[arg(long = "cc-param", value_name = "KEY=VALUE")]
@@ -109,12 +107,12 @@ struct NetArgs {
     /// Give up an outgoing connection after this many seconds: a peer that does not answer
     /// fails then, one that refuses (ICMP port unreachable) is retried every 0.5 s until
     /// then, since it may still be starting.
-    #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = crate::transfer_cmd::positive_secs)]
+    #[arg(long = "connect-timeout", default_value_t = 10.0, value_parser = crate::utp_opts::positive_secs)]
     connect_timeout: f64,
     /// Most outstanding 16 KiB block requests per peer (1..=4096); fewer are kept when 3 s
     /// of the peer's rate need fewer.
-    #[arg(long, default_value_t = PeerConfig::default().pipeline)]
-    pipeline: usize,
+    #[arg(long, default_value_t = PeerConfig::default().pipeline.max_blocks())]
+    pipeline: u32,
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
@@ -126,7 +124,7 @@ struct NetArgs {
     #[arg(long, short)]
     quiet: bool,
     #[command(flatten)]
-    rledbat: crate::transfer_cmd::RledbatArgs,
+    rledbat: crate::utp_opts::RledbatArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -171,7 +169,7 @@ struct RunArgs {
 #[derive(clap::Args, Debug)]
 struct SwarmArgs {
     /// Most connections at once.
-    #[arg(long, default_value_t = TorrentConfig::default().max_peers)]
+    #[arg(long, default_value_t = default_max_peers())]
     max_peers: usize,
     /// Regular (tit-for-tat) upload slots.
     #[arg(long, default_value_t = ChokerConfig::default().regular)]
@@ -276,10 +274,36 @@ fn create(a: CreateArgs) -> Result<()> {
     Ok(())
 }
 
-fn peer_config(net: &NetArgs) -> Result<PeerConfig> {
-    let c = PeerConfig::default().pipeline(net.pipeline);
-    c.validate().context("peer settings")?;
-    Ok(c)
+/// The client's connection limit.
+fn default_max_peers() -> usize {
+    PeerConfig::default()
+        .max_connections
+        .expect("the client limits its connections")
+}
+
+/// The protocol settings of a transfer: the client's defaults, our peer id, the request
+/// pipeline asked for, the connection limit; the random draws seeded from the peer id
+/// unless a seed is given.
+fn torrent_config(
+    net: &NetArgs,
+    peer_id: [u8; 20],
+    max_peers: usize,
+    choker: ChokerConfig,
+    seed: Option<u64>,
+) -> Result<TorrentConfig> {
+    let base = PeerConfig::default();
+    let peer = PeerConfig {
+        peer_id,
+        pipeline: base.pipeline.with_max(net.pipeline),
+        max_connections: Some(max_peers),
+        choker,
+        ..base
+    };
+    peer.validate().context("peer settings")?;
+    Ok(TorrentConfig {
+        peer,
+        seed: seed.unwrap_or_else(|| rng_seed(&peer_id)),
+    })
 }
 
 fn utp_config(net: &NetArgs) -> Result<ConnectionConfig> {
@@ -387,22 +411,17 @@ fn rng_seed(peer_id: &[u8; 20]) -> u64 {
 
 async fn run_cmd(a: RunArgs) -> Result<()> {
     let ucfg = utp_config(&a.net)?;
-    let peer_cfg = peer_config(&a.net)?;
     let meta = load(&a.torrent)?;
     let pb = Progress::new(Some(meta.total_length), a.net.quiet);
     let Placement { storage, have, out } = place(&meta, &a.data, true, &pb)?;
-    let peer_id = torrent_swarm::peer_id();
-    let cfg = TorrentConfig {
-        choker: ChokerConfig {
-            regular: a.swarm.unchoke_slots,
-            optimistic: a.swarm.optimistic_slots,
-            seed_choking: a.swarm.seed_choking,
-            ..ChokerConfig::default()
-        },
-        max_peers: a.swarm.max_peers,
-        seed: a.swarm.rng_seed.unwrap_or_else(|| rng_seed(&peer_id)),
-        ..TorrentConfig::default()
+    let peer_id = new_peer_id();
+    let choker = ChokerConfig {
+        regular: a.swarm.unchoke_slots,
+        optimistic: a.swarm.optimistic_slots,
+        seed_choking: a.swarm.seed_choking,
+        ..ChokerConfig::default()
     };
+    let cfg = torrent_config(&a.net, peer_id, a.swarm.max_peers, choker, a.swarm.rng_seed)?;
     let (name, hash) = (meta.name.clone(), meta.info_hash_hex());
     let trackers = if a.no_tracker {
         Vec::new()
@@ -435,8 +454,6 @@ async fn run_cmd(a: RunArgs) -> Result<()> {
             max_seconds: a.max_seconds,
             give_up_without_peers: false,
         },
-        peer_config: peer_cfg,
-        peer_id,
         trace: Tracer::open(&a.net.trace)?,
     };
     pb.note(format!(
@@ -505,12 +522,10 @@ fn single_plan(
         connect_timeout: net.connect_timeout,
         redial_after: Duration::from_secs(3600),
         numwant: 0,
-        max_peers: TorrentConfig::default().max_peers,
+        max_peers: default_max_peers(),
         // Point to point: the peers given are the only ones; no second connection to them.
         dial_back: false,
         stop,
-        peer_config: peer_config(net)?,
-        peer_id: torrent_swarm::peer_id(),
         trace: Tracer::open(&net.trace)?,
     })
 }
@@ -551,7 +566,14 @@ async fn seed(a: SeedArgs) -> Result<()> {
             give_up_without_peers: false,
         },
     )?;
-    let torrent = Torrent::new(meta, storage, have);
+    let cfg = torrent_config(
+        &a.net,
+        new_peer_id(),
+        default_max_peers(),
+        ChokerConfig::default(),
+        None,
+    )?;
+    let torrent = Torrent::with_config(meta, storage, have, cfg);
     let tname = a.transport.name();
     pb.note(format!(
         "seeding {name} (info-hash {hash}) on {tname} {}",
@@ -600,7 +622,14 @@ async fn get(a: GetArgs) -> Result<()> {
     )?;
     let (n, total) = (meta.num_pieces(), meta.total_length);
     let (name, hash) = (meta.name.clone(), meta.info_hash_hex());
-    let torrent = Torrent::new(meta.clone(), storage, have);
+    let cfg = torrent_config(
+        &a.net,
+        new_peer_id(),
+        default_max_peers(),
+        ChokerConfig::default(),
+        None,
+    )?;
+    let torrent = Torrent::with_config(meta.clone(), storage, have, cfg);
     let mut o = run_swarm(&torrent, &ucfg, &plan, &pb, || match &out {
         Some(o) => o.publish().map_err(Into::into),
         None => Ok(()),

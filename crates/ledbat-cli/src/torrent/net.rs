@@ -21,9 +21,6 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send> PeerStream for T {}
 /// A boxed peer stream.
 pub type BoxStream = Box<dyn PeerStream>;
 
-/// Builds the uTP connection settings from the command line, the way `send` does.
-pub use crate::transfer_cmd::connection_config;
-
 /// A new connection and, for uTP, a view of its counters.
 pub struct NewConn {
     /// The stream.
