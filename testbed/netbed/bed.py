@@ -232,7 +232,9 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
                         r.error = (f"sender exited with {r.exit_code} at "
                                    f"{t_rel:.1f} s (scheduled until {r.flow.stop:.1f} s): "
                                    f"{bg.stderr_tail(3)}")
-                    elif early:
+                    elif early and "bytes" not in r.flow.params:
+                        # a transfer of a byte count ends when it is done; others must
+                        # run their whole duration
                         r.error = f"sender ended early at {t_rel:.1f} s"
                     active.remove(r)
                     continue

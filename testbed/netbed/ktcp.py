@@ -3,8 +3,9 @@
 - `Controllers`: registers instances with `ledbat tcp load CONTROLLER --as NAME --param ...`
   and unregisters every one it registered when it is closed, whatever happened (a `with`
   block, and `close()` from the callers' `finally`);
-- the `ktcp` flow kind: iperf3 selecting one of them by name (`iperf3 -C NAME`), for a
-  duration or a byte count (`params["bytes"]`);
+- the `ktcp` flow kind: a bulk transfer selecting one of them by name (`netbed.tcpxfer`,
+  `TCP_CONGESTION`), for a duration or a byte count (`params["bytes"]`, done when the
+  receiver has every byte);
 - the stats sampler: `ledbat tcp stats --json --watch 0.5` in the root namespace (the
   congestion controls and their statistics are global to the kernel, not per namespace),
   whose rows carry the kernel's TCP clock (CLOCK_MONOTONIC, the clock of the bed's samples).
@@ -16,8 +17,8 @@ administrator loaded; a stale `tb_` instance of a killed run is unloaded first.
 from __future__ import annotations
 
 import json
-import math
 import subprocess
+import sys
 from dataclasses import dataclass, field
 
 from .flows import Context, Flow, FlowKind, register
@@ -97,19 +98,19 @@ class Controllers:
 
 
 def _server(flow: Flow, ctx: Context) -> list[str]:
-    return ["iperf3", "-s", "-1", "-B", ctx.rcv_ip, "-p", str(flow.port)]
+    return [sys.executable, "-m", "netbed.tcpxfer", "recv", ctx.rcv_ip, str(flow.port)]
 
 
 def _client(flow: Flow, ctx: Context) -> list[str]:
-    argv = ["iperf3", "-c", ctx.rcv_ip, "-p", str(flow.port), "-B", ctx.snd_ip,
-            "-C", flow.cc or "cubic", "-J"]
+    argv = [sys.executable, "-m", "netbed.tcpxfer", "send", ctx.rcv_ip, str(flow.port),
+            "--cc", flow.cc or "cubic", "--bind", ctx.snd_ip]
     if "bytes" in flow.params:
-        return argv + ["-n", str(flow.params["bytes"])]
-    return argv + ["-t", str(max(1, math.ceil(flow.duration)))]
+        return argv + ["--bytes", str(flow.params["bytes"])]
+    return argv + ["--seconds", str(flow.duration)]
 
 
-KIND = FlowKind("ktcp", _server, _client, ["iperf3"], True,
-                "kernel TCP with a congestion control chosen by name (iperf3 -C NAME; "
+KIND = FlowKind("ktcp", _server, _client, [], True,
+                "kernel TCP with a congestion control chosen by name (netbed.tcpxfer; "
                 "params: bytes)", overhead=TCP_OVERHEAD)
 
 
@@ -122,6 +123,29 @@ def stats_sampler(ledbat_bin: str) -> tuple[str, list[str]]:
     """The (name, argv) of the stats sampler for `bed.run_scenario(extra=...)`."""
     return ("ktcp-stats", [ledbat_bin, "tcp", "stats", "--json", "--watch",
                            str(STATS_INTERVAL_S)])
+
+
+def trace_sampler(ledbat_bin: str, kname: str, path: str) -> tuple[str, list[str]]:
+    """The (name, argv) recording `kname`'s kernel events into `path` for the whole run
+    (`ledbat tcp trace`; it writes the file when the run stops it)."""
+    return (f"ktcp-trace-{kname}", [ledbat_bin, "tcp", "trace", kname, "--out", path])
+
+
+def check_trace(ledbat_bin: str, path: str) -> dict:
+    """`ledbat tcp check --json` of a trace: the connections replayed through ledbat-core,
+    the events compared, the mismatches and the largest window difference (bytes)."""
+    cp = subprocess.run([ledbat_bin, "tcp", "check", path, "--json"], capture_output=True,
+                        text=True, timeout=300)
+    try:
+        conns = json.loads(cp.stdout)
+    except ValueError:
+        return {"error": cp.stderr.strip() or "no output"}
+    return {"connections": len(conns), "events": sum(c["events"] for c in conns),
+            "mismatches": sum(c["mismatches"] for c in conns),
+            "max_diff_bytes": max((c["max_diff"] for c in conns), default=0.0),
+            "stopped": [c["stopped"] for c in conns if c.get("stopped")],
+            "first_mismatch": next((c["first_mismatch"] for c in conns
+                                    if c.get("first_mismatch")), None)}
 
 
 @dataclass

@@ -215,7 +215,7 @@ def seed002_flows(s: Setup, names: dict[str, str], nbytes: int | None) -> list[F
         if spec == "reno":
             out.append(Flow(name, "iperf3-reno", start, dur or s.length - start))
             continue
-        b = nbytes or fbytes
+        b = (nbytes or fbytes) if fbytes else None
         params = {"bytes": str(b)} if b else {}
         out.append(Flow(name, "ktcp", start, (dur or s.length - start), cc=names[spec],
                         params=params))
@@ -462,6 +462,16 @@ def markdown(doc: dict, sim: dict | None = None) -> str:
             parts.append(f"| {setup} | {_fmt(m('first_completion_s'), 1)} | "
                          f"{_fmt(m('latecomer_completion_s'), 1)} | {_fmt(m('jain'), 3)} | "
                          f"{_fmt(m('utilisation'), 3)} | {_fmt(m('ledbat_share'), 3)} |")
+    kc = [c for k in EXPERIMENTS for r in doc[k] for c in r.get("kernel_check", [])]
+    if kc:
+        bad = [c for c in kc if c.get("error") or c.get("mismatches")]
+        parts.append(
+            f"\nKernel events replayed through ledbat-core (`ledbat tcp check`): "
+            f"{sum(c.get('events', 0) for c in kc)} events of "
+            f"{sum(c.get('connections', 0) for c in kc)} connections, "
+            f"{sum(c.get('mismatches', 0) for c in kc)} mismatches, largest window "
+            f"difference {max((c.get('max_diff_bytes', 0) for c in kc), default=0):.1e} bytes"
+            + (f"; problems: {bad}" if bad else "") + ".")
     errs = [r for k in ("alone", "cross", "two", "seed002") for r in doc[k] if r.get("error")]
     if errs:
         parts.append("\nNot measured: " + "; ".join(f"{r.get('name')}: {r['error']}"
@@ -518,6 +528,9 @@ def parse_args(argv):
     ap.add_argument("--max-seconds", type=float, default=None)
     ap.add_argument("--no-install", action="store_true")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a check is missed")
+    ap.add_argument("--trace", action="store_true",
+                    help="record every kernel event of our controllers and replay it through "
+                         "ledbat-core (`ledbat tcp trace` and `check`); a mismatch exits 1")
     ap.add_argument("--list", action="store_true")
     return ap.parse_args(argv)
 
@@ -652,6 +665,15 @@ def main(argv=None) -> int:
             stats_path = os.path.join(logdir, "ktcp-stats.out")
             extra = [ktcp.stats_sampler(ledbat_bin)]
             row: dict = {"name": name, "repeat": rep + 1}
+            specs = ([spec for _, spec, *_ in setups[who].flows if spec != "reno"]
+                     if exp == "seed002" else [who])
+            traces = []
+            for spec in dict.fromkeys(specs):
+                kn = ccs.ensure(spec)
+                if a.trace:
+                    os.makedirs(logdir, exist_ok=True)
+                    traces.append(os.path.join(logdir, f"{kn}.trace"))
+                    extra.append(ktcp.trace_sampler(ledbat_bin, kn, traces[-1]))
             if exp == "seed002":
                 s = setups[who]
                 names = {spec: ccs.ensure(spec) for _, spec, *_ in s.flows if spec != "reno"}
@@ -687,6 +709,8 @@ def main(argv=None) -> int:
                     res = run_scenario(name, fl, p.two_len, b, ctx, logdir, tag,
                                        delay_ms=rtt / 2, extra=extra)
                     row.update(sidebyside.analyse_two(res, b.rate_bps, ("first", "latecomer")))
+            if traces:
+                row["kernel_check"] = [ktcp.check_trace(ledbat_bin, t) for t in traces]
             row["idle_ping_rtt_ms"] = res.base_rtt_ms
             row["load"] = round(os.getloadavg()[0], 2)
             doc[exp].append(row)
@@ -718,6 +742,9 @@ def main(argv=None) -> int:
     if status:
         return status
     if any(r.get("error") for k in EXPERIMENTS for r in doc[k]):
+        return 1
+    if any(c.get("error") or c.get("mismatches") for k in EXPERIMENTS for r in doc[k]
+           for c in r.get("kernel_check", [])):
         return 1
     return 1 if a.strict and any(c["verdict"] == "missed" for c in doc["checks"]) else 0
 

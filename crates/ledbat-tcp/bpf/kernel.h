@@ -91,8 +91,10 @@ struct tcp_sock {
 	__u32 snd_una;
 	__u32 srtt_us;
 	__u32 delivered;
+	__u32 max_packets_out;
 	__u64 tcp_mstamp;
 	__u8 tcp_usec_ts : 1;
+	__u8 is_cwnd_limited : 1;
 	struct tcp_options_received rx_opt;
 } __attribute__((preserve_access_index));
 
@@ -112,6 +114,7 @@ struct tcp_congestion_ops {
 	void (*cwnd_event)(struct sock *sk, enum tcp_ca_event ev);
 	void (*pkts_acked)(struct sock *sk, const struct ack_sample *sample);
 	__u32 (*undo_cwnd)(struct sock *sk);
+	__u32 (*sndbuf_expand)(struct sock *sk);
 	void (*init)(struct sock *sk);
 	void (*release)(struct sock *sk);
 	char name[16];

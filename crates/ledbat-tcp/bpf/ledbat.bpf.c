@@ -68,6 +68,8 @@ struct lb_conn {
 	__u64 losses, timeouts, undos;
 	__u32 ca_state;
 	__u32 delivered;         /* tcp_sock.delivered at the last ACK */
+	__u32 flight_peak;       /* the most outstanding lately (lb_flightsize), packets */
+	__u64 flight_peak_ns;
 	__u8 owd_unusable;
 	__u8 no_timestamps;
 	__u8 _pad[2];
@@ -113,6 +115,44 @@ static __always_inline __u32 lb_in_flight_pkts(struct tcp_sock *tp)
 	__u32 out = tp->packets_out;
 
 	return (out > left ? out - left : 0) + tp->retrans_out;
+}
+
+/* The span over which the flightsize is the most outstanding: one smoothed RTT, at least
+ * this (scheduling noise of a busy host; see lb_flightsize). */
+#define LB_FLIGHT_SPAN_MIN_NS (10ULL * LB_NS_PER_MS)
+
+/*
+ * RFC 6817's flightsize for an ACK of `delivered` packets: what was outstanding before it,
+ * at least the window when the kernel saw the sender limited by it in this round
+ * (tcp_sock.is_cwnd_limited), else at least the round's most (max_packets_out, RFC 7661's
+ * measure of the window in use); and the most of these over the last smoothed RTT, but
+ * at least 10 ms. At a round trip of microseconds (loopback, a LAN) rounds last less than
+ * the application takes to be woken up, the flight an ACK finds is whatever the application
+ * last wrote, and the kernel sizes the send buffer from the window: capping the window at
+ * that flight made the two shrink each other, to 2-7 packets and a thirtieth of cubic's
+ * rate on a veth pair. Where the round trip exceeds 10 ms this is the round's flight, as
+ * the RFC has it; an application that stops writing still takes the window down with it
+ * within 10 ms.
+ */
+static __always_inline __u32 lb_flightsize(struct tcp_sock *tp, struct lb_conn *c,
+					   __u32 delivered, __u64 now)
+{
+	__u32 f = lb_in_flight_pkts(tp) + delivered;
+	__u32 used = tp->max_packets_out;
+	__u64 span = (__u64)tp->srtt_us / 8 * LB_NS_PER_US;
+
+	if (bpf_core_field_exists(tp->is_cwnd_limited) &&
+	    BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited) && tp->snd_cwnd > used)
+		used = tp->snd_cwnd;
+	if (used > f)
+		f = used;
+	if (span < LB_FLIGHT_SPAN_MIN_NS)
+		span = LB_FLIGHT_SPAN_MIN_NS;
+	if (f >= c->flight_peak || lb_since(now, c->flight_peak_ns) > span) {
+		c->flight_peak = f;
+		c->flight_peak_ns = now;
+	}
+	return c->flight_peak;
 }
 
 static __always_inline __u32 lb_mss(struct lb_conn *c)
@@ -333,7 +373,7 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 	c->delivered = tp->delivered;
 	a.bytes_acked = (__u64)delivered * mss;
 	a.packets_acked = delivered;
-	a.flight_before = (__u64)(lb_in_flight_pkts(tp) + delivered) * mss;
+	a.flight_before = (__u64)lb_flightsize(tp, c, delivered, now) * mss;
 	if (rtt_us > 0) {
 		a.has_rtt = 1;
 		a.rtt_ns = (__u64)rtt_us * LB_NS_PER_US;
@@ -443,6 +483,21 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 	return pkts > tp->snd_cwnd ? pkts : tp->snd_cwnd;
 }
 
+/*
+ * The send buffer the kernel sizes from the window (tcp_sndbuf_expand: this many windows of
+ * segments; 2 by default, 3 for BBR). A scavenger's window is often far below what the path
+ * holds, and at a round trip of microseconds an application that can queue only two such
+ * windows waits for a wake-up before every one: the window then caps itself at the flight
+ * the application keeps up (RFC 6817's flightsize cap) and the transfer runs at the
+ * application's wake-up rate. Eight windows keep data queued without holding more memory
+ * than a window the path needs.
+ */
+SEC("struct_ops/ledbat_sndbuf_expand")
+__u32 BPF_PROG(ledbat_sndbuf_expand, struct sock *sk)
+{
+	return 8;
+}
+
 SEC(".struct_ops")
 struct tcp_congestion_ops ledbat_ops = {
 	.init = (void *)ledbat_init,
@@ -453,6 +508,7 @@ struct tcp_congestion_ops ledbat_ops = {
 	.cwnd_event = (void *)ledbat_cwnd_event,
 	.pkts_acked = (void *)ledbat_pkts_acked,
 	.undo_cwnd = (void *)ledbat_undo_cwnd,
+	.sndbuf_expand = (void *)ledbat_sndbuf_expand,
 	/* replaced by the loader with the name the instance is registered under */
 	.name = "ledbat_tcp",
 };

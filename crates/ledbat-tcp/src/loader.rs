@@ -467,8 +467,12 @@ pub fn trace(
         let rb = b.build().map_err(bpf_err("reading the event ring"))?;
         switch.set(true)?;
         while !done() {
-            rb.poll(std::time::Duration::from_millis(100))
-                .map_err(bpf_err("reading the event ring"))?;
+            if let Err(e) = rb.poll(std::time::Duration::from_millis(100)) {
+                // a signal (the one that ends the trace) interrupts the wait: look again
+                if e.kind() != ErrorKind::Interrupted {
+                    return Err(bpf_err("reading the event ring")(e));
+                }
+            }
         }
         switch.set(false)?;
         rb.consume().map_err(bpf_err("reading the event ring"))?;
