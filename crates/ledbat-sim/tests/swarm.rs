@@ -285,6 +285,23 @@ fn spurious_timeouts_are_undone_on_tcp_only_and_only_when_asked() {
 }
 
 #[test]
+fn delayed_acks_are_the_tcp_stacks_only() {
+    let run_with = |disposition: u8, delayed: bool| {
+        let classes = format!(
+            "[[swarm.class]]\nname = \"c\"\ndisposition = {disposition}\ndown = \"1Gbps\"\n\
+             delay = [\"1ms\", \"1ms\"]\n[transport]\ndelayed_ack = {delayed}\n"
+        );
+        let sc = sized(6, "1MiB", "disposition_model = \"utorrent\"", &classes);
+        let r = run(&sc, 1).unwrap();
+        assert_conserved(&r, "delayed ACKs");
+        serde_json::to_string(swarm(&r)).unwrap()
+    };
+    // All uTP: the same run with and without; all TCP: ACKs every second packet change it.
+    assert_eq!(run_with(10, false), run_with(10, true));
+    assert_ne!(run_with(5, false), run_with(5, true));
+}
+
+#[test]
 fn departing_seeds_are_replaced_and_the_swarm_keeps_delivering() {
     for behaviour in ["leave-at-once", "random-stay"] {
         let extra = format!(
