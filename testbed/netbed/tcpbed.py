@@ -531,6 +531,8 @@ def parse_args(argv):
     ap.add_argument("--trace", action="store_true",
                     help="record every kernel event of our controllers and replay it through "
                          "ledbat-core (`ledbat tcp trace` and `check`); a mismatch exits 1")
+    ap.add_argument("--keep-traces", action="store_true",
+                    help="keep the trace files (tens of MB per flow and minute)")
     ap.add_argument("--list", action="store_true")
     return ap.parse_args(argv)
 
@@ -711,6 +713,10 @@ def main(argv=None) -> int:
                     row.update(sidebyside.analyse_two(res, b.rate_bps, ("first", "latecomer")))
             if traces:
                 row["kernel_check"] = [ktcp.check_trace(ledbat_bin, t) for t in traces]
+                if not a.keep_traces:
+                    for t in traces:
+                        if os.path.exists(t):
+                            os.remove(t)
             row["idle_ping_rtt_ms"] = res.base_rtt_ms
             row["load"] = round(os.getloadavg()[0], 2)
             doc[exp].append(row)
