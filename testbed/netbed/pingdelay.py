@@ -278,8 +278,7 @@ def run(a) -> int:
         "logdir": out_dir,
     })
     path = a.json or os.path.join(out_dir, f"fig7-{a.seeder}.json")
-    with open(path, "w") as fh:
-        json.dump(doc, fh, indent=1)
+    paths.write_atomic(path, json.dumps(doc, indent=1))
     print(markdown([doc]), flush=True)
     return 1 if doc["errors"] else 0
 

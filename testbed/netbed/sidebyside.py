@@ -384,10 +384,7 @@ def _write(doc: dict, header: str, json_path: str, md_path: str) -> None:
     md = header + sbs_report.markdown(doc)
     print("\n" + md)
     for path, text in ((json_path, json.dumps(doc, indent=1)), (md_path, md)):
-        tmp = path + ".tmp"
-        with open(tmp, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+        paths.write_atomic(path, text)
 
 
 def merge(paths: list[str], json_path: str, md_path: str) -> int:

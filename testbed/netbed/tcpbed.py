@@ -569,10 +569,7 @@ def _plan(a) -> Plan:
 def _write(doc: dict, md: str, json_path: str, md_path: str) -> None:
     print("\n" + md)
     for path, text in ((json_path, json.dumps(doc, indent=1)), (md_path, md)):
-        tmp = path + ".tmp"
-        with open(tmp, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+        paths.write_atomic(path, text)
 
 
 def _load_sim(path: str | None) -> dict | None:

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from . import install, ktcp, proc, topo
+from . import install, ktcp, paths, proc, topo
 from .paths import REPO, default_ledbat_bin
 
 NS = "ledbat-cost"
@@ -209,10 +209,7 @@ def main(argv=None) -> int:
     print("\n" + md)
     for path, text in ((a.json, json.dumps(doc, indent=1)), (a.md, md)):
         if path:
-            tmp = path + ".tmp"
-            with open(tmp, "w") as fh:
-                fh.write(text)
-            os.replace(tmp, path)
+            paths.write_atomic(path, text)
     return 0
 
 

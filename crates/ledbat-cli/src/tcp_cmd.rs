@@ -103,34 +103,13 @@ struct CheckArgs {
     json: bool,
 }
 
-/// The first line of a trace file.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct TraceHeader {
-    instance: String,
-    controller: TcpController,
-}
-
 /// `ledbat tcp check`: needs no kernel support, only the trace.
 fn check(a: &CheckArgs) -> anyhow::Result<()> {
     use anyhow::Context;
-    use ledbat_tcp::trace::{check, Record};
-    use std::io::BufRead;
-    let f =
-        std::fs::File::open(&a.file).with_context(|| format!("opening {}", a.file.display()))?;
-    let mut lines = std::io::BufReader::new(f).lines();
-    let head = lines
-        .next()
-        .with_context(|| format!("{}: empty trace", a.file.display()))??;
-    let head: TraceHeader = serde_json::from_str(&head)
-        .with_context(|| format!("{}: line 1 is not a trace header", a.file.display()))?;
-    let mut records = Vec::new();
-    for (i, line) in lines.enumerate() {
-        let line = line?;
-        let r: Record = serde_json::from_str(&line).with_context(|| {
-            format!("{}: line {} is not a traced event", a.file.display(), i + 2)
-        })?;
-        records.push(r);
-    }
+    use ledbat_tcp::trace::{check, parse};
+    let text = std::fs::read_to_string(&a.file)
+        .with_context(|| format!("reading {}", a.file.display()))?;
+    let (head, records) = parse(&text).with_context(|| format!("{}", a.file.display()))?;
     let res = check(&head.controller, &records, a.tolerance);
     let bad = res.iter().filter(|c| c.mismatches > 0).count();
     if a.json {
@@ -418,7 +397,7 @@ mod imp {
         let mut w = std::io::BufWriter::new(file);
         serde_json::to_writer(
             &mut w,
-            &TraceHeader {
+            &ledbat_tcp::trace::TraceHeader {
                 instance: inst.name.clone(),
                 controller: inst.controller.clone(),
             },

@@ -323,7 +323,7 @@ LB_INLINE __u64 lb_pp_ss_step(const struct lb_cc *c, lb_params_t *p, __u64 bytes
 			      __u64 qd, int ramp_from_bdp)
 {
 	__u64 step = (bytes << 32) / lb_pp_gain_divisor(c, p);
-	int beyond_regrow = c->restarted && (!c->has_regrow || c->cwnd >= c->regrow_to);
+	int beyond_regrow = c->restarted && (!c->has_regrow || lb_reached(c->cwnd, c->regrow_to));
 
 	if (p->conservative_slow_start) {
 		__u64 max_ss = (LB_MAX_SSTHRESH_PACKETS * c->mss) << 32;
@@ -403,11 +403,12 @@ LB_INLINE void lb_pp_ack(struct lb_cc *c, lb_params_t *p, __u64 now,
 			c->cwnd = lb_sat_add(c->cwnd,
 					     lb_pp_ss_step(c, p, bytes, qd,
 							   phase == LB_PP_RAMP && c->ramp_from_bdp));
-			if (phase == LB_PP_RAMP && c->sd.has_ssthresh && c->cwnd >= c->sd.ssthresh) {
+			if (phase == LB_PP_RAMP && c->sd.has_ssthresh &&
+			    lb_reached(c->cwnd, c->sd.ssthresh)) {
 				c->cwnd = c->sd.ssthresh;
 				lb_pp_end_slow_start(c, p, now);
 			}
-			if (c->has_regrow && c->cwnd >= c->regrow_to)
+			if (c->has_regrow && lb_reached(c->cwnd, c->regrow_to))
 				c->has_regrow = 0;
 			lb_pp_cap(c, p, a->flight_before);
 			return;

@@ -234,6 +234,56 @@ impl Record {
     }
 }
 
+/// The first line of a trace file (`ledbat tcp trace`): the instance traced and its
+/// configuration, which the replay needs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceHeader {
+    /// The kernel name of the instance.
+    pub instance: String,
+    /// Its controller and parameters.
+    pub controller: TcpController,
+}
+
+/// Why a trace file's text is not a trace.
+#[derive(Debug, thiserror::Error)]
+pub enum TraceError {
+    /// No header line.
+    #[error("empty trace")]
+    Empty,
+    /// A line that does not parse.
+    #[error("line {line} is not {what}: {source}")]
+    Line {
+        /// 1-based.
+        line: usize,
+        /// What the line should have been.
+        what: &'static str,
+        /// The JSON error.
+        source: serde_json::Error,
+    },
+}
+
+/// Parses a trace file's text: the header line, then one [`Record`] per line.
+pub fn parse(text: &str) -> Result<(TraceHeader, Vec<Record>), TraceError> {
+    let mut lines = text.lines();
+    let head = lines.next().ok_or(TraceError::Empty)?;
+    let head: TraceHeader = serde_json::from_str(head).map_err(|source| TraceError::Line {
+        line: 1,
+        what: "a trace header",
+        source,
+    })?;
+    let records = lines
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|source| TraceError::Line {
+                line: i + 2,
+                what: "a traced event",
+                source,
+            })
+        })
+        .collect::<Result<Vec<Record>, _>>()?;
+    Ok((head, records))
+}
+
 /// How one traced connection compared with the core.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ConnCheck {
@@ -249,6 +299,47 @@ pub struct ConnCheck {
     pub first_mismatch: Option<String>,
     /// Why the comparison stopped before the end (a lost event, an undo), if it did.
     pub stopped: Option<String>,
+}
+
+/// Whether an event's values are ones a kernel can write: times within 146 years of boot
+/// (2^62 ns), an RTT under 18 minutes (2^40 ns; the kernel caps RTO back-off far below),
+/// byte counts under 1 TiB (2^40) and packet counts under 2^24. A trace file is replayed
+/// only up to the first event that is not (a corrupt or hand-made file), so that the core's
+/// arithmetic, sized for real connections, never sees what no connection produces.
+fn plausible(e: &Event) -> bool {
+    const T: u64 = 1 << 62;
+    const RTT: u64 = 1 << 40;
+    const BYTES: u64 = 1 << 40;
+    match *e {
+        Event::Ack {
+            now,
+            bytes,
+            packets,
+            flight,
+            newest_sent,
+            rtt,
+            ..
+        } => {
+            now < T
+                && newest_sent < T
+                && bytes < BYTES
+                && flight < BYTES
+                && packets < 1 << 24
+                && rtt.is_none_or(|r| r < RTT)
+        }
+        Event::Loss {
+            now,
+            sent_at,
+            in_flight,
+            bytes,
+        } => now < T && sent_at < T && in_flight < BYTES && bytes < BYTES,
+        Event::Timeout { now, .. } | Event::Tick { now } => now < T,
+        Event::Sent {
+            now,
+            bytes,
+            in_flight,
+        } => now < T && bytes < BYTES && in_flight < BYTES,
+    }
 }
 
 /// Replays every connection of `records` that starts with its `init` through ledbat-core's
@@ -276,17 +367,34 @@ pub fn check(c: &TcpController, records: &[Record], tol: f64) -> Vec<ConnCheck> 
             ports,
             ..ConnCheck::default()
         };
-        let Ok(mut core) = c.config.build(mss as u32) else {
-            res.stopped = Some("the core refused the configuration".into());
+        // an MSS no TCP has (IPv4's and IPv6's limits fit in 16 bits) is a corrupt record
+        let Some(mut core) = u32::try_from(mss)
+            .ok()
+            .filter(|m| (1..=u32::from(u16::MAX)).contains(m))
+            .and_then(|mss| c.config.build(mss).ok())
+        else {
+            res.stopped = Some(format!("the core refused the configuration at MSS {mss}"));
             out.push(res);
             continue;
         };
-        for (expect, r) in (recs[start].seq + 1..).zip(&recs[start + 1..]) {
-            if r.seq != expect {
-                res.stopped = Some(format!("event {expect} was lost (ring buffer full)"));
+        let first = recs[start].seq;
+        for (k, r) in recs[start + 1..].iter().enumerate() {
+            let expect = first.checked_add(k as u64 + 1);
+            if expect != Some(r.seq) {
+                res.stopped = Some(match expect {
+                    Some(e) => format!("event {e} was lost (ring buffer full)"),
+                    None => "the sequence numbers overflowed".into(),
+                });
                 break;
             }
             let ev = match &r.what {
+                Traced::Event(e) if !plausible(e) => {
+                    res.stopped = Some(format!(
+                        "event {} holds a value no kernel writes (corrupt trace)",
+                        r.seq
+                    ));
+                    break;
+                }
                 Traced::Event(e) => e,
                 Traced::Undo { .. } => {
                     res.stopped = Some(format!("the kernel undid a reduction at event {}", r.seq));
@@ -429,5 +537,81 @@ mod tests {
         let r = check(&c, &t, 1e-3);
         assert_eq!(r[0].events, 4);
         assert!(r[0].stopped.as_ref().unwrap().contains("undid"));
+    }
+
+    #[test]
+    fn a_trace_file_parses_and_a_bad_line_is_named() {
+        let c = TcpController::parse("scavenger", std::iter::empty()).unwrap();
+        let head = TraceHeader {
+            instance: "scav".into(),
+            controller: c.clone(),
+        };
+        let t = trace_of(&c, &acks(3));
+        let mut text = serde_json::to_string(&head).unwrap() + "\n";
+        for r in &t {
+            text += &(serde_json::to_string(r).unwrap() + "\n");
+        }
+        let (h, recs) = parse(&text).unwrap();
+        assert_eq!((h, recs), (head, t));
+        assert!(matches!(parse(""), Err(TraceError::Empty)));
+        let e = parse("{}").unwrap_err();
+        assert!(matches!(e, TraceError::Line { line: 1, .. }), "{e}");
+        let bad = text.replacen("\"seq\":2", "\"seq\":\"two\"", 1);
+        let e = parse(&bad).unwrap_err().to_string();
+        assert!(e.starts_with("line 4 is not a traced event"), "{e}");
+    }
+
+    proptest::proptest! {
+        // the body of the `tcp_trace` fuzz target: records the kernel might never write
+        // (events out of order in time, zero sizes, absurd delays) replay without a panic
+        #[test]
+        fn arbitrary_records_never_break_the_check(
+            data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4096),
+            kinds in proptest::collection::vec(1u32..=6, 0..48),
+        ) {
+            // the bytes as records, with a valid kind stamped on each so most decode
+            let mut data = data;
+            for (chunk, k) in data.chunks_mut(RECORD_SIZE).zip(&kinds) {
+                if chunk.len() == RECORD_SIZE {
+                    chunk[72..76].copy_from_slice(&k.to_ne_bytes());
+                    chunk[80..84].copy_from_slice(&[1, 0, 2, 0]);
+                }
+            }
+            let records: Vec<Record> = data.chunks(RECORD_SIZE).filter_map(Record::decode).collect();
+            for name in ["scavenger", "ledbat", "tcp-lp"] {
+                let c = TcpController::parse(name, std::iter::empty()).unwrap();
+                for r in check(&c, &records, 1e-3) {
+                    proptest::prop_assert!(r.events < records.len() as u64);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn corrupt_records_stop_the_replay_instead_of_panicking() {
+        // what the tcp_trace fuzz target found: a sequence number at u64::MAX (the next
+        // overflowed) and an RTT of 2^63 ns (the core's smoothing overflowed)
+        let c = TcpController::parse("scavenger", std::iter::empty()).unwrap();
+        let mut t = trace_of(&c, &acks(3));
+        for r in t.iter_mut() {
+            r.seq = r.seq.wrapping_add(u64::MAX);
+        }
+        let r = check(&c, &t, 1e-3);
+        assert_eq!(r[0].events, 0);
+        assert_eq!(
+            r[0].stopped.as_deref(),
+            Some("the sequence numbers overflowed")
+        );
+        let mut t = trace_of(&c, &acks(5));
+        if let Traced::Event(Event::Ack { rtt, .. }) = &mut t[3].what {
+            *rtt = Some(1 << 63);
+        }
+        let r = check(&c, &t, 1e-3);
+        assert_eq!(r[0].events, 2);
+        assert!(r[0].stopped.as_ref().unwrap().contains("corrupt trace"));
+        let mut t = trace_of(&c, &acks(2));
+        t[0].what = Traced::Init { now: 0, mss: 0 };
+        let r = check(&c, &t, 1e-3);
+        assert!(r[0].stopped.as_ref().unwrap().contains("MSS 0"));
     }
 }

