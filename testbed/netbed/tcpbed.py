@@ -356,7 +356,8 @@ def _group(rows: list[dict], key) -> dict:
 
 
 def checks(doc: dict) -> list[dict]:
-    """Issue 23's targets for `scavenger`, per base RTT (medians of the repeats)."""
+    """The targets for `scavenger` over kernel TCP (docs/tcp/README.md), per base RTT (medians
+    of the repeats)."""
     out = []
     def add(where, what, value, ok, target):
         out.append({"where": where, "check": what, "value": value, "target": target,
