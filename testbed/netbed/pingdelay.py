@@ -50,7 +50,7 @@ import time
 from . import bittorrent, flows, install, ktcp, measure, paths, proc, topo
 from .bed import run_scenario
 from .flows import Context, Flow, FlowKind
-from .paths import REPO, default_ledbat_bin
+from .paths import REPO
 
 TARGET_MS = 100.0
 """TARGET of all three stacks (libutp, libtorrent and our `ledbat`: 100 ms)."""
@@ -204,16 +204,9 @@ def needs_of(seeder: str) -> install.Needs:
 
 def run(a) -> int:
     """One seeder's run (root)."""
-    if os.geteuid() != 0:
-        print("error: needs root (namespaces, qdiscs)", file=sys.stderr)
-        return 2
-    problem = install.check_installed()
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
-    if a.seeder in ("ours", "tcp") and not os.access(ledbat_bin, os.X_OK):
-        print(f"error: no ledbat binary at {ledbat_bin} (--ledbat-bin)", file=sys.stderr)
+    ledbat_bin = install.preflight("namespaces, qdiscs", a.ledbat_bin,
+                                   need_bin=a.seeder in ("ours", "tcp"))
+    if ledbat_bin is None:
         return 2
     try:
         install.ensure(needs_of(a.seeder), install=not a.no_install,
