@@ -36,9 +36,8 @@ from dataclasses import dataclass
 
 from . import install, paths, proc
 from .attackers import KINDS
-from .guard import arm, preflight
+from .guard import arm
 from .interop.harness import make_payload, sha1_of
-from .paths import default_ledbat_bin
 from .swarm import PEER_PORT, SwarmTopo, read_jsonl, start_tracker, tracker_ready
 from .swarmrun import Member, Settings, completed, member_argv, summary_of
 
@@ -293,10 +292,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.quick:
         a.seconds, a.wave2, a.size_mb = 120.0, 40.0, 2.0
-    ledbat = a.ledbat_bin or default_ledbat_bin()
-    problem = preflight(ledbat)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    ledbat = install.preflight("network namespaces", a.ledbat_bin)
+    if ledbat is None:
         return 2
     try:
         install.ensure(install.Needs(["ip", "tc", "ethtool", "nft", "ping", "sysctl", "curl",

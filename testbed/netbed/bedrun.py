@@ -20,7 +20,7 @@ import time
 from dataclasses import asdict
 
 from . import bittorrent, flows, install, measure, paths, proc, scenarios, topo
-from .guard import Deadline, arm, disarm, preflight
+from .guard import Deadline, arm, disarm
 from .bed import run_scenario
 from .paths import default_ledbat_bin
 from .report import print_table
@@ -159,9 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         for s in all_scn:
             print(f"{s.name:14} {s.length(settings):5.0f} s  {s.description}")
         return 0
-    problem = preflight()
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    if install.preflight("namespaces, qdiscs", need_bin=False) is None:
         return 2
     if a.cleanup:
         stale = topo.cleanup_stale()
@@ -201,9 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
     uses = {f.kind for s in chosen for f in s.flows(settings)}
-    problem = preflight(ledbat_bin) if "ledbat" in uses else None
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    if install.preflight("namespaces, qdiscs", ledbat_bin, need_bin="ledbat" in uses) is None:
         return 2
     if a.target_ms is None and "ledbat" in uses:
         try:

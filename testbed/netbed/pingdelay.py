@@ -48,9 +48,9 @@ import time
 
 from . import bittorrent, flows, install, ktcp, measure, paths, proc, topo
 from .bed import run_scenario
-from .guard import arm, preflight
+from .guard import arm
 from .flows import Context, Flow, FlowKind
-from .paths import REPO, default_ledbat_bin
+from .paths import REPO
 
 TARGET_MS = 100.0
 """TARGET of all three stacks (libutp, libtorrent and our `ledbat`: 100 ms)."""
@@ -200,10 +200,9 @@ def needs_of(seeder: str) -> install.Needs:
 
 def run(a) -> int:
     """One seeder's run (root)."""
-    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
-    problem = preflight(ledbat_bin if a.seeder in ("ours", "tcp") else None)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    ledbat_bin = install.preflight("namespaces, qdiscs", a.ledbat_bin,
+                                   need_bin=a.seeder in ("ours", "tcp"))
+    if ledbat_bin is None:
         return 2
     try:
         install.ensure(needs_of(a.seeder), install=not a.no_install,

@@ -47,9 +47,9 @@ from dataclasses import dataclass
 
 from . import bittorrent, flows, install, measure, paths, proc, sbs_report, topo
 from .bed import RunResult, run_scenario
-from .guard import Deadline, arm, disarm, preflight
+from .guard import Deadline, arm, disarm
 from .flows import Flow
-from .paths import REPO, default_ledbat_bin
+from .paths import REPO
 
 OUR_CCS = ["scavenger", "ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
 SEEDERS = ["libtorrent", "transmission"] + OUR_CCS
@@ -423,11 +423,9 @@ def main(argv=None) -> int:
             print(f"{f:5.0f} ms FIFO  {rtt:5.0f} ms RTT  {k:6} {x or '':5} {s}  #{rep + 1}")
         print(f"{len(jobs)} scenarios, about {est:.0f} s")
         return 0
-    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
     uses_ours = any(k == "two" or is_ours(s) for k, _, _, _, s, _ in jobs)
-    problem = preflight(ledbat_bin if uses_ours else None)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    ledbat_bin = install.preflight("namespaces, qdiscs", a.ledbat_bin, need_bin=uses_ours)
+    if ledbat_bin is None:
         return 2
     try:
         install.ensure(needs_of(p.seeders), install=not a.no_install,

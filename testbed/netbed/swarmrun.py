@@ -45,9 +45,8 @@ import time
 from dataclasses import asdict, dataclass
 
 from . import install, paths, proc, swarmstats as st
-from .guard import Deadline, arm, disarm, preflight
+from .guard import Deadline, arm, disarm
 from .interop.harness import make_payload, sha1_of
-from .paths import default_ledbat_bin
 from .svgplot import line_chart
 from .swarm import PEER_PORT, SwarmTopo, read_jsonl, sampler_argv, start_tracker, tracker_ready
 
@@ -478,10 +477,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(plan)} swarms, each at most {max_swarm:.0f} s (one copy from the seed: "
               f"{seed_copy_s:.0f} s)")
         return 0
-    ledbat = a.ledbat_bin or default_ledbat_bin()
-    problem = preflight(ledbat)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    ledbat = install.preflight("network namespaces", a.ledbat_bin)
+    if ledbat is None:
         return 2
     try:
         install.ensure(install.Needs(["ip", "tc", "ethtool", "nft", "ping", "sysctl", "curl",

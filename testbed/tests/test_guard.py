@@ -1,4 +1,4 @@
-"""The bed commands' shared pre-flight checks, signals and namespace clean-up."""
+"""The bed commands' shared signals and namespace clean-up."""
 
 import os
 import signal
@@ -6,22 +6,6 @@ import signal
 import pytest
 
 from netbed import guard, topo
-
-
-def test_preflight_names_the_first_problem(monkeypatch, tmp_path):
-    monkeypatch.setattr(guard.os, "geteuid", lambda: 1000)
-    assert "root" in guard.preflight()
-    monkeypatch.setattr(guard.os, "geteuid", lambda: 0)
-    monkeypatch.setattr(guard.install, "check_installed", lambda: "netbed is not installed")
-    assert guard.preflight() == "netbed is not installed"
-    monkeypatch.setattr(guard.install, "check_installed", lambda: None)
-    assert guard.preflight() is None
-    missing = str(tmp_path / "ledbat")
-    assert f"no ledbat binary at {missing}" in guard.preflight(missing)
-    exe = tmp_path / "ledbat"
-    exe.write_text("#!/bin/sh\n")
-    exe.chmod(0o755)
-    assert guard.preflight(str(exe)) is None
 
 
 def test_sigterm_becomes_keyboard_interrupt_once_armed():

@@ -48,7 +48,7 @@ import sys
 import tempfile
 
 from .. import install, proc
-from ..guard import Deadline, arm, disarm, preflight
+from ..guard import Deadline, arm, disarm
 from ..paths import default_ledbat_bin
 from .harness import Harness, Loopback, Netns
 from .peers import log
@@ -120,9 +120,7 @@ def main(argv=None):
     uses_ours = any("ours" in c for c in cases)
     if uses_ours and a.ledbat_bin is None:
         a.ledbat_bin = default_ledbat_bin()
-    problem = preflight((a.ledbat_bin or "") if uses_ours else None)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    if install.preflight("namespaces, packet capture", a.ledbat_bin, need_bin=uses_ours) is None:
         return 2
     try:
         install.ensure(needs_of(cases), install=not a.no_install, log=log)
