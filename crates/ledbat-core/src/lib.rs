@@ -14,9 +14,10 @@
 //! - [`registry`]: built-in controllers by name ([`ControllerConfig`], [`AnyController`]);
 //! - one module per controller, each stating its formula and source; [`scavenger`], the
 //!   recommended preset of [`ledbat_pp`], and the components LEDBAT variants share
-//!   ([`slowdown`], [`slow_start`]).
+//!   ([`slowdown`], [`slow_start`], [`competitor`]).
 
 pub mod bbr;
+pub mod competitor;
 pub mod controller;
 pub mod cubic;
 pub mod delay;
