@@ -46,6 +46,7 @@ mod seed003_ch4;
 mod seed003_p2p;
 mod seed003_swarm;
 mod seed004;
+pub mod variants;
 
 pub use extract::kendall_tau;
 
