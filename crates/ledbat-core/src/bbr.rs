@@ -890,20 +890,20 @@ mod tests {
             assert_eq!(w[1].0, (w[0].0 + 1) % 8, "phases in order: {phases:?}");
         }
         for &(i, d, flight) in &phases[1..] {
-            match GAIN_CYCLE[i] {
-                // Gain 1: one RTprop, ended by the first ACK after it.
-                g if g == 1.0 => assert!(d > rtprop && d <= rtprop + ack, "{i}: {d}"),
-                // 3/4: ends once the flight is back at BDP + quanta (42 packets, above), at
-                // most an RTprop.
-                g if g < 1.0 => assert!(d <= rtprop + ack && flight <= 42, "{i}: {d} {flight}"),
+            match i {
                 // 5/4: at least an RTprop, and until the flight before an ACK reaches 5/4 BDP
                 // + quanta + 2: 42.9 -> 43 + 6 = 49 -> 50 (even) + 2 = 52 packets. The 1.0
                 // phases leave about 40 in flight (the 3/4 phase stops draining at 42), and
                 // pacing at 1.2375 x the bottleneck adds 0.198 packets per ms: about 60 ms.
-                _ => {
+                0 => {
                     assert!(d > rtprop && d < rtprop * 2, "{i}: {d}");
                     assert_eq!(flight, 51, "52 before the ACK that ended it");
                 }
+                // 3/4: ends once the flight is back at BDP + quanta (42 packets, above), at
+                // most an RTprop.
+                1 => assert!(d <= rtprop + ack && flight <= 42, "{i}: {d} {flight}"),
+                // Gain 1: one RTprop, ended by the first ACK after it.
+                _ => assert!(d > rtprop && d <= rtprop + ack, "{i}: {d}"),
             }
         }
         // In the 5/4 phase the pacing rate is 5/4 of BtlBw, less 1 %.
