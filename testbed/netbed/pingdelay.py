@@ -40,7 +40,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -49,8 +48,9 @@ import time
 
 from . import bittorrent, flows, install, ktcp, measure, paths, proc, topo
 from .bed import run_scenario
+from .guard import arm
 from .flows import Context, Flow, FlowKind
-from .paths import REPO, default_ledbat_bin
+from .paths import REPO
 
 TARGET_MS = 100.0
 """TARGET of all three stacks (libutp, libtorrent and our `ledbat`: 100 ms)."""
@@ -190,10 +190,6 @@ def markdown(docs: list[dict]) -> str:
 # ---------------------------------------------------------------- main
 
 
-def _on_term(_sig, _frame):
-    raise KeyboardInterrupt()
-
-
 def needs_of(seeder: str) -> install.Needs:
     """The bed's tools, libtorrent (leecher, torrent) and Transmission when it seeds."""
     tools = ["ip", "tc", "nft", "ethtool", "ping", "sysctl", "ss"]
@@ -204,16 +200,9 @@ def needs_of(seeder: str) -> install.Needs:
 
 def run(a) -> int:
     """One seeder's run (root)."""
-    if os.geteuid() != 0:
-        print("error: needs root (namespaces, qdiscs)", file=sys.stderr)
-        return 2
-    problem = install.check_installed()
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
-    if a.seeder in ("ours", "tcp") and not os.access(ledbat_bin, os.X_OK):
-        print(f"error: no ledbat binary at {ledbat_bin} (--ledbat-bin)", file=sys.stderr)
+    ledbat_bin = install.preflight("namespaces, qdiscs", a.ledbat_bin,
+                                   need_bin=a.seeder in ("ours", "tcp"))
+    if ledbat_bin is None:
         return 2
     try:
         install.ensure(needs_of(a.seeder), install=not a.no_install,
@@ -246,7 +235,7 @@ def run(a) -> int:
     # side-by-side runs); this run is longer.
     bittorrent.LEECH_MAX_S = int(length) + 300
     tag = f"f{os.getpid() % 10000}"
-    signal.signal(signal.SIGTERM, _on_term)
+    arm(None)
     started = time.monotonic()
     print(f"[fig7] {a.seeder}: {a.minutes} min at {a.rate_kbit:g} kbit/s, FIFO "
           f"{b.fifo_frames} frames ({b.fifo_ms:.0f} ms), {a.delay_ms:g} ms each way; out "
@@ -262,9 +251,7 @@ def run(a) -> int:
     finally:
         for problem in ccs.close():
             print(f"[fig7] {problem}", file=sys.stderr)
-        for ns in topo.list_ns():
-            if ns.startswith(f"{topo.NS_PREFIX}{tag}-"):
-                topo.delete_ns(ns)
+        topo.delete_tagged(tag)
         shutil.rmtree(work, ignore_errors=True)
     doc = analyse(res, a.seeder, a.minutes, rate)
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],

@@ -40,7 +40,6 @@ import json
 import math
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -48,8 +47,9 @@ from dataclasses import dataclass
 
 from . import bittorrent, flows, install, measure, paths, proc, sbs_report, topo
 from .bed import RunResult, run_scenario
+from .guard import Deadline, arm, disarm
 from .flows import Flow
-from .paths import REPO, default_ledbat_bin
+from .paths import REPO
 
 OUR_CCS = ["scavenger", "ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
 SEEDERS = ["libtorrent", "transmission"] + OUR_CCS
@@ -276,18 +276,6 @@ def analyse_two(res: RunResult, rate_bps: int, names: tuple[str, str] = ("utp1",
 # ---------------------------------------------------------------- main
 
 
-class Deadline(BaseException):
-    """The overall time limit passed."""
-
-
-def _on_alarm(_sig, _frame):
-    raise Deadline()
-
-
-def _on_term(_sig, _frame):
-    raise KeyboardInterrupt()
-
-
 def needs_of(seeders: list[str]) -> install.Needs:
     """The bed's tools, iperf3 (the cross traffic), libtorrent (the leecher and the
     torrent), and transmission-daemon when Transmission seeds."""
@@ -435,17 +423,9 @@ def main(argv=None) -> int:
             print(f"{f:5.0f} ms FIFO  {rtt:5.0f} ms RTT  {k:6} {x or '':5} {s}  #{rep + 1}")
         print(f"{len(jobs)} scenarios, about {est:.0f} s")
         return 0
-    if os.geteuid() != 0:
-        print("error: needs root (namespaces, qdiscs)", file=sys.stderr)
-        return 2
-    problem = install.check_installed()
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
     uses_ours = any(k == "two" or is_ours(s) for k, _, _, _, s, _ in jobs)
-    if uses_ours and not os.access(ledbat_bin, os.X_OK):
-        print(f"error: no ledbat binary at {ledbat_bin} (--ledbat-bin)", file=sys.stderr)
+    ledbat_bin = install.preflight("namespaces, qdiscs", a.ledbat_bin, need_bin=uses_ours)
+    if ledbat_bin is None:
         return 2
     try:
         install.ensure(needs_of(p.seeders), install=not a.no_install,
@@ -482,9 +462,7 @@ def main(argv=None) -> int:
         "single": [], "two": [], "checks": [],
     }
     max_s = a.max_seconds or est * 1.5 + 120
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.signal(signal.SIGTERM, _on_term)
-    signal.alarm(int(math.ceil(max_s)))
+    arm(max_s)
     tag = f"s{os.getpid() % 10000}"
     status = 0
     started = time.monotonic()
@@ -536,10 +514,8 @@ def main(argv=None) -> int:
         print("[sbs] interrupted", file=sys.stderr)
         status = 3
     finally:
-        signal.alarm(0)
-        for ns in topo.list_ns():
-            if ns.startswith(f"{topo.NS_PREFIX}{tag}-"):
-                topo.delete_ns(ns)
+        disarm()
+        topo.delete_tagged(tag)
         shutil.rmtree(work, ignore_errors=True)
     doc["checks"] = sbs_report.checks(doc)
     doc["seconds"] = round(time.monotonic() - started, 1)

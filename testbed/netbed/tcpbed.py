@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from . import install, ktcp, measure, paths, proc, sidebyside, topo
 from .bed import RunResult, run_scenario
 from .flows import Flow
-from .paths import REPO, default_ledbat_bin
+from .paths import REPO
 
 EXPERIMENTS = ["alone", "cross", "two", "seed002"]
 CROSSES = ["cubic", "bbr"]
@@ -615,16 +615,8 @@ def main(argv=None) -> int:
             print(" ".join(str(x) for x in j if x is not None))
         print(f"{len(jobs)} scenarios, about {est:.0f} s")
         return 0
-    if os.geteuid() != 0:
-        print("error: needs root (namespaces, qdiscs, BPF)", file=sys.stderr)
-        return 2
-    problem = install.check_installed()
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
-    if not os.access(ledbat_bin, os.X_OK):
-        print(f"error: no ledbat binary at {ledbat_bin} (--ledbat-bin)", file=sys.stderr)
+    ledbat_bin = install.preflight("namespaces, qdiscs, BPF", a.ledbat_bin)
+    if ledbat_bin is None:
         return 2
     try:
         install.ensure(install.Needs(["ip", "tc", "nft", "ethtool", "ping", "sysctl", "ss",

@@ -28,7 +28,7 @@ import sys
 import time
 
 from . import install, ktcp, paths, proc, topo
-from .paths import REPO, default_ledbat_bin
+from .paths import REPO
 
 NS = "ledbat-cost"
 VETH_A, VETH_B = "10.78.0.1", "10.78.0.2"
@@ -154,10 +154,9 @@ def main(argv=None) -> int:
     ap.add_argument("--json", default=None)
     ap.add_argument("--md", default=None)
     a = ap.parse_args(argv)
-    if os.geteuid() != 0:
-        print("error: needs root (namespaces, BPF)", file=sys.stderr)
+    ledbat_bin = install.preflight("namespaces, BPF", a.ledbat_bin)
+    if ledbat_bin is None:
         return 2
-    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
     try:
         install.ensure(install.Needs(["ip", "iperf3"]), log=lambda m: print(f"[cost] {m}"))
     except proc.CommandError as e:

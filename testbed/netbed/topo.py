@@ -217,12 +217,23 @@ def delete_ns(ns: str) -> list[str]:
     return problems
 
 
+def delete_prefixed(prefix: str) -> list[str]:
+    """Deletes every namespace whose name starts with `prefix` (with what runs in it);
+    returns their names."""
+    gone = [ns for ns in list_ns() if ns.startswith(prefix)]
+    for ns in gone:
+        delete_ns(ns)
+    return gone
+
+
+def delete_tagged(tag: str) -> list[str]:
+    """Deletes the namespaces of the bed run tagged `tag`."""
+    return delete_prefixed(f"{NS_PREFIX}{tag}-")
+
+
 def cleanup_stale() -> list[str]:
     """Deletes every namespace a previous bed left behind; returns their names."""
-    stale = [ns for ns in list_ns() if ns.startswith(NS_PREFIX)]
-    for ns in stale:
-        delete_ns(ns)
-    return stale
+    return delete_prefixed(NS_PREFIX)
 
 
 def tbf_stats(tc_json: str) -> dict[str, int | None]:

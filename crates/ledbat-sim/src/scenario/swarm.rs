@@ -1,7 +1,7 @@
-//! The `[swarm]` section of a scenario file: the torrent, the BitTorrent policies, the
+//! The `[swarm]` section of the scenario schema: the torrent, the BitTorrent policies, the
 //! population and its peer classes. Every table refuses unknown keys; a bad value is an
-//! error naming its dotted key and its line ([`SwarmConfig::from_toml`]), with the project's
-//! [`ScenarioError`].
+//! error naming its dotted key ([`SwarmConfig::validate`]), to which
+//! [`super::Scenario::from_toml`] adds its line as for every other key.
 //!
 //! Defaults are seed 003 chapter 5's (section 5.1) where it states a value: 1 Mb/s up and
 //! 8 Mb/s down, 200-packet buffers, one-way access delay uniform in [1, 25] ms, TARGET
@@ -29,7 +29,7 @@
 //! disposition = 13
 //! ```
 
-use crate::scenario::ScenarioError;
+use super::{invalid, ScenarioError};
 use crate::units::Rate;
 use ledbat_bt_proto::config::{Opening, Pipeline, SnubClock, Timers, Verification};
 use ledbat_bt_proto::disposition::{Disposition, DispositionModel};
@@ -130,6 +130,27 @@ pub enum SeedBehaviour {
     RandomStay,
     /// Leaves at once and a new leecher joins.
     LeaveAtOnce,
+}
+
+/// Whose BitTorrent the peers run (`protocol`): both are `ledbat-bt-proto`'s peer, set up
+/// differently.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Protocol {
+    /// Seed 003's ns-2 BitTorrent module (its reference 41), the default: a fixed
+    /// pipeline, the opening messages right behind the handshake, no extension, no
+    /// protocol timer, with this section's `pipeline`, `random_first`, `endgame` and
+    /// `[swarm.choke]`.
+    #[default]
+    Ns2,
+    /// Our client's, as `ledbat torrent` runs it (`PeerConfig::default()`): requests sized
+    /// to 3 s of each peer's rate (4 to 64 blocks), endgame on idle connections, 4 + 1
+    /// unchoke slots with anti-snubbing after 60 s, the Fast Extension and the Extension
+    /// Protocol, connections closed between two seeds, its protocol timers (keep-alive,
+    /// idle, request, handshake). Pieces are trusted (the simulator carries no bytes to
+    /// hash). The section's `pipeline`, `random_first`, `endgame` and `[swarm.choke]` must
+    /// keep their defaults: they describe the ns-2 module.
+    Client,
 }
 
 /// Choking settings (`[swarm.choke]`).
@@ -268,6 +289,8 @@ pub struct SwarmConfig {
     pub measure: u32,
     /// Transport rule (module `disposition`). Default `per-uploader` (chapter 5's).
     pub disposition_model: DispositionModel,
+    /// Whose BitTorrent the peers run. Default `ns2`.
+    pub protocol: Protocol,
     /// Choking.
     pub choke: ChokeSection,
     /// Peer classes, as `[[swarm.class]]`.
@@ -299,79 +322,14 @@ impl Default for SwarmConfig {
             discard: 50,
             measure: 50,
             disposition_model: DispositionModel::default(),
+            protocol: Protocol::default(),
             choke: ChokeSection::default(),
             classes: Vec::new(),
         }
     }
 }
 
-fn invalid(key: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
-    ScenarioError::Invalid {
-        key: key.into(),
-        reason: reason.into(),
-    }
-}
-
-/// The 1-based line of `text` that sets the dotted `key` (`swarm.class.1.share`), or the
-/// header line of the table `key` names; `[[a.b]]` tables are numbered in order.
-pub fn locate_swarm_key(text: &str, key: &str) -> Option<usize> {
-    let mut header = String::new();
-    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.split('#').next().unwrap_or("").trim();
-        if let Some(name) = t.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) {
-            let name = name.trim().to_string();
-            let n = counts.entry(name.clone()).or_insert(0);
-            header = format!("{name}.{n}");
-            *n += 1;
-            if key == header {
-                return Some(i + 1);
-            }
-        } else if let Some(name) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            header = name.trim().to_string();
-            if key == header {
-                return Some(i + 1);
-            }
-        } else if let Some((k, _)) = t.split_once('=') {
-            let k = k.trim().trim_matches('"');
-            let full = if header.is_empty() {
-                k.to_string()
-            } else {
-                format!("{header}.{k}")
-            };
-            if key == full || key.starts_with(&format!("{full}.")) {
-                return Some(i + 1);
-            }
-        }
-    }
-    None
-}
-
 impl SwarmConfig {
-    /// Reads the `[swarm]` section of a scenario file (other top-level keys are left to the
-    /// scenario parser) and validates it; errors name the key and its line.
-    pub fn from_toml(text: &str) -> Result<SwarmConfig, ScenarioError> {
-        #[derive(Deserialize)]
-        struct Doc {
-            swarm: Option<SwarmConfig>,
-        }
-        let doc: Doc = toml::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
-        let cfg = doc
-            .swarm
-            .ok_or_else(|| invalid("swarm", "the scenario has no [swarm] section"))?;
-        cfg.validate().map_err(|e| match e {
-            ScenarioError::Invalid { key, reason } => match locate_swarm_key(text, &key) {
-                Some(line) => ScenarioError::Invalid {
-                    key,
-                    reason: format!("{reason} (line {line})"),
-                },
-                None => ScenarioError::Invalid { key, reason },
-            },
-            other => other,
-        })?;
-        Ok(cfg)
-    }
-
     /// Checks every constraint; the error names the dotted key (`swarm.class.1.share`).
     pub fn validate(&self) -> Result<(), ScenarioError> {
         let k = |s: &str| format!("swarm.{s}");
@@ -459,6 +417,22 @@ impl SwarmConfig {
         if c.snub_after.is_some_and(|d| d.is_zero()) {
             return Err(invalid(k("choke.snub_after"), "must be positive"));
         }
+        if self.protocol == Protocol::Client {
+            let ns2 = SwarmConfig::default();
+            let fixed = [
+                ("pipeline", self.pipeline != ns2.pipeline),
+                ("random_first", self.random_first != ns2.random_first),
+                ("endgame", self.endgame != ns2.endgame),
+                ("choke", self.choke != ns2.choke),
+            ];
+            if let Some((key, _)) = fixed.into_iter().find(|&(_, changed)| changed) {
+                return Err(invalid(
+                    k(key),
+                    "describes the ns-2 module's BitTorrent: with protocol = \"client\" the \
+                     client's own setting applies (leave it out)",
+                ));
+            }
+        }
         if self.classes.is_empty() {
             return Err(invalid(
                 k("class"),
@@ -533,11 +507,18 @@ impl SwarmConfig {
             .and_then(|n| self.classes.iter().position(|c| &c.name == n))
     }
 
-    /// The per-peer settings these values give: the protocol of `ledbat-bt-proto` set up as
-    /// seed 003's ns-2 BitTorrent module (a fixed pipeline, the opening messages right
-    /// behind the handshake, pieces trusted, no extension, no protocol timer), with the
-    /// picking and choking of this section. The caller sets each peer's id.
+    /// The per-peer settings these values give ([`Protocol`]): the protocol of
+    /// `ledbat-bt-proto` set up as seed 003's ns-2 BitTorrent module (a fixed pipeline, the
+    /// opening messages right behind the handshake, pieces trusted, no extension, no
+    /// protocol timer) with the picking and choking of this section, or as our client with
+    /// pieces trusted. The caller sets each peer's id.
     pub fn peer_config(&self) -> PeerConfig {
+        if self.protocol == Protocol::Client {
+            return PeerConfig {
+                verification: Verification::Trusted,
+                ..PeerConfig::default()
+            };
+        }
         let c = &self.choke;
         PeerConfig {
             picker: PickerConfig {
@@ -578,6 +559,13 @@ impl SwarmConfig {
 mod tests {
     use super::*;
 
+    /// The `[swarm]` of `text` made a whole scenario (a star, appended after the text so
+    /// that line numbers stay the text's), through the scenario parser.
+    fn swarm(text: &str) -> Result<SwarmConfig, ScenarioError> {
+        let sc = crate::Scenario::from_toml(&format!("{text}\n[topology]\nkind = \"star\"\n"))?;
+        Ok(sc.swarm.expect("a [swarm] section"))
+    }
+
     const FIFTY_FIFTY: &str = r#"
 duration = "3000s"
 [swarm]
@@ -595,7 +583,7 @@ disposition = 13
 
     #[test]
     fn defaults_are_the_thesis_section_5_1_values() {
-        let c = SwarmConfig::from_toml(FIFTY_FIFTY).unwrap();
+        let c = swarm(FIFTY_FIFTY).unwrap();
         assert_eq!(c.leechers, 100);
         assert_eq!(c.arrival, Arrival::Poisson { rate: 0.1 });
         assert_eq!((c.discard, c.measure), (50, 50));
@@ -631,7 +619,7 @@ disposition = 13
 
     #[test]
     fn sizes_take_units() {
-        let c = SwarmConfig::from_toml(
+        let c = swarm(
             "[swarm]\nfile_size = \"1.5MiB\"\npiece_size = 32768\n[[swarm.class]]\nname = \"a\"\n",
         )
         .unwrap();
@@ -644,7 +632,7 @@ disposition = 13
     #[test]
     fn unknown_key_names_key_and_line() {
         let text = FIFTY_FIFTY.replace("share = 0.5\ndisposition = 13", "shrae = 0.5");
-        let e = SwarmConfig::from_toml(&text).unwrap_err().to_string();
+        let e = swarm(&text).unwrap_err().to_string();
         assert!(e.contains("shrae") && e.contains("line 12"), "{e}");
     }
 
@@ -684,37 +672,28 @@ disposition = 13
         ];
         for (from, to, key, line) in cases {
             let text = FIFTY_FIFTY.replace(from, to);
-            let e = SwarmConfig::from_toml(&text).unwrap_err().to_string();
+            let e = swarm(&text).unwrap_err().to_string();
             assert!(e.contains(key), "{key}: {e}");
             assert!(e.contains(&format!("line {line}")), "{key}: {e}");
         }
-        let e =
-            SwarmConfig::from_toml(&FIFTY_FIFTY.replace("disposition = 14", "disposition = 40"))
-                .unwrap_err()
-                .to_string();
+        let e = swarm(&FIFTY_FIFTY.replace("disposition = 14", "disposition = 40"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("0-31") && e.contains("line 8"), "{e}");
-        let e =
-            SwarmConfig::from_toml("[swarm]\npiece_size = 20000\n[[swarm.class]]\nname = \"a\"\n")
-                .unwrap_err()
-                .to_string();
+        let e = swarm("[swarm]\npiece_size = 20000\n[[swarm.class]]\nname = \"a\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("swarm.piece_size") && e.contains("line 2"),
             "{e}"
         );
-        let e = SwarmConfig::from_toml("[swarm]\nleechers = 3\n")
-            .unwrap_err()
-            .to_string();
+        let e = swarm("[swarm]\nleechers = 3\n").unwrap_err().to_string();
         assert!(e.contains("swarm.class"), "{e}");
-        let e = SwarmConfig::from_toml("duration = \"1s\"\n")
+        let e = swarm("[swarm]\nseed_class = \"x\"\n[[swarm.class]]\nname = \"a\"\n")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("[swarm]"), "{e}");
-        let e =
-            SwarmConfig::from_toml("[swarm]\nseed_class = \"x\"\n[[swarm.class]]\nname = \"a\"\n")
-                .unwrap_err()
-                .to_string();
         assert!(e.contains("seed_class") && e.contains("line 2"), "{e}");
-        let e = SwarmConfig::from_toml(
+        let e = swarm(
             "[swarm]\n[swarm.choke]\noptimistic_period = \"25s\"\n[[swarm.class]]\nname = \"a\"\n",
         )
         .unwrap_err()
@@ -727,22 +706,40 @@ disposition = 13
 
     #[test]
     fn swarm_section_round_trips_through_toml() {
-        let c = SwarmConfig::from_toml(FIFTY_FIFTY).unwrap();
+        let c = swarm(FIFTY_FIFTY).unwrap();
         #[derive(Serialize)]
         struct Doc<'a> {
             swarm: &'a SwarmConfig,
         }
         let text = toml::to_string(&Doc { swarm: &c }).unwrap();
-        assert_eq!(SwarmConfig::from_toml(&text).unwrap(), c, "{text}");
+        assert_eq!(swarm(&text).unwrap(), c, "{text}");
     }
 
     #[test]
-    fn locator_numbers_array_tables() {
-        let text = "[swarm]\na = 1\n[[swarm.class]]\nname = \"x\"\n[[swarm.class]]\nname = \"y\"\ncc = { t = 1 }\n";
-        assert_eq!(locate_swarm_key(text, "swarm.a"), Some(2));
-        assert_eq!(locate_swarm_key(text, "swarm.class.1.name"), Some(6));
-        assert_eq!(locate_swarm_key(text, "swarm.class.1.cc.t"), Some(7));
-        assert_eq!(locate_swarm_key(text, "swarm.class.1"), Some(5));
-        assert_eq!(locate_swarm_key(text, "swarm.nothing"), None);
+    fn the_client_protocol_is_the_clients_settings_with_pieces_trusted() {
+        let c = swarm(
+            &FIFTY_FIFTY.replace("seed_behaviour = \"random-stay\"", "protocol = \"client\""),
+        )
+        .unwrap();
+        let p = c.peer_config();
+        let client = PeerConfig::default();
+        assert_eq!(p.verification, Verification::Trusted);
+        assert_eq!(
+            PeerConfig {
+                verification: client.verification,
+                ..p.clone()
+            },
+            client
+        );
+        assert_eq!(p.picker.endgame, Endgame::Idle);
+        assert_eq!(p.choker.snub_after, Some(Duration::from_secs(60)));
+        // What only the ns-2 module has is refused rather than silently ignored.
+        let e = swarm(&FIFTY_FIFTY.replace(
+            "seed_behaviour = \"random-stay\"",
+            "protocol = \"client\"\nendgame = true",
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("swarm.endgame") && e.contains("line 5"), "{e}");
     }
 }
