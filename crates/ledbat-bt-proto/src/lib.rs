@@ -4,6 +4,8 @@
 //!
 //! - [`layout`]: a torrent in pieces and blocks, and the wire's `(index, begin, length)`;
 //! - [`bitfield`]: sets of pieces, and their BEP 3 wire layout;
+//! - [`bencode`]: the one way bencode from strangers is decoded (bounds and depth checked
+//!   first): extended handshakes here, torrents and tracker answers in the client;
 //! - [`wire`]: the handshake and messages of BEP 3, BEP 6 and BEP 10's handshake, with
 //!   their encoded lengths (blocks as bytes or, in a simulator, as a length);
 //! - [`picker`]: what to request (strict priority, random first piece, rarest first,
@@ -19,6 +21,7 @@
 //! No socket, no clock, no disk: metainfo, storage, SHA-1, trackers and the network are
 //! the drivers' business.
 
+pub mod bencode;
 pub mod bitfield;
 pub mod choker;
 pub mod config;

@@ -30,4 +30,4 @@ pub use ledbat_bt_proto::{Bitfield, Disposition, PeerConfig, Transport};
 pub use metainfo::{create as create_torrent, Metainfo, MetainfoError};
 pub use peer::{new_peer_id, run_peer, Ending, PeerError, PeerOptions, PeerSummary};
 pub use storage::{OutputPaths, Storage, StorageError};
-pub use torrent::{Torrent, TorrentConfig, TorrentCounters};
+pub use torrent::{Limits, LimitsReport, Refusal, Torrent, TorrentConfig, TorrentCounters};

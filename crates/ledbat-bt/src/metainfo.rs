@@ -132,8 +132,8 @@ impl Metainfo {
             #[serde(rename = "announce-list")]
             announce_list: Option<Vec<Vec<ByteString>>>,
         }
-        let outer: Outer =
-            bt_bencode::from_slice(bytes).map_err(|e| MetainfoError::Bencode(e.to_string()))?;
+        let outer: Outer = ledbat_bt_proto::bencode::from_slice(bytes)
+            .map_err(|e| MetainfoError::Bencode(e.to_string()))?;
         let utf8 = |b: ByteString, name: &str| {
             String::from_utf8(b.into_vec()).map_err(|_| field(name, "not a UTF-8 string"))
         };
@@ -148,7 +148,7 @@ impl Metainfo {
         };
         let raw_info = outer.info.into_vec();
         let info_hash: Sha1Digest = Sha1::digest(&raw_info).into();
-        let info: Value = bt_bencode::from_slice(&raw_info)
+        let info: Value = ledbat_bt_proto::bencode::from_slice(&raw_info)
             .map_err(|e| field("info", format!("not bencode: {e}")))?;
         let d = info
             .as_dict()
@@ -566,6 +566,19 @@ mod tests {
         let t = format!("d4:info{info}e");
         let e = Metainfo::from_bytes(t.as_bytes()).unwrap_err().to_string();
         assert!(e.contains("info.files[0].path"), "{e}");
+    }
+
+    /// Found by the fuzz target `metainfo`: a torrent whose `info` nests lists 200,000
+    /// deep crashed the process (stack overflow), one with a string length of 2^64 - 1
+    /// panicked. Both are errors naming where.
+    #[test]
+    fn hostile_nesting_and_string_lengths_are_errors() {
+        let deep = [&b"d4:info"[..], &vec![b'l'; 200_000], &vec![b'e'; 200_001]].concat();
+        let e = Metainfo::from_bytes(&deep).unwrap_err().to_string();
+        assert!(e.contains("nested more than 64 deep at byte"), "{e}");
+        let long = b"d8:announce18446744073709551615:ae";
+        let e = Metainfo::from_bytes(long).unwrap_err().to_string();
+        assert!(e.contains("byte string at byte 11 claims"), "{e}");
     }
 
     #[test]

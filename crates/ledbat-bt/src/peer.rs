@@ -55,6 +55,12 @@ pub enum PeerError {
     /// The torrent stopped on a storage error.
     #[error("torrent stopped: {0}")]
     Fatal(String),
+    /// Refused before the handshake: a banned address, or too many handshakes pending.
+    #[error("refused: {0}")]
+    Refused(#[from] crate::torrent::Refusal),
+    /// More than the limit of bytes waited unsent: a peer that does not read.
+    #[error("{0} bytes unsent (limit {1}): the peer does not read")]
+    OverBuffered(usize, usize),
 }
 
 /// How a connection ended without error.
@@ -249,7 +255,13 @@ where
         transport: opts.transport,
         outgoing: opts.outgoing,
     };
-    let link = torrent.open(info, opts.addr);
+    let link = match torrent.open(info, opts.addr) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = w.shutdown().await;
+            return Err(e.into());
+        }
+    };
     let mut c = Conn {
         torrent: &torrent,
         link: &link,
@@ -297,6 +309,10 @@ impl Conn<'_> {
         W: AsyncWrite + Unpin,
     {
         let conn = self.link.conn;
+        let max_buffered = self.torrent.max_buffered();
+        // Blocks are read for upload only below half the limit, so that uploads alone never
+        // reach it: only control messages a peer does not read can.
+        let high_water = OUT_HIGH_WATER.min(max_buffered / 2);
         let mut stopping = false;
         loop {
             if let Some(e) = self.torrent.fatal() {
@@ -308,9 +324,7 @@ impl Conn<'_> {
                 self.torrent.close(conn);
             }
             let unsent = self.out.len() - self.out_pos;
-            let turn = self
-                .torrent
-                .turn(conn, &mut self.out, unsent, OUT_HIGH_WATER)?;
+            let turn = self.torrent.turn(conn, &mut self.out, unsent, high_water)?;
             if let Some(reason) = turn.closing {
                 return match reason {
                     CloseReason::Stopped => self.close(reader, w, grace, Ending::Stopped).await,
@@ -325,6 +339,11 @@ impl Conn<'_> {
                     }),
                     other => Err(PeerError::Closed(other)),
                 };
+            }
+            let unsent = self.out.len() - self.out_pos;
+            if unsent > max_buffered {
+                self.torrent.count_over_buffered();
+                return Err(PeerError::OverBuffered(unsent, max_buffered));
             }
             let deadline = self.torrent.wall(turn.deadline);
             let pending = self.out_pos < self.out.len();

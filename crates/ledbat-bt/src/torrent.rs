@@ -20,7 +20,7 @@ use ledbat_bt_proto::{
 };
 use ledbat_core::Instant;
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{watch, Notify};
 
@@ -62,14 +62,101 @@ impl From<PeerStats> for TorrentCounters {
 }
 
 /// How the torrent's connections behave: the protocol settings (their info-hash is the
-/// torrent's) and the seed of the peer's random draws (first piece, rarest-first ties,
-/// optimistic unchokes).
+/// torrent's), the resource limits, and the seed of the peer's random draws (first piece,
+/// rarest-first ties, optimistic unchokes).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TorrentConfig {
-    /// Protocol settings.
+    /// Protocol settings (among them two limits: `max_connections`, connections per
+    /// torrent, and `max_queued_requests`, a peer's requests queued for upload).
     pub peer: PeerConfig,
+    /// The limits the client adds around the protocol.
+    pub limits: Limits,
     /// Seed of the random draws.
     pub seed: u64,
+}
+
+/// Resource limits against hostile peers, with the bans (docs/attack-swarm.md). What a
+/// limit turns away is counted ([`LimitCounters`]), never an error of the torrent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Limits {
+    /// Incoming connections whose BitTorrent handshake has not arrived yet, at most, and
+    /// [`MAX_HALF_OPEN_PER_ADDRESS`] from one address; more are closed at once. Default 16:
+    /// a slowloris peer holding connections open without a handshake ties up two places,
+    /// not every descriptor (each lasts at most the handshake timeout, 10 s). Connections
+    /// we dial are not counted: a slowloris peer must not keep us from dialling (the
+    /// attacked swarm's first run: with one limit for both, a newcomer could not connect).
+    pub max_half_open: usize,
+    /// Bytes encoded for one connection and not yet taken by its transport, at most; a
+    /// connection over it is closed. Default 1 MiB: uploads are read from storage only
+    /// below 64 KiB unsent, so only control messages pile up past that, and a peer that
+    /// sends requests but never reads (each refused with a 17-byte REJECT) grew this
+    /// buffer by hundreds of megabytes before the limit.
+    pub max_buffered: usize,
+    /// An address is banned (its connections refused, never dialled) at this many pieces
+    /// that failed their hash with it as the only sender of their blocks. Default 2: a
+    /// failure with one sender is proof, but one corrupted block from a faulty disk or
+    /// memory is forgiven once; each failure costs one piece of download. Pieces with
+    /// several senders do not count (they cannot tell who lied); their senders are closed.
+    pub ban_after: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_half_open: 16,
+            max_buffered: 1 << 20,
+            ban_after: 2,
+        }
+    }
+}
+
+/// Incoming connections from one address waiting for their handshake, at most.
+pub const MAX_HALF_OPEN_PER_ADDRESS: usize = 2;
+
+/// Addresses whose hash failures are remembered, at most (the table is emptied of those
+/// not banned when full); banned addresses are kept up to the same number.
+pub const MAX_REMEMBERED_ADDRESSES: usize = 4096;
+
+/// What the limits turned away.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LimitCounters {
+    /// Connections refused at the connection limit (`max_connections`).
+    pub connections: u64,
+    /// Connections closed because `max_half_open` were waiting for a handshake.
+    pub half_open: u64,
+    /// Requests refused because the requester's queue was full (`max_queued_requests`).
+    pub requests: u64,
+    /// Connections closed for more than `max_buffered` bytes unsent.
+    pub buffered: u64,
+    /// Connections from banned addresses refused.
+    pub banned: u64,
+}
+
+/// The limits in force and what they turned away, for reports.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LimitsReport {
+    /// Connections per torrent.
+    pub max_connections: Option<usize>,
+    /// A peer's requests queued for upload.
+    pub max_requests_per_peer: usize,
+    /// The client's own limits and ban bound.
+    #[serde(flatten)]
+    pub limits: Limits,
+    /// What they turned away.
+    pub exceeded: LimitCounters,
+    /// Addresses banned, in the order they were.
+    pub banned: Vec<std::net::IpAddr>,
+}
+
+/// Why the torrent refused a connection before its handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Its address is banned.
+    #[error("address banned after pieces that failed their hash")]
+    Banned,
+    /// `max_half_open` connections wait for their handshake.
+    #[error("{0} connections already wait for their handshake")]
+    HalfOpen(usize),
 }
 
 impl Default for TorrentConfig {
@@ -80,6 +167,7 @@ impl Default for TorrentConfig {
                 peer_id: crate::new_peer_id(),
                 ..PeerConfig::default()
             },
+            limits: Limits::default(),
             seed: 0,
         }
     }
@@ -116,6 +204,13 @@ struct State {
     next_conn: ConnId,
     fatal: Option<String>,
     learned: Vec<SocketAddr>,
+    limits: Limits,
+    /// Incoming connections whose handshake has not arrived, with their address.
+    half_open: BTreeMap<ConnId, Option<IpAddr>>,
+    /// Pieces failed with each address as their only sender.
+    strikes: std::collections::HashMap<IpAddr, u32>,
+    banned: Vec<IpAddr>,
+    exceeded: LimitCounters,
 }
 
 /// One torrent's shared state; cheap to clone (an `Arc`).
@@ -157,6 +252,11 @@ impl Torrent {
                 next_conn: 0,
                 fatal: None,
                 learned: Vec::new(),
+                limits: cfg.limits,
+                half_open: Default::default(),
+                strikes: Default::default(),
+                banned: Vec::new(),
+                exceeded: LimitCounters::default(),
             })),
             changes: Arc::new(tx),
             epoch: tokio::time::Instant::now(),
@@ -258,9 +358,27 @@ impl Torrent {
         out
     }
 
-    /// A transport connection is up: registers it and queues our handshake.
-    pub(crate) fn open(&self, info: ConnInfo, addr: Option<SocketAddr>) -> Link {
+    /// A transport connection is up: registers it and queues our handshake, unless its
+    /// address is banned or too many connections wait for their handshake.
+    pub(crate) fn open(&self, info: ConnInfo, addr: Option<SocketAddr>) -> Result<Link, Refusal> {
         self.with(|s, now| {
+            if addr.is_some_and(|a| s.banned.contains(&a.ip())) {
+                s.exceeded.banned += 1;
+                return Err(Refusal::Banned);
+            }
+            let ip = addr.map(|a| a.ip());
+            if !info.outgoing {
+                let same = s
+                    .half_open
+                    .values()
+                    .filter(|&&a| a.is_some() && a == ip)
+                    .count();
+                if s.half_open.len() >= s.limits.max_half_open || same >= MAX_HALF_OPEN_PER_ADDRESS
+                {
+                    s.exceeded.half_open += 1;
+                    return Err(Refusal::HalfOpen(s.limits.max_half_open));
+                }
+            }
             s.next_conn += 1;
             let conn = s.next_conn;
             let wake = Arc::new(Notify::new());
@@ -269,8 +387,42 @@ impl Torrent {
                 s.addrs.insert(conn, a);
             }
             s.peer.handle_connected(now, conn, info);
-            Link { conn, wake }
+            if !info.outgoing {
+                s.half_open.insert(conn, ip);
+            }
+            Ok(Link { conn, wake })
         })
+    }
+
+    /// Whether connections from `ip` are refused (and it is never dialled).
+    pub fn is_banned(&self, ip: IpAddr) -> bool {
+        self.lock().banned.contains(&ip)
+    }
+
+    /// The most bytes a connection may leave unsent ([`Limits::max_buffered`]).
+    pub(crate) fn max_buffered(&self) -> usize {
+        self.lock().limits.max_buffered
+    }
+
+    /// A connection went over [`Limits::max_buffered`] and is closed.
+    pub(crate) fn count_over_buffered(&self) {
+        self.lock().exceeded.buffered += 1;
+    }
+
+    /// The limits in force and what they turned away.
+    pub fn limits(&self) -> LimitsReport {
+        let s = self.lock();
+        let cfg = s.peer.config();
+        LimitsReport {
+            max_connections: cfg.max_connections,
+            max_requests_per_peer: cfg.max_queued_requests,
+            limits: s.limits,
+            exceeded: LimitCounters {
+                requests: s.peer.stats().refused_requests,
+                ..s.exceeded
+            },
+            banned: s.banned.clone(),
+        }
     }
 
     /// The connection's next turn: frames to send are appended to `out` (encoded), then
@@ -305,7 +457,10 @@ impl Torrent {
 
     /// The peer's handshake arrived on `conn`.
     pub(crate) fn on_handshake(&self, conn: ConnId, h: &ledbat_bt_proto::Handshake) {
-        self.with(|s, now| s.peer.handle_handshake(now, conn, h));
+        self.with(|s, now| {
+            s.half_open.remove(&conn);
+            s.peer.handle_handshake(now, conn, h)
+        });
     }
 
     /// A message arrived on `conn`. A storage error (writing a verified piece) is
@@ -344,6 +499,7 @@ impl Torrent {
             s.peer.handle_closed(now, conn);
             s.wakers.remove(&conn);
             s.addrs.remove(&conn);
+            s.half_open.remove(&conn);
             ended
         })
     }
@@ -356,7 +512,13 @@ impl State {
         let mut changed = false;
         while let Some(e) = self.peer.poll_event() {
             match e {
-                Event::DataReady { conn } | Event::Close { conn, .. } => self.wake(conn),
+                Event::Close { conn, reason } => {
+                    if matches!(reason, CloseReason::Full(_)) {
+                        self.exceeded.connections += 1;
+                    }
+                    self.wake(conn);
+                }
+                Event::DataReady { conn } => self.wake(conn),
                 Event::ListenPort { conn, port } => {
                     if let Some(a) = self.addrs.get(&conn) {
                         self.learned.push(SocketAddr::new(a.ip(), port));
@@ -371,6 +533,27 @@ impl State {
             self.wake(conn);
         }
         changed
+    }
+
+    /// `ip` alone sent a piece that failed its hash; bans it at [`Limits::ban_after`].
+    /// Both tables stay within [`MAX_REMEMBERED_ADDRESSES`].
+    fn strike(&mut self, ip: IpAddr) {
+        if self.banned.contains(&ip) {
+            return;
+        }
+        if self.strikes.len() >= MAX_REMEMBERED_ADDRESSES && !self.strikes.contains_key(&ip) {
+            self.strikes.clear();
+        }
+        let n = self.strikes.entry(ip).or_default();
+        *n += 1;
+        if *n < self.limits.ban_after {
+            return;
+        }
+        self.strikes.remove(&ip);
+        if self.banned.len() >= MAX_REMEMBERED_ADDRESSES {
+            self.banned.remove(0);
+        }
+        self.banned.push(ip);
     }
 
     fn wake(&self, conn: ConnId) {
@@ -423,7 +606,12 @@ impl State {
         }
         let buf = self.bufs.remove(&index).expect("present");
         if !piece_ok(meta, index, &buf) {
-            self.peer.handle_piece_failed(now, index);
+            let senders = self.peer.handle_piece_failed(now, index);
+            if let [conn] = senders[..] {
+                if let Some(ip) = self.addrs.get(&conn).map(SocketAddr::ip) {
+                    self.strike(ip);
+                }
+            }
             return Ok(());
         }
         let last = self.peer.have().count() + 1 == meta.num_pieces();
@@ -472,16 +660,154 @@ mod tests {
 
     /// A connection to a seed that unchokes us; returns its id.
     fn seed_conn(t: &Torrent, who: u8) -> ConnId {
+        seed_conn_from(t, who, None).unwrap()
+    }
+
+    /// The same from an address (refused when the torrent refuses it).
+    fn seed_conn_from(t: &Torrent, who: u8, addr: Option<SocketAddr>) -> Result<ConnId, Refusal> {
         let info = ConnInfo {
             transport: Some(Transport::Utp),
             outgoing: true,
         };
-        let l = t.open(info, None);
+        let l = t.open(info, addr)?;
         let ih = t.meta().info_hash;
         t.on_handshake(l.conn, &Handshake::new(ih, [who; 20], true, true));
         t.on_message(l.conn, Message::HaveAll).unwrap();
         t.on_message(l.conn, Message::Unchoke).unwrap();
-        l.conn
+        Ok(l.conn)
+    }
+
+    /// `conn` answers every request it was sent with corrupted data.
+    fn send_bad_blocks(t: &Torrent, conn: ConnId, data: &[u8]) {
+        for r in requests(t, conn) {
+            let Message::Piece {
+                index,
+                begin,
+                mut data,
+            } = piece(data, r)
+            else {
+                unreachable!()
+            };
+            data[0] ^= 1;
+            t.on_message(conn, Message::Piece { index, begin, data })
+                .unwrap();
+        }
+    }
+
+    #[test]
+    fn the_lone_sender_of_two_bad_pieces_is_banned_and_refused() {
+        let (d, t, data) = setup("ban", 4 * 32_768);
+        let addr = |port| Some(SocketAddr::from(([10, 0, 0, 9], port)));
+        // A connection is closed at its first bad piece; the address comes back.
+        for (k, port) in [(1, 1000), (2, 1001)] {
+            let a = seed_conn_from(&t, k, addr(port)).unwrap();
+            send_bad_blocks(&t, a, &data);
+            assert_eq!(t.counters().hash_failures, k as u64);
+            assert_eq!(t.is_banned(addr(1).unwrap().ip()), k == 2);
+            t.closed(a);
+        }
+        assert_eq!(t.limits().banned, vec![addr(1).unwrap().ip()]);
+        assert_eq!(seed_conn_from(&t, 1, addr(2000)), Err(Refusal::Banned));
+        assert_eq!(t.limits().exceeded.banned, 1);
+        // Another address is not concerned.
+        assert!(seed_conn_from(&t, 2, Some(SocketAddr::from(([10, 0, 0, 8], 1)))).is_ok());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn one_lone_failure_is_forgiven_and_shared_failures_strike_nobody() {
+        let (d, t, data) = setup("strike", 4 * 32_768);
+        let ip = |k| SocketAddr::from(([10, 0, 0, k], 1000));
+        // One bad piece from a lone sender: a strike, no ban (the default bound is 2).
+        let a = seed_conn_from(&t, 1, Some(ip(1))).unwrap();
+        send_bad_blocks(&t, a, &data);
+        assert_eq!(t.counters().hash_failures, 1);
+        assert!(!t.is_banned(ip(1).ip()));
+        // With a bound of 1, a piece whose blocks came from two senders (one of them gone
+        // since) fails: neither is struck.
+        let t = {
+            let meta = t.meta().clone();
+            let st = Storage::create(&meta, &d.join("out2")).unwrap();
+            let n = meta.num_pieces();
+            let mut c = TorrentConfig::default();
+            c.peer.pipeline = c.peer.pipeline.with_max(1);
+            c.limits.ban_after = 1;
+            Torrent::with_config(meta, st, Bitfield::new(n), c)
+        };
+        let b = seed_conn_from(&t, 2, Some(ip(2))).unwrap();
+        let c = seed_conn_from(&t, 3, Some(ip(3))).unwrap();
+        let rb = requests(&t, b);
+        t.on_message(b, piece(&data, rb[0])).unwrap();
+        t.closed(b);
+        // c picks up the rest of b's piece and corrupts it.
+        let r = (0..4)
+            .flat_map(|_| {
+                let rs = requests(&t, c);
+                for &r in &rs {
+                    if r.index != rb[0].index {
+                        t.on_message(c, piece(&data, r)).unwrap();
+                    }
+                }
+                rs
+            })
+            .find(|r| r.index == rb[0].index)
+            .expect("the piece b left");
+        let Message::Piece {
+            index,
+            begin,
+            mut data,
+        } = piece(&data, r)
+        else {
+            unreachable!()
+        };
+        data[0] ^= 1;
+        t.on_message(c, Message::Piece { index, begin, data })
+            .unwrap();
+        assert_eq!(t.counters().hash_failures, 1);
+        assert!(t.limits().banned.is_empty());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn connections_waiting_for_a_handshake_are_bounded() {
+        let (d, t, _) = setup("halfopen", 40_000);
+        let info = ConnInfo {
+            transport: Some(Transport::Tcp),
+            outgoing: false,
+        };
+        // Two per address; then the address is turned away, others are not; our own dials
+        // never are.
+        let from = |k| Some(SocketAddr::from(([10, 0, 0, k], 1000)));
+        let two: Vec<Link> = (0..2).map(|_| t.open(info, from(1)).unwrap()).collect();
+        assert!(t.open(info, from(1)).is_err());
+        assert!(t.open(info, from(2)).is_ok());
+        let out = ConnInfo {
+            outgoing: true,
+            ..info
+        };
+        assert!(t.open(out, from(1)).is_ok());
+        assert_eq!(t.limits().exceeded.half_open, 1);
+        for l in two {
+            t.closed(l.conn);
+        }
+        let t = {
+            let meta = t.meta().clone();
+            let st = Storage::create(&meta, &d.join("out2")).unwrap();
+            let n = meta.num_pieces();
+            Torrent::new(meta, st, Bitfield::new(n))
+        };
+        let max = Limits::default().max_half_open;
+        let links: Vec<Link> = (0..max).map(|_| t.open(info, None).unwrap()).collect();
+        assert_eq!(t.open(info, None).err(), Some(Refusal::HalfOpen(max)));
+        // A handshake frees a place, and so does a close.
+        let ih = t.meta().info_hash;
+        t.on_handshake(links[0].conn, &Handshake::new(ih, [1; 20], true, true));
+        assert!(t.open(info, None).is_ok());
+        t.closed(links[1].conn);
+        assert!(t.open(info, None).is_ok());
+        assert!(t.open(info, None).is_err());
+        assert_eq!(t.limits().exceeded.half_open, 2);
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     /// The requests `conn` sent, decoded from its frames.
@@ -567,7 +893,7 @@ mod tests {
             transport: Some(Transport::Tcp),
             outgoing: false,
         };
-        let l = t.open(info, None);
+        let l = t.open(info, None).unwrap();
         let ih = t.meta().info_hash;
         t.on_handshake(l.conn, &Handshake::new(ih, [9; 20], true, true));
         t.on_message(l.conn, Message::HaveNone).unwrap();

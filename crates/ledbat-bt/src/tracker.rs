@@ -11,7 +11,8 @@
 //! holds 18-byte IPv6 entries (BEP 7).
 //!
 //! Schedule ([`Announcer`]): `started` first; then every `interval` (never below
-//! `min interval`); `completed` at once when the download completes; `stopped` when leaving.
+//! `min interval`; both cut to a day); `completed` at once when the download completes;
+//! `stopped` when leaving.
 //! A failed announce is retried after 15 s, doubling up to 30 min (libtorrent's back-off
 //! starts at 15 s as well). Untrusted input never panics: every malformed answer is an
 //! error naming the field.
@@ -24,6 +25,10 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 /// Largest HTTP answer read from a tracker (headers and body).
 pub const MAX_RESPONSE: usize = 256 * 1024;
+/// Longest `interval` or `min interval` taken from a tracker, in seconds (one day); a
+/// longer one is cut to it. Trackers ask for 30 min (opentracker) to 1 h; a value near
+/// 2^64 s overflowed the conversion to nanoseconds (found by the fuzz target `tracker`).
+pub const MAX_INTERVAL_S: u64 = 24 * 3600;
 
 /// The `event` of an announce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -222,7 +227,7 @@ fn opt_u64(v: &Value, key: &'static str) -> Result<Option<u64>, TrackerError> {
 
 /// Parses a tracker's bencoded answer body.
 pub fn parse_reply(body: &[u8]) -> Result<AnnounceReply, TrackerError> {
-    let v: Value = bt_bencode::from_slice(body).map_err(|e| {
+    let v: Value = ledbat_bt_proto::bencode::from_slice(body).map_err(|e| {
         let head = String::from_utf8_lossy(&body[..body.len().min(60)]).into_owned();
         TrackerError::Http(format!("body is not bencode ({e}): {head:?}"))
     })?;
@@ -294,8 +299,8 @@ pub fn parse_reply(body: &[u8]) -> Result<AnnounceReply, TrackerError> {
     }
     peers.retain(|p| p.port() != 0);
     Ok(AnnounceReply {
-        interval: Duration::from_secs(interval),
-        min_interval: min_interval.map(Duration::from_secs),
+        interval: Duration::from_secs(interval.min(MAX_INTERVAL_S)),
+        min_interval: min_interval.map(|m| Duration::from_secs(m.min(MAX_INTERVAL_S))),
         peers,
         complete: opt_u64(&v, "complete")?,
         incomplete: opt_u64(&v, "incomplete")?,
@@ -622,6 +627,17 @@ mod tests {
         assert!(parse_http(b"HTTP/1.0 200 OK\r\nContent-Length: 9\r\n\r\nab").is_err());
         assert!(parse_http(b"SSH-2.0-x\r\n\r\n").is_err());
         assert!(parse_http(b"HTTP/1.0 200 OK\r\n").is_err());
+    }
+
+    /// Found by the fuzz target `tracker`: an interval of about 8 x 10^18 s overflowed.
+    #[test]
+    fn huge_intervals_are_cut_to_a_day() {
+        let r = parse_reply(
+            b"d8:intervali8198552921648689607e12:min intervali18446744073709551615e5:peers0:e",
+        )
+        .unwrap();
+        assert_eq!(r.interval, Duration::from_secs(MAX_INTERVAL_S));
+        assert_eq!(r.min_interval, Some(Duration::from_secs(MAX_INTERVAL_S)));
     }
 
     #[test]

@@ -56,7 +56,16 @@ fn pipeline(n: u32) -> PeerConfig {
 }
 
 fn torrent(meta: &Metainfo, st: Storage, have: Bitfield, peer: PeerConfig) -> Torrent {
-    Torrent::with_config(meta.clone(), st, have, TorrentConfig { peer, seed: 1 })
+    Torrent::with_config(
+        meta.clone(),
+        st,
+        have,
+        TorrentConfig {
+            peer,
+            seed: 1,
+            ..TorrentConfig::default()
+        },
+    )
 }
 
 fn seeder_with(meta: &Metainfo, src: &Path, cfg: PeerConfig) -> Torrent {
@@ -286,6 +295,47 @@ async fn request_over_16k_is_refused() {
         "{e}"
     );
     drop(peer.await.unwrap());
+}
+
+/// A peer that floods requests and never reads (the attacked swarm's `flood`): our
+/// answers pile up unsent until the buffered limit closes the connection, counted;
+/// memory never grows past it.
+#[tokio::test]
+async fn a_peer_that_never_reads_is_closed_at_the_buffered_limit() {
+    let d = tmpdir("flood");
+    let (meta, src, _) = make(&d.0, 200_000, 16384);
+    let st = Storage::open_existing(&meta, &src).unwrap();
+    let have = st.verify_all(&meta).unwrap();
+    let mut cfg = TorrentConfig {
+        peer: config(),
+        seed: 1,
+        ..TorrentConfig::default()
+    };
+    cfg.limits.max_buffered = 64 * 1024;
+    let s = Torrent::with_config(meta.clone(), st, have, cfg);
+    let ih = meta.info_hash;
+    // A small pipe: what we write stays in our buffer once its 4 KiB are full.
+    let (a, mut b) = tokio::io::duplex(4096);
+    let peer = tokio::spawn(async move {
+        let h = Handshake::new(ih, *b"-XX0000-fakefakefake", true, true);
+        b.write_all(&h.encode()).await.unwrap();
+        b.write_all(&Message::Interested.encode()).await.unwrap();
+        let mut reqs = Vec::new();
+        for i in 0..13u32 {
+            let r = BlockRequest {
+                index: i,
+                begin: 0,
+                length: 16384,
+            };
+            Message::Request(r).encode_into(&mut reqs);
+        }
+        // Never read; keep requesting until our side gives up.
+        while b.write_all(&reqs).await.is_ok() {}
+    });
+    let e = run_peer(a, s.clone(), opts()).await.unwrap_err();
+    assert!(matches!(e, PeerError::OverBuffered(_, 65536)), "{e}");
+    assert_eq!(s.limits().exceeded.buffered, 1);
+    peer.abort();
 }
 
 /// A seeder that corrupts every block of piece 1.

@@ -390,6 +390,24 @@ pub fn evaluate(
                 verdict: mean.map_or(Verdict::NotRun, judge),
             }
         })
+        .chain(
+            crate::catalog::variants::metric_variants()
+                .into_iter()
+                .filter(|m| m.claim == claim.id)
+                .map(|m| {
+                    let c = Claim {
+                        extract: m.extract,
+                        ..claim.clone()
+                    };
+                    let mean = mean_over_seeds(opts, &c, &claim.scenarios, results);
+                    SetupRun {
+                        param: m.param.into(),
+                        alt: vec![m.what.into()],
+                        mean,
+                        verdict: mean.map_or(Verdict::NotRun, judge),
+                    }
+                }),
+        )
         .collect();
     // An untestable claim's verdict does not come from its values: fragility is judged on
     // what its values alone would say.
@@ -549,9 +567,7 @@ fn setup_section(map: &Map) -> crate::report::Section {
     crate::report::Section {
         title: "Scenario setups against the papers' words".into(),
         text: Vec::new(),
-        markdown: body
-            .replace("\n## ", "\n### ")
-            .replace("\n### ### ", "\n#### "),
+        markdown: body.replace("\n### ", "\n#### ").replace("\n## ", "\n### "),
         plots: Vec::new(),
     }
 }

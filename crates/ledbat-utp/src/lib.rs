@@ -13,6 +13,8 @@
 //!   strangers, half-open bound);
 //! - `harness` (feature `harness`, for tests, benchmarks and fuzz targets): two endpoints
 //!   over an in-memory lossy network with a virtual clock;
+//! - `replay` (feature `harness` too): datagram sequences (captures of real peers, fuzz
+//!   inputs) played to one endpoint;
 //! - `runtime` (feature `tokio`): UDP socket, listener and `AsyncRead`/`AsyncWrite` streams.
 
 pub mod config;
@@ -29,6 +31,8 @@ pub use stats::{ConnectionStats, EndpointStats};
 pub mod endpoint;
 #[cfg(feature = "harness")]
 pub mod harness;
+#[cfg(feature = "harness")]
+pub mod replay;
 
 pub use endpoint::{ConnHandle, Endpoint, EndpointConfig};
 #[cfg(feature = "tokio")]

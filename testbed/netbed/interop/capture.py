@@ -1,7 +1,8 @@
 """The packet capture of an interop case and what it proves about the transport.
 
 tshark captures the headers (200 bytes: the uTP header and a BitTorrent handshake) of every
-UDP and TCP packet on the two peers' ports; after the case, tshark with the `bt_utp_udp`
+UDP and TCP packet on the two peers' ports (whole packets with `--capture-bytes 0`, which is
+how the fuzz targets' seed corpora are taken: fuzz/README.md); after the case, tshark with the `bt_utp_udp`
 heuristic dissector counts uTP packets by type, BitTorrent handshakes carried inside uTP
 for the case's info-hash, and TCP segments (`summarise`). `capture_ok` is the verdict.
 """
@@ -19,10 +20,11 @@ UTP_TYPES = {"0": "data", "1": "fin", "2": "state", "3": "reset", "4": "syn"}
 SNAP_BYTES = 200
 
 
-def capture_cmd(iface: str, ports: list[int], path: str) -> list[str]:
-    """tshark writing the headers of UDP and TCP packets on `ports` to `path`."""
+def capture_cmd(iface: str, ports: list[int], path: str, snap: int = SNAP_BYTES) -> list[str]:
+    """tshark writing the first `snap` bytes (0: all) of the UDP and TCP packets on `ports`
+    to `path`."""
     flt = " or ".join(f"port {p}" for p in ports)
-    return ["tshark", "-i", iface, "-s", str(SNAP_BYTES), "-f",
+    return ["tshark", "-i", iface, "-s", str(snap), "-f",
             f"(udp or tcp) and ({flt})", "-w", path, "-q"]
 
 
@@ -67,7 +69,8 @@ class Capture:
     def __init__(self, h, ports):
         iface, ns = h.net.capture_iface
         self.path = os.path.join(h.workdir, f"capture-{h.case}-{h.net.name}.pcapng")
-        self.proc = h.group.start("tshark", capture_cmd(iface, ports, self.path), ns=ns)
+        snap = getattr(h.a, "capture_bytes", SNAP_BYTES)
+        self.proc = h.group.start("tshark", capture_cmd(iface, ports, self.path, snap), ns=ns)
         proc.wait_until(lambda: "Capturing on" in self.proc.stderr_text(), 10, 0.1)
         time.sleep(0.3)
 

@@ -106,6 +106,8 @@ def main(argv=None):
                     help='extra arguments for our seed and get, e.g. "--cc ledbat --target-ms 25"')
     ap.add_argument("--no-install", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (captures, logs)")
+    ap.add_argument("--capture-bytes", type=int, default=200,
+                    help="bytes of each packet captured (0: whole packets, for fuzz seed corpora)")
     ap.add_argument("--json-out", default=None, help="write all results here")
     ap.add_argument("--max-seconds", type=int, default=900,
                     help="overall time limit; on expiry everything is stopped and removed (exit 1)")

@@ -800,12 +800,13 @@ impl<D: BlockData> Peer<D> {
 
     /// Piece `piece` (all its blocks received) failed its hash: its blocks are missing
     /// again, its bytes no longer count as downloaded, and every connection that sent a
-    /// block of it is closed ([`CloseReason::HashFailed`]). Anything else (a piece still
-    /// missing blocks, or already ours) is ignored.
-    pub fn handle_piece_failed(&mut self, now: Instant, piece: u32) {
+    /// block of it is closed ([`CloseReason::HashFailed`]). Returns those connections,
+    /// the ones already gone included (the driver tells a lone sender from a shared
+    /// piece). Anything else (a piece still missing blocks, or already ours) is ignored.
+    pub fn handle_piece_failed(&mut self, now: Instant, piece: u32) -> Vec<ConnId> {
         if !self.picker.is_awaiting_check(piece) {
             self.stats.ignored += 1;
-            return;
+            return Vec::new();
         }
         let p = self.pending.remove(&piece).unwrap_or_default();
         self.stats.hash_failures += 1;
@@ -816,10 +817,11 @@ impl<D: BlockData> Peer<D> {
             let b = self.stats.by_transport(t);
             b.downloaded = b.downloaded.saturating_sub(p.bytes[t as usize]);
         }
-        for c in p.contributors {
+        for &c in &p.contributors {
             self.fail(now, c, CloseReason::HashFailed(piece));
         }
         self.request_all(now);
+        p.contributors
     }
 
     fn piece_ours(&mut self, now: Instant, piece: u32) {

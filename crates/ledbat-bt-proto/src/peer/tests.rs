@@ -1023,7 +1023,7 @@ proptest::proptest! {
                 4 => p.close(t(now), conn),
                 5 => {
                     if let Some(&piece) = p.pending.keys().next() {
-                        if now % 3 == 0 { p.handle_piece_failed(t(now), piece) } else { p.handle_piece_verified(t(now), piece) }
+                        if now % 3 == 0 { p.handle_piece_failed(t(now), piece); } else { p.handle_piece_verified(t(now), piece) }
                     }
                 }
                 _ => {

@@ -14,8 +14,8 @@ use crate::utp_opts::Tracer;
 use anyhow::{bail, Context, Result};
 use ledbat_bt::proto::{ChokerConfig, SeedChoking};
 use ledbat_bt::{
-    create_torrent, new_peer_id, Bitfield, Disposition, Metainfo, OutputPaths, PeerConfig, Storage,
-    Torrent, TorrentConfig,
+    create_torrent, new_peer_id, Bitfield, Disposition, Limits, Metainfo, OutputPaths, PeerConfig,
+    Storage, Torrent, TorrentConfig,
 };
 use ledbat_utp::ConnectionConfig;
 use std::net::SocketAddr;
@@ -113,6 +113,21 @@ struct NetArgs {
     /// of the peer's rate need fewer.
     #[arg(long, default_value_t = PeerConfig::default().pipeline.max_blocks())]
     pipeline: u32,
+    /// Most connections waiting for the peer's BitTorrent handshake; more are closed at
+    /// once (each waits at most the 10 s handshake timeout).
+    #[arg(long, default_value_t = Limits::default().max_half_open)]
+    max_half_open: usize,
+    /// Most requests of one peer queued for upload; more are refused (REJECT under BEP 6).
+    #[arg(long, default_value_t = PeerConfig::default().max_queued_requests)]
+    max_requests: usize,
+    /// Most KiB encoded for one connection and not yet taken by its transport; a peer that
+    /// does not read is disconnected past it.
+    #[arg(long, default_value_t = Limits::default().max_buffered / 1024)]
+    max_buffered_kib: usize,
+    /// Ban an address after this many pieces that failed their hash with it as their only
+    /// sender (its connections refused, never dialled again).
+    #[arg(long, default_value_t = Limits::default().ban_after)]
+    ban_after: u32,
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
@@ -296,12 +311,22 @@ fn torrent_config(
         peer_id,
         pipeline: base.pipeline.with_max(net.pipeline),
         max_connections: Some(max_peers),
+        max_queued_requests: net.max_requests,
         choker,
         ..base
     };
     peer.validate().context("peer settings")?;
+    let limits = Limits {
+        max_half_open: net.max_half_open,
+        max_buffered: net.max_buffered_kib.saturating_mul(1024),
+        ban_after: net.ban_after,
+    };
+    if limits.max_half_open == 0 || limits.max_buffered == 0 || limits.ban_after == 0 {
+        bail!("--max-half-open, --max-buffered-kib and --ban-after must be at least 1");
+    }
     Ok(TorrentConfig {
         peer,
+        limits,
         seed: seed.unwrap_or_else(|| rng_seed(&peer_id)),
     })
 }
@@ -482,7 +507,8 @@ async fn run_cmd(a: RunArgs) -> Result<()> {
             "path": path, "complete": complete, "seconds": o.seconds,
             "completed_after": o.completed_after, "stopped_by": o.stopped_by,
             "bytes": meta.total_length, "pieces": meta.num_pieces(), "counters": c,
-            "tracker": o.tracker, "peers": o.peers,
+            "limits": torrent.limits(), "tracker": o.tracker, "peers": o.peers,
+            "peers_unreported": o.peers_unreported,
         }))?;
     } else {
         outln!(
@@ -590,7 +616,8 @@ async fn seed(a: SeedArgs) -> Result<()> {
             "role": "torrent seed", "name": name, "info_hash": hash,
             "transport": tname, "cc": ucfg.controller.name(),
             "listen": o.local.to_string(), "seconds": o.seconds, "uploaded": c.uploaded,
-            "stopped_by": o.stopped_by, "peers": o.peers,
+            "stopped_by": o.stopped_by, "limits": torrent.limits(), "peers": o.peers,
+            "peers_unreported": o.peers_unreported,
         }))
     } else {
         outln!(
@@ -659,7 +686,8 @@ async fn get(a: GetArgs) -> Result<()> {
             "path": path, "complete": true, "verified": true,
             "transport": tname, "cc": ucfg.controller.name(),
             "bytes": total, "pieces": n, "seconds": secs,
-            "rate_mbit_s": mbit(total, secs), "counters": c, "peers": o.peers,
+            "rate_mbit_s": mbit(total, secs), "counters": c, "limits": torrent.limits(),
+            "peers": o.peers,
         }))
     } else {
         outln!(

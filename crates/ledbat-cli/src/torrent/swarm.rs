@@ -69,8 +69,10 @@ pub struct Outcome {
     pub completed_after: Option<f64>,
     /// Why it stopped.
     pub stopped_by: &'static str,
-    /// One JSON object per connection.
+    /// One JSON object per connection, for the first [`MAX_REPORTED`].
     pub peers: Vec<serde_json::Value>,
+    /// Connections that ended after those, counted only.
+    pub peers_unreported: u64,
     /// Tracker announces.
     pub tracker: serde_json::Value,
     /// The address bound.
@@ -111,6 +113,12 @@ impl Progress {
     }
 }
 
+/// Peer addresses the dialer remembers, at most.
+const MAX_KNOWN: usize = 2000;
+/// Finished connections reported one by one in the summary, at most (churning peers end
+/// thousands); the rest are counted.
+const MAX_REPORTED: usize = 500;
+
 /// One finished connection.
 struct Ended {
     addr: SocketAddr,
@@ -146,6 +154,14 @@ impl Dialer {
         live: usize,
     ) -> Vec<Key> {
         if !self.known.contains(&addr) {
+            // Addresses come from trackers and from peers (BEP 10): bounded, the oldest
+            // forgotten first.
+            if self.known.len() >= MAX_KNOWN {
+                let old = self.known.remove(0);
+                for t in Transport::ALL {
+                    self.last_try.remove(&(old, t));
+                }
+            }
             self.known.push(addr);
         }
         if addr == local || self.duplicate.contains(&addr) {
@@ -228,6 +244,15 @@ fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
             utp: last.0,
         });
     });
+}
+
+/// Keeps `v` among the first [`MAX_REPORTED`] connections' reports, or counts it.
+fn report_into(out: &mut Vec<serde_json::Value>, unreported: &mut u64, v: serde_json::Value) {
+    if out.len() < MAX_REPORTED {
+        out.push(v);
+    } else {
+        *unreported += 1;
+    }
 }
 
 fn report_peer(e: &Ended, pb: &Progress) -> serde_json::Value {
@@ -405,6 +430,7 @@ pub async fn run_swarm(
     let mut dialer = Dialer::default();
     let mut dial_errors: Vec<String> = Vec::new();
     let mut peers_json = Vec::new();
+    let mut unreported = 0u64;
     let mut announcer = (!trackers.is_empty()).then(|| Announcer::new(torrent.now()));
     let mut tracker_log =
         serde_json::json!({ "ok": 0, "failed": 0, "last_error": null, "peers_received": 0 });
@@ -425,6 +451,9 @@ pub async fn run_swarm(
     let mut rates = (0.0, 0.0);
 
     let start_dials = |dialer: &mut Dialer, addr: SocketAddr, live: usize| {
+        if torrent.is_banned(addr.ip()) {
+            return;
+        }
         for (addr, t) in dialer.wanted(addr, plan, local, live) {
             let (net, tx, timeout) = (net.clone(), dial_tx.clone(), plan.connect_timeout);
             let pb = pb.clone();
@@ -508,7 +537,7 @@ pub async fn run_swarm(
                 if e.outgoing {
                     dialer.ended((e.addr, e.transport), e.duplicate);
                 }
-                peers_json.push(report_peer(&e, pb));
+                report_into(&mut peers_json, &mut unreported, report_peer(&e, pb));
             }
             Some((event, r)) = ann_rx.recv() => {
                 let now = torrent.now();
@@ -592,7 +621,7 @@ pub async fn run_swarm(
     tokio::pin!(grace);
     while live > 0 {
         tokio::select! {
-            Some(e) = done_rx.recv() => { live -= 1; peers_json.push(report_peer(&e, pb)); }
+            Some(e) = done_rx.recv() => { live -= 1; report_into(&mut peers_json, &mut unreported, report_peer(&e, pb)); }
             _ = &mut grace => break,
         }
     }
@@ -601,6 +630,7 @@ pub async fn run_swarm(
         completed_after,
         stopped_by,
         peers: peers_json,
+        peers_unreported: unreported,
         tracker: tracker_log,
         local,
         error,

@@ -90,6 +90,7 @@ mod seed003_flash;
 mod seed003_p2p;
 mod seed003_swarm;
 mod seed004;
+pub mod variants;
 
 pub use extract::kendall_tau;
 

@@ -267,7 +267,7 @@ pub struct Param {
     /// The paper's words, verbatim; empty when the paper does not state the parameter.
     #[serde(default)]
     pub quote: String,
-    /// The paper's value (`not stated` when it gives none).
+    /// The paper's value (starting `not stated` when it gives none).
     pub paper: String,
     /// Ours.
     pub ours: String,
@@ -465,6 +465,9 @@ impl Map {
     }
 }
 
+/// The fewest words a quote has: enough to find its sentence in the paper.
+pub const MIN_QUOTE_WORDS: usize = 4;
+
 /// The rules one statement row obeys.
 fn statement_problems(paper: &str, s: &Statement) -> Vec<String> {
     let mut p = Vec::new();
@@ -477,6 +480,11 @@ fn statement_problems(paper: &str, s: &Statement) -> Vec<String> {
     }
     if s.quote.trim().is_empty() && !s.legacy {
         p.push("no quote (only rows marked legacy may lack one)".into());
+    }
+    if !s.quote.trim().is_empty() && s.quote.split_whitespace().count() < MIN_QUOTE_WORDS {
+        p.push(format!(
+            "a quote of fewer than {MIN_QUOTE_WORDS} words cannot find its sentence"
+        ));
     }
     let names = !s.claims.is_empty() || !s.bed.is_empty();
     match s.status {
@@ -527,12 +535,17 @@ fn setup_problems(t: &Setup) -> Vec<String> {
         if r.paper.trim().is_empty() || r.ours.trim().is_empty() {
             p.push(format!("{at}: empty paper or ours value"));
         }
+        if !r.quote.trim().is_empty() && r.quote.split_whitespace().count() < MIN_QUOTE_WORDS {
+            p.push(format!(
+                "{at}: a quote of fewer than {MIN_QUOTE_WORDS} words cannot find its sentence"
+            ));
+        }
         if !r.quote.trim().is_empty() && r.section.trim().is_empty() {
             p.push(format!("{at}: a quote without its section"));
         }
-        if r.quote.trim().is_empty() && r.paper.trim() != "not stated" {
+        if r.quote.trim().is_empty() && !r.paper.trim().starts_with("not stated") {
             p.push(format!(
-                "{at}: no quote: the paper's value must be quoted, or be `not stated`"
+                "{at}: no quote: the paper's value must be quoted, or start with `not stated`"
             ));
         }
         for o in &r.only {
@@ -541,7 +554,7 @@ fn setup_problems(t: &Setup) -> Vec<String> {
             }
         }
         match (r.departure.trim().is_empty(), r.risk) {
-            (true, Some(_)) if r.paper.trim() != "not stated" => p.push(format!(
+            (true, Some(_)) if !r.paper.trim().starts_with("not stated") => p.push(format!(
                 "{at}: a risk without a departure (or a value the paper leaves open)"
             )),
             (false, None) => p.push(format!(
@@ -627,7 +640,7 @@ mod tests {
     fn row(status: &str, extra: &str) -> String {
         format!(
             "paper = \"seed000\"\nheading = \"h\"\n[[statement]]\nid = \"000-a\"\nsection = \"I\"\n\
-             quote = \"q\"\nsays = \"s\"\nkind = \"number\"\nstatus = \"{status}\"\n{extra}\n"
+             quote = \"four words of it\"\nsays = \"s\"\nkind = \"number\"\nstatus = \"{status}\"\n{extra}\n"
         )
     }
 
@@ -669,7 +682,7 @@ mod tests {
 
     #[test]
     fn a_row_without_a_quote_must_be_legacy() {
-        let text = row("n/a", "reason = \"r\"").replace("quote = \"q\"\n", "");
+        let text = row("n/a", "reason = \"r\"").replace("quote = \"four words of it\"\n", "");
         assert!(problems_of(&text)[0].contains("no quote"));
         assert!(problems_of(&(text + "legacy = true\n")).is_empty());
     }
@@ -677,9 +690,9 @@ mod tests {
     #[test]
     fn counts_split_by_status_and_count_suggestions_among_na() {
         let text = "paper = \"seed001\"\nheading = \"h\"\n\
-            [[statement]]\nid = \"001-a\"\nsection = \"I\"\nquote = \"q\"\nsays = \"s\"\nkind = \"number\"\nstatus = \"checked\"\nclaims = [\"c\"]\n\
-            [[statement]]\nid = \"001-b\"\nsection = \"I\"\nquote = \"q\"\nsays = \"s\"\nkind = \"number\"\nstatus = \"n/a\"\nnature = \"suggestion\"\nreason = \"r\"\n\
-            [[statement]]\nid = \"001-c\"\nsection = \"I\"\nquote = \"q\"\nsays = \"s\"\nkind = \"number\"\nstatus = \"missing\"\nneeds = \"sim\"\nreason = \"r\"\n";
+            [[statement]]\nid = \"001-a\"\nsection = \"I\"\nquote = \"four words of it\"\nsays = \"s\"\nkind = \"number\"\nstatus = \"checked\"\nclaims = [\"c\"]\n\
+            [[statement]]\nid = \"001-b\"\nsection = \"I\"\nquote = \"four words of it\"\nsays = \"s\"\nkind = \"number\"\nstatus = \"n/a\"\nnature = \"suggestion\"\nreason = \"r\"\n\
+            [[statement]]\nid = \"001-c\"\nsection = \"I\"\nquote = \"four words of it\"\nsays = \"s\"\nkind = \"number\"\nstatus = \"missing\"\nneeds = \"sim\"\nreason = \"r\"\n";
         let m = Map::parse([("t.toml", text)]).unwrap();
         let c = m.counts();
         let s1 = c.iter().find(|(p, _)| p == "seed001").unwrap().1;
@@ -704,7 +717,7 @@ mod tests {
         let t = |extra: &str| {
             format!(
                 "paper = \"seed000\"\nheading = \"h\"\n[[setup]]\nfiles = [\"seed000/a.toml\"]\n\
-                 what = \"w\"\n[[setup.param]]\nname = \"rate\"\nsection = \"III\"\nquote = \"q\"\n\
+                 what = \"w\"\n[[setup.param]]\nname = \"rate\"\nsection = \"III\"\nquote = \"four words of it\"\n\
                  paper = \"1\"\nours = \"2\"\n{extra}\n"
             )
         };

@@ -617,8 +617,8 @@ impl Default for Bursty {
 
 /// Sessions: a train of `chunks` chunks of `U[chunk_packets]` packets written `U[gap]`
 /// apart; when the train is fully acknowledged, a think time `U[think]`, then a new
-/// connection (fresh controller) for the next train. `chunks = 1`, `chunk_packets = [n, n]`
-/// and `gap = 0` gives seed 001's short TCP files.
+/// connection (fresh controller) for the next train, or (`persistent`) the same connection
+/// on. `chunks = 1`, `chunk_packets = [n, n]` and `gap = 0` gives seed 001's short TCP files.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Sessions {
@@ -630,6 +630,12 @@ pub struct Sessions {
     pub gap: [Duration; 2],
     /// Think time between trains, uniform. Default [5 s, 15 s] (seed 001).
     pub think: [Duration; 2],
+    /// Every train on the one connection (controller, window and RTT estimate kept across
+    /// the think times; the transport's `idle_restart` decides the window after them)
+    /// instead of a new connection per train. Default false. Seed 001 section II-C sends
+    /// its files over one connection ("a TCP connection that ... transferring over a long
+    /// time a series of files").
+    pub persistent: bool,
 }
 
 impl Default for Sessions {
@@ -639,6 +645,7 @@ impl Default for Sessions {
             chunk_packets: [8, 12],
             gap: [Duration::ZERO, Duration::from_millis(5)],
             think: [Duration::from_secs(5), Duration::from_secs(15)],
+            persistent: false,
         }
     }
 }

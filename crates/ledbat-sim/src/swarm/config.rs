@@ -29,13 +29,13 @@
 //! disposition = 13
 //! ```
 
-use super::choker::{ChokerConfig, SeedChoking};
-use super::disposition::{Disposition, DispositionModel};
-use super::peer::PeerConfig;
-use super::picker::PickerConfig;
-use super::torrent::{Torrent, BLOCK_SIZE};
 use crate::scenario::ScenarioError;
 use crate::units::Rate;
+use ledbat_bt_proto::config::{Opening, Pipeline, SnubClock, Timers, Verification};
+use ledbat_bt_proto::disposition::{Disposition, DispositionModel};
+use ledbat_bt_proto::{
+    ChokerConfig, Endgame, Layout, LayoutError, PeerConfig, PickerConfig, SeedChoking, BLOCK_LEN,
+};
 use ledbat_core::{ControllerConfig, Duration};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -280,7 +280,7 @@ impl Default for SwarmConfig {
         SwarmConfig {
             file_size: ByteSize(10 * 1024 * 1024),
             piece_size: ByteSize(256 * 1024),
-            block_size: ByteSize(BLOCK_SIZE as u64),
+            block_size: ByteSize(BLOCK_LEN as u64),
             pipeline: 5,
             random_first: true,
             endgame: false,
@@ -518,8 +518,8 @@ impl SwarmConfig {
     }
 
     /// The torrent's geometry.
-    pub fn torrent(&self) -> Result<Torrent, super::torrent::TorrentError> {
-        Torrent::new(
+    pub fn torrent(&self) -> Result<Layout, LayoutError> {
+        Layout::new(
             self.file_size.0,
             self.piece_size.0.min(u32::MAX as u64) as u32,
             self.block_size.0.min(u32::MAX as u64) as u32,
@@ -533,14 +533,21 @@ impl SwarmConfig {
             .and_then(|n| self.classes.iter().position(|c| &c.name == n))
     }
 
-    /// The per-peer settings these values give.
+    /// The per-peer settings these values give: the protocol of `ledbat-bt-proto` set up as
+    /// seed 003's ns-2 BitTorrent module (a fixed pipeline, the opening messages right
+    /// behind the handshake, pieces trusted, no extension, no protocol timer), with the
+    /// picking and choking of this section. The caller sets each peer's id.
     pub fn peer_config(&self) -> PeerConfig {
         let c = &self.choke;
         PeerConfig {
             picker: PickerConfig {
-                pipeline: self.pipeline,
                 random_first: self.random_first,
-                endgame: self.endgame,
+                rarest_first: true,
+                endgame: if self.endgame {
+                    Endgame::All
+                } else {
+                    Endgame::Off
+                },
             },
             choker: ChokerConfig {
                 regular: c.regular,
@@ -548,10 +555,21 @@ impl SwarmConfig {
                 optimistic_rounds: (c.optimistic_period.as_nanos() / c.round.as_nanos().max(1))
                     .max(1) as u32,
                 new_peer_weight: c.new_peer_weight,
+                round: c.round,
                 seed_choking: c.seed_choking,
                 snub_after: c.snub_after,
             },
-            round: c.round,
+            snub_clock: SnubClock::SinceBlockOrConnect,
+            pipeline: Pipeline::Fixed(self.pipeline),
+            max_request: self.block_size.0.min(u32::MAX as u64) as u32,
+            fast_extension: false,
+            extension_protocol: false,
+            opening: Opening::AtOnce,
+            verification: Verification::Trusted,
+            close_seed_pairs: false,
+            max_connections: None,
+            timers: Timers::OFF,
+            ..PeerConfig::default()
         }
     }
 }
@@ -594,10 +612,11 @@ disposition = 13
         assert_eq!(cl.disposition.bits(), 13);
         assert_eq!(cl.tcp_cc.name(), "newreno");
         let t = c.torrent().unwrap();
-        assert_eq!((t.pieces(), t.block_size()), (40, 16_384));
+        assert_eq!((t.pieces(), t.block_length()), (40, 16_384));
         let p = c.peer_config();
-        assert_eq!(p.picker.pipeline, 5);
-        assert!(!p.picker.endgame);
+        assert_eq!(p.pipeline, Pipeline::Fixed(5));
+        assert_eq!(p.picker.endgame, Endgame::Off);
+        assert_eq!(p.choker.snub_after, None);
         assert_eq!(
             (
                 p.choker.regular,
@@ -606,7 +625,8 @@ disposition = 13
             ),
             (4, 1, 3)
         );
-        assert_eq!(p.round, Duration::from_secs(10));
+        assert_eq!(p.choker.round, Duration::from_secs(10));
+        p.validate().unwrap();
     }
 
     #[test]

@@ -69,7 +69,7 @@ pub struct PeerResult {
     /// Mean packets a dequeue left waiting.
     pub uplink_dequeue_queue_pkts: Option<f64>,
     /// Mean bytes a dequeue left waiting, as the time the uplink needs to send them, ms
-    /// (the thesis's E[Q] in ms).
+    /// (the thesis's E\[Q\] in ms).
     pub uplink_dequeue_queue_ms: Option<f64>,
     /// Packets of its outgoing flows declared lost by duplicate acknowledgements.
     pub upload_lost_pkts: u64,
@@ -236,7 +236,7 @@ pub struct ClassResult {
     pub dequeue_nonempty: Option<f64>,
     /// Mean packets a dequeue left waiting.
     pub dequeue_queue_mean_pkts: Option<f64>,
-    /// Mean bytes a dequeue left waiting, as serialisation time, ms (the thesis's E[Q]).
+    /// Mean bytes a dequeue left waiting, as serialisation time, ms (the thesis's E\[Q\]).
     pub dequeue_queue_mean_ms: Option<f64>,
     /// Entry `k`: samples with `k` packets waiting (for the CCDF; trailing zeros cut).
     pub queue_hist_pkts: Vec<u64>,

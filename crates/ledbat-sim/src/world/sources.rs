@@ -5,7 +5,8 @@
 //! probability `1 - persistence`; Cbr sends datagrams at a fixed interval without a
 //! transport; Bursty writes bursts into a bounded buffer of the packets not yet
 //! acknowledged, discarding what does not fit;
-//! Sessions writes trains of chunks, each train a new connection, separated by think times.
+//! Sessions writes trains of chunks separated by think times, each train on a new
+//! connection or (persistent) all on one.
 
 use super::flow::Flow;
 use super::net::{Kind, Packet};
@@ -41,6 +42,7 @@ pub(super) enum App {
         cp: [u32; 2],
         gap: [Duration; 2],
         think: [Duration; 2],
+        persistent: bool,
     },
 }
 
@@ -72,6 +74,7 @@ impl App {
                 cp: s.chunk_packets,
                 gap: s.gap,
                 think: s.think,
+                persistent: s.persistent,
             },
         }
     }
@@ -282,10 +285,16 @@ impl World<'_> {
                 self.try_send(fi);
             }
             App::Sessions {
-                chunks, cp, gap, ..
+                chunks,
+                cp,
+                gap,
+                persistent,
+                ..
             } => {
                 if !self.flows[fi].app.unit_active {
-                    self.new_connection(fi);
+                    if !persistent {
+                        self.new_connection(fi);
+                    }
                     self.start_unit(fi, 0);
                     self.flows[fi].app.chunks_written = 0;
                 }
@@ -307,6 +316,38 @@ impl World<'_> {
 #[cfg(test)]
 mod tests {
     use crate::{run, Scenario};
+
+    /// Train completion times of a sessions flow of 40-packet files at RTT 200 ms on an
+    /// idle 10 Mb/s link (3 s apart), one connection or one per file, with the window kept
+    /// over idle periods.
+    fn session_times(persistent: bool) -> Vec<f64> {
+        let sc = Scenario::from_toml(&format!(
+            "duration = \"30s\"\n[topology]\nkind = \"dumbbell\"\ndelay = \"95ms\"\n\
+             [transport]\nidle_restart = false\n[[flow]]\ncc = {{ name = \"newreno\" }}\n\
+             traffic = {{ kind = \"sessions\", chunks = 1, chunk_packets = [40, 40], \
+             gap = [\"0s\", \"0s\"], think = [\"3s\", \"3s\"], persistent = {persistent} }}\n"
+        ))
+        .unwrap();
+        let r = run(&sc, 1).unwrap();
+        r.flows[0].completions.iter().map(|c| c.time_s).collect()
+    }
+
+    /// A new connection per file slow-starts every file from the initial window (2, 4, 8,
+    /// 16, 32: five round trips for 40 packets); one connection keeps the window the first
+    /// file grew, so the later files leave in one round trip.
+    #[test]
+    fn persistent_sessions_keep_the_window_across_think_times() {
+        let fresh = session_times(false);
+        let kept = session_times(true);
+        assert!(fresh.len() >= 5 && kept.len() >= 5, "{fresh:?} {kept:?}");
+        let first = fresh[0];
+        assert!(fresh.iter().all(|t| (t - first).abs() < 0.05), "{fresh:?}");
+        assert!((kept[0] - first).abs() < 0.05, "{kept:?} {fresh:?}");
+        assert!(
+            kept[2..].iter().all(|t| *t < first - 0.3),
+            "{kept:?} against {first}"
+        );
+    }
 
     /// Seed 004's source buffer holds packets until they are acknowledged, so a flow can
     /// have at most `buffer` packets outstanding.

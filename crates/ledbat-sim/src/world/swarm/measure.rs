@@ -6,11 +6,10 @@ use super::super::World;
 use crate::engine::Ev;
 use crate::result::{Aggregate, RunResult};
 use crate::swarm::config::SwarmConfig;
-use crate::swarm::disposition::Transport;
-use crate::swarm::peer::PeerStats;
 use crate::swarm::population::PeerPlan;
 use crate::swarm::report::{ClassSamples, CompletionRow, PeerResult, SwarmResult};
 use crate::swarm::PeerId;
+use ledbat_bt_proto::{PeerStats, Transport};
 use ledbat_core::{Duration, Instant};
 use std::collections::BTreeMap;
 
@@ -328,7 +327,7 @@ impl World<'_> {
                     .then(|| r.latency_sum_us as f64 / r.latency_n as f64 * 1e-3),
                 late_requests: st.late_requests,
                 duplicate_requests: st.duplicate_requests,
-                ignored: st.ignored,
+                ignored: st.ignored + st.invalid_blocks + st.violations,
             });
         }
         let rows: Vec<CompletionRow> = m
@@ -353,9 +352,9 @@ impl World<'_> {
             .filter(|f| f.active)
             .filter_map(|f| f.conn.as_ref())
             .flat_map(|c| c.stream.pending())
-            .map(|msg| match msg {
-                crate::swarm::wire::Message::Piece { len, .. } => *len as u64,
-                _ => 0,
+            .map(|f| match f {
+                ledbat_bt_proto::Frame::Message(m) => m.data_len() as u64,
+                ledbat_bt_proto::Frame::Handshake(_) => 0,
             })
             .sum();
         let result = SwarmResult::summarise(

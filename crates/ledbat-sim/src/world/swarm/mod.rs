@@ -11,7 +11,7 @@
 //!   ([`crate::swarm::population::Population::tracker_reply`]) and dials them while it has
 //!   fewer than `max_initiate` connections; a neighbour with `max_connections` refuses.
 //!   A peer below `min_peers` connections asks again every `reannounce`. The two
-//!   classes' dispositions give the transports ([`crate::swarm::disposition::resolve`],
+//!   classes' dispositions give the transports ([`ledbat_bt_proto::disposition::resolve`],
 //!   both peers dialling). Each direction of a connection is one flow of the transport
 //!   model (sender at one end, receiver at the other): under `per-uploader` (chapter 5)
 //!   control messages travel on a TCP flow each way and each direction's data on a
@@ -20,20 +20,20 @@
 //!   TCP stack's: uTP flows acknowledge every packet and never undo a timeout, whatever
 //!   its `delayed_ack` and `spurious_rto` say (libutp does neither). The handshake's round trip is not
 //!   modelled: both peers learn of the connection at once and their BEP 3 handshakes and
-//!   bitfields then travel as messages.
-//! - **Messages.** Every message, control or data, is written as its BEP 3 size into its
+//!   bitfields then travel as frames. A peer's connection ids are its neighbours' peer ids.
+//! - **Messages.** Every frame, control or data, is written as its BEP 3 size into its
 //!   flow's byte stream ([`super::stream::Stream`]): small messages written in the same
 //!   instant share a segment, a PIECE of a 16 KiB block fills 12 segments, every segment
 //!   carries [`SEGMENT_HEADER`] bytes of headers. A message reaches its peer when its last
 //!   byte is delivered in order, so requests wait behind the same uplink queue as data:
 //!   the delay seed 003 section 5.2.1 holds responsible for its results.
-//! - **Data.** A data flow takes the next queued block ([`crate::swarm::peer::Peer::next_data`])
+//! - **Data.** A data flow takes the next queued block ([`ledbat_bt_proto::Peer::poll_upload`])
 //!   whenever less than one block waits unsent in it, as the ns-2 module of seed 003
 //!   chapter 5 hands TCP one block at a time; so a CHOKE or CANCEL still catches blocks not
 //!   yet handed over.
 //! - **Departures.** A leaving peer's flows close in both directions: whatever was in
 //!   flight on them is lost (block bytes counted in `lost_bytes`), its neighbours see
-//!   [`crate::swarm::peer::Peer::on_closed`], and the population plan may bring a
+//!   [`ledbat_bt_proto::Peer::handle_closed`], and the population plan may bring a
 //!   replacement at the same instant.
 //! - **Stop.** The run ends at the `discard + measure`-th leecher completion, or at the
 //!   scenario's `duration`, whichever comes first.
@@ -54,13 +54,13 @@ use super::World;
 use crate::engine::Ev;
 use crate::scenario::{ClockConfig, DropTail, QueueConfig, SpuriousRto, Topology};
 use crate::swarm::config::SwarmConfig;
-use crate::swarm::disposition::{resolve, Dials, DispositionModel, Transport};
-use crate::swarm::peer::{Event, Outgoing, Peer, PeerConfig};
 use crate::swarm::population::{PeerPlan, Population};
-use crate::swarm::torrent::Torrent;
-use crate::swarm::wire::Message;
 use crate::swarm::PeerId;
 use crate::transport::{Receiver, Sender, SenderConfig};
+use ledbat_bt_proto::disposition::{resolve, Dials, DispositionModel, Transport};
+use ledbat_bt_proto::{
+    Bitfield, ConnId, ConnInfo, Event, Frame, Layout, Len, Message, Peer, PeerConfig,
+};
 use ledbat_core::{Duration, Instant};
 use std::collections::BTreeMap;
 
@@ -82,8 +82,8 @@ pub(super) enum Carries {
 /// The swarm side of a flow: one direction of a peer connection.
 #[derive(Debug)]
 pub(super) struct SwarmConn {
-    /// Messages written and the segments they fill.
-    pub stream: Stream<Message>,
+    /// Frames written and the segments they fill.
+    pub stream: Stream<Frame<Len>>,
     /// The sending peer.
     pub from: PeerId,
     /// The receiving peer.
@@ -105,7 +105,7 @@ struct Out {
 /// A peer present in the swarm.
 #[derive(Debug)]
 struct Member {
-    peer: Peer,
+    peer: Peer<Len>,
     class: usize,
     host: u32,
     out: BTreeMap<PeerId, Out>,
@@ -125,7 +125,7 @@ impl Member {
 /// The swarm's state inside a [`World`].
 #[derive(Debug)]
 pub(super) struct SwarmState {
-    torrent: Torrent,
+    torrent: Layout,
     peer_cfg: PeerConfig,
     pop: Population,
     /// Every peer's plan, by id.
@@ -136,9 +136,31 @@ pub(super) struct SwarmState {
     present: Vec<PeerId>,
     /// Measurement.
     pub measure: SwarmMeasure,
-    ctl_buf: Vec<Outgoing>,
+    /// Connections a peer has frames for, in order (reused).
+    dirty_buf: Vec<ConnId>,
+    /// A peer's events (reused).
     ev_buf: Vec<Event>,
-    msg_buf: Vec<Message>,
+    /// Frames delivered (reused).
+    msg_buf: Vec<Frame<Len>>,
+}
+
+/// The peer id a simulated peer announces in its handshake: its number, big-endian, after
+/// an Azureus-style prefix (unique in the run, never ours: a peer never meets itself).
+fn sim_peer_id(id: PeerId) -> [u8; 20] {
+    let mut p = [0u8; 20];
+    p[..8].copy_from_slice(b"-SIM000-");
+    p[16..].copy_from_slice(&id.to_be_bytes());
+    p
+}
+
+/// The connection id of neighbour `n` at a peer.
+fn conn_of(n: PeerId) -> ConnId {
+    n as ConnId
+}
+
+/// The neighbour on connection `c`.
+fn neighbour_of(c: ConnId) -> PeerId {
+    c as PeerId
 }
 
 fn droptail(packets: u32) -> QueueConfig {
@@ -181,7 +203,7 @@ impl<'a> World<'a> {
             measure: SwarmMeasure::new(cfg, &plans),
             plans,
             present: Vec::new(),
-            ctl_buf: Vec::new(),
+            dirty_buf: Vec::new(),
             ev_buf: Vec::new(),
             msg_buf: Vec::new(),
         }));
@@ -234,8 +256,18 @@ impl<'a> World<'a> {
         self.star.push((ul, dl, ClockConfig::default()));
         let host = (self.star.len() - 1) as u32;
         let sw = self.sw();
-        let peer = Peer::new(id, sw.torrent, sw.peer_cfg, plan.seed, now, plan.rng_seed);
-        let tick = peer.next_tick();
+        let pieces = sw.torrent.pieces();
+        let have = if plan.seed {
+            Bitfield::full(pieces)
+        } else {
+            Bitfield::new(pieces)
+        };
+        let peer_cfg = PeerConfig {
+            peer_id: sim_peer_id(id),
+            ..sw.peer_cfg.clone()
+        };
+        let peer = Peer::new(peer_cfg, sw.torrent, have, now, plan.rng_seed);
+        let tick = peer.poll_timeout();
         sw.members[id as usize] = Some(Box::new(Member {
             peer,
             class: plan.class,
@@ -331,7 +363,11 @@ impl<'a> World<'a> {
         for (me, other, out) in [(a, b, out_a), (b, a, out_b)] {
             let m = self.member(me).expect("checked present");
             m.out.insert(other, out);
-            m.peer.on_connected(now, other);
+            let info = ConnInfo {
+                transport: None,
+                outgoing: me == a,
+            };
+            m.peer.handle_connected(now, conn_of(other), info);
             let conns = m.out.len() as u32;
             self.sw().measure.on_connections(me, conns);
         }
@@ -410,13 +446,15 @@ impl<'a> World<'a> {
         fi
     }
 
-    /// Writes `msg` into flow `fi`'s stream (sent by the next [`World::try_send`]).
-    fn conn_write(&mut self, fi: usize, msg: Message) {
+    /// Writes `frame` into flow `fi`'s stream (sent by the next [`World::try_send`]).
+    fn conn_write(&mut self, fi: usize, frame: Frame<Len>) {
         let f = &mut self.flows[fi];
         let (Some(c), Some(s)) = (f.conn.as_mut(), f.sender.as_mut()) else {
             return;
         };
-        let n = c.stream.write(msg.wire_bytes(), msg, s.snd_nxt());
+        let n = c
+            .stream
+            .write(frame.encoded_len() as u32, frame, s.snd_nxt());
         s.write(n);
     }
 
@@ -446,41 +484,62 @@ impl<'a> World<'a> {
                 fi
             }
         } as usize;
-        let block = self.sw().torrent.block_size() as u64;
+        let block = self.sw().torrent.block_length() as u64;
         loop {
             while self.unsent(fi) < block {
-                let Some(msg) = self.member(from).and_then(|m| m.peer.next_data(now, to)) else {
+                let Some(r) = self
+                    .member(from)
+                    .and_then(|m| m.peer.poll_upload(now, conn_of(to)))
+                else {
                     break;
                 };
-                if let Message::Piece { len, .. } = msg {
-                    self.sw().measure.on_upload(from, out.data_transport, len);
-                }
-                self.conn_write(fi, msg);
+                self.sw()
+                    .measure
+                    .on_upload(from, out.data_transport, r.length);
+                let piece = Message::Piece {
+                    index: r.index,
+                    begin: r.begin,
+                    data: Len(r.length),
+                };
+                self.conn_write(fi, Frame::Message(piece));
             }
             self.try_send(fi);
-            let queued = self.member(from).map_or(0, |m| m.peer.queued_uploads(to));
+            let queued = self
+                .member(from)
+                .map_or(0, |m| m.peer.queued_uploads(conn_of(to)));
             if self.unsent(fi) > 0 || queued == 0 {
                 return;
             }
         }
     }
 
-    /// Sends `id`'s control messages and handles its events until it has none.
+    /// Sends `id`'s frames and handles its events until it has none: each connection that
+    /// got frames, in the order it first did, has them written into its control flow, and
+    /// those flows transmit in the same order.
     fn drive(&mut self, id: PeerId) {
-        let mut ctl = std::mem::take(&mut self.sw().ctl_buf);
+        let now = self.now;
+        let mut dirty = std::mem::take(&mut self.sw().dirty_buf);
         let mut evs = std::mem::take(&mut self.sw().ev_buf);
         let mut touched: Vec<u32> = Vec::new();
         while let Some(m) = self.member(id) {
-            m.peer.drain_control(&mut ctl);
-            m.peer.drain_events(&mut evs);
-            if ctl.is_empty() && evs.is_empty() {
+            dirty.extend(std::iter::from_fn(|| m.peer.poll_dirty()));
+            evs.extend(std::iter::from_fn(|| m.peer.poll_event()));
+            if dirty.is_empty() && evs.is_empty() {
                 break;
             }
-            for o in ctl.drain(..) {
-                let Some(out) = self.member(id).and_then(|m| m.out.get(&o.to).copied()) else {
+            for conn in dirty.drain(..) {
+                let Some(out) = self
+                    .member(id)
+                    .and_then(|m| m.out.get(&neighbour_of(conn)).copied())
+                else {
                     continue;
                 };
-                self.conn_write(out.control as usize, o.msg);
+                while let Some(f) = self
+                    .member(id)
+                    .and_then(|m| m.peer.poll_transmit(now, conn))
+                {
+                    self.conn_write(out.control as usize, f);
+                }
                 if !touched.contains(&out.control) {
                     touched.push(out.control);
                 }
@@ -493,14 +552,14 @@ impl<'a> World<'a> {
             }
         }
         let sw = self.sw();
-        sw.ctl_buf = ctl;
+        sw.dirty_buf = dirty;
         sw.ev_buf = evs;
     }
 
     fn on_peer_event(&mut self, id: PeerId, e: Event) {
         let now = self.now;
         match e {
-            Event::DataReady { to } => self.pump_data(id, to),
+            Event::DataReady { conn } => self.pump_data(id, neighbour_of(conn)),
             Event::Block { latency, .. } => {
                 let measuring = self.measuring();
                 let class = self.member(id).map(|m| m.class);
@@ -508,8 +567,9 @@ impl<'a> World<'a> {
                     self.sw().measure.on_latency(id, c, l);
                 }
             }
-            Event::PieceCompleted { .. } => {}
             Event::Completed => self.on_completed(id, now),
+            Event::Close { conn, .. } => self.disconnect(id, neighbour_of(conn)),
+            Event::PieceCompleted { .. } | Event::ListenPort { .. } => {}
         }
     }
 
@@ -561,17 +621,20 @@ impl<'a> World<'a> {
         c.stream.deliver_into(rcv_nxt, &mut msgs);
         c.stream.trim(snd_una, rcv_nxt);
         let (from, to, transport) = (c.from, c.to, c.transport);
-        for msg in msgs.drain(..) {
-            if let Message::Piece { len, .. } = msg {
-                if measuring {
-                    let class = self.member(to).map(|m| m.class);
-                    if let Some(c) = class {
-                        self.sw().measure.on_received(c, transport, len);
+        for frame in msgs.drain(..) {
+            let Some(m) = self.member(to) else { continue };
+            match frame {
+                Frame::Handshake(h) => m.peer.handle_handshake(now, conn_of(from), &h),
+                Frame::Message(msg) => {
+                    let len = msg.data_len();
+                    if len > 0 && measuring {
+                        let class = m.class;
+                        self.sw().measure.on_received(class, transport, len);
+                    }
+                    if let Some(m) = self.member(to) {
+                        m.peer.handle_message(now, conn_of(from), msg);
                     }
                 }
-            }
-            if let Some(m) = self.member(to) {
-                m.peer.on_message(now, from, msg);
             }
         }
         self.sw().msg_buf = msgs;
@@ -583,8 +646,8 @@ impl<'a> World<'a> {
         let now = self.now;
         let cfg = self.swarm_cfg();
         let Some(m) = self.member(id) else { return };
-        m.peer.on_tick(now);
-        let next = m.peer.next_tick();
+        m.peer.handle_timeout(now);
+        let next = m.peer.poll_timeout();
         let reannounce = if now >= m.next_announce {
             m.next_announce = now + cfg.reannounce;
             m.out.len() < cfg.min_peers as usize
@@ -609,14 +672,38 @@ impl<'a> World<'a> {
             lost = c
                 .stream
                 .pending()
-                .map(|m| match m {
-                    Message::Piece { len, .. } => *len as u64,
-                    _ => 0,
+                .map(|f| match f {
+                    Frame::Message(m) => m.data_len() as u64,
+                    Frame::Handshake(_) => 0,
                 })
                 .sum();
             c.stream = Stream::new(1);
         }
         self.sw().measure.lost_bytes += lost;
+    }
+
+    /// Closes a peer's flows to one neighbour (control, and data when separate).
+    fn close_out(&mut self, o: Out) {
+        self.close_flow(o.control);
+        if let Some(d) = o.data.filter(|&d| d != o.control) {
+            self.close_flow(d);
+        }
+    }
+
+    /// The peer state machine of `a` closed its connection to `b` (a protocol violation;
+    /// none happens between the simulator's own peers): the flows both ways close and both
+    /// peers are told.
+    fn disconnect(&mut self, a: PeerId, b: PeerId) {
+        let now = self.now;
+        for (x, y) in [(a, b), (b, a)] {
+            if let Some(o) = self.member(x).and_then(|m| m.out.remove(&y)) {
+                self.close_out(o);
+            }
+            if let Some(m) = self.member(x) {
+                m.peer.handle_closed(now, conn_of(y));
+            }
+        }
+        self.drive(b);
     }
 
     /// Peer `id` leaves: its connections close, its neighbours are told, a replacement
@@ -629,22 +716,15 @@ impl<'a> World<'a> {
         self.sw().present.retain(|&p| p != id);
         let stats = m.peer.stats();
         self.sw().measure.on_leave(id, now, stats);
-        for (n, out) in &m.out {
-            self.close_flow(out.control);
-            if let Some(d) = out.data.filter(|&d| d != out.control) {
-                self.close_flow(d);
+        for (&n, &out) in &m.out {
+            self.close_out(out);
+            if let Some(o) = self.member(n).and_then(|nm| nm.out.remove(&id)) {
+                self.close_out(o);
             }
-            let back = self.member(*n).and_then(|nm| nm.out.remove(&id));
-            if let Some(o) = back {
-                self.close_flow(o.control);
-                if let Some(d) = o.data.filter(|&d| d != o.control) {
-                    self.close_flow(d);
-                }
+            if let Some(nm) = self.member(n) {
+                nm.peer.handle_closed(now, conn_of(id));
             }
-            if let Some(nm) = self.member(*n) {
-                nm.peer.on_closed(now, id);
-            }
-            self.drive(*n);
+            self.drive(n);
         }
         let sw = self.sw();
         if let Some(plan) = sw.pop.on_departed(id, now) {
