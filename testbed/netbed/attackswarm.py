@@ -30,15 +30,14 @@ import json
 import os
 import re
 import shutil
-import signal
 import sys
 import time
 from dataclasses import dataclass
 
 from . import install, paths, proc
 from .attackers import KINDS
+from .guard import arm
 from .interop.harness import make_payload, sha1_of
-from .paths import default_ledbat_bin
 from .swarm import PEER_PORT, SwarmTopo, read_jsonl, start_tracker, tracker_ready
 from .swarmrun import Member, Settings, completed, member_argv, summary_of
 
@@ -293,10 +292,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.quick:
         a.seconds, a.wave2, a.size_mb = 120.0, 40.0, 2.0
-    if os.geteuid() != 0:
-        print("error: the swarm bed needs root (network namespaces)", file=sys.stderr)
+    ledbat = install.preflight("network namespaces", a.ledbat_bin)
+    if ledbat is None:
         return 2
-    ledbat = a.ledbat_bin or default_ledbat_bin()
     try:
         install.ensure(install.Needs(["ip", "tc", "ethtool", "nft", "ping", "sysctl", "curl",
                                       "opentracker"], libtorrent=True),
@@ -306,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     out = a.out_dir or paths.default_out_dir("attack")
     os.makedirs(out, exist_ok=True)
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    arm(None)
     s = Settings(6, a.size_mb, a.rate_mbit, ledbat, "scavenger", a.seconds, a.piece_kib)
     src_dir = os.path.join(out, "source")
     os.makedirs(src_dir, exist_ok=True)

@@ -133,12 +133,18 @@ def _wait_first_line(bg: proc.Background, timeout: float) -> bool:
 
 
 def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottleneck,
-                 ctx_base: dict, logdir: str, tag: str, delay_ms: float = 0.0) -> RunResult:
+                 ctx_base: dict, logdir: str, tag: str, delay_ms: float = 0.0,
+                 route_opts: tuple[str, ...] = (),
+                 extra: list[tuple[str, list[str]]] | None = None) -> RunResult:
     """Runs `flows` for `length` seconds on a fresh bed; returns the raw samples.
 
-    `ctx_base` holds `workdir`, `ledbat_bin` and `send_file` (see `flows.Context`)."""
+    `ctx_base` holds `workdir`, `ledbat_bin` and `send_file` (see `flows.Context`);
+    `route_opts` go to the hosts' default routes (`Topology.route_opts`); `extra` are
+    further samplers, (name, argv) run in the root namespace for the whole run, their
+    output kept in `logdir` as NAME.out."""
     os.makedirs(logdir, exist_ok=True)
-    topo = Topology(tag=tag, bottleneck=bottleneck, delay_ms=delay_ms, logdir=logdir)
+    topo = Topology(tag=tag, bottleneck=bottleneck, delay_ms=delay_ms, logdir=logdir,
+                    route_opts=route_opts)
     ctx = Context(rcv_ip=topo.rcv_ip, snd_ip=topo.snd_ip, logdir=logdir, **ctx_base)
     for i, f in enumerate(flows):
         if f.port == 0:
@@ -172,6 +178,9 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
         for s in samplers:
             if not _wait_first_line(s, READY_TIMEOUT_S):
                 raise proc.CommandError(f"{s.name} produced nothing: {s.stderr_tail()}")
+        for sname, argv in extra or []:
+            samplers.append(proc.Background.start(sname, argv, ns=None, logdir=logdir,
+                                                  env=env))
         for r in runs:
             kind = KINDS[r.kind]
             r.receiver_argv = kind.receiver(r.flow, ctx)
@@ -223,7 +232,9 @@ def run_scenario(name: str, flows: list[Flow], length: float, bottleneck: Bottle
                         r.error = (f"sender exited with {r.exit_code} at "
                                    f"{t_rel:.1f} s (scheduled until {r.flow.stop:.1f} s): "
                                    f"{bg.stderr_tail(3)}")
-                    elif early:
+                    elif early and "bytes" not in r.flow.params:
+                        # a transfer of a byte count ends when it is done; others must
+                        # run their whole duration
                         r.error = f"sender ended early at {t_rel:.1f} s"
                     active.remove(r)
                     continue

@@ -12,31 +12,18 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
 from dataclasses import asdict
 
 from . import bittorrent, flows, install, measure, paths, proc, scenarios, topo
+from .guard import Deadline, arm, disarm
 from .bed import run_scenario
 from .paths import default_ledbat_bin
 from .report import print_table
-
-
-class Deadline(BaseException):
-    """The overall time limit passed."""
-
-
-def _on_alarm(_sig, _frame):
-    raise Deadline()
-
-
-def _on_term(_sig, _frame):
-    raise KeyboardInterrupt()
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -172,13 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         for s in all_scn:
             print(f"{s.name:14} {s.length(settings):5.0f} s  {s.description}")
         return 0
-    if os.geteuid() != 0:
-        print("error: the test bed creates network namespaces and qdiscs: run it as root "
-              "(sudo python3 testbed/run.py ...)", file=sys.stderr)
-        return 2
-    problem = install.check_installed()
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    if install.preflight("namespaces, qdiscs", need_bin=False) is None:
         return 2
     if a.cleanup:
         stale = topo.cleanup_stale()
@@ -218,9 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
     uses = {f.kind for s in chosen for f in s.flows(settings)}
-    if "ledbat" in uses and not os.access(ledbat_bin, os.X_OK):
-        print(f"error: no ledbat binary at {ledbat_bin} (cargo build -p ledbat-cli, or "
-              f"--ledbat-bin PATH)", file=sys.stderr)
+    if install.preflight("namespaces, qdiscs", ledbat_bin, need_bin="ledbat" in uses) is None:
         return 2
     if a.target_ms is None and "ledbat" in uses:
         try:
@@ -250,9 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     ctx = dict(workdir=work, ledbat_bin=ledbat_bin, send_file=send_file)
 
     max_s = a.max_seconds or (600 if quick else 1800)
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.signal(signal.SIGTERM, _on_term)
-    signal.alarm(int(math.ceil(max_s)))
+    arm(max_s)
     tag = f"{os.getpid() % 100000}"
     b = settings.bottleneck
     print(f"[bed] {'quick' if quick else 'full'} run: {len(chosen)} scenario(s), sender "
@@ -296,10 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         print("[bed] interrupted; cleaning up", file=sys.stderr)
         status = 3
     finally:
-        signal.alarm(0)
-        left = [ns for ns in topo.list_ns() if ns.startswith(f"{topo.NS_PREFIX}{tag}-")]
-        for ns in left:
-            topo.delete_ns(ns)
+        disarm()
+        topo.delete_tagged(tag)
         if not a.keep_files:
             for name in os.listdir(work):
                 try:

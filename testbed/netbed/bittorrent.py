@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import sys
 
+from . import paths
 from .flows import Context, Flow, FlowKind
 from .install import LT_VERSION
 
@@ -142,8 +143,5 @@ def make_torrent(data_path: str, out_path: str) -> str:
     lt.add_files(fs, data_path)
     ct = lt.create_torrent(fs, PIECE_BYTES, flags=lt.create_torrent.v1_only)
     lt.set_piece_hashes(ct, os.path.dirname(data_path))
-    tmp = out_path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(lt.bencode(ct.generate()))
-    os.replace(tmp, out_path)
+    paths.write_atomic(out_path, lt.bencode(ct.generate()))
     return str(lt.torrent_info(out_path).info_hash())

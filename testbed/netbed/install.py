@@ -157,6 +157,27 @@ def ensure(needs: Needs, install: bool = True, log: Callable[[str], None] = prin
         pip_install_libtorrent(log)
 
 
+def preflight(needs: str, ledbat_bin: str | None = None, need_bin: bool = True) -> str | None:
+    """What every bed command checks before it touches the machine: root (for `needs`, said
+    in the message), the package importable by the children it starts (`check_installed`),
+    and, when `need_bin`, our binary at `ledbat_bin` (default: the newest build). Prints the
+    first problem and returns None (the caller exits 2); else the binary's absolute path."""
+    from .paths import default_ledbat_bin
+    if os.geteuid() != 0:
+        print(f"error: needs root ({needs}): run it with sudo", file=sys.stderr)
+        return None
+    problem = check_installed()
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return None
+    path = os.path.abspath(ledbat_bin or default_ledbat_bin())
+    if need_bin and not os.access(path, os.X_OK):
+        print(f"error: no ledbat binary at {path} (--ledbat-bin, or cargo build --release "
+              "-p ledbat-cli)", file=sys.stderr)
+        return None
+    return path
+
+
 def check_installed() -> str | None:
     """None when this interpreter imports the package from anywhere (so that the children
     a run starts with `python3 -m netbed.X`, in other directories, find it too), else the

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import statistics
 from dataclasses import dataclass
 
 from .topo import ETH_HEADER
@@ -113,16 +114,15 @@ def qdisc_sent(qdisc_samples: list[dict]) -> Cumulative:
 
 
 def percentile(values: list[float], p: float) -> float:
-    """The p-th percentile (0..100) by linear interpolation between closest ranks."""
+    """The p-th percentile (a whole number 0..100) by linear interpolation between closest
+    ranks (`statistics.quantiles`, inclusive method); NaN when empty."""
     if not values:
         return math.nan
-    v = sorted(values)
-    if len(v) == 1:
-        return v[0]
-    pos = (len(v) - 1) * p / 100
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
+    if len(values) == 1 or p <= 0:
+        return float(min(values))
+    if p >= 100:
+        return float(max(values))
+    return statistics.quantiles(values, n=100, method="inclusive")[round(p) - 1]
 
 
 @dataclass
@@ -145,7 +145,7 @@ def queue_delay(qdisc_samples: list[dict], a: float, b: float, rate_bps: int) ->
     drops = (inside[-1]["drops"] - inside[0]["drops"]) if len(inside) >= 2 else 0
     return DelayStats(
         n=len(ms),
-        mean_ms=sum(ms) / len(ms) if ms else math.nan,
+        mean_ms=statistics.fmean(ms) if ms else math.nan,
         p50_ms=percentile(ms, 50),
         p95_ms=percentile(ms, 95),
         max_ms=max(ms) if ms else math.nan,
@@ -221,6 +221,6 @@ def trace_means(path: str, a: float, b: float, fields: list[str]) -> dict[str, f
     out = {}
     for f in fields:
         vals = [x[f] for x in lines if a <= x.get("t", -1) <= b and x.get(f) is not None]
-        out[f] = sum(vals) / len(vals) if vals else math.nan
+        out[f] = statistics.fmean(vals) if vals else math.nan
     out["n"] = sum(1 for x in lines if a <= x.get("t", -1) <= b)
     return out if out["n"] else None

@@ -29,3 +29,12 @@ def default_ledbat_bin() -> str:
     cands = ledbat_bin_candidates(os.environ.get("CARGO_TARGET_DIR"))
     found = [c for c in cands if os.path.exists(c)]
     return max(found, key=os.path.getmtime) if found else cands[-1]
+
+
+def write_atomic(path: str, data: str | bytes) -> None:
+    """Writes `path` whole or not at all: into `path.tmp`, then renamed over it, so a run
+    that stops half-way never leaves a half-written result."""
+    tmp = path + ".tmp"
+    with open(tmp, "wb" if isinstance(data, bytes) else "w") as fh:
+        fh.write(data)
+    os.replace(tmp, path)

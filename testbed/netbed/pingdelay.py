@@ -19,6 +19,11 @@ the same FIFO for the whole run. One run per seeder:
 | `ours`         | `ledbat torrent seed --cc ledbat`     | 10 one-minute buckets  |
 | `transmission` | Transmission 3.00 (libutp inside)     | 13 one-minute slots    |
 | `libtorrent`   | libtorrent 2.1.1                      | 20 one-minute slots    |
+| `tcp`          | kernel TCP, `ledbat tcp load ledbat`  | 10 one-minute buckets  |
+
+(`tcp`: seed 001's Fig. 1 with the RFC controller over Linux TCP, its one-way delay from
+the timestamp option; iperf3 sends, the binary must have the `tcp` feature. The flow is
+still called `utp` in the figures.)
 
 (docs/utp.md, "Congestion control in the deployed clients".) Reported per minute: the mean
 ping RTT and the mean queueing delay from the router's qdisc samples (backlog x 8 / rate).
@@ -35,25 +40,27 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
 import sys
 import time
 
-from . import bittorrent, flows, install, measure, paths, proc, topo
+from . import bittorrent, flows, install, ktcp, measure, paths, proc, topo
 from .bed import run_scenario
+from .guard import arm
 from .flows import Context, Flow, FlowKind
-from .paths import REPO, default_ledbat_bin
+from .paths import REPO
 
 TARGET_MS = 100.0
 """TARGET of all three stacks (libutp, libtorrent and our `ledbat`: 100 ms)."""
-HISTORY_MIN = {"ours": 10, "transmission": 13, "libtorrent": 20}
+HISTORY_MIN = {"ours": 10, "transmission": 13, "libtorrent": 20, "tcp": 10}
 """Base-delay history of each stack, in one-minute slots (docs/utp.md)."""
-SEEDER_KIND = {"ours": "bt-ours", "transmission": "bt-tr", "libtorrent": "bt-lt"}
+SEEDER_KIND = {"ours": "bt-ours", "transmission": "bt-tr", "libtorrent": "bt-lt", "tcp": "ktcp"}
 SEEDER_LABEL = {"ours": "ours (ledbat torrent seed --cc ledbat)",
-                "transmission": "Transmission 3.00 (libutp)", "libtorrent": "libtorrent 2.1.1"}
+                "transmission": "Transmission 3.00 (libutp)", "libtorrent": "libtorrent 2.1.1",
+                "tcp": "ours over kernel TCP (ledbat tcp load ledbat: RFC 6817, one-way delay "
+                       "from TCP timestamps)"}
 PING_INTERVAL_S = 1.0
 PING_RE = re.compile(r"icmp_seq=(\d+).*?time=([0-9.]+) ms")
 
@@ -183,10 +190,6 @@ def markdown(docs: list[dict]) -> str:
 # ---------------------------------------------------------------- main
 
 
-def _on_term(_sig, _frame):
-    raise KeyboardInterrupt()
-
-
 def needs_of(seeder: str) -> install.Needs:
     """The bed's tools, libtorrent (leecher, torrent) and Transmission when it seeds."""
     tools = ["ip", "tc", "nft", "ethtool", "ping", "sysctl", "ss"]
@@ -197,16 +200,9 @@ def needs_of(seeder: str) -> install.Needs:
 
 def run(a) -> int:
     """One seeder's run (root)."""
-    if os.geteuid() != 0:
-        print("error: needs root (namespaces, qdiscs)", file=sys.stderr)
-        return 2
-    problem = install.check_installed()
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
-    if a.seeder == "ours" and not os.access(ledbat_bin, os.X_OK):
-        print(f"error: no ledbat binary at {ledbat_bin} (--ledbat-bin)", file=sys.stderr)
+    ledbat_bin = install.preflight("namespaces, qdiscs", a.ledbat_bin,
+                                   need_bin=a.seeder in ("ours", "tcp"))
+    if ledbat_bin is None:
         return 2
     try:
         install.ensure(needs_of(a.seeder), install=not a.no_install,
@@ -217,6 +213,8 @@ def run(a) -> int:
     for k in bittorrent.KINDS.values():
         flows.register(k)
     flows.register(PING_KIND)
+    ktcp.register_kind()
+    ccs = ktcp.Controllers(ledbat_bin)
     rate = int(a.rate_kbit * 1000)
     length = a.minutes * 60.0
     out_dir = os.path.abspath(a.out_dir or paths.default_out_dir("fig7", f"-{a.seeder}"))
@@ -229,26 +227,31 @@ def run(a) -> int:
     bittorrent.make_torrent(data, data + ".torrent")
     ctx = dict(workdir=work, ledbat_bin=ledbat_bin, send_file=data)
     b = topo.Bottleneck.from_fifo_ms(rate, a.fifo_ms)
-    utp = Flow("utp", SEEDER_KIND[a.seeder], 0.0, length,
-               cc="ledbat" if a.seeder == "ours" else None,
+    cc = {"ours": "ledbat", "tcp": None}.get(a.seeder)
+    utp = Flow("utp", SEEDER_KIND[a.seeder], 0.0, length, cc=cc,
                params={"packet_size": "1472"} if a.seeder == "ours" else {})
     fl = [utp, Flow("ping", "ping", 0.0, length)]
     # The BitTorrent peers stop themselves after LEECH_MAX_S (a guard for the short
     # side-by-side runs); this run is longer.
     bittorrent.LEECH_MAX_S = int(length) + 300
     tag = f"f{os.getpid() % 10000}"
-    signal.signal(signal.SIGTERM, _on_term)
+    arm(None)
     started = time.monotonic()
     print(f"[fig7] {a.seeder}: {a.minutes} min at {a.rate_kbit:g} kbit/s, FIFO "
           f"{b.fifo_frames} frames ({b.fifo_ms:.0f} ms), {a.delay_ms:g} ms each way; out "
           f"{out_dir}", flush=True)
     try:
+        if a.seeder == "tcp":
+            utp.cc = ccs.ensure("ledbat")
         res = run_scenario(f"fig7-{a.seeder}", fl, length, b, ctx, out_dir, tag,
                            delay_ms=a.delay_ms)
+    except ktcp.LoadFailed as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     finally:
-        for ns in topo.list_ns():
-            if ns.startswith(f"{topo.NS_PREFIX}{tag}-"):
-                topo.delete_ns(ns)
+        for problem in ccs.close():
+            print(f"[fig7] {problem}", file=sys.stderr)
+        topo.delete_tagged(tag)
         shutil.rmtree(work, ignore_errors=True)
     doc = analyse(res, a.seeder, a.minutes, rate)
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
@@ -262,8 +265,7 @@ def run(a) -> int:
         "logdir": out_dir,
     })
     path = a.json or os.path.join(out_dir, f"fig7-{a.seeder}.json")
-    with open(path, "w") as fh:
-        json.dump(doc, fh, indent=1)
+    paths.write_atomic(path, json.dumps(doc, indent=1))
     print(markdown([doc]), flush=True)
     return 1 if doc["errors"] else 0
 

@@ -40,7 +40,6 @@ import json
 import math
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -48,8 +47,9 @@ from dataclasses import dataclass
 
 from . import bittorrent, flows, install, measure, paths, proc, sbs_report, topo
 from .bed import RunResult, run_scenario
+from .guard import Deadline, arm, disarm
 from .flows import Flow
-from .paths import REPO, default_ledbat_bin
+from .paths import REPO
 
 OUR_CCS = ["scavenger", "ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
 SEEDERS = ["libtorrent", "transmission"] + OUR_CCS
@@ -189,19 +189,21 @@ def slowdowns(trace: str, t0: float, a: float, b: float) -> int | None:
     return n
 
 
-def analyse_single(res: RunResult, rate_bps: int) -> dict:
-    """Figures of a seeder scenario (see the module doc). The cross flow is `cross`."""
+def analyse_single(res: RunResult, rate_bps: int, flow: str = "utp",
+                   overhead: int = bittorrent.UTP_OVERHEAD) -> dict:
+    """Figures of a seeder scenario (see the module doc): the flow under test is `flow`
+    (`overhead` header bytes per packet), the cross flow `cross`."""
     out: dict = {"error": _failed(res)}
     if out["error"]:
         return out
-    utp, x = res.flow("utp"), res.flow("cross")
-    t_first = first_data(res, "utp", utp.t_start)
+    utp, x = res.flow(flow), res.flow("cross")
+    t_first = first_data(res, flow, utp.t_start)
     out["first_data_s"] = None if t_first is None else round(t_first - res.t0, 2)
     if t_first is None:
         out["error"] = "the seeder never sent data"
         return out
-    trace = os.path.join(res.logdir, "utp-sender-trace.jsonl")
-    pay = measure.flow_payload(res.counters, "utp", bittorrent.UTP_OVERHEAD)
+    trace = os.path.join(res.logdir, f"{flow}-sender-trace.jsonl")
+    pay = measure.flow_payload(res.counters, flow, overhead)
     a, b = t_first + WARM_S, x.t_start
     if b - a >= 3.0:
         d = measure.queue_delay(res.qdisc, a, b, rate_bps)
@@ -220,7 +222,7 @@ def analyse_single(res: RunResult, rate_bps: int) -> dict:
         out["error"] = f"alone window too short ({b - a:.1f} s): data started late"
     te = min(x.t_stop or math.inf, x.t_start + x.flow.duration, res.t0 + res.length)
     half = x.t_start + (te - x.t_start) / 2
-    u = measure.flow_frames(res.counters, "utp")
+    u = measure.flow_frames(res.counters, flow)
     c = measure.flow_frames(res.counters, "cross")
     until = measure.time_until_below(u, x.t_start, te, LINK_SHARE * rate_bps)
     d = measure.queue_delay(res.qdisc, half, te, rate_bps)
@@ -245,17 +247,19 @@ def analyse_single(res: RunResult, rate_bps: int) -> dict:
     return out
 
 
-def analyse_two(res: RunResult, rate_bps: int) -> dict:
-    """Jain's index of two of our flows over the last half of the time both ran."""
+def analyse_two(res: RunResult, rate_bps: int, names: tuple[str, str] = ("utp1", "utp2")
+                ) -> dict:
+    """Jain's index of two of our flows (`names`, the second the latecomer) over the last
+    half of the time both ran."""
     out: dict = {"error": _failed(res)}
     if out["error"]:
         return out
-    f1, f2 = res.flow("utp1"), res.flow("utp2")
+    f1, f2 = res.flow(names[0]), res.flow(names[1])
     end = min(f1.t_stop or math.inf, f2.t_stop or math.inf, res.t0 + res.length)
-    t2 = first_data(res, "utp2", f2.t_start) or f2.t_start
+    t2 = first_data(res, names[1], f2.t_start) or f2.t_start
     half = t2 + (end - t2) / 2
-    c1 = measure.flow_frames(res.counters, "utp1")
-    c2 = measure.flow_frames(res.counters, "utp2")
+    c1 = measure.flow_frames(res.counters, names[0])
+    c2 = measure.flow_frames(res.counters, names[1])
     r1, r2 = c1.rate_bps(half, end), c2.rate_bps(half, end)
     d = measure.queue_delay(res.qdisc, half, end, rate_bps)
     out.update({
@@ -270,18 +274,6 @@ def analyse_two(res: RunResult, rate_bps: int) -> dict:
 
 
 # ---------------------------------------------------------------- main
-
-
-class Deadline(BaseException):
-    """The overall time limit passed."""
-
-
-def _on_alarm(_sig, _frame):
-    raise Deadline()
-
-
-def _on_term(_sig, _frame):
-    raise KeyboardInterrupt()
 
 
 def needs_of(seeders: list[str]) -> install.Needs:
@@ -380,10 +372,7 @@ def _write(doc: dict, header: str, json_path: str, md_path: str) -> None:
     md = header + sbs_report.markdown(doc)
     print("\n" + md)
     for path, text in ((json_path, json.dumps(doc, indent=1)), (md_path, md)):
-        tmp = path + ".tmp"
-        with open(tmp, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+        paths.write_atomic(path, text)
 
 
 def merge(paths: list[str], json_path: str, md_path: str) -> int:
@@ -434,17 +423,9 @@ def main(argv=None) -> int:
             print(f"{f:5.0f} ms FIFO  {rtt:5.0f} ms RTT  {k:6} {x or '':5} {s}  #{rep + 1}")
         print(f"{len(jobs)} scenarios, about {est:.0f} s")
         return 0
-    if os.geteuid() != 0:
-        print("error: needs root (namespaces, qdiscs)", file=sys.stderr)
-        return 2
-    problem = install.check_installed()
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    ledbat_bin = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
     uses_ours = any(k == "two" or is_ours(s) for k, _, _, _, s, _ in jobs)
-    if uses_ours and not os.access(ledbat_bin, os.X_OK):
-        print(f"error: no ledbat binary at {ledbat_bin} (--ledbat-bin)", file=sys.stderr)
+    ledbat_bin = install.preflight("namespaces, qdiscs", a.ledbat_bin, need_bin=uses_ours)
+    if ledbat_bin is None:
         return 2
     try:
         install.ensure(needs_of(p.seeders), install=not a.no_install,
@@ -481,9 +462,7 @@ def main(argv=None) -> int:
         "single": [], "two": [], "checks": [],
     }
     max_s = a.max_seconds or est * 1.5 + 120
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.signal(signal.SIGTERM, _on_term)
-    signal.alarm(int(math.ceil(max_s)))
+    arm(max_s)
     tag = f"s{os.getpid() % 10000}"
     status = 0
     started = time.monotonic()
@@ -535,10 +514,8 @@ def main(argv=None) -> int:
         print("[sbs] interrupted", file=sys.stderr)
         status = 3
     finally:
-        signal.alarm(0)
-        for ns in topo.list_ns():
-            if ns.startswith(f"{topo.NS_PREFIX}{tag}-"):
-                topo.delete_ns(ns)
+        disarm()
+        topo.delete_tagged(tag)
         shutil.rmtree(work, ignore_errors=True)
     doc["checks"] = sbs_report.checks(doc)
     doc["seconds"] = round(time.monotonic() - started, 1)

@@ -40,14 +40,13 @@ import json
 import os
 import re
 import shutil
-import signal
 import sys
 import time
 from dataclasses import asdict, dataclass
 
 from . import install, paths, proc, swarmstats as st
+from .guard import Deadline, arm, disarm
 from .interop.harness import make_payload, sha1_of
-from .paths import default_ledbat_bin
 from .svgplot import line_chart
 from .swarm import PEER_PORT, SwarmTopo, read_jsonl, sampler_argv, start_tracker, tracker_ready
 
@@ -425,18 +424,6 @@ def report(out_dir: str, rate_bps: int | None = None) -> str:
     return text
 
 
-class Deadline(BaseException):
-    """The overall time limit passed."""
-
-
-def _on_alarm(_sig, _frame):
-    raise Deadline()
-
-
-def _on_term(_sig, _frame):
-    raise KeyboardInterrupt()
-
-
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -490,17 +477,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(plan)} swarms, each at most {max_swarm:.0f} s (one copy from the seed: "
               f"{seed_copy_s:.0f} s)")
         return 0
-    if os.geteuid() != 0:
-        print("error: the swarm bed needs root (network namespaces)", file=sys.stderr)
-        return 2
-    problem = install.check_installed()
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    ledbat = a.ledbat_bin or default_ledbat_bin()
-    if not os.access(ledbat, os.X_OK):
-        print(f"error: no ledbat binary at {ledbat} (cargo build --release -p ledbat-cli)",
-              file=sys.stderr)
+    ledbat = install.preflight("network namespaces", a.ledbat_bin)
+    if ledbat is None:
         return 2
     try:
         install.ensure(install.Needs(["ip", "tc", "ethtool", "nft", "ping", "sysctl", "curl",
@@ -512,9 +490,7 @@ def main(argv: list[str] | None = None) -> int:
     out = a.out_dir or paths.default_out_dir("swarm")
     os.makedirs(out, exist_ok=True)
     limit = a.max_seconds or (600 if a.quick else 1200)
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.signal(signal.SIGTERM, _on_term)
-    signal.alarm(int(limit))
+    arm(limit)
     s = Settings(a.n, a.size_mb, a.rate_mbit, ledbat, a.cc, max_swarm)
     src_dir = os.path.join(out, "source")
     os.makedirs(src_dir, exist_ok=True)
@@ -552,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
         print("[swarm] interrupted", file=sys.stderr)
         status = 1
     finally:
-        signal.alarm(0)
+        disarm()
     print(report(out))
     print(f"[swarm] done in {time.monotonic() - t0:.0f} s", flush=True)
     return status

@@ -11,32 +11,26 @@ what the clients say about themselves.
 
 from __future__ import annotations
 
-import math
 import os
+import statistics
+
+from .measure import percentile
 
 
 def mean(xs: list[float]) -> float | None:
     """Arithmetic mean, None when empty."""
-    return sum(xs) / len(xs) if xs else None
+    return statistics.fmean(xs) if xs else None
 
 
 def stdev(xs: list[float]) -> float | None:
     """Population standard deviation, None when empty."""
-    m = mean(xs)
-    if m is None:
-        return None
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / len(xs))
+    return statistics.pstdev(xs) if xs else None
 
 
 def quantile(xs: list[float], q: float) -> float | None:
-    """The q-quantile by linear interpolation between order statistics."""
-    if not xs:
-        return None
-    s = sorted(xs)
-    pos = q * (len(s) - 1)
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+    """The q-quantile (q in hundredths) by linear interpolation between order statistics,
+    None when empty."""
+    return percentile(xs, q * 100) if xs else None
 
 
 def cdf(xs: list[float]) -> list[tuple[float, float]]:
@@ -150,9 +144,5 @@ def linear_fit(pts: list[tuple[float, float]]) -> tuple[float, float] | None:
     """Least-squares (intercept, slope) of y on x; None with fewer than two distinct x."""
     if len({x for x, _ in pts}) < 2:
         return None
-    n = len(pts)
-    mx = sum(x for x, _ in pts) / n
-    my = sum(y for _, y in pts) / n
-    sxx = sum((x - mx) ** 2 for x, _ in pts)
-    slope = sum((x - mx) * (y - my) for x, y in pts) / sxx
-    return my - slope * mx, slope
+    slope, intercept = statistics.linear_regression([x for x, _ in pts], [y for _, y in pts])
+    return intercept, slope

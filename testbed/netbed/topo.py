@@ -84,6 +84,9 @@ class Topology:
     disable_ipv6: bool = True
     """Turn IPv6 off in every namespace (no router solicitations or MLD on the bed).
     Interop keeps it on: transmission-daemon binds `::1` too."""
+    route_opts: tuple[str, ...] = ()
+    """Extra options of both hosts' default routes (`ip route add default via X ...`), e.g.
+    `("quickack", "1")`: the receiver acknowledges every segment, no delayed ACKs."""
     built: bool = False
     _delay_proc: "proc.Background | None" = None
 
@@ -156,8 +159,10 @@ class Topology:
                 r(["ethtool", "-K", dev, "tx", "off"], ns=ns)
             r(["ip", "-n", ns, "link", "set", dev, "up"])
         r(["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"], ns=self.rtr)
-        r(["ip", "-n", self.snd, "route", "add", "default", "via", self.rtr_snd_ip])
-        r(["ip", "-n", self.rcv, "route", "add", "default", "via", self.rtr_rcv_ip])
+        r(["ip", "-n", self.snd, "route", "add", "default", "via", self.rtr_snd_ip,
+           *self.route_opts])
+        r(["ip", "-n", self.rcv, "route", "add", "default", "via", self.rtr_rcv_ip,
+           *self.route_opts])
         r(self.bottleneck.tc_args(self.RTR_RCV_IF), ns=self.rtr)
         if self.delay_ms > 0:
             env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -212,12 +217,23 @@ def delete_ns(ns: str) -> list[str]:
     return problems
 
 
+def delete_prefixed(prefix: str) -> list[str]:
+    """Deletes every namespace whose name starts with `prefix` (with what runs in it);
+    returns their names."""
+    gone = [ns for ns in list_ns() if ns.startswith(prefix)]
+    for ns in gone:
+        delete_ns(ns)
+    return gone
+
+
+def delete_tagged(tag: str) -> list[str]:
+    """Deletes the namespaces of the bed run tagged `tag`."""
+    return delete_prefixed(f"{NS_PREFIX}{tag}-")
+
+
 def cleanup_stale() -> list[str]:
     """Deletes every namespace a previous bed left behind; returns their names."""
-    stale = [ns for ns in list_ns() if ns.startswith(NS_PREFIX)]
-    for ns in stale:
-        delete_ns(ns)
-    return stale
+    return delete_prefixed(NS_PREFIX)
 
 
 def tbf_stats(tc_json: str) -> dict[str, int | None]:

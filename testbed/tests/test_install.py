@@ -87,3 +87,20 @@ def test_check_installed_passes_here_and_names_the_fix_elsewhere(monkeypatch):
     msg = install.check_installed()
     assert msg.startswith("the netbed package is not installed for /bin/false")
     assert "pip install -e ./testbed" in msg
+
+
+def test_preflight_names_what_is_missing(monkeypatch, capsys, tmp_path):
+    from netbed import install as inst
+    monkeypatch.setattr(inst.os, "geteuid", lambda: 1000)
+    assert inst.preflight("namespaces") is None
+    assert "needs root (namespaces)" in capsys.readouterr().err
+    monkeypatch.setattr(inst.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(inst, "check_installed", lambda: None)
+    missing = str(tmp_path / "ledbat")
+    assert inst.preflight("x", missing) is None
+    assert f"no ledbat binary at {missing}" in capsys.readouterr().err
+    assert inst.preflight("x", missing, need_bin=False) == missing
+    exe = tmp_path / "bin"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    assert inst.preflight("x", str(exe)) == str(exe)

@@ -25,3 +25,13 @@ def test_default_out_dir_is_under_tmpdir(monkeypatch, tmp_path):
     parent, leaf = os.path.split(out)
     assert parent == os.path.join(str(tmp_path), "ledbat-fig7")
     assert leaf.endswith("-libtorrent") and len(leaf) == len("20261125-164027-libtorrent")
+
+
+def test_write_atomic_replaces_whole_and_leaves_no_temporary(tmp_path):
+    out = tmp_path / "r.json"
+    out.write_text("old")
+    paths.write_atomic(str(out), "new text")
+    assert out.read_text() == "new text"
+    paths.write_atomic(str(out), b"\x00\x01")
+    assert out.read_bytes() == b"\x00\x01"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]

@@ -98,6 +98,11 @@ struct Partial {
     received: Vec<bool>,
     requested: Vec<Vec<ConnId>>,
     received_count: u32,
+    /// Blocks neither received nor requested (kept up to date: the strict-priority rule
+    /// reads it for every started piece at every pick).
+    free: u32,
+    /// Blocks requested from at least one connection.
+    busy: u32,
 }
 
 impl Partial {
@@ -106,18 +111,56 @@ impl Partial {
             received: vec![false; blocks as usize],
             requested: vec![Vec::new(); blocks as usize],
             received_count: 0,
+            free: blocks,
+            busy: 0,
         }
     }
     /// Blocks neither received nor requested.
     fn free(&self) -> usize {
-        self.received
-            .iter()
-            .zip(&self.requested)
-            .filter(|(r, q)| !**r && q.is_empty())
-            .count()
+        self.free as usize
     }
     fn untouched(&self) -> bool {
-        self.received_count == 0 && self.requested.iter().all(Vec::is_empty)
+        self.received_count == 0 && self.busy == 0
+    }
+    /// Records a request for block `b` on `conn`; whether the block was free.
+    fn request(&mut self, b: usize, conn: ConnId) -> bool {
+        let q = &mut self.requested[b];
+        let was_free = q.is_empty();
+        if was_free {
+            self.free -= 1;
+            self.busy += 1;
+        }
+        q.push(conn);
+        was_free
+    }
+    /// Forgets the request for block `b` on `conn`; whether the block became free.
+    fn unrequest(&mut self, b: usize, conn: ConnId) -> bool {
+        let q = &mut self.requested[b];
+        let Some(i) = q.iter().position(|&x| x == conn) else {
+            return false;
+        };
+        q.remove(i);
+        if !q.is_empty() {
+            return false;
+        }
+        self.busy -= 1;
+        if self.received[b] {
+            return false;
+        }
+        self.free += 1;
+        true
+    }
+    /// Block `b` arrived (not received before): its requesters.
+    fn receive(&mut self, b: usize) -> Vec<ConnId> {
+        let requesters = std::mem::take(&mut self.requested[b]);
+        if requesters.is_empty() {
+            self.free -= 1;
+        } else {
+            self.busy -= 1;
+        }
+        self.received[b] = true;
+        self.received_count += 1;
+        requesters
     }
 }
 
@@ -242,12 +285,8 @@ impl Picker {
         let Some(part) = self.partial.get_mut(&b.piece) else {
             return;
         };
-        let q = &mut part.requested[b.block as usize];
-        if let Some(i) = q.iter().position(|&x| x == conn) {
-            q.remove(i);
-            if q.is_empty() && !part.received[b.block as usize] {
-                self.unrequested += 1;
-            }
+        if part.unrequest(b.block as usize, conn) {
+            self.unrequested += 1;
         }
         if part.untouched() {
             self.partial.remove(&b.piece);
@@ -274,13 +313,11 @@ impl Picker {
                 .partial
                 .entry(b.piece)
                 .or_insert_with(|| Partial::new(blocks));
-            let q = &mut part.requested[b.block as usize];
-            if q.is_empty() {
+            if part.request(b.block as usize, conn) {
                 self.unrequested -= 1;
             } else {
                 self.endgame_requested.insert(b);
             }
-            q.push(conn);
             self.outstanding.entry(conn).or_default().push((b, now));
             out.push(b);
         }
@@ -369,12 +406,10 @@ impl Picker {
             .partial
             .entry(b.piece)
             .or_insert_with(|| Partial::new(blocks));
-        let requesters = std::mem::take(&mut part.requested[b.block as usize]);
+        let requesters = part.receive(b.block as usize);
         if requesters.is_empty() {
             self.unrequested -= 1;
         }
-        part.received[b.block as usize] = true;
-        part.received_count += 1;
         let piece_done = part.received_count == blocks;
         let cancel: Vec<ConnId> = requesters.into_iter().filter(|&x| x != conn).collect();
         for other in &cancel {
@@ -444,6 +479,16 @@ impl Picker {
         for (piece, part) in &self.partial {
             if self.have.get(*piece) {
                 return Err(format!("piece {piece} is both ours and partial"));
+            }
+            let free = (0..part.received.len())
+                .filter(|&i| !part.received[i] && part.requested[i].is_empty())
+                .count();
+            let busy = part.requested.iter().filter(|q| !q.is_empty()).count();
+            if (free, busy) != (part.free(), part.busy as usize) {
+                return Err(format!(
+                    "piece {piece}: {free} free and {busy} requested blocks counted as {} and {}",
+                    part.free, part.busy
+                ));
             }
             for (i, q) in part.requested.iter().enumerate() {
                 let b = Block::new(*piece, i as u32);

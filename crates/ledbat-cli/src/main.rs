@@ -6,6 +6,7 @@ mod controllers;
 mod repro_cmd;
 mod sim_cmd;
 mod support;
+mod tcp_cmd;
 mod torrent;
 mod transfer;
 mod utp_opts;
@@ -39,6 +40,8 @@ enum Command {
     Recv(transfer::RecvArgs),
     /// BitTorrent over our uTP: create, seed, get.
     Torrent(torrent::Args),
+    /// The controllers as Linux TCP congestion controls (BPF): load, list, unload, stats.
+    Tcp(tcp_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Send(a) => transfer::run_send(a),
         Command::Recv(a) => transfer::run_recv(a),
         Command::Torrent(a) => torrent::run(a),
+        Command::Tcp(a) => tcp_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -115,6 +115,36 @@ impl LateBar {
     }
 }
 
+/// Resolves on Ctrl-C (SIGINT) or SIGTERM: the end of a command that runs until told to stop.
+pub async fn shutdown_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let Ok(mut term) = signal(SignalKind::terminate()) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+/// A flag set when [`shutdown_signal`] fires, for loops that are not async (a watcher
+/// thread with its own small runtime). Used by `ledbat tcp trace` (the `tcp` feature).
+#[cfg_attr(not(feature = "tcp"), allow(dead_code))]
+pub fn stop_flag() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = std::sync::Arc::new(AtomicBool::new(false));
+    let set = flag.clone();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the signal watcher")?;
+    std::thread::spawn(move || {
+        rt.block_on(shutdown_signal());
+        set.store(true, Ordering::SeqCst);
+    });
+    Ok(flag)
+}
+
 /// A hidden temporary path beside a destination, removed on drop unless persisted.
 #[derive(Debug)]
 pub struct TempPath {

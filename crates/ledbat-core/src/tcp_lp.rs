@@ -168,6 +168,11 @@ impl TcpLp {
         &self.cfg
     }
 
+    /// The Reno window (read-only), for tests and tracing.
+    pub fn reno(&self) -> &RenoWindow {
+        &self.w
+    }
+
     fn inference(&self) -> Duration {
         self.rtt
             .srtt()

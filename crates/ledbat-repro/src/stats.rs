@@ -1,31 +1,12 @@
 //! Sample statistics for per-seed measurements: mean, sample standard deviation and the
 //! two-sided 95 % confidence interval of the mean with Student's t distribution,
-//! `mean +- t(0.975, n-1) * s / sqrt(n)`.
-//!
-//! The t quantiles for 1..=30 degrees of freedom are the standard table values; beyond 30
-//! the Cornish-Fisher expansion of the t quantile around the normal quantile is used
-//! (error below 1e-4 for df > 30).
+//! `mean +- t(0.975, n-1) * s / sqrt(n)`. The mean, quantiles, Jain's index and the t
+//! quantiles are the simulator's ([`ledbat_sim::stats`]), so a claim and the report it
+//! checks compute them alike.
 
 use serde::Serialize;
 
-/// Two-sided 97.5 % quantiles of Student's t for df = 1..=30.
-const T975: [f64; 30] = [
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-    2.052, 2.048, 2.045, 2.042,
-];
-
-/// The 0.975 quantile of Student's t with `df` degrees of freedom (`df >= 1`).
-pub fn t975(df: usize) -> f64 {
-    assert!(df >= 1, "Student t needs at least one degree of freedom");
-    if df <= 30 {
-        return T975[df - 1];
-    }
-    let z = 1.959_963_985_f64;
-    let n = df as f64;
-    z + (z.powi(3) + z) / (4.0 * n)
-        + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * n * n)
-}
+pub use ledbat_sim::stats::{jain, quantile, t975};
 
 /// Summary of one metric over seeds.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -95,9 +76,10 @@ impl Summary {
     }
 }
 
-/// Arithmetic mean (NaN for an empty slice).
+/// Arithmetic mean ([`ledbat_sim::stats::mean`]), NaN for an empty slice: a claim's
+/// metric computed from no samples is NaN, which no verdict accepts.
 pub fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len() as f64
+    ledbat_sim::stats::mean(xs).unwrap_or(f64::NAN)
 }
 
 /// Sample standard deviation with Bessel's correction; 0 for fewer than two samples.
@@ -119,44 +101,10 @@ pub fn population_sd(xs: &[f64]) -> f64 {
     (xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / xs.len() as f64).sqrt()
 }
 
-/// Jain's fairness index `(sum x)^2 / (n sum x^2)`; 1 for a perfectly even share, 1/n when
-/// one flow has everything. `None` for no flows or all-zero throughput.
-pub fn jain(xs: &[f64]) -> Option<f64> {
-    let s: f64 = xs.iter().sum();
-    let s2: f64 = xs.iter().map(|x| x * x).sum();
-    if xs.is_empty() || s2 <= 0.0 {
-        None
-    } else {
-        Some(s * s / (xs.len() as f64 * s2))
-    }
-}
-
-/// The `q` quantile (0..=1) by linear interpolation between order statistics.
-pub fn quantile(xs: &[f64], q: f64) -> Option<f64> {
-    if xs.is_empty() {
-        return None;
-    }
-    let mut v = xs.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    let pos = q.clamp(0.0, 1.0) * (v.len() - 1) as f64;
-    let lo = pos.floor() as usize;
-    let hi = pos.ceil() as usize;
-    Some(v[lo] + (v[hi] - v[lo]) * (pos - lo as f64))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    #[test]
-    fn t_quantiles_match_table_and_tend_to_normal() {
-        assert_eq!(t975(1), 12.706);
-        assert_eq!(t975(9), 2.262);
-        assert!((t975(40) - 2.021).abs() < 1e-3);
-        assert!((t975(120) - 1.980).abs() < 1e-3);
-        assert!((t975(100_000) - 1.960).abs() < 1e-3);
-    }
 
     #[test]
     fn summary_of_known_sample() {
@@ -195,19 +143,6 @@ mod tests {
         assert!(Summary::of(&[1.0, f64::NAN]).is_none());
     }
 
-    #[test]
-    fn jain_extremes() {
-        assert!((jain(&[5.0, 5.0, 5.0]).unwrap() - 1.0).abs() < 1e-12);
-        assert!((jain(&[1.0, 0.0, 0.0, 0.0]).unwrap() - 0.25).abs() < 1e-12);
-        assert!(jain(&[0.0, 0.0]).is_none());
-    }
-
-    #[test]
-    fn quantile_interpolates() {
-        assert_eq!(quantile(&[4.0, 1.0, 3.0, 2.0], 0.5), Some(2.5));
-        assert_eq!(quantile(&[4.0, 1.0, 3.0, 2.0], 1.0), Some(4.0));
-    }
-
     proptest! {
         #[test]
         fn mean_lies_inside_its_interval(xs in proptest::collection::vec(-1e6f64..1e6, 1..40)) {
@@ -216,14 +151,6 @@ mod tests {
             let lo = xs.iter().cloned().fold(f64::INFINITY, f64::min);
             let hi = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
             prop_assert!(s.mean >= lo - 1e-6 && s.mean <= hi + 1e-6);
-        }
-
-        #[test]
-        fn jain_is_between_one_over_n_and_one(xs in proptest::collection::vec(0.0f64..1e3, 1..20)) {
-            if let Some(j) = jain(&xs) {
-                prop_assert!(j <= 1.0 + 1e-9);
-                prop_assert!(j >= 1.0 / xs.len() as f64 - 1e-9);
-            }
         }
     }
 }

@@ -1,6 +1,8 @@
-//! Small statistics helpers: running mean and variance (Welford), a fixed-size log-linear
+//! Small statistics helpers, the one copy the simulator, its swarm report and
+//! `ledbat-repro` use: running mean and variance (Welford), a fixed-size log-linear
 //! histogram for percentiles without per-sample storage, the queue left by each dequeue
-//! ([`DequeueStats`]), Jain's fairness index, and Student-t confidence intervals for sweeps.
+//! ([`DequeueStats`]), the mean and interpolated quantiles of a sample, Jain's fairness
+//! index, and Student-t confidence intervals.
 
 use crate::queue::Dequeue;
 
@@ -111,7 +113,35 @@ impl LogHistogram {
     }
 }
 
-/// Jain's fairness index `(sum x)^2 / (n sum x^2)`; `None` for no flows or all zero.
+/// Arithmetic mean, if `xs` is not empty.
+pub fn mean(xs: &[f64]) -> Option<f64> {
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
+/// Median (mean of the two middle values for an even count), if `xs` is not empty.
+pub fn median(xs: &[f64]) -> Option<f64> {
+    quantile(xs, 0.5)
+}
+
+/// The `q` quantile (0..=1) by linear interpolation between order statistics (position
+/// `q (n - 1)` of the sorted sample), if `xs` is not empty.
+pub fn quantile(xs: &[f64], q: f64) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    let mut s = xs.to_vec();
+    s.sort_by(f64::total_cmp);
+    let pos = q.clamp(0.0, 1.0) * (s.len() - 1) as f64;
+    let (lo, frac) = (pos.floor() as usize, pos.fract());
+    Some(if lo + 1 < s.len() {
+        s[lo] + frac * (s[lo + 1] - s[lo])
+    } else {
+        s[lo]
+    })
+}
+
+/// Jain's fairness index `(sum x)^2 / (n sum x^2)`: 1 for a perfectly even share, 1/n when
+/// one has everything. `None` for an empty sample or all zero.
 pub fn jain(xs: &[f64]) -> Option<f64> {
     let n = xs.len() as f64;
     let s: f64 = xs.iter().sum();
@@ -123,19 +153,27 @@ pub fn jain(xs: &[f64]) -> Option<f64> {
     }
 }
 
-/// Two-sided 97.5 % Student-t quantile for `dof` degrees of freedom.
+/// Two-sided 97.5 % quantiles of Student's t for 1..=30 degrees of freedom (the standard
+/// table).
+const T975: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042,
+];
+
+/// The 0.975 quantile of Student's t with `dof` degrees of freedom: the table up to 30,
+/// beyond it the Cornish-Fisher expansion around the normal quantile z,
+/// `z + (z^3 + z) / 4n + (5 z^5 + 16 z^3 + 3 z) / 96 n^2` (error below 1e-4). NaN for 0.
 pub fn t975(dof: usize) -> f64 {
-    const T: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-        2.052, 2.048, 2.045, 2.042,
-    ];
     match dof {
         0 => f64::NAN,
-        d if d <= 30 => T[d - 1],
-        d if d <= 60 => 2.000 + (2.042 - 2.000) * (60 - d) as f64 / 30.0,
-        d if d <= 120 => 1.980 + (2.000 - 1.980) * (120 - d) as f64 / 60.0,
-        _ => 1.960,
+        d if d <= 30 => T975[d - 1],
+        d => {
+            let z = 1.959_963_985_f64;
+            let n = d as f64;
+            z + (z.powi(3) + z) / (4.0 * n)
+                + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * n * n)
+        }
     }
 }
 
@@ -143,10 +181,9 @@ pub fn t975(dof: usize) -> f64 {
 /// half-width is `None` with fewer than two values.
 pub fn mean_ci95(xs: &[f64]) -> (f64, Option<f64>) {
     let n = xs.len();
-    if n == 0 {
+    let Some(m) = mean(xs) else {
         return (f64::NAN, None);
-    }
-    let m = xs.iter().sum::<f64>() / n as f64;
+    };
     if n < 2 {
         return (m, None);
     }
@@ -242,7 +279,38 @@ mod tests {
     fn jain_is_one_for_equal_shares_and_one_over_n_for_a_monopoly() {
         assert_eq!(jain(&[3.0, 3.0, 3.0]), Some(1.0));
         assert_eq!(jain(&[1.0, 0.0, 0.0, 0.0]), Some(0.25));
+        assert_eq!(jain(&[0.0, 0.0]), None);
         assert_eq!(jain(&[]), None);
+    }
+
+    #[test]
+    fn mean_of_a_sample_and_of_nothing() {
+        assert_eq!(mean(&[1.0, 2.0, 6.0]), Some(3.0));
+        assert_eq!(mean(&[]), None);
+    }
+
+    #[test]
+    fn quantiles_interpolate_between_order_statistics() {
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
+        assert_eq!(median(&[]), None);
+        // Positions 0.75 and 2.25 of [10, 20, 30, 40].
+        assert_eq!(quantile(&[40.0, 10.0, 30.0, 20.0], 0.25), Some(17.5));
+        assert_eq!(quantile(&[40.0, 10.0, 30.0, 20.0], 0.75), Some(32.5));
+        assert_eq!(quantile(&[40.0, 10.0, 30.0, 20.0], 1.0), Some(40.0));
+        assert_eq!(quantile(&[7.0], 0.75), Some(7.0));
+    }
+
+    #[test]
+    fn t_quantiles_match_the_table_and_tend_to_the_normal() {
+        assert_eq!(t975(1), 12.706);
+        assert_eq!(t975(9), 2.262);
+        assert_eq!(t975(30), 2.042);
+        // Tables: t(0.975, 40) = 2.021, t(0.975, 120) = 1.980.
+        assert!((t975(40) - 2.021).abs() < 1e-3);
+        assert!((t975(120) - 1.980).abs() < 1e-3);
+        assert!((t975(100_000) - 1.960).abs() < 1e-3);
+        assert!(t975(0).is_nan());
     }
 
     #[test]
@@ -285,6 +353,14 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn jain_is_between_one_over_n_and_one(xs in proptest::collection::vec(0.0f64..1e3, 1..20)) {
+            if let Some(j) = jain(&xs) {
+                prop_assert!(j <= 1.0 + 1e-9);
+                prop_assert!(j >= 1.0 / xs.len() as f64 - 1e-9);
+            }
+        }
+
         #[test]
         fn histogram_quantiles_are_within_four_percent(xs in proptest::collection::vec(0u64..10_000_000_000, 1..300), q in 0.0f64..1.0) {
             let mut h = LogHistogram::default();

@@ -43,13 +43,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
 import shutil
 import sys
 import tempfile
 
 from .. import install, proc
+from ..guard import Deadline, arm, disarm
 from ..paths import default_ledbat_bin
 from .harness import Harness, Loopback, Netns
 from .peers import log
@@ -118,19 +117,10 @@ def main(argv=None):
         if c not in ALL_CASES + SELF_CASES:
             print(f"unknown case {c}", file=sys.stderr)
             return 2
-    if os.geteuid() != 0:
-        print("needs root (namespaces, packet capture)", file=sys.stderr)
-        return 2
     uses_ours = any("ours" in c for c in cases)
     if uses_ours and a.ledbat_bin is None:
         a.ledbat_bin = default_ledbat_bin()
-    if uses_ours and not os.access(a.ledbat_bin or "", os.X_OK):
-        print(f"ledbat binary not found at {a.ledbat_bin} (cargo build -p ledbat-cli, or --ledbat-bin)",
-              file=sys.stderr)
-        return 2
-    problem = install.check_installed()
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    if install.preflight("namespaces, packet capture", a.ledbat_bin, need_bin=uses_ours) is None:
         return 2
     try:
         install.ensure(needs_of(cases), install=not a.no_install, log=log)
@@ -155,11 +145,7 @@ def main(argv=None):
         if not a.keep:
             shutil.rmtree(h.workdir, ignore_errors=True)
 
-    def interrupt(*_):
-        raise KeyboardInterrupt()
-    signal.signal(signal.SIGTERM, interrupt)
-    signal.signal(signal.SIGALRM, interrupt)
-    signal.alarm(a.max_seconds)
+    arm(a.max_seconds)
     try:
         for net, size in nets:
             try:
@@ -173,11 +159,11 @@ def main(argv=None):
                 results.append(r)
                 log(("PASS" if r["ok"] else "FAIL"), json.dumps(r))
             net.cleanup()
-    except KeyboardInterrupt:
-        log("interrupted")
-        cleanup()
+    except (Deadline, KeyboardInterrupt) as e:
+        log("time limit hit" if isinstance(e, Deadline) else "interrupted")
         return 1
     finally:
+        disarm()
         if a.keep:
             log("work directory kept:", h.workdir)
         cleanup()

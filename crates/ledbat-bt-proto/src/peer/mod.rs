@@ -97,6 +97,8 @@ pub struct Peer<D> {
     pending: BTreeMap<u32, Pending>,
     stats: PeerStats,
     scratch: Vec<Block>,
+    /// Connections we unchoke (kept up to date: every INTERESTED asks for it).
+    unchoked: usize,
 }
 
 impl<D: BlockData> Peer<D> {
@@ -126,6 +128,7 @@ impl<D: BlockData> Peer<D> {
             pending: BTreeMap::new(),
             stats: PeerStats::default(),
             scratch: Vec::new(),
+            unchoked: 0,
         }
     }
 
@@ -475,7 +478,9 @@ impl<D: BlockData> Peer<D> {
             self.stats.violations += 1;
         }
         c.closing = Some(reason.clone());
-        c.am_choking = true;
+        if !std::mem::replace(&mut c.am_choking, true) {
+            self.unchoked -= 1;
+        }
         c.uploads.clear();
         let bitfield = std::mem::replace(&mut c.bitfield, Bitfield::new(0));
         self.picker.remove_bitfield(&bitfield);
@@ -645,8 +650,7 @@ impl<D: BlockData> Peer<D> {
         if !c.am_choking {
             return;
         }
-        let unchoked = self.live().filter(|(_, x)| !x.am_choking).count();
-        if self.choker.admit(unchoked) {
+        if self.choker.admit(self.unchoked) {
             self.unchoke(conn);
         }
     }
@@ -933,8 +937,13 @@ impl<D: BlockData> Peer<D> {
     }
 
     fn choke(&mut self, conn: ConnId) {
-        let c = self.conn_mut(conn);
-        c.am_choking = true;
+        let c = self
+            .conns
+            .get_mut(&conn)
+            .expect("caller checked membership");
+        if !std::mem::replace(&mut c.am_choking, true) {
+            self.unchoked -= 1;
+        }
         let dropped = std::mem::take(&mut c.uploads);
         let fast = c.fast;
         self.send(conn, Message::Choke);
@@ -946,7 +955,34 @@ impl<D: BlockData> Peer<D> {
     }
 
     fn unchoke(&mut self, conn: ConnId) {
-        self.conn_mut(conn).am_choking = false;
+        let c = self
+            .conns
+            .get_mut(&conn)
+            .expect("caller checked membership");
+        if std::mem::replace(&mut c.am_choking, false) {
+            self.unchoked += 1;
+        }
         self.send(conn, Message::Unchoke);
+    }
+
+    /// Checks the bookkeeping against a recount (for tests): the picker's, and the count of
+    /// unchoked connections.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        self.picker.check_invariants()?;
+        let unchoked = self.live().filter(|(_, c)| !c.am_choking).count();
+        if unchoked != self.unchoked {
+            return Err(format!(
+                "{unchoked} connections unchoked, counted {}",
+                self.unchoked
+            ));
+        }
+        if self
+            .conns
+            .values()
+            .any(|c| c.phase != Phase::Open && !c.am_choking)
+        {
+            return Err("a connection unchoked before its handshake".into());
+        }
+        Ok(())
     }
 }

@@ -1038,7 +1038,7 @@ proptest::proptest! {
                 proptest::prop_assert!(!p.is_choking(c) || p.queued_uploads(c) == 0);
             }
             proptest::prop_assert!(p.stats().downloaded <= layout().total_length());
-            if let Err(e) = p.picker().check_invariants() {
+            if let Err(e) = p.check_invariants() {
                 return Err(proptest::test_runner::TestCaseError::fail(e));
             }
         }

@@ -290,17 +290,6 @@ fn report_peer(e: &Ended, pb: &Progress) -> serde_json::Value {
     v
 }
 
-async fn shutdown_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    let Ok(mut term) = signal(SignalKind::terminate()) else {
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
-}
-
 async fn sleep_until_opt(t: Option<Instant>) {
     match t {
         Some(t) => tokio::time::sleep_until(t.into()).await,
@@ -587,7 +576,7 @@ pub async fn run_swarm(
                     start_dials(&mut dialer, p, live);
                 }
             }
-            _ = shutdown_signal() => break "signal",
+            _ = crate::support::shutdown_signal() => break "signal",
             _ = sleep_until_opt(deadline) => break "max-seconds",
             _ = sleep_until_opt(seed_deadline) => {}
             _ = tick.tick() => {

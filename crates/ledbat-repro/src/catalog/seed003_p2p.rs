@@ -10,6 +10,7 @@ use super::extract::kendall_tau;
 use super::plots::sweep_plot;
 use super::{Claim, Form, ScenarioRef};
 use crate::plot::{Plot, Series};
+use crate::stats::mean;
 use ledbat_sim::RunResult;
 
 const PAPER: &str = "seed003";
@@ -71,10 +72,6 @@ fn gaps(r: &[&RunResult], m: Metric) -> Result<Vec<f64>, String> {
 
 fn min(v: &[f64]) -> f64 {
     v.iter().copied().fold(f64::INFINITY, f64::min)
-}
-
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len() as f64
 }
 
 /// Kendall's tau between PP and the metric of one protocol with equal RTTs.

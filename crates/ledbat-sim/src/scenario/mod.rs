@@ -8,9 +8,11 @@
 //!
 //! - this module: the schema types and loading ([`Scenario::from_toml_with`]);
 //! - `overrides`: [`ScenarioError`], `--set key=value` overrides and error lines;
+//! - [`swarm`]: the `[swarm]` section (BitTorrent swarms instead of flows);
 //! - `validate`: the semantic checks, each error naming its dotted key.
 
 mod overrides;
+pub mod swarm;
 mod validate;
 
 use overrides::invalid;
@@ -51,10 +53,10 @@ pub struct Scenario {
     /// The flows, as `[[flow]]` tables.
     #[serde(rename = "flow")]
     pub flows: Vec<FlowSpec>,
-    /// A BitTorrent swarm instead of flows (`[swarm]`, [`crate::swarm::config`]): its
+    /// A BitTorrent swarm instead of flows (`[swarm]`, [`swarm`]): its
     /// peers are star hosts, created as they arrive. Default: none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub swarm: Option<crate::swarm::config::SwarmConfig>,
+    pub swarm: Option<swarm::SwarmConfig>,
 }
 
 impl Default for Scenario {
@@ -665,11 +667,7 @@ impl Scenario {
         let sc: Scenario = toml::from_str(text).map_err(|e| ScenarioError::Parse(e.to_string()))?;
         if overrides.is_empty() {
             sc.validate().map_err(|e| match e {
-                ScenarioError::Invalid { key, reason } => match if key.starts_with("swarm.") {
-                    crate::swarm::config::locate_swarm_key(text, &key)
-                } else {
-                    locate_key(text, &key)
-                } {
+                ScenarioError::Invalid { key, reason } => match locate_key(text, &key) {
                     Some(line) => ScenarioError::Invalid {
                         key,
                         reason: format!("{reason} (line {line})"),

@@ -1,4 +1,5 @@
-//! Errors of scenario files, `--set key=value` overrides, and finding the line of a key.
+//! Errors of scenario files, `--set key=value` overrides, and finding the line of a key
+//! (from `toml_edit`'s spans, for every section of the schema).
 
 /// A scenario or sweep file that could not be loaded.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -84,66 +85,63 @@ pub fn apply_override(doc: &mut toml::Value, key: &str, value: &str) -> Result<(
     Ok(())
 }
 
-/// The 1-based line where the dotted `key` (`flow.1.cc.gain`, `topology.queue`) is set in
-/// `text`, found by scanning: the `[[flow]]` table with that index (or the `[topology]`
-/// table), then the first line in it assigning the last non-numeric component.
+/// The 1-based line of `text` where the dotted `key` (`flow.1.cc.gain`,
+/// `swarm.class.0.share`, `topology.queue`; array elements by index) is written, from the
+/// TOML parser's spans: the line of the key itself, or, when the file leaves it to its
+/// default, of the deepest table or value on its path that the file writes (the
+/// `[[swarm.class]]` header of a class without a `share`). `None` when the text does not
+/// parse or writes nothing on the path.
 pub fn locate_key(text: &str, key: &str) -> Option<usize> {
-    let parts: Vec<&str> = key.split('.').collect();
-    let lines: Vec<&str> = text.lines().collect();
-    let header = |l: &str| l.trim_start().starts_with('[');
-    let (mut start, mut end) = (0, lines.len());
-    let mut rest: &[&str] = &parts;
-    if parts.len() >= 2 {
-        if let Ok(n) = parts[1].parse::<usize>() {
-            let arr = format!("[[{}]]", parts[0]);
-            let at = lines
-                .iter()
-                .enumerate()
-                .filter(|(_, l)| l.trim() == arr)
-                .nth(n)?
-                .0;
-            start = at + 1;
-            end = lines[start..]
-                .iter()
-                .position(|l| {
-                    l.trim() == arr
-                        || (header(l) && !l.trim().starts_with(&format!("[{}.", parts[0])))
-                })
-                .map_or(lines.len(), |p| start + p);
-            rest = &parts[2..];
-        } else if let Some(at) = lines
-            .iter()
-            .position(|l| l.trim() == format!("[{}]", parts[0]))
-        {
-            start = at + 1;
-            end = lines[start..]
-                .iter()
-                .position(|l| header(l))
-                .map_or(lines.len(), |p| start + p);
-            rest = &parts[1..];
+    let doc = toml_edit::ImDocument::parse(text).ok()?;
+    let mut node = Node::Table(doc.as_table());
+    let mut at = None;
+    for part in key.split('.') {
+        let Some((span, next)) = node.child(part) else {
+            break;
+        };
+        at = span.map(|s| s.start).or(at);
+        node = next;
+    }
+    at.map(|byte| text[..byte].matches('\n').count() + 1)
+}
+
+/// A place in a parsed TOML document that a key can lead into.
+#[derive(Clone, Copy)]
+enum Node<'a> {
+    Table(&'a toml_edit::Table),
+    Item(&'a toml_edit::Item),
+    Value(&'a toml_edit::Value),
+}
+
+impl<'a> Node<'a> {
+    /// The child `part` names (a key, or an index into an array), with the span of what
+    /// writes it: the key of a key-value pair, the header of a table in an array.
+    fn child(self, part: &str) -> Option<(Option<std::ops::Range<usize>>, Node<'a>)> {
+        use toml_edit::{Item, Value};
+        let index = || part.parse::<usize>().ok();
+        match self {
+            Node::Table(t) => {
+                let (k, v) = t.get_key_value(part)?;
+                Some((k.span().or_else(|| v.span()), Node::Item(v)))
+            }
+            Node::Item(Item::Table(t)) => Node::Table(t).child(part),
+            Node::Item(Item::ArrayOfTables(a)) => {
+                let t = a.get(index()?)?;
+                Some((t.span(), Node::Table(t)))
+            }
+            Node::Item(Item::Value(v)) => Node::Value(v).child(part),
+            Node::Item(Item::None) => None,
+            Node::Value(Value::InlineTable(t)) => {
+                let (k, v) = t.get_key_value(part)?;
+                Some((k.span().or_else(|| v.span()), Node::Item(v)))
+            }
+            Node::Value(Value::Array(a)) => {
+                let v = a.get(index()?)?;
+                Some((v.span(), Node::Value(v)))
+            }
+            Node::Value(_) => None,
         }
     }
-    let name = rest
-        .iter()
-        .rev()
-        .find(|p| p.parse::<usize>().is_err())
-        .copied()
-        .or(parts.last().copied())?;
-    let assigns = |l: &str| {
-        let mut from = 0;
-        while let Some(i) = l[from..].find(name) {
-            let i = from + i;
-            let before_ok =
-                i == 0 || matches!(l.as_bytes()[i - 1], b' ' | b'{' | b',' | b'.' | b'\t');
-            let after = l[i + name.len()..].trim_start();
-            if before_ok && (after.starts_with('=') || after.starts_with('.')) {
-                return true;
-            }
-            from = i + name.len();
-        }
-        false
-    };
-    (start..end).find(|&i| assigns(lines[i])).map(|i| i + 1)
 }
 
 /// Splits `key=value`.
@@ -154,4 +152,52 @@ pub fn split_override(s: &str) -> Result<(&str, &str), ScenarioError> {
             key: s.to_string(),
             reason: "expected key=value".into(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "duration = \"1s\"\n\
+[topology]\n\
+kind = \"dumbbell\"\n\
+queue = { kind = \"red\", min = 5 }\n\
+[[flow]]\n\
+cc = { name = \"ledbat\" }\n\
+[[flow]]\n\
+cc.name = \"ledbat\"\n\
+cc.target = \"25ms\"\n\
+start = [\"1s\",\n  \"2s\"]\n\
+[swarm]\n\
+[[swarm.class]]\n\
+name = \"a\"\n\
+[swarm.class.utp_cc]\n\
+gain = 2\n";
+
+    #[test]
+    fn a_written_key_is_found_on_its_own_line() {
+        assert_eq!(locate_key(TEXT, "duration"), Some(1));
+        assert_eq!(locate_key(TEXT, "topology.kind"), Some(3));
+        // Inside an inline table, and dotted keys.
+        assert_eq!(locate_key(TEXT, "topology.queue.min"), Some(4));
+        assert_eq!(locate_key(TEXT, "flow.1.cc.target"), Some(9));
+        // An array element on a continuation line.
+        assert_eq!(locate_key(TEXT, "flow.1.start.1"), Some(11));
+        // A sub-table of an array-of-tables element.
+        assert_eq!(locate_key(TEXT, "swarm.class.0.utp_cc.gain"), Some(16));
+    }
+
+    #[test]
+    fn a_defaulted_key_points_at_the_deepest_table_written() {
+        // Flow 0 has no `start`: its [[flow]] header.
+        assert_eq!(locate_key(TEXT, "flow.0.start"), Some(5));
+        assert_eq!(locate_key(TEXT, "flow.1"), Some(7));
+        assert_eq!(locate_key(TEXT, "swarm.class.0.share"), Some(13));
+        assert_eq!(locate_key(TEXT, "swarm.choke.round"), Some(12));
+        // An index past the end: where the array is first written.
+        assert_eq!(locate_key(TEXT, "flow.2.cc"), Some(5));
+        // Nothing on the path, or text that does not parse.
+        assert_eq!(locate_key(TEXT, "seed"), None);
+        assert_eq!(locate_key("a = ", "a"), None);
+    }
 }

@@ -5,7 +5,7 @@ use super::*;
 impl Scenario {
     /// A swarm scenario: the `[swarm]` section, a star without hosts (the peers are its
     /// hosts), no `[[flow]]`.
-    fn validate_swarm(&self, sw: &crate::swarm::config::SwarmConfig) -> Result<(), ScenarioError> {
+    fn validate_swarm(&self, sw: &swarm::SwarmConfig) -> Result<(), ScenarioError> {
         match &self.topology {
             Topology::Star(s) if s.hosts.is_empty() => {}
             Topology::Star(_) => {

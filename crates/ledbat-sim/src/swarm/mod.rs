@@ -3,12 +3,13 @@
 //!
 //! | module | holds |
 //! |---|---|
-//! | [`config`] | the `[swarm]` scenario section, its defaults and their sources, validation, and the peers' protocol settings it gives |
 //! | [`population`] | arrivals, class draws, departures, replacements, tracker replies |
 //! | [`report`] | what a run measured: per peer, per class, completion-time statistics |
 //!
-//! The network model that carries the peers over simulated connections is
-//! `world::swarm`.
+//! The `[swarm]` section of a scenario (its defaults and their sources, validation, and the
+//! peers' protocol settings it gives) is part of the scenario schema,
+//! [`crate::scenario::swarm`]; the network model that carries the peers over simulated
+//! connections is `world::swarm`.
 //!
 //! # Design
 //!
@@ -22,8 +23,9 @@
 //!
 //! # How the network model drives a peer ([`ledbat_bt_proto::Peer`])
 //!
-//! 1. From [`config::SwarmConfig`]: the torrent's layout ([`config::SwarmConfig::torrent`]),
-//!    the per-peer protocol settings ([`config::SwarmConfig::peer_config`]), and
+//! 1. From [`SwarmConfig`](crate::scenario::swarm::SwarmConfig): the torrent's layout
+//!    ([`torrent`](crate::scenario::swarm::SwarmConfig::torrent)), the per-peer protocol
+//!    settings ([`peer_config`](crate::scenario::swarm::SwarmConfig::peer_config)), and
 //!    [`population::Population::new`] with the run seed; schedule the arrivals of
 //!    [`population::Population::initial`].
 //! 2. At an arrival, build the peer with the plan's id (its connection ids are its
@@ -60,7 +62,6 @@
 //! test (`crates/ledbat-bt-proto/tests/instant_swarm.rs`) follows these steps without
 //! bandwidth.
 
-pub mod config;
 pub mod population;
 pub mod report;
 

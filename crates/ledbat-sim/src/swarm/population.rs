@@ -24,8 +24,8 @@
 //! the peers' own generators, so that, for one seed, changing the class shares does not move the arrival
 //! times (common random numbers across populations).
 
-use super::config::{Arrival, SeedBehaviour, SwarmConfig};
 use super::PeerId;
+use crate::scenario::swarm::{Arrival, SeedBehaviour, SwarmConfig};
 use ledbat_core::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -207,7 +207,8 @@ mod tests {
     use super::*;
 
     fn cfg(text: &str) -> SwarmConfig {
-        SwarmConfig::from_toml(text).unwrap()
+        let sc = crate::Scenario::from_toml(&format!("{text}[topology]\nkind = \"star\"\n"));
+        sc.unwrap().swarm.unwrap()
     }
 
     const FIFTY_FIFTY: &str = "[swarm]\n[[swarm.class]]\nname = \"ledbat\"\nshare = 0.5\n[[swarm.class]]\nname = \"tcp\"\nshare = 0.5\n";

@@ -8,7 +8,7 @@
 //! utilisation count inside the window only; completion and byte counters of a peer cover
 //! its whole life.
 
-use crate::stats::{DequeueStats, LogHistogram};
+use crate::stats::{mean, quantile, DequeueStats, LogHistogram};
 use serde::{Deserialize, Serialize};
 
 /// One peer of a swarm run.
@@ -319,33 +319,6 @@ pub struct SwarmResult {
     pub in_flight_bytes: u64,
 }
 
-/// Mean of `v`, if not empty.
-pub fn mean(v: &[f64]) -> Option<f64> {
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-}
-
-/// Median of `v` (mean of the two middle values for an even count), if not empty.
-pub fn median(v: &[f64]) -> Option<f64> {
-    quantile(v, 0.5)
-}
-
-/// The `q` quantile of `v` by linear interpolation between order statistics (position
-/// `q (n - 1)`), if not empty.
-pub fn quantile(v: &[f64], q: f64) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let pos = q.clamp(0.0, 1.0) * (s.len() - 1) as f64;
-    let (lo, frac) = (pos.floor() as usize, pos.fract());
-    Some(if lo + 1 < s.len() {
-        s[lo] + frac * (s[lo + 1] - s[lo])
-    } else {
-        s[lo]
-    })
-}
-
 fn trimmed(mut h: Vec<u64>) -> Vec<u64> {
     while h.last() == Some(&0) {
         h.pop();
@@ -500,17 +473,6 @@ mod tests {
             duplicate_requests: 0,
             ignored: 0,
         }
-    }
-
-    #[test]
-    fn quantiles_interpolate_between_order_statistics() {
-        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
-        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
-        assert_eq!(median(&[]), None);
-        // Positions 0.75 and 2.25 of [10, 20, 30, 40].
-        assert_eq!(quantile(&[40.0, 10.0, 30.0, 20.0], 0.25), Some(17.5));
-        assert_eq!(quantile(&[40.0, 10.0, 30.0, 20.0], 0.75), Some(32.5));
-        assert_eq!(quantile(&[7.0], 0.75), Some(7.0));
     }
 
     #[test]

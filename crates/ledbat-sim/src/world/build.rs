@@ -2,7 +2,7 @@
 //! links and routes, its controller, transport and application, and the start and stop
 //! events.
 
-use super::flow::{Flow, Timers};
+use super::flow::{Flow, FlowMeta, Payload, Timers};
 use super::metrics::FlowStats;
 use super::net::{Link, Pool};
 use super::sources::{App, AppState};
@@ -215,37 +215,38 @@ impl<'a> World<'a> {
             "udp".into()
         };
         let tp = spec.transport.as_ref().unwrap_or(&self.sc.transport);
-        let sender = cc.map(|cc| Sender::new(SenderConfig::from_transport(mss, tp), cc));
+        let sender = cc.map(|cc| Box::new(Sender::new(SenderConfig::from_transport(mss, tp), cc)));
         let jitter = uniform_dur(&mut self.rng, [Duration::ZERO, spec.start_jitter]);
         let start = Instant::ZERO + spec.start + spec.start_spacing * copy as u64 + jitter;
         let stop = Instant::from_nanos(spec.stop.map_or(u64::MAX, |s| s.as_nanos()));
         let f = Flow {
-            name,
-            ctrl,
-            cc_cfg: spec.cc.clone(),
-            start,
-            stop,
+            meta: Box::new(FlowMeta {
+                name,
+                ctrl,
+                cc_cfg: spec.cc.clone(),
+                start,
+                stop,
+                interrupts: spec.interruptions.clone(),
+                finished_at: None,
+            }),
             data_route,
             ack_route,
             from: spec.from,
             to: spec.to,
             snd_clock,
             rcv_clock,
-            interrupts: spec.interruptions.clone(),
             send_jitter: spec.send_jitter,
             active: false,
-            finished_at: None,
             interrupted_until: Instant::ZERO,
             jitter_last: Instant::ZERO,
             timers: Timers::default(),
             sender,
             receiver: Receiver::new(tp.delayed_ack, tp.delack_timeout),
-            app: AppState::new(App::new(&spec.traffic, mss)),
+            payload: Payload::App(Box::new(AppState::new(App::new(&spec.traffic, mss)))),
             stats: FlowStats::new(
                 self.series_len,
                 (self.end.as_nanos() / 1_000_000_000) as usize,
             ),
-            conn: None,
         };
         if start <= self.end {
             self.at(start, Ev::Start(fi));
@@ -265,7 +266,7 @@ mod tests {
     fn starts(text: &str, seed: u64) -> Vec<u64> {
         let sc = Scenario::from_toml(text).unwrap();
         let w = World::build(&sc, seed).unwrap();
-        w.flows.iter().map(|f| f.start.as_nanos()).collect()
+        w.flows.iter().map(|f| f.meta.start.as_nanos()).collect()
     }
 
     const THREE: &str = "[[flow]]\ncc = { name = \"ledbat\" }\ncount = 3\nstart = \"1s\"\n\

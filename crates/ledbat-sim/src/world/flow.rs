@@ -20,9 +20,11 @@ pub(super) struct Timers {
     pub tick: Option<Instant>,
 }
 
+/// What a flow's packets never touch: its name and controller for the report, its
+/// schedule. Kept apart (boxed) so that the per-packet state of thousands of swarm flows
+/// stays compact.
 #[derive(Debug)]
-pub(super) struct Flow {
-    // configuration
+pub(super) struct FlowMeta {
     pub name: String,
     /// Controller name ("udp" for CBR).
     pub ctrl: String,
@@ -30,27 +32,94 @@ pub(super) struct Flow {
     pub start: Instant,
     /// `Instant::from_nanos(u64::MAX)` when the flow never stops.
     pub stop: Instant,
+    pub interrupts: Option<Interruptions>,
+    pub finished_at: Option<Instant>,
+}
+
+#[derive(Debug)]
+pub(super) struct Flow {
+    // configuration
+    pub meta: Box<FlowMeta>,
     pub data_route: u32,
     pub ack_route: u32,
     pub from: u32,
     pub to: u32,
     pub snd_clock: ClockConfig,
     pub rcv_clock: ClockConfig,
-    pub interrupts: Option<Interruptions>,
     pub send_jitter: Duration,
     // state
     pub active: bool,
-    pub finished_at: Option<Instant>,
     pub interrupted_until: Instant,
     pub jitter_last: Instant,
     pub timers: Timers,
     /// None for CBR, which sends without a transport.
-    pub sender: Option<Sender>,
+    pub sender: Option<Box<Sender>>,
     pub receiver: Receiver,
-    pub app: AppState,
     pub stats: FlowStats,
-    /// A swarm connection's byte stream and ends (`None` for a scenario's flows).
-    pub conn: Option<Box<SwarmConn>>,
+    pub payload: Payload,
+}
+
+/// What a flow carries. The generic flow path below knows nothing else about it: its
+/// hooks (`payload_delivered`, `payload_acked`, the segment size, whether a closed flow
+/// still takes packets) are the one place that tells the two apart.
+#[derive(Debug)]
+pub(super) enum Payload {
+    /// A scenario flow's traffic application (`sources`).
+    App(Box<AppState>),
+    /// One direction of a swarm connection: its byte stream and ends (`swarm`).
+    Swarm(Box<SwarmConn>),
+}
+
+impl Payload {
+    /// The traffic application of a scenario flow (only they run `sources`' events).
+    pub fn app(&mut self) -> &mut AppState {
+        match self {
+            Payload::App(a) => a,
+            Payload::Swarm(_) => unreachable!("a swarm connection has no traffic application"),
+        }
+    }
+
+    /// The swarm connection, if it is one.
+    pub fn conn_mut(&mut self) -> Option<&mut SwarmConn> {
+        match self {
+            Payload::Swarm(c) => Some(c),
+            Payload::App(_) => None,
+        }
+    }
+}
+
+impl Flow {
+    /// The traffic application of a scenario flow.
+    pub fn app(&mut self) -> &mut AppState {
+        self.payload.app()
+    }
+
+    /// The swarm connection this flow is one direction of, if it is.
+    pub fn conn(&self) -> Option<&SwarmConn> {
+        match &self.payload {
+            Payload::Swarm(c) => Some(c),
+            Payload::App(_) => None,
+        }
+    }
+
+    /// [`Flow::conn`], mutable.
+    pub fn conn_mut(&mut self) -> Option<&mut SwarmConn> {
+        self.payload.conn_mut()
+    }
+
+    /// A closed swarm connection: packets still in flight on it are dropped (a scenario
+    /// flow that stopped still receives what it sent before).
+    fn closed_conn(&self) -> bool {
+        !self.active && matches!(self.payload, Payload::Swarm(_))
+    }
+
+    /// Wire size of segment `seq`: the swarm stream's bytes plus headers, or a full packet.
+    fn seg_size(&self, seq: u64, mss: u32) -> u32 {
+        match &self.payload {
+            Payload::Swarm(c) => c.stream.seg_bytes(seq) + SEGMENT_HEADER,
+            Payload::App(_) => mss,
+        }
+    }
 }
 
 impl World<'_> {
@@ -64,22 +133,36 @@ impl World<'_> {
         s.sample_bytes += bytes;
     }
 
+    // ----- payload hooks -----
+
+    /// `segs` new in-order segments reached the receiver of flow `fi`.
+    fn payload_delivered(&mut self, fi: usize, segs: u64) {
+        match self.flows[fi].payload {
+            Payload::App(_) => self.count_delivered(fi, segs * self.mss as u64),
+            Payload::Swarm(_) => self.conn_delivered(fi),
+        }
+    }
+
+    /// An ACK advanced flow `fi`'s sender.
+    fn payload_acked(&mut self, fi: usize) {
+        match self.flows[fi].payload {
+            Payload::App(_) => self.check_unit_done(fi),
+            Payload::Swarm(_) => self.conn_acked(fi),
+        }
+    }
+
     // ----- receiver -----
 
     pub(super) fn receive_data(&mut self, fi: usize, p: &Packet) {
         let now = self.now;
         let f = &mut self.flows[fi];
-        if f.conn.is_some() && !f.active {
-            return; // a closed swarm connection
+        if f.closed_conn() {
+            return;
         }
         let delay = wire_clock(&f.rcv_clock, now).delay_since(Timestamp32(p.ts));
         let r = f.receiver.on_data(now, p.seq, delay, p.ts);
         if r.delivered > 0 {
-            if f.conn.is_some() {
-                self.conn_delivered(fi);
-            } else {
-                self.count_delivered(fi, r.delivered * self.mss as u64);
-            }
+            self.payload_delivered(fi, r.delivered);
         }
         if let Some(a) = r.ack {
             self.send_ack(fi, a);
@@ -90,8 +173,8 @@ impl World<'_> {
 
     pub(super) fn on_delack(&mut self, fi: usize) {
         let now = self.now;
-        if self.flows[fi].conn.is_some() && !self.flows[fi].active {
-            return; // a closed swarm connection
+        if self.flows[fi].closed_conn() {
+            return;
         }
         if let Some(a) = self.flows[fi].receiver.on_delack_timer(now) {
             self.send_ack(fi, a);
@@ -197,10 +280,7 @@ impl World<'_> {
             seq: seg.seq,
             cum: 0,
             flow: fi as u32,
-            size: f
-                .conn
-                .as_ref()
-                .map_or(self.mss, |c| c.stream.seg_bytes(seg.seq) + SEGMENT_HEADER),
+            size: f.seg_size(seg.seq, self.mss),
             ts: wire_clock(&f.snd_clock, self.now).0,
             echo: 0,
             tsecr: 0,
@@ -248,11 +328,7 @@ impl World<'_> {
         if let Some(d) = out.rto_armed {
             self.schedule_rto(fi, d);
         }
-        if self.flows[fi].conn.is_some() {
-            self.conn_acked(fi);
-        } else {
-            self.check_unit_done(fi);
-        }
+        self.payload_acked(fi);
         self.try_send(fi);
         self.schedule_tick(fi);
     }

@@ -153,12 +153,12 @@ impl World<'_> {
             let s = &f.stats;
             let thr = s.delivered_win as f64 * 8.0 / window;
             total += thr;
-            *shares.entry(f.ctrl.clone()).or_default() += thr;
+            *shares.entry(f.meta.ctrl.clone()).or_default() += thr;
             sent += s.sent_pkts;
             dropped += s.dropped;
             flows.push(FlowResult {
-                name: f.name.clone(),
-                controller: f.ctrl.clone(),
+                name: f.meta.name.clone(),
+                controller: f.meta.ctrl.clone(),
                 sent_packets: s.sent_pkts,
                 retransmits: s.retx_pkts,
                 timeouts: s.timeouts,
@@ -217,7 +217,7 @@ impl World<'_> {
                 .flows
                 .iter_mut()
                 .map(|f| FlowSeries {
-                    name: f.name.clone(),
+                    name: f.meta.name.clone(),
                     cwnd_pkts: std::mem::take(&mut f.stats.s_cwnd),
                     rate_mbps: std::mem::take(&mut f.stats.s_rate),
                     qdelay_ms: std::mem::take(&mut f.stats.s_qd),
@@ -332,7 +332,7 @@ impl World<'_> {
     fn window_active(f: &Flow, k: usize) -> bool {
         let ws = ledbat_core::Instant::ZERO + SECOND * k as u64;
         let we = ws + SECOND;
-        f.start <= ws && f.stop >= we && f.finished_at.is_none_or(|t| t >= we)
+        f.meta.start <= ws && f.meta.stop >= we && f.meta.finished_at.is_none_or(|t| t >= we)
     }
 
     fn jain_short(&self) -> Option<f64> {
@@ -378,6 +378,6 @@ impl World<'_> {
                 break;
             }
         }
-        first.map(|k| (ledbat_core::Instant::ZERO + SECOND * k as u64 - f.start).as_secs_f64())
+        first.map(|k| (ledbat_core::Instant::ZERO + SECOND * k as u64 - f.meta.start).as_secs_f64())
     }
 }

@@ -117,7 +117,7 @@ impl World<'_> {
         let f = &mut self.flows[fi];
         let Some(s) = f.sender.as_mut() else { return };
         // Validated when the flow was built, so this cannot fail.
-        if let Some(Ok(c)) = f.cc_cfg.as_ref().map(|cfg| cfg.build(mss)) {
+        if let Some(Ok(c)) = f.meta.cc_cfg.as_ref().map(|cfg| cfg.build(mss)) {
             s.new_connection(c);
         }
     }
@@ -128,7 +128,7 @@ impl World<'_> {
         let s = sender(f);
         let written = s.written();
         s.write(pkts);
-        let a = &mut f.app;
+        let a = f.payload.app();
         a.unit_active = true;
         a.unit_start = now;
         a.unit_start_seq = written;
@@ -141,7 +141,7 @@ impl World<'_> {
         let f = &mut self.flows[fi];
         let s = sender(f);
         let (done, written) = (s.all_acked(), s.written());
-        let a = &mut f.app;
+        let a = f.payload.app();
         if !a.unit_active || !done {
             return;
         }
@@ -159,7 +159,7 @@ impl World<'_> {
         match a.app.clone() {
             App::Transfer { .. } => {
                 f.active = false;
-                f.finished_at = Some(now);
+                f.meta.finished_at = Some(now);
                 sender(f).cancel_rto();
             }
             App::Chunks { pkts, pp, peers } => {
@@ -194,18 +194,18 @@ impl World<'_> {
     pub(super) fn on_start(&mut self, fi: usize) {
         let now = self.now;
         let f = &mut self.flows[fi];
-        if now >= f.stop {
+        if now >= f.meta.stop {
             return;
         }
         f.active = true;
         if let Some(s) = f.sender.as_mut() {
             s.touch(now);
         }
-        if let Some(x) = &f.interrupts {
+        if let Some(x) = &f.meta.interrupts {
             let t = now + uniform_dur(&mut self.rng, x.every);
             self.at(t, Ev::Interrupt(fi as u32));
         }
-        match self.flows[fi].app.app.clone() {
+        match self.flows[fi].app().app.clone() {
             App::Backlogged => sender(&mut self.flows[fi]).write(u64::MAX),
             App::Transfer { pkts } | App::Chunks { pkts, .. } => self.start_unit(fi, pkts),
             App::Cbr { .. } | App::Bursty { .. } | App::Sessions { .. } => {
@@ -227,7 +227,7 @@ impl World<'_> {
     pub(super) fn on_interrupt(&mut self, fi: usize) {
         let now = self.now;
         let f = &mut self.flows[fi];
-        let Some(x) = f.interrupts.clone() else {
+        let Some(x) = f.meta.interrupts.clone() else {
             return;
         };
         if !f.active {
@@ -245,13 +245,13 @@ impl World<'_> {
         if !self.flows[fi].active {
             return;
         }
-        match self.flows[fi].app.app.clone() {
+        match self.flows[fi].app().app.clone() {
             App::Cbr { interval, size } => {
                 let measuring = self.measuring() as u64;
                 let f = &mut self.flows[fi];
                 f.stats.sent_pkts += measuring;
                 let p = Packet {
-                    seq: f.app.udp_seq,
+                    seq: f.app().udp_seq,
                     cum: 0,
                     flow: fi as u32,
                     size,
@@ -262,7 +262,7 @@ impl World<'_> {
                     hop: 0,
                     kind: Kind::Udp,
                 };
-                f.app.udp_seq += 1;
+                f.app().udp_seq += 1;
                 let id = self.pool.alloc(p);
                 self.inject(id, fi);
                 self.at(now + interval, Ev::App(fi as u32));
@@ -291,18 +291,18 @@ impl World<'_> {
                 persistent,
                 ..
             } => {
-                if !self.flows[fi].app.unit_active {
+                if !self.flows[fi].app().unit_active {
                     if !persistent {
                         self.new_connection(fi);
                     }
                     self.start_unit(fi, 0);
-                    self.flows[fi].app.chunks_written = 0;
+                    self.flows[fi].app().chunks_written = 0;
                 }
                 let n = uniform(&mut self.rng, [cp[0] as u64, cp[1] as u64]);
                 let f = &mut self.flows[fi];
                 sender(f).write(n);
-                f.app.chunks_written += 1;
-                if f.app.chunks_written < chunks {
+                f.app().chunks_written += 1;
+                if f.app().chunks_written < chunks {
                     let t = now + uniform_dur(&mut self.rng, gap);
                     self.at(t, Ev::App(fi as u32));
                 }

@@ -5,7 +5,7 @@
 use super::super::World;
 use crate::engine::Ev;
 use crate::result::{Aggregate, RunResult};
-use crate::swarm::config::SwarmConfig;
+use crate::scenario::swarm::SwarmConfig;
 use crate::swarm::population::PeerPlan;
 use crate::swarm::report::{ClassSamples, CompletionRow, PeerResult, SwarmResult};
 use crate::swarm::PeerId;
@@ -226,7 +226,7 @@ impl World<'_> {
     pub(in crate::world) fn settle_idle(&mut self, fi: usize, rto: bool) {
         let f = &mut self.flows[fi];
         let n = std::mem::take(&mut f.stats.idle_pending);
-        let (Some(c), Some(sw)) = (f.conn.as_ref(), self.swarm.as_mut()) else {
+        let (Some(c), Some(sw)) = (f.conn(), self.swarm.as_mut()) else {
             return;
         };
         let r = &mut sw.measure.records[c.from as usize];
@@ -255,7 +255,7 @@ impl World<'_> {
         // packet delivered).
         let mut recovery = vec![(0u64, 0u64, 0u64, 0u64, 0u64); m.records.len()];
         for f in &self.flows {
-            if let Some(c) = f.conn.as_ref() {
+            if let Some(c) = f.conn() {
                 let x = &mut recovery[c.from as usize];
                 x.0 += f.stats.losses;
                 x.1 += f.stats.loss_acks;
@@ -350,7 +350,7 @@ impl World<'_> {
             .flows
             .iter()
             .filter(|f| f.active)
-            .filter_map(|f| f.conn.as_ref())
+            .filter_map(|f| f.conn())
             .flat_map(|c| c.stream.pending())
             .map(|f| match f {
                 ledbat_bt_proto::Frame::Message(m) => m.data_len() as u64,

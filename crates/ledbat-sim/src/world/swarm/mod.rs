@@ -45,15 +45,14 @@ mod measure;
 
 pub(super) use measure::SwarmMeasure;
 
-use super::flow::{Flow, Timers};
+use super::flow::{Flow, FlowMeta, Payload, Timers};
 use super::metrics::FlowStats;
 use super::net::Link;
-use super::sources::{App, AppState};
 use super::stream::Stream;
 use super::World;
 use crate::engine::Ev;
+use crate::scenario::swarm::SwarmConfig;
 use crate::scenario::{ClockConfig, DropTail, QueueConfig, SpuriousRto, Topology};
-use crate::swarm::config::SwarmConfig;
 use crate::swarm::population::{PeerPlan, Population};
 use crate::swarm::PeerId;
 use crate::transport::{Receiver, Sender, SenderConfig};
@@ -110,6 +109,9 @@ struct Member {
     host: u32,
     out: BTreeMap<PeerId, Out>,
     next_announce: Instant,
+    /// When its pending `PeerTick` fires (an earlier deadline of its protocol timers
+    /// schedules another and makes that one stale).
+    next_tick: Instant,
 }
 
 impl Member {
@@ -274,6 +276,7 @@ impl<'a> World<'a> {
             host,
             out: BTreeMap::new(),
             next_announce: now + cfg.reannounce,
+            next_tick: tick,
         }));
         sw.present.push(id);
         sw.measure.on_join(id, now, ul);
@@ -413,29 +416,30 @@ impl<'a> World<'a> {
         let (data_route, ack_route) = self.star_routes(fh, th);
         let fi = self.flows.len() as u32;
         self.flows.push(Flow {
-            name: String::new(),
-            ctrl: String::new(),
-            cc_cfg: None,
-            start: now,
-            stop: Instant::from_nanos(u64::MAX),
+            meta: Box::new(FlowMeta {
+                name: String::new(),
+                ctrl: String::new(),
+                cc_cfg: None,
+                start: now,
+                stop: Instant::from_nanos(u64::MAX),
+                interrupts: None,
+                finished_at: None,
+            }),
             data_route,
             ack_route,
             from: fh,
             to: th,
             snd_clock: ClockConfig::default(),
             rcv_clock: ClockConfig::default(),
-            interrupts: None,
             send_jitter: Duration::ZERO,
             active: true,
-            finished_at: None,
             interrupted_until: Instant::ZERO,
             jitter_last: Instant::ZERO,
             timers: Timers::default(),
-            sender: Some(sender),
+            sender: Some(Box::new(sender)),
             receiver: Receiver::new(delayed_ack, tp.delack_timeout),
-            app: AppState::new(App::Backlogged),
             stats: FlowStats::new(0, 0),
-            conn: Some(Box::new(SwarmConn {
+            payload: Payload::Swarm(Box::new(SwarmConn {
                 stream: Stream::new(mss - SEGMENT_HEADER),
                 from,
                 to,
@@ -449,7 +453,7 @@ impl<'a> World<'a> {
     /// Writes `frame` into flow `fi`'s stream (sent by the next [`World::try_send`]).
     fn conn_write(&mut self, fi: usize, frame: Frame<Len>) {
         let f = &mut self.flows[fi];
-        let (Some(c), Some(s)) = (f.conn.as_mut(), f.sender.as_mut()) else {
+        let (Some(c), Some(s)) = (f.payload.conn_mut(), f.sender.as_mut()) else {
             return;
         };
         let n = c
@@ -461,7 +465,7 @@ impl<'a> World<'a> {
     /// Bytes written to flow `fi` and not yet in a transmitted segment.
     fn unsent(&self, fi: usize) -> u64 {
         let f = &self.flows[fi];
-        match (f.conn.as_ref(), f.sender.as_ref()) {
+        match (f.conn(), f.sender.as_ref()) {
             (Some(c), Some(s)) => c.stream.unsent(s.snd_nxt()),
             _ => 0,
         }
@@ -470,7 +474,6 @@ impl<'a> World<'a> {
     /// Hands `from`'s queued blocks for `to` to their data flow (opening it if needed)
     /// while less than one block waits unsent in it, and sends.
     fn pump_data(&mut self, from: PeerId, to: PeerId) {
-        let now = self.now;
         let Some(out) = self.member(from).and_then(|m| m.out.get(&to).copied()) else {
             return;
         };
@@ -484,6 +487,13 @@ impl<'a> World<'a> {
                 fi
             }
         } as usize;
+        self.pump_flow(fi, from, to, out.data_transport);
+    }
+
+    /// [`World::pump_data`] on the data flow `fi` from `from` to `to`, over `transport`: the
+    /// peer is asked for blocks only while less than one block waits unsent.
+    fn pump_flow(&mut self, fi: usize, from: PeerId, to: PeerId, transport: Transport) {
+        let now = self.now;
         let block = self.sw().torrent.block_length() as u64;
         loop {
             while self.unsent(fi) < block {
@@ -493,9 +503,7 @@ impl<'a> World<'a> {
                 else {
                     break;
                 };
-                self.sw()
-                    .measure
-                    .on_upload(from, out.data_transport, r.length);
+                self.sw().measure.on_upload(from, transport, r.length);
                 let piece = Message::Piece {
                     index: r.index,
                     begin: r.begin,
@@ -504,10 +512,13 @@ impl<'a> World<'a> {
                 self.conn_write(fi, Frame::Message(piece));
             }
             self.try_send(fi);
+            if self.unsent(fi) > 0 {
+                return;
+            }
             let queued = self
                 .member(from)
                 .map_or(0, |m| m.peer.queued_uploads(conn_of(to)));
-            if self.unsent(fi) > 0 || queued == 0 {
+            if queued == 0 {
                 return;
             }
         }
@@ -554,6 +565,15 @@ impl<'a> World<'a> {
         let sw = self.sw();
         sw.dirty_buf = dirty;
         sw.ev_buf = evs;
+        // An input may have armed a protocol timer (a request or keep-alive deadline)
+        // before the pending tick: the peer is woken then.
+        if let Some(m) = self.member(id) {
+            let due = m.peer.poll_timeout().max(now);
+            if due < m.next_tick {
+                m.next_tick = due;
+                self.at(due, Ev::PeerTick(id));
+            }
+        }
     }
 
     fn on_peer_event(&mut self, id: PeerId, e: Event) {
@@ -598,13 +618,13 @@ impl<'a> World<'a> {
     /// and refill it with blocks.
     pub(super) fn conn_acked(&mut self, fi: usize) {
         let f = &mut self.flows[fi];
-        let (Some(c), Some(s)) = (f.conn.as_mut(), f.sender.as_ref()) else {
+        let (Some(c), Some(s)) = (f.payload.conn_mut(), f.sender.as_ref()) else {
             return;
         };
         c.stream.trim(s.snd_una(), f.receiver.rcv_nxt());
         if c.carries != Carries::Control {
-            let (from, to) = (c.from, c.to);
-            self.pump_data(from, to);
+            let (from, to, transport) = (c.from, c.to, c.transport);
+            self.pump_flow(fi, from, to, transport);
         }
     }
 
@@ -617,10 +637,11 @@ impl<'a> World<'a> {
         let f = &mut self.flows[fi];
         let rcv_nxt = f.receiver.rcv_nxt();
         let snd_una = f.sender.as_ref().map_or(rcv_nxt, |s| s.snd_una());
-        let Some(c) = f.conn.as_mut() else { return };
+        let Some(c) = f.conn_mut() else { return };
         c.stream.deliver_into(rcv_nxt, &mut msgs);
         c.stream.trim(snd_una, rcv_nxt);
         let (from, to, transport) = (c.from, c.to, c.transport);
+        let delivered = !msgs.is_empty();
         for frame in msgs.drain(..) {
             let Some(m) = self.member(to) else { continue };
             match frame {
@@ -638,7 +659,9 @@ impl<'a> World<'a> {
             }
         }
         self.sw().msg_buf = msgs;
-        self.drive(to);
+        if delivered {
+            self.drive(to);
+        }
     }
 
     /// Peer `id`'s choke round (and re-announce) may be due.
@@ -646,8 +669,12 @@ impl<'a> World<'a> {
         let now = self.now;
         let cfg = self.swarm_cfg();
         let Some(m) = self.member(id) else { return };
+        if now != m.next_tick {
+            return; // superseded by an earlier deadline
+        }
         m.peer.handle_timeout(now);
         let next = m.peer.poll_timeout();
+        m.next_tick = next;
         let reannounce = if now >= m.next_announce {
             m.next_announce = now + cfg.reannounce;
             m.out.len() < cfg.min_peers as usize
@@ -668,7 +695,7 @@ impl<'a> World<'a> {
         f.active = false;
         f.sender = None;
         let mut lost = 0;
-        if let Some(c) = f.conn.as_mut() {
+        if let Some(c) = f.conn_mut() {
             lost = c
                 .stream
                 .pending()

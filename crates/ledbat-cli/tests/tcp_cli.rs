@@ -1,0 +1,126 @@
+//! `ledbat tcp` where it needs no kernel: parameters are checked in every build, and a
+//! trace file is replayed through ledbat-core (`check`) with clear errors for bad files.
+
+use ledbat_tcp::params::TcpController;
+use ledbat_tcp::trace::{apply, core_cwnd, Event, Record, TraceHeader, Traced};
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ledbat");
+
+fn ledbat(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn an_unknown_controller_or_parameter_is_named_and_fails() {
+    let o = ledbat(&["tcp", "load", "nosuch"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("nosuch"), "{}", stderr(&o));
+    let o = ledbat(&["tcp", "load", "ledbat", "--param", "bogus_key=1"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("bogus_key"), "{}", stderr(&o));
+    let o = ledbat(&["tcp", "load", "scavenger", "--param", "signal=owd"]);
+    assert!(
+        !o.status.success(),
+        "the RTT-based presets refuse the one-way signal"
+    );
+}
+
+/// A trace of `n` ACKs as the kernel would write it had it computed what the core does.
+fn write_trace(path: &Path, n: u64, corrupt_window_at: Option<usize>) {
+    let c = TcpController::parse("ledbat", ["target=25ms"]).unwrap();
+    let mut core = c.config.build(1448).unwrap();
+    let head = TraceHeader {
+        instance: "t25".into(),
+        controller: c.clone(),
+    };
+    let mut text = serde_json::to_string(&head).unwrap() + "\n";
+    let init = Record {
+        lport: 40000,
+        rport: 5201,
+        seq: 0,
+        what: Traced::Init { now: 0, mss: 1448 },
+        cwnd_q32: 0,
+    };
+    text += &(serde_json::to_string(&init).unwrap() + "\n");
+    for i in 1..=n {
+        let e = Event::Ack {
+            now: i * 1_000_000,
+            bytes: 1448,
+            packets: 1,
+            flight: 10 * 1448,
+            newest_sent: i * 1_000_000 - 400_000,
+            rtt: Some(20_000_000),
+            delay: Some(10_000 + (i as u32 % 5) * 1000),
+        };
+        apply(&mut core, &e);
+        let mut cwnd_q32 = (core_cwnd(&core).unwrap() * 4_294_967_296.0).round() as u64;
+        if corrupt_window_at == Some(i as usize) {
+            cwnd_q32 += 5 << 32;
+        }
+        let r = Record {
+            lport: 40000,
+            rport: 5201,
+            seq: i,
+            what: Traced::Event(e),
+            cwnd_q32,
+        };
+        text += &(serde_json::to_string(&r).unwrap() + "\n");
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn check_passes_a_trace_that_agrees_and_fails_one_that_does_not() {
+    let dir = std::env::temp_dir().join(format!("ledbat-tcp-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.trace");
+    write_trace(&good, 40, None);
+    let o = ledbat(&["tcp", "check", good.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}{}", out, stderr(&o));
+    assert!(
+        out.contains("40 events") && out.contains("0 mismatch"),
+        "{out}"
+    );
+
+    let bad = dir.join("bad.trace");
+    write_trace(&bad, 40, Some(17));
+    let o = ledbat(&["tcp", "check", bad.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("first: event 17"));
+    assert!(
+        stderr(&o).contains("differ from ledbat-core"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_malformed_trace_names_the_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("ledbat-tcp-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("t.trace");
+    write_trace(&f, 3, None);
+    let text = std::fs::read_to_string(&f).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[3] = "{\"lport\": \"x\"}";
+    std::fs::write(&f, lines.join("\n")).unwrap();
+    let o = ledbat(&["tcp", "check", f.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("t.trace") && e.contains("line 4 is not a traced event"),
+        "{e}"
+    );
+    let o = ledbat(&["tcp", "check", dir.join("missing").to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("missing"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

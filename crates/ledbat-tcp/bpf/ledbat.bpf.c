@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0 OR GPL-2.0-only
+/*
+ * The kernel side of `ledbat tcp`: a TCP congestion control (`struct tcp_congestion_ops`,
+ * registered through BPF struct_ops) whose window is computed by the controller arithmetic
+ * of csrc/lbcc.h, the same code the differential test checks against ledbat-core. This file
+ * only translates the kernel's callbacks into the controller's events:
+ *
+ *   pkts_acked   every ACK: packets newly delivered (tcp_sock.delivered, cumulative and
+ *                selective, counted in our MSS), the RTT of the
+ *                newest packet acknowledged (Karn's rule: -1 for retransmitted data), the
+ *                delay sample of the configured signal, the flight before the ACK
+ *                -> lb_on_ack; the window is written to snd_cwnd unless the kernel is
+ *                reducing it itself (CWR, Recovery: PRR towards our ssthresh)
+ *   cong_avoid   writes the window again (the kernel calls it when it may raise cwnd)
+ *   ssthresh     a congestion event (entering Recovery, or an RTO) -> lb_on_loss; returns
+ *                the reduced window, which PRR reaches and recovery ends at
+ *   cwnd_event   CA_EVENT_LOSS (RTO) -> lb_on_timeout(rto); CA_EVENT_CWND_RESTART (data
+ *                after idle) -> lb_on_timeout(idle); CA_EVENT_TX_START -> lb_on_sent
+ *   undo_cwnd    the kernel found the reduction spurious (F-RTO, DSACK, Eifel): the window
+ *                before the last loss or timeout comes back
+ *
+ * What the kernel cannot do as the core's drivers do, and what is done instead:
+ * - no timers for a congestion control: LEDBAT++'s slowdown deadlines fire at the first ACK
+ *   (or transmission start) after them, at most an ACK interval late;
+ * - the window cannot be zero: a joined slowdown that the core would spend paused (the
+ *   scavenger's `slowdown_join_pause`) holds one packet;
+ * - the kernel does not say which packet was lost: its send time is taken as one smoothed
+ *   RTT before the loss was detected (for the once-per-RTT rule);
+ * - snd_cwnd is in packets: floor(window / MSS), at least 1, the MSS fixed at init.
+ *
+ * Per-connection state (struct lb_conn, about 1.5 KB) lives in socket storage: it does not
+ * fit the 104 bytes of icsk_ca_priv. It is created in init and freed with the socket.
+ * Parameters are read-only data the loader writes before loading (csrc/lbcc_params.h).
+ */
+#include "kernel.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+
+#include "../csrc/lbcc.h"
+#include "../csrc/lbcc_owd.h"
+#include "../csrc/lbcc_stats.h"
+#include "../csrc/lbcc_trace.h"
+
+char _license[] SEC("license") = "Dual MIT/GPL";
+
+/* Written by the loader before load: the parameter words (ledbat_tcp::params::LbParams)
+ * and, for `ledbat tcp list`, the configuration they were made from as JSON. */
+struct lb_ro {
+	struct lb_params params;
+	char desc[LB_DESC_LEN];
+};
+
+const volatile struct lb_ro lb_ro SEC(".rodata.lbparams") = {};
+#define lb_params (lb_ro.params)
+
+struct lb_conn {
+	struct lb_cc cc;
+	__u64 trace_seq;         /* events traced (or dropped) since init */
+	/* the statistics key, taken while the connection has its ports (at release the local
+	 * port may already be given back) */
+	struct lb_flow_key key;
+	struct lb_owd owd;
+	__u64 prior_cwnd;        /* Q32 window before the last loss or timeout (undo) */
+	__u64 last_stats_ns;
+	__u64 reduction_snd_nxt; /* snd_nxt at the last reduction */
+	__u64 losses, timeouts, undos;
+	__u32 ca_state;
+	__u32 delivered;         /* tcp_sock.delivered at the last ACK */
+	__u32 flight_peak;       /* the most outstanding lately (lb_flightsize), packets */
+	__u64 flight_peak_ns;
+	__u8 owd_unusable;
+	__u8 no_timestamps;
+	__u8 _pad[2];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct lb_conn);
+} lb_conns SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, LB_STATS_MAX_FLOWS);
+	__type(key, struct lb_flow_key);
+	__type(value, struct lb_flow_stats);
+} lb_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, LB_TRACE_RING_BYTES);
+} lb_trace SEC(".maps");
+
+/* Set by `ledbat tcp trace` while it reads the ring buffer (the object's .bss map). */
+volatile __u32 lb_trace_on = 0;
+
+static const struct lb_flow_stats lb_zero_stats;
+
+static __always_inline struct tcp_sock *tcp_sk(struct sock *sk)
+{
+	return (struct tcp_sock *)sk;
+}
+
+static __always_inline __u64 lb_now(struct tcp_sock *tp)
+{
+	return tp->tcp_mstamp * LB_NS_PER_US;
+}
+
+static __always_inline __u32 lb_in_flight_pkts(struct tcp_sock *tp)
+{
+	__u32 left = tp->sacked_out + tp->lost_out;
+	__u32 out = tp->packets_out;
+
+	return (out > left ? out - left : 0) + tp->retrans_out;
+}
+
+/* The span over which the flightsize is the most outstanding: one smoothed RTT, at least
+ * this (scheduling noise of a busy host; see lb_flightsize). */
+#define LB_FLIGHT_SPAN_MIN_NS (10ULL * LB_NS_PER_MS)
+
+/*
+ * RFC 6817's flightsize for an ACK of `delivered` packets: what was outstanding before it,
+ * at least the window when the kernel saw the sender limited by it in this round
+ * (tcp_sock.is_cwnd_limited), else at least the round's most (max_packets_out, RFC 7661's
+ * measure of the window in use); and the most of these over the last smoothed RTT, but
+ * at least 10 ms. At a round trip of microseconds (loopback, a LAN) rounds last less than
+ * the application takes to be woken up, the flight an ACK finds is whatever the application
+ * last wrote, and the kernel sizes the send buffer from the window: capping the window at
+ * that flight made the two shrink each other, to 2-7 packets and a thirtieth of cubic's
+ * rate on a veth pair. Where the round trip exceeds 10 ms this is the round's flight, as
+ * the RFC has it; an application that stops writing still takes the window down with it
+ * within 10 ms.
+ */
+static __always_inline __u32 lb_flightsize(struct tcp_sock *tp, struct lb_conn *c,
+					   __u32 delivered, __u64 now)
+{
+	__u32 f = lb_in_flight_pkts(tp) + delivered;
+	__u32 used = tp->max_packets_out;
+	__u64 span = (__u64)tp->srtt_us / 8 * LB_NS_PER_US;
+
+	if (bpf_core_field_exists(tp->is_cwnd_limited) &&
+	    BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited) && tp->snd_cwnd > used)
+		used = tp->snd_cwnd;
+	if (used > f)
+		f = used;
+	if (span < LB_FLIGHT_SPAN_MIN_NS)
+		span = LB_FLIGHT_SPAN_MIN_NS;
+	if (f >= c->flight_peak || lb_since(now, c->flight_peak_ns) > span) {
+		c->flight_peak = f;
+		c->flight_peak_ns = now;
+	}
+	return c->flight_peak;
+}
+
+static __always_inline __u32 lb_mss(struct lb_conn *c)
+{
+	return c->cc.mss ? (__u32)c->cc.mss : 1;
+}
+
+/* The window in packets for snd_cwnd: floor(window / MSS), 1 to snd_cwnd_clamp. */
+static __always_inline __u32 lb_cwnd_pkts(struct tcp_sock *tp, struct lb_conn *c)
+{
+	__u64 pkts = lb_window(&c->cc, &lb_params) / lb_mss(c);
+	__u32 clamp = tp->snd_cwnd_clamp;
+
+	if (pkts < 1)
+		pkts = 1;
+	if (clamp && pkts > clamp)
+		pkts = clamp;
+	return (__u32)pkts;
+}
+
+static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
+{
+	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(&c->cc, now))
+		tp->snd_cwnd = 1;
+	else
+		tp->snd_cwnd = lb_cwnd_pkts(tp, c);
+}
+
+static __always_inline void lb_flow_key(struct sock *sk, struct lb_flow_key *k)
+{
+	__builtin_memset(k, 0, sizeof(*k));
+	k->family = sk->__sk_common.skc_family;
+	k->lport = sk->__sk_common.skc_num;
+	k->rport = bpf_ntohs(sk->__sk_common.skc_dport);
+	if (k->family == AF_INET6) {
+		k->laddr[0] = sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[0];
+		k->laddr[1] = sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[1];
+		k->laddr[2] = sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[2];
+		k->laddr[3] = sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[3];
+		k->raddr[0] = sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32[0];
+		k->raddr[1] = sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32[1];
+		k->raddr[2] = sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32[2];
+		k->raddr[3] = sk->__sk_common.skc_v6_daddr.in6_u.u6_addr32[3];
+	} else {
+		k->laddr[0] = sk->__sk_common.skc_rcv_saddr;
+		k->raddr[0] = sk->__sk_common.skc_daddr;
+	}
+}
+
+static __always_inline void lb_publish(struct sock *sk, struct tcp_sock *tp, struct lb_conn *c,
+				       __u64 now, int force)
+{
+	struct lb_flow_stats *s;
+	__u64 v;
+	__u32 flags = 0;
+
+	if (!force && c->last_stats_ns && lb_since(now, c->last_stats_ns) < LB_STATS_INTERVAL_NS)
+		return;
+	c->last_stats_ns = now ? now : 1;
+	if (c->key.family == 0)
+		lb_flow_key(sk, &c->key);
+	s = bpf_map_lookup_elem(&lb_stats, &c->key);
+	if (!s) {
+		bpf_map_update_elem(&lb_stats, &c->key, &lb_zero_stats, BPF_NOEXIST);
+		s = bpf_map_lookup_elem(&lb_stats, &c->key);
+		if (!s)
+			return;
+	}
+	s->updated_ns = now;
+	s->cwnd_bytes = lb_window(&c->cc, &lb_params);
+	s->snd_cwnd = tp->snd_cwnd;
+	s->mss = c->cc.mss;
+	s->qd_ns = 0;
+	if (lb_params.algo != LB_ALGO_TCP_LP && lb_queuing_delay(&c->cc.delay, &lb_params, &v)) {
+		s->qd_ns = v;
+		flags |= LB_FLOW_HAS_QD;
+	}
+	s->base_ns = 0;
+	s->current_ns = 0;
+	if (lb_params.algo != LB_ALGO_TCP_LP && lb_base_delay(&c->cc.delay, &v)) {
+		s->base_ns = v;
+		flags |= LB_FLOW_HAS_BASE;
+		if (lb_current_delay(&c->cc.delay, &v))
+			s->current_ns = v;
+	}
+	s->srtt_ns = c->cc.rtt.srtt_ns;
+	s->slowdowns = c->cc.sd.count;
+	s->delay_samples = c->cc.delay.samples;
+	s->owd_us_per_tick = c->owd.state == LB_OWD_KNOWN ? c->owd.peer_us_per_tick : 0;
+	s->losses = c->losses;
+	s->timeouts = c->timeouts;
+	s->undos = c->undos;
+	s->phase = lb_phase(&c->cc, &lb_params);
+	if (c->owd_unusable)
+		flags |= LB_FLOW_OWD_UNUSABLE;
+	if (c->no_timestamps)
+		flags |= LB_FLOW_NO_TIMESTAMPS;
+	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(&c->cc, now))
+		flags |= LB_FLOW_PAUSED;
+	s->flags = flags;
+}
+
+/* Writes one traced event (when tracing is on); a full ring loses it, which the sequence
+ * number shows. */
+static __always_inline void lb_emit(struct sock *sk, struct lb_conn *c, __u32 kind,
+				    __u32 flags, __u64 now, __u64 a, __u64 b, __u64 cc, __u64 d,
+				    __u64 e, __u64 f)
+{
+	struct lb_trace_event *ev;
+	__u64 seq;
+
+	if (!lb_trace_on)
+		return;
+	seq = c->trace_seq++;
+	ev = bpf_ringbuf_reserve(&lb_trace, sizeof(*ev), 0);
+	if (!ev)
+		return;
+	ev->now_ns = now;
+	ev->cwnd_q32 = c->cc.cwnd;
+	ev->seq = seq;
+	ev->a = a;
+	ev->b = b;
+	ev->c = cc;
+	ev->d = d;
+	ev->e = e;
+	ev->f = f;
+	ev->kind = kind;
+	ev->flags = flags;
+	ev->lport = sk->__sk_common.skc_num;
+	ev->rport = bpf_ntohs(sk->__sk_common.skc_dport);
+	ev->_pad = 0;
+	bpf_ringbuf_submit(ev, 0);
+}
+
+static __always_inline struct lb_conn *lb_conn(struct sock *sk)
+{
+	return bpf_sk_storage_get(&lb_conns, sk, 0, 0);
+}
+
+SEC("struct_ops/ledbat_init")
+void BPF_PROG(ledbat_init, struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct lb_conn *c = bpf_sk_storage_get(&lb_conns, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
+
+	if (!c)
+		return;
+	/* The controller may be set again on a socket that already had it. */
+	__builtin_memset(c, 0, sizeof(*c));
+	lb_init(&c->cc, &lb_params, tp->mss_cache);
+	c->delivered = tp->delivered;
+	lb_emit(sk, c, LB_EV_INIT, 0, lb_now(tp), tp->mss_cache, 0, 0, 0, 0, 0);
+	tp->snd_cwnd = lb_cwnd_pkts(tp, c);
+	lb_publish(sk, tp, c, lb_now(tp), 1);
+}
+
+SEC("struct_ops/ledbat_release")
+void BPF_PROG(ledbat_release, struct sock *sk)
+{
+	struct lb_conn *c = lb_conn(sk);
+
+	if (c && c->key.family)
+		bpf_map_delete_elem(&lb_stats, &c->key);
+}
+
+/* The delay sample of this ACK for the RFC family and TCP-LP (LEDBAT++ takes the RTT). */
+static __always_inline int lb_delay_of_ack(struct tcp_sock *tp, struct lb_conn *c, __u64 now,
+					   __s32 rtt_us, __u32 *sample)
+{
+	if (lb_params.signal == LB_SIGNAL_OWD && !c->owd_unusable) {
+		int rescaled = 0;
+
+		if (!BPF_CORE_READ_BITFIELD(tp, rx_opt.tstamp_ok)) {
+			c->no_timestamps = 1;
+		} else if (BPF_CORE_READ_BITFIELD(tp, rx_opt.saw_tstamp)) {
+			__u32 ours = 1000;
+
+			if (bpf_core_field_exists(tp->tcp_usec_ts) &&
+			    BPF_CORE_READ_BITFIELD(tp, tcp_usec_ts))
+				ours = 1;
+			if (lb_owd_sample(&c->owd, now, tp->rx_opt.rcv_tsval, tp->rx_opt.rcv_tsecr,
+					  ours, sample, &rescaled)) {
+				if (rescaled)
+					lb_delay_reset_base(&c->cc.delay);
+				return 1;
+			}
+			if (c->owd.state == LB_OWD_UNUSABLE)
+				c->owd_unusable = 1;
+			return 0;
+		} else {
+			return 0;
+		}
+	}
+	/* the RTT signal, and the fallback when timestamps give none */
+	if (rtt_us > 0) {
+		*sample = (__u32)rtt_us;
+		return 1;
+	}
+	return 0;
+}
+
+SEC("struct_ops/ledbat_pkts_acked")
+void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sample)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct lb_conn *c = lb_conn(sk);
+	struct lb_ack a = {};
+	__u64 now = lb_now(tp);
+	__u32 mss, delivered;
+	__s32 rtt_us;
+
+	if (!c)
+		return;
+	mss = lb_mss(c);
+	rtt_us = sample->rtt_us;
+	/* packets newly delivered (cumulatively or selectively acknowledged) by this ACK */
+	delivered = tp->delivered - c->delivered;
+	c->delivered = tp->delivered;
+	a.bytes_acked = (__u64)delivered * mss;
+	a.packets_acked = delivered;
+	a.flight_before = (__u64)lb_flightsize(tp, c, delivered, now) * mss;
+	if (rtt_us > 0) {
+		a.has_rtt = 1;
+		a.rtt_ns = (__u64)rtt_us * LB_NS_PER_US;
+		a.newest_sent_ns = lb_sat_sub(now, a.rtt_ns);
+	} else {
+		/* no RTT (retransmitted data): after the last reduction iff snd_una passed the
+		 * snd_nxt of that reduction */
+		a.newest_sent_ns = (__s32)(tp->snd_una - (__u32)c->reduction_snd_nxt) > 0 ? now : 0;
+	}
+	if (lb_params.algo != LB_ALGO_LEDBAT_PP)
+		a.has_delay = (__u8)lb_delay_of_ack(tp, c, now, rtt_us, &a.delay_us);
+	lb_on_ack(&c->cc, &lb_params, now, &a);
+	lb_emit(sk, c, LB_EV_ACK, a.has_rtt | (a.has_delay << 1), now, a.bytes_acked,
+		a.flight_before, a.newest_sent_ns, a.rtt_ns, a.delay_us, a.packets_acked);
+	if (c->ca_state != TCP_CA_CWR && c->ca_state != TCP_CA_Recovery)
+		lb_write_cwnd(tp, c, now);
+	lb_publish(sk, tp, c, now, 0);
+}
+
+SEC("struct_ops/ledbat_cong_avoid")
+void BPF_PROG(ledbat_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct lb_conn *c = lb_conn(sk);
+
+	if (c)
+		lb_write_cwnd(tp, c, lb_now(tp));
+}
+
+SEC("struct_ops/ledbat_ssthresh")
+__u32 BPF_PROG(ledbat_ssthresh, struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct lb_conn *c = lb_conn(sk);
+	__u64 now = lb_now(tp), sent_at, in_flight;
+	__u32 pkts;
+
+	if (!c)
+		return tp->snd_cwnd > 4 ? tp->snd_cwnd / 2 : 2;
+	c->prior_cwnd = c->cc.cwnd;
+	c->losses++;
+	sent_at = lb_sat_sub(now, (__u64)tp->srtt_us / 8 * LB_NS_PER_US);
+	in_flight = (__u64)lb_in_flight_pkts(tp) * lb_mss(c);
+	lb_on_loss(&c->cc, &lb_params, now, sent_at, in_flight);
+	lb_emit(sk, c, LB_EV_LOSS, 0, now, sent_at, in_flight, 0, 0, 0, 0);
+	c->reduction_snd_nxt = tp->snd_nxt;
+	pkts = lb_cwnd_pkts(tp, c);
+	lb_publish(sk, tp, c, now, 1);
+	return pkts > 2 ? pkts : 2;
+}
+
+SEC("struct_ops/ledbat_set_state")
+void BPF_PROG(ledbat_set_state, struct sock *sk, __u8 new_state)
+{
+	struct lb_conn *c = lb_conn(sk);
+
+	if (c)
+		c->ca_state = new_state;
+}
+
+SEC("struct_ops/ledbat_cwnd_event")
+void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct lb_conn *c = lb_conn(sk);
+	__u64 now = lb_now(tp);
+
+	if (!c)
+		return;
+	switch (ev) {
+	case CA_EVENT_LOSS:
+		/* RTO; the kernel called ssthresh just before (counted there as a loss) */
+		c->timeouts++;
+		lb_on_timeout(&c->cc, &lb_params, now, LB_TIMEOUT_RTO);
+		lb_emit(sk, c, LB_EV_TIMEOUT, 1, now, 0, 0, 0, 0, 0, 0);
+		c->reduction_snd_nxt = tp->snd_nxt;
+		lb_publish(sk, tp, c, now, 1);
+		break;
+	case CA_EVENT_CWND_RESTART:
+		lb_on_timeout(&c->cc, &lb_params, now, LB_TIMEOUT_IDLE);
+		lb_emit(sk, c, LB_EV_TIMEOUT, 2, now, 0, 0, 0, 0, 0, 0);
+		break;
+	case CA_EVENT_TX_START:
+		lb_on_sent(&c->cc, &lb_params, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c));
+		lb_emit(sk, c, LB_EV_SENT, 0, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c), 0, 0,
+			0, 0, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+SEC("struct_ops/ledbat_undo_cwnd")
+__u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct lb_conn *c = lb_conn(sk);
+	__u32 pkts;
+
+	if (!c)
+		return tp->snd_cwnd;
+	c->undos++;
+	if (c->prior_cwnd > c->cc.cwnd)
+		c->cc.cwnd = c->prior_cwnd;
+	lb_emit(sk, c, LB_EV_UNDO, 0, lb_now(tp), 0, 0, 0, 0, 0, 0);
+	pkts = lb_cwnd_pkts(tp, c);
+	return pkts > tp->snd_cwnd ? pkts : tp->snd_cwnd;
+}
+
+/*
+ * The send buffer the kernel sizes from the window (tcp_sndbuf_expand: this many windows of
+ * segments; 2 by default, 3 for BBR). A scavenger's window is often far below what the path
+ * holds, and at a round trip of microseconds an application that can queue only two such
+ * windows waits for a wake-up before every one: the window then caps itself at the flight
+ * the application keeps up (RFC 6817's flightsize cap) and the transfer runs at the
+ * application's wake-up rate. Eight windows keep data queued without holding more memory
+ * than a window the path needs.
+ */
+SEC("struct_ops/ledbat_sndbuf_expand")
+__u32 BPF_PROG(ledbat_sndbuf_expand, struct sock *sk)
+{
+	return 8;
+}
+
+SEC(".struct_ops")
+struct tcp_congestion_ops ledbat_ops = {
+	.init = (void *)ledbat_init,
+	.release = (void *)ledbat_release,
+	.ssthresh = (void *)ledbat_ssthresh,
+	.cong_avoid = (void *)ledbat_cong_avoid,
+	.set_state = (void *)ledbat_set_state,
+	.cwnd_event = (void *)ledbat_cwnd_event,
+	.pkts_acked = (void *)ledbat_pkts_acked,
+	.undo_cwnd = (void *)ledbat_undo_cwnd,
+	.sndbuf_expand = (void *)ledbat_sndbuf_expand,
+	/* replaced by the loader with the name the instance is registered under */
+	.name = "ledbat_tcp",
+};

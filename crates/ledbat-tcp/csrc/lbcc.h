@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The controllers of `ledbat tcp`, one arithmetic for the BPF object and for the host
+ * replay tool of the differential test: every entry point takes `now` (ns) and the
+ * parameters, and dispatches on `p->algo` to the module that mirrors the ledbat-core
+ * controller of the same name (lbcc_ledbat.h, lbcc_pp.h, lbcc_lp.h). The window is bytes in
+ * 32.32 fixed point; `lb_window` is the core's `Controller::window()`.
+ */
+#ifndef LBCC_H
+#define LBCC_H
+
+#include "lbcc_lp.h"
+#include "lbcc_pp.h"
+
+/* The state must start zeroed (socket storage is; the replay tool clears it). */
+LB_INLINE void lb_init(struct lb_cc *c, lb_params_t *p, __u64 mss)
+{
+	switch (p->algo) {
+	case LB_ALGO_LEDBAT_PP:
+		lb_pp_init(c, p, mss);
+		break;
+	case LB_ALGO_TCP_LP:
+		lb_lp_init(c, p, mss);
+		break;
+	default:
+		lb_ledbat_init(c, p, mss);
+		break;
+	}
+}
+
+LB_INLINE void lb_on_ack(struct lb_cc *c, lb_params_t *p, __u64 now,
+			 const struct lb_ack *a)
+{
+	switch (p->algo) {
+	case LB_ALGO_LEDBAT_PP:
+		lb_pp_ack(c, p, now, a);
+		break;
+	case LB_ALGO_TCP_LP:
+		lb_lp_ack(c, p, now, a);
+		break;
+	default:
+		lb_ledbat_ack(c, p, now, a);
+		break;
+	}
+}
+
+/* A packet sent at `sent_at` was declared lost with `in_flight` bytes in flight. */
+LB_INLINE void lb_on_loss(struct lb_cc *c, lb_params_t *p, __u64 now,
+			  __u64 sent_at, __u64 in_flight)
+{
+	switch (p->algo) {
+	case LB_ALGO_LEDBAT_PP:
+		lb_pp_loss(c, p, now, sent_at);
+		break;
+	case LB_ALGO_TCP_LP:
+		lb_reno_loss(c, now, sent_at, in_flight);
+		break;
+	default:
+		lb_halve_on_loss(c, now, sent_at);
+		break;
+	}
+}
+
+LB_INLINE void lb_on_timeout(struct lb_cc *c, lb_params_t *p, __u64 now, int kind)
+{
+	switch (p->algo) {
+	case LB_ALGO_LEDBAT_PP:
+		lb_pp_timeout(c, p, now, kind);
+		break;
+	case LB_ALGO_TCP_LP:
+		lb_reno_timeout(c, now, kind);
+		break;
+	default:
+		lb_ledbat_timeout(c, now, kind);
+		break;
+	}
+}
+
+LB_INLINE void lb_on_sent(struct lb_cc *c, lb_params_t *p, __u64 now,
+			  __u64 in_flight)
+{
+	if (p->algo == LB_ALGO_LEDBAT_PP)
+		lb_pp_poll(c, p, now);
+	else if (p->algo == LB_ALGO_TCP_LP)
+		c->lp.flight = in_flight;
+}
+
+LB_INLINE void lb_on_tick(struct lb_cc *c, lb_params_t *p, __u64 now)
+{
+	if (p->algo == LB_ALGO_LEDBAT_PP)
+		lb_pp_poll(c, p, now);
+}
+
+/* The window in whole bytes (`Controller::window`). */
+LB_INLINE __u64 lb_window(const struct lb_cc *c, lb_params_t *p)
+{
+	if (p->algo == LB_ALGO_TCP_LP)
+		return lb_max_u64(c->cwnd, c->mss << 32) >> 32;
+	return c->cwnd >> 32;
+}
+
+/* The next deadline a driver should wake the controller at (`next_tick`), if any. */
+LB_INLINE int lb_next_tick(const struct lb_cc *c, lb_params_t *p, __u64 *at)
+{
+	if (p->algo != LB_ALGO_LEDBAT_PP || c->pp_slow_start || !p->periodic_slowdown)
+		return 0;
+	if (c->sd.phase == LB_SD_HOLD) {
+		*at = c->sd.until_ns;
+		return 1;
+	}
+	if (c->sd.phase == LB_SD_IDLE && c->sd.has_at) {
+		*at = c->sd.at_ns;
+		return 1;
+	}
+	return 0;
+}
+
+/* A phase code for stats and traces: 0 slow start, 1 avoidance, 2 slowdown hold,
+ * 3 slowdown ramp, 4 TCP-LP inference. */
+LB_INLINE __u32 lb_phase(const struct lb_cc *c, lb_params_t *p)
+{
+	if (p->algo == LB_ALGO_LEDBAT_PP)
+		return (__u32)lb_pp_phase(c);
+	if (p->algo == LB_ALGO_TCP_LP)
+		return c->lp.inference ? 4 : (c->cwnd < c->lp.ssthresh ? 0 : 1);
+	return c->slow_start ? 0 : 1;
+}
+
+#endif

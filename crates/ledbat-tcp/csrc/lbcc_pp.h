@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * LEDBAT++ (draft-irtf-iccrg-ledbat-plus-plus-01) and this project's extensions, as
+ * ledbat-core's `ledbat_pp`, `slowdown` and `slow_start` modules compute them (their module
+ * comments give the formulas and the reasons; docs/algorithms.md section 7 the draft):
+ *
+ *   delay signal   the RTT, through the RFC 6817 base history and minimum filter
+ *   GAIN           1 / min(max_gain_divisor, ceil(2 TARGET / base))
+ *   slow start     cwnd += GAIN * bytes  until qd > 3/4 TARGET
+ *   avoidance      per RTT  qd <= TARGET: +GAIN;  else max(GAIN - W (qd/TARGET - 1), -W/2)
+ *   slowdown       2 RTTs after slow start: ssthresh = W, W = hold window for hold_rtts,
+ *                  slow start back to ssthresh, the next one interval x its duration later
+ *   join           a flow that sees another's slowdown drain the queue starts its own
+ *   slow starts    RFC 9406's quarter growth above eta, RFC 3742's limit, restart after an
+ *                  RTT of empty queue
+ *
+ * Timers are deadlines checked on every event (the core's `poll`); the kernel has no timer
+ * for a congestion control, so a deadline fires at the first ACK after it.
+ */
+#ifndef LBCC_PP_H
+#define LBCC_PP_H
+
+#include "lbcc_ledbat.h"
+
+/* slow_start.rs: RFC 9406's eta bounds and divisor, RFC 3742's max_ssthresh. */
+#define LB_ETA_MIN_NS (4ULL * LB_NS_PER_MS)
+#define LB_ETA_MAX_NS (16ULL * LB_NS_PER_MS)
+#define LB_ETA_DIVISOR 8ULL
+#define LB_CSS_GROWTH_DIVISOR 4ULL
+#define LB_MAX_SSTHRESH_PACKETS 100ULL
+/* slowdown.rs: RTTs of rest before a join, RTTs of drained queue a pausing join waits for. */
+#define LB_JOIN_REST_RTTS_Q16 (4ULL << 16)
+#define LB_JOIN_DIP_RTTS_Q16 (1ULL << 15)
+
+/* ---- the slowdown cycle (slowdown.rs) ---- */
+
+LB_INLINE void lb_sd_reset_join(struct lb_slowdowns *s)
+{
+	s->has_above = 0;
+	s->above_since_ns = 0;
+	s->peak_flight = 0;
+	s->peak_qd_ns = 0;
+	s->armed = 0;
+	s->has_dip = 0;
+	s->dip_since_ns = 0;
+}
+
+LB_INLINE void lb_sd_schedule_first(struct lb_slowdowns *s, lb_params_t *p,
+				    __u64 now, __u64 rtt)
+{
+	if (s->first_scheduled)
+		return;
+	s->first_scheduled = 1;
+	s->at_ns = now + lb_scale_q16(rtt, p->first_slowdown_rtts_q16);
+	s->has_at = 1;
+}
+
+/* The join rule's inputs (slowdown::JoinInput). */
+struct lb_join_input {
+	__u64 qd;
+	__u64 rtt;
+	__u64 flight;
+	__u64 min_flight;
+	__u64 min_dip;
+};
+
+LB_INLINE void lb_sd_observe(struct lb_slowdowns *s, lb_params_t *p, __u64 now,
+			     const struct lb_join_input *in)
+{
+	__u64 cut_explained, observed;
+	int rested;
+
+	if (!p->join || s->phase != LB_SD_IDLE || !s->has_at)
+		return;
+	if (in->qd > p->join_gt_ns) {
+		s->has_dip = 0;
+		if (!s->has_above) {
+			s->has_above = 1;
+			s->above_since_ns = now;
+		}
+		s->peak_flight = lb_max_u64(s->peak_flight, in->flight);
+		s->peak_qd_ns = lb_max_u64(s->peak_qd_ns, in->qd);
+		if (lb_since(now, s->above_since_ns) >= in->rtt && s->peak_flight > in->min_flight)
+			s->armed = 1;
+		return;
+	}
+	if (!s->armed) {
+		lb_sd_reset_join(s);
+		return;
+	}
+	rested = !s->has_end || lb_since(now, s->end_ns) >= lb_scale_q16(in->rtt,
+									   LB_JOIN_REST_RTTS_Q16);
+	/* explained = round(rtt * (peak - flight) / peak): the queue the flow's own cut removed */
+	cut_explained = lb_muldiv_round(in->rtt, lb_sat_sub(s->peak_flight, in->flight),
+					s->peak_flight);
+	observed = lb_sat_sub(s->peak_qd_ns, in->qd);
+	if (!(rested && s->at_ns > now && cut_explained * 2 < observed)) {
+		lb_sd_reset_join(s);
+		return;
+	}
+	if (!s->has_dip) {
+		s->has_dip = 1;
+		s->dip_since_ns = now;
+	}
+	if (lb_since(now, s->dip_since_ns) >= in->min_dip) {
+		lb_sd_reset_join(s);
+		s->at_ns = now;
+		s->join_pending = 1;
+	}
+}
+
+/* Fires what is due; returns 1 when a slowdown started (`Slowdowns::poll`). */
+LB_INLINE int lb_sd_poll(struct lb_slowdowns *s, lb_params_t *p, __u64 now,
+			 __u64 *cwnd, __u64 hold_window, __u64 rtt)
+{
+	int started = 0;
+
+	if (s->phase == LB_SD_IDLE && s->has_at && now >= s->at_ns) {
+		s->ssthresh = *cwnd;
+		s->has_ssthresh = 1;
+		*cwnd = hold_window;
+		s->start_ns = now;
+		s->has_start = 1;
+		s->has_at = 0;
+		s->count++;
+		s->joined = s->join_pending;
+		s->join_pending = 0;
+		lb_sd_reset_join(s);
+		s->phase = LB_SD_HOLD;
+		s->until_ns = now + lb_scale_q16(rtt, p->slowdown_hold_rtts_q16);
+		started = 1;
+	}
+	if (s->phase == LB_SD_HOLD && now >= s->until_ns)
+		s->phase = LB_SD_RAMP;
+	return started;
+}
+
+LB_INLINE void lb_sd_end_ramp(struct lb_slowdowns *s, lb_params_t *p, __u64 now)
+{
+	__u64 start, k;
+
+	if (s->phase == LB_SD_IDLE)
+		return;
+	start = s->has_start ? s->start_ns : now;
+	k = s->early ? p->slowdown_interval_q16 / 2 : p->slowdown_interval_q16;
+	s->early = 0;
+	s->at_ns = now + lb_scale_q16(lb_since(now, start), k);
+	s->has_at = 1;
+	s->end_ns = now;
+	s->has_end = 1;
+	s->has_ssthresh = 0;
+	s->phase = LB_SD_IDLE;
+}
+
+/* ---- LEDBAT++ (ledbat_pp.rs) ---- */
+
+enum lb_pp_phase { LB_PP_SLOW_START = 0, LB_PP_AVOIDANCE = 1, LB_PP_HOLD = 2, LB_PP_RAMP = 3 };
+
+LB_INLINE int lb_pp_phase(const struct lb_cc *c)
+{
+	if (c->pp_slow_start)
+		return LB_PP_SLOW_START;
+	if (c->sd.phase == LB_SD_HOLD)
+		return LB_PP_HOLD;
+	if (c->sd.phase == LB_SD_RAMP)
+		return LB_PP_RAMP;
+	return LB_PP_AVOIDANCE;
+}
+
+LB_INLINE __u64 lb_srtt_or_target(const struct lb_cc *c, lb_params_t *p)
+{
+	return c->rtt.has ? c->rtt.srtt_ns : p->target_ns;
+}
+
+/* The gain's divisor: min(max_gain_divisor, ceil(2 TARGET / base)), at least 1. */
+LB_INLINE __u64 lb_pp_gain_divisor(const struct lb_cc *c, lb_params_t *p)
+{
+	__u64 base = 0, d;
+
+	lb_base_delay(&c->delay, &base);
+	if (base == 0)
+		return p->max_gain_divisor;
+	d = (2 * p->target_ns + base - 1) / base;
+	if (d < 1)
+		d = 1;
+	return d < p->max_gain_divisor ? d : p->max_gain_divisor;
+}
+
+LB_INLINE void lb_pp_init(struct lb_cc *c, lb_params_t *p, __u64 mss)
+{
+	lb_ledbat_init(c, p, mss);
+	c->pp_slow_start = (__u8)p->slow_start;
+}
+
+LB_INLINE void lb_pp_schedule_first(struct lb_cc *c, lb_params_t *p, __u64 now)
+{
+	if (p->periodic_slowdown)
+		lb_sd_schedule_first(&c->sd, p, now, lb_srtt_or_target(c, p));
+}
+
+/* slow_start.rs `SlowStart::ended`. */
+LB_INLINE void lb_ss_ended(struct lb_cc *c)
+{
+	c->restarted = 0;
+	c->has_regrow = 0;
+}
+
+LB_INLINE void lb_pp_end_slow_start(struct lb_cc *c, lb_params_t *p, __u64 now)
+{
+	lb_ss_ended(c);
+	if (c->pp_slow_start) {
+		c->pp_slow_start = 0;
+		lb_pp_schedule_first(c, p, now);
+	} else {
+		lb_sd_end_ramp(&c->sd, p, now);
+	}
+}
+
+/* cwnd * base / max(base + qd, 1 ns): the part of the window in flight rather than queued. */
+LB_INLINE int lb_pp_in_flight_at(const struct lb_cc *c, __u64 qd, __u64 *out)
+{
+	__u64 base;
+
+	if (!lb_base_delay(&c->delay, &base))
+		return 0;
+	*out = lb_muldiv(c->cwnd, base, lb_max_u64(base + qd, 1));
+	return 1;
+}
+
+LB_INLINE int lb_pp_join_would_pause(const struct lb_cc *c, lb_params_t *p)
+{
+	__u64 w;
+
+	return p->join_pause && lb_pp_in_flight_at(c, p->target_ns, &w) && w < (c->mss << 32);
+}
+
+LB_INLINE __u64 lb_pp_hold_window(const struct lb_cc *c, lb_params_t *p)
+{
+	__u64 floor = lb_pkts_to_bytes_q32(p->hold_packets_q32, c->mss);
+	__u64 qd, bdp;
+
+	if (p->hold_bdp_q32 > 0 && c->sd.count > 0 && lb_queuing_delay(&c->delay, p, &qd) &&
+	    lb_pp_in_flight_at(c, qd, &bdp))
+		return lb_max_u64(floor, lb_muldiv(p->hold_bdp_q32, bdp, LB_ONE_Q32));
+	return floor;
+}
+
+LB_INLINE __u64 lb_pp_eta(const struct lb_cc *c)
+{
+	__u64 base = 0, eta;
+
+	lb_base_delay(&c->delay, &base);
+	eta = base / LB_ETA_DIVISOR;
+	if (eta < LB_ETA_MIN_NS)
+		eta = LB_ETA_MIN_NS;
+	if (eta > LB_ETA_MAX_NS)
+		eta = LB_ETA_MAX_NS;
+	return eta;
+}
+
+LB_INLINE void lb_pp_poll(struct lb_cc *c, lb_params_t *p, __u64 now)
+{
+	__u64 w, rtt;
+	int pause;
+
+	if (c->pp_slow_start)
+		return;
+	w = lb_pp_hold_window(c, p);
+	rtt = lb_srtt_or_target(c, p);
+	pause = lb_pp_join_would_pause(c, p);
+	if (lb_sd_poll(&c->sd, p, now, &c->cwnd, w, rtt)) {
+		c->ramp_from_bdp = w > lb_pkts_to_bytes_q32(p->hold_packets_q32, c->mss);
+		c->pause = c->sd.joined && pause;
+		if (c->pause && c->sd.phase != LB_SD_IDLE)
+			c->sd.early = 1;
+	}
+}
+
+/* `SlowStart::restart_due` behind `LedbatPp::restart_if_empty`. */
+LB_INLINE void lb_pp_restart_if_empty(struct lb_cc *c, lb_params_t *p, __u64 now,
+				      __u64 qd)
+{
+	__u64 eta, rtt, since;
+	int stalled;
+
+	if (lb_pp_phase(c) != LB_PP_AVOIDANCE) {
+		c->has_empty = 0;
+		return;
+	}
+	eta = lb_pp_eta(c);
+	rtt = lb_srtt_or_target(c, p);
+	if (!p->empty_queue_restart || qd > eta) {
+		c->has_empty = 0;
+		return;
+	}
+	if (!c->has_empty) {
+		c->has_empty = 1;
+		c->empty_since_ns = now;
+	}
+	since = c->empty_since_ns;
+	stalled = c->has_regrow && c->regrow_to > lb_sat_add(c->cwnd, c->mss << 32);
+	if (stalled || lb_since(now, since) >= rtt) {
+		c->has_empty = 0;
+		c->restarted = 1;
+		c->pp_slow_start = 1;
+	}
+}
+
+/* The flightsize cap; in avoidance a cut is remembered for a restart to regrow. */
+LB_INLINE void lb_pp_cap(struct lb_cc *c, lb_params_t *p, __u64 flight_before)
+{
+	__u64 before = c->cwnd;
+
+	lb_cap_and_floor(c, flight_before);
+	if (lb_pp_phase(c) == LB_PP_AVOIDANCE && p->empty_queue_restart && c->cwnd < before) {
+		c->regrow_to = c->has_regrow ? lb_max_u64(c->regrow_to, before) : before;
+		c->has_regrow = 1;
+	}
+}
+
+/* One slow-start ACK's growth (`SlowStart::step`), Q32 bytes. */
+LB_INLINE __u64 lb_pp_ss_step(const struct lb_cc *c, lb_params_t *p, __u64 bytes,
+			      __u64 qd, int ramp_from_bdp)
+{
+	__u64 step = (bytes << 32) / lb_pp_gain_divisor(c, p);
+	int beyond_regrow = c->restarted && (!c->has_regrow || lb_reached(c->cwnd, c->regrow_to));
+
+	if (p->conservative_slow_start) {
+		__u64 max_ss = (LB_MAX_SSTHRESH_PACKETS * c->mss) << 32;
+
+		if (c->cwnd > max_ss)
+			step = lb_muldiv(step, max_ss / 2, c->cwnd);
+		if (qd > lb_pp_eta(c) || ramp_from_bdp)
+			step /= LB_CSS_GROWTH_DIVISOR;
+	}
+	if (beyond_regrow)
+		step /= LB_CSS_GROWTH_DIVISOR;
+	return step;
+}
+
+/* Congestion avoidance, Q32 bytes for `bytes` acknowledged: below TARGET
+ * bytes * MSS / (d * cwnd); above it bytes * MSS / (d * cwnd) - bytes * (qd - T) / T, never
+ * below -bytes / 2 (the per-RTT bound -W/2). */
+LB_INLINE void lb_pp_avoidance(struct lb_cc *c, lb_params_t *p, __u64 qd,
+			       __u64 bytes)
+{
+	struct lb_u128 num;
+	__u64 up, down, floor_down;
+
+	/* up = bytes * MSS / (d * W) bytes = bytes * MSS * 2^64 / (d * cwnd_q32) in Q32 */
+	num.hi = bytes * c->mss;
+	num.lo = 0;
+	up = lb_div128(num, c->cwnd) / lb_pp_gain_divisor(c, p);
+	if (qd <= p->target_ns) {
+		c->cwnd = lb_sat_add(c->cwnd, up);
+		return;
+	}
+	down = lb_muldiv(bytes << 32, qd - p->target_ns, p->target_ns);
+	floor_down = (bytes << 32) / 2;
+	if (down <= up)
+		c->cwnd = lb_sat_add(c->cwnd, up - down);
+	else
+		c->cwnd = lb_sat_sub(c->cwnd, lb_min_u64(down - up, floor_down));
+}
+
+LB_INLINE void lb_pp_ack(struct lb_cc *c, lb_params_t *p, __u64 now,
+			 const struct lb_ack *a)
+{
+	__u64 qd = 0;
+	int has_qd = lb_absorb_rtt(c, p, now, a, &qd);
+	__u64 bytes = a->bytes_acked;
+	int phase;
+
+	if (!c->pp_slow_start) {
+		if (a->has_rtt)
+			lb_pp_schedule_first(c, p, now);
+		if (has_qd) {
+			struct lb_join_input in;
+			__u64 sdw = lb_max_u64(2 * (c->mss << 32), c->min_cwnd);
+
+			in.qd = qd;
+			in.rtt = lb_srtt_or_target(c, p);
+			in.flight = a->flight_before;
+			in.min_flight = (2 * sdw) >> 32;
+			in.min_dip = lb_pp_join_would_pause(c, p) ?
+				     lb_scale_q16(in.rtt, LB_JOIN_DIP_RTTS_Q16) : 0;
+			lb_sd_observe(&c->sd, p, now, &in);
+		}
+	}
+	lb_pp_poll(c, p, now);
+	if (!has_qd)
+		return;
+	c->last_qd_ns = qd;
+	c->has_qd = 1;
+	lb_pp_restart_if_empty(c, p, now, qd);
+	phase = lb_pp_phase(c);
+	if (phase == LB_PP_SLOW_START || phase == LB_PP_RAMP) {
+		int delay_exit = phase == LB_PP_SLOW_START || p->ramp_delay_exit;
+
+		if (delay_exit && qd > p->ss_exit_gt_ns) {
+			lb_pp_end_slow_start(c, p, now);
+		} else {
+			c->cwnd = lb_sat_add(c->cwnd,
+					     lb_pp_ss_step(c, p, bytes, qd,
+							   phase == LB_PP_RAMP && c->ramp_from_bdp));
+			if (phase == LB_PP_RAMP && c->sd.has_ssthresh &&
+			    lb_reached(c->cwnd, c->sd.ssthresh)) {
+				c->cwnd = c->sd.ssthresh;
+				lb_pp_end_slow_start(c, p, now);
+			}
+			if (c->has_regrow && lb_reached(c->cwnd, c->regrow_to))
+				c->has_regrow = 0;
+			lb_pp_cap(c, p, a->flight_before);
+			return;
+		}
+	}
+	phase = lb_pp_phase(c);
+	if (phase == LB_PP_HOLD)
+		return;
+	if (phase == LB_PP_AVOIDANCE)
+		lb_pp_avoidance(c, p, qd, bytes);
+	lb_pp_cap(c, p, a->flight_before);
+}
+
+LB_INLINE void lb_pp_loss(struct lb_cc *c, lb_params_t *p, __u64 now,
+			  __u64 sent_at)
+{
+	lb_pp_poll(c, p, now);
+	if (!lb_halve_on_loss(c, now, sent_at))
+		return;
+	lb_ss_ended(c);
+	if (lb_pp_phase(c) != LB_PP_AVOIDANCE)
+		lb_pp_end_slow_start(c, p, now);
+}
+
+LB_INLINE void lb_pp_timeout(struct lb_cc *c, lb_params_t *p, __u64 now, int kind)
+{
+	lb_pp_poll(c, p, now);
+	if (kind == LB_TIMEOUT_RTO) {
+		lb_ss_ended(c);
+		if (lb_pp_phase(c) != LB_PP_AVOIDANCE)
+			lb_pp_end_slow_start(c, p, now);
+	}
+	lb_ledbat_timeout(c, now, kind);
+}
+
+/* Whether the joined slowdown in progress pauses sending (`pause_until`). */
+LB_INLINE int lb_pp_paused(const struct lb_cc *c, __u64 now)
+{
+	return c->pause && c->sd.phase == LB_SD_HOLD && now < c->sd.until_ns;
+}
+
+#endif

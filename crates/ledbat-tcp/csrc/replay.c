@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The replay tool of the differential test (crates/ledbat-tcp/tests/differential.rs): the
+ * controller arithmetic of the BPF object, compiled for the host, driven by a trace on
+ * standard input, one event per line; after each controller event it prints the state the
+ * test compares with ledbat-core's. Built by build.rs; not installed.
+ *
+ *   params W0 W1 ... W34        the lb_params words (decimal), once, first
+ *   init MSS                    a new connection
+ *   ack NOW BYTES PACKETS FLIGHT NEWEST_SENT RTT_NS|- DELAY_US|-
+ *   loss NOW SENT_AT IN_FLIGHT
+ *   timeout NOW rto|idle
+ *   sent NOW IN_FLIGHT
+ *   tick NOW
+ *   owd NOW TSVAL TSECR OUR_US_PER_TICK   (the glue's timestamp conversion alone)
+ *
+ * Output per event: "CWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS NEXT_TICK|- BASE_NS|-", or for
+ * `owd`: "SAMPLE|- RESCALED STATE".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lbcc.h"
+#include "lbcc_owd.h"
+
+static int parse_opt(const char *s, __u64 *v)
+{
+	if (strcmp(s, "-") == 0)
+		return 0;
+	*v = strtoull(s, NULL, 10);
+	return 1;
+}
+
+static void print_state(const struct lb_cc *c, lb_params_t *p)
+{
+	__u64 qd, at, base;
+
+	printf("%llu %llu %u ", (unsigned long long)c->cwnd,
+	       (unsigned long long)lb_window(c, p), lb_phase(c, p));
+	if (lb_queuing_delay(&c->delay, p, &qd) && p->algo != LB_ALGO_TCP_LP)
+		printf("%llu ", (unsigned long long)qd);
+	else
+		printf("- ");
+	printf("%llu ", (unsigned long long)c->sd.count);
+	if (lb_next_tick(c, p, &at))
+		printf("%llu ", (unsigned long long)at);
+	else
+		printf("- ");
+	if (p->algo != LB_ALGO_TCP_LP && lb_base_delay(&c->delay, &base))
+		printf("%llu\n", (unsigned long long)base);
+	else
+		printf("-\n");
+}
+
+int main(void)
+{
+	static char line[4096];
+	static struct lb_params p;
+	static struct lb_cc c;
+	static struct lb_owd o;
+	int have_params = 0;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		char *argv[40];
+		int argc = 0;
+		char *tok = strtok(line, " \t\r\n");
+
+		while (tok && argc < 40) {
+			argv[argc++] = tok;
+			tok = strtok(NULL, " \t\r\n");
+		}
+		if (argc == 0)
+			continue;
+		if (strcmp(argv[0], "params") == 0) {
+			__u64 *w = (__u64 *)&p;
+			int i;
+
+			if (argc != LB_PARAMS_WORDS + 1) {
+				fprintf(stderr, "replay: params needs %d words, got %d\n",
+					LB_PARAMS_WORDS, argc - 1);
+				return 2;
+			}
+			for (i = 0; i < LB_PARAMS_WORDS; i++)
+				w[i] = strtoull(argv[i + 1], NULL, 10);
+			if (p.magic != LB_PARAMS_MAGIC || p.version != LB_PARAMS_VERSION) {
+				fprintf(stderr, "replay: bad params magic or version\n");
+				return 2;
+			}
+			have_params = 1;
+			continue;
+		}
+		if (strcmp(argv[0], "owd") == 0 && argc == 5) {
+			__u32 sample = 0;
+			int rescaled = 0;
+			int ok = lb_owd_sample(&o, strtoull(argv[1], NULL, 10),
+					       (__u32)strtoul(argv[2], NULL, 10),
+					       (__u32)strtoul(argv[3], NULL, 10),
+					       (__u32)strtoul(argv[4], NULL, 10), &sample, &rescaled);
+			if (ok)
+				printf("%u %d %u\n", sample, rescaled, o.state);
+			else
+				printf("- %d %u\n", rescaled, o.state);
+			continue;
+		}
+		if (!have_params) {
+			fprintf(stderr, "replay: %s before params\n", argv[0]);
+			return 2;
+		}
+		if (strcmp(argv[0], "init") == 0 && argc == 2) {
+			memset(&c, 0, sizeof(c));
+			lb_init(&c, &p, strtoull(argv[1], NULL, 10));
+		} else if (strcmp(argv[0], "ack") == 0 && argc == 8) {
+			struct lb_ack a;
+			__u64 v;
+
+			memset(&a, 0, sizeof(a));
+			a.bytes_acked = strtoull(argv[2], NULL, 10);
+			a.packets_acked = (__u32)strtoul(argv[3], NULL, 10);
+			a.flight_before = strtoull(argv[4], NULL, 10);
+			a.newest_sent_ns = strtoull(argv[5], NULL, 10);
+			a.has_rtt = (__u8)parse_opt(argv[6], &a.rtt_ns);
+			if (parse_opt(argv[7], &v)) {
+				a.has_delay = 1;
+				a.delay_us = (__u32)v;
+			}
+			lb_on_ack(&c, &p, strtoull(argv[1], NULL, 10), &a);
+		} else if (strcmp(argv[0], "loss") == 0 && argc == 4) {
+			lb_on_loss(&c, &p, strtoull(argv[1], NULL, 10), strtoull(argv[2], NULL, 10),
+				   strtoull(argv[3], NULL, 10));
+		} else if (strcmp(argv[0], "timeout") == 0 && argc == 3) {
+			lb_on_timeout(&c, &p, strtoull(argv[1], NULL, 10),
+				      strcmp(argv[2], "rto") == 0 ? LB_TIMEOUT_RTO : LB_TIMEOUT_IDLE);
+		} else if (strcmp(argv[0], "sent") == 0 && argc == 3) {
+			lb_on_sent(&c, &p, strtoull(argv[1], NULL, 10), strtoull(argv[2], NULL, 10));
+		} else if (strcmp(argv[0], "tick") == 0 && argc == 2) {
+			lb_on_tick(&c, &p, strtoull(argv[1], NULL, 10));
+		} else {
+			fprintf(stderr, "replay: cannot read event '%s' with %d fields\n", argv[0],
+				argc);
+			return 2;
+		}
+		print_state(&c, &p);
+	}
+	return 0;
+}

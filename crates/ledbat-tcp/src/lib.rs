@@ -1,0 +1,41 @@
+//! `ledbat-tcp`: the controllers of ledbat-core as Linux TCP congestion controls, so that any
+//! TCP program (rsync, scp, apt, a backup tool) yields to everything else.
+//!
+//! A congestion control here is a BPF `struct tcp_congestion_ops` registered through
+//! `bpf_tcp_ca` (Linux 5.6+ with BTF; no module, nothing compiled against the running
+//! kernel): applications select it by name like reno or cubic (`setsockopt(TCP_CONGESTION)`,
+//! `ip route ... congctl NAME`, `sysctl net.ipv4.tcp_congestion_control`, `iperf3 -C NAME`).
+//! Kernel builds exist for `ledbat` (RFC 6817) and seed 002's decrease schemes
+//! (`ledbat-linear-min`, `ledbat-md`, `ledbat-mdvar`), `ledbat++`, the `scavenger` preset and
+//! `tcp-lp` ([`params::KERNEL_BUILDS`]), each loadable several times under its own name with
+//! its own parameters.
+//!
+//! **One source of truth.** The window arithmetic is written once, in C without floating
+//! point (`csrc/lbcc*.h`, 32.32 fixed point), mirroring ledbat-core function by function; the
+//! same headers are compiled into the BPF object and, for the host, into the replay tool the
+//! differential test drives side by side with ledbat-core on the same traces
+//! (`tests/differential`). `bpf/ledbat.bpf.c` only turns the kernel's callbacks into the
+//! controller's events (its module comment lists what the kernel cannot do as the core's
+//! other drivers do).
+//!
+//! - [`params`]: a core configuration and the delay signal to the words the object reads;
+//! - [`stats`]: the per-connection entries the object publishes for `ledbat tcp stats`;
+//! - [`trace`]: controller events, the kernel's event trace and its replay through the core
+//!   (`ledbat tcp trace` and `ledbat tcp check`);
+//! - `loader` (feature `bpf`): load, list, unload and read statistics through libbpf.
+//!
+//! Building the object needs clang (`-target bpf`); the loader links libbpf (vendored by
+//! libbpf-sys) and the system's libelf and zlib. Both sit behind the `bpf` feature so that
+//! the workspace builds and tests without them; the differential test needs only the host C
+//! compiler.
+
+pub mod params;
+pub mod stats;
+pub mod trace;
+
+#[cfg(feature = "bpf")]
+pub mod loader;
+
+/// Path of the host replay tool built by build.rs (the controller arithmetic compiled for
+/// this machine; see `csrc/replay.c` for its input and output).
+pub const REPLAY_TOOL: &str = env!("LBCC_REPLAY");

@@ -1,0 +1,482 @@
+//! Registering, listing and unregistering the kernel builds, through libbpf.
+//!
+//! One [`load`] opens the BPF object built into this binary, writes the parameter words and
+//! a JSON description into its read-only data, renames its `tcp_congestion_ops`, loads it
+//! (the verifier checks every program; CO-RE relocates every field access against the running
+//! kernel's BTF) and registers it. The registration outlives this process: the kernel holds
+//! the struct_ops map (and through it the programs and their maps) until [`unload`] deletes
+//! it; connections that use the controller keep it until they close.
+//!
+//! The kernel is the only record of what is loaded: [`list`] finds every struct_ops map
+//! whose `init` program is this object's, and reads its parameters and description back.
+
+use crate::params::{LbParams, TcpController};
+use crate::stats::FlowStats;
+use crate::trace::Record;
+use libbpf_rs::btf::types::MemberAttr;
+use libbpf_rs::btf::types::Struct;
+use libbpf_rs::query::{MapInfoIter, ProgInfoIter, ProgInfoQueryOptions};
+use libbpf_rs::{
+    Btf, ErrorKind, MapCore, MapFlags, MapHandle, MapType, ObjectBuilder, RingBufferBuilder,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// The BPF object, compiled from bpf/ledbat.bpf.c by build.rs.
+pub const OBJECT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ledbat.bpf.o"));
+
+/// `LB_DESC_LEN`: room for the JSON description after the parameter words.
+const DESC_LEN: usize = 2048;
+/// The name the object is compiled with, replaced at load.
+const PLACEHOLDER: &[u8] = b"ledbat_tcp\0";
+/// The object's `init` program: how [`list`] knows a struct_ops map is one of ours.
+const INIT_PROG: &str = "ledbat_init";
+/// TCP_CONG_NON_RESTRICTED: unprivileged sockets may select the controller.
+const NON_RESTRICTED: u32 = 1;
+const AVAILABLE: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
+
+/// Why a `ledbat tcp` operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// Not privileged enough.
+    #[error(
+        "permission denied: registering or removing a congestion control needs root (CAP_BPF \
+         and CAP_NET_ADMIN)"
+    )]
+    NotRoot,
+    /// No kernel BTF.
+    #[error(
+        "this kernel exposes no BTF (/sys/kernel/btf/vmlinux is missing): BPF congestion \
+         controls need a kernel built with CONFIG_DEBUG_INFO_BTF"
+    )]
+    NoBtf,
+    /// No `bpf_tcp_ca`.
+    #[error(
+        "this kernel cannot register BPF TCP congestion controls (no bpf_tcp_ca struct_ops in \
+         its BTF; Linux 5.6 or later with CONFIG_BPF_JIT and CONFIG_BPF_SYSCALL)"
+    )]
+    NoTcpCa,
+    /// The name is registered already.
+    #[error(
+        "a congestion control named `{0}` is already registered (see {AVAILABLE}); choose \
+         another with --as, or `ledbat tcp unload {0}` first if it is one of ours"
+    )]
+    NameTaken(String),
+    /// The name cannot be a kernel name.
+    #[error("`{0}` cannot name a congestion control: {1}")]
+    BadName(String, &'static str),
+    /// Nothing of ours by that name.
+    #[error(
+        "no congestion control named `{0}` is loaded by ledbat (`ledbat tcp list` shows them)"
+    )]
+    NotLoaded(String),
+    /// A kernel controller, not ours.
+    #[error("`{0}` is not one of ledbat's congestion controls (it is built into the kernel or loaded by another program)")]
+    NotOurs(String),
+    /// The description does not fit.
+    #[error("the configuration's description is {0} bytes, more than the object's {DESC_LEN}")]
+    TooLong(usize),
+    /// libbpf or the kernel refused, with libbpf's last messages.
+    #[error("{what}: {source}{log}")]
+    Bpf {
+        /// What was being done.
+        what: &'static str,
+        /// The error.
+        source: libbpf_rs::Error,
+        /// libbpf's messages (the verifier's log when loading failed).
+        log: String,
+    },
+    /// The configuration has no kernel build.
+    #[error(transparent)]
+    Params(#[from] crate::params::ParamsError),
+    /// A /proc file.
+    #[error("{0}: {1}")]
+    Io(&'static str, std::io::Error),
+}
+
+/// One of our controllers as registered in the kernel.
+#[derive(Clone, Debug, Serialize)]
+pub struct Instance {
+    /// The kernel name applications select.
+    pub name: String,
+    /// The configuration it was loaded with.
+    pub controller: TcpController,
+    /// Whether unprivileged sockets may select it.
+    pub unprivileged: bool,
+    /// Its struct_ops map.
+    pub map_id: u32,
+    /// Its per-connection statistics map.
+    pub stats_map_id: Option<u32>,
+    /// Connections using it now (entries of the statistics map).
+    pub connections: usize,
+    /// Its event ring buffer and the switch that turns tracing on (`.bss`).
+    #[serde(skip)]
+    trace_maps: Option<(u32, u32)>,
+}
+
+/// What the object's read-only data says about itself.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Desc {
+    name: String,
+    unprivileged: bool,
+    controller: TcpController,
+}
+
+static LOG: Mutex<String> = Mutex::new(String::new());
+
+fn collect_log(_level: libbpf_rs::PrintLevel, msg: String) {
+    if let Ok(mut l) = LOG.lock() {
+        l.push_str(&msg);
+        // keep the tail: the verifier's conclusion is at the end
+        if l.len() > 4 << 20 {
+            let cut = l.len() - (2 << 20);
+            let cut = (cut..l.len()).find(|&i| l.is_char_boundary(i)).unwrap_or(0);
+            l.replace_range(..cut, "");
+        }
+    }
+}
+
+fn take_log() -> String {
+    let l = LOG
+        .lock()
+        .map(|mut l| std::mem::take(&mut *l))
+        .unwrap_or_default();
+    if let Some(path) = std::env::var_os("LEDBAT_BPF_LOG") {
+        let _ = std::fs::write(path, &l);
+    }
+    let tail: Vec<&str> = l.lines().rev().take(20).collect();
+    if tail.is_empty() {
+        String::new()
+    } else {
+        let mut t: Vec<&str> = tail.into_iter().rev().collect();
+        t.insert(0, "");
+        t.join("\n  libbpf: ")
+    }
+}
+
+fn bpf_err(what: &'static str) -> impl FnOnce(libbpf_rs::Error) -> LoadError {
+    move |source| match source.kind() {
+        // the verifier also answers EACCES: only a non-root caller is told about privileges
+        ErrorKind::PermissionDenied if !rustix::process::geteuid().is_root() => {
+            let _ = take_log();
+            LoadError::NotRoot
+        }
+        _ => LoadError::Bpf {
+            what,
+            source,
+            log: take_log(),
+        },
+    }
+}
+
+/// The congestion controls the kernel offers now.
+pub fn available() -> Result<Vec<String>, LoadError> {
+    let text = std::fs::read_to_string(AVAILABLE).map_err(|e| LoadError::Io(AVAILABLE, e))?;
+    Ok(text.split_whitespace().map(str::to_string).collect())
+}
+
+/// Checks a kernel name: 1 to 15 characters of letters, digits, `_`, `-`, `.` and `+`.
+pub fn check_name(name: &str) -> Result<(), LoadError> {
+    let bad = |why| Err(LoadError::BadName(name.to_string(), why));
+    if name.is_empty() || name.len() > 15 {
+        return bad("a kernel name has 1 to 15 characters");
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c))
+    {
+        return bad("use letters, digits, `_`, `-`, `.` and `+`");
+    }
+    Ok(())
+}
+
+/// The offsets in a struct_ops map value of the ops name and its `init` program id.
+struct Layout {
+    name: usize,
+    init: usize,
+}
+
+fn member_offset(btf: &Btf<'_>, ty: &str, member: &str) -> Option<usize> {
+    let s: Struct<'_> = btf.type_by_name(ty)?;
+    let offset = s.iter().find_map(|m| {
+        (m.name.and_then(|n| n.to_str()) == Some(member)).then_some(match m.attr {
+            MemberAttr::Normal { offset } | MemberAttr::BitField { offset, .. } => {
+                offset as usize / 8
+            }
+        })
+    });
+    offset
+}
+
+/// Checks the kernel: BTF, and struct_ops for TCP congestion control.
+fn layout() -> Result<Layout, LoadError> {
+    if !std::path::Path::new("/sys/kernel/btf/vmlinux").exists() {
+        return Err(LoadError::NoBtf);
+    }
+    let btf = Btf::from_vmlinux().map_err(bpf_err("reading the kernel's BTF"))?;
+    let data = member_offset(&btf, "bpf_struct_ops_tcp_congestion_ops", "data")
+        .ok_or(LoadError::NoTcpCa)?;
+    let name = member_offset(&btf, "tcp_congestion_ops", "name").ok_or(LoadError::NoTcpCa)?;
+    let init = member_offset(&btf, "tcp_congestion_ops", "init").ok_or(LoadError::NoTcpCa)?;
+    Ok(Layout {
+        name: data + name,
+        init: data + init,
+    })
+}
+
+/// Registers `c` as the congestion control `name`; with `unprivileged`, any socket may
+/// select it (otherwise only privileged ones, and routes and the sysctl default).
+pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instance, LoadError> {
+    check_name(name)?;
+    layout()?;
+    if available()?.iter().any(|n| n == name) {
+        return Err(LoadError::NameTaken(name.to_string()));
+    }
+    let params = c.params()?;
+    let desc = serde_json::to_vec(&Desc {
+        name: name.to_string(),
+        unprivileged,
+        controller: c.clone(),
+    })
+    .expect("a config serialises");
+    if desc.len() >= DESC_LEN {
+        return Err(LoadError::TooLong(desc.len()));
+    }
+    libbpf_rs::set_print(Some((libbpf_rs::PrintLevel::Debug, collect_log)));
+    let _ = take_log();
+    let mut open = ObjectBuilder::default()
+        .open_memory(OBJECT)
+        .map_err(bpf_err("opening the BPF object"))?;
+    let mut wrote_params = false;
+    let mut wrote_name = false;
+    for mut m in open.maps_mut() {
+        let map_name = m.name().to_string_lossy().into_owned();
+        let Some(v) = m.initial_value_mut() else {
+            continue;
+        };
+        if map_name.contains("lbparam") {
+            let p = params.to_bytes();
+            v[..p.len()].copy_from_slice(&p);
+            v[p.len()..p.len() + desc.len()].copy_from_slice(&desc);
+            wrote_params = true;
+        } else if map_name == "ledbat_ops" {
+            if let Some(at) = v.windows(PLACEHOLDER.len()).position(|w| w == PLACEHOLDER) {
+                v[at..at + 16].fill(0);
+                v[at..at + name.len()].copy_from_slice(name.as_bytes());
+                // `__u32 flags` follows `char name[16]` in the object's declaration
+                v[at + 16..at + 20].copy_from_slice(
+                    &(if unprivileged { NON_RESTRICTED } else { 0 }).to_ne_bytes(),
+                );
+                wrote_name = true;
+            }
+        }
+    }
+    assert!(
+        wrote_params && wrote_name,
+        "the built-in BPF object has its parameter section and ops placeholder"
+    );
+    let mut obj = open.load().map_err(bpf_err("loading the BPF object"))?;
+    let mut attached = None;
+    for mut m in obj.maps_mut() {
+        if m.map_type() == MapType::StructOps {
+            let mut link = m.attach_struct_ops().map_err(|e| {
+                if e.kind() == ErrorKind::AlreadyExists {
+                    LoadError::NameTaken(name.to_string())
+                } else {
+                    bpf_err("registering the congestion control")(e)
+                }
+            })?;
+            // keep the registration after this process exits
+            link.disconnect();
+            attached = Some(m.info().map(|i| i.info.id).unwrap_or(0));
+        }
+    }
+    let map_id = attached.expect("the object has a struct_ops map");
+    libbpf_rs::set_print(None);
+    list()?
+        .into_iter()
+        .find(|i| i.map_id == map_id)
+        .ok_or_else(|| LoadError::NotLoaded(name.to_string()))
+}
+
+/// Every controller of ours registered now.
+pub fn list() -> Result<Vec<Instance>, LoadError> {
+    let layout = layout()?;
+    let progs: HashMap<u32, (String, Vec<u32>)> =
+        ProgInfoIter::with_query_opts(ProgInfoQueryOptions::default().include_map_ids(true))
+            .map(|p| (p.id, (p.name.to_string_lossy().into_owned(), p.map_ids)))
+            .collect();
+    let mut found = Vec::new();
+    for info in MapInfoIter::default() {
+        if info.ty != MapType::StructOps {
+            continue;
+        }
+        let Ok(map) = MapHandle::from_map_id(info.id) else {
+            continue;
+        };
+        let Ok(Some(value)) = map.lookup(&0u32.to_ne_bytes(), MapFlags::ANY) else {
+            continue;
+        };
+        let Some(init) = value
+            .get(layout.init..layout.init + 8)
+            .map(|b| u64::from_ne_bytes(b.try_into().expect("8 bytes")) as u32)
+        else {
+            continue;
+        };
+        let Some((prog_name, map_ids)) = progs.get(&init) else {
+            continue;
+        };
+        if prog_name != INIT_PROG {
+            continue;
+        }
+        let kernel_name = value
+            .get(layout.name..layout.name + 16)
+            .map(|b| {
+                let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
+                String::from_utf8_lossy(&b[..end]).into_owned()
+            })
+            .unwrap_or_default();
+        let mut desc = None;
+        let mut stats = None;
+        let (mut ring, mut bss) = (None, None);
+        for &id in map_ids {
+            let Ok(m) = MapHandle::from_map_id(id) else {
+                continue;
+            };
+            let name = m.name().to_string_lossy().into_owned();
+            if name.contains("lbparam") {
+                if let Ok(Some(v)) = m.lookup(&0u32.to_ne_bytes(), MapFlags::ANY) {
+                    let words = crate::params::WORDS * 8;
+                    if LbParams::from_bytes(&v).is_some() && v.len() > words {
+                        let d = &v[words..];
+                        let end = d.iter().position(|&x| x == 0).unwrap_or(d.len());
+                        desc = serde_json::from_slice::<Desc>(&d[..end]).ok();
+                    }
+                }
+            } else if name == "lb_stats" {
+                stats = Some((id, m.keys().count()));
+            } else if name == "lb_trace" {
+                ring = Some(id);
+            } else if name.ends_with(".bss") {
+                bss = Some(id);
+            }
+        }
+        let Some(desc) = desc else { continue };
+        found.push(Instance {
+            name: kernel_name,
+            controller: desc.controller,
+            unprivileged: desc.unprivileged,
+            map_id: info.id,
+            stats_map_id: stats.map(|s| s.0),
+            connections: stats.map_or(0, |s| s.1),
+            trace_maps: ring.zip(bss),
+        });
+    }
+    found.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(found)
+}
+
+/// Unregisters our controller `name`. Connections using it keep it until they close.
+pub fn unload(name: &str) -> Result<Instance, LoadError> {
+    let Some(inst) = list()?.into_iter().find(|i| i.name == name) else {
+        return Err(if available()?.iter().any(|n| n == name) {
+            LoadError::NotOurs(name.to_string())
+        } else {
+            LoadError::NotLoaded(name.to_string())
+        });
+    };
+    let map = MapHandle::from_map_id(inst.map_id).map_err(bpf_err("opening the struct_ops map"))?;
+    map.delete(&0u32.to_ne_bytes())
+        .map_err(bpf_err("unregistering the congestion control"))?;
+    Ok(inst)
+}
+
+/// The connections using `inst` now, as the kernel build last published them.
+pub fn flows(inst: &Instance) -> Result<Vec<FlowStats>, LoadError> {
+    let Some(id) = inst.stats_map_id else {
+        return Ok(Vec::new());
+    };
+    let map = MapHandle::from_map_id(id).map_err(bpf_err("opening the statistics map"))?;
+    let mut v: Vec<FlowStats> = map
+        .keys()
+        .filter_map(|k| {
+            let val = map.lookup(&k, MapFlags::ANY).ok()??;
+            FlowStats::decode(&k, &val)
+        })
+        .collect();
+    v.sort_by_key(|f| (f.local, f.remote));
+    Ok(v)
+}
+
+/// Switches a tracing instance's events off again when dropped.
+struct TraceSwitch(MapHandle);
+
+impl TraceSwitch {
+    fn set(&self, on: bool) -> Result<(), LoadError> {
+        self.0
+            .update(
+                &0u32.to_ne_bytes(),
+                &(on as u32).to_ne_bytes(),
+                MapFlags::ANY,
+            )
+            .map_err(bpf_err("switching the event trace"))
+    }
+}
+
+impl Drop for TraceSwitch {
+    fn drop(&mut self) {
+        let _ = self.set(false);
+    }
+}
+
+/// Records every event the controller `inst` gives its connections, passing each to `sink`,
+/// until `done()` says stop (checked every 100 ms). Returns the events recorded. Tracing is
+/// switched off again whatever happens.
+pub fn trace(
+    inst: &Instance,
+    mut done: impl FnMut() -> bool,
+    mut sink: impl FnMut(Record),
+) -> Result<u64, LoadError> {
+    let Some((ring_id, bss_id)) = inst.trace_maps else {
+        return Err(LoadError::NotLoaded(format!(
+            "{} (no event trace in its object)",
+            inst.name
+        )));
+    };
+    let bss = MapHandle::from_map_id(bss_id).map_err(bpf_err("opening the trace switch"))?;
+    if bss.value_size() != 4 {
+        return Err(LoadError::NotLoaded(format!(
+            "{} (its trace switch has an unexpected layout)",
+            inst.name
+        )));
+    }
+    let ring = MapHandle::from_map_id(ring_id).map_err(bpf_err("opening the event ring"))?;
+    let mut count = 0u64;
+    let switch = TraceSwitch(bss);
+    {
+        let mut b = RingBufferBuilder::new();
+        b.add(&ring, |bytes| {
+            if let Some(r) = Record::decode(bytes) {
+                count += 1;
+                sink(r);
+            }
+            0
+        })
+        .map_err(bpf_err("reading the event ring"))?;
+        let rb = b.build().map_err(bpf_err("reading the event ring"))?;
+        switch.set(true)?;
+        while !done() {
+            if let Err(e) = rb.poll(std::time::Duration::from_millis(100)) {
+                // a signal (the one that ends the trace) interrupts the wait: look again
+                if e.kind() != ErrorKind::Interrupted {
+                    return Err(bpf_err("reading the event ring")(e));
+                }
+            }
+        }
+        switch.set(false)?;
+        rb.consume().map_err(bpf_err("reading the event ring"))?;
+    }
+    drop(switch);
+    Ok(count)
+}

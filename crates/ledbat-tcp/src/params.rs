@@ -1,0 +1,624 @@
+//! From a ledbat-core configuration to the parameter words of the kernel build.
+//!
+//! `ledbat tcp load NAME --param k=v` takes the same names and keys as every other front end
+//! ([`ControllerConfig::with_params`]: `target=25ms`, `delay.filter.min.len=1`), validated by
+//! the core, plus one key of its own, `signal` (`owd` or `rtt`, the delay signal of the RFC
+//! family and TCP-LP; LEDBAT++ and `scavenger` are RTT-based by definition). The result is
+//! converted to [`LbParams`], the words `csrc/lbcc_params.h` declares, in the core's own
+//! arithmetic where the C compares against a product (`qd > f * TARGET` becomes the integer
+//! `floor(f * TARGET)`, computed here in `f64` exactly as the core computes it), so that a
+//! comparison in the kernel decides as the core does. Fractions are carried in fixed point:
+//! 32.32 (`_q32`) for gains, factors and packet counts, 48.16 (`_q16`) for the RTT
+//! multipliers of the slowdown timers; both are exact for the values every preset uses (1,
+//! 0.5, 2, 9, 0.6 is not: its product differs from the core's by under 2^-32 of the window).
+//!
+//! What the kernel build cannot do is refused here with the reason: the EWMA current filter
+//! and libutp's drift correction (uTP only), more than [`MAX_BASE_HISTORY`] base buckets or
+//! [`MAX_FILTER`] filter samples, a non-integer LEDBAT++ gain divisor.
+
+use ledbat_core::delay::{CurrentFilter, DelayConfig};
+use ledbat_core::ledbat_pp::LedbatPpConfig;
+use ledbat_core::registry::ParamError;
+use ledbat_core::{ControllerConfig, Duration};
+use serde::{Deserialize, Serialize};
+
+/// `LB_PARAMS_MAGIC` of `csrc/lbcc_params.h` ("LBCC").
+pub const MAGIC: u64 = 0x4c42_4343;
+/// `LB_PARAMS_VERSION`: the layout of [`LbParams`].
+pub const VERSION: u64 = 1;
+/// `LB_PARAMS_WORDS`.
+pub const WORDS: usize = 35;
+/// `LB_MAX_BASE`: the most base-history buckets the kernel build keeps.
+pub const MAX_BASE_HISTORY: usize = 32;
+/// `LB_MAX_FILTER`: the most current-filter samples the kernel build keeps.
+pub const MAX_FILTER: usize = 16;
+
+/// The ledbat-core controllers that have a kernel build, with the name each registers under
+/// by default (a kernel name has at most 15 characters).
+pub const KERNEL_BUILDS: &[(&str, &str)] = &[
+    ("ledbat", "ledbat"),
+    ("ledbat-linear-min", "ledbat_linmin"),
+    ("ledbat-md", "ledbat_md"),
+    ("ledbat-mdvar", "ledbat_mdvar"),
+    ("ledbat++", "ledbat_pp"),
+    ("scavenger", "scavenger"),
+    ("tcp-lp", "tcp_lp"),
+];
+
+/// `enum lb_algo`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u64)]
+pub enum Algo {
+    /// RFC 6817, linear decrease.
+    Ledbat = 1,
+    /// Seed 002's linear decrease with a minimum.
+    LinearMin = 2,
+    /// Seed 002's multiplicative decrease with a fixed beta.
+    Md = 3,
+    /// Seed 002's MDvar.
+    MdVar = 4,
+    /// LEDBAT++ and the scavenger preset.
+    LedbatPp = 5,
+    /// TCP-LP.
+    TcpLp = 6,
+}
+
+/// The delay signal the kernel feeds the RFC family and TCP-LP (`enum lb_signal`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Signal {
+    /// One-way delay from the TCP timestamp option (seed 002, section 4).
+    Owd,
+    /// The round-trip time of the newest packet acknowledged.
+    Rtt,
+}
+
+impl Signal {
+    fn word(self) -> u64 {
+        match self {
+            Signal::Owd => 1,
+            Signal::Rtt => 2,
+        }
+    }
+}
+
+/// What is wrong with a configuration for the kernel.
+#[derive(Debug, thiserror::Error)]
+pub enum ParamsError {
+    /// The core refused a name, key or value.
+    #[error(transparent)]
+    Core(#[from] ParamError),
+    /// A valid core configuration that the kernel build cannot run.
+    #[error("{controller}: {field}: {reason}")]
+    Unsupported {
+        /// Controller name.
+        controller: String,
+        /// The parameter.
+        field: String,
+        /// Why, and what would work.
+        reason: String,
+    },
+    /// A controller with no kernel build.
+    #[error(
+        "`{0}` has no kernel build (kernel builds: {list}; the kernel's own reno, cubic and bbr \
+         need none)",
+        list = KERNEL_BUILDS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+    )]
+    NoKernelBuild(String),
+}
+
+/// A controller as `ledbat tcp` loads it: the core's validated configuration and the delay
+/// signal the kernel glue feeds it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TcpController {
+    /// The core configuration (`{"name": "scavenger", ...}`).
+    pub config: ControllerConfig,
+    /// The delay signal.
+    pub signal: Signal,
+}
+
+impl TcpController {
+    /// `name` with `key=value` parameters: `signal=owd|rtt` here, every other key the core's.
+    pub fn parse<'a>(
+        name: &str,
+        params: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Self, ParamsError> {
+        let mut core = Vec::new();
+        let mut signal = None;
+        for p in params {
+            match p.split_once('=') {
+                Some((k, v)) if k.trim() == "signal" => {
+                    signal = Some(match v.trim() {
+                        "owd" => Signal::Owd,
+                        "rtt" => Signal::Rtt,
+                        other => {
+                            return Err(ParamsError::Unsupported {
+                                controller: name.to_string(),
+                                field: "signal".into(),
+                                reason: format!("must be `owd` or `rtt`, got `{other}`"),
+                            })
+                        }
+                    })
+                }
+                _ => core.push(p),
+            }
+        }
+        let config = ControllerConfig::with_params(name, core)?;
+        let rtt_based = matches!(
+            config,
+            ControllerConfig::LedbatPp(_) | ControllerConfig::Scavenger(_)
+        );
+        let signal = match (signal, rtt_based) {
+            (Some(Signal::Owd), true) => {
+                return Err(ParamsError::Unsupported {
+                    controller: name.to_string(),
+                    field: "signal".into(),
+                    reason: "LEDBAT++ measures the round trip by definition (draft -01); \
+                             `owd` applies to the RFC 6817 family and tcp-lp"
+                        .into(),
+                })
+            }
+            (Some(s), _) => s,
+            (None, true) => Signal::Rtt,
+            (None, false) => Signal::Owd,
+        };
+        let c = TcpController { config, signal };
+        c.params()?;
+        Ok(c)
+    }
+
+    /// The core's registry name.
+    pub fn name(&self) -> &'static str {
+        self.config.name()
+    }
+
+    /// The name the kernel registers it under unless told otherwise.
+    pub fn default_kernel_name(&self) -> &'static str {
+        KERNEL_BUILDS
+            .iter()
+            .find(|(n, _)| *n == self.name())
+            .map_or("ledbat_tcp", |(_, k)| k)
+    }
+
+    /// Every parameter as `key=value` text, the signal first.
+    pub fn describe(&self) -> Vec<(String, String)> {
+        let signal = match self.signal {
+            Signal::Owd => "owd",
+            Signal::Rtt => "rtt",
+        };
+        let mut v = vec![("signal".to_string(), signal.to_string())];
+        v.extend(self.config.params());
+        v
+    }
+
+    /// The parameter words of the kernel build.
+    pub fn params(&self) -> Result<LbParams, ParamsError> {
+        let name = self.name();
+        let mut p = LbParams::empty(self.signal);
+        match &self.config {
+            ControllerConfig::Ledbat(c) => {
+                p.algo = Algo::Ledbat as u64;
+                p.common(
+                    c.target,
+                    c.gain,
+                    c.allowed_increase,
+                    c.min_cwnd,
+                    c.init_cwnd,
+                );
+                p.slow_start = c.slow_start as u64;
+                p.ss_exit_ge_ns = ceil_product(c.slow_start_exit, c.target);
+                p.delay(name, &c.delay)?;
+            }
+            ControllerConfig::LinearMin(c) => {
+                p.algo = Algo::LinearMin as u64;
+                p.common(
+                    c.target,
+                    c.gain,
+                    c.allowed_increase,
+                    c.min_cwnd,
+                    c.init_cwnd,
+                );
+                p.slow_start = c.slow_start as u64;
+                p.ss_exit_ge_ns = ceil_product(c.slow_start_exit, c.target);
+                p.min_decrease_q32 = q32(c.min_decrease);
+                p.delay(name, &c.delay)?;
+            }
+            ControllerConfig::Md(c) => {
+                p.algo = Algo::Md as u64;
+                p.common(
+                    c.target,
+                    c.gain,
+                    c.allowed_increase,
+                    c.min_cwnd,
+                    c.init_cwnd,
+                );
+                p.beta_q32 = q32(c.beta);
+                p.delay(name, &c.delay)?;
+            }
+            ControllerConfig::MdVar(c) => {
+                p.algo = Algo::MdVar as u64;
+                p.common(
+                    c.target,
+                    c.gain,
+                    c.allowed_increase,
+                    c.min_cwnd,
+                    c.init_cwnd,
+                );
+                p.extra_decrease_q32 = q32(c.extra_decrease);
+                p.delay(name, &c.delay)?;
+            }
+            ControllerConfig::LedbatPp(c) => p.ledbat_pp(name, c)?,
+            ControllerConfig::Scavenger(c) => p.ledbat_pp(name, &c.0)?,
+            ControllerConfig::TcpLp(c) => {
+                p.algo = Algo::TcpLp as u64;
+                p.init_cwnd_q32 = q32(c.init_cwnd);
+                p.slow_start = c.slow_start as u64;
+                p.lp_alpha_q32 = q32(c.alpha);
+                p.lp_delta_q32 = q32(c.delta);
+                p.lp_inference_rtts_q16 = q16(c.inference_rtts);
+            }
+            _ => return Err(ParamsError::NoKernelBuild(name.to_string())),
+        }
+        Ok(p)
+    }
+}
+
+/// The words of `struct lb_params`, in its order.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LbParams {
+    pub magic: u64,
+    pub version: u64,
+    pub algo: u64,
+    pub signal: u64,
+    pub target_ns: u64,
+    pub gain_q32: u64,
+    pub allowed_increase_q32: u64,
+    pub min_cwnd_q32: u64,
+    pub init_cwnd_q32: u64,
+    pub slow_start: u64,
+    pub ss_exit_ge_ns: u64,
+    pub ss_exit_gt_ns: u64,
+    pub base_history: u64,
+    pub base_interval_ns: u64,
+    pub filter_len: u64,
+    pub clamp_to_min_rtt: u64,
+    pub min_decrease_q32: u64,
+    pub beta_q32: u64,
+    pub extra_decrease_q32: u64,
+    pub max_gain_divisor: u64,
+    pub periodic_slowdown: u64,
+    pub first_slowdown_rtts_q16: u64,
+    pub slowdown_hold_rtts_q16: u64,
+    pub slowdown_interval_q16: u64,
+    pub ramp_delay_exit: u64,
+    pub join: u64,
+    pub join_gt_ns: u64,
+    pub hold_packets_q32: u64,
+    pub hold_bdp_q32: u64,
+    pub join_pause: u64,
+    pub conservative_slow_start: u64,
+    pub empty_queue_restart: u64,
+    pub lp_alpha_q32: u64,
+    pub lp_delta_q32: u64,
+    pub lp_inference_rtts_q16: u64,
+}
+
+/// `x` in 32.32 fixed point, rounded to nearest.
+pub fn q32(x: f64) -> u64 {
+    (x * 4_294_967_296.0).round() as u64
+}
+
+/// `x` in 48.16 fixed point, rounded to nearest.
+pub fn q16(x: f64) -> u64 {
+    (x * 65_536.0).round() as u64
+}
+
+/// The integer `n` with `qd >= f * t  <=>  qd >= n` for every whole number of ns `qd`, the
+/// product in the core's `f64`.
+fn ceil_product(f: f64, t: Duration) -> u64 {
+    (f * t.as_nanos() as f64).ceil() as u64
+}
+
+/// The integer `n` with `qd > f * t  <=>  qd > n` for every whole number of ns `qd`.
+fn floor_product(f: f64, t: Duration) -> u64 {
+    (f * t.as_nanos() as f64).floor() as u64
+}
+
+impl LbParams {
+    fn empty(signal: Signal) -> Self {
+        let mut w = [0u64; WORDS];
+        w[0] = MAGIC;
+        w[1] = VERSION;
+        w[3] = signal.word();
+        Self::from_words(&w)
+    }
+
+    fn common(&mut self, target: Duration, gain: f64, allowed: f64, min: f64, init: f64) {
+        self.target_ns = target.as_nanos();
+        self.gain_q32 = q32(gain);
+        self.allowed_increase_q32 = q32(allowed);
+        self.min_cwnd_q32 = q32(min);
+        self.init_cwnd_q32 = q32(init);
+    }
+
+    fn delay(&mut self, name: &str, d: &DelayConfig) -> Result<(), ParamsError> {
+        let unsupported = |field: &str, reason: String| ParamsError::Unsupported {
+            controller: name.to_string(),
+            field: field.to_string(),
+            reason,
+        };
+        if d.base_history > MAX_BASE_HISTORY {
+            return Err(unsupported(
+                "delay.base_history",
+                format!(
+                    "the kernel build keeps at most {MAX_BASE_HISTORY} buckets, got {}",
+                    d.base_history
+                ),
+            ));
+        }
+        let CurrentFilter::Min { len } = d.filter else {
+            return Err(unsupported(
+                "delay.filter",
+                "the kernel build has the minimum filter only (`delay.filter.min.len=N`)".into(),
+            ));
+        };
+        if len > MAX_FILTER {
+            return Err(unsupported(
+                "delay.filter.min.len",
+                format!("the kernel build keeps at most {MAX_FILTER} samples, got {len}"),
+            ));
+        }
+        if d.drift_correction {
+            return Err(unsupported(
+                "delay.drift_correction",
+                "needs uTP's reverse delay samples, which TCP does not carry".into(),
+            ));
+        }
+        self.base_history = d.base_history as u64;
+        self.base_interval_ns = d.base_interval.as_nanos();
+        self.filter_len = len as u64;
+        self.clamp_to_min_rtt = d.clamp_to_min_rtt as u64;
+        Ok(())
+    }
+
+    fn ledbat_pp(&mut self, name: &str, c: &LedbatPpConfig) -> Result<(), ParamsError> {
+        self.algo = Algo::LedbatPp as u64;
+        self.common(c.target, 1.0, c.allowed_increase, c.min_cwnd, c.init_cwnd);
+        if c.max_gain_divisor.fract() != 0.0 || c.max_gain_divisor > u32::MAX as f64 {
+            return Err(ParamsError::Unsupported {
+                controller: name.to_string(),
+                field: "max_gain_divisor".into(),
+                reason: format!(
+                    "the kernel build takes a whole number, got {}",
+                    c.max_gain_divisor
+                ),
+            });
+        }
+        self.max_gain_divisor = c.max_gain_divisor as u64;
+        self.slow_start = c.slow_start as u64;
+        self.ss_exit_gt_ns = floor_product(c.slow_start_exit, c.target);
+        self.periodic_slowdown = c.periodic_slowdown as u64;
+        self.first_slowdown_rtts_q16 = q16(c.first_slowdown_rtts);
+        self.slowdown_hold_rtts_q16 = q16(c.slowdown_hold_rtts);
+        self.slowdown_interval_q16 = q16(c.slowdown_interval);
+        self.ramp_delay_exit = c.ramp_delay_exit as u64;
+        self.join = (c.slowdown_join > 0.0) as u64;
+        self.join_gt_ns = floor_product(c.slowdown_join, c.target);
+        self.hold_packets_q32 = q32(c.slowdown_hold_packets);
+        self.hold_bdp_q32 = q32(c.slowdown_hold_bdp);
+        self.join_pause = c.slowdown_join_pause as u64;
+        self.conservative_slow_start = c.conservative_slow_start as u64;
+        self.empty_queue_restart = c.empty_queue_restart as u64;
+        self.delay(name, &c.delay)
+    }
+
+    /// The words in `struct lb_params` order.
+    pub fn to_words(&self) -> [u64; WORDS] {
+        [
+            self.magic,
+            self.version,
+            self.algo,
+            self.signal,
+            self.target_ns,
+            self.gain_q32,
+            self.allowed_increase_q32,
+            self.min_cwnd_q32,
+            self.init_cwnd_q32,
+            self.slow_start,
+            self.ss_exit_ge_ns,
+            self.ss_exit_gt_ns,
+            self.base_history,
+            self.base_interval_ns,
+            self.filter_len,
+            self.clamp_to_min_rtt,
+            self.min_decrease_q32,
+            self.beta_q32,
+            self.extra_decrease_q32,
+            self.max_gain_divisor,
+            self.periodic_slowdown,
+            self.first_slowdown_rtts_q16,
+            self.slowdown_hold_rtts_q16,
+            self.slowdown_interval_q16,
+            self.ramp_delay_exit,
+            self.join,
+            self.join_gt_ns,
+            self.hold_packets_q32,
+            self.hold_bdp_q32,
+            self.join_pause,
+            self.conservative_slow_start,
+            self.empty_queue_restart,
+            self.lp_alpha_q32,
+            self.lp_delta_q32,
+            self.lp_inference_rtts_q16,
+        ]
+    }
+
+    /// The inverse of [`LbParams::to_words`].
+    pub fn from_words(w: &[u64; WORDS]) -> Self {
+        LbParams {
+            magic: w[0],
+            version: w[1],
+            algo: w[2],
+            signal: w[3],
+            target_ns: w[4],
+            gain_q32: w[5],
+            allowed_increase_q32: w[6],
+            min_cwnd_q32: w[7],
+            init_cwnd_q32: w[8],
+            slow_start: w[9],
+            ss_exit_ge_ns: w[10],
+            ss_exit_gt_ns: w[11],
+            base_history: w[12],
+            base_interval_ns: w[13],
+            filter_len: w[14],
+            clamp_to_min_rtt: w[15],
+            min_decrease_q32: w[16],
+            beta_q32: w[17],
+            extra_decrease_q32: w[18],
+            max_gain_divisor: w[19],
+            periodic_slowdown: w[20],
+            first_slowdown_rtts_q16: w[21],
+            slowdown_hold_rtts_q16: w[22],
+            slowdown_interval_q16: w[23],
+            ramp_delay_exit: w[24],
+            join: w[25],
+            join_gt_ns: w[26],
+            hold_packets_q32: w[27],
+            hold_bdp_q32: w[28],
+            join_pause: w[29],
+            conservative_slow_start: w[30],
+            empty_queue_restart: w[31],
+            lp_alpha_q32: w[32],
+            lp_delta_q32: w[33],
+            lp_inference_rtts_q16: w[34],
+        }
+    }
+
+    /// The bytes of `struct lb_params` on this machine (native byte order, as the BPF object
+    /// reads them on the same machine).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.to_words()
+            .iter()
+            .flat_map(|w| w.to_ne_bytes())
+            .collect()
+    }
+
+    /// The inverse of [`LbParams::to_bytes`]; `None` unless the size, magic and version match.
+    pub fn from_bytes(b: &[u8]) -> Option<Self> {
+        if b.len() < WORDS * 8 {
+            return None;
+        }
+        let mut w = [0u64; WORDS];
+        for (i, x) in w.iter_mut().enumerate() {
+            *x = u64::from_ne_bytes(b[i * 8..i * 8 + 8].try_into().ok()?);
+        }
+        (w[0] == MAGIC && w[1] == VERSION).then(|| Self::from_words(&w))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(name: &str, params: &[&str]) -> Result<TcpController, ParamsError> {
+        TcpController::parse(name, params.iter().copied())
+    }
+
+    #[test]
+    fn fixed_point_is_exact_for_the_presets_values() {
+        assert_eq!(q32(1.0), 1 << 32);
+        assert_eq!(q32(2.0), 2 << 32);
+        assert_eq!(q32(0.5), 1 << 31);
+        assert_eq!(q16(9.0), 9 << 16);
+        assert_eq!(q16(4.5), 9 << 15);
+        // 0.6 is not dyadic: the nearest 32.32 value, within half a unit.
+        assert!((q32(0.6) as f64 / 4_294_967_296.0 - 0.6).abs() < 1.2e-10);
+    }
+
+    #[test]
+    fn thresholds_decide_as_the_cores_floating_point_comparison() {
+        // 0.75 * 60 ms = 45 ms exactly: qd > 45 ms  <=>  qd > 45_000_000.
+        let t = Duration::from_millis(60);
+        assert_eq!(floor_product(0.75, t), 45_000_000);
+        // 0.9 * 100 ms = 90 ms in f64: qd >= 90 ms  <=>  qd >= 90_000_000.
+        assert_eq!(ceil_product(0.9, Duration::from_millis(100)), 90_000_000);
+        // A product with a fraction: 1/3 of 25 ms = 8_333_333.33 ns.
+        assert_eq!(
+            floor_product(1.0 / 3.0, Duration::from_millis(25)),
+            8_333_333
+        );
+        assert_eq!(
+            ceil_product(1.0 / 3.0, Duration::from_millis(25)),
+            8_333_334
+        );
+    }
+
+    #[test]
+    fn scavenger_words_carry_the_presets_parameters() {
+        let c = parse("scavenger", &[]).unwrap();
+        assert_eq!(c.signal, Signal::Rtt);
+        assert_eq!(c.default_kernel_name(), "scavenger");
+        let p = c.params().unwrap();
+        assert_eq!(p.algo, Algo::LedbatPp as u64);
+        assert_eq!(p.target_ns, 60_000_000);
+        assert_eq!(p.max_gain_divisor, 1);
+        assert_eq!(p.ss_exit_gt_ns, 45_000_000);
+        assert_eq!(p.join, 1);
+        assert_eq!(p.join_gt_ns, 48_000_000); // 0.8 * 60 ms
+        assert_eq!(p.hold_packets_q32, 1 << 32);
+        assert_eq!(p.slowdown_interval_q16, 9 << 16);
+        assert_eq!(
+            (
+                p.join_pause,
+                p.conservative_slow_start,
+                p.empty_queue_restart
+            ),
+            (1, 1, 1)
+        );
+        assert_eq!((p.base_history, p.filter_len), (10, 4));
+        assert_eq!(LbParams::from_bytes(&p.to_bytes()), Some(p));
+    }
+
+    #[test]
+    fn the_rfc_family_defaults_to_one_way_delay_and_takes_the_cores_keys() {
+        let c = parse("ledbat-md", &["target=40ms", "delay.filter.min.len=1"]).unwrap();
+        assert_eq!(c.signal, Signal::Owd);
+        let p = c.params().unwrap();
+        assert_eq!((p.algo, p.target_ns, p.filter_len), (3, 40_000_000, 1));
+        assert_eq!(p.beta_q32, q32(0.6));
+        let c = parse("ledbat", &["signal=rtt"]).unwrap();
+        assert_eq!(c.params().unwrap().signal, 2);
+        assert_eq!(c.describe()[0], ("signal".into(), "rtt".into()));
+    }
+
+    #[test]
+    fn what_the_kernel_cannot_do_is_refused_with_the_field() {
+        let e = parse("ledbat", &["delay.base_history=40"]).unwrap_err();
+        assert!(e.to_string().contains("delay.base_history"), "{e}");
+        let e = parse("ledbat", &["delay.drift_correction=true"]).unwrap_err();
+        assert!(e.to_string().contains("drift_correction"), "{e}");
+        let e = parse("ledbat++", &["max_gain_divisor=2.5"]).unwrap_err();
+        assert!(e.to_string().contains("whole number"), "{e}");
+        let e = parse("scavenger", &["signal=owd"]).unwrap_err();
+        assert!(e.to_string().contains("round trip"), "{e}");
+        let e = parse("ledbat", &["signal=ping"]).unwrap_err();
+        assert!(e.to_string().contains("`owd` or `rtt`"), "{e}");
+        let e = parse("cubic", &[]).unwrap_err();
+        assert!(e.to_string().contains("no kernel build"), "{e}");
+        let e = parse("ledbat", &["tagret=25ms"]).unwrap_err();
+        assert!(e.to_string().contains("tagret"), "{e}");
+        let e = parse("nosuch", &[]).unwrap_err();
+        assert!(e.to_string().contains("unknown controller"), "{e}");
+    }
+
+    #[test]
+    fn from_bytes_refuses_other_layouts() {
+        let p = parse("ledbat", &[]).unwrap().params().unwrap();
+        let mut b = p.to_bytes();
+        assert_eq!(b.len(), WORDS * 8);
+        b[8] ^= 1; // version
+        assert_eq!(LbParams::from_bytes(&b), None);
+        assert_eq!(LbParams::from_bytes(&b[..16]), None);
+    }
+}

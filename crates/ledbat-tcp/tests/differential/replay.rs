@@ -1,0 +1,151 @@
+//! The two sides of the comparison: ledbat-core's controller, and the replay tool (the BPF
+//! object's arithmetic compiled for the host), fed the same events.
+
+use ledbat_core::{AnyController, Controller};
+use ledbat_tcp::params::LbParams;
+pub use ledbat_tcp::trace::{apply, Event as Ev};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+
+/// The replay tool's input line of an event (csrc/replay.c).
+trait Line {
+    fn line(&self, out: &mut String);
+}
+
+impl Line for Ev {
+    fn line(&self, out: &mut String) {
+        let opt = |v: Option<u64>| v.map_or("-".to_string(), |x| x.to_string());
+        let _ = match *self {
+            Ev::Ack {
+                now,
+                bytes,
+                packets,
+                flight,
+                newest_sent,
+                rtt,
+                delay,
+            } => writeln!(
+                out,
+                "ack {now} {bytes} {packets} {flight} {newest_sent} {} {}",
+                opt(rtt),
+                opt(delay.map(u64::from))
+            ),
+            Ev::Loss {
+                now,
+                sent_at,
+                in_flight,
+                ..
+            } => writeln!(out, "loss {now} {sent_at} {in_flight}"),
+            Ev::Timeout { now, rto } => {
+                writeln!(out, "timeout {now} {}", if rto { "rto" } else { "idle" })
+            }
+            Ev::Sent { now, in_flight, .. } => writeln!(out, "sent {now} {in_flight}"),
+            Ev::Tick { now } => writeln!(out, "tick {now}"),
+        };
+    }
+}
+
+/// What both sides report after an event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// Window in bytes, fractional (the replay tool's 32.32 value, or the core's f64).
+    pub cwnd: f64,
+    /// Whole bytes (`Controller::window`).
+    pub window: u64,
+    /// 0 slow start, 1 avoidance, 2 slowdown, 3 ramp, 4 TCP-LP inference.
+    pub phase: u32,
+    pub qd: Option<u64>,
+    pub slowdowns: u64,
+    pub next_tick: Option<u64>,
+    pub base: Option<u64>,
+}
+
+/// Runs the replay tool on `events` and returns its state after each one.
+pub fn replay(params: &LbParams, mss: u32, events: &[Ev]) -> Vec<Step> {
+    let mut input = String::with_capacity(events.len() * 48);
+    input.push_str("params");
+    for w in params.to_words() {
+        let _ = write!(input, " {w}");
+    }
+    let _ = writeln!(input, "\ninit {mss}");
+    for e in events {
+        e.line(&mut input);
+    }
+    let mut child = Command::new(ledbat_tcp::REPLAY_TOOL)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the replay tool runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("replay output");
+    writer.join().expect("writer").expect("write trace");
+    assert!(
+        out.status.success(),
+        "replay failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let steps: Vec<Step> = text.lines().map(parse_step).collect();
+    // `init` prints a line too.
+    assert_eq!(steps.len(), events.len() + 1, "one line per event");
+    steps[1..].to_vec()
+}
+
+fn parse_step(line: &str) -> Step {
+    let f: Vec<&str> = line.split(' ').collect();
+    assert_eq!(f.len(), 7, "replay line `{line}`");
+    let opt = |s: &str| (s != "-").then(|| s.parse::<u64>().expect("number"));
+    let q32: u64 = f[0].parse().expect("cwnd");
+    Step {
+        cwnd: q32 as f64 / 4_294_967_296.0,
+        window: f[1].parse().expect("window"),
+        phase: f[2].parse().expect("phase"),
+        qd: opt(f[3]),
+        slowdowns: f[4].parse().expect("slowdowns"),
+        next_tick: opt(f[5]),
+        base: opt(f[6]),
+    }
+}
+
+/// The core's state in the replay tool's terms.
+pub fn snapshot(c: &AnyController) -> Step {
+    let m = c.metrics();
+    let (cwnd, slowdowns) = match c {
+        AnyController::Ledbat(x) => (x.state().cwnd, 0),
+        AnyController::LinearMin(x) => (x.state().cwnd, 0),
+        AnyController::Md(x) => (x.state().cwnd, 0),
+        AnyController::MdVar(x) => (x.state().cwnd, 0),
+        AnyController::LedbatPp(x) | AnyController::Scavenger(x) => (x.state().cwnd, x.slowdowns()),
+        AnyController::TcpLp(x) => (x.reno().cwnd, 0),
+        other => panic!("{} has no kernel build", other.name()),
+    };
+    let phase = match m.state {
+        "slow-start" => 0,
+        "avoidance" => 1,
+        "slowdown" => 2,
+        "slowdown-ramp" => 3,
+        "inference" => 4,
+        other => panic!("unknown phase {other}"),
+    };
+    let lp = matches!(c, AnyController::TcpLp(_));
+    Step {
+        cwnd,
+        window: c.window(),
+        phase,
+        qd: if lp {
+            None
+        } else {
+            m.queuing_delay.map(|d| d.as_nanos())
+        },
+        slowdowns,
+        next_tick: c.next_tick().map(|t| t.as_nanos()),
+        base: if lp {
+            None
+        } else {
+            m.base_delay.map(|d| d.as_nanos())
+        },
+    }
+}

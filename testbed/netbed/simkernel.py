@@ -1,0 +1,101 @@
+"""The swarm bed against the simulator: one table of E[T], E[Q] and the TCP byte share per
+disposition scenario, the kernel's from the bed's `run.json` files (`testbed/swarm.py`,
+our client) and the simulator's from the `means.csv` of
+`ledbat sweep scenarios/testbed/swarm-bed.sweep.toml` (the same client protocol code,
+ledbat-bt-proto, on simulated links). docs/swarm-sim/kernel.md holds the table and what
+explains the differences.
+
+    python3 -m netbed.simkernel SIM_SWEEP_DIR BED_DIR [--client ours] [--rep 1]
+
+E[T]: mean completion time of the 23 leechers from their start. E[Q]: mean uplink queue
+of all peers sampled at 10 Hz while the leechers download, as ms at the uplink rate. TCP
+bytes: TCP's share of what the peers uploaded (the bed counts frames on the wire, headers
+and acknowledgements included; the simulator counts block bytes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+
+from . import swarmstats as st
+
+SCENARIOS = ["mixed", "utp", "tcp", "tcp25", "tcp50", "tcp75"]
+
+
+def kernel_row(run: dict) -> dict:
+    """E[T] (s), its standard deviation, E[Q] (ms) and the TCP byte share of one bed swarm."""
+    rate = int(run["settings"]["rate_mbit"] * 1e6)
+    c = st.class_summary(run["peers"], rate)
+    return {"t": c["mean_t_s"], "t_sd": c["sd_t_s"], "q": c["mean_q_ms"],
+            "tcp": st.byte_share(run["peers"])["tcp_share"],
+            "completed": c["completed"], "leechers": c["leechers"]}
+
+
+def sim_rows(means_csv: str) -> dict[str, dict]:
+    """Per sweep case: E[T] (s) with its 95 % half-width over the seeds, E[Q] (ms), the
+    TCP byte share, the number of seeds and whether every run completed."""
+    out = {}
+    with open(means_csv, newline="") as f:
+        for r in csv.DictReader(f):
+            num = lambda k: float(r[k]) if r.get(k) not in (None, "") else None  # noqa: E731
+            out[r["case"]] = {"t": num("download_mean_s.mean"),
+                              "t_ci": num("download_mean_s.ci95"),
+                              "q": num("swarm_queue_mean_ms.mean"),
+                              "tcp": num("tcp_byte_share.mean"),
+                              "runs": int(r["runs"]), "complete": num("complete.mean")}
+    return out
+
+
+def _f(x: float | None, digits: int) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def table(sim: dict[str, dict], kernel: dict[str, dict]) -> str:
+    """The markdown table, one row per scenario present on both sides."""
+    lines = ["| scenario | E[T] sim (s) | E[T] kernel (s) | sim / kernel | E[Q] sim (ms) | "
+             "E[Q] kernel (ms) | TCP bytes sim | TCP bytes kernel |",
+             "|---|---|---|---|---|---|---|---|"]
+    for name in SCENARIOS:
+        s, k = sim.get(name), kernel.get(name)
+        if s is None or k is None:
+            continue
+        ratio = s["t"] / k["t"] if s["t"] and k["t"] else None
+        lines.append(
+            f"| {name} | {_f(s['t'], 1)} ± {_f(s['t_ci'], 1)} | {_f(k['t'], 1)} | "
+            f"{_f(ratio, 2)} | {_f(s['q'], 0)} | {_f(k['q'], 0)} | "
+            f"{_f(None if s['tcp'] is None else 100 * s['tcp'], 0)} % | "
+            f"{_f(None if k['tcp'] is None else 100 * k['tcp'], 0)} % |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("sim", help="output directory of the simulator's sweep (means.csv)")
+    ap.add_argument("bed", help="output directory of testbed/swarm.py (<scenario>-<client>-<rep>/)")
+    ap.add_argument("--client", default="ours")
+    ap.add_argument("--rep", type=int, default=1)
+    a = ap.parse_args(argv)
+    means = os.path.join(a.sim, "means.csv")
+    if not os.path.exists(means):
+        print(f"error: no means.csv in {a.sim}", file=sys.stderr)
+        return 2
+    kernel = {}
+    for name in SCENARIOS:
+        p = os.path.join(a.bed, f"{name}-{a.client}-{a.rep}", "run.json")
+        if os.path.exists(p):
+            with open(p) as f:
+                kernel[name] = kernel_row(json.load(f))
+    if not kernel:
+        print(f"error: no <scenario>-{a.client}-{a.rep}/run.json in {a.bed}", file=sys.stderr)
+        return 2
+    print(table(sim_rows(means), kernel), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,216 @@
+"""What our kernel congestion controls cost: a bulk TCP transfer with one of them against
+kernel cubic, back to back in the same run, over loopback and over a veth pair.
+
+    sudo python3 testbed/tcpcost.py [--seconds 10] [--repeats 3] [--ccs scavenger,ledbat]
+        [--paths loopback,veth] [--ledbat-bin B] [--json F] [--md F]
+
+Each round runs iperf3 for SECONDS with cubic and with each of ours (the order rotating
+from round to round, so that a drift of the machine does not favour one), in namespaces
+of its own (`lo` of one namespace; a veth pair between two, offloads as the kernel sets
+them, no qdisc), and measures:
+- the throughput iperf3's receiver counted;
+- the CPU the whole machine spent during the transfer, from /proc/stat (user, system,
+  irq and softirq of every core: the sender, the receiver and the stack between them),
+  per GB received.
+The ratios to cubic are taken within a round (the same minute of the machine), then their
+median and range over the rounds are reported. Run it with nothing else busy: the CPU
+figures are the machine's, not the processes'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+from . import install, ktcp, paths, proc, topo
+from .paths import REPO
+
+NS = "ledbat-cost"
+VETH_A, VETH_B = "10.78.0.1", "10.78.0.2"
+
+
+def cpu_busy_seconds() -> float:
+    """Seconds of CPU spent by every core so far (user, nice, system, irq, softirq, steal)."""
+    with open("/proc/stat") as fh:
+        f = fh.readline().split()
+    hz = os.sysconf("SC_CLK_TCK")
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in f[1:9])
+    return (user + nice + system + irq + softirq + steal) / hz
+
+
+def setup(path: str) -> tuple[str, str, str]:
+    """Namespaces for one path; returns (client ns, server ns, server address)."""
+    cleanup()
+    r = proc.run
+    if path == "loopback":
+        r(["ip", "netns", "add", f"{NS}-a"])
+        r(["ip", "-n", f"{NS}-a", "link", "set", "lo", "up"])
+        return f"{NS}-a", f"{NS}-a", "127.0.0.1"
+    for ns in (f"{NS}-a", f"{NS}-b"):
+        r(["ip", "netns", "add", ns])
+        r(["ip", "-n", ns, "link", "set", "lo", "up"])
+    r(["ip", "-n", f"{NS}-a", "link", "add", "c0", "type", "veth", "peer", "name", "c1",
+       "netns", f"{NS}-b"])
+    r(["ip", "-n", f"{NS}-a", "addr", "add", f"{VETH_A}/24", "dev", "c0"])
+    r(["ip", "-n", f"{NS}-b", "addr", "add", f"{VETH_B}/24", "dev", "c1"])
+    r(["ip", "-n", f"{NS}-a", "link", "set", "c0", "up"])
+    r(["ip", "-n", f"{NS}-b", "link", "set", "c1", "up"])
+    return f"{NS}-a", f"{NS}-b", VETH_B
+
+
+def cleanup() -> None:
+    for ns in topo.list_ns():
+        if ns.startswith(NS):
+            topo.delete_ns(ns)
+
+
+def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float) -> dict:
+    """One iperf3 transfer; the receiver's byte count and the machine's CPU over it."""
+    srv = subprocess.Popen(proc.in_ns(server_ns, ["iperf3", "-s", "-1", "-p", "5299"]),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        c0, t0 = cpu_busy_seconds(), time.monotonic()
+        cp = subprocess.run(proc.in_ns(client_ns, ["iperf3", "-c", addr, "-p", "5299", "-C", cc,
+                                                   "-t", str(seconds), "-J"]),
+                            capture_output=True, text=True, timeout=seconds + 30)
+        c1, t1 = cpu_busy_seconds(), time.monotonic()
+    finally:
+        srv.kill()
+        srv.wait()
+    if cp.returncode != 0:
+        return {"error": cp.stdout[-300:] + cp.stderr[-300:]}
+    j = json.loads(cp.stdout)
+    received = j["end"]["sum_received"]["bytes"]
+    secs = j["end"]["sum_received"]["seconds"]
+    cpu = c1 - c0
+    return {"cc": cc, "gbit_s": received * 8 / secs / 1e9, "bytes": received,
+            "cpu_s": round(cpu, 3), "wall_s": round(t1 - t0, 3),
+            "cpu_s_per_gb": cpu / (received / 1e9),
+            "iperf_cpu_host": j["end"]["cpu_utilization_percent"]["host_total"],
+            "iperf_cpu_remote": j["end"]["cpu_utilization_percent"]["remote_total"]}
+
+
+def _med(v: list[float]) -> dict:
+    return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
+
+
+def summarise(rounds: list[dict], ccs: list[str], paths_: list[str]) -> dict:
+    out = {}
+    for p in paths_:
+        for cc in ["cubic"] + ccs:
+            rs = [r for rd in rounds if rd["path"] == p for r in rd["runs"]
+                  if r.get("cc") == cc and not r.get("error")]
+            if not rs:
+                continue
+            row = {"gbit_s": _med([r["gbit_s"] for r in rs]),
+                   "cpu_s_per_gb": _med([r["cpu_s_per_gb"] for r in rs])}
+            if cc != "cubic":
+                tr, cr = [], []
+                for rd in rounds:
+                    if rd["path"] != p:
+                        continue
+                    by = {r.get("cc"): r for r in rd["runs"] if not r.get("error")}
+                    if cc in by and "cubic" in by:
+                        tr.append(by[cc]["gbit_s"] / by["cubic"]["gbit_s"])
+                        cr.append(by[cc]["cpu_s_per_gb"] / by["cubic"]["cpu_s_per_gb"])
+                if tr:
+                    row["throughput_vs_cubic"] = _med(tr)
+                    row["cpu_per_gb_vs_cubic"] = _med(cr)
+            out[f"{p}/{cc}"] = row
+    return out
+
+
+def _f(s: dict | None, nd: int = 2) -> str:
+    if not s:
+        return "n/a"
+    return f"{s['median']:.{nd}f} [{s['min']:.{nd}f}..{s['max']:.{nd}f}]"
+
+
+def markdown(doc: dict) -> str:
+    lines = ["| path | controller | Gbit/s | CPU s per GB | throughput / cubic's | "
+             "CPU per GB / cubic's |", "|---|---|---|---|---|---|"]
+    for key, row in doc["summary"].items():
+        p, cc = key.split("/", 1)
+        lines.append(f"| {p} | {cc} | {_f(row['gbit_s'])} | {_f(row['cpu_s_per_gb'], 3)} | "
+                     f"{_f(row.get('throughput_vs_cubic'), 3)} | "
+                     f"{_f(row.get('cpu_per_gb_vs_cubic'), 3)} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--ccs", default="scavenger,ledbat")
+    ap.add_argument("--paths", default="loopback,veth")
+    ap.add_argument("--ledbat-bin", default=None)
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--md", default=None)
+    a = ap.parse_args(argv)
+    ledbat_bin = install.preflight("namespaces, BPF", a.ledbat_bin)
+    if ledbat_bin is None:
+        return 2
+    try:
+        install.ensure(install.Needs(["ip", "iperf3"]), log=lambda m: print(f"[cost] {m}"))
+    except proc.CommandError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    specs = [x for x in a.ccs.split(",") if x]
+    paths_ = [x for x in a.paths.split(",") if x]
+    bad = [p for p in paths_ if p not in ("loopback", "veth")]
+    if bad:
+        print(f"error: unknown path(s) {bad} (loopback, veth)", file=sys.stderr)
+        return 2
+    commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True, timeout=10).stdout.strip()
+    doc: dict = {"command": " ".join(["python3", "testbed/tcpcost.py", *(argv or sys.argv[1:])]),
+                 "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
+                 "git_head": commit, "kernel": os.uname().release,
+                 "load_before": os.getloadavg(), "rounds": []}
+    ccs = ktcp.Controllers(ledbat_bin)
+    try:
+        names = {s: ccs.ensure(s) for s in specs}
+        for rep in range(a.repeats):
+            for p in paths_:
+                order = ["cubic"] + [names[s] for s in specs]
+                k = rep % len(order)
+                order = order[k:] + order[:k]
+                cns, sns, addr = setup(p)
+                runs = []
+                for kn in order:
+                    r = transfer(cns, sns, addr, kn, a.seconds)
+                    r["cc"] = next((s for s, n in names.items() if n == kn), kn)
+                    runs.append(r)
+                    print(f"[cost] round {rep + 1} {p} {r['cc']}: "
+                          f"{json.dumps({k: v for k, v in r.items() if k != 'cc'})}", flush=True)
+                doc["rounds"].append({"round": rep + 1, "path": p, "runs": runs,
+                                      "load": os.getloadavg()[0]})
+                cleanup()
+    except (ktcp.LoadFailed, proc.CommandError, subprocess.TimeoutExpired) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    finally:
+        cleanup()
+        for problem in ccs.close():
+            print(f"[cost] {problem}", file=sys.stderr)
+    doc["load_after"] = os.getloadavg()
+    doc["summary"] = summarise(doc["rounds"], specs, paths_)
+    md = (f"Cost of our kernel congestion controls against cubic ({doc['kernel']}, "
+          f"{a.seconds:g} s transfers, {a.repeats} rounds, {doc['date_utc']} UTC, load "
+          f"{doc['load_before'][0]:.2f} before):\n\n" + markdown(doc))
+    print("\n" + md)
+    for path, text in ((a.json, json.dumps(doc, indent=1)), (a.md, md)):
+        if path:
+            paths.write_atomic(path, text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

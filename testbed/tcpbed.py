@@ -1,0 +1,9 @@
+#!/usr/bin/env python3
+"""Kernel TCP with our congestion controls on the bed (docs/tcp/README.md): `netbed.tcpbed`."""
+
+import sys
+
+from netbed.tcpbed import main
+
+if __name__ == "__main__":
+    sys.exit(main())
