@@ -12,7 +12,9 @@
 //! - the driver may transmit a new packet of `size` bytes at `now` when
 //!   `in_flight + size <= window()` (or nothing is in flight), `now >= pause_until()`, and,
 //!   if [`Controller::pacing_rate`] is `Some(r)`, at least `size / r` after the previous
-//!   packet left. Retransmissions obey the same rule.
+//!   packet left. Retransmissions obey the same rule. When it has nothing to send although
+//!   the window would allow it, it calls [`Controller::on_app_limited`] (rate-based
+//!   controllers must not take the application's pace for the path's).
 //!
 //! Every method takes `now`; no controller reads a clock.
 //!
@@ -135,6 +137,11 @@ pub trait Controller: std::fmt::Debug + Send {
     fn pacing_rate(&self) -> Option<u64> {
         None
     }
+    /// The driver had nothing to send at `now` although the window allowed it (the
+    /// application is the limit), with `in_flight` bytes outstanding. Controllers that
+    /// estimate the path's rate from their own deliveries ([`crate::delivery`]) mark the
+    /// samples of that time; the default ignores it.
+    fn on_app_limited(&mut self, _now: Instant, _in_flight: u64) {}
     /// The driver must not start new transmissions before this instant (a sending pause).
     fn pause_until(&self) -> Option<Instant> {
         None
@@ -172,6 +179,9 @@ impl<C: Controller + ?Sized> Controller for Box<C> {
     }
     fn pacing_rate(&self) -> Option<u64> {
         (**self).pacing_rate()
+    }
+    fn on_app_limited(&mut self, now: Instant, in_flight: u64) {
+        (**self).on_app_limited(now, in_flight)
     }
     fn pause_until(&self) -> Option<Instant> {
         (**self).pause_until()

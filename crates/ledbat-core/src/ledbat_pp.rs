@@ -70,10 +70,12 @@
 //! also fires them). The RFC 6817 flightsize cap, MIN_CWND and loss halving once per RTT are
 //! kept ([`LedbatState`]); a retransmission timeout sets the window to one MSS.
 
+use crate::competitor::{Action, Competitor, CompetitorConfig, FlowPhase, Observation};
 use crate::controller::{
     config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
 };
 use crate::delay::DelayConfig;
+use crate::delivery::DeliveryRate;
 use crate::error::{in_range, ConfigError};
 use crate::ledbat::{LedbatConfig, LedbatState};
 use crate::slow_start::{self, Growth, SlowStart, SlowStartRules};
@@ -152,6 +154,14 @@ pub struct LedbatPpConfig {
     /// draft's `+GAIN` per RTT would take about a BDP of RTTs to refill the link
     /// ([`crate::slow_start`]).
     pub empty_queue_restart: bool,
+    /// Largest factor by which the time between slowdowns grows while they find the base
+    /// where it was (our extension; default 1, the draft's fixed interval): each slowdown whose
+    /// hold drained the queue without finding a lower base doubles the factor, any other
+    /// puts it back to 1 ([`crate::slowdown::Slowdowns::found_base`]). The flow's own base is
+    /// then known; a latecomer measures its own in its first slowdown, which this flow joins.
+    pub slowdown_backoff: f64,
+    /// Competitor detection ([`crate::competitor`]; our extension, off by default).
+    pub competitor: CompetitorConfig,
     /// Delay estimation, applied to RTT samples. Default RFC 6817 section 3.4.2.
     pub delay: DelayConfig,
 }
@@ -177,6 +187,8 @@ impl Default for LedbatPpConfig {
             slowdown_join_pause: false,
             conservative_slow_start: false,
             empty_queue_restart: false,
+            slowdown_backoff: 1.0,
+            competitor: CompetitorConfig::default(),
             delay: DelayConfig::default(),
         }
     }
@@ -201,6 +213,8 @@ config_setters!(LedbatPpConfig {
     slowdown_join_pause: bool,
     conservative_slow_start: bool,
     empty_queue_restart: bool,
+    slowdown_backoff: f64,
+    competitor: CompetitorConfig,
     delay: DelayConfig,
 });
 
@@ -225,6 +239,7 @@ impl LedbatPpConfig {
             hold_rtts: self.slowdown_hold_rtts,
             interval: self.slowdown_interval,
             join: self.slowdown_join,
+            max_backoff: self.slowdown_backoff,
         }
     }
 
@@ -259,11 +274,12 @@ impl LedbatPpConfig {
                 1e3,
             ),
             ("slowdown_hold_bdp", self.slowdown_hold_bdp, 0.0, 1.0),
+            ("slowdown_backoff", self.slowdown_backoff, 1.0, 1e3),
         ];
         for (field, value, lo, hi) in ranges {
             in_range(controller, field, value, lo, hi)?;
         }
-        Ok(())
+        self.competitor.validate_as(controller)
     }
 
     /// Ways in which this config departs from draft -01 (allowed, but reported).
@@ -326,6 +342,18 @@ impl LedbatPpConfig {
                 "slow start again after an RTT of empty queue ({ext})"
             ));
         }
+        if self.slowdown_backoff > 1.0 {
+            v.push(format!(
+                "slowdowns that find the base unchanged space the next up to {} times further \
+                 ({ext})",
+                self.slowdown_backoff
+            ));
+        }
+        if self.competitor.enabled {
+            v.push(format!(
+                "detects competitors that do not yield and yields to them ({ext})"
+            ));
+        }
         v
     }
 }
@@ -361,6 +389,8 @@ pub enum Phase {
     },
     /// A slowdown's slow start back to `ssthresh`.
     Ramp,
+    /// Yielding to a competitor (`competitor.enabled`, [`crate::competitor`]).
+    Yield,
 }
 
 /// `ledbat++`: RTT-based LEDBAT with a path-dependent gain, multiplicative decrease bounded
@@ -381,6 +411,15 @@ pub struct LedbatPp {
     pause: bool,
     /// This crate's slow-start rules and the restart state.
     ss: SlowStart,
+    /// Competitor detection (`competitor.enabled`) and the hold measurements the backoff
+    /// uses.
+    comp: Competitor,
+    /// Delivery-rate samples for the detection (kept only when it is enabled).
+    rate: DeliveryRate,
+    /// The last event's time (a probe's limits depend on it).
+    now: Instant,
+    /// Base delay when the current own hold began.
+    hold_base: Option<Duration>,
 }
 
 impl LedbatPp {
@@ -410,6 +449,10 @@ impl LedbatPp {
                 conservative: cfg.conservative_slow_start,
                 restart: cfg.empty_queue_restart,
             }),
+            comp: Competitor::new(cfg.competitor),
+            rate: DeliveryRate::new(),
+            now: Instant::ZERO,
+            hold_base: None,
             cfg,
         })
     }
@@ -428,6 +471,9 @@ impl LedbatPp {
     pub fn phase(&self) -> Phase {
         if self.slow_start {
             return Phase::SlowStart;
+        }
+        if self.comp.yielding() {
+            return Phase::Yield;
         }
         match self.slowdowns.phase() {
             SlowdownPhase::Idle => Phase::Avoidance,
@@ -474,20 +520,85 @@ impl LedbatPp {
         }
     }
 
-    /// Fires the time-driven transitions due at `now`.
+    /// Fires the time-driven transitions due at `now`: the competitor detection's probes,
+    /// the slowdowns (not while yielding), and what the end of a hold of the flow's own
+    /// tells ([`LedbatPp::hold_ended`]).
     fn poll(&mut self, now: Instant) {
-        if self.slow_start {
+        self.now = self.now.max(now);
+        let rtt = self.st.srtt_or_target();
+        let qd = self.st.delay.queuing_delay().unwrap_or(Duration::ZERO);
+        self.comp.poll(now, qd, rtt);
+        if self.slow_start || self.comp.yielding() || self.comp.pushing() {
             return;
         }
-        let (w, rtt) = (self.hold_window(), self.st.srtt_or_target());
+        let w = self.hold_window();
         let pause = self.join_would_pause();
+        let was_hold = matches!(self.slowdowns.phase(), SlowdownPhase::Hold { .. });
         if self.slowdowns.poll(now, &mut self.st.cwnd, w, rtt) {
             self.ramp_from_bdp = w > self.cfg.slowdown_hold_packets * self.st.mss;
             self.pause = self.slowdowns.joined() && pause;
             if self.pause {
                 self.slowdowns.come_back_early();
             }
+            if !self.slowdowns.joined() {
+                self.comp.hold_started(now, rtt);
+                self.hold_base = self.st.delay.base_delay();
+            }
         }
+        if was_hold && !matches!(self.slowdowns.phase(), SlowdownPhase::Hold { .. }) {
+            self.hold_ended(now);
+        }
+    }
+
+    /// A hold ended. After one of the flow's own: the backoff learns whether it found the
+    /// base where it was, and the competitor detection evaluates it as a test; a positive
+    /// test halves the ramp's goal, a detection gives the ramp up and yields.
+    fn hold_ended(&mut self, now: Instant) {
+        let eta = self.empty_queue_threshold();
+        if let Some(before) = self.hold_base.take() {
+            let drained = self.comp.hold_min().is_some_and(|m| m <= eta);
+            let same = self.st.delay.base_delay() == Some(before);
+            self.slowdowns.found_base(drained && same);
+        }
+        let was = self.comp.yielding();
+        self.comp.hold_ended(now, eta, self.st.mss);
+        if self.comp.yielding() && !was {
+            self.slowdowns.end_ramp(now);
+            self.ss.ended();
+            self.st.cwnd = self.st.mss;
+        } else if self.comp.confirming() {
+            self.slowdowns.scale_ssthresh(0.5);
+        }
+    }
+
+    /// What the competitor detection needs to know of this ACK.
+    fn observation(&self, qd: Duration, sample: Option<(f64, bool)>, ack: &Ack<'_>) -> Observation {
+        let phase = match self.phase() {
+            Phase::Avoidance => FlowPhase::Avoidance,
+            Phase::Hold { .. } if !self.slowdowns.joined() => FlowPhase::OwnHold,
+            _ => FlowPhase::Other,
+        };
+        Observation {
+            qd,
+            target: self.cfg.target,
+            rtt: self.st.srtt_or_target(),
+            eta: self.empty_queue_threshold(),
+            mss: self.st.mss,
+            phase,
+            rate: sample,
+            newest_sent: ack.newest_sent,
+            flight: ack.flight_before as f64,
+        }
+    }
+
+    /// Competitors detected so far ([`crate::competitor::Competitor::detections`]).
+    pub fn detections(&self) -> u64 {
+        self.comp.detections()
+    }
+
+    /// The competitor detection's state (read-only), for tests and tracing.
+    pub fn competitor(&self) -> &Competitor {
+        &self.comp
     }
 
     /// Whether a join would pause this flow (`slowdown_join_pause` and under a packet of its
@@ -561,6 +672,12 @@ impl LedbatPp {
         }
     }
 
+    /// While yielding: the pacing rate and window the competitor detection allows now.
+    fn yield_limits(&self) -> Option<(f64, f64)> {
+        self.comp
+            .limits(self.now, self.st.mss, self.st.srtt_or_target())
+    }
+
     /// Congestion-avoidance change in packets per RTT at queuing delay `qd`.
     pub fn avoidance_step(&self, qd: Duration) -> f64 {
         let gain = self.gain();
@@ -580,13 +697,31 @@ impl Controller for LedbatPp {
         self.name
     }
 
-    fn on_sent(&mut self, now: Instant, _bytes: u64, _in_flight: u64) {
+    fn on_sent(&mut self, now: Instant, bytes: u64, in_flight: u64) {
+        if self.comp.enabled() {
+            self.rate.on_sent(now, bytes, in_flight);
+        }
         self.poll(now);
+    }
+
+    fn on_app_limited(&mut self, _now: Instant, in_flight: u64) {
+        if self.comp.enabled() {
+            self.rate.on_app_limited(in_flight);
+        }
     }
 
     fn on_ack(&mut self, now: Instant, ack: &Ack<'_>) {
         let qd = self.st.absorb_rtt(now, ack);
-        if !self.slow_start {
+        let sample = if self.comp.enabled() {
+            // Samples over at least the smoothed RTT: per-packet jitter of a few ms cannot
+            // then inflate the path's rate by more than a few per cent.
+            self.rate
+                .on_ack(now, ack, self.st.rtt.srtt())
+                .map(|s| (s.rate, s.app_limited))
+        } else {
+            None
+        };
+        if !self.slow_start && !self.comp.yielding() {
             if ack.rtt.is_some() {
                 // Without an initial slow start, the first slowdown counts from the first
                 // RTT sample (a no-op once scheduled).
@@ -616,6 +751,24 @@ impl Controller for LedbatPp {
         let Some(qd) = qd else {
             return;
         };
+        match self.comp.on_ack(now, &self.observation(qd, sample, ack)) {
+            Action::Test if self.phase() == Phase::Avoidance => {
+                self.slowdowns.start_now(now, self.comp.test_hold_rtts());
+                self.poll(now);
+            }
+            Action::Resume(bdp) => {
+                // The competitor left: slow start, at full speed up to the path's BDP.
+                self.slow_start = true;
+                self.ss.restart_to(bdp as f64);
+                let rtt = self.st.srtt_or_target();
+                self.slowdowns
+                    .defer(now + slowdown::scale(rtt, self.cfg.first_slowdown_rtts));
+            }
+            _ => {}
+        }
+        if self.comp.yielding() {
+            return;
+        }
         self.restart_if_empty(now, qd);
         let bytes = ack.bytes_acked as f64;
         let phase = self.phase();
@@ -645,7 +798,7 @@ impl Controller for LedbatPp {
             }
         }
         match self.phase() {
-            Phase::Hold { .. } => return,
+            Phase::Hold { .. } | Phase::Yield => return,
             Phase::Avoidance => {
                 self.st.cwnd += self.avoidance_step(qd) * bytes * self.st.mss / self.st.cwnd;
             }
@@ -676,8 +829,17 @@ impl Controller for LedbatPp {
         self.st.timeout(now, kind);
     }
 
+    /// While yielding, the competitor detection's window (one packet, or a probe's).
     fn window(&self) -> u64 {
-        self.st.window()
+        match self.yield_limits() {
+            Some((_, w)) => w as u64,
+            None => self.st.window() + self.comp.push_window(self.now).unwrap_or(0.0) as u64,
+        }
+    }
+
+    /// Paces only while yielding ([`crate::competitor`]).
+    fn pacing_rate(&self) -> Option<u64> {
+        self.yield_limits().map(|(r, _)| (r as u64).max(1))
     }
 
     /// A joined slowdown's pause (`slowdown_join_pause`) lasts until its hold ends.
@@ -689,10 +851,19 @@ impl Controller for LedbatPp {
     }
 
     fn next_tick(&self) -> Option<Instant> {
-        if self.slow_start || !self.cfg.periodic_slowdown {
-            return None;
+        let slowdown = if self.slow_start
+            || !self.cfg.periodic_slowdown
+            || self.comp.yielding()
+            || self.comp.pushing()
+        {
+            None
+        } else {
+            self.slowdowns.next_tick()
+        };
+        match (slowdown, self.comp.next_tick()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
-        self.slowdowns.next_tick()
     }
 
     fn on_tick(&mut self, now: Instant) {
@@ -705,9 +876,13 @@ impl Controller for LedbatPp {
             Phase::Avoidance => "avoidance",
             Phase::Hold { .. } => "slowdown",
             Phase::Ramp => "slowdown-ramp",
+            Phase::Yield if self.comp.probing(self.now) => "yield-probe",
+            Phase::Yield => "yield",
         };
         let mut m = self.st.metrics(state, self.gain());
         m.ssthresh = self.slowdowns.ssthresh().map(|s| s as u64);
+        m.cwnd = self.window();
+        m.pacing_rate = self.pacing_rate();
         m
     }
 }

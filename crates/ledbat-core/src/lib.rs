@@ -8,16 +8,20 @@
 //! - [`time`]: integer nanosecond [`Instant`] and [`Duration`];
 //! - [`wire`]: wrap-safe 32-bit microsecond timestamps and delay samples;
 //! - [`delay`]: base- and current-delay estimation shared by the delay-based controllers;
+//! - [`delivery`]: delivery-rate samples from sends and ACKs, for the rate-based ones;
 //! - [`controller`]: the [`Controller`] trait, its events, and the [`ControllerFactory`] every
 //!   controller config implements (name, validation, construction);
 //! - [`registry`]: built-in controllers by name ([`ControllerConfig`], [`AnyController`]);
 //! - one module per controller, each stating its formula and source; [`scavenger`], the
 //!   recommended preset of [`ledbat_pp`], and the components LEDBAT variants share
-//!   ([`slowdown`], [`slow_start`]).
+//!   ([`slowdown`], [`slow_start`], [`competitor`]).
 
+pub mod bbr;
+pub mod competitor;
 pub mod controller;
 pub mod cubic;
 pub mod delay;
+pub mod delivery;
 pub mod dynamic_gain;
 pub mod error;
 pub mod fledbat;

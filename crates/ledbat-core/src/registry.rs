@@ -140,6 +140,10 @@ macro_rules! builtin {
                 match self { $( AnyController::$variant(c) => c.pacing_rate(), )* }
             }
             #[inline]
+            fn on_app_limited(&mut self, now: Instant, in_flight: u64) {
+                match self { $( AnyController::$variant(c) => c.on_app_limited(now, in_flight), )* }
+            }
+            #[inline]
             fn pause_until(&self) -> Option<Instant> {
                 match self { $( AnyController::$variant(c) => c.pause_until(), )* }
             }
@@ -274,6 +278,9 @@ builtin! {
     Cubic = "cubic" => crate::cubic::Cubic, crate::cubic::CubicConfig,
         "CUBIC: cubic window growth around W_max, beta 0.7, Reno-friendly region",
         "RFC 9438 section 4; seed 003 chapter 6";
+    Bbr = "bbr" => crate::bbr::Bbr, crate::bbr::BbrConfig,
+        "BBRv1: paces at the windowed-max delivery rate with a gain cycle, cwnd 2 BDP, ProbeRTT every 10 s",
+        "draft-cardwell-iccrg-bbr-congestion-control-00 with Linux tcp_bbr.c's choices; algorithms.md section 10";
     Vegas = "vegas" => crate::vegas::Vegas, crate::vegas::VegasConfig,
         "TCP Vegas: keep alpha..beta packets queued, +/-1 packet per RTT from base-RTT vs RTT",
         "Brakmo & Peterson 1995; seed 003 section 3.1";

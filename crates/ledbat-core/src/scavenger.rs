@@ -21,6 +21,12 @@
 //! any controller (`--cc-param`, scenario files); keys left out keep the preset's values,
 //! not the draft's. Measured behaviour, in the simulator and on the test bed, with the
 //! commands that regenerate it: `docs/controllers-notes.md`, "scavenger".
+//!
+//! Two extensions are off here as in `ledbat++`, to be turned on together (the competitor
+//! set, [`COMPETITOR_PARAMS`]): `competitor.enabled` ([`crate::competitor`]: yield also to
+//! competitors that keep the queue below TARGET, such as BBR) and `slowdown_backoff = 8`
+//! (space slowdowns that find the base unchanged up to 8 times further apart). Nested
+//! tables given in part keep the preset's other keys (`competitor = { enabled = true }`).
 
 use crate::controller::ControllerFactory;
 use crate::error::ConfigError;
@@ -33,6 +39,10 @@ pub struct ScavengerConfig(pub LedbatPpConfig);
 
 /// Registry name.
 pub const NAME: &str = "scavenger";
+
+/// The competitor set: the parameters (`--cc-param` syntax) that turn on competitor
+/// detection and the slowdown backoff that goes with it.
+pub const COMPETITOR_PARAMS: [&str; 2] = ["competitor.enabled=true", "slowdown_backoff=8"];
 
 impl Default for ScavengerConfig {
     fn default() -> Self {
@@ -68,12 +78,28 @@ impl<'de> Deserialize<'de> for ScavengerConfig {
         };
         let mut merged =
             serde_json::to_value(ScavengerConfig::default().0).map_err(D::Error::custom)?;
-        if let Some(m) = merged.as_object_mut() {
-            m.extend(given);
-        }
+        merge(&mut merged, serde_json::Value::Object(given));
         serde_json::from_value(merged)
             .map(ScavengerConfig)
             .map_err(D::Error::custom)
+    }
+}
+
+/// Overlays `given` on `base`, table by table: a nested table given in part
+/// (`competitor = { share = 0.7 }`) keeps the preset's other keys of that table.
+fn merge(base: &mut serde_json::Value, given: serde_json::Value) {
+    match (base, given) {
+        (serde_json::Value::Object(b), serde_json::Value::Object(g)) => {
+            for (k, v) in g {
+                match b.get_mut(&k) {
+                    Some(slot) => merge(slot, v),
+                    None => {
+                        b.insert(k, v);
+                    }
+                }
+            }
+        }
+        (slot, v) => *slot = v,
     }
 }
 
@@ -126,5 +152,31 @@ mod tests {
         assert_eq!(ctl.config(), &c.0);
         // Eight departures from the draft, one per extension.
         assert_eq!(c.compliance_notes().len(), 8, "{:?}", c.compliance_notes());
+        // The competitor set is off: the preset is what it was before it.
+        assert!(!c.0.competitor.enabled);
+        assert_eq!(c.0.slowdown_backoff, 1.0);
+    }
+
+    #[test]
+    fn a_nested_table_given_in_part_keeps_the_presets_other_keys() {
+        let c: ScavengerConfig =
+            serde_json::from_str(r#"{ "competitor": { "enabled": true }, "target": "50ms" }"#)
+                .unwrap();
+        assert!(c.0.competitor.enabled);
+        assert_eq!(c.0.competitor.share, 0.8);
+        assert_eq!(c.0.target, crate::Duration::from_millis(50));
+        // Keys outside the table keep the preset's values, not the draft's.
+        assert_eq!(c.0.slowdown_join, 0.8);
+    }
+
+    #[test]
+    fn the_competitor_set_turns_on_detection_and_backoff() {
+        let c = crate::ControllerConfig::with_params(NAME, COMPETITOR_PARAMS).unwrap();
+        let crate::ControllerConfig::Scavenger(s) = c else {
+            panic!("not the scavenger: {c:?}");
+        };
+        assert!(s.0.competitor.enabled);
+        assert_eq!(s.0.slowdown_backoff, 8.0);
+        assert_eq!(s.compliance_notes().len(), 10, "{:?}", s.compliance_notes());
     }
 }

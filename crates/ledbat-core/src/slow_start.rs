@@ -155,6 +155,14 @@ impl SlowStart {
         false
     }
 
+    /// The owner slow starts again because the path has room (cross traffic left): a restart
+    /// that regrows `to` bytes at full speed.
+    pub fn restart_to(&mut self, to: f64) {
+        self.empty_since = None;
+        self.restarted = true;
+        self.regrow_to = Some(to);
+    }
+
     /// Not in congestion avoidance: the empty-queue clock stops.
     pub fn not_avoiding(&mut self) {
         self.empty_since = None;
@@ -218,6 +226,22 @@ mod tests {
             Duration::from_micros(12_500)
         );
         assert_eq!(empty_queue_threshold(Some(MS(200))), MS(16)); // 25 ms
+    }
+
+    #[test]
+    fn a_restart_to_a_window_regrows_it_at_full_speed_then_a_quarter_as_fast() {
+        let mut s = SlowStart::new(rules(true, true));
+        s.restart_to(40.0 * MSS);
+        assert!(s.restarted());
+        assert_eq!(s.regrow_to(), Some(40.0 * MSS));
+        // Below 40 packets and eta: the whole step; beyond them a quarter.
+        assert_eq!(s.step(growth(10.0, 0)), MSS);
+        assert_eq!(s.step(growth(40.0, 0)), MSS / 4.0);
+        s.grew(40.0 * MSS);
+        assert_eq!(s.regrow_to(), None);
+        assert_eq!(s.step(growth(41.0, 0)), MSS / 4.0);
+        s.ended();
+        assert!(!s.restarted());
     }
 
     #[test]

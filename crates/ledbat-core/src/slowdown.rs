@@ -72,6 +72,9 @@ pub struct SlowdownConfig {
     pub interval: f64,
     /// Join threshold as a fraction of TARGET; 0 = never join (the draft).
     pub join: f64,
+    /// Largest factor by which the interval grows while slowdowns find the base where it was
+    /// ([`Slowdowns::found_base`]); 1 = the draft's fixed interval.
+    pub max_backoff: f64,
 }
 
 impl Default for SlowdownConfig {
@@ -82,6 +85,7 @@ impl Default for SlowdownConfig {
             hold_rtts: 2.0,
             interval: 9.0,
             join: 0.0,
+            max_backoff: 1.0,
         }
     }
 }
@@ -123,6 +127,11 @@ pub struct Slowdowns {
     early: bool,
     /// The join rule's evidence (see the module comment).
     join: JoinState,
+    /// The interval's current factor (1 up to `max_backoff`).
+    backoff: f64,
+    /// The next slowdown's hold in RTTs, when the owner asked for another than the
+    /// configured one ([`Slowdowns::start_now`]).
+    hold_rtts: Option<f64>,
 }
 
 /// What the owner tells the join rule on each RTT sample.
@@ -174,6 +183,8 @@ impl Slowdowns {
             joined: false,
             early: false,
             join: JoinState::default(),
+            backoff: 1.0,
+            hold_rtts: None,
         }
     }
 
@@ -280,8 +291,9 @@ impl Slowdowns {
             self.count += 1;
             self.joined = std::mem::take(&mut self.join_pending);
             self.join = JoinState::default();
+            let k = self.hold_rtts.take().unwrap_or(self.cfg.hold_rtts);
             self.phase = SlowdownPhase::Hold {
-                until: now + scale(rtt, self.cfg.hold_rtts),
+                until: now + scale(rtt, k),
             };
             started = true;
         }
@@ -316,10 +328,50 @@ impl Slowdowns {
         } else {
             1.0
         };
+        let k = k * self.backoff;
         self.at = Some(now + scale(now.saturating_since(start), k * self.cfg.interval));
         self.end = Some(now);
         self.ssthresh = None;
         self.phase = SlowdownPhase::Idle;
+    }
+
+    /// Starts a slowdown at the next [`Slowdowns::poll`] (a test of the owner's), if none is
+    /// in progress, holding for `hold_rtts` RTTs instead of the configured number.
+    pub fn start_now(&mut self, now: Instant, hold_rtts: f64) {
+        if self.phase == SlowdownPhase::Idle {
+            self.at = Some(now);
+            self.hold_rtts = Some(hold_rtts);
+        }
+    }
+
+    /// Scales the ramp's goal of the slowdown in progress by `k`.
+    pub fn scale_ssthresh(&mut self, k: f64) {
+        if let Some(s) = &mut self.ssthresh {
+            *s *= k;
+        }
+    }
+
+    /// Moves the next slowdown to `at` at the earliest (none while a slowdown runs).
+    pub fn defer(&mut self, at: Instant) {
+        if self.phase == SlowdownPhase::Idle {
+            self.at = Some(self.at.map_or(at, |a| a.max(at)));
+        }
+    }
+
+    /// What the owner's last hold of its own saw: `true` when it found the base where it was
+    /// (the queue drained and no lower base turned up), which doubles the interval's factor
+    /// up to `max_backoff`; `false` puts it back to 1. Call before the ramp ends.
+    pub fn found_base(&mut self, same: bool) {
+        self.backoff = if same {
+            (self.backoff * 2.0).min(self.cfg.max_backoff.max(1.0))
+        } else {
+            1.0
+        };
+    }
+
+    /// The interval's current factor.
+    pub fn backoff(&self) -> f64 {
+        self.backoff
     }
 
     /// The next deadline to be woken for: the end of a hold, or the next slowdown.
@@ -476,6 +528,66 @@ mod tests {
         assert_eq!(s.next_at(), Some(Instant::from_millis(400 + 9 * 235)));
         assert!(s.poll(Instant::from_millis(2515), &mut cwnd, PKT, RTT));
         assert!(!s.joined(), "started by its own timer");
+    }
+
+    #[test]
+    fn slowdowns_that_find_the_base_space_the_next_further_up_to_the_backoff() {
+        let mut s = Slowdowns::new(SlowdownConfig {
+            max_backoff: 4.0,
+            ..SlowdownConfig::default()
+        });
+        let mut cwnd = 20.0 * PKT;
+        s.schedule_first(Instant::ZERO, RTT); // due at 100 ms
+                                              // Each slowdown 200 ms from its start to its ramp's end: the next 9 x 200 ms =
+                                              // 1.8 s later, then 3.6 s (base found), 7.2 s, 7.2 s (at 4 x), and 1.8 s again once
+                                              // a slowdown finds a lower base or a queue that did not drain.
+        let mut t = 100;
+        for (same, gap) in [(true, 3600), (true, 7200), (true, 7200), (false, 1800)] {
+            assert!(s.poll(Instant::from_millis(t), &mut cwnd, PKT, RTT));
+            s.found_base(same);
+            s.end_ramp(Instant::from_millis(t + 200));
+            assert_eq!(s.next_at(), Some(Instant::from_millis(t + 200 + gap)));
+            t += 200 + gap;
+        }
+        assert_eq!(s.backoff(), 1.0);
+        // The draft's fixed interval: found or not, the factor stays 1.
+        let mut s = Slowdowns::new(SlowdownConfig::default());
+        s.found_base(true);
+        assert_eq!(s.backoff(), 1.0);
+    }
+
+    #[test]
+    fn an_owners_test_starts_at_once_with_its_own_hold() {
+        let mut s = Slowdowns::new(SlowdownConfig::default());
+        let mut cwnd = 20.0 * PKT;
+        s.schedule_first(Instant::ZERO, RTT); // due at 100 ms
+        s.start_now(Instant::from_millis(40), 4.0);
+        assert!(s.poll(Instant::from_millis(40), &mut cwnd, PKT, RTT));
+        // Held for 4 RTTs (200 ms), not the configured 2.
+        let until = Instant::from_millis(240);
+        assert_eq!(s.phase(), SlowdownPhase::Hold { until });
+        // A positive test halves the ramp's goal.
+        s.scale_ssthresh(0.5);
+        assert_eq!(s.ssthresh(), Some(10.0 * PKT));
+        // Neither a test nor a deferral moves a slowdown in progress.
+        s.start_now(Instant::from_millis(100), 4.0);
+        s.defer(Instant::from_secs(5));
+        assert_eq!(s.phase(), SlowdownPhase::Hold { until });
+        s.poll(until, &mut cwnd, PKT, RTT);
+        s.end_ramp(Instant::from_millis(300));
+        // 260 ms from start to end: the next 9 x 260 ms later, the usual hold again.
+        assert_eq!(s.next_at(), Some(Instant::from_millis(300 + 2340)));
+        s.defer(Instant::from_secs(5));
+        assert_eq!(s.next_at(), Some(Instant::from_secs(5)));
+        s.defer(Instant::from_secs(4));
+        assert_eq!(s.next_at(), Some(Instant::from_secs(5)), "never earlier");
+        assert!(s.poll(Instant::from_secs(5), &mut cwnd, PKT, RTT));
+        assert_eq!(
+            s.phase(),
+            SlowdownPhase::Hold {
+                until: Instant::from_millis(5_100)
+            }
+        );
     }
 
     #[test]

@@ -168,6 +168,11 @@ fn configs() -> Vec<(String, ControllerConfig)> {
         ControllerConfig::with_params("ledbat++", ext).unwrap(),
     ));
     v.push((
+        "scavenger (competitor set)".to_string(),
+        ControllerConfig::with_params("scavenger", ledbat_core::scavenger::COMPETITOR_PARAMS)
+            .unwrap(),
+    ));
+    v.push((
         "fledbat (slowdowns)".to_string(),
         ControllerConfig::with_params("fledbat", ["slowdowns=true", "slowdown_join=0.5"]).unwrap(),
     ));

@@ -388,7 +388,13 @@ impl Sender {
         let seq = match retx {
             Some(s) => s,
             None if self.snd_nxt < self.written => self.snd_nxt,
-            None => return Next::Blocked,
+            None => {
+                if self.in_flight + mss <= self.cc.window() {
+                    // The application, not the window, holds the flow back.
+                    self.cc.on_app_limited(now, self.in_flight);
+                }
+                return Next::Blocked;
+            }
         };
         let idle_restart = self.cfg.idle_restart
             && retx.is_none()

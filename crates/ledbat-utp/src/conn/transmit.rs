@@ -7,6 +7,10 @@ use super::{wire_clock, Closing, Connection, Kind, Phase, Sent, SYN_SEQ_NR};
 use crate::packet::{self, Header, PacketType, HEADER_LEN};
 use ledbat_core::{Controller, Duration, Instant, Timeout};
 
+/// How far a paced connection may catch up with a schedule it fell behind (late timer
+/// wake-ups): about two of the runtime's timer ticks.
+const PACING_CATCH_UP: Duration = Duration::from_millis(2);
+
 impl Connection {
     fn header(&mut self, now: Instant, ty: PacketType, seq_nr: u16) -> Header {
         let wnd = self.adv_wnd();
@@ -77,7 +81,11 @@ impl Connection {
             .pacing_rate()
             .and_then(|rate| len.saturating_mul(1_000_000_000).checked_div(rate))
         {
-            self.next_send_at = now + Duration::from_nanos(gap);
+            // From when this packet was due, not from when it left: a wake-up that came
+            // late (timers have a granularity of about a millisecond) is made up by sending
+            // sooner, at most PACING_CATCH_UP's worth at once.
+            let due = self.next_send_at.max(now - PACING_CATCH_UP);
+            self.next_send_at = due + Duration::from_nanos(gap);
         }
         if self.rto_at.is_none() {
             self.rto_at = Some(now + self.rto());
@@ -214,7 +222,14 @@ impl Connection {
                 self.finish_packet(now);
                 return true;
             }
-        } else if avail == 0 && room && self.closing == Closing::FinQueued {
+        } else if avail == 0
+            && self.stats.bytes_sent > 0
+            && self.in_flight_bytes + self.max_payload() as u64 <= self.ctrl.window()
+        {
+            // The application, not the window, holds the connection back.
+            self.ctrl.on_app_limited(now, self.in_flight_bytes);
+        }
+        if avail == 0 && room && self.closing == Closing::FinQueued {
             let seq = self.seq_nr;
             self.seq_nr = seq.wrapping_add(1);
             let h = self.header(now, PacketType::Fin, seq);

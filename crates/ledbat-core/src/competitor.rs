@@ -1,0 +1,1202 @@
+//! Competitor detection for `ledbat++` and the `scavenger` preset (`competitor.enabled`, off
+//! by default in both; our extension): telling a flow that does not yield (BBR,
+//! a CUBIC that grows along its curve a few ms above TARGET, NewReno, a short web transfer)
+//! from the flow's own dips, a stalled receiver, delay noise and another LEDBAT++ flow, and
+//! getting out of its way until it leaves. A clock-free component that [`crate::ledbat_pp`]
+//! drives when `competitor.enabled` is on (algorithms.md section 11).
+//!
+//! A delay-based flow yields only to a queue above its TARGET. BBR keeps the queue below it:
+//! after its ProbeRTT it measures the path's base RTT and caps its flight at twice its
+//! bandwidth times that RTT, so beside a flow that holds TARGET it is window-limited and the
+//! delay-based flow keeps most of the link (docs/controllers-notes.md, "scavenger"). What does
+//! show is the flow's share: the link stays busy while the flow delivers much less than the
+//! path's rate. What tells a competitor from another LEDBAT++ flow is a slowdown: another
+//! LEDBAT++ flow joins it ([`crate::slowdown`]) and the queue empties; a competitor's queue
+//! stays.
+//!
+//! ```text
+//! path rate  C = max delivery-rate sample (crate::delivery) over rate_window of time not
+//!                yielding, in 1 s buckets (application-limited samples only when larger)
+//! watching:  suspect, in congestion avoidance, while the link is busy (qd >= TARGET / 2)
+//!            and on every rate sample  rate < share * C  and (qd > 1.1 TARGET or
+//!            rate >= min_share * C),  for suspect_rtts smoothed RTTs; then a test:
+//!   hold test (qd > 1.1 TARGET): the owner starts a slowdown of test_hold_rtts RTTs now;
+//!            qd_min = smallest qd from one RTT into the hold to its end
+//!              qd_min > max(eta, test_packets * MSS / C)          positive
+//!   push test (qd near TARGET; the suspicion lasts up to DESYNC_RTTS more, at random):
+//!            the window grows by
+//!              extra = C * max(push_share * TARGET, (1 + push_share) * TARGET - qd)
+//!            for an RTT; over the two RTTs after the next one, the others' queue is
+//!              other = qd + (flight at the start - flight now) / C
+//!            min(other) <= qd at the start - push_drop * TARGET     negative (they backed
+//!                                                                   off: our own kind)
+//!            max qd - qd at the start > DOUBLE_PUSH * extra / C     void (another flow
+//!                                                                   pushed at once)
+//!   every hold of the flow's own (periodic slowdowns too) is also a hold test, while the
+//!   flow has at least min_share of C
+//!   `tests` positives in a row, the last at least test_gap after the first: yield;
+//!   a negative test the suspicion asked for: no test for quiet * 2^k (k-th in a row, k <= 3)
+//! yielding:  window one packet, paced at yield_share * C; every probe_interval (at once
+//!            when the queue drains below eta) a probe paces at probe_share * C for
+//!            PROBE_LEN (longer when the queue is near TARGET: until it would reach
+//!            (1 + push_share) TARGET); over its ACKs
+//!              growth = max qd - qd when it began
+//!            queue at the start >= TARGET / 2, or growth >= probe_share * length / 4: busy
+//!            otherwise room; room twice, at least `confirm` apart: the competitor left:
+//!            slow start again, at full speed up to C x (RTT - qd)
+//!            a queue near TARGET that falls by push_drop * TARGET (not to empty) in the
+//!            AFTERMATH_RTTS after the probe: a flow of our kind; resume sharing with it
+//! ```
+//!
+//! Why each guard: a slowdown empties the queue of a flow alone, so its own dips never test
+//! positive; a stalled receiver drains the flow's flight and with it the queue, so it never
+//! suspects (the link is not busy); per-packet jitter only adds to samples, and the minimum
+//! over a hold's filtered samples sees through it; a latecomer of the flow's own kind joins a
+//! test, unless it is in its slow start or resting after its own slowdown, which is why two
+//! tests `test_gap` apart are needed. BBR's ProbeRTT leaves the link idle for 200 ms every
+//! 10 s, which is why room is confirmed 500 ms later. Figures and the choice of each value:
+//! docs/controllers-notes.md, "scavenger".
+
+use crate::error::{in_range, nonzero, ConfigError};
+use crate::time::{Duration, Instant};
+use serde::{Deserialize, Serialize};
+
+/// How long a probe sends: long enough for its queue to show above the delay noise at a
+/// base RTT near zero, short enough that at `probe_share` 0.5 it adds at most 15 ms of queue
+/// (a competitor's queue plus a probe's must stay inside a FIFO).
+pub const PROBE_LEN: Duration = Duration::from_millis(30);
+/// A probe whose ACKs have not all come this long (or two RTTs) after its end is given up.
+pub const PROBE_GIVE_UP: Duration = Duration::from_secs(1);
+/// RTTs a probe's aftermath is watched: a LEDBAT++ flow pushed above its TARGET backs off
+/// within them.
+pub const AFTERMATH_RTTS: f64 = 2.0;
+/// A push test is void when the queue rose more than this many times what the push added.
+pub const DOUBLE_PUSH: f64 = 1.25;
+/// Before a push test the suspicion lasts up to this many RTTs more, drawn at random.
+pub const DESYNC_RTTS: f64 = 4.0;
+/// Width of the path-rate estimate's buckets (the window is `rate_window`).
+const RATE_BUCKET: Duration = Duration::from_secs(1);
+
+/// Parameters of the competitor detection (`competitor.*` of `ledbat++` and `scavenger`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CompetitorConfig {
+    /// Detect competitors and yield to them. Default false, in `ledbat++` (as drafted) and
+    /// in the `scavenger` preset; `--cc-param competitor.enabled=true` turns it on.
+    pub enabled: bool,
+    /// Suspect a competitor while the flow delivers less than this share of the path's rate
+    /// on a busy link. Default 0.8.
+    pub share: f64,
+    /// ... and at least this share: a flow with less cannot drain enough of the queue for
+    /// another LEDBAT++ flow to join its slowdown (it joins at 0.8 TARGET), and already
+    /// leaves most of the link to the others. Default 0.2.
+    pub min_share: f64,
+    /// ... for this many RTTs (smoothed). Default 4.
+    pub suspect_rtts: f64,
+    /// Positive tests in a row before yielding. Default 2.
+    pub tests: u32,
+    /// A test holds for this many RTTs: another LEDBAT++ flow sees the queue fall after one
+    /// and its joined hold shows after another. Default 4.
+    pub test_hold_rtts: f64,
+    /// The last of them at least this long after the first. Default 1 s.
+    pub test_gap: Duration,
+    /// A hold test is positive when the queue left during the hold exceeds this many packets
+    /// at the path's rate (and `eta`). Default 3.
+    pub test_packets: f64,
+    /// A push test raises the queue to (1 + this) TARGET for an RTT (by this share of TARGET
+    /// at least). Default 0.3.
+    pub push_share: f64,
+    /// ... and is negative when the queue then falls this share of TARGET below where it
+    /// was: the other traffic backed off. Default 0.15.
+    pub push_drop: f64,
+    /// No test for this long after a negative one (or after finding that the flow yielded
+    /// to one of its own kind), doubled at each such finding in a row up to 8 times. Default
+    /// 2 s.
+    pub quiet: Duration,
+    /// While yielding, pace at this share of the path's rate. Default 0.03.
+    pub yield_share: f64,
+    /// Time between probes while yielding. Default 1 s.
+    pub probe_interval: Duration,
+    /// A probe paces at this share of the path's rate. Default 0.5.
+    pub probe_share: f64,
+    /// Room must be found twice this far apart to stop yielding. Default 500 ms.
+    pub confirm: Duration,
+    /// The path's rate is the largest delivery rate over this much time spent not yielding.
+    /// Default 60 s.
+    pub rate_window: Duration,
+}
+
+impl Default for CompetitorConfig {
+    fn default() -> Self {
+        CompetitorConfig {
+            enabled: false,
+            share: 0.8,
+            min_share: 0.2,
+            suspect_rtts: 4.0,
+            tests: 2,
+            test_hold_rtts: 4.0,
+            test_gap: Duration::from_secs(1),
+            test_packets: 3.0,
+            push_share: 0.3,
+            push_drop: 0.15,
+            quiet: Duration::from_secs(2),
+            yield_share: 0.03,
+            probe_interval: Duration::from_secs(1),
+            probe_share: 0.5,
+            confirm: Duration::from_millis(500),
+            rate_window: Duration::from_secs(60),
+        }
+    }
+}
+
+impl CompetitorConfig {
+    /// Rejects nonsense; `controller` names the owner.
+    pub fn validate_as(&self, controller: &'static str) -> Result<(), ConfigError> {
+        let c = controller;
+        in_range(c, "competitor.share", self.share, 0.0, 1.0)?;
+        in_range(c, "competitor.min_share", self.min_share, 0.0, 1.0)?;
+        in_range(c, "competitor.suspect_rtts", self.suspect_rtts, 0.0, 1e4)?;
+        in_range(c, "competitor.tests", self.tests as f64, 1.0, 100.0)?;
+        in_range(
+            c,
+            "competitor.test_hold_rtts",
+            self.test_hold_rtts,
+            1.0,
+            100.0,
+        )?;
+        in_range(c, "competitor.test_packets", self.test_packets, 0.0, 1e4)?;
+        in_range(c, "competitor.push_share", self.push_share, 0.0, 10.0)?;
+        in_range(c, "competitor.push_drop", self.push_drop, 0.0, 1.0)?;
+        in_range(c, "competitor.yield_share", self.yield_share, 1e-4, 1.0)?;
+        in_range(c, "competitor.probe_share", self.probe_share, 1e-3, 1.0)?;
+        nonzero(c, "competitor.probe_interval", self.probe_interval)?;
+        nonzero(c, "competitor.rate_window", self.rate_window)?;
+        Ok(())
+    }
+}
+
+/// The largest delivery rate over a window of time spent not yielding, in one-second
+/// buckets (a competitor that stays does not make the flow forget the path's rate).
+#[derive(Clone, Debug, Default)]
+struct PathRate {
+    /// Time counted so far (not yielding).
+    clock: Duration,
+    last: Option<Instant>,
+    /// (bucket start on `clock`, largest sample in it), oldest first.
+    buckets: std::collections::VecDeque<(Duration, f64)>,
+}
+
+impl PathRate {
+    /// Advances the clock to `now` unless `frozen`.
+    fn tick(&mut self, now: Instant, frozen: bool, window: Duration) {
+        if let Some(l) = self.last {
+            if !frozen {
+                self.clock += now.saturating_since(l);
+            }
+        }
+        self.last = Some(now);
+        while self
+            .buckets
+            .front()
+            .is_some_and(|&(t, _)| self.clock.saturating_sub(t) > window)
+        {
+            self.buckets.pop_front();
+        }
+    }
+
+    fn sample(&mut self, rate: f64) {
+        match self.buckets.back_mut() {
+            Some((t, m)) if self.clock.saturating_sub(*t) < RATE_BUCKET => *m = m.max(rate),
+            _ => self.buckets.push_back((self.clock, rate)),
+        }
+    }
+
+    fn get(&self) -> f64 {
+        self.buckets.iter().fold(0.0, |m, &(_, r)| m.max(r))
+    }
+}
+
+/// What the owner's flow is doing, as far as the detection cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlowPhase {
+    /// Congestion avoidance: suspicion runs.
+    Avoidance,
+    /// A slowdown's hold of the flow's own (not a join): a test runs.
+    OwnHold,
+    /// Anything else (slow start, ramp, a joined hold).
+    Other,
+}
+
+/// What the owner tells the detection on each ACK.
+#[derive(Clone, Copy, Debug)]
+pub struct Observation {
+    /// Filtered queuing delay (RTT-based).
+    pub qd: Duration,
+    /// The owner's TARGET.
+    pub target: Duration,
+    /// Smoothed RTT.
+    pub rtt: Duration,
+    /// The empty-queue threshold `eta` ([`crate::slow_start::empty_queue_threshold`]).
+    pub eta: Duration,
+    /// Packet size, bytes.
+    pub mss: f64,
+    /// The flow's phase.
+    pub phase: FlowPhase,
+    /// A delivery-rate sample of this ACK, bytes/s, and whether it was application-limited.
+    pub rate: Option<(f64, bool)>,
+    /// Send time of the newest packet this ACK acknowledges.
+    pub newest_sent: Instant,
+    /// Bytes in flight before this ACK.
+    pub flight: f64,
+}
+
+/// The quiet time after the `kin`-th finding of our own kind in a row (counting it):
+/// `quiet * 2^kin`, at most 8 times `quiet`.
+fn quiet_for(quiet: Duration, kin: &mut u32) -> Duration {
+    let d = quiet * (1u64 << (*kin).min(3));
+    *kin += 1;
+    d
+}
+
+/// A push test: the window grows by `extra` for an RTT; then the queue shows whether the
+/// other traffic backed off, counting out what this flow's own flight changed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Push {
+    /// Queuing delay and flight (bytes) when it began.
+    q0: Duration,
+    f0: f64,
+    /// The path's rate then, bytes/s.
+    c: f64,
+    extra: f64,
+    push_until: Instant,
+    observe_from: Instant,
+    until: Instant,
+    /// Smallest queuing delay from `observe_from` to `until`, plus the queue this flow's
+    /// flight had then dropped below `f0` (seconds).
+    after: Option<f64>,
+    /// Largest queuing delay until `until` (seconds).
+    peak: f64,
+}
+
+/// A probe while yielding.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Probe {
+    start: Instant,
+    end: Instant,
+    give_up: Instant,
+    /// Queuing delay when it began.
+    from: Duration,
+    /// Largest queuing delay over the ACKs of its packets.
+    peak: Option<Duration>,
+    /// When the last of its packets was acknowledged.
+    acked: Option<Instant>,
+    /// Smallest queuing delay in the AFTERMATH_RTTS after that.
+    after: Option<Duration>,
+}
+
+/// Where the detection is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum State {
+    Watching {
+        suspect_since: Option<Instant>,
+        positives: u32,
+        first_positive: Option<Instant>,
+        quiet_until: Option<Instant>,
+    },
+    Yielding {
+        next_probe: Instant,
+        probe: Option<Probe>,
+        room_at: Option<Instant>,
+    },
+}
+
+/// What the owner must do after an ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Nothing.
+    None,
+    /// Start a slowdown now: a test.
+    Test,
+    /// The competitor is gone: slow start again, up to this window (bytes) at full speed.
+    Resume(u64),
+}
+
+/// The detection of one flow. See the module documentation.
+#[derive(Clone, Debug)]
+pub struct Competitor {
+    cfg: CompetitorConfig,
+    state: State,
+    path: PathRate,
+    /// Smallest queuing delay seen in the current own hold after its first RTT.
+    hold_start: Option<Instant>,
+    hold_rtt: Duration,
+    hold_min: Option<Duration>,
+    /// The current hold was asked for by the suspicion.
+    hold_suspected: bool,
+    /// Findings of our own kind in a row (the quiet time doubles with each).
+    kin: u32,
+    /// The flow's share of the path's rate at its last sample, and when the hold began.
+    share: f64,
+    hold_share: f64,
+    /// The suspicion asked for a test that has not started yet.
+    test_pending: bool,
+    /// A push test in progress.
+    push: Option<Push>,
+    /// The queuing delay of the last ACK while yielding without a probe.
+    last_qd: Option<Duration>,
+    /// The owner's TARGET (known from the first observation).
+    push_target: Option<Duration>,
+    detections: u64,
+    tests: u64,
+    /// Push tests voided because another flow pushed at the same time.
+    push_collisions: u64,
+}
+
+impl Competitor {
+    /// Watching, nothing seen.
+    pub fn new(cfg: CompetitorConfig) -> Self {
+        Competitor {
+            cfg,
+            state: State::Watching {
+                suspect_since: None,
+                positives: 0,
+                first_positive: None,
+                quiet_until: None,
+            },
+            path: PathRate::default(),
+            hold_start: None,
+            hold_rtt: Duration::ZERO,
+            hold_min: None,
+            hold_suspected: false,
+            kin: 0,
+            share: 0.0,
+            hold_share: 0.0,
+            test_pending: false,
+            push: None,
+            last_qd: None,
+            push_target: None,
+            detections: 0,
+            tests: 0,
+            push_collisions: 0,
+        }
+    }
+
+    /// RTTs a test holds.
+    pub fn test_hold_rtts(&self) -> f64 {
+        self.cfg.test_hold_rtts
+    }
+
+    /// Whether the detection runs at all.
+    pub fn enabled(&self) -> bool {
+        self.cfg.enabled
+    }
+
+    /// The path's rate estimate, bytes/s (0 before any sample).
+    pub fn path_rate(&self) -> f64 {
+        self.path.get()
+    }
+
+    /// Whether the flow is yielding to a competitor.
+    pub fn yielding(&self) -> bool {
+        matches!(self.state, State::Yielding { .. })
+    }
+
+    /// Whether a probe is sending at `now`.
+    pub fn probing(&self, now: Instant) -> bool {
+        matches!(self.state, State::Yielding { probe: Some(p), .. } if now < p.end)
+    }
+
+    /// Competitors detected so far (times the flow started yielding).
+    pub fn detections(&self) -> u64 {
+        self.detections
+    }
+
+    /// Tests evaluated so far.
+    pub fn tests(&self) -> u64 {
+        self.tests
+    }
+
+    /// Push tests voided because another flow pushed at the same time.
+    pub fn push_collisions(&self) -> u64 {
+        self.push_collisions
+    }
+
+    /// While yielding: the pacing rate (bytes/s) and the window (bytes) the flow must keep
+    /// to at `now`, a probe's or the yield's. None when not yielding.
+    pub fn limits(&self, now: Instant, mss: f64, rtt: Duration) -> Option<(f64, f64)> {
+        let State::Yielding { probe, .. } = self.state else {
+            return None;
+        };
+        let c = self.path.get().max(mss);
+        match probe {
+            Some(p) if now < p.end => {
+                let rate = self.cfg.probe_share * c;
+                let len = p.end.saturating_since(p.start);
+                Some((rate, (rate * (rtt + len).as_secs_f64()).max(2.0 * mss)))
+            }
+            _ => Some((self.cfg.yield_share * c, mss)),
+        }
+    }
+
+    /// The next instant the owner must be woken at: a probe's start, its end, or the moment
+    /// a probe whose ACKs did not come is given up.
+    pub fn next_tick(&self) -> Option<Instant> {
+        if let Some(p) = self.push {
+            let last = self.path.last.unwrap_or(Instant::ZERO);
+            return Some(if last < p.push_until {
+                p.push_until
+            } else {
+                p.until
+            });
+        }
+        let State::Yielding {
+            next_probe, probe, ..
+        } = self.state
+        else {
+            return None;
+        };
+        Some(match probe {
+            None => next_probe,
+            Some(p) if self.path.last.is_none_or(|l| l < p.end) => p.end,
+            Some(p) => p.give_up,
+        })
+    }
+
+    /// Time passes (any event): starts a probe when one is due, gives up one whose ACKs did
+    /// not come. `qd` is the current queuing delay, `rtt` the smoothed RTT.
+    pub fn poll(&mut self, now: Instant, qd: Duration, rtt: Duration) {
+        self.path.tick(now, self.yielding(), self.cfg.rate_window);
+        if let Some(t) = self.push_target {
+            self.poll_push(now, t);
+        }
+        let State::Yielding {
+            next_probe,
+            probe,
+            room_at,
+        } = &mut self.state
+        else {
+            return;
+        };
+        match probe {
+            None if now >= *next_probe => {
+                // Long enough, at probe_share of the path's rate into a busy link, to raise a
+                // queue held near TARGET to (1 + push_share) TARGET: a LEDBAT++ flow holding
+                // it backs off from that.
+                let t = self.push_target.unwrap_or(Duration::ZERO);
+                let near =
+                    qd.as_nanos() * 4 >= t.as_nanos() && qd.as_nanos() * 5 <= t.as_nanos() * 6;
+                let rise = crate::slowdown::scale(t, 1.0 + self.cfg.push_share).saturating_sub(qd);
+                let len = if near {
+                    PROBE_LEN.max(crate::slowdown::scale(rise, 1.0 / self.cfg.probe_share))
+                } else {
+                    PROBE_LEN
+                };
+                let end = now + len;
+                *probe = Some(Probe {
+                    start: now,
+                    end,
+                    give_up: end + (rtt * 4).max(PROBE_GIVE_UP),
+                    from: qd,
+                    peak: None,
+                    acked: None,
+                    after: None,
+                });
+            }
+            Some(p) if now >= p.give_up => {
+                // No ACK of packets sent after it (the receiver stalled): no evidence.
+                *probe = None;
+                *room_at = None;
+                *next_probe = now + self.cfg.probe_interval;
+            }
+            _ => {}
+        }
+    }
+
+    /// The flow's own slowdown hold began (a test, or a periodic slowdown).
+    pub fn hold_started(&mut self, now: Instant, rtt: Duration) {
+        self.hold_start = Some(now);
+        self.hold_rtt = rtt;
+        self.hold_min = None;
+        self.hold_suspected = std::mem::take(&mut self.test_pending);
+        self.hold_share = self.share;
+    }
+
+    /// The smallest queuing delay the last (or current) own hold saw after its first RTT.
+    pub fn hold_min(&self) -> Option<Duration> {
+        self.hold_min
+    }
+
+    /// The hold ended: evaluates the test (`eta` as in [`Observation`]).
+    pub fn hold_ended(&mut self, now: Instant, eta: Duration, mss: f64) {
+        if self.hold_start.take().is_none() {
+            return;
+        }
+        let Some(min) = self.hold_min else { return };
+        if !self.cfg.enabled || (!self.hold_suspected && self.hold_share < self.cfg.min_share) {
+            // A flow with less than min_share cannot make another LEDBAT++ flow join: its
+            // periodic slowdown is not a test.
+            return;
+        }
+        let c = self.path.get();
+        let packets = if c > 0.0 {
+            Duration::from_secs_f64(self.cfg.test_packets * mss / c)
+        } else {
+            Duration::ZERO
+        };
+        let suspected = self.hold_suspected;
+        self.verdict(now, min > eta.max(packets), suspected);
+    }
+
+    /// A test's outcome at `now`; `suspected` when the suspicion asked for it. Tests are
+    /// ignored while quiet.
+    fn verdict(&mut self, now: Instant, positive: bool, suspected: bool) {
+        let State::Watching {
+            suspect_since,
+            positives,
+            first_positive,
+            quiet_until,
+        } = &mut self.state
+        else {
+            return;
+        };
+        if quiet_until.is_some_and(|q| now < q) {
+            // Sharing with a flow of our kind: holds are not tests for a while.
+            return;
+        }
+        self.tests += 1;
+        *suspect_since = None;
+        if !positive {
+            *positives = 0;
+            *first_positive = None;
+            if suspected {
+                // Sharing with a flow that yields (another LEDBAT++): no test for a while.
+                *quiet_until = Some(now + quiet_for(self.cfg.quiet, &mut self.kin));
+            }
+            return;
+        }
+        self.kin = 0;
+        *positives += 1;
+        let first = *first_positive.get_or_insert(now);
+        if *positives >= self.cfg.tests && now.saturating_since(first) >= self.cfg.test_gap {
+            self.detections += 1;
+            self.state = State::Yielding {
+                next_probe: now + self.cfg.probe_interval,
+                probe: None,
+                room_at: None,
+            };
+        }
+    }
+
+    /// During a push test's push: the bytes the window grows by.
+    pub fn push_window(&self, now: Instant) -> Option<f64> {
+        self.push.filter(|p| now < p.push_until).map(|p| p.extra)
+    }
+
+    /// Whether a push test is in progress (the owner starts no slowdown meanwhile).
+    pub fn pushing(&self) -> bool {
+        self.push.is_some()
+    }
+
+    /// Ends a push test that is due at `now`.
+    fn poll_push(&mut self, now: Instant, target: Duration) {
+        let Some(p) = self.push else { return };
+        if now < p.until {
+            return;
+        }
+        self.push = None;
+        let q0 = p.q0.as_secs_f64();
+        if p.c > 0.0 && p.peak - q0 > DOUBLE_PUSH * p.extra / p.c {
+            // The queue rose well beyond what this push added: another flow pushed at the
+            // same time (another of our kind testing), and neither could back off. No
+            // verdict; the next suspicion waits a different random time.
+            self.push_collisions += 1;
+            return;
+        }
+        let drop = q0 - p.after.unwrap_or(q0);
+        let backed_off = drop >= self.cfg.push_drop * target.as_secs_f64();
+        self.verdict(now, !backed_off, true);
+    }
+
+    /// Whether a test has been positive and another is wanted (the owner keeps the ramp
+    /// after it short).
+    pub fn confirming(&self) -> bool {
+        matches!(self.state, State::Watching { positives, .. } if positives > 0)
+    }
+
+    /// One ACK. Returns what the owner must do.
+    pub fn on_ack(&mut self, now: Instant, o: &Observation) -> Action {
+        self.poll(now, o.qd, o.rtt);
+        if let Some((rate, app_limited)) = o.rate {
+            if !self.yielding() && (!app_limited || rate > self.path.get()) {
+                self.path.sample(rate);
+            }
+            let c = self.path.get();
+            self.share = if c > 0.0 { rate / c } else { 0.0 };
+        }
+        if o.phase == FlowPhase::OwnHold {
+            if let Some(s) = self.hold_start {
+                if now.saturating_since(s) >= self.hold_rtt {
+                    self.hold_min = Some(self.hold_min.map_or(o.qd, |m| m.min(o.qd)));
+                }
+            }
+        }
+        if !self.cfg.enabled {
+            return Action::None;
+        }
+        self.push_target = Some(o.target);
+        if let Some(p) = &mut self.push {
+            p.peak = p.peak.max(o.qd.as_secs_f64());
+            if now >= p.observe_from && p.c > 0.0 {
+                // The queue the others hold: this flow's flight below f0 took its part away.
+                let other = o.qd.as_secs_f64() + (p.f0 - o.flight) / p.c;
+                p.after = Some(p.after.map_or(other, |m| m.min(other)));
+            }
+            return Action::None;
+        }
+        let c = self.path.get();
+        match &mut self.state {
+            State::Watching {
+                suspect_since,
+                quiet_until,
+                first_positive,
+                ..
+            } => {
+                let busy = o.qd.as_nanos() * 2 >= o.target.as_nanos();
+                // Above TARGET the flow's share does not matter: LEDBAT++ flows bring the
+                // queue down to TARGET, a standing queue above it is a competitor's.
+                let above = o.qd.as_nanos() * 10 > o.target.as_nanos() * 11;
+                let small = o.rate.is_some_and(|(r, _)| {
+                    c > 0.0 && r < self.cfg.share * c && (above || r >= self.cfg.min_share * c)
+                });
+                let quiet = quiet_until.is_some_and(|q| now < q);
+                if o.phase != FlowPhase::Avoidance || !busy || quiet {
+                    *suspect_since = None;
+                    return Action::None;
+                }
+                if o.rate.is_none() {
+                    return Action::None;
+                }
+                if !small {
+                    *suspect_since = None;
+                    return Action::None;
+                }
+                let since = *suspect_since.get_or_insert(now);
+                // Before a push, a random wait of up to DESYNC_RTTS more (from the instant
+                // the suspicion began, so deterministic): two flows of our kind that suspect
+                // each other together then rarely push together.
+                let extra = if above {
+                    0.0
+                } else {
+                    (crate::bbr::splitmix64(since.as_nanos()) % 1024) as f64 / 1024.0 * DESYNC_RTTS
+                };
+                let due = crate::slowdown::scale(o.rtt, self.cfg.suspect_rtts + extra);
+                // The next test comes test_gap after the first positive one at the earliest.
+                let gap =
+                    first_positive.is_some_and(|f| now.saturating_since(f) < self.cfg.test_gap);
+                if now.saturating_since(since) >= due && !gap {
+                    *suspect_since = None;
+                    if above {
+                        // A queue standing above TARGET: does it stay while this flow holds?
+                        self.test_pending = true;
+                        return Action::Test;
+                    }
+                    // Near TARGET: push it above and see whether the others back off.
+                    let rtt = o.rtt;
+                    let push_until = now + rtt;
+                    let observe_from = push_until + rtt;
+                    self.push = Some(Push {
+                        q0: o.qd,
+                        f0: o.flight,
+                        c,
+                        // Up to (1 + push_share) TARGET, and at least push_share TARGET more.
+                        extra: c
+                            * (self.cfg.push_share * o.target.as_secs_f64()).max(
+                                (1.0 + self.cfg.push_share) * o.target.as_secs_f64()
+                                    - o.qd.as_secs_f64(),
+                            ),
+                        push_until,
+                        observe_from,
+                        until: observe_from + rtt * 2,
+                        after: None,
+                        peak: o.qd.as_secs_f64(),
+                    });
+                    return Action::None;
+                }
+                Action::None
+            }
+            State::Yielding {
+                next_probe,
+                probe,
+                room_at,
+            } => {
+                let Some(mut p) = *probe else {
+                    // The queue drained: the competitor may have left; probe at once.
+                    if o.qd <= o.eta && self.last_qd.is_some_and(|q| q > o.eta) {
+                        *next_probe = (*next_probe).min(now);
+                    }
+                    self.last_qd = Some(o.qd);
+                    return Action::None;
+                };
+                if o.newest_sent >= p.start && o.newest_sent < p.end {
+                    p.peak = Some(p.peak.map_or(o.qd, |m| m.max(o.qd)));
+                    *probe = Some(p);
+                    return Action::None;
+                }
+                if o.newest_sent < p.end {
+                    return Action::None;
+                }
+                // The probe's packets are all acknowledged; for AFTERMATH_RTTS more, does
+                // the other traffic back off from the queue the probe added?
+                let acked = *p.acked.get_or_insert(now);
+                p.after = Some(p.after.map_or(o.qd, |m| m.min(o.qd)));
+                if now.saturating_since(acked) < crate::slowdown::scale(o.rtt, AFTERMATH_RTTS) {
+                    *probe = Some(p);
+                    return Action::None;
+                }
+                *probe = None;
+                *next_probe = now + self.cfg.probe_interval;
+                let len = p.end.saturating_since(p.start);
+                let growth = p.peak.map(|m| m.saturating_sub(p.from));
+                // A link kept full by a flow pacing at its rate queues all the probe adds,
+                // probe_share * len; a window-limited one part of it. A quarter of it is busy.
+                let full = crate::slowdown::scale(len, self.cfg.probe_share * 0.25);
+                let t = o.target.as_nanos();
+                let from = p.from.as_nanos();
+                let after = p.after.unwrap_or(p.from).as_nanos();
+                // A flow that holds about TARGET and backs off from a queue above it is one
+                // of our kind (a latecomer whose slow start looked like a competitor):
+                // share with it as LEDBAT++ does.
+                let drop = crate::slowdown::scale(o.target, self.cfg.push_drop).as_nanos();
+                // Partly: a queue drained to nothing is a flow gone quiet (BBR's ProbeRTT, or
+                // a competitor leaving), which the room test below sorts out.
+                let partly = after > o.eta.as_nanos();
+                if from * 4 >= t && from * 5 <= t * 6 && after + drop <= from && partly {
+                    self.state = State::Watching {
+                        suspect_since: None,
+                        positives: 0,
+                        first_positive: None,
+                        quiet_until: Some(now + quiet_for(self.cfg.quiet, &mut self.kin)),
+                    };
+                    return Action::Resume(0);
+                }
+                // A queue at half TARGET or more when it began: the link was busy anyway
+                // (a full FIFO has no room to show a probe's growth).
+                if from * 2 >= t || growth.is_none_or(|g| g >= full) {
+                    *room_at = None;
+                    return Action::None;
+                }
+                match *room_at {
+                    Some(first) if now.saturating_since(first) >= self.cfg.confirm => {
+                        self.state = State::Watching {
+                            suspect_since: None,
+                            positives: 0,
+                            first_positive: None,
+                            quiet_until: Some(now + self.cfg.quiet),
+                        };
+                        let bdp = c * o.rtt.saturating_sub(o.qd).as_secs_f64();
+                        Action::Resume(bdp as u64)
+                    }
+                    Some(_) => {
+                        *next_probe = now + self.cfg.confirm;
+                        Action::None
+                    }
+                    None => {
+                        *room_at = Some(now);
+                        *next_probe = now + self.cfg.confirm;
+                        Action::None
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: f64 = 1500.0;
+    /// 10 Mbit/s in bytes per second.
+    const C: f64 = 1_250_000.0;
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    fn at(v: u64) -> Instant {
+        Instant::from_millis(v)
+    }
+
+    fn on() -> Competitor {
+        Competitor::new(CompetitorConfig {
+            enabled: true,
+            ..CompetitorConfig::default()
+        })
+    }
+
+    /// An observation at TARGET 60 ms, RTT 100 ms, eta 2 ms.
+    fn obs(qd: u64, phase: FlowPhase, rate: Option<f64>, newest_sent: Instant) -> Observation {
+        Observation {
+            qd: ms(qd),
+            target: ms(60),
+            rtt: ms(100),
+            eta: ms(2),
+            mss: MSS,
+            phase,
+            rate: rate.map(|r| (r, false)),
+            newest_sent,
+            flight: 50.0 * MSS,
+        }
+    }
+
+    /// Teaches `c` the path's rate C at `t` ms (a sample of a flow alone, queue empty).
+    fn learn_rate(c: &mut Competitor, t: u64) {
+        c.on_ack(at(t), &obs(0, FlowPhase::Avoidance, Some(C), at(t)));
+    }
+
+    /// One hold of the flow's own from `t` ms, 400 ms long, whose queue after its first RTT
+    /// (100 ms) is `qd` ms.
+    fn hold(c: &mut Competitor, t: u64, qd: u64) {
+        c.hold_started(at(t), ms(100));
+        // Within the first RTT the queue of before the hold still shows: not counted.
+        c.on_ack(at(t + 50), &obs(70, FlowPhase::OwnHold, None, at(t)));
+        for k in 1..=3 {
+            c.on_ack(at(t + 100 * k), &obs(qd, FlowPhase::OwnHold, None, at(t)));
+        }
+        c.hold_ended(at(t + 400), ms(2), MSS);
+    }
+
+    #[test]
+    fn quiet_time_doubles_per_finding_up_to_eight_times() {
+        let mut kin = 0;
+        let got: Vec<Duration> = (0..5).map(|_| quiet_for(ms(2000), &mut kin)).collect();
+        assert_eq!(got, [ms(2000), ms(4000), ms(8000), ms(16000), ms(16000)]);
+        assert_eq!(kin, 5);
+    }
+
+    #[test]
+    fn path_rate_is_the_largest_sample_of_the_window_not_spent_yielding() {
+        let w = Duration::from_secs(60);
+        let mut p = PathRate::default();
+        p.tick(at(0), false, w);
+        p.sample(100.0);
+        p.tick(at(500), false, w);
+        p.sample(200.0);
+        p.tick(at(1500), false, w);
+        p.sample(50.0);
+        assert_eq!(p.get(), 200.0);
+        assert_eq!(p.buckets.len(), 2, "0 and 0.5 s share the first 1 s bucket");
+        // 100 s of yielding do not count: the window still holds both buckets.
+        p.tick(at(101_500), true, w);
+        assert_eq!(p.get(), 200.0);
+        // 59.5 s more, not yielding: the clock is at 61 s, the first bucket (opened at 0)
+        // is older than 60 s, the second (1.5 s) is not; 0.6 s later neither is left.
+        p.tick(at(161_000), false, w);
+        assert_eq!(p.get(), 50.0);
+        p.tick(at(161_600), false, w);
+        assert_eq!(p.get(), 0.0);
+    }
+
+    #[test]
+    fn two_holds_that_find_a_standing_queue_a_second_apart_make_the_flow_yield() {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        // Threshold max(eta 2 ms, 3 packets at 1.25 MB/s = 3.6 ms): 10 ms left is positive.
+        hold(&mut c, 1000, 10);
+        assert_eq!(
+            c.hold_min(),
+            Some(ms(10)),
+            "the 70 ms of the first RTT do not count"
+        );
+        assert!(c.confirming() && !c.yielding());
+        // A second positive 0.5 s after the first: not yet test_gap (1 s) apart.
+        hold(&mut c, 1500, 10);
+        assert!(!c.yielding());
+        hold(&mut c, 2000, 10);
+        assert!(c.yielding());
+        assert_eq!((c.detections(), c.tests()), (1, 3));
+        // Yielding: one packet, paced at 3 % of C.
+        let (rate, window) = c.limits(at(2400), MSS, ms(100)).unwrap();
+        assert_eq!(window, MSS);
+        assert!((rate - 0.03 * C).abs() < 1e-6, "{rate}");
+    }
+
+    #[test]
+    fn a_hold_that_drains_the_queue_is_negative_and_resets_the_count() {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        hold(&mut c, 1000, 10);
+        assert!(c.confirming());
+        // 3 ms left: under 3.6 ms, the flow's own queue (its dip found the path empty).
+        hold(&mut c, 2000, 3);
+        assert!(!c.confirming() && !c.yielding());
+        hold(&mut c, 3000, 10);
+        assert!(
+            c.confirming() && !c.yielding(),
+            "one positive again, not two"
+        );
+    }
+
+    #[test]
+    fn a_flow_with_less_than_min_share_does_not_test_in_its_periodic_slowdowns() {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        // Its last sample is 10 % of C: below min_share (20 %).
+        c.on_ack(at(500), &obs(0, FlowPhase::Other, Some(0.1 * C), at(400)));
+        hold(&mut c, 1000, 10);
+        hold(&mut c, 2000, 10);
+        assert_eq!(c.tests(), 0);
+        assert!(!c.yielding());
+    }
+
+    #[test]
+    fn disabled_it_never_acts() {
+        let mut c = Competitor::new(CompetitorConfig::default());
+        learn_rate(&mut c, 0);
+        for k in 0..50 {
+            let a = c.on_ack(
+                at(100 + 100 * k),
+                &obs(80, FlowPhase::Avoidance, Some(0.3 * C), at(100 * k)),
+            );
+            assert_eq!(a, Action::None);
+        }
+        hold(&mut c, 6000, 10);
+        hold(&mut c, 8000, 10);
+        assert!(!c.yielding() && !c.pushing());
+        assert_eq!((c.tests(), c.detections()), (0, 0));
+        assert_eq!(c.next_tick(), None);
+    }
+
+    #[test]
+    fn a_small_share_under_a_queue_above_target_asks_for_a_hold_test() {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        // 80 ms of queue (> 1.1 x 60 ms) and 30 % of C on every sample: suspect from 1.0 s,
+        // a test once 4 RTTs (400 ms) have passed.
+        let mut actions = Vec::new();
+        for k in 0..=4 {
+            let t = 1000 + 100 * k;
+            actions.push(c.on_ack(at(t), &obs(80, FlowPhase::Avoidance, Some(0.3 * C), at(t))));
+        }
+        assert_eq!(actions[..4], [Action::None; 4]);
+        assert_eq!(actions[4], Action::Test, "{actions:?}");
+        // The hold it asked for counts as a test even if the flow's share were small.
+        c.on_ack(
+            at(1450),
+            &obs(80, FlowPhase::Other, Some(0.1 * C), at(1400)),
+        );
+        hold(&mut c, 1500, 10);
+        assert_eq!(c.tests(), 1);
+    }
+
+    #[test]
+    fn a_full_share_or_an_idle_link_is_not_suspect() {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        for k in 0..20 {
+            let t = 1000 + 100 * k;
+            // 90 % of C with the queue at TARGET: the flow has the link.
+            let a = c.on_ack(at(t), &obs(60, FlowPhase::Avoidance, Some(0.9 * C), at(t)));
+            assert_eq!(a, Action::None);
+            // 30 % of C with 20 ms of queue: the link is not busy (< TARGET / 2): a receiver
+            // or an application that holds the flow back.
+            let a = c.on_ack(
+                at(t + 50),
+                &obs(20, FlowPhase::Avoidance, Some(0.3 * C), at(t)),
+            );
+            assert_eq!(a, Action::None);
+        }
+        assert!(!c.pushing());
+    }
+
+    /// A flow near TARGET with 50 % of C, suspect from 1 s: a push test starts 4 RTTs
+    /// (400 ms) and a random 0-4 RTTs later, with the queue at 60 ms and 50 packets in
+    /// flight. Returns the detection and the push's start (ms).
+    fn pushed() -> (Competitor, u64) {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        let mut t = 1000;
+        while !c.pushing() {
+            let a = c.on_ack(at(t), &obs(60, FlowPhase::Avoidance, Some(0.5 * C), at(t)));
+            assert_eq!(a, Action::None);
+            t += 100;
+        }
+        let t = t - 100;
+        assert!((1400..=1800).contains(&t), "push at {t} ms");
+        // The window grows by C x max(0.3 x 60 ms, 1.3 x 60 ms - 60 ms) = 22 500 B for an RTT.
+        let extra = c.push_window(at(t + 50)).unwrap();
+        assert!((extra - 22_500.0).abs() < 1e-6, "{extra}");
+        assert_eq!(c.push_window(at(t + 100)), None);
+        (c, t)
+    }
+
+    #[test]
+    fn a_push_the_others_back_off_from_is_negative_and_quiets_the_tests() {
+        let (mut c, t) = pushed();
+        // Observed from 2 to 4 RTTs after it began: the queue falls to 45 ms with our flight
+        // as before, 15 ms below where it was (>= 0.15 x 60 = 9 ms): the others backed off.
+        for d in [250, 300, 350] {
+            c.on_ack(at(t + d), &obs(45, FlowPhase::Avoidance, None, at(t + d)));
+        }
+        c.poll(at(t + 400), ms(45), ms(100));
+        assert!(!c.pushing());
+        assert_eq!(c.tests(), 1);
+        assert!(!c.confirming());
+        // Quiet for 2 s: no suspicion meanwhile.
+        for k in 1..=19 {
+            let now = t + 400 + 100 * k;
+            let a = c.on_ack(
+                at(now),
+                &obs(60, FlowPhase::Avoidance, Some(0.5 * C), at(now)),
+            );
+            assert_eq!(a, Action::None);
+        }
+        assert!(!c.pushing());
+    }
+
+    #[test]
+    fn a_push_whose_queue_stays_is_positive() {
+        let (mut c, t) = pushed();
+        // The queue stays at 60 ms although our flight is 5 packets (6 ms at C) smaller than
+        // at the start: the others' queue grew to 66 ms.
+        for d in [250, 300, 350] {
+            let mut o = obs(60, FlowPhase::Avoidance, None, at(t + d));
+            o.flight = 45.0 * MSS;
+            c.on_ack(at(t + d), &o);
+        }
+        c.poll(at(t + 400), ms(60), ms(100));
+        assert!(!c.pushing());
+        assert!(c.confirming(), "one positive");
+    }
+
+    #[test]
+    fn a_push_that_meets_another_push_is_void() {
+        let (mut c, t) = pushed();
+        // Ours adds 22 500 B = 18 ms; the queue reaches 60 + 36 ms: another flow pushed too.
+        c.on_ack(
+            at(t + 100),
+            &obs(96, FlowPhase::Avoidance, None, at(t + 50)),
+        );
+        for d in [250, 300, 350] {
+            c.on_ack(at(t + d), &obs(60, FlowPhase::Avoidance, None, at(t + d)));
+        }
+        c.poll(at(t + 400), ms(60), ms(100));
+        assert!(!c.pushing());
+        assert_eq!((c.tests(), c.push_collisions()), (0, 1));
+        assert!(!c.confirming());
+    }
+
+    /// A detection yielding from `t` ms with C known, its first probe due at `t` + 1 s.
+    fn yielding_at(t: u64) -> Competitor {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        c.state = State::Yielding {
+            next_probe: at(t + 1000),
+            probe: None,
+            room_at: None,
+        };
+        c
+    }
+
+    /// A probe starting at `t` ms (when the queue is `from` ms) whose ACKs show `peak` ms of
+    /// queue; its aftermath at `after` ms. Returns the action of the ACK that ends it.
+    fn probe(c: &mut Competitor, t: u64, from: u64, peak: u64, after: u64) -> Action {
+        c.on_ack(at(t), &obs(from, FlowPhase::Other, None, at(t - 100)));
+        assert!(c.probing(at(t)), "a probe from {t} ms");
+        // PROBE_LEN (30 ms) at half of C: 0.5 x 1.25 MB/s, a window of rate x (RTT + 30 ms).
+        let (rate, window) = c.limits(at(t + 10), MSS, ms(100)).unwrap();
+        assert!((rate - 625_000.0).abs() < 1e-6 && (window - 81_250.0).abs() < 1e-6);
+        assert!(!c.probing(at(t + 30)));
+        c.on_ack(at(t + 100), &obs(peak, FlowPhase::Other, None, at(t + 10)));
+        c.on_ack(at(t + 130), &obs(after, FlowPhase::Other, None, at(t + 30)));
+        // The aftermath lasts AFTERMATH_RTTS (200 ms) from the first ACK beyond the probe.
+        c.on_ack(
+            at(t + 250),
+            &obs(after, FlowPhase::Other, None, at(t + 150)),
+        );
+        c.on_ack(
+            at(t + 330),
+            &obs(after, FlowPhase::Other, None, at(t + 230)),
+        )
+    }
+
+    #[test]
+    fn probes_that_find_room_twice_half_a_second_apart_end_the_yield() {
+        let mut c = yielding_at(0);
+        // Growth 1 ms < 0.5 x 30 ms / 4 = 3.75 ms: room, confirmed 500 ms later.
+        assert_eq!(probe(&mut c, 1000, 0, 1, 0), Action::None);
+        assert!(c.yielding());
+        assert_eq!(c.next_tick(), Some(at(1830)));
+        match probe(&mut c, 1830, 0, 1, 0) {
+            // Slow start up to C x (RTT 100 ms - qd 0) = 125 000 B.
+            Action::Resume(bdp) => assert!(bdp.abs_diff(125_000) <= 1, "{bdp}"),
+            a => panic!("{a:?}"),
+        }
+        assert!(!c.yielding());
+    }
+
+    #[test]
+    fn a_probe_whose_queue_stays_keeps_the_flow_yielding() {
+        let mut c = yielding_at(0);
+        // From 5 ms of queue the probe's 15 ms show in full: a link kept busy by a flow that
+        // does not leave room. Then room once, then busy again: the count starts over.
+        assert_eq!(probe(&mut c, 1000, 5, 20, 5), Action::None);
+        // Busy: the next probe 1 s after the evaluation (1.33 s); room: 0.5 s after it.
+        assert_eq!(probe(&mut c, 2330, 0, 1, 0), Action::None);
+        // 80 ms of queue when it begins (TARGET / 2 or more, and above 1.2 TARGET, so a
+        // probe of the standard length): busy whatever it adds.
+        assert_eq!(probe(&mut c, 3160, 80, 80, 80), Action::None);
+        assert_eq!(probe(&mut c, 4490, 0, 1, 0), Action::None);
+        assert!(c.yielding(), "room once since the last busy probe");
+    }
+
+    #[test]
+    fn a_queue_near_target_that_falls_after_a_probe_is_a_flow_of_our_kind() {
+        let mut c = yielding_at(0);
+        // From 60 ms: the probe runs until it would raise the queue to 1.3 x 60 = 78 ms, 18 ms
+        // at half of C: 36 ms. The queue then falls to 45 ms (by 15 >= 9 ms, not to empty).
+        c.on_ack(at(1000), &obs(60, FlowPhase::Other, None, at(900)));
+        let State::Yielding { probe: Some(p), .. } = c.state else {
+            panic!("no probe");
+        };
+        assert_eq!(p.end.saturating_since(p.start), ms(36));
+        c.on_ack(at(1100), &obs(75, FlowPhase::Other, None, at(1010)));
+        c.on_ack(at(1140), &obs(50, FlowPhase::Other, None, at(1036)));
+        c.on_ack(at(1250), &obs(45, FlowPhase::Other, None, at(1150)));
+        let a = c.on_ack(at(1345), &obs(45, FlowPhase::Other, None, at(1245)));
+        assert_eq!(a, Action::Resume(0));
+        assert!(!c.yielding());
+    }
+
+    #[test]
+    fn a_probe_whose_acks_never_come_is_given_up() {
+        let mut c = yielding_at(0);
+        c.on_ack(at(1000), &obs(0, FlowPhase::Other, None, at(900)));
+        assert!(c.probing(at(1000)));
+        // Given up PROBE_GIVE_UP (1 s > 4 RTTs) after its end, 1.03 s: no evidence either way.
+        c.poll(at(2029), ms(0), ms(100));
+        assert!(c.next_tick() == Some(at(2030)));
+        c.poll(at(2030), ms(0), ms(100));
+        assert!(c.yielding());
+        assert_eq!(c.next_tick(), Some(at(3030)));
+    }
+
+    #[test]
+    fn config_errors_name_the_field() {
+        let bad = CompetitorConfig {
+            share: 1.5,
+            ..CompetitorConfig::default()
+        };
+        assert_eq!(
+            bad.validate_as("scavenger").unwrap_err().field,
+            "competitor.share"
+        );
+        let bad = CompetitorConfig {
+            probe_interval: Duration::ZERO,
+            ..CompetitorConfig::default()
+        };
+        let e = bad.validate_as("scavenger").unwrap_err();
+        assert_eq!(e.field, "competitor.probe_interval");
+        assert!(CompetitorConfig::default().validate_as("scavenger").is_ok());
+    }
+}
