@@ -7,7 +7,15 @@
 //!   value widened by the documented tolerance);
 //! - **differs**: it misses the band but satisfies the claim's `direction`, the qualitative
 //!   statement behind the number (e.g. "LEDBAT yields: TCP carries more than LEDBAT");
-//! - **not reproduced**: even the direction fails.
+//! - **not reproduced**: even the direction fails;
+//! - **not testable in this model**: the claim's statement is about something the model
+//!   cannot decide (its value follows from how the model is built, whatever the run); the
+//!   claim names why (`Claim::untestable`), still runs and shows its value, and is counted
+//!   apart from the three verdicts above.
+//!
+//! An *order* ("X finishes first") is decided in each seed: the claim's value is the share
+//! of seeds that show it, with its Wilson 95 % interval, and the bands apply to that share
+//! (`catalog::Form::Order`).
 //!
 //! Fragility: the verdict is also applied to each seed's value alone, and to one run of every
 //! scenario with the exact start times (`start_jitter = 0s` for every flow, seed 1), the runs
@@ -56,6 +64,23 @@ pub enum Band {
         /// Upper bound.
         bound: f64,
     },
+    /// `x > bound`: for a direction that must exclude its bound (the null result).
+    Above {
+        /// Strict lower bound.
+        bound: f64,
+    },
+    /// `x < bound`.
+    Below {
+        /// Strict upper bound.
+        bound: f64,
+    },
+    /// `lo < x <= hi`: a value's band cut at the null result it must exclude.
+    AboveTo {
+        /// Strict lower bound.
+        lo: f64,
+        /// Upper bound.
+        hi: f64,
+    },
 }
 
 impl Band {
@@ -74,6 +99,9 @@ impl Band {
             Band::Between { lo, hi } => lo <= x && x <= hi,
             Band::AtLeast { bound } => x >= bound,
             Band::AtMost { bound } => x <= bound,
+            Band::Above { bound } => x > bound,
+            Band::Below { bound } => x < bound,
+            Band::AboveTo { lo, hi } => lo < x && x <= hi,
         }
     }
 
@@ -84,17 +112,30 @@ impl Band {
             Band::Between { lo, hi } => format!("[{}, {}]", fmt_num(lo), fmt_num(hi)),
             Band::AtLeast { bound } => format!("≥ {}", fmt_num(bound)),
             Band::AtMost { bound } => format!("≤ {}", fmt_num(bound)),
+            Band::Above { bound } => format!("> {}", fmt_num(bound)),
+            Band::Below { bound } => format!("< {}", fmt_num(bound)),
+            Band::AboveTo { lo, hi } => format!("({}, {}]", fmt_num(lo), fmt_num(hi)),
         }
     }
 
-    /// The interval `[lo, hi]` the band covers (infinite ends for one-sided bands).
+    /// The interval `[lo, hi]` the band covers (infinite ends for one-sided bands; a
+    /// strict band's open end is given as its bound).
     pub fn interval(&self) -> (f64, f64) {
         match *self {
             Band::Near { value, tol } => (value - tol, value + tol),
-            Band::Between { lo, hi } => (lo, hi),
-            Band::AtLeast { bound } => (bound, f64::INFINITY),
-            Band::AtMost { bound } => (f64::NEG_INFINITY, bound),
+            Band::Between { lo, hi } | Band::AboveTo { lo, hi } => (lo, hi),
+            Band::AtLeast { bound } | Band::Above { bound } => (bound, f64::INFINITY),
+            Band::AtMost { bound } | Band::Below { bound } => (f64::NEG_INFINITY, bound),
         }
+    }
+
+    /// Whether every value `inner` holds, `self` holds too (strict ends included).
+    pub fn contains(&self, inner: &Band) -> bool {
+        let (il, ih) = inner.interval();
+        let (ol, oh) = self.interval();
+        let lo_ok = ol < il || (ol == il && (self.holds(ol) || !inner.holds(il)));
+        let hi_ok = ih < oh || (ih == oh && (self.holds(oh) || !inner.holds(ih)));
+        lo_ok && hi_ok
     }
 }
 
@@ -128,6 +169,8 @@ pub enum Verdict {
     NotReproduced,
     /// The scenario could not be run (error recorded).
     NotRun,
+    /// The model cannot decide the statement (the claim says why); counted apart.
+    NotTestable,
 }
 
 impl Verdict {
@@ -138,6 +181,7 @@ impl Verdict {
             Verdict::Differs => "differs",
             Verdict::NotReproduced => "not reproduced",
             Verdict::NotRun => "not run",
+            Verdict::NotTestable => "not testable in this model",
         }
     }
 
@@ -261,6 +305,12 @@ pub struct Outcome {
     /// The claim tries what the paper only suggests (coverage map, `tried`): it is reported
     /// apart and left out of the verdict counts.
     pub tried: bool,
+    /// The claim is an order: `summary` is the share of seeds that show it, `values` the
+    /// per-seed margins.
+    pub order: bool,
+    /// Why the model cannot decide the statement (verdict "not testable in this model");
+    /// empty for a testable claim.
+    pub untestable: String,
     /// Whether the quick (reduced) variant of the scenarios was used.
     pub quick: bool,
     /// Notes on what quick mode changes.
@@ -281,6 +331,24 @@ mod tests {
         assert_eq!(Verdict::judge(30.0, &tol, &dir), Verdict::Reproduced);
         assert_eq!(Verdict::judge(40.0, &tol, &dir), Verdict::Differs);
         assert_eq!(Verdict::judge(60.0, &tol, &dir), Verdict::NotReproduced);
+    }
+
+    #[test]
+    fn strict_bands_reject_their_bound_and_containment_sees_it() {
+        let above = Band::Above { bound: 1.0 };
+        assert!(!above.holds(1.0) && above.holds(1.000001));
+        assert!(Band::Below { bound: 0.0 }.holds(-1e-9));
+        assert_eq!(above.describe(), "> 1");
+        // [1, 2] holds 1, which "> 1" does not: not contained; (1.1, 2) is.
+        assert!(!above.contains(&Band::Between { lo: 1.0, hi: 2.0 }));
+        assert!(above.contains(&Band::Between { lo: 1.1, hi: 2.0 }));
+        assert!(above.contains(&Band::Above { bound: 1.0 }));
+        assert!(Band::AtLeast { bound: 1.0 }.contains(&above));
+        assert!(Band::AtMost { bound: 3.0 }.contains(&Band::Near {
+            value: 2.0,
+            tol: 1.0
+        }));
+        assert!(!Band::AtMost { bound: 3.0 }.contains(&Band::AtLeast { bound: 2.0 }));
     }
 
     #[test]

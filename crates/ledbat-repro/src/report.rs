@@ -63,14 +63,16 @@ impl Report {
         self.claims.iter().filter(|o| o.tried)
     }
 
-    /// Counts of each verdict among the claims that test results.
-    pub fn tally(&self) -> [(Verdict, usize); 4] {
+    /// Counts of each verdict among the claims that test results; "not testable in this
+    /// model" last, apart from the verdicts a run decides.
+    pub fn tally(&self) -> [(Verdict, usize); 5] {
         let c = |v| self.results().filter(|o| o.verdict == v).count();
         [
             (Verdict::Reproduced, c(Verdict::Reproduced)),
             (Verdict::Differs, c(Verdict::Differs)),
             (Verdict::NotReproduced, c(Verdict::NotReproduced)),
             (Verdict::NotRun, c(Verdict::NotRun)),
+            (Verdict::NotTestable, c(Verdict::NotTestable)),
         ]
     }
 
@@ -84,14 +86,15 @@ impl Report {
             "{} claims test the papers' results: ",
             self.results().count()
         );
+        let t = self.tally();
         s.push_str(
-            &self
-                .tally()
+            &t[..4]
                 .iter()
                 .map(|(v, n)| format!("{n} {}", v.label()))
                 .collect::<Vec<_>>()
                 .join(", "),
         );
+        let _ = write!(s, "; apart from them, {} {}", t[4].1, t[4].0.label());
         let _ = write!(
             s,
             "; {fragile} fragile ({by_setup} of them under a setup departure run the paper's way)"
@@ -261,6 +264,9 @@ impl Report {
             for e in &o.errors {
                 let _ = writeln!(s, "- Error: {}", e.replace('\n', " "));
             }
+            if !o.untestable.is_empty() {
+                let _ = writeln!(s, "- Not testable in this model: {}", o.untestable);
+            }
             if !o.explanation.is_empty() {
                 let _ = writeln!(s, "- Explanation: {}", o.explanation);
             }
@@ -305,7 +311,7 @@ impl Report {
     pub fn to_html(&self) -> String {
         let mut s = String::new();
         s.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ledbat: reproduction of the seed papers</title>\n<style>");
-        s.push_str("body{font-family:sans-serif;max-width:1200px;margin:auto;padding:1em;color:#222}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}th{background:#eee}.reproduced{background:#d9f2d9}.differs{background:#fff3c4}.not-reproduced{background:#f6d0d0}.not-run{background:#e0e0e0}.plots{display:flex;flex-wrap:wrap;gap:8px}.claim{border-top:1px solid #aaa;margin-top:1.5em}code{font-size:12px}");
+        s.push_str("body{font-family:sans-serif;max-width:1200px;margin:auto;padding:1em;color:#222}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}th{background:#eee}.reproduced{background:#d9f2d9}.differs{background:#fff3c4}.not-reproduced{background:#f6d0d0}.not-run{background:#e0e0e0}.not-testable-in-this-model{background:#dde6f6}.plots{display:flex;flex-wrap:wrap;gap:8px}.claim{border-top:1px solid #aaa;margin-top:1.5em}code{font-size:12px}");
         s.push_str("</style></head><body>\n");
         let _ = writeln!(s, "<h1>Reproduction of the seed papers' claims</h1>");
         let _ = writeln!(
@@ -481,9 +487,21 @@ fn stability(o: &Outcome) -> String {
 }
 
 /// The verdict rule, stated once in every report.
-pub const RULE_TEXT: &str = "Verdict rule: reproduced = the mean over seeds lies in the tolerance band (the paper's value widened by a tolerance fixed per claim before running, stated with its reason); differs = outside the band but the qualitative direction of the claim holds; not reproduced = the direction fails; not run = the scenario could not be simulated (error shown). Confidence intervals are 95 % Student t over seeds; every seed draws its own flow start times (and the scenario's other random elements). Fragile = some seed's value alone, one run with the exact start times, or the claim run the paper's way where its scenario departs from the paper in a way that could change the verdict (docs/repro/setup.md), gets another verdict than the mean.";
+pub const RULE_TEXT: &str = "Verdict rule: reproduced = the mean over seeds lies in the tolerance band (the paper's value widened by a tolerance fixed per claim before running, stated with its reason); differs = outside the band but the qualitative direction of the claim holds; not reproduced = the direction fails; not run = the scenario could not be simulated (error shown); not testable in this model = the model fixes the value whatever the run (the reason is given), so the claim shows its value and is counted apart. An order (\"X finishes first\") is decided in each seed: its value is the share of seeds that show it, with a Wilson 95 % interval. Confidence intervals of means are 95 % Student t over seeds; every seed draws its own flow start times (and the scenario's other random elements). Fragile = some seed's value alone, one run with the exact start times, or the claim run the paper's way where its scenario departs from the paper in a way that could change the verdict (docs/repro/setup.md), gets another verdict than the mean; a claim whose result hinges on a choice the paper leaves open is fragile whatever the other choice gives, and the report shows that other choice's verdict.";
 
 fn measured(o: &Outcome) -> String {
+    if o.order {
+        return match &o.summary {
+            Some(s) => format!(
+                "share of seeds {} [{}, {}] n={}",
+                fmt_num(s.mean),
+                fmt_num(s.ci_lo),
+                fmt_num(s.ci_hi),
+                s.n
+            ),
+            None => "—".into(),
+        };
+    }
     match &o.summary {
         Some(s) if s.n > 1 => format!(
             "{} [{}, {}] n={}",
@@ -498,7 +516,14 @@ fn measured(o: &Outcome) -> String {
 }
 
 fn explanation(o: &Outcome) -> String {
-    if !o.explanation.is_empty() {
+    if !o.untestable.is_empty() {
+        format!(
+            "Not testable in this model: {} {}",
+            o.untestable, o.explanation
+        )
+        .trim_end()
+        .to_string()
+    } else if !o.explanation.is_empty() {
         o.explanation.clone()
     } else if o.verdict == Verdict::NotRun {
         o.errors.first().cloned().unwrap_or_default()
@@ -551,6 +576,8 @@ mod tests {
             errors: vec![],
             setup_runs: vec![],
             tried: false,
+            order: false,
+            untestable: String::new(),
             quick: false,
             quick_note: String::new(),
         }

@@ -136,6 +136,17 @@ pub struct SetupVariant {
 /// the row lists claims).
 pub fn setup_variants(claim: &Claim, map: &Map) -> Vec<SetupVariant> {
     let mut out = Vec::new();
+    if let (Some(h), Some(scenarios)) = (claim.hinge, claim.hinge_scenarios()) {
+        out.push(SetupVariant {
+            param: if h.unstated {
+                format!("{} (left open by the paper)", h.choice)
+            } else {
+                h.choice.to_string()
+            },
+            alt: h.alt.iter().map(|a| a.to_string()).collect(),
+            scenarios,
+        });
+    }
     for (_, t) in map.setups() {
         for p in &t.params {
             if p.risk != Some(Risk::Yes) || p.alt.is_empty() {
@@ -291,7 +302,34 @@ fn mean_over_seeds(
             (c.extract)(&runs).ok().filter(|v| v.is_finite())
         })
         .collect();
-    Summary::of(&v).map(|s| s.mean)
+    aggregate(claim, &v).map(|s| s.mean)
+}
+
+/// The summary of a claim's per-seed values: their mean with its Student interval, or, for
+/// an order (catalog rule 2), the share of seeds that show it with its Wilson interval.
+pub fn aggregate(claim: &Claim, values: &[f64]) -> Option<Summary> {
+    if values.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    match claim.form {
+        crate::catalog::Form::Order { .. } => {
+            let hits = values
+                .iter()
+                .filter(|v| claim.form.shows_order(**v) == Some(true))
+                .count();
+            Summary::share(hits, values.len())
+        }
+        _ => Summary::of(values),
+    }
+}
+
+/// The value a single seed's metric gives to the verdict rule: itself, or for an order
+/// whether the seed shows it (1) or not (0).
+fn seed_value(claim: &Claim, v: f64) -> f64 {
+    match claim.form.shows_order(v) {
+        Some(shows) => f64::from(u8::from(shows)),
+        None => v,
+    }
 }
 
 /// Evaluates one claim from the simulation results.
@@ -323,14 +361,22 @@ pub fn evaluate(
             first_runs = Some(runs);
         }
     }
-    let summary = Summary::of(&values.iter().map(|v| v.1).collect::<Vec<_>>());
+    let summary = aggregate(claim, &values.iter().map(|v| v.1).collect::<Vec<_>>());
     let judge = |x: f64| Verdict::judge(x, &claim.tolerance, &claim.direction);
-    let verdict = summary.as_ref().map_or(Verdict::NotRun, |s| judge(s.mean));
-    let seed_verdicts: Vec<Verdict> = values.iter().map(|(_, v)| judge(*v)).collect();
+    let verdict = match (&summary, claim.untestable) {
+        (None, _) => Verdict::NotRun,
+        (Some(_), Some(_)) => Verdict::NotTestable,
+        (Some(s), None) => judge(s.mean),
+    };
+    let seed_verdicts: Vec<Verdict> = values
+        .iter()
+        .map(|(_, v)| judge(seed_value(claim, *v)))
+        .collect();
     let exact_start = claim_runs(claim, |s| results.exact.get(s))
         .and_then(|runs| (claim.extract)(&runs))
         .ok()
         .filter(|v| v.is_finite())
+        .map(|v| seed_value(claim, v))
         .map(|v| (v, judge(v)));
     let variants = setup_variants(claim, map);
     let setup_runs: Vec<SetupRun> = variants
@@ -363,9 +409,16 @@ pub fn evaluate(
                 }),
         )
         .collect();
+    // An untestable claim's verdict does not come from its values: fragility is judged on
+    // what its values alone would say.
+    let judged = match (&summary, verdict) {
+        (Some(s), Verdict::NotTestable) => judge(s.mean),
+        _ => verdict,
+    };
     let fragile = verdict != Verdict::NotRun
-        && (is_fragile(verdict, &seed_verdicts, exact_start.map(|e| e.1))
-            || setup_flips(verdict, &setup_runs));
+        && (is_fragile(judged, &seed_verdicts, exact_start.map(|e| e.1))
+            || setup_flips(judged, &setup_runs)
+            || claim.hinge.is_some_and(|h| h.unstated));
     let quick_notes: Vec<String> = if opts.quick {
         let mut files: Vec<&str> = claim.scenarios.iter().map(|s| s.file).collect();
         files.dedup();
@@ -381,6 +434,20 @@ pub fn evaluate(
     let mut plots = Vec::new();
     if !values.is_empty() {
         let (lo, hi) = claim.tolerance.interval();
+        // An order's bands are on the share of seeds; its per-seed values are margins,
+        // drawn with the line where the order flips.
+        let band = match claim.form {
+            crate::catalog::Form::Order { null, .. } => HBand {
+                label: format!("no order ({})", crate::claims::fmt_num(null)),
+                lo: null,
+                hi: null,
+            },
+            _ => HBand {
+                label: format!("tolerance {}", claim.tolerance.describe()),
+                lo,
+                hi,
+            },
+        };
         plots.push(Plot {
             title: format!("{}: per-seed values", claim.id),
             x_label: "seed".into(),
@@ -390,11 +457,7 @@ pub fn evaluate(
                 points: values.iter().map(|(s, v)| (*s as f64, *v)).collect(),
                 scatter: true,
             }],
-            bands: vec![HBand {
-                label: format!("tolerance {}", claim.tolerance.describe()),
-                lo,
-                hi,
-            }],
+            bands: vec![band],
         });
     }
     if let (Some(draw), Some(runs)) = (claim.draw, &first_runs) {
@@ -424,6 +487,8 @@ pub fn evaluate(
         errors,
         setup_runs,
         tried: map.tried_claims().contains(claim.id),
+        order: matches!(claim.form, crate::catalog::Form::Order { .. }),
+        untestable: claim.untestable.unwrap_or_default().into(),
         quick: opts.quick,
         quick_note: quick_notes.join("; "),
     };
@@ -548,6 +613,33 @@ mod tests {
             w.scenarios[0].set.last().map(String::as_str),
             Some("flow.0.cc.min_cwnd=1")
         );
+    }
+
+    #[test]
+    fn an_order_counts_seeds_not_margins() {
+        use crate::catalog::Form;
+        let order = Claim {
+            form: Form::Order {
+                null: 0.0,
+                above: true,
+            },
+            ..Claim::base("s000-x")
+        };
+        // One seed far ahead, nine slightly behind: the mean margin (0.1) is positive, but
+        // one seed in ten shows the order.
+        let mut v = vec![10.0];
+        v.extend([-1.0; 9]);
+        let s = aggregate(&order, &v).unwrap();
+        assert_eq!((s.mean, s.n), (0.1, 10));
+        assert!(s.ci_lo < 0.1 && s.ci_hi < 0.5, "{s:?}");
+        assert_eq!(seed_value(&order, 10.0), 1.0);
+        assert_eq!(seed_value(&order, 0.0), 0.0, "a tie shows no order");
+        // Any other form averages.
+        let value = Claim {
+            form: Form::Value,
+            ..Claim::base("s000-x")
+        };
+        assert!((aggregate(&value, &v).unwrap().mean - 0.1).abs() < 1e-12);
     }
 
     #[test]

@@ -46,6 +46,30 @@ impl Summary {
         })
     }
 
+    /// The share `hits / n` of seeds that show an order, with the Wilson score 95 %
+    /// interval `(p + z²/2n ± z sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`, z = 1.96 (which,
+    /// unlike `p ± z sqrt(p(1-p)/n)`, neither collapses at 0 or 1 nor leaves [0, 1]);
+    /// `sd` is the indicators' sample standard deviation. `None` for `n = 0`.
+    pub fn share(hits: usize, n: usize) -> Option<Summary> {
+        if n == 0 || hits > n {
+            return None;
+        }
+        let (k, nf) = (hits as f64, n as f64);
+        let p = k / nf;
+        let z = 1.959_963_985_f64;
+        let z2 = z * z;
+        let centre = (p + z2 / (2.0 * nf)) / (1.0 + z2 / nf);
+        let half = z * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt() / (1.0 + z2 / nf);
+        let ind: Vec<f64> = (0..n).map(|i| f64::from(u8::from(i < hits))).collect();
+        Some(Summary {
+            n,
+            mean: p,
+            sd: sample_sd(&ind),
+            ci_lo: (centre - half).max(0.0),
+            ci_hi: (centre + half).min(1.0),
+        })
+    }
+
     /// Half-width of the confidence interval.
     pub fn half_width(&self) -> f64 {
         (self.ci_hi - self.ci_lo) / 2.0
@@ -90,6 +114,21 @@ mod tests {
         assert!((s.mean - 5.5).abs() < 1e-12);
         assert!((s.sd - 3.027_650_354).abs() < 1e-6);
         assert!((s.half_width() - 2.262 * 3.027_650_354 / 10f64.sqrt()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_share_of_seeds_has_the_wilson_interval() {
+        // 9 of 10: p = 0.9; centre (0.9 + 0.19207) / 1.38415 = 0.78902, half
+        // 1.96 sqrt(0.009 + 0.0096040) / 1.38415 = 0.19314: [0.5959, 0.9822].
+        let s = Summary::share(9, 10).unwrap();
+        assert!((s.mean - 0.9).abs() < 1e-12);
+        assert!((s.ci_lo - 0.5959).abs() < 1e-3, "{}", s.ci_lo);
+        assert!((s.ci_hi - 0.9821).abs() < 1e-3, "{}", s.ci_hi);
+        // 10 of 10 does not collapse to [1, 1]: [0.7225, 1].
+        let s = Summary::share(10, 10).unwrap();
+        assert!((s.ci_lo - 0.7225).abs() < 1e-3 && s.ci_hi == 1.0);
+        assert_eq!(s.sd, 0.0);
+        assert!(Summary::share(0, 0).is_none());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::extract::*;
 use super::plots::*;
-use super::{sweep, Claim, ScenarioRef};
+use super::{sweep, Claim, Form, ScenarioRef};
 use crate::stats::mean;
 use ledbat_sim::RunResult;
 
@@ -126,6 +126,8 @@ fn paper_claims() -> Vec<Claim> {
             direction: AtMost { bound: 0.95 },
             tolerance_note: "figure value ±20 %; direction: clearly below full utilisation",
             explanation: "",
+            form: Form::Value,
+            ..Claim::base("s000-fixed320-utilisation")
         },
         Claim {
             id: "s000-gain400-queue-sd",
@@ -165,6 +167,14 @@ fn paper_claims() -> Vec<Claim> {
                 changes the sd by less than 0.2 ms. The paper's ns-2.34 module is \
                 not published, so the scenario keeps the RFC's filter rather than \
                 the one that fits.",
+            hinge: Some(super::Hinge {
+                choice: "current-delay filter: 16 samples instead of RFC 6817's 4",
+                alt: &["flow.0.cc.delay.filter.min.len=16"],
+                files: &[],
+                unstated: true,
+            }),
+            form: Form::Value,
+            ..Claim::base("s000-gain400-queue-sd")
         },
         Claim {
             id: "s000-dynamic-cwnd-sd",
@@ -199,6 +209,16 @@ fn paper_claims() -> Vec<Claim> {
             direction: AtMost { bound: 2.5 },
             tolerance_note: "the paper's own bound; direction: half the fixed gain's 5 packets",
             explanation: "",
+            sweep: Some(super::SweepRange {
+                key: "flow.0.cc.initial_gain",
+                paper: (5.0, 400.0),
+                left_out: "",
+            }),
+            form: Form::Bound {
+                lo: None,
+                hi: Some(1.0),
+            },
+            ..Claim::base("s000-dynamic-cwnd-sd")
         },
         Claim {
             id: "s000-dynamic-queue-delay",
@@ -240,6 +260,13 @@ fn paper_claims() -> Vec<Claim> {
             tolerance_note: "figure value ±20 %; direction: held near TARGET (25 ms) \
                 rather than growing with gain",
             explanation: "",
+            sweep: Some(super::SweepRange {
+                key: "flow.0.cc.initial_gain",
+                paper: (5.0, 400.0),
+                left_out: "",
+            }),
+            form: Form::Value,
+            ..Claim::base("s000-dynamic-queue-delay")
         },
         Claim {
             id: "s000-dynamic-utilisation",
@@ -257,6 +284,13 @@ fn paper_claims() -> Vec<Claim> {
             tolerance_note: "100 % read from a figure, 5 points for \
                 ACK-clock and packet granularity",
             explanation: "",
+            sweep: Some(super::SweepRange {
+                key: "flow.0.cc.initial_gain",
+                paper: (5.0, 400.0),
+                left_out: "",
+            }),
+            form: Form::Value,
+            ..Claim::base("s000-dynamic-utilisation")
         },
         Claim {
             id: "s000-dynamic-utilisation-cbr",
@@ -284,6 +318,13 @@ fn paper_claims() -> Vec<Claim> {
             direction: Between { lo: 0.35, hi: 0.6 },
             tolerance_note: "the CBR takes exactly 50 %; 5 points for LEDBAT's share of the rest",
             explanation: "",
+            sweep: Some(super::SweepRange {
+                key: "flow.0.cc.initial_gain",
+                paper: (5.0, 400.0),
+                left_out: "",
+            }),
+            form: Form::Value,
+            ..Claim::base("s000-dynamic-utilisation-cbr")
         },
         Claim {
             id: "s000-fixed320-cwnd-sd",
@@ -304,6 +345,8 @@ fn paper_claims() -> Vec<Claim> {
             direction: AtLeast { bound: 2.0 },
             tolerance_note: "figure value ±20 %; direction: well above the dynamic gain's < 1",
             explanation: "",
+            form: Form::Value,
+            ..Claim::base("s000-fixed320-cwnd-sd")
         },
         Claim {
             id: "s000-fixed400-queue-delay",
@@ -333,6 +376,14 @@ fn paper_claims() -> Vec<Claim> {
                 overshoots; with a 16-sample minimum filter the mean queueing delay \
                 at gain 400 is 55.4 ms (seed 1, command there), with the scenario's \
                 4 samples it is the value shown.",
+            hinge: Some(super::Hinge {
+                choice: "current-delay filter: 16 samples instead of RFC 6817's 4",
+                alt: &["flow.0.cc.delay.filter.min.len=16"],
+                files: &[],
+                unstated: true,
+            }),
+            form: Form::Value,
+            ..Claim::base("s000-fixed400-queue-delay")
         },
         Claim {
             id: "s000-dynamic-queue-delay-sd",
@@ -351,10 +402,26 @@ fn paper_claims() -> Vec<Claim> {
                     .try_fold(0.0f64, |m, v| v.map(|v| m.max(v)))
             },
             draw: None,
-            tolerance: AtMost { bound: 6.0 },
+            tolerance: Near {
+                value: 5.0,
+                tol: 1.0,
+            },
             direction: AtMost { bound: 17.0 },
-            tolerance_note: "about 5 ms: at most 5 ms + 20 %; direction: below the fixed gain's sd",
-            explanation: "",
+            tolerance_note:
+                "about 5 ms ±20 %; direction: a third of the fixed gain's 50 ms at gain 400",
+            explanation:
+                "The former band read 'about 5 ms' as 'at most 6 ms'; read as a value (catalog \
+                rule 10) our dynamic gain's sd lies below the figure's, inside the direction: \
+                the dynamic gain holds the queue steadier here than in the paper. Whether the \
+                current-delay filter's length, the root cause of s000-gain400-queue-sd, \
+                accounts for the gap is not checked.",
+            sweep: Some(super::SweepRange {
+                key: "flow.0.cc.initial_gain",
+                paper: (5.0, 400.0),
+                left_out: "",
+            }),
+            form: Form::Value,
+            ..Claim::base("s000-dynamic-queue-delay-sd")
         },
         Claim {
             id: "s000-fixed-steady-time-falls",
@@ -391,6 +458,13 @@ fn paper_claims() -> Vec<Claim> {
             tolerance_note: "a nearly monotone fall allows one inversion among 21 pairs at \
                 sample resolution (50 ms)",
             explanation: "",
+            sweep: Some(super::SweepRange {
+                key: "flow.0.cc.gain",
+                paper: (0.125, 6.0),
+                left_out: "",
+            }),
+            form: Form::Effect { null: 0.0 },
+            ..Claim::base("s000-fixed-steady-time-falls")
         },
     ]
 }
@@ -425,6 +499,7 @@ fn more_claims() -> Vec<Claim> {
             direction: Between { lo: 6.0, hi: 30.0 },
             tolerance_note: "figure value ±20 %; direction: the window settles well inside \
                 pipe plus buffer",
+            form: Form::Value,
             ..Claim::base("s000-gain40-cwnd-before-udp")
         },
         Claim {
@@ -442,6 +517,7 @@ fn more_claims() -> Vec<Claim> {
             },
             direction: Between { lo: 10.0, hi: 50.0 },
             tolerance_note: "figure value ±20 %; direction: within a factor of two of TARGET",
+            form: Form::Value,
             ..Claim::base("s000-gain40-queue-before-udp")
         },
         Claim {
@@ -460,6 +536,7 @@ fn more_claims() -> Vec<Claim> {
             direction: Between { lo: 1.0, hi: 9.0 },
             tolerance_note: "figure value ±20 %; direction: clearly below the 12 packets held \
                 before the UDP source",
+            form: Form::Value,
             ..Claim::base("s000-gain40-cwnd-after-udp")
         },
         Claim {
@@ -478,6 +555,7 @@ fn more_claims() -> Vec<Claim> {
             direction: Between { lo: 0.35, hi: 0.6 },
             tolerance_note: "the CBR takes exactly 50 %; 5 points for LEDBAT's share of the \
                 rest (as s000-dynamic-utilisation-cbr)",
+            form: Form::Value,
             ..Claim::base("s000-gain40-share-with-udp")
         },
         Claim {
@@ -502,6 +580,8 @@ fn more_claims() -> Vec<Claim> {
                 side",
             explanation: "Same root cause as s000-gain400-queue-sd: the overshoot grows with the \
                 current-delay filter's length, which the paper does not state.",
+            hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
+            form: Form::Value,
             ..Claim::base("s000-gain320-queue-swing")
         },
         Claim {
@@ -532,6 +612,8 @@ fn more_claims() -> Vec<Claim> {
                 ms and settles after 5.5 s, the paper's figures (seed 1: the third trace of \
                 this claim with `delay = { filter = { min = { len = 16 } } }` added to its \
                 controller table).",
+            hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
+            form: Form::Value,
             ..Claim::base("s000-dynamic320-cwnd-peak")
         },
         Claim {
@@ -553,6 +635,8 @@ fn more_claims() -> Vec<Claim> {
             explanation: "Same root cause as s000-gain400-queue-sd (the current-delay filter's \
                 length sets the overshoot); with 16 samples the peak is 96 ms (seed 1, command \
                 at s000-dynamic320-cwnd-peak).",
+            hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
+            form: Form::Value,
             ..Claim::base("s000-dynamic320-queue-peak")
         },
         Claim {
@@ -565,13 +649,14 @@ fn more_claims() -> Vec<Claim> {
                 the UDP source starts (20 s), dynamic gain from 320",
             scenarios: s000_traces(),
             extract: |r| settling_time(r[2], 20.0),
-            tolerance: Between { lo: 4.0, hi: 7.2 },
+            tolerance: Between { lo: 5.0, hi: 6.0 },
             direction: AtMost { bound: 15.0 },
-            tolerance_note: "the paper's range widened by 20 %; direction: settles well before \
-                the UDP source",
+            tolerance_note: "the paper's 5-6 s as stated; direction: settles at all within the 15-s trace",
             explanation: "Settles sooner than the paper's because it overshoots less (see \
                 s000-dynamic320-cwnd-peak): with a 16-sample current-delay filter it settles \
                 after 5.5 s (seed 1, command there).",
+            hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
+            form: Form::Bound { lo: Some(5.0), hi: Some(6.0) },
             ..Claim::base("s000-dynamic320-settling")
         },
         Claim {
@@ -591,6 +676,8 @@ fn more_claims() -> Vec<Claim> {
             tolerance: AtMost { bound: 0.2 },
             direction: AtMost { bound: 0.5 },
             tolerance_note: "constant = within 20 % of the mean; direction: within 50 %",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (6.0, 10.0), left_out: "" }),
+            form: Form::Alike { null: 0.0 },
             ..Claim::base("s000-fixed-steady-time-flat")
         },
         Claim {
@@ -606,6 +693,8 @@ fn more_claims() -> Vec<Claim> {
             tolerance: AtMost { bound: -0.8 },
             direction: AtMost { bound: -0.3 },
             tolerance_note: "as s000-fixed-steady-time-falls",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 6.0), left_out: "" }),
+            form: Form::Effect { null: 0.0 },
             ..Claim::base("s000-fixed-steady-time-falls-cbr")
         },
         Claim {
@@ -626,9 +715,11 @@ fn more_claims() -> Vec<Claim> {
                 let with = steady_times(&r[9..])?;
                 Ok(mean(&without) - mean(&with))
             },
-            tolerance: AtLeast { bound: 0.0 },
-            direction: AtLeast { bound: 0.0 },
-            tolerance_note: "an order: sooner with UDP",
+            tolerance: super::ORDER_TOLERANCE,
+            direction: super::ORDER_DIRECTION,
+            tolerance_note: "an order, decided in each seed (steady state sooner with the UDP source); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
+            form: Form::Order { null: 0.0, above: true },
             ..Claim::base("s000-steady-sooner-with-udp")
         },
         Claim {
@@ -648,6 +739,8 @@ fn more_claims() -> Vec<Claim> {
             tolerance: AtLeast { bound: 0.95 },
             direction: AtLeast { bound: 0.85 },
             tolerance_note: "as s000-dynamic-utilisation: 100 % read from a figure, 5 points",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 4.0), left_out: "" }),
+            form: Form::Value,
             ..Claim::base("s000-fixed-full-to-160")
         },
         Claim {
@@ -671,6 +764,8 @@ fn more_claims() -> Vec<Claim> {
                 the 45 % of s000-fixed-cbr-share-at-400 on the same sweep, where that claim's \
                 band ends, so that no value reproduces both statements; direction as \
                 s000-dynamic-utilisation-cbr",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 2.0), left_out: "" }),
+            form: Form::Value,
             ..Claim::base("s000-fixed-cbr-half-to-80")
         },
         Claim {
@@ -691,6 +786,8 @@ fn more_claims() -> Vec<Claim> {
                 to fall from (s000-fixed-cbr-half-to-80's band starts there); direction: below \
                 that halfway point (the CBR caps the share at 50 %, so 'below half' could not \
                 fail)",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
+            form: Form::Value,
             ..Claim::base("s000-fixed-cbr-share-at-400")
         },
         Claim {
@@ -715,6 +812,9 @@ fn more_claims() -> Vec<Claim> {
                 packets with 16 samples and 13.5 with 24 (seed 1, `ledbat sim \
                 scenarios/seed000/fixed-gain.toml --set flow.0.cc.gain=10 --set \
                 flow.0.cc.delay.filter.min.len=24`).",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
+            hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
+            form: Form::Value,
             ..Claim::base("s000-fixed400-mean-cwnd")
         },
         Claim {
@@ -732,6 +832,8 @@ fn more_claims() -> Vec<Claim> {
             },
             direction: Between { lo: 6.0, hi: 24.0 },
             tolerance_note: "figure value ±20 %; direction: within a factor of two",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
+            form: Form::Value,
             ..Claim::base("s000-dynamic-mean-cwnd")
         },
         Claim {
@@ -749,6 +851,8 @@ fn more_claims() -> Vec<Claim> {
             },
             direction: Between { lo: 3.0, hi: 9.0 },
             tolerance_note: "figure value ±20 %; direction: about half the window without UDP",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
+            form: Form::Value,
             ..Claim::base("s000-dynamic-cbr-mean-cwnd")
         },
         Claim {
@@ -766,6 +870,8 @@ fn more_claims() -> Vec<Claim> {
             tolerance: AtMost { bound: 1.0 },
             direction: AtMost { bound: 2.5 },
             tolerance_note: "as s000-dynamic-cwnd-sd",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
+            form: Form::Bound { lo: None, hi: Some(1.0) },
             ..Claim::base("s000-dynamic-cbr-cwnd-sd")
         },
         Claim {
@@ -787,6 +893,8 @@ fn more_claims() -> Vec<Claim> {
             tolerance: AtMost { bound: 0.2 },
             direction: AtMost { bound: 0.5 },
             tolerance_note: "flat = within 20 % of the mean; direction: within 50 %",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
+            form: Form::Alike { null: 0.0 },
             ..Claim::base("s000-dynamic-cbr-delay-flat")
         },
     ]
