@@ -37,7 +37,6 @@ import argparse
 import json
 import math
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -45,7 +44,7 @@ import time
 import tomllib
 from dataclasses import dataclass, field
 
-from . import install, ktcp, measure, paths, proc, sidebyside, topo
+from . import guard, install, ktcp, measure, paths, proc, sidebyside, topo
 from .bed import RunResult, run_scenario
 from .flows import Flow
 from .paths import REPO
@@ -492,18 +491,6 @@ def markdown(doc: dict, sim: dict | None = None) -> str:
 # ---------------------------------------------------------------- main
 
 
-class Deadline(BaseException):
-    """The overall time limit passed."""
-
-
-def _alarm(_sig, _frame):
-    raise Deadline()
-
-
-def _term(_sig, _frame):
-    raise KeyboardInterrupt()
-
-
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -639,9 +626,7 @@ def main(argv=None) -> int:
     }
     ccs = ktcp.Controllers(ledbat_bin)
     max_s = a.max_seconds or est * 1.5 + 120
-    signal.signal(signal.SIGALRM, _alarm)
-    signal.signal(signal.SIGTERM, _term)
-    signal.alarm(int(math.ceil(max_s)))
+    guard.arm(max_s)
     tag = f"k{os.getpid() % 10000}"
     status = 0
     started = time.monotonic()
@@ -711,7 +696,7 @@ def main(argv=None) -> int:
             row["load"] = round(os.getloadavg()[0], 2)
             doc[exp].append(row)
             print(f"[tcp] {name}: {json.dumps(row)} ({time.monotonic() - t:.0f} s)", flush=True)
-    except Deadline:
+    except guard.Deadline:
         print(f"[tcp] overall time limit of {max_s:.0f} s hit", file=sys.stderr)
         status = 3
     except KeyboardInterrupt:
@@ -721,12 +706,10 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         status = 2
     finally:
-        signal.alarm(0)
+        guard.disarm()
         for problem in ccs.close():
             print(f"[tcp] {problem}", file=sys.stderr)
-        for ns in topo.list_ns():
-            if ns.startswith(f"{topo.NS_PREFIX}{tag}-"):
-                topo.delete_ns(ns)
+        topo.delete_tagged(tag)
     doc["checks"] = checks(doc)
     doc["seconds"] = round(time.monotonic() - started, 1)
     doc["load_after"] = os.getloadavg()
