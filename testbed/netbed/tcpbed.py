@@ -634,7 +634,7 @@ def main(argv=None) -> int:
     print(f"[tcp] {len(jobs)} scenarios, about {est:.0f} s; out {out_dir}", flush=True)
     try:
         for exp, who, rtt, cross, rep in jobs:
-            t = time.monotonic()
+            began = time.monotonic()
             label = who.replace(":", "_").replace("=", "-")
             name = f"{exp}-{label}-rtt{rtt:g}-{cross or ''}-{rep + 1}" if rtt is not None \
                 else f"{exp}-{label}-{rep + 1}"
@@ -689,13 +689,13 @@ def main(argv=None) -> int:
             if traces:
                 row["kernel_check"] = [ktcp.check_trace(ledbat_bin, t) for t in traces]
                 if not a.keep_traces:
-                    for t in traces:
-                        if os.path.exists(t):
-                            os.remove(t)
+                    for path in traces:
+                        if os.path.exists(path):
+                            os.remove(path)
             row["idle_ping_rtt_ms"] = res.base_rtt_ms
             row["load"] = round(os.getloadavg()[0], 2)
             doc[exp].append(row)
-            print(f"[tcp] {name}: {json.dumps(row)} ({time.monotonic() - t:.0f} s)", flush=True)
+            print(f"[tcp] {name}: {json.dumps(row)} ({time.monotonic() - began:.0f} s)", flush=True)
     except guard.Deadline:
         print(f"[tcp] overall time limit of {max_s:.0f} s hit", file=sys.stderr)
         status = 3
