@@ -37,7 +37,6 @@ import argparse
 import json
 import math
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -45,7 +44,7 @@ import time
 import tomllib
 from dataclasses import dataclass, field
 
-from . import install, ktcp, measure, paths, proc, sidebyside, topo
+from . import guard, install, ktcp, measure, paths, proc, sidebyside, topo
 from .bed import RunResult, run_scenario
 from .flows import Flow
 from .paths import REPO
@@ -492,18 +491,6 @@ def markdown(doc: dict, sim: dict | None = None) -> str:
 # ---------------------------------------------------------------- main
 
 
-class Deadline(BaseException):
-    """The overall time limit passed."""
-
-
-def _alarm(_sig, _frame):
-    raise Deadline()
-
-
-def _term(_sig, _frame):
-    raise KeyboardInterrupt()
-
-
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -639,9 +626,7 @@ def main(argv=None) -> int:
     }
     ccs = ktcp.Controllers(ledbat_bin)
     max_s = a.max_seconds or est * 1.5 + 120
-    signal.signal(signal.SIGALRM, _alarm)
-    signal.signal(signal.SIGTERM, _term)
-    signal.alarm(int(math.ceil(max_s)))
+    guard.arm(max_s)
     tag = f"k{os.getpid() % 10000}"
     status = 0
     started = time.monotonic()
@@ -649,7 +634,7 @@ def main(argv=None) -> int:
     print(f"[tcp] {len(jobs)} scenarios, about {est:.0f} s; out {out_dir}", flush=True)
     try:
         for exp, who, rtt, cross, rep in jobs:
-            t = time.monotonic()
+            began = time.monotonic()
             label = who.replace(":", "_").replace("=", "-")
             name = f"{exp}-{label}-rtt{rtt:g}-{cross or ''}-{rep + 1}" if rtt is not None \
                 else f"{exp}-{label}-{rep + 1}"
@@ -704,14 +689,14 @@ def main(argv=None) -> int:
             if traces:
                 row["kernel_check"] = [ktcp.check_trace(ledbat_bin, t) for t in traces]
                 if not a.keep_traces:
-                    for t in traces:
-                        if os.path.exists(t):
-                            os.remove(t)
+                    for path in traces:
+                        if os.path.exists(path):
+                            os.remove(path)
             row["idle_ping_rtt_ms"] = res.base_rtt_ms
             row["load"] = round(os.getloadavg()[0], 2)
             doc[exp].append(row)
-            print(f"[tcp] {name}: {json.dumps(row)} ({time.monotonic() - t:.0f} s)", flush=True)
-    except Deadline:
+            print(f"[tcp] {name}: {json.dumps(row)} ({time.monotonic() - began:.0f} s)", flush=True)
+    except guard.Deadline:
         print(f"[tcp] overall time limit of {max_s:.0f} s hit", file=sys.stderr)
         status = 3
     except KeyboardInterrupt:
@@ -721,12 +706,10 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         status = 2
     finally:
-        signal.alarm(0)
+        guard.disarm()
         for problem in ccs.close():
             print(f"[tcp] {problem}", file=sys.stderr)
-        for ns in topo.list_ns():
-            if ns.startswith(f"{topo.NS_PREFIX}{tag}-"):
-                topo.delete_ns(ns)
+        topo.delete_tagged(tag)
     doc["checks"] = checks(doc)
     doc["seconds"] = round(time.monotonic() - started, 1)
     doc["load_after"] = os.getloadavg()

@@ -64,9 +64,7 @@ def setup(path: str) -> tuple[str, str, str]:
 
 
 def cleanup() -> None:
-    for ns in topo.list_ns():
-        if ns.startswith(NS):
-            topo.delete_ns(ns)
+    topo.delete_prefixed(NS)
 
 
 def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float) -> dict:

@@ -395,6 +395,26 @@ impl LbParams {
                 ),
             });
         }
+        // the core's extensions that the C does not mirror yet: refused, not ignored
+        if c.competitor.enabled {
+            return Err(ParamsError::Unsupported {
+                controller: name.to_string(),
+                field: "competitor.enabled".into(),
+                reason: "competitor detection has no kernel build yet (it needs delivery-rate \
+                         samples and the yield state; docs/tcp/README.md)"
+                    .into(),
+            });
+        }
+        if c.slowdown_backoff != 1.0 {
+            return Err(ParamsError::Unsupported {
+                controller: name.to_string(),
+                field: "slowdown_backoff".into(),
+                reason: format!(
+                    "the kernel build keeps the draft's fixed slowdown interval (1), got {}",
+                    c.slowdown_backoff
+                ),
+            });
+        }
         self.max_gain_divisor = c.max_gain_divisor as u64;
         self.slow_start = c.slow_start as u64;
         self.ss_exit_gt_ns = floor_product(c.slow_start_exit, c.target);
@@ -620,5 +640,21 @@ mod tests {
         b[8] ^= 1; // version
         assert_eq!(LbParams::from_bytes(&b), None);
         assert_eq!(LbParams::from_bytes(&b[..16]), None);
+    }
+
+    #[test]
+    fn the_cores_extensions_without_a_kernel_build_are_refused_by_name() {
+        for (p, field) in [
+            ("competitor.enabled=true", "competitor.enabled"),
+            ("slowdown_backoff=8", "slowdown_backoff"),
+        ] {
+            let e = TcpController::parse("scavenger", [p])
+                .and_then(|c| c.params().map(|_| c))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(field), "{p}: {e}");
+        }
+        let c = TcpController::parse("scavenger", ["slowdown_backoff=1"]).unwrap();
+        assert!(c.params().is_ok());
     }
 }
