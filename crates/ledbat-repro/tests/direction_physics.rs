@@ -16,7 +16,7 @@
 //! because they state the same thing, or measure different things in one unit, are listed
 //! in `SIBLINGS_APART` with the reason.
 
-use ledbat_repro::catalog::{self, Claim};
+use ledbat_repro::catalog::{self, Claim, Form};
 use ledbat_repro::claims::Band;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -39,6 +39,9 @@ const BY_UNIT: &[(&str, f64, f64)] = &[
     ("TCP bytes / LEDBAT bytes", 0.0, f64::INFINITY),
     ("max / min", 1.0, f64::INFINITY),
     ("T1 / T2", 0.0, f64::INFINITY),
+    ("all-10 / all-31", 0.0, f64::INFINITY),
+    // a download time over the time the downlink alone would need: at least 1
+    ("× the downlink limit", 1.0, f64::INFINITY),
     ("coefficient of variation", 0.0, f64::INFINITY),
     ("relative spread", 0.0, f64::INFINITY),
     ("relative increase", -1.0, f64::INFINITY),
@@ -63,6 +66,7 @@ const BY_UNIT: &[(&str, f64, f64)] = &[
     ("fraction of k", 0.0, 1.0),
     ("fraction of N", 0.0, 1.0),
     ("fraction of arrivals", 0.0, 1.0),
+    ("fraction of dequeues", 0.0, 1.0),
     ("queue / buffer", 0.0, 1.0),
     ("|ΔTCP share|", 0.0, 1.0),
     ("largest |Δ|", 0.0, 1.0),
@@ -206,10 +210,34 @@ const SIBLINGS_APART: &[(&str, &str, &str)] = &[
         "s003-chunks-mixed-rtt-wastes-more",
         "different quantities: fLEDBAT's efficiency against LEDBAT's, and equal against mixed RTTs",
     ),
+    (
+        "s003-swarm-ledbat-queue-alike-across-behaviours",
+        "s003-swarm-ledbat-queue-alike-sampled",
+        "one statement measured two ways: the queue each dequeue leaves, and the figure's 10 Hz samples",
+    ),
+    (
+        "s003-swarm-buffer-ledbat-flat",
+        "s003-swarm-buffer-ledbat-queue-bounded",
+        "different quantities: the LEDBAT peers' completion time, and their uplink queue",
+    ),
+    (
+        "s003-flashcrowd-tcp-peers-slightly-ahead",
+        "s003-flashcrowd-little-tcp-helps",
+        "two orders, each the share of seeds showing it: TCP-preferring peers ahead within the mixtures, and the 25/75 mixture ahead of all-10",
+    ),
+    (
+        "s003-flashcrowd-ledbat-faster-signalling",
+        "s003-flashcrowd-tcp-data-plane-efficient",
+        "different quantities: request-to-block latency, and uplink utilisation",
+    ),
 ];
 
 /// The range `c`'s metric can take, and where it comes from.
 fn reach(c: &Claim) -> Result<(f64, f64, String), String> {
+    if let Form::Order { .. } = c.form {
+        // an order's value is the share of seeds that show it, whatever one seed's unit
+        return Ok((0.0, 1.0, "a share of seeds".into()));
+    }
     if let Some((_, lo, hi, why)) = BY_CLAIM.iter().find(|(id, ..)| *id == c.id) {
         return Ok((*lo, *hi, (*why).to_string()));
     }
@@ -436,4 +464,13 @@ fn a_difference_can_take_either_sign() {
         r(claim("share", "share of A minus share of B")),
         (-1.0, 1.0)
     );
+    // an order is judged on the share of seeds showing it, whatever one seed's unit
+    let order = Claim {
+        form: Form::Order {
+            null: 0.0,
+            above: true,
+        },
+        ..claim("s", "completion time of A minus that of B")
+    };
+    assert_eq!(r(order), (0.0, 1.0));
 }
