@@ -92,6 +92,23 @@ pub fn flow_points(
     Ok(s.t_s.iter().copied().zip(y(f).iter().copied()).collect())
 }
 
+/// Flow `i`'s own queueing-delay estimate (its `qdelay_ms` series, one sample per series
+/// interval) from `from` s on, the samples without an estimate left out.
+pub fn delay_estimates_from(r: &RunResult, i: usize, from: f64) -> Result<Vec<f64>, String> {
+    let d: Vec<f64> = flow_points(r, i, |f| &f.qdelay_ms)?
+        .into_iter()
+        .filter(|(t, y)| *t >= from && y.is_finite())
+        .map(|p| p.1)
+        .collect();
+    if d.is_empty() {
+        return Err(format!(
+            "{}: flow {i} has no delay samples from {from} s",
+            r.scenario
+        ));
+    }
+    Ok(d)
+}
+
 /// Mean congestion window (packets) of flow `i` over `[from, to)` s.
 pub fn cwnd_between(r: &RunResult, i: usize, from: f64, to: f64) -> Result<f64, String> {
     window_mean(&flow_points(r, i, |f| &f.cwnd_pkts)?, from, to)
@@ -324,6 +341,37 @@ pub fn min_over(r: &[&RunResult], f: fn(&RunResult) -> Result<f64, String>) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn delay_estimates_start_at_the_given_time() {
+        // One LEDBAT flow for 30 s, sampled every 100 ms: from 20 s on there are the
+        // samples at 20.0, 20.1, ..., 30.0 s (the run's end is sampled too), 101 of them,
+        // every one an estimate.
+        let sc = ledbat_sim::Scenario::from_toml(
+            r#"
+name = "one-flow"
+duration = "30s"
+[topology]
+kind = "dumbbell"
+rate = "10Mbps"
+delay = "20ms"
+queue = { kind = "droptail", packets = 100 }
+[[flow]]
+cc = { name = "ledbat" }
+"#,
+        )
+        .unwrap();
+        let r = ledbat_sim::run(&sc, 1).unwrap();
+        let d = delay_estimates_from(&r, 0, 20.0).unwrap();
+        assert_eq!(d.len(), 101);
+        assert!(d.iter().all(|x| x.is_finite() && *x >= 0.0));
+        // nothing after the run's end, and no such flow: errors naming what is missing
+        let late = delay_estimates_from(&r, 0, 31.0).unwrap_err();
+        assert!(late.contains("no delay samples from 31 s"), "{late}");
+        assert!(delay_estimates_from(&r, 1, 0.0)
+            .unwrap_err()
+            .contains("no flow 1"));
+    }
 
     #[test]
     fn kendall_tau_of_monotone_sequences() {

@@ -378,14 +378,7 @@ fn more_claims() -> Vec<Claim> {
                 (12, 24] ms, single flow",
             scenarios: vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
             extract: |r| {
-                let d: Vec<f64> = flow_points(r[0], 0, |f| &f.qdelay_ms)?
-                    .into_iter()
-                    .filter(|(t, y)| *t >= 20.0 && y.is_finite())
-                    .map(|p| p.1)
-                    .collect();
-                if d.is_empty() {
-                    return Err("no delay samples".into());
-                }
+                let d = delay_estimates_from(r[0], 0, 20.0)?;
                 Ok(d.iter().filter(|x| **x > 12.0 && **x <= 24.0).count() as f64 / d.len() as f64)
             },
             tolerance: AtLeast { bound: 0.5 },

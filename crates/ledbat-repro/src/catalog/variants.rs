@@ -4,7 +4,7 @@
 //! applies each to the claim's own runs and reports the verdict it would give; a claim
 //! whose verdict flips is fragile.
 
-use super::extract::{completion_times, finish, flow_points};
+use super::extract::{completion_times, delay_estimates_from, finish};
 use super::Extract;
 use crate::stats::mean;
 use ledbat_sim::RunResult;
@@ -29,15 +29,7 @@ fn train_mean_ratio(r: &[&RunResult]) -> Result<f64, String> {
 /// Mean of flow 0's own per-epoch delay estimate d (its `qdelay_ms` series, sampled every
 /// 100 ms) from 20 s: what seed 004's Fig. 4(a) plots.
 fn controller_delay_mean(r: &[&RunResult]) -> Result<f64, String> {
-    let d: Vec<f64> = flow_points(r[0], 0, |f| &f.qdelay_ms)?
-        .into_iter()
-        .filter(|(t, y)| *t >= 20.0 && y.is_finite())
-        .map(|p| p.1)
-        .collect();
-    if d.is_empty() {
-        return Err("no delay samples from 20 s".into());
-    }
-    Ok(mean(&d))
+    Ok(mean(&delay_estimates_from(r[0], 0, 20.0)?))
 }
 
 /// Every metric variant of the catalog.
