@@ -236,3 +236,11 @@ def test_results_table_rows():
 def test_cli_refuses_an_unknown_case_before_anything_else(capsys):
     assert cli.main(["--cases", "ours-to-lt,ours-to-nobody"]) == 2
     assert "unknown case ours-to-nobody" in capsys.readouterr().err
+
+
+def test_qbt_web_port_is_fixed_in_a_namespace_and_free_on_the_host():
+    import socket
+    assert qbt.web_port_for(46882, "ledbat-s") == 48882
+    port = qbt.web_port_for(46882, None)
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", port))   # the port handed out is one nothing holds

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import sys
 import time
 
@@ -81,6 +82,17 @@ def split_status(out: str) -> tuple[int, str]:
     return int(status) if status.strip().isdigit() else 0, body
 
 
+def web_port_for(port, ns):
+    """The WebUI's port (it listens on 127.0.0.1): in a namespace of the bed's own nothing
+    else listens, so the peer port + 2000; on the host that port may be held by another
+    connection (it lies in the ephemeral range), so the kernel picks a free one."""
+    if ns is not None:
+        return port + 2000
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 class QbtPeer(RpcClientPeer):
     """qbittorrent-nox driven over its WebUI API v2 (curl, inside the peer's namespace).
 
@@ -103,7 +115,7 @@ class QbtPeer(RpcClientPeer):
 
     def __init__(self, h, side, ip, port):
         self.h, self.side, self.ip, self.port = h, side, ip, port
-        self.web_port = port + 2000
+        self.web_port = web_port_for(port, h.net.ns(side))
         self.proc = None
         self.profile = os.path.join(h.workdir, f"qbt-{side}-profile")
         self.info_hash = None
