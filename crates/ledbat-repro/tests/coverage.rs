@@ -149,28 +149,6 @@ fn every_paper_scenario_has_a_setup_table() {
         .into_iter()
         .filter(|f| !covered.contains(f.as_str()))
         .collect();
-    // Seed 003's chapters 5 and 6 (the swarms and Fig. 5.4's flows) get their tables with
-    // those chapters' rows in seed003-ch5-6.toml; until then they are the only files allowed
-    // without one. A file listed here that has its table fails the test, so the list shrinks.
-    const CH5_6_PENDING: [&str; 4] = [
-        "seed003/swarm-flashcrowd.toml",
-        "seed003/swarm-target.toml",
-        "seed003/swarm.toml",
-        "seed003/target-hetero.toml",
-    ];
-    let stale: Vec<&str> = CH5_6_PENDING
-        .iter()
-        .copied()
-        .filter(|f| covered.contains(f))
-        .collect();
-    assert!(
-        stale.is_empty(),
-        "these files have a setup table now: drop them from CH5_6_PENDING: {stale:?}"
-    );
-    let missing: Vec<String> = missing
-        .into_iter()
-        .filter(|f| !CH5_6_PENDING.contains(&f.as_str()))
-        .collect();
     assert!(
         missing.is_empty(),
         "scenario files without a setup table: {missing:?}"

@@ -565,11 +565,6 @@ pub const QUICK: &[(&str, &[&str], &str)] = &[
          pieces",
     ),
     (
-        "seed003/target-hetero.toml",
-        &["duration=60s"],
-        "60 s instead of 120 s",
-    ),
-    (
         "seed004/hybrid-five.toml",
         &["duration=460s", "warmup=410s"],
         "flows measured over 410-460 s (all five present) instead of 420-600 s",
