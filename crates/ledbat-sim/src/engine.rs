@@ -5,10 +5,18 @@
 //! *Pipes* keep the heap small: most events are packets leaving a link, and a FIFO link
 //! produces them in key order. An event pushed through a pipe whose key is not below the
 //! pipe's last one waits in the pipe's FIFO; only the pipe's head is in the heap, and
-//! popping it brings the next one in. Keys are unchanged, so the global order is exactly
-//! that of a single heap.
+//! popping it brings the next one in (by replacing the heap's top in place: one sift
+//! instead of a pop and a push). Keys are unchanged, so the global order is exactly that of
+//! a single heap.
+//!
+//! *Two heaps*: pipe heads (one per link at most) and everything else (timers, of which a
+//! swarm keeps thousands pending: one retransmission timer per open connection). Almost
+//! every event is a pipe's, so keeping the timers apart keeps the heap those events sift
+//! through a few hundred entries deep instead of thousands. `pop` takes the smaller of the
+//! two tops; keys are unique, so the order is still that of a single heap.
 
 use std::cmp::Ordering;
+use std::collections::binary_heap::PeekMut;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// What happens at an instant. Every variant is a few machine words.
@@ -85,7 +93,10 @@ impl Ord for Entry {
 /// The pending-event set.
 #[derive(Debug, Default)]
 pub struct EventQueue {
+    /// Pipe heads.
     heap: BinaryHeap<Entry>,
+    /// Everything pushed outside a pipe (and a pipe's out-of-order events).
+    timers: BinaryHeap<Entry>,
     pipes: Vec<Pipe>,
     len: usize,
     seq: u64,
@@ -98,6 +109,7 @@ impl EventQueue {
     pub fn with_capacity(cap: usize) -> Self {
         EventQueue {
             heap: BinaryHeap::with_capacity(cap),
+            timers: BinaryHeap::with_capacity(cap),
             ..Default::default()
         }
     }
@@ -106,7 +118,7 @@ impl EventQueue {
     #[inline]
     pub fn push(&mut self, at: u64, ev: Ev) {
         let key = self.next_key(at);
-        self.heap.push(Entry {
+        self.timers.push(Entry {
             key,
             ev,
             pipe: NO_PIPE,
@@ -144,7 +156,7 @@ impl EventQueue {
             p.last = key;
             p.waiting.push_back((key, ev));
         } else {
-            self.heap.push(Entry {
+            self.timers.push(Entry {
                 key,
                 ev,
                 pipe: NO_PIPE,
@@ -154,25 +166,46 @@ impl EventQueue {
     /// The earliest event, if any.
     #[inline]
     pub fn pop(&mut self) -> Option<(u64, Ev)> {
-        let e = self.heap.pop()?;
-        if e.pipe != NO_PIPE {
-            let p = &mut self.pipes[e.pipe as usize];
+        let from_timers = match (self.heap.peek(), self.timers.peek()) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            // Reversed order: the greater entry is the earlier one.
+            (Some(h), Some(t)) => t > h,
+        };
+        let (key, ev) = if from_timers {
+            let e = self.timers.pop()?;
+            (e.key, e.ev)
+        } else {
+            let mut top = self.heap.peek_mut()?;
+            let (key, ev) = (top.key, top.ev);
+            // Only pipe heads are in `heap`.
+            let p = &mut self.pipes[top.pipe as usize];
             match p.waiting.pop_front() {
-                Some((key, ev)) => self.heap.push(Entry {
-                    key,
-                    ev,
-                    pipe: e.pipe,
-                }),
-                None => p.in_heap = false,
+                // The pipe's next event takes the top's place; dropping `top` sifts it.
+                Some((k, e)) => {
+                    top.key = k;
+                    top.ev = e;
+                }
+                None => {
+                    p.in_heap = false;
+                    PeekMut::pop(top);
+                }
             }
-        }
+            (key, ev)
+        };
         self.len -= 1;
         self.popped += 1;
-        Some(((e.key >> 64) as u64, e.ev))
+        Some(((key >> 64) as u64, ev))
     }
     /// Time of the earliest event.
     pub fn peek_time(&self) -> Option<u64> {
-        self.heap.peek().map(|e| (e.key >> 64) as u64)
+        let h = self.heap.peek().map(|e| e.key);
+        let t = self.timers.peek().map(|e| e.key);
+        match (h, t) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+        .map(|k| (k >> 64) as u64)
     }
     /// Events popped so far.
     pub fn processed(&self) -> u64 {
