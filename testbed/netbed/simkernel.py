@@ -5,7 +5,10 @@ our client) and the simulator's from the `means.csv` of
 ledbat-bt-proto, on simulated links). docs/swarm-sim/kernel.md holds the table and what
 explains the differences.
 
-    python3 -m netbed.simkernel SIM_SWEEP_DIR BED_DIR [--client ours] [--rep 1]
+    python3 -m netbed.simkernel SIM_SWEEP_DIR BED_DIR [--client ours] [--rep R]
+
+With several repetitions on the bed (`testbed/swarm.py --repeat 3`), each kernel cell is the
+median over them with the range beside it; `--rep R` reads one repetition only.
 
 E[T]: mean completion time of the 23 leechers from their start. E[Q]: mean uplink queue
 of all peers sampled at 10 Hz while the leechers download, as ms at the uplink rate. TCP
@@ -19,6 +22,7 @@ import argparse
 import csv
 import json
 import os
+import statistics
 import sys
 
 from . import swarmstats as st
@@ -33,6 +37,17 @@ def kernel_row(run: dict) -> dict:
     return {"t": c["mean_t_s"], "t_sd": c["sd_t_s"], "q": c["mean_q_ms"],
             "tcp": st.byte_share(run["peers"])["tcp_share"],
             "completed": c["completed"], "leechers": c["leechers"]}
+
+
+def combine(rows: list[dict]) -> dict:
+    """Several repetitions of one scenario: the median of each quantity, with its range
+    (`<key>_range`, None for a single repetition) and the number of repetitions."""
+    out: dict = {"reps": len(rows)}
+    for k in ("t", "q", "tcp"):
+        vals = [r[k] for r in rows if r.get(k) is not None]
+        out[k] = statistics.median(vals) if vals else None
+        out[k + "_range"] = (min(vals), max(vals)) if len(vals) > 1 else None
+    return out
 
 
 def sim_rows(means_csv: str) -> dict[str, dict]:
@@ -54,8 +69,21 @@ def _f(x: float | None, digits: int) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
+def _cell(k: dict, key: str, digits: int, scale: float = 1.0, unit: str = "") -> str:
+    """A kernel value, with its range over repetitions when there are several."""
+    v = k.get(key)
+    if v is None:
+        return "-"
+    text = f"{scale * v:.{digits}f}{unit}"
+    r = k.get(key + "_range")
+    if r:
+        text += f" ({scale * r[0]:.{digits}f}-{scale * r[1]:.{digits}f})"
+    return text
+
+
 def table(sim: dict[str, dict], kernel: dict[str, dict]) -> str:
-    """The markdown table, one row per scenario present on both sides."""
+    """The markdown table, one row per scenario present on both sides; a kernel row from
+    [`combine`] shows its median and range."""
     lines = ["| scenario | E[T] sim (s) | E[T] kernel (s) | sim / kernel | E[Q] sim (ms) | "
              "E[Q] kernel (ms) | TCP bytes sim | TCP bytes kernel |",
              "|---|---|---|---|---|---|---|---|"]
@@ -65,10 +93,10 @@ def table(sim: dict[str, dict], kernel: dict[str, dict]) -> str:
             continue
         ratio = s["t"] / k["t"] if s["t"] and k["t"] else None
         lines.append(
-            f"| {name} | {_f(s['t'], 1)} ± {_f(s['t_ci'], 1)} | {_f(k['t'], 1)} | "
-            f"{_f(ratio, 2)} | {_f(s['q'], 0)} | {_f(k['q'], 0)} | "
+            f"| {name} | {_f(s['t'], 1)} ± {_f(s['t_ci'], 1)} | {_cell(k, 't', 1)} | "
+            f"{_f(ratio, 2)} | {_f(s['q'], 0)} | {_cell(k, 'q', 0)} | "
             f"{_f(None if s['tcp'] is None else 100 * s['tcp'], 0)} % | "
-            f"{_f(None if k['tcp'] is None else 100 * k['tcp'], 0)} % |")
+            f"{_cell(k, 'tcp', 0, 100.0, ' %')} |")
     return "\n".join(lines) + "\n"
 
 
@@ -78,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("sim", help="output directory of the simulator's sweep (means.csv)")
     ap.add_argument("bed", help="output directory of testbed/swarm.py (<scenario>-<client>-<rep>/)")
     ap.add_argument("--client", default="ours")
-    ap.add_argument("--rep", type=int, default=1)
+    ap.add_argument("--rep", type=int, default=None,
+                    help="one repetition only (default: every one found, median and range)")
     a = ap.parse_args(argv)
     means = os.path.join(a.sim, "means.csv")
     if not os.path.exists(means):
@@ -86,12 +115,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     kernel = {}
     for name in SCENARIOS:
-        p = os.path.join(a.bed, f"{name}-{a.client}-{a.rep}", "run.json")
-        if os.path.exists(p):
+        rows = []
+        rep = a.rep or 1
+        while True:
+            p = os.path.join(a.bed, f"{name}-{a.client}-{rep}", "run.json")
+            if not os.path.exists(p):
+                break
             with open(p) as f:
-                kernel[name] = kernel_row(json.load(f))
+                rows.append(kernel_row(json.load(f)))
+            if a.rep:
+                break
+            rep += 1
+        if rows:
+            kernel[name] = combine(rows)
     if not kernel:
-        print(f"error: no <scenario>-{a.client}-{a.rep}/run.json in {a.bed}", file=sys.stderr)
+        what = a.rep if a.rep else "R"
+        print(f"error: no <scenario>-{a.client}-{what}/run.json in {a.bed}", file=sys.stderr)
         return 2
     print(table(sim_rows(means), kernel), end="")
     return 0
