@@ -179,45 +179,41 @@ def _spread(vals: list) -> str:
     return f"{fmt(med)} [{fmt(min(v))}..{fmt(max(v))}]"
 
 
+def _groups(ok: list[dict], case: str):
+    """The rows of `case` grouped by (base RTT, FIFO, side), kernel before simulator, as
+    (rtt, frames, side, rows)."""
+    keys = sorted({(r["rtt_ms"], r["fifo_frames"]) for r in ok if r["case"] == case})
+    for rtt, fr in keys:
+        for side in ("kernel", "sim"):
+            g = [r for r in ok if (r["case"], r["rtt_ms"], r["fifo_frames"], r["side"]) ==
+                 (case, rtt, fr, side)]
+            if g:
+                yield rtt, fr, side, g
+
+
 def markdown(rows: list[dict]) -> str:
     """Two tables, kernel beside simulator: median [min..max] over repeats (bed) or seeds
     (simulator)."""
     ok = [r for r in rows if not r.get("error")]
-    keys = sorted({(r["case"], r["rtt_ms"], r["fifo_frames"]) for r in ok},
-                  key=lambda k: (k[0], k[1], k[2]))
     out = ["bbr alone, 121 ms FIFO: median [min..max]", "",
            "| base RTT | side | runs | payload Mbit/s | link use | queue mean / p95 ms | "
            "ProbeRTT dips | their spacing s |", "|---|---|---|---|---|---|---|---|"]
-    for case, rtt, fr in keys:
-        if case != "alone":
-            continue
-        for side in ("kernel", "sim"):
-            g = [r for r in ok if (r["case"], r["rtt_ms"], r["fifo_frames"], r["side"]) ==
-                 (case, rtt, fr, side)]
-            if not g:
-                continue
-            out.append(f"| {rtt:.0f} ms | {side} | {len(g)} | "
-                       f"{_spread([r['rate_mbit'] for r in g])} | "
-                       f"{_spread([r['link_use'] for r in g])} | "
-                       f"{_spread([r['queue_mean_ms'] for r in g])} / "
-                       f"{_spread([r['queue_p95_ms'] for r in g])} | "
-                       f"{_spread([r['dips'] for r in g])} | "
-                       f"{_spread([r['dip_spacing_s'] for r in g])} |")
+    for rtt, _, side, g in _groups(ok, "alone"):
+        out.append(f"| {rtt:.0f} ms | {side} | {len(g)} | "
+                   f"{_spread([r['rate_mbit'] for r in g])} | "
+                   f"{_spread([r['link_use'] for r in g])} | "
+                   f"{_spread([r['queue_mean_ms'] for r in g])} / "
+                   f"{_spread([r['queue_p95_ms'] for r in g])} | "
+                   f"{_spread([r['dips'] for r in g])} | "
+                   f"{_spread([r['dip_spacing_s'] for r in g])} |")
     out += ["", f"bbr and cubic started together, base RTT {BESIDE_RTT_MS:.0f} ms, over the last "
             "two thirds: median [min..max]", "",
             "| FIFO frames | side | runs | bbr Mbit/s | cubic Mbit/s | bbr share |",
             "|---|---|---|---|---|---|"]
-    for case, rtt, fr in keys:
-        if case != "cubic":
-            continue
-        for side in ("kernel", "sim"):
-            g = [r for r in ok if (r["case"], r["rtt_ms"], r["fifo_frames"], r["side"]) ==
-                 (case, rtt, fr, side)]
-            if not g:
-                continue
-            out.append(f"| {fr} | {side} | {len(g)} | {_spread([r['bbr_mbit'] for r in g])} | "
-                       f"{_spread([r['cubic_mbit'] for r in g])} | "
-                       f"{_spread([r['bbr_share'] for r in g])} |")
+    for _, fr, side, g in _groups(ok, "cubic"):
+        out.append(f"| {fr} | {side} | {len(g)} | {_spread([r['bbr_mbit'] for r in g])} | "
+                   f"{_spread([r['cubic_mbit'] for r in g])} | "
+                   f"{_spread([r['bbr_share'] for r in g])} |")
     bad = [r for r in rows if r.get("error")]
     if bad:
         out += [""] + [f"- failed: {r['side']} {r['case']} {r['rtt_ms']:.0f} ms "
