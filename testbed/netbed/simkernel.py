@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
 import os
 import statistics
@@ -116,16 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     kernel = {}
     for name in SCENARIOS:
         rows = []
-        rep = a.rep or 1
-        while True:
+        for rep in [a.rep] if a.rep else itertools.count(1):
             p = os.path.join(a.bed, f"{name}-{a.client}-{rep}", "run.json")
             if not os.path.exists(p):
                 break
             with open(p) as f:
                 rows.append(kernel_row(json.load(f)))
-            if a.rep:
-                break
-            rep += 1
         if rows:
             kernel[name] = combine(rows)
     if not kernel:
