@@ -241,7 +241,9 @@ pub struct Connection {
     rtt: RttEstimator,
     backoff: u32,
     rto_at: Option<Instant>,
-    next_send_at: Instant,
+    /// The last paced packet: when it was due and its length (the next one's gap is
+    /// computed at the rate in force then).
+    paced: Option<(Instant, u64)>,
     blocked_until: Option<Instant>,
     probe_at: Option<Instant>,
     probe_ok: bool,
@@ -316,7 +318,7 @@ impl Connection {
             rtt: RttEstimator::default(),
             backoff: 0,
             rto_at: None,
-            next_send_at: Instant::ZERO,
+            paced: None,
             blocked_until: None,
             probe_at: None,
             probe_ok: false,

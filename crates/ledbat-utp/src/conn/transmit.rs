@@ -11,6 +11,19 @@ use ledbat_core::{Controller, Duration, Instant, Timeout};
 /// wake-ups): about two of the runtime's timer ticks.
 const PACING_CATCH_UP: Duration = Duration::from_millis(2);
 
+/// The end of the gap a packet of `len` bytes due at `due` opens at `rate` bytes/s.
+///
+/// The rate is the one in force when the next packet is considered, not when this one left,
+/// as the simulator's sender does: a controller that raises its rate (a yielding scavenger's
+/// probe at 17 times its yield rate) is paced at the new rate at once, instead of after a
+/// gap of the old one, which can be longer than the whole probe.
+fn pace_gap_end(due: Instant, len: u64, rate: u64) -> Instant {
+    match len.saturating_mul(1_000_000_000).checked_div(rate) {
+        Some(gap) => due + Duration::from_nanos(gap),
+        None => Instant::ZERO,
+    }
+}
+
 impl Connection {
     fn header(&mut self, now: Instant, ty: PacketType, seq_nr: u16) -> Header {
         let wnd = self.adv_wnd();
@@ -38,8 +51,9 @@ impl Connection {
                 return false;
             }
         }
-        if now < self.next_send_at {
-            self.blocked_until = Some(self.next_send_at);
+        let next = self.next_send_at();
+        if now < next {
+            self.blocked_until = Some(next);
             return false;
         }
         if self.in_flight_bytes > 0 && self.in_flight_bytes + len > self.ctrl.window() {
@@ -76,16 +90,11 @@ impl Connection {
             // A FIN carries no data: the controller only hears about data packets.
             self.ctrl.on_sent(now, len, self.in_flight_bytes);
         }
-        if let Some(gap) = self
-            .ctrl
-            .pacing_rate()
-            .and_then(|rate| len.saturating_mul(1_000_000_000).checked_div(rate))
-        {
+        if self.ctrl.pacing_rate().is_some() {
             // From when this packet was due, not from when it left: a wake-up that came
             // late (timers have a granularity of about a millisecond) is made up by sending
             // sooner, at most PACING_CATCH_UP's worth at once.
-            let due = self.next_send_at.max(now - PACING_CATCH_UP);
-            self.next_send_at = due + Duration::from_nanos(gap);
+            self.paced = Some((self.next_send_at().max(now - PACING_CATCH_UP), len));
         }
         if self.rto_at.is_none() {
             self.rto_at = Some(now + self.rto());
@@ -93,6 +102,15 @@ impl Connection {
         self.probe_ok = false;
         self.probe_at = None;
         self.stats.bytes_sent += len;
+    }
+
+    /// When pacing lets the next packet leave: the last paced packet's due time plus its
+    /// length at the rate in force now ([`pace_gap_end`]).
+    pub(super) fn next_send_at(&self) -> Instant {
+        match (self.paced, self.ctrl.pacing_rate()) {
+            (Some((due, len)), Some(rate)) => pace_gap_end(due, len, rate),
+            _ => Instant::ZERO,
+        }
     }
 
     fn finish_packet(&mut self, now: Instant) {
@@ -273,5 +291,27 @@ impl Connection {
         self.ack_pending = false;
         self.stats.packets_sent += 1;
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pacing_gap_follows_the_rate_in_force_when_the_next_packet_is_considered() {
+        let due = Instant::from_secs(10);
+        // 1,400 bytes at 37,500 B/s (a yield at 3 % of 10 Mbit/s): 37.33 ms.
+        assert_eq!(
+            pace_gap_end(due, 1_400, 37_500),
+            due + Duration::from_nanos(37_333_333)
+        );
+        // The same packet once the rate is 625,000 B/s (a probe at half the link): 2.24 ms.
+        assert_eq!(
+            pace_gap_end(due, 1_400, 625_000),
+            due + Duration::from_nanos(2_240_000)
+        );
+        // A rate of zero gates nothing (no division by zero).
+        assert_eq!(pace_gap_end(due, 1_400, 0), Instant::ZERO);
     }
 }
