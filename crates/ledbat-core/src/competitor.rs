@@ -15,8 +15,10 @@
 //! stays.
 //!
 //! ```text
-//! path rate  C = max delivery-rate sample (crate::delivery) over rate_window of time not
-//!                yielding, in 1 s buckets (application-limited samples only when larger)
+//! rate samples: bytes delivered over spans of at least max(RATE_SPAN, srtt)
+//!                (crate::delivery::SpanRate)
+//! path rate  C = max rate sample over rate_window of time not yielding, in 1 s buckets
+//!                (application-limited samples only when larger)
 //! watching:  suspect, in congestion avoidance, while the link is busy (qd >= TARGET / 2)
 //!            and on every rate sample  rate < share * C  and (qd > 1.1 TARGET or
 //!            rate >= min_share * C),  for suspect_rtts smoothed RTTs; then a test:
@@ -74,6 +76,11 @@ pub const AFTERMATH_RTTS: f64 = 2.0;
 pub const DOUBLE_PUSH: f64 = 1.25;
 /// Before a push test the suspicion lasts up to this many RTTs more, drawn at random.
 pub const DESYNC_RTTS: f64 = 4.0;
+/// Rate samples span at least this long (and the smoothed RTT; [`crate::delivery::SpanRate`]):
+/// the path's rate is a maximum over a minute of them, and a sample of one RTT at a base RTT
+/// near zero takes a token bucket's burst for rate (a 15 KiB burst doubles a 20 ms sample at
+/// 10 Mbit/s; over 200 ms it adds 6 %).
+pub const RATE_SPAN: Duration = Duration::from_millis(200);
 /// Width of the path-rate estimate's buckets (the window is `rate_window`).
 const RATE_BUCKET: Duration = Duration::from_secs(1);
 
@@ -419,6 +426,26 @@ impl Competitor {
     /// Push tests voided because another flow pushed at the same time.
     pub fn push_collisions(&self) -> u64 {
         self.push_collisions
+    }
+
+    /// Where the watching stands at `now`, for traces: `push-test` while a push test runs,
+    /// `quiet` after a negative one, `suspect` while the suspicion counts, `watching`
+    /// otherwise (and while yielding, which the owner's phase shows).
+    pub fn stage(&self, now: Instant) -> &'static str {
+        if self.push.is_some() {
+            return "push-test";
+        }
+        match self.state {
+            State::Watching {
+                quiet_until: Some(q),
+                ..
+            } if now < q => "quiet",
+            State::Watching {
+                suspect_since: Some(_),
+                ..
+            } => "suspect",
+            _ => "watching",
+        }
     }
 
     /// While yielding: the pacing rate (bytes/s) and the window (bytes) the flow must keep
@@ -987,6 +1014,19 @@ mod tests {
         );
         hold(&mut c, 1500, 10);
         assert_eq!(c.tests(), 1);
+    }
+
+    #[test]
+    fn the_stage_names_the_suspicion_and_the_push_for_traces() {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        assert_eq!(c.stage(at(0)), "watching");
+        // Half of C with the queue at TARGET: suspect from the first such sample...
+        c.on_ack(at(1000), &obs(60, FlowPhase::Avoidance, Some(0.5 * C), at(1000)));
+        assert_eq!(c.stage(at(1000)), "suspect");
+        // ... and, once it has lasted, a push test (the suspicion is over then).
+        let (c, t) = pushed();
+        assert_eq!(c.stage(at(t)), "push-test");
     }
 
     #[test]

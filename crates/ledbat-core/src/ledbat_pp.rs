@@ -75,7 +75,7 @@ use crate::controller::{
     config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
 };
 use crate::delay::DelayConfig;
-use crate::delivery::DeliveryRate;
+use crate::delivery::{DeliveryRate, SpanRate};
 use crate::error::{in_range, ConfigError};
 use crate::ledbat::{LedbatConfig, LedbatState};
 use crate::slow_start::{self, Growth, SlowStart, SlowStartRules};
@@ -416,6 +416,8 @@ pub struct LedbatPp {
     comp: Competitor,
     /// Delivery-rate samples for the detection (kept only when it is enabled).
     rate: DeliveryRate,
+    /// The competitor detection's rate samples (spans of at least `competitor::RATE_SPAN`).
+    span: SpanRate,
     /// The last event's time (a probe's limits depend on it).
     now: Instant,
     /// Base delay when the current own hold began.
@@ -451,6 +453,7 @@ impl LedbatPp {
             }),
             comp: Competitor::new(cfg.competitor),
             rate: DeliveryRate::new(),
+            span: SpanRate::new(),
             now: Instant::ZERO,
             hold_base: None,
             cfg,
@@ -713,11 +716,19 @@ impl Controller for LedbatPp {
     fn on_ack(&mut self, now: Instant, ack: &Ack<'_>) {
         let qd = self.st.absorb_rtt(now, ack);
         let sample = if self.comp.enabled() {
-            // Samples over at least the smoothed RTT: per-packet jitter of a few ms cannot
-            // then inflate the path's rate by more than a few per cent.
-            self.rate
-                .on_ack(now, ack, self.st.rtt.srtt())
-                .map(|s| (s.rate, s.app_limited))
+            // The estimator keeps the delivered count and the app-limited mark; the samples
+            // span at least RATE_SPAN and the smoothed RTT, so that neither per-packet
+            // jitter nor a burst the path lets through at once inflates the path's rate.
+            let _ = self.rate.on_ack(now, ack, self.st.rtt.srtt());
+            let span = self
+                .st
+                .rtt
+                .srtt()
+                .map_or(crate::competitor::RATE_SPAN, |r| {
+                    r.max(crate::competitor::RATE_SPAN)
+                });
+            self.span
+                .on_ack(now, self.rate.delivered(), self.rate.app_limited(), span)
         } else {
             None
         };
@@ -873,6 +884,12 @@ impl Controller for LedbatPp {
     fn metrics(&self) -> Metrics {
         let state = match self.phase() {
             Phase::SlowStart => "slow-start",
+            Phase::Avoidance if self.comp.enabled() => match self.comp.stage(self.now) {
+                "suspect" => "avoidance-suspect",
+                "push-test" => "avoidance-push-test",
+                "quiet" => "avoidance-quiet",
+                _ => "avoidance",
+            },
             Phase::Avoidance => "avoidance",
             Phase::Hold { .. } => "slowdown",
             Phase::Ramp => "slowdown-ramp",
