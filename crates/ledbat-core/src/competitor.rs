@@ -1022,7 +1022,10 @@ mod tests {
         learn_rate(&mut c, 0);
         assert_eq!(c.stage(at(0)), "watching");
         // Half of C with the queue at TARGET: suspect from the first such sample...
-        c.on_ack(at(1000), &obs(60, FlowPhase::Avoidance, Some(0.5 * C), at(1000)));
+        c.on_ack(
+            at(1000),
+            &obs(60, FlowPhase::Avoidance, Some(0.5 * C), at(1000)),
+        );
         assert_eq!(c.stage(at(1000)), "suspect");
         // ... and, once it has lasted, a push test (the suspicion is over then).
         let (c, t) = pushed();
