@@ -458,14 +458,25 @@ pub fn senders(
     seen
 }
 
+/// Stream buffers of [`fuzz_exchange`]'s connections, bytes.
+const FUZZ_BUFFER: u32 = 64 * 1024;
+
 /// Drives an established connection pair with adversarial input, for fuzzing: `input` is
 /// read as a program of operations (inject a datagram built from the next bytes, optionally
 /// patched to carry a live connection id and a valid type nibble; step the network; write;
 /// read). Panics if a connection's bookkeeping breaks ([`crate::Connection::check_invariants`]);
 /// any panic is a bug.
+///
+/// The stream buffers are 64 KiB each way (the default is 1 MiB): the same code with a
+/// smaller bound, still more than the exchange's windows reach, so that an execution spends
+/// its time in the exchange rather than in growing and copying megabyte buffers
+/// (docs/fuzzing.md).
 pub fn fuzz_exchange(input: &[u8]) {
+    let conn = crate::ConnectionConfig::default()
+        .send_buffer(FUZZ_BUFFER)
+        .recv_buffer(FUZZ_BUFFER);
     let mut net = Net::new(
-        EndpointConfig::default(),
+        EndpointConfig::default().connection(conn),
         LinkConfig::default(),
         LinkConfig::default(),
         0,
