@@ -317,6 +317,19 @@ enum State {
     },
 }
 
+/// Where the watching stands, for traces ([`Competitor::stage`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Nothing suspected (and while yielding, which the owner's phase shows).
+    Watching,
+    /// The suspicion counts.
+    Suspect,
+    /// A push test runs.
+    PushTest,
+    /// No test after a negative one.
+    Quiet,
+}
+
 /// What the owner must do after an ACK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -428,23 +441,21 @@ impl Competitor {
         self.push_collisions
     }
 
-    /// Where the watching stands at `now`, for traces: `push-test` while a push test runs,
-    /// `quiet` after a negative one, `suspect` while the suspicion counts, `watching`
-    /// otherwise (and while yielding, which the owner's phase shows).
-    pub fn stage(&self, now: Instant) -> &'static str {
+    /// Where the watching stands at `now`, for traces ([`Stage`]).
+    pub fn stage(&self, now: Instant) -> Stage {
         if self.push.is_some() {
-            return "push-test";
+            return Stage::PushTest;
         }
         match self.state {
             State::Watching {
                 quiet_until: Some(q),
                 ..
-            } if now < q => "quiet",
+            } if now < q => Stage::Quiet,
             State::Watching {
                 suspect_since: Some(_),
                 ..
-            } => "suspect",
-            _ => "watching",
+            } => Stage::Suspect,
+            _ => Stage::Watching,
         }
     }
 
@@ -1020,16 +1031,16 @@ mod tests {
     fn the_stage_names_the_suspicion_and_the_push_for_traces() {
         let mut c = on();
         learn_rate(&mut c, 0);
-        assert_eq!(c.stage(at(0)), "watching");
+        assert_eq!(c.stage(at(0)), Stage::Watching);
         // Half of C with the queue at TARGET: suspect from the first such sample...
         c.on_ack(
             at(1000),
             &obs(60, FlowPhase::Avoidance, Some(0.5 * C), at(1000)),
         );
-        assert_eq!(c.stage(at(1000)), "suspect");
+        assert_eq!(c.stage(at(1000)), Stage::Suspect);
         // ... and, once it has lasted, a push test (the suspicion is over then).
         let (c, t) = pushed();
-        assert_eq!(c.stage(at(t)), "push-test");
+        assert_eq!(c.stage(at(t)), Stage::PushTest);
     }
 
     #[test]

@@ -119,6 +119,17 @@ impl DeliveryRate {
         self.sent.clear();
     }
 
+    /// `bytes` more were delivered at `now`: the count and the app-limited mark only, for a
+    /// user that wants no per-packet samples ([`SpanRate`]'s); [`DeliveryRate::on_ack`] does
+    /// this first.
+    pub fn on_delivered(&mut self, now: Instant, bytes: u64) {
+        self.delivered += bytes;
+        self.delivered_time = Some(now);
+        if self.app_limited_until > 0 && self.delivered > self.app_limited_until {
+            self.app_limited_until = 0;
+        }
+    }
+
     /// An ACK at `now`; a sample when the ACK covers a recorded packet and its interval is
     /// at least `min_rtt` (when known).
     pub fn on_ack(
@@ -130,11 +141,7 @@ impl DeliveryRate {
         if ack.bytes_acked == 0 {
             return None;
         }
-        self.delivered += ack.bytes_acked;
-        self.delivered_time = Some(now);
-        if self.app_limited_until > 0 && self.delivered > self.app_limited_until {
-            self.app_limited_until = 0;
-        }
+        self.on_delivered(now, ack.bytes_acked);
         // The latest record sent at or before the newest packet acknowledged.
         let idx = self
             .sent

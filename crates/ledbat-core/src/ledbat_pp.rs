@@ -70,7 +70,7 @@
 //! also fires them). The RFC 6817 flightsize cap, MIN_CWND and loss halving once per RTT are
 //! kept ([`LedbatState`]); a retransmission timeout sets the window to one MSS.
 
-use crate::competitor::{Action, Competitor, CompetitorConfig, FlowPhase, Observation};
+use crate::competitor::{Action, Competitor, CompetitorConfig, FlowPhase, Observation, Stage};
 use crate::controller::{
     config_setters, Ack, Controller, ControllerFactory, Loss, Metrics, Timeout,
 };
@@ -414,7 +414,8 @@ pub struct LedbatPp {
     /// Competitor detection (`competitor.enabled`) and the hold measurements the backoff
     /// uses.
     comp: Competitor,
-    /// Delivery-rate samples for the detection (kept only when it is enabled).
+    /// Bytes delivered and the app-limited mark, for the detection's rate samples (kept
+    /// only when it is enabled).
     rate: DeliveryRate,
     /// The competitor detection's rate samples (spans of at least `competitor::RATE_SPAN`).
     span: SpanRate,
@@ -700,10 +701,7 @@ impl Controller for LedbatPp {
         self.name
     }
 
-    fn on_sent(&mut self, now: Instant, bytes: u64, in_flight: u64) {
-        if self.comp.enabled() {
-            self.rate.on_sent(now, bytes, in_flight);
-        }
+    fn on_sent(&mut self, now: Instant, _bytes: u64, _in_flight: u64) {
         self.poll(now);
     }
 
@@ -716,10 +714,13 @@ impl Controller for LedbatPp {
     fn on_ack(&mut self, now: Instant, ack: &Ack<'_>) {
         let qd = self.st.absorb_rtt(now, ack);
         let sample = if self.comp.enabled() {
-            // The estimator keeps the delivered count and the app-limited mark; the samples
-            // span at least RATE_SPAN and the smoothed RTT, so that neither per-packet
-            // jitter nor a burst the path lets through at once inflates the path's rate.
-            let _ = self.rate.on_ack(now, ack, self.st.rtt.srtt());
+            // The estimator keeps only the delivered count and the app-limited mark (no
+            // per-packet samples); the samples span at least RATE_SPAN and the smoothed
+            // RTT, so that neither per-packet jitter nor a burst the path lets through at
+            // once inflates the path's rate.
+            if ack.bytes_acked > 0 {
+                self.rate.on_delivered(now, ack.bytes_acked);
+            }
             let span = self
                 .st
                 .rtt
@@ -885,10 +886,10 @@ impl Controller for LedbatPp {
         let state = match self.phase() {
             Phase::SlowStart => "slow-start",
             Phase::Avoidance if self.comp.enabled() => match self.comp.stage(self.now) {
-                "suspect" => "avoidance-suspect",
-                "push-test" => "avoidance-push-test",
-                "quiet" => "avoidance-quiet",
-                _ => "avoidance",
+                Stage::Suspect => "avoidance-suspect",
+                Stage::PushTest => "avoidance-push-test",
+                Stage::Quiet => "avoidance-quiet",
+                Stage::Watching => "avoidance",
             },
             Phase::Avoidance => "avoidance",
             Phase::Hold { .. } => "slowdown",
