@@ -90,6 +90,12 @@ pub struct PeerSummary {
     pub uploaded: u64,
     /// Times our outstanding requests went unanswered for the request timeout.
     pub request_timeouts: u64,
+    /// REQUEST messages it sent us.
+    pub requests_received: u64,
+    /// Of those, refused (see [`ledbat_bt_proto::ConnStats`]).
+    pub requests_refused: u64,
+    /// Times we unchoked it.
+    pub unchokes: u64,
     /// How it ended.
     pub reason: Ending,
 }
@@ -283,6 +289,9 @@ where
         downloaded: ended.stats.downloaded,
         uploaded: ended.stats.uploaded,
         request_timeouts: ended.stats.request_timeouts,
+        requests_received: ended.stats.requests_received,
+        requests_refused: ended.stats.requests_refused,
+        unchokes: ended.stats.unchokes,
         reason,
     })
 }

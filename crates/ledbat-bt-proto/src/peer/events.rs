@@ -224,6 +224,13 @@ pub struct ConnStats {
     pub uploaded: u64,
     /// Times our requests went unanswered for the request timeout.
     pub request_timeouts: u64,
+    /// REQUEST messages it sent us.
+    pub requests_received: u64,
+    /// Of those, refused (out of range or for a piece we lack, while we choked it, or past
+    /// the queue limit).
+    pub requests_refused: u64,
+    /// Times we unchoked it.
+    pub unchokes: u64,
 }
 
 /// One connection as a progress display sees it.

@@ -676,6 +676,7 @@ impl<D: BlockData> Peer<D> {
             .conns
             .get_mut(&conn)
             .expect("caller checked membership");
+        c.stats.requests_received += 1;
         let refused = if !valid {
             stats.ignored += 1;
             true
@@ -693,6 +694,7 @@ impl<D: BlockData> Peer<D> {
             false
         };
         if refused {
+            c.stats.requests_refused += 1;
             if c.fast {
                 self.send(conn, Message::RejectRequest(r));
             }
@@ -961,6 +963,7 @@ impl<D: BlockData> Peer<D> {
             .expect("caller checked membership");
         if std::mem::replace(&mut c.am_choking, false) {
             self.unchoked += 1;
+            c.stats.unchokes += 1;
         }
         self.send(conn, Message::Unchoke);
     }

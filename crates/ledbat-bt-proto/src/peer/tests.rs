@@ -695,6 +695,13 @@ fn the_fast_extension_rejects_what_we_will_not_serve() {
         msgs(&mut s, 1),
         vec![Message::Choke, Message::RejectRequest(r1)]
     );
+    // The connection's counters: three requests, the one sent while choked refused (a
+    // cancelled or choked-away request was accepted first), one unchoke.
+    let c = s.conn_stats(1).unwrap();
+    assert_eq!(
+        (c.requests_received, c.requests_refused, c.unchokes),
+        (3, 1, 1)
+    );
 }
 
 #[test]

@@ -69,7 +69,9 @@ pub struct Outcome {
     pub completed_after: Option<f64>,
     /// Why it stopped.
     pub stopped_by: &'static str,
-    /// One JSON object per connection, for the first [`MAX_REPORTED`].
+    /// One JSON object per finished connection, in the order they ended: the first
+    /// [`MAX_REPORTED_PEERS`] that completed the handshake and the first
+    /// [`MAX_REPORTED_FAILED`] that did not.
     pub peers: Vec<serde_json::Value>,
     /// Connections that ended after those, counted only.
     pub peers_unreported: u64,
@@ -115,9 +117,13 @@ impl Progress {
 
 /// Peer addresses the dialer remembers, at most.
 const MAX_KNOWN: usize = 2000;
-/// Finished connections reported one by one in the summary, at most (churning peers end
-/// thousands); the rest are counted.
-const MAX_REPORTED: usize = 500;
+/// Finished connections that completed the BitTorrent handshake reported one by one in the
+/// summary, at most (churning peers end thousands); the rest are counted.
+const MAX_REPORTED_PEERS: usize = 500;
+/// Finished connections that did not (refused, no handshake, a protocol error before it)
+/// reported one by one, at most: under attack they number thousands, and a single cap
+/// shared with the others filled with them and left out the peers that traded.
+const MAX_REPORTED_FAILED: usize = 100;
 
 /// One finished connection.
 struct Ended {
@@ -246,12 +252,40 @@ fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
     });
 }
 
-/// Keeps `v` among the first [`MAX_REPORTED`] connections' reports, or counts it.
-fn report_into(out: &mut Vec<serde_json::Value>, unreported: &mut u64, v: serde_json::Value) {
-    if out.len() < MAX_REPORTED {
-        out.push(v);
-    } else {
-        *unreported += 1;
+/// The summary's reports of finished connections, each kind under its own cap.
+#[derive(Default)]
+struct Reports {
+    list: Vec<serde_json::Value>,
+    /// Listed connections that completed the handshake.
+    handshaken: usize,
+    /// Listed connections that did not.
+    failed: usize,
+    /// Connections past their kind's cap, counted only.
+    unreported: u64,
+}
+
+impl Reports {
+    /// Lists `v` (a connection that completed the handshake if `handshaken`) unless its
+    /// kind's cap is reached; counts it then.
+    fn add(&mut self, v: serde_json::Value, handshaken: bool) {
+        let (n, cap) = if handshaken {
+            (&mut self.handshaken, MAX_REPORTED_PEERS)
+        } else {
+            (&mut self.failed, MAX_REPORTED_FAILED)
+        };
+        if *n < cap {
+            *n += 1;
+            self.list.push(v);
+        } else {
+            self.unreported += 1;
+        }
+    }
+
+    /// Reports `e`, which ended `at` seconds into the run (a line on stderr, an entry here).
+    fn ended(&mut self, e: &Ended, at: f64, pb: &Progress) {
+        let mut v = report_peer(e, pb);
+        v["ended_s"] = ((at * 1000.0).round() / 1000.0).into();
+        self.add(v, e.result.is_ok());
     }
 }
 
@@ -274,8 +308,17 @@ fn report_peer(e: &Ended, pb: &Progress) -> serde_json::Value {
     match &e.result {
         Ok(s) => {
             pb.note(format!(
-                "peer {} {} {dir} ({}): {} B down, {} B up, ended: {:?}{utp}",
-                e.addr, e.transport, s.peer_id, s.downloaded, s.uploaded, s.reason
+                "peer {} {} {dir} ({}): {} B down, {} B up, {} requests ({} refused), \
+                 unchoked {} times, ended: {:?}{utp}",
+                e.addr,
+                e.transport,
+                s.peer_id,
+                s.downloaded,
+                s.uploaded,
+                s.requests_received,
+                s.requests_refused,
+                s.unchokes,
+                s.reason
             ));
             v["summary"] = serde_json::to_value(s).unwrap_or_default();
         }
@@ -418,8 +461,7 @@ pub async fn run_swarm(
     let mut live = 0usize;
     let mut dialer = Dialer::default();
     let mut dial_errors: Vec<String> = Vec::new();
-    let mut peers_json = Vec::new();
-    let mut unreported = 0u64;
+    let mut reports = Reports::default();
     let mut announcer = (!trackers.is_empty()).then(|| Announcer::new(torrent.now()));
     let mut tracker_log =
         serde_json::json!({ "ok": 0, "failed": 0, "last_error": null, "peers_received": 0 });
@@ -526,7 +568,7 @@ pub async fn run_swarm(
                 if e.outgoing {
                     dialer.ended((e.addr, e.transport), e.duplicate);
                 }
-                report_into(&mut peers_json, &mut unreported, report_peer(&e, pb));
+                reports.ended(&e, t0.elapsed().as_secs_f64(), pb);
             }
             Some((event, r)) = ann_rx.recv() => {
                 let now = torrent.now();
@@ -610,7 +652,10 @@ pub async fn run_swarm(
     tokio::pin!(grace);
     while live > 0 {
         tokio::select! {
-            Some(e) = done_rx.recv() => { live -= 1; report_into(&mut peers_json, &mut unreported, report_peer(&e, pb)); }
+            Some(e) = done_rx.recv() => {
+                live -= 1;
+                reports.ended(&e, t0.elapsed().as_secs_f64(), pb);
+            }
             _ = &mut grace => break,
         }
     }
@@ -618,10 +663,42 @@ pub async fn run_swarm(
         seconds,
         completed_after,
         stopped_by,
-        peers: peers_json,
-        peers_unreported: unreported,
+        peers: reports.list,
+        peers_unreported: reports.unreported,
         tracker: tracker_log,
         local,
         error,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refused_connections_do_not_crowd_out_the_peers_that_traded() {
+        let mut r = Reports::default();
+        for i in 0..MAX_REPORTED_FAILED + 50 {
+            r.add(serde_json::json!({ "refused": i }), false);
+        }
+        r.add(serde_json::json!({ "traded": 0 }), true);
+        assert_eq!(r.list.len(), MAX_REPORTED_FAILED + 1);
+        assert_eq!(r.list.last().unwrap()["traded"], 0);
+        assert_eq!(r.unreported, 50);
+    }
+
+    #[test]
+    fn each_kind_is_listed_up_to_its_own_cap_in_the_order_they_ended() {
+        let mut r = Reports::default();
+        for i in 0..MAX_REPORTED_PEERS + 3 {
+            r.add(serde_json::json!({ "i": i }), true);
+        }
+        r.add(serde_json::json!({ "failed": true }), false);
+        assert_eq!(r.handshaken, MAX_REPORTED_PEERS);
+        assert_eq!(r.failed, 1);
+        assert_eq!(r.unreported, 3);
+        assert_eq!(r.list[0]["i"], 0);
+        assert_eq!(r.list[MAX_REPORTED_PEERS - 1]["i"], MAX_REPORTED_PEERS - 1);
+        assert_eq!(r.list[MAX_REPORTED_PEERS]["failed"], true);
+    }
 }
