@@ -216,7 +216,7 @@ def _med(g: dict | None, name: str):
 
 
 def checks(doc: dict, cc: str = DEFAULT_CC, target_ms: float = DEFAULT_TARGET_MS) -> list[dict]:
-    """The issue's targets for `cc`, per FIFO and base RTT measured (medians of repeats)."""
+    """The targets for `cc`, per FIFO and base RTT measured (medians of repeats)."""
     agg = aggregate(doc)
     out = []
     by = {(g["fifo_ms"], g["rtt_ms"], g["cross"], g["seeder"]): g for g in agg["single"]}

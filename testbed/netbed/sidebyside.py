@@ -328,7 +328,7 @@ def parse_args(argv):
                     help="overall time limit (default: the plan's estimate + 50 %%)")
     ap.add_argument("--no-install", action="store_true")
     ap.add_argument("--strict", action="store_true",
-                    help="exit 1 also when one of the issue's checks is missed")
+                    help="exit 1 also when one of the targets is missed")
     ap.add_argument("--list", action="store_true", help="print the plan and exit")
     return ap.parse_args(argv)
 

@@ -27,7 +27,7 @@ controller by name:
 
 Results: JSON (`--json`, default OUT/tcpbed.json) with every figure, command, date, commit
 and load, and Markdown tables (`--md`) with the median [min..max] over the repeats and the
-issue's checks. Exit 0 when every scenario ran, 1 when some could not be measured, 2 when
+target checks. Exit 0 when every scenario ran, 1 when some could not be measured, 2 when
 the bed cannot run, 3 on the overall time limit.
 """
 

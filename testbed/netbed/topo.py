@@ -35,7 +35,7 @@ class Bottleneck:
     """The router's egress toward the receiver."""
 
     rate_bps: int = 10_000_000
-    """Link rate in bit/s. Default 10 Mbit/s: a home uplink (issue 'uTP transport', part 4)."""
+    """Link rate in bit/s. Default 10 Mbit/s: a home uplink."""
     fifo_frames: int = 250
     """FIFO size in full 1514-byte frames. Default 250 = 378 500 B = 303 ms at 10 Mbit/s:
     a bloated home uplink, comfortably above LEDBAT's 100 ms TARGET."""
