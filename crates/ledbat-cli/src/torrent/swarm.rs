@@ -70,8 +70,9 @@ pub struct Outcome {
     /// Why it stopped.
     pub stopped_by: &'static str,
     /// One JSON object per finished connection, in the order they ended: the first
-    /// [`MAX_REPORTED_PEERS`] that completed the handshake and the first
-    /// [`MAX_REPORTED_FAILED`] that did not.
+    /// [`MAX_REPORTED_TRADED`] that moved payload, the first [`MAX_REPORTED_IDLE`] of those
+    /// that completed the handshake without moving any, and as many of those that did not
+    /// complete it.
     pub peers: Vec<serde_json::Value>,
     /// Connections that ended after those, counted only.
     pub peers_unreported: u64,
@@ -117,13 +118,15 @@ impl Progress {
 
 /// Peer addresses the dialer remembers, at most.
 const MAX_KNOWN: usize = 2000;
-/// Finished connections that completed the BitTorrent handshake reported one by one in the
-/// summary, at most (churning peers end thousands); the rest are counted.
-const MAX_REPORTED_PEERS: usize = 500;
-/// Finished connections that did not (refused, no handshake, a protocol error before it)
-/// reported one by one, at most: under attack they number thousands, and a single cap
-/// shared with the others filled with them and left out the peers that traded.
-const MAX_REPORTED_FAILED: usize = 100;
+/// Finished connections that moved payload (either way) reported one by one in the summary,
+/// at most; the rest are counted.
+const MAX_REPORTED_TRADED: usize = 500;
+/// Finished connections that completed the BitTorrent handshake but moved no payload, and
+/// those that did not complete it (refused, no handshake, a protocol error before it),
+/// reported one by one, at most, each kind: under attack both number thousands (peers that
+/// reconnect every second, slowloris), and a single cap shared with the others filled with
+/// them and left out the peers that traded.
+const MAX_REPORTED_IDLE: usize = 100;
 
 /// One finished connection.
 struct Ended {
@@ -252,29 +255,37 @@ fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
     });
 }
 
+/// What a finished connection did, for the summary's caps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// It moved payload.
+    Traded,
+    /// It completed the handshake and moved none.
+    Handshaken,
+    /// It ended before the handshake or was refused.
+    Failed,
+}
+
 /// The summary's reports of finished connections, each kind under its own cap.
 #[derive(Default)]
 struct Reports {
     list: Vec<serde_json::Value>,
-    /// Listed connections that completed the handshake.
-    handshaken: usize,
-    /// Listed connections that did not.
-    failed: usize,
+    /// Listed connections of each kind: traded, handshaken, failed.
+    listed: [usize; 3],
     /// Connections past their kind's cap, counted only.
     unreported: u64,
 }
 
 impl Reports {
-    /// Lists `v` (a connection that completed the handshake if `handshaken`) unless its
-    /// kind's cap is reached; counts it then.
-    fn add(&mut self, v: serde_json::Value, handshaken: bool) {
-        let (n, cap) = if handshaken {
-            (&mut self.handshaken, MAX_REPORTED_PEERS)
-        } else {
-            (&mut self.failed, MAX_REPORTED_FAILED)
+    /// Lists `v` unless its kind's cap is reached; counts it then.
+    fn add(&mut self, v: serde_json::Value, kind: Kind) {
+        let (i, cap) = match kind {
+            Kind::Traded => (0, MAX_REPORTED_TRADED),
+            Kind::Handshaken => (1, MAX_REPORTED_IDLE),
+            Kind::Failed => (2, MAX_REPORTED_IDLE),
         };
-        if *n < cap {
-            *n += 1;
+        if self.listed[i] < cap {
+            self.listed[i] += 1;
             self.list.push(v);
         } else {
             self.unreported += 1;
@@ -285,7 +296,12 @@ impl Reports {
     fn ended(&mut self, e: &Ended, at: f64, pb: &Progress) {
         let mut v = report_peer(e, pb);
         v["ended_s"] = ((at * 1000.0).round() / 1000.0).into();
-        self.add(v, e.result.is_ok());
+        let kind = match &e.result {
+            Ok(s) if s.downloaded + s.uploaded > 0 => Kind::Traded,
+            Ok(_) => Kind::Handshaken,
+            Err(_) => Kind::Failed,
+        };
+        self.add(v, kind);
     }
 }
 
@@ -676,29 +692,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn refused_connections_do_not_crowd_out_the_peers_that_traded() {
+    fn idle_and_refused_connections_do_not_crowd_out_the_peers_that_traded() {
         let mut r = Reports::default();
-        for i in 0..MAX_REPORTED_FAILED + 50 {
-            r.add(serde_json::json!({ "refused": i }), false);
+        for i in 0..MAX_REPORTED_IDLE + 50 {
+            r.add(serde_json::json!({ "refused": i }), Kind::Failed);
+            r.add(serde_json::json!({ "idle": i }), Kind::Handshaken);
         }
-        r.add(serde_json::json!({ "traded": 0 }), true);
-        assert_eq!(r.list.len(), MAX_REPORTED_FAILED + 1);
+        r.add(serde_json::json!({ "traded": 0 }), Kind::Traded);
+        assert_eq!(r.list.len(), 2 * MAX_REPORTED_IDLE + 1);
         assert_eq!(r.list.last().unwrap()["traded"], 0);
-        assert_eq!(r.unreported, 50);
+        assert_eq!(r.unreported, 100);
     }
 
     #[test]
     fn each_kind_is_listed_up_to_its_own_cap_in_the_order_they_ended() {
         let mut r = Reports::default();
-        for i in 0..MAX_REPORTED_PEERS + 3 {
-            r.add(serde_json::json!({ "i": i }), true);
+        for i in 0..MAX_REPORTED_TRADED + 3 {
+            r.add(serde_json::json!({ "i": i }), Kind::Traded);
         }
-        r.add(serde_json::json!({ "failed": true }), false);
-        assert_eq!(r.handshaken, MAX_REPORTED_PEERS);
-        assert_eq!(r.failed, 1);
+        r.add(serde_json::json!({ "failed": true }), Kind::Failed);
+        assert_eq!(r.listed, [MAX_REPORTED_TRADED, 0, 1]);
         assert_eq!(r.unreported, 3);
         assert_eq!(r.list[0]["i"], 0);
-        assert_eq!(r.list[MAX_REPORTED_PEERS - 1]["i"], MAX_REPORTED_PEERS - 1);
-        assert_eq!(r.list[MAX_REPORTED_PEERS]["failed"], true);
+        assert_eq!(
+            r.list[MAX_REPORTED_TRADED - 1]["i"],
+            MAX_REPORTED_TRADED - 1
+        );
+        assert_eq!(r.list[MAX_REPORTED_TRADED]["failed"], true);
     }
 }
