@@ -5,7 +5,7 @@ our client) and the simulator's from the `means.csv` of
 ledbat-bt-proto, on simulated links). docs/swarm-sim/kernel.md holds the table and what
 explains the differences.
 
-    python3 -m netbed.simkernel SIM_SWEEP_DIR BED_DIR [--client ours] [--rep R]
+    python3 -m netbed.simkernel SIM_SWEEP_DIR BED_DIR [--client ours] [--rep R] [--where KEY=VALUE]
 
 With several repetitions on the bed (`testbed/swarm.py --repeat 3`), each kernel cell is the
 median over them with the range beside it; `--rep R` reads one repetition only.
@@ -51,12 +51,17 @@ def combine(rows: list[dict]) -> dict:
     return out
 
 
-def sim_rows(means_csv: str) -> dict[str, dict]:
+def sim_rows(means_csv: str, where: dict[str, str] | None = None) -> dict[str, dict]:
     """Per sweep case: E[T] (s) with its 95 % half-width over the seeds, E[Q] (ms), the
-    TCP byte share, the number of seeds and whether every run completed."""
+    TCP byte share, the number of seeds and whether every run completed. `where` keeps
+    the rows whose grid columns have these values (a sweep with a `[grid]` has several
+    rows per case; without `where` the last one is kept)."""
     out = {}
+    where = where or {}
     with open(means_csv, newline="") as f:
         for r in csv.DictReader(f):
+            if any(r.get(k) != v for k, v in where.items()):
+                continue
             num = lambda k: float(r[k]) if r.get(k) not in (None, "") else None  # noqa: E731
             out[r["case"]] = {"t": num("download_mean_s.mean"),
                               "t_ci": num("download_mean_s.ci95"),
@@ -109,7 +114,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--client", default="ours")
     ap.add_argument("--rep", type=int, default=None,
                     help="one repetition only (default: every one found, median and range)")
+    ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                    help="the simulator's rows with this grid value (repeatable), for a "
+                         "sweep with a [grid] such as swarm-bed-transport.sweep.toml")
     a = ap.parse_args(argv)
+    where = {}
+    for w in a.where:
+        k, sep, v = w.partition("=")
+        if not sep:
+            print(f"error: --where {w}: expected KEY=VALUE", file=sys.stderr)
+            return 2
+        where[k] = v
     means = os.path.join(a.sim, "means.csv")
     if not os.path.exists(means):
         print(f"error: no means.csv in {a.sim}", file=sys.stderr)
@@ -129,7 +144,11 @@ def main(argv: list[str] | None = None) -> int:
         what = a.rep if a.rep else "R"
         print(f"error: no <scenario>-{a.client}-{what}/run.json in {a.bed}", file=sys.stderr)
         return 2
-    print(table(sim_rows(means), kernel), end="")
+    sim = sim_rows(means, where)
+    if not sim:
+        print(f"error: no row of {means} matches --where", file=sys.stderr)
+        return 2
+    print(table(sim, kernel), end="")
     return 0
 
 

@@ -78,3 +78,16 @@ def test_the_command_reads_every_repetition(tmp_path, capsys):
     assert out[2].startswith("| utp | 100.0 ± 1.0 | 110.0 (100.0-120.0) | 0.91 |")
     assert simkernel.main([str(sim), str(bed), "--rep", "2"]) == 0
     assert capsys.readouterr().out.splitlines()[2].startswith("| utp | 100.0 ± 1.0 | 120.0 | 0.83 |")
+
+
+def test_sim_rows_where_picks_one_grid_point(tmp_path):
+    means = tmp_path / "means.csv"
+    means.write_text(
+        "case,transport.spurious_rto,runs,complete.mean,download_mean_s.mean,"
+        "download_mean_s.ci95,swarm_queue_mean_ms.mean,tcp_byte_share.mean\n"
+        "tcp,none,10,1,112.0,2.0,230.0,1.0\n"
+        "tcp,linux,10,1,104.0,2.0,350.0,1.0\n")
+    assert simkernel.sim_rows(str(means))["tcp"]["t"] == 104.0
+    none = simkernel.sim_rows(str(means), {"transport.spurious_rto": "none"})
+    assert none["tcp"]["t"] == 112.0 and none["tcp"]["q"] == 230.0
+    assert simkernel.sim_rows(str(means), {"transport.spurious_rto": "eifel"}) == {}
