@@ -86,6 +86,8 @@ class Attacker:
         self.stats = Stats(a.kind)
         self.targets = [t for t in a.targets.split(",") if t]
         self.deadline = time.monotonic() + a.max_seconds
+        # The listening server of the serving kinds, kept for the run's length.
+        self.server = None
 
     def alive(self) -> bool:
         return time.monotonic() < self.deadline
@@ -273,7 +275,7 @@ class Attacker:
         k = self.kind
         if k in ("badpiece", "liar", "garbage"):
             host, port = self.a.listen.rsplit(":", 1)
-            server = await asyncio.start_server(self.on_incoming, host, int(port))
+            self.server = await asyncio.start_server(self.on_incoming, host, int(port))
             self.announce()
             tasks += [asyncio.create_task(self.dial_loop(t, self.serving_session))
                       for t in self.targets]
