@@ -4,7 +4,7 @@
 
 mod controllers;
 mod repro_cmd;
-mod sim_cmd;
+mod sim;
 mod support;
 mod tcp_cmd;
 mod torrent;
@@ -29,9 +29,9 @@ enum Command {
     Controllers(controllers::Args),
     /// Run one simulation scenario (flows, or a BitTorrent swarm; also `ledbat swarm`).
     #[command(visible_alias = "swarm")]
-    Sim(sim_cmd::SimArgs),
+    Sim(sim::SimArgs),
     /// Run a parameter grid of simulations in parallel.
-    Sweep(sim_cmd::SweepArgs),
+    Sweep(sim::SweepArgs),
     /// Re-check the papers' quantitative claims and write the report.
     Repro(repro_cmd::Args),
     /// Send a file over uTP.
@@ -48,8 +48,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Controllers(a) => controllers::run(a),
-        Command::Sim(a) => sim_cmd::run_sim(a),
-        Command::Sweep(a) => sim_cmd::run_sweep(a),
+        Command::Sim(a) => sim::run_sim(a),
+        Command::Sweep(a) => sim::run_sweep(a),
         Command::Repro(a) => repro_cmd::run(a),
         Command::Send(a) => transfer::run_send(a),
         Command::Recv(a) => transfer::run_recv(a),

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::sim_plot::COLOURS;
+use super::plot::COLOURS;
 
 fn opt(v: Option<f64>, digits: usize) -> String {
     v.map_or("-".into(), |x| format!("{x:.digits$}"))

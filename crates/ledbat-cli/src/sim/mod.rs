@@ -2,9 +2,7 @@
 //! parallel). Outputs are written into a temporary directory next to the destination and
 //! renamed into place, so a failed run leaves nothing half-written.
 
-#[path = "sim_plot.rs"]
-mod sim_plot;
-#[path = "swarm_out.rs"]
+mod plot;
 mod swarm_out;
 
 use crate::support::outln;
@@ -229,7 +227,7 @@ fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> anyhow::Result<()> {
     std::fs::write(dir.join("scenario.toml"), sc.to_toml())?;
     if let Some(s) = &r.series {
         std::fs::write(dir.join("series.csv"), export::series_table(s).to_csv())?;
-        sim_plot::write_plots(dir, s)?;
+        plot::write_plots(dir, s)?;
     }
     if let Some(s) = &r.swarm {
         swarm_out::write_files(dir, s)?;
