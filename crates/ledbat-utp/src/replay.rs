@@ -98,17 +98,17 @@ impl Replay {
     }
 
     fn check(&mut self) {
-        for h in self.ep.handles().collect::<Vec<_>>() {
-            let Some(c) = self.ep.connection(h) else {
+        let Replay { ep, out, .. } = self;
+        for h in ep.handles() {
+            let Some(c) = ep.connection(h) else {
                 continue;
             };
             if let Err(e) = c.check_invariants() {
                 panic!("invariant broken: {e}");
             }
-            if self.ep.peer_addr(h) == Some(peer_addr(0)) {
-                self.out.peer0_established |= c.is_established();
-                let acked = c.stats().bytes_acked;
-                self.out.peer0_bytes_acked = self.out.peer0_bytes_acked.max(acked);
+            if ep.peer_addr(h) == Some(peer_addr(0)) {
+                out.peer0_established |= c.is_established();
+                out.peer0_bytes_acked = out.peer0_bytes_acked.max(c.bytes_acked());
             }
         }
     }

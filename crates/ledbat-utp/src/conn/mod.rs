@@ -454,6 +454,12 @@ impl Connection {
         }
     }
 
+    /// Payload bytes of ours the peer has acknowledged so far
+    /// ([`ConnectionStats::bytes_acked`] without building the whole report).
+    pub fn bytes_acked(&self) -> u64 {
+        self.stats.bytes_acked
+    }
+
     /// Counters and state.
     pub fn stats(&self) -> ConnectionStats {
         let mut s = self.stats.clone();

@@ -70,6 +70,30 @@ fn handshake_uses_bep29_ids_and_sequence_numbers() {
 }
 
 #[test]
+fn bytes_acked_counts_what_the_peer_acknowledged() {
+    let (mut a, mut b, now) = pair();
+    a.write(&[7u8; 3000]).unwrap();
+    assert_eq!(
+        a.bytes_acked(),
+        0,
+        "nothing acknowledged before the peer saw data"
+    );
+    let mut after_round = Vec::new();
+    for _ in 0..3 {
+        for d in drain(&mut a, now) {
+            b.handle_datagram(now, &d);
+        }
+        for d in drain(&mut b, now) {
+            a.handle_datagram(now, &d);
+        }
+        after_round.push(a.bytes_acked());
+        assert_eq!(a.bytes_acked(), a.stats().bytes_acked);
+    }
+    // The first window is two packets of 1,380 payload bytes; the rest follows.
+    assert_eq!(after_round, [2760, 3000, 3000]);
+}
+
+#[test]
 fn duplicate_syn_is_answered_again() {
     let now = Instant::from_millis(1);
     let mut a = Connection::connect(now, cfg(), 10).unwrap();
