@@ -154,6 +154,16 @@ def queue_delay(qdisc_samples: list[dict], a: float, b: float, rate_bps: int) ->
     )
 
 
+def queue_reaches(qdisc_samples: list[dict], a: float, b: float, ms: float,
+                  rate_bps: int) -> float | None:
+    """Time of the first sample in [a, b] whose backlog holds `ms` or more at the link's
+    rate (None when none does): when a competitor's queue appears above a flow's own."""
+    for r in qdisc_samples:
+        if a <= r["t"] <= b and r["backlog"] * 8 / rate_bps * 1000 >= ms:
+            return r["t"]
+    return None
+
+
 def jain(rates: list[float]) -> float:
     """Jain's fairness index of `rates` (nan if all are zero)."""
     s = sum(rates)

@@ -66,6 +66,7 @@ SINGLE_FIGURES = {
     "drops_warm": "alone.drops",
     "slowdowns_alone": "alone.slowdowns",
     "until20": "beside.time_until_below_20pct_s",
+    "until20_q": "beside.time_until_below_20pct_from_queue_s",
     "utp_beside": "beside.utp_mbit",
     "cross_beside": "beside.cross_mbit",
     "after": "after.payload_from_3s_mbit",
@@ -174,7 +175,8 @@ def markdown(doc: dict) -> str:
                   "repeats", "",
                   "| base RTT | seeder | runs | alone: payload Mbit/s | queue mean / p95 ms | "
                   "drops from start / after warm-up | slowdowns alone | "
-                  f"beside {cross}: time until < 20 % | uTP / {cross} Mbit/s | "
+                  f"beside {cross}: time until < 20 % of the link from its start | "
+                  f"uTP / {cross} Mbit/s | "
                   f"after {cross} leaves: Mbit/s from 3 s | whole after | time to 95 % of "
                   "the best deployed alone | slowdowns after |",
                   "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -182,6 +184,9 @@ def markdown(doc: dict) -> str:
             until = fmt(g["until20"], 1, " s")
             if g["never_below20"]:
                 until += f" ({g['never_below20']} never)"
+            if g["until20_q"]:
+                # Runs before this figure was measured have none.
+                until += f"; {fmt(g['until20_q'], 1, ' s')} from its queue"
             fail = f" ({len(g['failed'])} failed)" if g["failed"] else ""
             back = fmt(g["back95"], 1, " s")
             if g["never_back"]:

@@ -18,7 +18,8 @@ and reports, from the bed's counters and qdisc samples:
   for ours the slowdowns its trace shows;
 - beside the cross traffic (last half of its run): both rates; time until uTP < 20 % of the
   link: from its start until the flow's 1 s-window rate falls below 2 Mbit/s and stays there
-  (none = not within its run);
+  (none = not within its run), and the same from when its queue appears (the FIFO first
+  holds 66 ms, 1.1 x the scavenger's TARGET, as the simulator's sweep measures it);
 - after it leaves: payload rate over the AFTER seconds, and from 3 s after it left.
 
 Then, per controller, base RTT and repeat, two of our flows (`ledbat torrent seed` ->
@@ -55,6 +56,9 @@ OUR_CCS = ["scavenger", "ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
 SEEDERS = ["libtorrent", "transmission"] + OUR_CCS
 CROSSES = ["cubic", "bbr"]
 LINK_SHARE = 0.20  # "time until the uTP flow is below 20 % of the link"
+# The cross traffic's queue has appeared when the FIFO holds 1.1 x the scavenger's TARGET
+# (60 ms), as in the simulator's sweep (`netbed.simbeside`).
+QUEUE_APPEARS_MS = 66.0
 WARM_S = 5.0  # alone window starts this long after the first data
 BACK_AFTER_S = 3.0  # "back at that rate within 3 s" of the cross traffic leaving
 FIRST_DATA_BYTES = 200_000  # frames counted before a flow is said to have started
@@ -225,6 +229,7 @@ def analyse_single(res: RunResult, rate_bps: int, flow: str = "utp",
     u = measure.flow_frames(res.counters, flow)
     c = measure.flow_frames(res.counters, "cross")
     until = measure.time_until_below(u, x.t_start, te, LINK_SHARE * rate_bps)
+    tq = measure.queue_reaches(res.qdisc, x.t_start, te, QUEUE_APPEARS_MS, rate_bps)
     d = measure.queue_delay(res.qdisc, half, te, rate_bps)
     out["beside"] = {
         "window_s": round(te - half, 1),
@@ -232,6 +237,9 @@ def analyse_single(res: RunResult, rate_bps: int, flow: str = "utp",
         "cross_mbit": _r(c.rate_bps(half, te) / 1e6),
         "queue_mean_ms": _r(d.mean_ms, 1),
         "time_until_below_20pct_s": _r(until, 1),
+        "queue_at_s": None if tq is None else _r(tq - x.t_start, 1),
+        "time_until_below_20pct_from_queue_s":
+            None if until is None or tq is None else _r(until - (tq - x.t_start), 1),
         "cross_s": round(te - x.t_start, 1),
     }
     end = min(utp.t_stop or math.inf, res.t0 + res.length)

@@ -70,6 +70,14 @@ class DelayTest(unittest.TestCase):
         d = measure.queue_delay(q, 0.5, 2.5, 10_000_000)
         self.assertAlmostEqual(d.mean_ms, 100.0)
 
+    def test_queue_reaches_finds_the_first_sample_at_the_threshold(self):
+        # 82 500 B at 10 Mbit/s is 66 ms: the sample at 2 s reaches 66 ms, not the one at 1 s
+        # (65 ms) nor the one at 0.5 s (outside the window).
+        q = [{"t": t, "backlog": bl} for t, bl in [(0.5, 100_000), (1.0, 81_250),
+                                                    (2.0, 82_500), (3.0, 120_000)]]
+        self.assertEqual(measure.queue_reaches(q, 0.8, 4.0, 66.0, 10_000_000), 2.0)
+        self.assertIsNone(measure.queue_reaches(q, 0.8, 1.5, 66.0, 10_000_000))
+
     def test_percentile_interpolates(self):
         self.assertEqual(measure.percentile([1, 2, 3, 4, 5], 50), 3)
         self.assertAlmostEqual(measure.percentile([0, 10], 95), 9.5)

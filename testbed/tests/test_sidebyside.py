@@ -17,14 +17,15 @@ RATE = 10_000_000
 def single_run(utp_rate, backlog=125_000, cubic_at=20.0, cubic_for=20.0, delay=2.0,
                after=10.0):
     """uTP from `delay` s at utp_rate(t) (frames), cubic from cubic_at taking the rest, then
-    `after` s of uTP alone."""
+    `after` s of uTP alone; the FIFO holds `backlog` bytes (or backlog(t))."""
     length = cubic_at + cubic_for + after + 1
     fl = [Flow("utp", "bt-lt", 0.0, length),
           Flow("cross", "iperf3-cubic", cubic_at, cubic_for)]
 
     def u(t):
         return 0.0 if t < delay else utp_rate(t)
-    return synthetic("s", fl, length, [u, lambda t: RATE - u(t)], lambda t: backlog)
+    queue = backlog if callable(backlog) else (lambda t: backlog)
+    return synthetic("s", fl, length, [u, lambda t: RATE - u(t)], queue)
 
 
 class SingleTest(unittest.TestCase):
@@ -50,6 +51,17 @@ class SingleTest(unittest.TestCase):
         res = single_run(lambda t: RATE if t < 28 or t >= 40 else 0.1 * RATE)
         bc = sbs.analyse_single(res, RATE)["beside"]
         self.assertAlmostEqual(bc["time_until_below_20pct_s"], 8.0, delta=1.2)
+
+    def test_the_time_also_counts_from_when_the_queue_appears(self):
+        # 50 kB (40 ms) of queue until 23 s, then 125 kB (100 ms >= 66 ms): the queue appears
+        # 3 s after cubic's start at 20 s; uTP falls below 20 % at 28 s.
+        res = single_run(lambda t: RATE if t < 28 or t >= 40 else 0.1 * RATE,
+                         backlog=lambda t: 50_000 if t < 23 else 125_000)
+        bc = sbs.analyse_single(res, RATE)["beside"]
+        self.assertAlmostEqual(bc["queue_at_s"], 3.0, delta=0.2)
+        self.assertAlmostEqual(bc["time_until_below_20pct_from_queue_s"],
+                               bc["time_until_below_20pct_s"] - bc["queue_at_s"], delta=0.11)
+        self.assertAlmostEqual(bc["time_until_below_20pct_from_queue_s"], 5.0, delta=1.2)
 
     def test_never_yielding_is_none(self):
         res = single_run(lambda t: RATE if t < 20 else 0.5 * RATE)

@@ -21,7 +21,8 @@
 //!                (application-limited samples only when larger)
 //! watching:  suspect, in congestion avoidance, while the link is busy (qd >= TARGET / 2)
 //!            and on every rate sample  rate < share * C  and (qd > 1.1 TARGET or
-//!            rate >= min_share * C),  for suspect_rtts smoothed RTTs; then a test:
+//!            rate >= min_share * C or a test was positive),  for suspect_rtts smoothed
+//!            RTTs; then a test:
 //!   hold test (qd > 1.1 TARGET): the owner starts a slowdown of test_hold_rtts RTTs now;
 //!            qd_min = smallest qd from one RTT into the hold to its end
 //!              qd_min > max(eta, test_packets * MSS / C)          positive
@@ -40,14 +41,16 @@
 //!   a negative test the suspicion asked for: no test for quiet * 2^k (k-th in a row, k <= 3)
 //! yielding:  window one packet, paced at yield_share * C; every probe_interval (at once
 //!            when the queue drains below eta) a probe paces at probe_share * C for
-//!            PROBE_LEN (longer when the queue is near TARGET: until it would reach
-//!            (1 + push_share) TARGET); over its ACKs
+//!            PROBE_LEN (longer from a queue of TARGET / 4 to 1.2 TARGET: until it would
+//!            reach (1 + push_share) TARGET); over its ACKs
 //!              growth = max qd - qd when it began
 //!            queue at the start >= TARGET / 2, or growth >= probe_share * length / 4: busy
 //!            otherwise room; room twice, at least `confirm` apart: the competitor left:
 //!            slow start again, at full speed up to C x (RTT - qd)
-//!            a queue near TARGET that falls by push_drop * TARGET (not to empty) in the
-//!            AFTERMATH_RTTS after the probe: a flow of our kind; resume sharing with it
+//!            from a queue of TARGET / 4 to 1.2 TARGET, the others backed off when in the
+//!            AFTERMATH_RTTS after the probe it fell by push_drop * TARGET or below eta;
+//!            they backed off after two probes in a row, at most KIN_CONFIRM apart: a
+//!            flow of our kind; resume sharing with it
 //! ```
 //!
 //! Why each guard: a slowdown empties the queue of a flow alone, so its own dips never test
@@ -74,6 +77,9 @@ pub const PROBE_GIVE_UP: Duration = Duration::from_secs(1);
 pub const AFTERMATH_RTTS: f64 = 2.0;
 /// A push test is void when the queue rose more than this many times what the push added.
 pub const DOUBLE_PUSH: f64 = 1.25;
+/// A queue that falls after a probe shows a flow of our kind only when it fell after the
+/// previous probe too, at most this long before (BBR's ProbeRTT comes every 10 s).
+pub const KIN_CONFIRM: Duration = Duration::from_secs(5);
 /// Before a push test the suspicion lasts up to this many RTTs more, drawn at random.
 pub const DESYNC_RTTS: f64 = 4.0;
 /// Rate samples span at least this long (and the smoothed RTT; [`crate::delivery::SpanRate`]):
@@ -257,6 +263,13 @@ pub struct Observation {
     pub flight: f64,
 }
 
+/// A queue a probe pushes to (1 + push_share) TARGET, where a flow of our kind may be
+/// holding it or ramping back to it: a quarter of TARGET to 1.2 TARGET.
+fn probe_range(qd: Duration, target: Duration) -> bool {
+    let (q, t) = (qd.as_nanos(), target.as_nanos());
+    q * 4 >= t && q * 5 <= t * 6
+}
+
 /// The quiet time after the `kin`-th finding of our own kind in a row (counting it):
 /// `quiet * 2^kin`, at most 8 times `quiet`.
 fn quiet_for(quiet: Duration, kin: &mut u32) -> Duration {
@@ -314,6 +327,8 @@ enum State {
         next_probe: Instant,
         probe: Option<Probe>,
         room_at: Option<Instant>,
+        /// When the queue last fell after a probe (see `probe_range`).
+        backed_at: Option<Instant>,
     },
 }
 
@@ -511,6 +526,7 @@ impl Competitor {
             next_probe,
             probe,
             room_at,
+            ..
         } = &mut self.state
         else {
             return;
@@ -520,9 +536,10 @@ impl Competitor {
                 // Long enough, at probe_share of the path's rate into a busy link, to raise a
                 // queue held near TARGET to (1 + push_share) TARGET: a LEDBAT++ flow holding
                 // it backs off from that.
+                // (From a quarter of TARGET: a queue that may be a flow of our kind's ramp
+                // gets the same push.)
                 let t = self.push_target.unwrap_or(Duration::ZERO);
-                let near =
-                    qd.as_nanos() * 4 >= t.as_nanos() && qd.as_nanos() * 5 <= t.as_nanos() * 6;
+                let near = probe_range(qd, t);
                 let rise = crate::slowdown::scale(t, 1.0 + self.cfg.push_share).saturating_sub(qd);
                 let len = if near {
                     PROBE_LEN.max(crate::slowdown::scale(rise, 1.0 / self.cfg.probe_share))
@@ -621,6 +638,7 @@ impl Competitor {
                 next_probe: now + self.cfg.probe_interval,
                 probe: None,
                 room_at: None,
+                backed_at: None,
             };
         }
     }
@@ -697,14 +715,19 @@ impl Competitor {
                 suspect_since,
                 quiet_until,
                 first_positive,
-                ..
+                positives,
             } => {
                 let busy = o.qd.as_nanos() * 2 >= o.target.as_nanos();
                 // Above TARGET the flow's share does not matter: LEDBAT++ flows bring the
-                // queue down to TARGET, a standing queue above it is a competitor's.
+                // queue down to TARGET, a standing queue above it is a competitor's. Nor
+                // after a positive test: the test's hold left the flow with little, and a
+                // push needs no share of its own to show whether the others back off.
                 let above = o.qd.as_nanos() * 10 > o.target.as_nanos() * 11;
+                let confirming = *positives > 0;
                 let small = o.rate.is_some_and(|(r, _)| {
-                    c > 0.0 && r < self.cfg.share * c && (above || r >= self.cfg.min_share * c)
+                    c > 0.0
+                        && r < self.cfg.share * c
+                        && (above || confirming || r >= self.cfg.min_share * c)
                 });
                 let quiet = quiet_until.is_some_and(|q| now < q);
                 if o.phase != FlowPhase::Avoidance || !busy || quiet {
@@ -766,6 +789,7 @@ impl Competitor {
                 next_probe,
                 probe,
                 room_at,
+                backed_at,
             } => {
                 let Some(mut p) = *probe else {
                     // The queue drained: the competitor may have left; probe at once.
@@ -801,21 +825,30 @@ impl Competitor {
                 let t = o.target.as_nanos();
                 let from = p.from.as_nanos();
                 let after = p.after.unwrap_or(p.from).as_nanos();
-                // A flow that holds about TARGET and backs off from a queue above it is one
-                // of our kind (a latecomer whose slow start looked like a competitor):
-                // share with it as LEDBAT++ does.
+                // A flow that backs off from the probe's queue twice in a row is one of our
+                // kind (a latecomer whose slow start looked like a competitor): share with
+                // it as LEDBAT++ does. Backing off: the queue falls by push_drop * TARGET,
+                // or drains to nothing (a LEDBAT++ flow that joined the slowdown it read in
+                // the probe's end). Once is not enough: BBR's queue falls at times of its
+                // own (the window it sets after a ProbeRTT) and drains in its ProbeRTT, a
+                // competitor's drains when it leaves (which the room test below finds);
+                // only our kind backs off after each probe.
                 let drop = crate::slowdown::scale(o.target, self.cfg.push_drop).as_nanos();
-                // Partly: a queue drained to nothing is a flow gone quiet (BBR's ProbeRTT, or
-                // a competitor leaving), which the room test below sorts out.
-                let partly = after > o.eta.as_nanos();
-                if from * 4 >= t && from * 5 <= t * 6 && after + drop <= from && partly {
-                    self.state = State::Watching {
-                        suspect_since: None,
-                        positives: 0,
-                        first_positive: None,
-                        quiet_until: Some(now + quiet_for(self.cfg.quiet, &mut self.kin)),
-                    };
-                    return Action::Resume(0);
+                if probe_range(p.from, o.target) {
+                    let drained = after <= o.eta.as_nanos();
+                    let fell = drained || after + drop <= from;
+                    let twice =
+                        fell && backed_at.is_some_and(|b| now.saturating_since(b) <= KIN_CONFIRM);
+                    *backed_at = fell.then_some(now);
+                    if twice {
+                        self.state = State::Watching {
+                            suspect_since: None,
+                            positives: 0,
+                            first_positive: None,
+                            quiet_until: Some(now + quiet_for(self.cfg.quiet, &mut self.kin)),
+                        };
+                        return Action::Resume(0);
+                    }
                 }
                 // A queue at half TARGET or more when it began: the link was busy anyway
                 // (a full FIFO has no room to show a probe's growth).
@@ -1148,6 +1181,7 @@ mod tests {
             next_probe: at(t + 1000),
             probe: None,
             room_at: None,
+            backed_at: None,
         };
         c
     }
@@ -1205,21 +1239,129 @@ mod tests {
     }
 
     #[test]
-    fn a_queue_near_target_that_falls_after_a_probe_is_a_flow_of_our_kind() {
+    fn a_probe_near_target_runs_until_it_would_raise_the_queue_to_1_3_target() {
         let mut c = yielding_at(0);
-        // From 60 ms: the probe runs until it would raise the queue to 1.3 x 60 = 78 ms, 18 ms
-        // at half of C: 36 ms. The queue then falls to 45 ms (by 15 >= 9 ms, not to empty).
+        // From 60 ms: until the probe would raise the queue to 1.3 x 60 = 78 ms, 18 ms at half
+        // of C: 36 ms. From 10 ms (below TARGET / 4): the standard 30 ms.
         c.on_ack(at(1000), &obs(60, FlowPhase::Other, None, at(900)));
         let State::Yielding { probe: Some(p), .. } = c.state else {
             panic!("no probe");
         };
         assert_eq!(p.end.saturating_since(p.start), ms(36));
-        c.on_ack(at(1100), &obs(75, FlowPhase::Other, None, at(1010)));
-        c.on_ack(at(1140), &obs(50, FlowPhase::Other, None, at(1036)));
-        c.on_ack(at(1250), &obs(45, FlowPhase::Other, None, at(1150)));
-        let a = c.on_ack(at(1345), &obs(45, FlowPhase::Other, None, at(1245)));
-        assert_eq!(a, Action::Resume(0));
+        let mut c = yielding_at(0);
+        c.on_ack(at(1000), &obs(10, FlowPhase::Other, None, at(900)));
+        let State::Yielding { probe: Some(p), .. } = c.state else {
+            panic!("no probe");
+        };
+        assert_eq!(p.end.saturating_since(p.start), PROBE_LEN);
+    }
+
+    /// A probe from a queue of 60 ms at `t` ms (36 ms long) whose aftermath falls to `after`
+    /// ms; returns the action of the ACK that ends it, 345 ms after `t`.
+    fn probe_near_target(c: &mut Competitor, t: u64, after: u64) -> Action {
+        c.on_ack(at(t), &obs(60, FlowPhase::Other, None, at(t - 100)));
+        assert!(c.probing(at(t)), "a probe from {t} ms");
+        c.on_ack(at(t + 100), &obs(75, FlowPhase::Other, None, at(t + 10)));
+        c.on_ack(at(t + 140), &obs(after, FlowPhase::Other, None, at(t + 36)));
+        c.on_ack(
+            at(t + 250),
+            &obs(after, FlowPhase::Other, None, at(t + 150)),
+        );
+        c.on_ack(
+            at(t + 345),
+            &obs(after, FlowPhase::Other, None, at(t + 245)),
+        )
+    }
+
+    #[test]
+    fn a_queue_near_target_that_falls_after_two_probes_is_a_flow_of_our_kind() {
+        let mut c = yielding_at(0);
+        // Falls to 45 ms (by 15 >= push_drop x TARGET = 9 ms): BBR's window settling after a
+        // ProbeRTT could do that once; busy (the probe began at TARGET / 2 or more). The
+        // next probe 1 s after the evaluation.
+        assert_eq!(probe_near_target(&mut c, 1000, 45), Action::None);
+        assert!(c.yielding());
+        assert_eq!(c.next_tick(), Some(at(2345)));
+        // Again 1.345 s later (<= KIN_CONFIRM): a flow that backs off after each probe.
+        assert_eq!(probe_near_target(&mut c, 2345, 45), Action::Resume(0));
         assert!(!c.yielding());
+    }
+
+    #[test]
+    fn a_queue_that_drains_after_two_probes_near_target_is_a_flow_of_our_kind() {
+        let mut c = yielding_at(0);
+        // Drained to 0 ms: a LEDBAT++ flow that joined the slowdown it read in the probe's
+        // end, or a ProbeRTT; the second time, our kind.
+        assert_eq!(probe_near_target(&mut c, 1000, 0), Action::None);
+        assert_eq!(probe_near_target(&mut c, 2345, 0), Action::Resume(0));
+    }
+
+    #[test]
+    fn a_queue_that_drains_after_two_probes_from_half_target_is_a_flow_of_our_kind() {
+        let mut c = yielding_at(0);
+        for (t, want) in [(1000, Action::None), (2500, Action::Resume(0))] {
+            // From 30 ms: the probe runs until it would raise the queue to 78 ms, 48 ms at
+            // half of C: 96 ms. Its ACKs show 60 ms; after it the queue drains to 0 (<= eta
+            // 2 ms): a flow that joined the slowdown it read in the probe's end.
+            c.on_ack(at(t), &obs(30, FlowPhase::Other, None, at(t - 100)));
+            let State::Yielding { probe: Some(p), .. } = c.state else {
+                panic!("no probe at {t}");
+            };
+            assert_eq!(p.end.saturating_since(p.start), ms(96));
+            c.on_ack(at(t + 150), &obs(60, FlowPhase::Other, None, at(t + 90)));
+            c.on_ack(at(t + 200), &obs(0, FlowPhase::Other, None, at(t + 100)));
+            c.on_ack(at(t + 300), &obs(0, FlowPhase::Other, None, at(t + 200)));
+            assert_eq!(
+                c.on_ack(at(t + 400), &obs(0, FlowPhase::Other, None, at(t + 300))),
+                want,
+                "{t}"
+            );
+        }
+        assert!(!c.yielding());
+    }
+
+    #[test]
+    fn a_queue_that_falls_less_than_push_drop_is_no_finding() {
+        let mut c = yielding_at(0);
+        // From 30 ms to 25 ms after each probe, twice: 5 ms < push_drop x TARGET = 9 ms (BBR's
+        // 3/4 phase at a base RTT of 20 ms takes a quarter of 20 ms away). Busy: the queue
+        // began at TARGET / 2.
+        for t in [1000, 2500] {
+            c.on_ack(at(t), &obs(30, FlowPhase::Other, None, at(t - 100)));
+            c.on_ack(at(t + 150), &obs(60, FlowPhase::Other, None, at(t + 90)));
+            c.on_ack(at(t + 200), &obs(25, FlowPhase::Other, None, at(t + 100)));
+            c.on_ack(at(t + 300), &obs(25, FlowPhase::Other, None, at(t + 200)));
+            let a = c.on_ack(at(t + 400), &obs(25, FlowPhase::Other, None, at(t + 300)));
+            assert_eq!(a, Action::None, "{t}");
+        }
+        assert!(c.yielding());
+    }
+
+    #[test]
+    fn back_offs_that_are_not_in_a_row_keep_the_flow_yielding() {
+        let mut c = yielding_at(0);
+        // Fell, stayed, fell (1.345 s apart): the queue that stayed is not our kind's.
+        assert_eq!(probe_near_target(&mut c, 1000, 45), Action::None);
+        assert_eq!(probe_near_target(&mut c, 2345, 60), Action::None);
+        assert_eq!(probe_near_target(&mut c, 3690, 45), Action::None);
+        assert!(c.yielding());
+    }
+
+    #[test]
+    fn back_offs_more_than_kin_confirm_apart_keep_the_flow_yielding() {
+        let mut c = yielding_at(0);
+        assert_eq!(probe_near_target(&mut c, 1000, 45), Action::None);
+        // Four probes from a full FIFO (80 ms, not near TARGET: busy, no finding), each
+        // evaluated 330 ms after it and the next 1 s later; then the queue falls after a
+        // probe near TARGET again, 5.65 s after the first fell (> KIN_CONFIRM).
+        let mut t = 2345;
+        for _ in 0..4 {
+            assert_eq!(probe(&mut c, t, 80, 80, 80), Action::None);
+            t += 1330;
+        }
+        assert_eq!(t, 7665);
+        assert_eq!(probe_near_target(&mut c, t, 45), Action::None);
+        assert!(c.yielding());
     }
 
     #[test]
