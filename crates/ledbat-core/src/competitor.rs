@@ -102,7 +102,8 @@ pub struct CompetitorConfig {
     pub share: f64,
     /// ... and at least this share: a flow with less cannot drain enough of the queue for
     /// another LEDBAT++ flow to join its slowdown (it joins at 0.8 TARGET), and already
-    /// leaves most of the link to the others. Default 0.2.
+    /// leaves most of the link to the others (not asked after a positive test, whose hold
+    /// left the flow with little). Default 0.2.
     pub min_share: f64,
     /// ... for this many RTTs (smoothed). Default 4.
     pub suspect_rtts: f64,
