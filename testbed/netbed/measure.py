@@ -154,6 +154,11 @@ def queue_delay(qdisc_samples: list[dict], a: float, b: float, rate_bps: int) ->
     )
 
 
+# A competitor's queue has appeared when the FIFO holds 1.1 x the scavenger's TARGET (60 ms):
+# the side-by-side plan's "within 2 s of its queue appearing", on the bed and in the simulator.
+QUEUE_APPEARS_MS = 66.0
+
+
 def queue_reaches(qdisc_samples: list[dict], a: float, b: float, ms: float,
                   rate_bps: int) -> float | None:
     """Time of the first sample in [a, b] whose backlog holds `ms` or more at the link's

@@ -56,9 +56,6 @@ OUR_CCS = ["scavenger", "ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
 SEEDERS = ["libtorrent", "transmission"] + OUR_CCS
 CROSSES = ["cubic", "bbr"]
 LINK_SHARE = 0.20  # "time until the uTP flow is below 20 % of the link"
-# The cross traffic's queue has appeared when the FIFO holds 1.1 x the scavenger's TARGET
-# (60 ms), as in the simulator's sweep (`netbed.simbeside`).
-QUEUE_APPEARS_MS = 66.0
 WARM_S = 5.0  # alone window starts this long after the first data
 BACK_AFTER_S = 3.0  # "back at that rate within 3 s" of the cross traffic leaving
 FIRST_DATA_BYTES = 200_000  # frames counted before a flow is said to have started
@@ -229,7 +226,8 @@ def analyse_single(res: RunResult, rate_bps: int, flow: str = "utp",
     u = measure.flow_frames(res.counters, flow)
     c = measure.flow_frames(res.counters, "cross")
     until = measure.time_until_below(u, x.t_start, te, LINK_SHARE * rate_bps)
-    tq = measure.queue_reaches(res.qdisc, x.t_start, te, QUEUE_APPEARS_MS, rate_bps)
+    tq = measure.queue_reaches(res.qdisc, x.t_start, te, measure.QUEUE_APPEARS_MS,
+                               rate_bps)
     d = measure.queue_delay(res.qdisc, half, te, rate_bps)
     out["beside"] = {
         "window_s": round(te - half, 1),

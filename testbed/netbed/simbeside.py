@@ -41,7 +41,7 @@ import subprocess
 import sys
 import tempfile
 
-from .measure import jain, time_until_below
+from .measure import QUEUE_APPEARS_MS, jain, time_until_below
 from .paths import REPO, default_ledbat_bin
 from .simseries import delivered, read_columns
 
@@ -55,7 +55,6 @@ CROSSES = {
 WEB = ('{ kind = "sessions", chunks = 1, chunk_packets = [20, 200], gap = ["0s", "0s"], '
        'think = ["0.5s", "2s"] }')
 CASES = ("beside", "two", "noise", "stall", "web")
-TARGET_MS = 60.0
 LINK_BPS = 10e6
 PKT_MS = 1500 * 8 / LINK_BPS * 1e3  # a 1500-byte frame on the 10 Mbit/s link, ms
 
@@ -104,7 +103,7 @@ def analyse_beside(res: dict) -> dict:
     d = delivered(c, "scavenger")
     alone = d.rate_bps(5, 30)
     until = time_until_below(d, 30, 50, 0.2 * LINK_BPS)
-    tq = queue_reaches(c, 30, 50, 1.1 * TARGET_MS)
+    tq = queue_reaches(c, 30, 50, QUEUE_APPEARS_MS)
     return {
         "alone_mbit": alone / 1e6,
         "queue_ms": mean_in(c, "bottleneck.queue_pkts", 5, 30) * PKT_MS,

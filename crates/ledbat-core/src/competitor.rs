@@ -711,12 +711,13 @@ impl Competitor {
             return Action::None;
         }
         let c = self.path.get();
+        let confirming = self.confirming();
         match &mut self.state {
             State::Watching {
                 suspect_since,
                 quiet_until,
                 first_positive,
-                positives,
+                ..
             } => {
                 let busy = o.qd.as_nanos() * 2 >= o.target.as_nanos();
                 // Above TARGET the flow's share does not matter: LEDBAT++ flows bring the
@@ -724,7 +725,6 @@ impl Competitor {
                 // after a positive test: the test's hold left the flow with little, and a
                 // push needs no share of its own to show whether the others back off.
                 let above = o.qd.as_nanos() * 10 > o.target.as_nanos() * 11;
-                let confirming = *positives > 0;
                 let small = o.rate.is_some_and(|(r, _)| {
                     c > 0.0
                         && r < self.cfg.share * c
