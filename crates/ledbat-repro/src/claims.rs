@@ -255,6 +255,60 @@ pub struct SetupRun {
     pub verdict: Verdict,
 }
 
+/// What a claim's null gave (catalog rule 12): serialised as `{"setup", "verdict", ..}` for
+/// a null run, `{"excludes", "model", ..}` for an alternative model's value and `{"none"}`
+/// for a claim with neither.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum NullOutcome {
+    /// The claim run under its null.
+    Run {
+        /// What the null run changes.
+        setup: String,
+        /// The scenario instances of the null run.
+        scenarios: Vec<String>,
+        /// The mean over seeds under the null (`None`: no seed gave a value).
+        mean: Option<f64>,
+        /// The verdict of that mean under the claim's own bands.
+        verdict: Verdict,
+    },
+    /// Another model's value, which the claim's tolerance band must exclude.
+    Excludes {
+        /// The value.
+        excludes: f64,
+        /// The model that gives it.
+        model: String,
+        /// Whether the claim's tolerance band excludes it.
+        excluded: bool,
+    },
+    /// Why the claim has neither.
+    None {
+        /// The reason.
+        none: String,
+    },
+}
+
+impl NullOutcome {
+    /// Whether the null proves the claim could fail: a null run whose verdict is neither
+    /// "reproduced" nor, where the claim's own verdict holds its direction, that verdict; an
+    /// alternative value the tolerance excludes. `None` where the null says nothing (no run
+    /// gave a value, the claim was not run or is not testable, or the claim has no null).
+    pub fn discriminates(&self, own: Verdict) -> Option<bool> {
+        match self {
+            NullOutcome::Run { mean: None, .. } => None,
+            NullOutcome::Run { verdict, .. } => match own {
+                Verdict::NotRun | Verdict::NotTestable => None,
+                Verdict::Reproduced | Verdict::Differs => {
+                    Some(*verdict != own && *verdict != Verdict::Reproduced)
+                }
+                Verdict::NotReproduced => Some(*verdict != Verdict::Reproduced),
+            },
+            NullOutcome::Excludes { excluded, .. } => Some(*excluded),
+            NullOutcome::None { .. } => None,
+        }
+    }
+}
+
 /// The result of evaluating one claim.
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
@@ -302,6 +356,8 @@ pub struct Outcome {
     pub errors: Vec<String>,
     /// The claim's setup departures that could flip its verdict, run the paper's way.
     pub setup_runs: Vec<SetupRun>,
+    /// What the claim's null gave (catalog rule 12); `None` for a claim without one.
+    pub null: Option<NullOutcome>,
     /// The claim tries what the paper only suggests (coverage map, `tried`): it is reported
     /// apart and left out of the verdict counts.
     pub tried: bool,

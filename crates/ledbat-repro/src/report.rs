@@ -575,6 +575,7 @@ mod tests {
             explanation: String::new(),
             errors: vec![],
             setup_runs: vec![],
+            null: None,
             tried: false,
             order: false,
             untestable: String::new(),

@@ -4,8 +4,11 @@
 //! paper where a verdict could depend on it (a setup row of the coverage map with `risk =
 //! "yes"` and `alt` overrides) is also run the paper's way, for the same seeds.
 
+use crate::catalog::Null;
 use crate::catalog::{self, Claim, ScenarioRef};
-use crate::claims::{fill_quotes, is_fragile, setup_flips, Outcome, SetupRun, Verdict};
+use crate::claims::{
+    fill_quotes, is_fragile, setup_flips, NullOutcome, Outcome, SetupRun, Verdict,
+};
 use crate::coverage::{Map, Risk};
 use crate::plot::{HBand, Plot, Series};
 use crate::report::Report;
@@ -200,6 +203,7 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         .iter()
         .flat_map(|c| setup_variants(c, &map))
         .flat_map(|v| v.scenarios)
+        .chain(claims.iter().filter_map(Claim::null_scenarios).flatten())
         .filter(|r| refs.binary_search(r).is_err())
         .collect();
     variants.sort();
@@ -409,6 +413,27 @@ pub fn evaluate(
                 }),
         )
         .collect();
+    let null = match &claim.null {
+        Null::Unset => None,
+        Null::Run { setup, .. } | Null::Scenarios { setup, .. } => {
+            let scenarios = claim.null_scenarios().unwrap_or_default();
+            let mean = mean_over_seeds(opts, claim, &scenarios, results);
+            Some(NullOutcome::Run {
+                setup: setup.to_string(),
+                scenarios: scenarios.iter().map(ScenarioRef::label).collect(),
+                mean,
+                verdict: mean.map_or(Verdict::NotRun, judge),
+            })
+        }
+        Null::Excludes { value, model } => Some(NullOutcome::Excludes {
+            excludes: *value,
+            model: model.to_string(),
+            excluded: !claim.tolerance.holds(*value),
+        }),
+        Null::None { reason } => Some(NullOutcome::None {
+            none: reason.to_string(),
+        }),
+    };
     // An untestable claim's verdict does not come from its values: fragility is judged on
     // what its values alone would say.
     let judged = match (&summary, verdict) {
@@ -482,10 +507,13 @@ pub fn evaluate(
         exact_start,
         fragile,
         runs: distinct_instances(claim) * (opts.seeds as usize + 1)
-            + variants.len() * distinct_instances(claim) * opts.seeds as usize,
+            + (variants.len() + usize::from(claim.null_scenarios().is_some()))
+                * distinct_instances(claim)
+                * opts.seeds as usize,
         explanation: claim.explanation.into(),
         errors,
         setup_runs,
+        null,
         tried: map.tried_claims().contains(claim.id),
         order: matches!(claim.form, crate::catalog::Form::Order { .. }),
         untestable: claim.untestable.unwrap_or_default().into(),

@@ -63,6 +63,16 @@
 //!     claim is [`Claim::untestable`] with the reason: it still runs and shows its value, and
 //!     its verdict is "not testable in this model", counted apart.
 //!
+//! 12. **Every claim can be proven wrong** (`every_claim_has_a_null`, and
+//!     `tests/null_runs.rs` in quick mode). A claim names its [`Null`]: the run in which the
+//!     effect its statement asserts is absent (the mechanism switched off, the two flows'
+//!     roles swapped, the controller replaced by the one it is compared with, the parameter
+//!     moved to where the paper says the effect vanishes), judged by the claim's own bands;
+//!     its verdict there must not be "reproduced", nor the claim's own verdict where that
+//!     holds the direction. A plain number with a band names instead another model's value
+//!     that its tolerance excludes, or says in one line why neither exists; the report lists
+//!     those.
+//!
 //! Older rules, still kept: a direction can fail (some value contradicts it); the tolerance
 //! band lies inside the direction band, so that a "reproduced" value never contradicts the
 //! claim's own direction; an explanation does not type figures of the run it accompanies
@@ -212,6 +222,78 @@ pub struct Hinge {
     /// other choice gives); `false` for a departure from what the paper states (rule 6:
     /// fragile only where the other choice flips the verdict).
     pub unstated: bool,
+}
+
+/// The counterfactual that would prove a claim wrong (module doc, rule 12): a run in which
+/// the effect the statement asserts is absent, and so whose verdict must not be the claim's
+/// own; or, for a plain number with a band, another model's value that the band must
+/// exclude; or why neither exists.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Null {
+    /// The placeholder of [`Claim::base`]; a catalog test rejects it.
+    Unset,
+    /// A null run: the claim's scenarios with `set` appended to those whose file is in
+    /// `files` (all of them when `files` is empty), judged by the claim's own bands.
+    Run {
+        /// What the null run changes and why the effect vanishes there (one line).
+        setup: &'static str,
+        /// Overrides giving the null setup.
+        set: &'static [&'static str],
+        /// The scenario files `set` applies to; empty: all of the claim's.
+        files: &'static [&'static str],
+    },
+    /// A null run on other scenario instances: as many as the claim's own, in its order
+    /// (where a null needs different overrides per sweep point, or another file).
+    Scenarios {
+        /// What the null run changes and why the effect vanishes there (one line).
+        setup: &'static str,
+        /// The null's scenario instances, in the order the claim's extractor expects.
+        scenarios: Vec<ScenarioRef>,
+    },
+    /// No meaningful null run (a plain number with a band): another model's value, which
+    /// the claim's tolerance band must exclude.
+    Excludes {
+        /// The alternative model's value, in the claim's unit.
+        value: f64,
+        /// The model that gives it, and where from (one line).
+        model: &'static str,
+    },
+    /// Neither a null run nor an alternative value exists: why, in one line.
+    None {
+        /// The reason.
+        reason: &'static str,
+    },
+}
+
+impl Null {
+    /// A null run with `set` appended to every scenario of the claim.
+    pub fn run(setup: &'static str, set: &'static [&'static str]) -> Null {
+        Null::Run {
+            setup,
+            set,
+            files: &[],
+        }
+    }
+    /// A null run with `set` appended to the claim's scenarios whose file is in `files`.
+    pub fn run_on(
+        setup: &'static str,
+        files: &'static [&'static str],
+        set: &'static [&'static str],
+    ) -> Null {
+        Null::Run { setup, set, files }
+    }
+    /// A null run on other scenario instances (as many as the claim's, in its order).
+    pub fn scenarios(setup: &'static str, scenarios: Vec<ScenarioRef>) -> Null {
+        Null::Scenarios { setup, scenarios }
+    }
+    /// An alternative model's value the claim's tolerance band must exclude.
+    pub fn excludes(value: f64, model: &'static str) -> Null {
+        Null::Excludes { value, model }
+    }
+    /// Why the claim has neither a null run nor an alternative value.
+    pub fn none(reason: &'static str) -> Null {
+        Null::None { reason }
+    }
 }
 
 /// The paper's range of a swept parameter (module doc, rule 7).
@@ -377,6 +459,8 @@ pub struct Claim {
     pub sweep: Option<SweepRange>,
     /// The claim whose value this one is computed from, on the same runs (rule 3).
     pub derived: Option<Derived>,
+    /// The counterfactual that would prove the claim wrong (rule 12).
+    pub null: Null,
 }
 
 impl Claim {
@@ -418,6 +502,28 @@ impl Claim {
             hinge: None,
             sweep: None,
             derived: None,
+            null: Null::Unset,
+        }
+    }
+
+    /// The null run's scenarios ([`Null::Run`] applied to the claim's, or
+    /// [`Null::Scenarios`]'s own); `None` for a null without a run.
+    pub fn null_scenarios(&self) -> Option<Vec<ScenarioRef>> {
+        match &self.null {
+            Null::Run { set, files, .. } => Some(
+                self.scenarios
+                    .iter()
+                    .map(|s| {
+                        let mut s = s.clone();
+                        if files.is_empty() || files.contains(&s.file) {
+                            s.set.extend(set.iter().map(|a| a.to_string()));
+                        }
+                        s
+                    })
+                    .collect(),
+            ),
+            Null::Scenarios { scenarios, .. } => Some(scenarios.clone()),
+            _ => None,
         }
     }
 
