@@ -11,7 +11,11 @@
 //! - **not testable in this model**: the claim's statement is about something the model
 //!   cannot decide (its value follows from how the model is built, whatever the run); the
 //!   claim names why (`Claim::untestable`), still runs and shows its value, and is counted
-//!   apart from the three verdicts above.
+//!   apart from the three verdicts above;
+//! - **inconclusive**: the scenario cannot show the effect: a precondition the claim
+//!   declares on its own runs (`catalog::Precondition`, "the queue reaches TARGET") fails
+//!   on the mean over seeds. Decided by that check, never by hand; counted apart, never as
+//!   "not reproduced".
 //!
 //! An *order* ("X finishes first") is decided in each seed: the claim's value is the share
 //! of seeds that show it, with its Wilson 95 % interval, and the bands apply to that share
@@ -171,6 +175,9 @@ pub enum Verdict {
     NotRun,
     /// The model cannot decide the statement (the claim says why); counted apart.
     NotTestable,
+    /// The scenario cannot show the effect: the claim's declared precondition on its runs
+    /// fails (`catalog::Precondition`); counted apart, never as "not reproduced".
+    Inconclusive,
 }
 
 impl Verdict {
@@ -182,6 +189,7 @@ impl Verdict {
             Verdict::NotReproduced => "not reproduced",
             Verdict::NotRun => "not run",
             Verdict::NotTestable => "not testable in this model",
+            Verdict::Inconclusive => "inconclusive",
         }
     }
 
@@ -197,9 +205,34 @@ impl Verdict {
     }
 }
 
-/// The claim ids an explanation quotes as `{=id}`: the report replaces each with that
-/// claim's measured mean, so an explanation never types a figure of a run.
-pub fn quoted_claims(text: &str) -> Vec<&str> {
+/// What a template of an explanation quotes from a claim's run: `{=id}` its mean over
+/// seeds, `{=id:null}` the mean of its null run, `{=id@seedN}` seed N's value alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quoted {
+    /// The mean over seeds (`{=id}`).
+    Mean,
+    /// The mean over seeds of the claim's null run (`{=id:null}`).
+    Null,
+    /// One seed's value (`{=id@seedN}`).
+    Seed(u64),
+}
+
+/// One template `{=...}` of an explanation, split into the claim id and what it quotes;
+/// `None` for a suffix that is not `:null` or `@seedN`.
+pub fn parse_quote(inner: &str) -> Option<(&str, Quoted)> {
+    if let Some(id) = inner.strip_suffix(":null") {
+        return Some((id, Quoted::Null));
+    }
+    if let Some((id, seed)) = inner.split_once("@seed") {
+        return seed.parse().ok().map(|n| (id, Quoted::Seed(n)));
+    }
+    (!inner.contains([':', '@'])).then_some((inner, Quoted::Mean))
+}
+
+/// The templates of an explanation, as written between `{=` and `}` (`s001-a`,
+/// `s001-a:null`, `s001-a@seed2`): the report replaces each with the quoted value, so an
+/// explanation never types a figure of a run.
+pub fn quoted_templates(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(i) = rest.find("{=") {
@@ -215,16 +248,24 @@ pub fn quoted_claims(text: &str) -> Vec<&str> {
     out
 }
 
-/// `text` with every `{=id}` replaced by `mean(id)` (4 significant digits), or by
-/// "`id` (not run here)" when that claim was not evaluated.
-pub fn fill_quotes(text: &str, mean: impl Fn(&str) -> Option<f64>) -> String {
+/// The claim ids an explanation quotes (every template's id, whatever it quotes of it).
+pub fn quoted_claims(text: &str) -> Vec<&str> {
+    quoted_templates(text)
+        .into_iter()
+        .map(|t| parse_quote(t).map_or(t, |(id, _)| id))
+        .collect()
+}
+
+/// `text` with every template replaced by `value(id, what)` (4 significant digits), or by
+/// "`id` (not run here)" when that claim gave no such value.
+pub fn fill_quotes(text: &str, value: impl Fn(&str, Quoted) -> Option<f64>) -> String {
     let mut s = text.to_string();
-    for id in quoted_claims(text) {
-        let v = match mean(id) {
+    for t in quoted_templates(text) {
+        let v = match parse_quote(t).and_then(|(id, q)| value(id, q)) {
             Some(m) => fmt_num(m),
-            None => format!("`{id}` (not run here)"),
+            None => format!("`{t}` (not run here)"),
         };
-        s = s.replacen(&format!("{{={id}}}"), &v, 1);
+        s = s.replacen(&format!("{{={t}}}"), &v, 1);
     }
     s
 }
@@ -297,7 +338,7 @@ impl NullOutcome {
         match self {
             NullOutcome::Run { mean: None, .. } => None,
             NullOutcome::Run { verdict, .. } => match own {
-                Verdict::NotRun | Verdict::NotTestable => None,
+                Verdict::NotRun | Verdict::NotTestable | Verdict::Inconclusive => None,
                 Verdict::Reproduced | Verdict::Differs => {
                     Some(*verdict != own && *verdict != Verdict::Reproduced)
                 }
@@ -307,6 +348,19 @@ impl NullOutcome {
             NullOutcome::None { .. } => None,
         }
     }
+}
+
+/// What a claim's precondition gave (the scenario can show the effect only when it holds).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PreconditionOutcome {
+    /// What must hold, in words ("the queue reaches TARGET").
+    pub what: String,
+    /// The band the precondition's quantity must lie in.
+    pub band: Band,
+    /// The mean over seeds of that quantity (`None`: no seed gave a value).
+    pub mean: Option<f64>,
+    /// Whether the mean lies in the band.
+    pub holds: bool,
 }
 
 /// The result of evaluating one claim.
@@ -358,6 +412,12 @@ pub struct Outcome {
     pub setup_runs: Vec<SetupRun>,
     /// What the claim's null gave (catalog rule 12); `None` for a claim without one.
     pub null: Option<NullOutcome>,
+    /// Why the claim's verdict may be the same under its null (`Claim::null_same`); empty
+    /// where it may not.
+    pub null_same: String,
+    /// The claim's precondition on its runs and whether it held (`None`: the claim declares
+    /// none); a failed one makes the verdict "inconclusive".
+    pub precondition: Option<PreconditionOutcome>,
     /// The claim tries what the paper only suggests (coverage map, `tried`): it is reported
     /// apart and left out of the verdict counts.
     pub tried: bool,
@@ -437,13 +497,107 @@ mod tests {
     fn quoted_claims_are_replaced_by_their_means() {
         let t = "ours {=s001-a} against {=s002-b}, {=s003-c}";
         assert_eq!(quoted_claims(t), vec!["s001-a", "s002-b", "s003-c"]);
-        let f = fill_quotes(t, |id| match id {
-            "s001-a" => Some(0.123456),
-            "s002-b" => Some(42.0),
+        let f = fill_quotes(t, |id, q| match (id, q) {
+            ("s001-a", Quoted::Mean) => Some(0.123456),
+            ("s002-b", Quoted::Mean) => Some(42.0),
             _ => None,
         });
         assert_eq!(f, "ours 0.1235 against 42, `s003-c` (not run here)");
-        assert_eq!(fill_quotes("no quote {here}", |_| None), "no quote {here}");
+        assert_eq!(fill_quotes("no quote {here}", |_, _| None), "no quote {here}");
+    }
+
+    #[test]
+    fn templates_quote_a_null_run_or_one_seed() {
+        let t = "own {=s001-a}, null {=s001-a:null}, seed 2 {=s001-a@seed2}, bad {=s001-a:x}";
+        // A malformed template is kept whole, so the catalog test names it as unknown.
+        assert_eq!(
+            quoted_claims(t),
+            vec!["s001-a", "s001-a", "s001-a", "s001-a:x"]
+        );
+        assert_eq!(parse_quote("s001-a:null"), Some(("s001-a", Quoted::Null)));
+        assert_eq!(parse_quote("s001-a@seed2"), Some(("s001-a", Quoted::Seed(2))));
+        assert_eq!(parse_quote("s001-a@seedx"), None);
+        assert_eq!(parse_quote("s001-a:x"), None);
+        let f = fill_quotes(t, |_, q| match q {
+            Quoted::Mean => Some(1.0),
+            Quoted::Null => Some(2.0),
+            Quoted::Seed(n) => Some(n as f64 * 10.0),
+        });
+        assert_eq!(
+            f,
+            "own 1, null 2, seed 2 20, bad `s001-a:x` (not run here)"
+        );
+    }
+
+    fn null_run(verdict: Verdict) -> NullOutcome {
+        NullOutcome::Run {
+            setup: "roles swapped".into(),
+            scenarios: vec![],
+            mean: Some(0.5),
+            verdict,
+        }
+    }
+
+    #[test]
+    fn a_null_run_discriminates_when_it_is_not_reproduced_nor_the_own_verdict() {
+        use Verdict::*;
+        // Own verdict reproduced: the null must give differs' neither; only "not reproduced".
+        assert_eq!(null_run(NotReproduced).discriminates(Reproduced), Some(true));
+        assert_eq!(null_run(Differs).discriminates(Reproduced), Some(true));
+        assert_eq!(null_run(Reproduced).discriminates(Reproduced), Some(false));
+        // Own verdict differs: the null giving differs as well shows nothing.
+        assert_eq!(null_run(Differs).discriminates(Differs), Some(false));
+        assert_eq!(null_run(NotReproduced).discriminates(Differs), Some(true));
+        assert_eq!(null_run(Reproduced).discriminates(Differs), Some(false));
+        // Own verdict not reproduced: only a reproduced null is suspect.
+        assert_eq!(null_run(NotReproduced).discriminates(NotReproduced), Some(true));
+        assert_eq!(null_run(Reproduced).discriminates(NotReproduced), Some(false));
+        // Nothing to say where the claim itself says nothing, or the null gave no value.
+        for own in [NotRun, NotTestable, Inconclusive] {
+            assert_eq!(null_run(NotReproduced).discriminates(own), None);
+        }
+        let empty = NullOutcome::Run {
+            setup: String::new(),
+            scenarios: vec![],
+            mean: None,
+            verdict: NotRun,
+        };
+        assert_eq!(empty.discriminates(Reproduced), None);
+    }
+
+    #[test]
+    fn an_alternative_value_discriminates_when_excluded_and_a_reason_never_does() {
+        let alt = |excluded| NullOutcome::Excludes {
+            excludes: 1200.0,
+            model: "TCP fills the buffer".into(),
+            excluded,
+        };
+        assert_eq!(alt(true).discriminates(Verdict::Reproduced), Some(true));
+        assert_eq!(alt(false).discriminates(Verdict::Differs), Some(false));
+        let none = NullOutcome::None {
+            none: "a setup number".into(),
+        };
+        assert_eq!(none.discriminates(Verdict::Reproduced), None);
+    }
+
+    #[test]
+    fn null_outcomes_serialise_as_the_issue_asks() {
+        let j = |n: &NullOutcome| serde_json::to_value(n).unwrap();
+        let r = j(&null_run(Verdict::Differs));
+        assert_eq!(r["setup"], "roles swapped");
+        assert_eq!(r["verdict"], "differs");
+        let e = j(&NullOutcome::Excludes {
+            excludes: 1200.0,
+            model: "m".into(),
+            excluded: true,
+        });
+        assert_eq!((e["excludes"].as_f64(), &e["model"]), (Some(1200.0), &"m".into()));
+        let n = j(&NullOutcome::None { none: "why".into() });
+        assert_eq!(n, serde_json::json!({"none": "why"}));
+        assert_eq!(
+            serde_json::to_value(Verdict::Inconclusive).unwrap(),
+            "inconclusive"
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Report writers: a terminal table, JSON, `report.md` (one row per claim) and a
 //! self-contained `index.html` (inline SVG plots, no external resources).
 
-use crate::claims::{fmt_num, setup_flips, Outcome, Verdict};
+use crate::claims::{fmt_num, setup_flips, NullOutcome, Outcome, Verdict};
 use crate::plot::Plot;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -39,6 +39,113 @@ pub struct Report {
     pub elapsed_secs: f64,
 }
 
+/// What the claims' nulls gave (catalog rule 12), as the summary and the JSON count them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct NullTally {
+    /// Claims with a null run.
+    pub runs: usize,
+    /// Null runs whose verdict is neither "reproduced" nor the claim's own (where the
+    /// claim's holds its direction).
+    pub discriminate: usize,
+    /// Null runs that gave the same verdict as the claim's own, or "reproduced".
+    pub same: usize,
+    /// Of those, the listed exceptions (the claim says why: `null_same`).
+    pub same_listed: usize,
+    /// Claims with an alternative model value instead.
+    pub alternatives: usize,
+    /// Of those, the values the claim's tolerance excludes.
+    pub excluded: usize,
+    /// Claims that say why they have neither.
+    pub reasons: usize,
+    /// Claims that name no null.
+    pub unset: usize,
+}
+
+/// Whether a claim's null discriminates (`NullOutcome::discriminates`); `None` without one.
+pub fn null_discriminates(o: &Outcome) -> Option<bool> {
+    o.null.as_ref()?.discriminates(o.verdict)
+}
+
+/// The JSON key of a verdict in `tally` (`not-reproduced`).
+fn verdict_key(v: Verdict) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|x| x.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// A claim's null in one cell: what it is and what it gave.
+fn null_cell(o: &Outcome) -> String {
+    match &o.null {
+        None => "none named".into(),
+        Some(NullOutcome::Run { mean, verdict, .. }) => {
+            let v = mean.map_or("no value".into(), fmt_num);
+            let mark = match null_discriminates(o) {
+                Some(false) if o.null_same.is_empty() => ": same as own",
+                Some(false) => ": same as own (listed)",
+                _ => "",
+            };
+            format!("null run {v}, {}{mark}", verdict.label())
+        }
+        Some(NullOutcome::Excludes {
+            excludes, excluded, ..
+        }) => format!(
+            "alternative {}{}",
+            fmt_num(*excludes),
+            if *excluded { ", excluded" } else { ", NOT excluded" }
+        ),
+        Some(NullOutcome::None { .. }) => "none (reason listed)".into(),
+    }
+}
+
+/// A claim's null and precondition in full, one line each (the details of a claim).
+fn null_details(o: &Outcome) -> Vec<String> {
+    let mut out = Vec::new();
+    match &o.null {
+        None => {}
+        Some(NullOutcome::Run {
+            setup,
+            scenarios,
+            mean,
+            verdict,
+        }) => out.push(format!(
+            "Null run ({setup}; {}): {}, {}{}",
+            scenarios.join(", "),
+            mean.map_or("no value".into(), fmt_num),
+            verdict.label(),
+            match null_discriminates(o) {
+                Some(false) if o.null_same.is_empty() => " — the same verdict as its own".into(),
+                Some(false) => format!(" — the same verdict as its own, listed: {}", o.null_same),
+                _ => String::new(),
+            }
+        )),
+        Some(NullOutcome::Excludes {
+            excludes,
+            model,
+            excluded,
+        }) => out.push(format!(
+            "Null: another model's value {} ({model}), {} by the tolerance",
+            fmt_num(*excludes),
+            if *excluded { "excluded" } else { "NOT excluded" }
+        )),
+        Some(NullOutcome::None { none }) => out.push(format!("Null: none ({none})")),
+    }
+    if let Some(p) = &o.precondition {
+        out.push(format!(
+            "Precondition ({}, {}): {}, {}",
+            p.what,
+            p.band.describe(),
+            p.mean.map_or("no value".into(), fmt_num),
+            if p.holds {
+                "holds"
+            } else {
+                "fails: the scenario cannot show the effect (inconclusive)"
+            }
+        ));
+    }
+    out
+}
+
 /// A free-standing report section.
 #[derive(Clone, Debug)]
 pub struct Section {
@@ -63,17 +170,46 @@ impl Report {
         self.claims.iter().filter(|o| o.tried)
     }
 
-    /// Counts of each verdict among the claims that test results; "not testable in this
-    /// model" last, apart from the verdicts a run decides.
-    pub fn tally(&self) -> [(Verdict, usize); 5] {
+    /// Counts of each verdict among the claims that test results: the three a run decides
+    /// and "not run" first, then those counted apart ("inconclusive", "not testable in this
+    /// model").
+    pub fn tally(&self) -> [(Verdict, usize); 6] {
         let c = |v| self.results().filter(|o| o.verdict == v).count();
         [
             (Verdict::Reproduced, c(Verdict::Reproduced)),
             (Verdict::Differs, c(Verdict::Differs)),
             (Verdict::NotReproduced, c(Verdict::NotReproduced)),
             (Verdict::NotRun, c(Verdict::NotRun)),
+            (Verdict::Inconclusive, c(Verdict::Inconclusive)),
             (Verdict::NotTestable, c(Verdict::NotTestable)),
         ]
+    }
+
+    /// What the claims' nulls gave (catalog rule 12), over every claim (tried ones too).
+    pub fn null_tally(&self) -> NullTally {
+        let mut t = NullTally::default();
+        for o in &self.claims {
+            match &o.null {
+                None => t.unset += 1,
+                Some(NullOutcome::Run { .. }) => t.runs += 1,
+                Some(NullOutcome::Excludes { excluded, .. }) => {
+                    t.alternatives += 1;
+                    t.excluded += usize::from(*excluded);
+                }
+                Some(NullOutcome::None { .. }) => t.reasons += 1,
+            }
+            match null_discriminates(o) {
+                Some(true) if matches!(o.null, Some(NullOutcome::Run { .. })) => {
+                    t.discriminate += 1
+                }
+                Some(false) if matches!(o.null, Some(NullOutcome::Run { .. })) => {
+                    t.same += 1;
+                    t.same_listed += usize::from(!o.null_same.is_empty());
+                }
+                _ => {}
+            }
+        }
+        t
     }
 
     fn tally_line(&self) -> String {
@@ -94,7 +230,14 @@ impl Report {
                 .collect::<Vec<_>>()
                 .join(", "),
         );
-        let _ = write!(s, "; apart from them, {} {}", t[4].1, t[4].0.label());
+        let _ = write!(
+            s,
+            "; apart from them, {} {} (the scenario cannot show the effect) and {} {}",
+            t[4].1,
+            t[4].0.label(),
+            t[5].1,
+            t[5].0.label()
+        );
         let _ = write!(
             s,
             "; {fragile} fragile ({by_setup} of them under a setup departure run the paper's way)"
@@ -109,6 +252,84 @@ impl Report {
         s
     }
 
+    /// The nulls' counts in words.
+    fn null_line(&self) -> String {
+        let n = self.null_tally();
+        let mut s = format!(
+            "Nulls (what would prove each claim wrong): {} null runs, {} of them with a \
+             verdict other than the claim's and not reproduced, {} with the same verdict as \
+             the claim's own ({} of them listed exceptions, with their reason); {} \
+             alternative model values ({} excluded by their claim's tolerance); {} claims \
+             say why they have neither",
+            n.runs, n.discriminate, n.same, n.same_listed, n.alternatives, n.excluded, n.reasons
+        );
+        if n.unset > 0 {
+            let _ = write!(s, "; {} claims name no null yet", n.unset);
+        }
+        s
+    }
+
+    /// The claims the nulls section lists: those whose null is an alternative value or a
+    /// reason, and those whose null run gave the same verdict as their own.
+    fn listed_nulls(&self) -> Vec<(&Outcome, String)> {
+        self.claims
+            .iter()
+            .filter_map(|o| {
+                let line = match (&o.null, null_discriminates(o)) {
+                    (Some(NullOutcome::Excludes { excludes, model, excluded }), _) => format!(
+                        "alternative value {} ({model}): {}",
+                        fmt_num(*excludes),
+                        if *excluded {
+                            "excluded by the tolerance"
+                        } else {
+                            "NOT excluded by the tolerance"
+                        }
+                    ),
+                    (Some(NullOutcome::None { none }), _) => format!("no null: {none}"),
+                    (Some(NullOutcome::Run { setup, mean, verdict, .. }), Some(false)) => {
+                        format!(
+                            "same verdict under its null ({setup}: {}, {}): {}",
+                            mean.map_or("no value".into(), fmt_num),
+                            verdict.label(),
+                            if o.null_same.is_empty() {
+                                "NOT a listed exception".to_string()
+                            } else {
+                                format!("listed exception: {}", o.null_same)
+                            }
+                        )
+                    }
+                    _ => return None,
+                };
+                Some((o, line))
+            })
+            .collect()
+    }
+
+    /// The JSON form: the report's fields, and `tally` (verdict counts, fragile, nulls).
+    pub fn to_json(&self) -> String {
+        let mut v = match serde_json::to_value(self) {
+            Ok(v) => v,
+            Err(e) => return format!("{{\"error\": \"{e}\"}}"),
+        };
+        let mut tally = serde_json::Map::new();
+        for (verdict, n) in self.tally() {
+            tally.insert(verdict_key(verdict), n.into());
+        }
+        tally.insert(
+            "fragile".into(),
+            self.results().filter(|o| o.fragile).count().into(),
+        );
+        tally.insert("tried".into(), self.tried().count().into());
+        tally.insert(
+            "nulls".into(),
+            serde_json::to_value(self.null_tally()).unwrap_or_default(),
+        );
+        if let Some(m) = v.as_object_mut() {
+            m.insert("tally".into(), tally.into());
+        }
+        serde_json::to_string_pretty(&v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
     /// How the report was made: runs, wall clock, threads.
     fn cost_line(&self) -> String {
         format!(
@@ -116,11 +337,6 @@ impl Report {
              in {:.1} s wall clock on {} worker threads",
             self.runs, self.seeds, self.elapsed_secs, self.threads
         )
-    }
-
-    /// The JSON form (claims, seeds, mode).
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
 
     /// A fixed-width table for the terminal.
@@ -190,6 +406,7 @@ impl Report {
             },
             self.tally_line()
         );
+        let _ = writeln!(s, "{}.\n", self.null_line());
         let _ = writeln!(s, "Cost: {}.\n", self.cost_line());
         if !self.coverage.is_empty() {
             let _ = writeln!(
@@ -205,6 +422,14 @@ impl Report {
             let _ = writeln!(s, "\n## The papers' suggestions, tried\n");
             let _ = writeln!(s, "{TRIED_TEXT}\n");
             self.claims_table_md(&mut s, true);
+        }
+        let listed = self.listed_nulls();
+        if !listed.is_empty() {
+            let _ = writeln!(s, "\n## Nulls listed\n");
+            let _ = writeln!(s, "{NULLS_TEXT}\n");
+            for (o, line) in &listed {
+                let _ = writeln!(s, "- `{}`: {}", o.id, md_escape(line));
+            }
         }
         let _ = writeln!(s, "\n## Details\n");
         for o in &self.claims {
@@ -251,6 +476,9 @@ impl Report {
                 }
             );
             let _ = writeln!(s, "- Verdicts: {}", stability(o));
+            for line in null_details(o) {
+                let _ = writeln!(s, "- {line}");
+            }
             if !o.setup_runs.is_empty() {
                 let _ = writeln!(
                     s,
@@ -286,12 +514,12 @@ impl Report {
 
     /// The claims table of `report.md`: the results' claims, or (`tried`) the suggestions'.
     fn claims_table_md(&self, s: &mut String, tried: bool) {
-        let _ = writeln!(s, "| claim | paper, figure | statement | paper value | measured (mean, 95 % CI, n) | tolerance band | verdict | runs | explanation |");
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "| claim | paper, figure | statement | paper value | measured (mean, 95 % CI, n) | tolerance band | verdict | null | runs | explanation |");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
         for o in self.claims.iter().filter(|o| o.tried == tried) {
             let _ = writeln!(
                 s,
-                "| `{}` | {} {} | {} | {} | {} | {} (direction {}) | **{}** | {} | {} |",
+                "| `{}` | {} {} | {} | {} | {} | {} (direction {}) | **{}** | {} | {} | {} |",
                 o.id,
                 o.paper,
                 md_escape(&o.figure),
@@ -301,6 +529,7 @@ impl Report {
                 o.tolerance.describe(),
                 o.direction.describe(),
                 verdict_label(o),
+                md_escape(&null_cell(o)),
                 o.runs,
                 md_escape(&explanation(o)),
             );
@@ -311,7 +540,7 @@ impl Report {
     pub fn to_html(&self) -> String {
         let mut s = String::new();
         s.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ledbat: reproduction of the seed papers</title>\n<style>");
-        s.push_str("body{font-family:sans-serif;max-width:1200px;margin:auto;padding:1em;color:#222}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}th{background:#eee}.reproduced{background:#d9f2d9}.differs{background:#fff3c4}.not-reproduced{background:#f6d0d0}.not-run{background:#e0e0e0}.not-testable-in-this-model{background:#dde6f6}.plots{display:flex;flex-wrap:wrap;gap:8px}.claim{border-top:1px solid #aaa;margin-top:1.5em}code{font-size:12px}");
+        s.push_str("body{font-family:sans-serif;max-width:1200px;margin:auto;padding:1em;color:#222}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}th{background:#eee}.reproduced{background:#d9f2d9}.differs{background:#fff3c4}.not-reproduced{background:#f6d0d0}.not-run{background:#e0e0e0}.not-testable-in-this-model{background:#dde6f6}.inconclusive{background:#eadcf6}.plots{display:flex;flex-wrap:wrap;gap:8px}.claim{border-top:1px solid #aaa;margin-top:1.5em}code{font-size:12px}");
         s.push_str("</style></head><body>\n");
         let _ = writeln!(s, "<h1>Reproduction of the seed papers' claims</h1>");
         let _ = writeln!(
@@ -327,6 +556,7 @@ impl Report {
             esc(&self.tally_line()),
             esc(&self.cost_line())
         );
+        let _ = writeln!(s, "<p>{}.</p>", esc(&self.null_line()));
         if !self.coverage.is_empty() {
             let _ = writeln!(
                 s,
@@ -344,6 +574,19 @@ impl Report {
             );
             self.claims_table_html(&mut s, true);
         }
+        let listed = self.listed_nulls();
+        if !listed.is_empty() {
+            let _ = writeln!(s, "<h2>Nulls listed</h2><p>{}</p><ul>", esc(NULLS_TEXT));
+            for (o, line) in &listed {
+                let _ = writeln!(
+                    s,
+                    "<li><a href=\"#{id}\"><code>{id}</code></a>: {}</li>",
+                    esc(line),
+                    id = esc(&o.id)
+                );
+            }
+            s.push_str("</ul>\n");
+        }
         for (i, o) in self.claims.iter().enumerate() {
             let cls = o.verdict.label().replace(' ', "-");
             let _ = writeln!(s, "<div class=\"claim\" id=\"{}\"><h3><code>{}</code> <span class=\"{cls}\">{}</span></h3>", esc(&o.id), esc(&o.id), verdict_label(o));
@@ -355,6 +598,9 @@ impl Report {
                 let _ = writeln!(s, "<p>Quick mode: {}</p>", esc(&o.quick_note));
             }
             let _ = writeln!(s, "<p>Verdicts: {}</p>", esc(&stability(o)));
+            for line in null_details(o) {
+                let _ = writeln!(s, "<p>{}</p>", esc(&line));
+            }
             if !o.setup_runs.is_empty() {
                 let _ = writeln!(
                     s,
@@ -399,12 +645,12 @@ impl Report {
 impl Report {
     /// The claims table of `index.html`: the results' claims, or (`tried`) the suggestions'.
     fn claims_table_html(&self, s: &mut String, tried: bool) {
-        s.push_str("<table><tr><th>claim</th><th>paper</th><th>statement</th><th>paper value</th><th>measured (95 % CI)</th><th>band</th><th>verdict</th><th>runs</th></tr>\n");
+        s.push_str("<table><tr><th>claim</th><th>paper</th><th>statement</th><th>paper value</th><th>measured (95 % CI)</th><th>band</th><th>verdict</th><th>null</th><th>runs</th></tr>\n");
         for o in self.claims.iter().filter(|o| o.tried == tried) {
             let cls = o.verdict.label().replace(' ', "-");
             let _ = writeln!(
                 s,
-                "<tr class=\"{cls}\"><td><a href=\"#{id}\"><code>{id}</code></a></td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr class=\"{cls}\"><td><a href=\"#{id}\"><code>{id}</code></a></td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 esc(&o.paper),
                 esc(&o.figure),
                 esc(&o.statement),
@@ -412,6 +658,7 @@ impl Report {
                 esc(&measured(o)),
                 esc(&o.tolerance.describe()),
                 verdict_label(o),
+                esc(&null_cell(o)),
                 o.runs,
                 id = esc(&o.id),
             );
@@ -419,6 +666,9 @@ impl Report {
         s.push_str("</table>\n");
     }
 }
+
+/// What the "Nulls listed" section lists.
+pub const NULLS_TEXT: &str = "Every claim names what would prove it wrong (its null): a run in which the effect it asserts is absent, judged by the claim's own bands, whose verdict must be neither reproduced nor the claim's own; or, for a plain number with a band, another model's value its tolerance must exclude; or why neither exists. Listed here: every claim whose null is an alternative value or a reason, and every claim whose null run gave the same verdict as its own (a listed exception says why; one that is not is a defect of the claim).";
 
 /// Why the claims of "The papers' suggestions, tried" are apart.
 pub const TRIED_TEXT: &str = "These claims test what a paper offers as a proposal, a hypothesis or future work (the coverage map's suggestion rows), not a result of its experiments: they keep their measurements and verdicts, which say whether the suggestion holds in our simulator, and are left out of the counts above.";
@@ -487,7 +737,7 @@ fn stability(o: &Outcome) -> String {
 }
 
 /// The verdict rule, stated once in every report.
-pub const RULE_TEXT: &str = "Verdict rule: reproduced = the mean over seeds lies in the tolerance band (the paper's value widened by a tolerance fixed per claim before running, stated with its reason); differs = outside the band but the qualitative direction of the claim holds; not reproduced = the direction fails; not run = the scenario could not be simulated (error shown); not testable in this model = the model fixes the value whatever the run (the reason is given), so the claim shows its value and is counted apart. An order (\"X finishes first\") is decided in each seed: its value is the share of seeds that show it, with a Wilson 95 % interval. Confidence intervals of means are 95 % Student t over seeds; every seed draws its own flow start times (and the scenario's other random elements). Fragile = some seed's value alone, one run with the exact start times, or the claim run the paper's way where its scenario departs from the paper in a way that could change the verdict (docs/repro/setup.md), gets another verdict than the mean; a claim whose result hinges on a choice the paper leaves open is fragile whatever the other choice gives, and the report shows that other choice's verdict.";
+pub const RULE_TEXT: &str = "Verdict rule: reproduced = the mean over seeds lies in the tolerance band (the paper's value widened by a tolerance fixed per claim before running, stated with its reason); differs = outside the band but the qualitative direction of the claim holds; not reproduced = the direction fails; not run = the scenario could not be simulated (error shown); not testable in this model = the model fixes the value whatever the run (the reason is given), so the claim shows its value and is counted apart; inconclusive = the scenario cannot show the effect: a precondition the claim declares on its own runs (\"the queue reaches TARGET\") fails, so its value says nothing either way and is counted apart, never as not reproduced. An order (\"X finishes first\") is decided in each seed: its value is the share of seeds that show it, with a Wilson 95 % interval. Confidence intervals of means are 95 % Student t over seeds; every seed draws its own flow start times (and the scenario's other random elements). Fragile = some seed's value alone, one run with the exact start times, or the claim run the paper's way where its scenario departs from the paper in a way that could change the verdict (docs/repro/setup.md), gets another verdict than the mean; a claim whose result hinges on a choice the paper leaves open is fragile whatever the other choice gives, and the report shows that other choice's verdict.";
 
 fn measured(o: &Outcome) -> String {
     if o.order {
@@ -576,6 +826,8 @@ mod tests {
             errors: vec![],
             setup_runs: vec![],
             null: None,
+            null_same: String::new(),
+            precondition: None,
             tried: false,
             order: false,
             untestable: String::new(),
@@ -631,7 +883,7 @@ mod tests {
             md.contains("in 1.0 s wall clock on 2 worker threads"),
             "{md}"
         );
-        assert!(md.contains("**reproduced (fragile)** | 3 |"), "{md}");
+        assert!(md.contains("**reproduced (fragile)** | none named | 3 |"), "{md}");
         assert!(md.contains("1 fragile"), "{md}");
         assert!(md.contains("per seed 1 reproduced, 1 differs"), "{md}");
         assert!(md.contains("exact start times (seed 1): 0.65, reproduced (fragile)"));
@@ -676,6 +928,110 @@ mod tests {
             md.contains("minimum window (flow.0.cc.min_cwnd=1): 0.9, differs (flips: fragile)"),
             "{md}"
         );
+    }
+
+    fn null_run(verdict: Verdict) -> Option<NullOutcome> {
+        Some(NullOutcome::Run {
+            setup: "LEDBAT replaced by NewReno".into(),
+            scenarios: vec!["seed003/a.toml [flow.0.cc.name=newreno]".into()],
+            mean: Some(0.95),
+            verdict,
+        })
+    }
+
+    #[test]
+    fn a_null_is_shown_beside_the_verdict_and_the_same_ones_are_listed() {
+        let mut r = report();
+        r.claims[0].null = null_run(Verdict::NotReproduced);
+        r.claims[1] = outcome(Verdict::Reproduced);
+        r.claims[1].id = "s003-same".into();
+        r.claims[1].null = null_run(Verdict::Reproduced);
+        let md = r.to_markdown();
+        assert!(
+            md.contains("| **reproduced** | null run 0.95, not reproduced | 3 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("null run 0.95, reproduced: same as own | 3 |"),
+            "{md}"
+        );
+        let (_, listed) = md.split_once("## Nulls listed").unwrap();
+        let (listed, _) = listed.split_once("## Details").unwrap();
+        assert!(!listed.contains("`s003-jain`"), "{listed}");
+        assert!(
+            listed.contains("- `s003-same`: same verdict under its null (LEDBAT replaced by NewReno: 0.95, reproduced): NOT a listed exception"),
+            "{listed}"
+        );
+        assert!(md.contains("2 null runs, 1 of them with a verdict other than the claim's and not reproduced, 1 with the same verdict as the claim's own (0 of them listed"), "{md}");
+        // A listed exception says why.
+        r.claims[1].null_same = "the roles are symmetric".into();
+        let md = r.to_markdown();
+        assert!(md.contains("listed exception: the roles are symmetric"), "{md}");
+        assert!(md.contains("(1 of them listed exceptions"), "{md}");
+        assert!(md.contains("- Null run (LEDBAT replaced by NewReno; seed003/a.toml [flow.0.cc.name=newreno]): 0.95, not reproduced\n"), "{md}");
+        let html = r.to_html();
+        assert!(html.contains("<h2>Nulls listed</h2>"));
+        assert!(html.contains("<td>null run 0.95, not reproduced</td>"), "{html}");
+    }
+
+    #[test]
+    fn alternative_values_and_reasons_are_listed_and_counted() {
+        let mut r = report();
+        r.claims[0].null = Some(NullOutcome::Excludes {
+            excludes: 1200.0,
+            model: "TCP fills the buffer: 100 x 12 ms".into(),
+            excluded: true,
+        });
+        r.claims[1].null = Some(NullOutcome::None {
+            none: "a setup number".into(),
+        });
+        let md = r.to_markdown();
+        assert!(md.contains("- `s003-jain`: alternative value 1200 (TCP fills the buffer: 100 x 12 ms): excluded by the tolerance"), "{md}");
+        assert!(md.contains("- `s003-jain`: no null: a setup number"), "{md}");
+        assert!(md.contains("1 alternative model values (1 excluded by their claim's tolerance); 1 claims say why they have neither"), "{md}");
+        assert!(md.contains("| alternative 1200, excluded |"), "{md}");
+        let t = r.null_tally();
+        assert_eq!((t.alternatives, t.excluded, t.reasons, t.runs, t.unset), (1, 1, 1, 0, 0));
+        // Without a null, the summary says so.
+        assert!(report().to_markdown().contains("2 claims name no null yet"));
+    }
+
+    #[test]
+    fn inconclusive_is_counted_apart_in_every_form() {
+        let mut r = report();
+        r.claims[1] = outcome(Verdict::Inconclusive);
+        r.claims[1].precondition = Some(crate::claims::PreconditionOutcome {
+            what: "the queue reaches TARGET".into(),
+            band: Band::AtLeast { bound: 25.0 },
+            mean: Some(3.0),
+            holds: false,
+        });
+        let md = r.to_markdown();
+        assert!(
+            md.contains("2 claims test the papers' results: 1 reproduced, 0 differs, 0 not reproduced, 0 not run; apart from them, 1 inconclusive"),
+            "{md}"
+        );
+        assert!(md.contains("- Precondition (the queue reaches TARGET, ≥ 25): 3, fails"), "{md}");
+        assert!(r.to_html().contains("class=\"inconclusive\""));
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(v["tally"]["inconclusive"], 1);
+        assert_eq!(v["tally"]["not-reproduced"], 0);
+        assert_eq!(v["tally"]["reproduced"], 1);
+        assert_eq!(v["claims"][1]["verdict"], "inconclusive");
+        assert_eq!(v["claims"][1]["precondition"]["holds"], false);
+    }
+
+    #[test]
+    fn json_tally_counts_the_nulls() {
+        let mut r = report();
+        r.claims[0].null = null_run(Verdict::Differs);
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(v["tally"]["nulls"]["runs"], 1);
+        assert_eq!(v["tally"]["nulls"]["discriminate"], 1);
+        assert_eq!(v["tally"]["nulls"]["unset"], 1);
+        assert_eq!(v["claims"][0]["null"]["setup"], "LEDBAT replaced by NewReno");
+        assert_eq!(v["claims"][0]["null"]["verdict"], "differs");
+        assert_eq!(v["tally"]["fragile"], 0);
     }
 
     #[test]

@@ -7,7 +7,8 @@
 use crate::catalog::Null;
 use crate::catalog::{self, Claim, ScenarioRef};
 use crate::claims::{
-    fill_quotes, is_fragile, setup_flips, NullOutcome, Outcome, SetupRun, Verdict,
+    fill_quotes, is_fragile, setup_flips, NullOutcome, Outcome, PreconditionOutcome, Quoted,
+    SetupRun, Verdict,
 };
 use crate::coverage::{Map, Risk};
 use crate::plot::{HBand, Plot, Series};
@@ -367,9 +368,26 @@ pub fn evaluate(
     }
     let summary = aggregate(claim, &values.iter().map(|v| v.1).collect::<Vec<_>>());
     let judge = |x: f64| Verdict::judge(x, &claim.tolerance, &claim.direction);
+    let precondition = claim.precondition.as_ref().map(|p| {
+        let c = Claim {
+            extract: p.extract,
+            form: crate::catalog::Form::Value,
+            ..claim.clone()
+        };
+        let mean = mean_over_seeds(opts, &c, &claim.scenarios, results);
+        PreconditionOutcome {
+            what: p.what.into(),
+            band: p.band.clone(),
+            mean,
+            holds: mean.is_some_and(|m| p.band.holds(m)),
+        }
+    });
     let verdict = match (&summary, claim.untestable) {
         (None, _) => Verdict::NotRun,
         (Some(_), Some(_)) => Verdict::NotTestable,
+        (Some(_), None) if precondition.as_ref().is_some_and(|p| !p.holds) => {
+            Verdict::Inconclusive
+        }
         (Some(s), None) => judge(s.mean),
     };
     let seed_verdicts: Vec<Verdict> = values
@@ -434,10 +452,10 @@ pub fn evaluate(
             none: reason.to_string(),
         }),
     };
-    // An untestable claim's verdict does not come from its values: fragility is judged on
-    // what its values alone would say.
+    // An untestable or inconclusive claim's verdict does not come from its values:
+    // fragility is judged on what its values alone would say.
     let judged = match (&summary, verdict) {
-        (Some(s), Verdict::NotTestable) => judge(s.mean),
+        (Some(s), Verdict::NotTestable | Verdict::Inconclusive) => judge(s.mean),
         _ => verdict,
     };
     let fragile = verdict != Verdict::NotRun
@@ -514,6 +532,8 @@ pub fn evaluate(
         errors,
         setup_runs,
         null,
+        null_same: claim.null_same.unwrap_or_default().into(),
+        precondition,
         tried: map.tried_claims().contains(claim.id),
         order: matches!(claim.form, crate::catalog::Form::Order { .. }),
         untestable: claim.untestable.unwrap_or_default().into(),
@@ -535,12 +555,13 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         outcomes.push(o);
         plots.push(p);
     }
-    let means: BTreeMap<String, f64> = outcomes
+    let quoted: BTreeMap<&str, &Outcome> = outcomes.iter().map(|o| (o.id.as_str(), o)).collect();
+    let filled: Vec<String> = outcomes
         .iter()
-        .filter_map(|o| o.summary.as_ref().map(|s| (o.id.clone(), s.mean)))
+        .map(|o| fill_quotes(&o.explanation, |id, q| quoted_value(quoted.get(id)?, q)))
         .collect();
-    for o in &mut outcomes {
-        o.explanation = fill_quotes(&o.explanation, |id| means.get(id).copied());
+    for (o, e) in outcomes.iter_mut().zip(filled) {
+        o.explanation = e;
     }
     let fluid_ref = ScenarioRef::file("seed003/fledbat-fluid.toml");
     let fluid_runs: Vec<&RunResult> = (1..=opts.seeds)
@@ -568,6 +589,18 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         coverage: crate::coverage::render::counts_lines(&map),
         elapsed_secs: 0.0,
     })
+}
+
+/// The value a template of an explanation quotes from a claim's outcome (`claims::Quoted`).
+pub fn quoted_value(o: &Outcome, q: Quoted) -> Option<f64> {
+    match q {
+        Quoted::Mean => o.summary.as_ref().map(|s| s.mean),
+        Quoted::Null => match &o.null {
+            Some(NullOutcome::Run { mean, .. }) => *mean,
+            _ => None,
+        },
+        Quoted::Seed(n) => o.values.iter().find(|(s, _)| *s == n).map(|v| v.1),
+    }
 }
 
 /// Where the test-bed repetitions of the papers' real-network experiments are: they need

@@ -1,8 +1,10 @@
 //! End to end: `ledbat repro --quick --seeds 2` over every claim. A claim that does not
 //! reproduce is not a failure here (that is the report's job); a claim that cannot run, an
-//! extractor that fails, or a report writer that breaks is.
+//! extractor that fails, or a report writer that breaks is; and so is a claim whose null
+//! run (catalog rule 12) gives its own verdict or "reproduced", unless the claim lists it
+//! (`Claim::null_same`, printed by the report).
 
-use ledbat_repro::claims::Verdict;
+use ledbat_repro::claims::{NullOutcome, Verdict};
 use ledbat_repro::runner::{run, Options};
 use std::path::Path;
 
@@ -32,6 +34,25 @@ fn every_claim_runs_in_quick_mode_and_the_reports_render() {
             bad.push(format!(
                 "{} is {} without an explanation",
                 o.id,
+                o.verdict.label()
+            ));
+        }
+    }
+    for o in &report.claims {
+        let Some(NullOutcome::Run { setup, mean, verdict, .. }) = &o.null else {
+            continue;
+        };
+        if mean.is_none() {
+            bad.push(format!("{}: its null run ({setup}) gave no value", o.id));
+        }
+        if o.null.as_ref().and_then(|n| n.discriminates(o.verdict)) == Some(false)
+            && o.null_same.is_empty()
+        {
+            bad.push(format!(
+                "{}: {} under its null ({setup}) as in its own run ({}): fix the claim or \
+                 the null, or list it with `null_same: Some(\"why\")`",
+                o.id,
+                verdict.label(),
                 o.verdict.label()
             ));
         }

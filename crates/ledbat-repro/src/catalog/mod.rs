@@ -296,6 +296,158 @@ impl Null {
     }
 }
 
+/// What a claim's runs must show for its scenario to show the effect at all (module doc,
+/// rule 15): a quantity of the same runs and the band it must lie in ("the queue reaches
+/// TARGET": the mean queueing delay at least 25 ms). When the mean over seeds lies outside,
+/// the verdict is "inconclusive", whatever the claim's own value.
+#[derive(Clone, Debug)]
+pub struct Precondition {
+    /// What must hold, in words.
+    pub what: &'static str,
+    /// The quantity, from one seed's runs (in the claim's scenario order).
+    pub extract: Extract,
+    /// The band it must lie in.
+    pub band: crate::claims::Band,
+}
+
+/// A project convention for a threshold the papers use without a number ("fair"), written
+/// once here and named by the claims that use it (module doc, rule 14).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Convention {
+    /// Its name, as the report and the tests cite it.
+    pub name: &'static str,
+    /// The threshold.
+    pub value: f64,
+    /// What it encodes and why this number.
+    pub why: &'static str,
+}
+
+/// "Fair", "shares equally": Jain's index at least 0.9.
+pub const FAIR_JAIN: Convention = Convention {
+    name: "fair: Jain's index at least 0.9",
+    value: 0.9,
+    why: "two flows at a 0.9 Jain index share as 1 : 2 at worst; below, one flow has more \
+          than twice the other's throughput, which no reading of \"fair\" allows",
+};
+
+/// An order holds when more than half the seeds show it ([`ORDER_DIRECTION`]).
+pub const ORDER_MAJORITY: Convention = Convention {
+    name: "an order: more than half the seeds show it",
+    value: 0.5,
+    why: "half the seeds is no order (rule 2)",
+};
+
+/// The conventions, for the report and the tests.
+pub const CONVENTIONS: &[&Convention] = &[&FAIR_JAIN, &ORDER_MAJORITY];
+
+/// Where a number of a claim's direction comes from (module doc, rule 14).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Threshold {
+    /// Read from the paper: `value`, as `written` in `quote` (verbatim, and a quote of a
+    /// coverage-map statement the claim tests; `written` is the number as the quote writes
+    /// it, `95%` for 0.95).
+    Quote {
+        /// The direction's number, in the claim's unit.
+        value: f64,
+        /// The number as the quote writes it.
+        written: &'static str,
+        /// The paper's words.
+        quote: &'static str,
+    },
+    /// A project convention.
+    Convention(&'static Convention),
+}
+
+impl Threshold {
+    /// The direction's number.
+    pub fn value(&self) -> f64 {
+        match self {
+            Threshold::Quote { value, .. } => *value,
+            Threshold::Convention(c) => c.value,
+        }
+    }
+}
+
+/// How a claim relates to a sibling: another claim that reads the same scenario instances
+/// for another metric (module doc, rule 13).
+#[derive(Clone, Copy, Debug)]
+pub enum Sibling {
+    /// Values of this claim in an interval imply the sibling's value lies in `map` of it
+    /// (`utilisation >= 0.95` implies a CBR share of at least 0.65): the test checks that
+    /// this claim's tolerance, mapped, lies inside the sibling's direction, so that no
+    /// outcome is reproduced here and contradicted there.
+    Implies {
+        /// The sibling's id.
+        other: &'static str,
+        /// From an interval `(lo, hi)` of this claim's values to the interval the sibling's
+        /// value must then lie in.
+        map: fn((f64, f64)) -> (f64, f64),
+        /// Why (the arithmetic).
+        why: &'static str,
+    },
+    /// The two metrics do not constrain each other: why.
+    Independent {
+        /// The sibling's id.
+        other: &'static str,
+        /// Why neither value bounds the other.
+        why: &'static str,
+    },
+}
+
+impl Sibling {
+    /// The sibling's id.
+    pub fn other(&self) -> &'static str {
+        match self {
+            Sibling::Implies { other, .. } | Sibling::Independent { other, .. } => other,
+        }
+    }
+}
+
+/// A family of claims whose tolerance is written once (module doc, rule 10).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Family {
+    /// Its name.
+    pub name: &'static str,
+    /// The widest relative half-width of a two-sided tolerance (`Near`, `Between`) around
+    /// its centre; `None`: the family fixes no width (the band is the paper's bound, or a
+    /// one-sided band cut at the null result).
+    pub rel: Option<f64>,
+    /// Why this tolerance.
+    pub why: &'static str,
+}
+
+/// A value the paper states ("about X") or reads off its own figure, and the magnitude of
+/// an effect: ± 20 %.
+pub const FIGURE_VALUE: Family = Family {
+    name: "a value stated or read off a figure",
+    rel: Some(0.2),
+    why: "figure-reading precision and the seed-to-seed spread in a different simulator",
+};
+
+/// A bound the paper states: the bound itself (rule 4).
+pub const STATED_BOUND: Family = Family {
+    name: "a bound the paper states",
+    rel: None,
+    why: "the paper's bound is the test; no second loosening on top of it",
+};
+
+/// No difference: the tolerance holds the null, ± 20 % of the compared value at most.
+pub const NO_DIFFERENCE: Family = Family {
+    name: "no difference",
+    rel: Some(0.2),
+    why: "alike within the precision a figure can be read to",
+};
+
+/// An order's share of seeds: [`ORDER_TOLERANCE`] (rule 2).
+pub const ORDER_SHARE: Family = Family {
+    name: "an order's share of seeds",
+    rel: None,
+    why: "at least 8 seeds in 10 show the order",
+};
+
+/// The families, for the report and the tests.
+pub const FAMILIES: &[&Family] = &[&FIGURE_VALUE, &STATED_BOUND, &NO_DIFFERENCE, &ORDER_SHARE];
+
 /// The paper's range of a swept parameter (module doc, rule 7).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SweepRange {
@@ -461,6 +613,22 @@ pub struct Claim {
     pub derived: Option<Derived>,
     /// The counterfactual that would prove the claim wrong (rule 12).
     pub null: Null,
+    /// Why the claim's verdict may be the same under its null run (rule 12's listed
+    /// exceptions, printed by the report); `None`: it may not, and `tests/quick_repro.rs`
+    /// fails when it is.
+    pub null_same: Option<&'static str>,
+    /// What the runs must show for the scenario to show the effect at all (rule 15); when
+    /// it fails the verdict is "inconclusive".
+    pub precondition: Option<Precondition>,
+    /// Where the numbers of the claim's direction come from (rule 14): each with the quote
+    /// of the paper it is read from, or a named convention.
+    pub thresholds: &'static [Threshold],
+    /// How the claim relates to the other claims that read the same runs for another metric
+    /// (rule 13).
+    pub siblings: &'static [Sibling],
+    /// The family whose tolerance the claim's is (rule 10); `None`: its form's
+    /// ([`Claim::family`]).
+    pub family: Option<&'static Family>,
 }
 
 impl Claim {
@@ -503,6 +671,24 @@ impl Claim {
             sweep: None,
             derived: None,
             null: Null::Unset,
+            null_same: None,
+            precondition: None,
+            thresholds: &[],
+            siblings: &[],
+            family: None,
+        }
+    }
+
+    /// The claim's tolerance family (rule 10): the one it declares, else its form's.
+    pub fn family(&self) -> &'static Family {
+        if let Some(f) = self.family {
+            return f;
+        }
+        match self.form {
+            Form::Order { .. } => &ORDER_SHARE,
+            Form::Bound { .. } => &STATED_BOUND,
+            Form::Alike { .. } => &NO_DIFFERENCE,
+            Form::Value | Form::Effect { .. } | Form::Unset => &FIGURE_VALUE,
         }
     }
 
@@ -768,6 +954,78 @@ mod tests {
                 assert!(ids.contains(q), "{} quotes unknown claim {q}", c.id);
             }
         }
+    }
+
+    /// Rule 12: every claim names a null that can be checked.
+    #[test]
+    fn every_claim_has_a_null() {
+        let mut bad = Vec::new();
+        for c in all() {
+            let loads = |s: &ScenarioRef| {
+                std::fs::read_to_string(scenarios_dir().join(s.file))
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| {
+                        ledbat_sim::Scenario::from_toml_with(&t, &s.set).map_err(|e| e.to_string())
+                    })
+            };
+            match &c.null {
+                Null::Unset => bad.push(format!("{}: names no null", c.id)),
+                Null::Run { setup, set, files } => {
+                    if setup.trim().is_empty() || set.is_empty() {
+                        bad.push(format!("{}: a null run needs its setup and overrides", c.id));
+                    }
+                    for f in *files {
+                        if !c.scenarios.iter().any(|s| s.file == *f) {
+                            bad.push(format!("{}: the null's file {f} is not the claim's", c.id));
+                        }
+                    }
+                }
+                Null::Scenarios { setup, scenarios } => {
+                    if setup.trim().is_empty() {
+                        bad.push(format!("{}: a null run needs its setup", c.id));
+                    }
+                    if scenarios.len() != c.scenarios.len() {
+                        bad.push(format!(
+                            "{}: the null has {} scenario instances, the claim {}",
+                            c.id,
+                            scenarios.len(),
+                            c.scenarios.len()
+                        ));
+                    }
+                }
+                Null::Excludes { value, model } => {
+                    if !value.is_finite() || c.tolerance.holds(*value) {
+                        bad.push(format!(
+                            "{}: the alternative value {value} lies in the tolerance {}",
+                            c.id,
+                            c.tolerance.describe()
+                        ));
+                    }
+                    if model.trim().is_empty() {
+                        bad.push(format!("{}: an alternative value needs its model", c.id));
+                    }
+                }
+                Null::None { reason } => {
+                    if reason.trim().is_empty() {
+                        bad.push(format!("{}: no null without a reason", c.id));
+                    }
+                }
+            }
+            for s in c.null_scenarios().unwrap_or_default() {
+                if let Err(e) = loads(&s) {
+                    bad.push(format!("{}: the null's {} does not load: {e}", c.id, s.label()));
+                }
+            }
+            if let Some(why) = c.null_same {
+                if why.trim().is_empty() || c.null_scenarios().is_none() {
+                    bad.push(format!(
+                        "{}: null_same is the reason a null run may give the claim's own verdict",
+                        c.id
+                    ));
+                }
+            }
+        }
+        assert!(bad.is_empty(), "{} problems:\n{}", bad.len(), bad.join("\n"));
     }
 
     #[test]
