@@ -755,6 +755,7 @@ fn queue_claims() -> Vec<Claim> {
             },
             tolerance: Between { lo: 0.2, hi: 0.8 },
             direction: AboveTo { lo: 0.0, hi: 1.0 },
+            family: Some(&super::INTERMEDIATE),
             tolerance_note: "'intermediate': clear of both ends by a fifth of the gap; \
                 direction: above the all-LEDBAT end, at most the all-TCP one",
             explanation: SETUP,
