@@ -703,6 +703,84 @@ mod tests {
         assert!((aggregate(&value, &v).unwrap().mean - 0.1).abs() < 1e-12);
     }
 
+    /// A claim on a 2-s run whose value is the simulated duration: its null run lasts 3 s.
+    fn duration_claim(null_same: Option<&'static str>) -> Claim {
+        use crate::claims::Band;
+        Claim {
+            scenarios: vec![ScenarioRef::with(
+                "seed003/ledbat-newreno.toml",
+                &["duration=2s", "warmup=0s"],
+            )],
+            extract: |r| Ok(r[0].duration_s),
+            tolerance: Band::Near {
+                value: 2.0,
+                tol: 0.1,
+            },
+            direction: Band::AtMost { bound: 2.5 },
+            form: crate::catalog::Form::Value,
+            null: Null::run("a longer run", &["duration=3s"]),
+            null_same,
+            ..Claim::base("s003-x")
+        }
+    }
+
+    fn evaluate_alone(claim: &Claim) -> Outcome {
+        let opts = Options {
+            scenarios_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios"),
+            seeds: 2,
+            ..Options::default()
+        };
+        let results = simulate(&opts, std::slice::from_ref(claim));
+        evaluate(&opts, claim, &coverage_map(), &results).0
+    }
+
+    #[test]
+    fn a_null_run_is_simulated_and_judged_by_the_claims_bands() {
+        let o = evaluate_alone(&duration_claim(None));
+        assert_eq!(o.verdict, Verdict::Reproduced);
+        let Some(NullOutcome::Run {
+            mean,
+            verdict,
+            scenarios,
+            ..
+        }) = &o.null
+        else {
+            panic!("{:?}", o.null)
+        };
+        assert_eq!(*mean, Some(3.0));
+        assert_eq!(*verdict, Verdict::NotReproduced);
+        assert!(scenarios[0].ends_with("duration=3s]"), "{scenarios:?}");
+        assert_eq!(o.null.as_ref().unwrap().discriminates(o.verdict), Some(true));
+        // own instance: 2 seeds + exact start; the null's: 2 seeds
+        assert_eq!(o.runs, 5);
+        assert_eq!(quoted_value(&o, Quoted::Null), Some(3.0));
+        assert_eq!(quoted_value(&o, Quoted::Seed(2)), Some(2.0));
+        assert_eq!(quoted_value(&o, Quoted::Seed(3)), None);
+    }
+
+    #[test]
+    fn a_failed_precondition_makes_the_verdict_inconclusive() {
+        use crate::claims::Band;
+        let with = |band| Claim {
+            precondition: Some(crate::catalog::Precondition {
+                what: "the queue reaches TARGET",
+                extract: |_| Ok(3.0),
+                band,
+            }),
+            ..duration_claim(Some("a listed exception"))
+        };
+        let o = evaluate_alone(&with(Band::AtLeast { bound: 25.0 }));
+        assert_eq!(o.verdict, Verdict::Inconclusive);
+        let p = o.precondition.as_ref().unwrap();
+        assert_eq!((p.mean, p.holds), (Some(3.0), false));
+        assert_eq!(o.null_same, "a listed exception");
+        // The null says nothing about a claim the scenario cannot decide.
+        assert_eq!(o.null.as_ref().unwrap().discriminates(o.verdict), None);
+        let o = evaluate_alone(&with(Band::AtMost { bound: 25.0 }));
+        assert_eq!(o.verdict, Verdict::Reproduced);
+        assert!(o.precondition.unwrap().holds);
+    }
+
     #[test]
     fn a_missing_scenario_file_makes_the_claim_not_run() {
         let opts = Options {
