@@ -503,7 +503,10 @@ mod tests {
             _ => None,
         });
         assert_eq!(f, "ours 0.1235 against 42, `s003-c` (not run here)");
-        assert_eq!(fill_quotes("no quote {here}", |_, _| None), "no quote {here}");
+        assert_eq!(
+            fill_quotes("no quote {here}", |_, _| None),
+            "no quote {here}"
+        );
     }
 
     #[test]
@@ -515,7 +518,10 @@ mod tests {
             vec!["s001-a", "s001-a", "s001-a", "s001-a:x"]
         );
         assert_eq!(parse_quote("s001-a:null"), Some(("s001-a", Quoted::Null)));
-        assert_eq!(parse_quote("s001-a@seed2"), Some(("s001-a", Quoted::Seed(2))));
+        assert_eq!(
+            parse_quote("s001-a@seed2"),
+            Some(("s001-a", Quoted::Seed(2)))
+        );
         assert_eq!(parse_quote("s001-a@seedx"), None);
         assert_eq!(parse_quote("s001-a:x"), None);
         let f = fill_quotes(t, |_, q| match q {
@@ -523,10 +529,7 @@ mod tests {
             Quoted::Null => Some(2.0),
             Quoted::Seed(n) => Some(n as f64 * 10.0),
         });
-        assert_eq!(
-            f,
-            "own 1, null 2, seed 2 20, bad `s001-a:x` (not run here)"
-        );
+        assert_eq!(f, "own 1, null 2, seed 2 20, bad `s001-a:x` (not run here)");
     }
 
     fn null_run(verdict: Verdict) -> NullOutcome {
@@ -542,7 +545,10 @@ mod tests {
     fn a_null_run_discriminates_when_it_is_not_reproduced_nor_the_own_verdict() {
         use Verdict::*;
         // Own verdict reproduced: the null must give differs' neither; only "not reproduced".
-        assert_eq!(null_run(NotReproduced).discriminates(Reproduced), Some(true));
+        assert_eq!(
+            null_run(NotReproduced).discriminates(Reproduced),
+            Some(true)
+        );
         assert_eq!(null_run(Differs).discriminates(Reproduced), Some(true));
         assert_eq!(null_run(Reproduced).discriminates(Reproduced), Some(false));
         // Own verdict differs: the null giving differs as well shows nothing.
@@ -550,8 +556,14 @@ mod tests {
         assert_eq!(null_run(NotReproduced).discriminates(Differs), Some(true));
         assert_eq!(null_run(Reproduced).discriminates(Differs), Some(false));
         // Own verdict not reproduced: only a reproduced null is suspect.
-        assert_eq!(null_run(NotReproduced).discriminates(NotReproduced), Some(true));
-        assert_eq!(null_run(Reproduced).discriminates(NotReproduced), Some(false));
+        assert_eq!(
+            null_run(NotReproduced).discriminates(NotReproduced),
+            Some(true)
+        );
+        assert_eq!(
+            null_run(Reproduced).discriminates(NotReproduced),
+            Some(false)
+        );
         // Nothing to say where the claim itself says nothing, or the null gave no value.
         for own in [NotRun, NotTestable, Inconclusive] {
             assert_eq!(null_run(NotReproduced).discriminates(own), None);
@@ -591,7 +603,10 @@ mod tests {
             model: "m".into(),
             excluded: true,
         });
-        assert_eq!((e["excludes"].as_f64(), &e["model"]), (Some(1200.0), &"m".into()));
+        assert_eq!(
+            (e["excludes"].as_f64(), &e["model"]),
+            (Some(1200.0), &"m".into())
+        );
         let n = j(&NullOutcome::None { none: "why".into() });
         assert_eq!(n, serde_json::json!({"none": "why"}));
         assert_eq!(

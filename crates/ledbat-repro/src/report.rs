@@ -92,7 +92,11 @@ fn null_cell(o: &Outcome) -> String {
         }) => format!(
             "alternative {}{}",
             fmt_num(*excludes),
-            if *excluded { ", excluded" } else { ", NOT excluded" }
+            if *excluded {
+                ", excluded"
+            } else {
+                ", NOT excluded"
+            }
         ),
         Some(NullOutcome::None { .. }) => "none (reason listed)".into(),
     }
@@ -126,7 +130,11 @@ fn null_details(o: &Outcome) -> Vec<String> {
         }) => out.push(format!(
             "Null: another model's value {} ({model}), {} by the tolerance",
             fmt_num(*excludes),
-            if *excluded { "excluded" } else { "NOT excluded" }
+            if *excluded {
+                "excluded"
+            } else {
+                "NOT excluded"
+            }
         )),
         Some(NullOutcome::None { none }) => out.push(format!("Null: none ({none})")),
     }
@@ -276,7 +284,14 @@ impl Report {
             .iter()
             .filter_map(|o| {
                 let line = match (&o.null, null_discriminates(o)) {
-                    (Some(NullOutcome::Excludes { excludes, model, excluded }), _) => format!(
+                    (
+                        Some(NullOutcome::Excludes {
+                            excludes,
+                            model,
+                            excluded,
+                        }),
+                        _,
+                    ) => format!(
                         "alternative value {} ({model}): {}",
                         fmt_num(*excludes),
                         if *excluded {
@@ -286,7 +301,15 @@ impl Report {
                         }
                     ),
                     (Some(NullOutcome::None { none }), _) => format!("no null: {none}"),
-                    (Some(NullOutcome::Run { setup, mean, verdict, .. }), Some(false)) => {
+                    (
+                        Some(NullOutcome::Run {
+                            setup,
+                            mean,
+                            verdict,
+                            ..
+                        }),
+                        Some(false),
+                    ) => {
                         format!(
                             "same verdict under its null ({setup}: {}, {}): {}",
                             mean.map_or("no value".into(), fmt_num),
@@ -883,7 +906,10 @@ mod tests {
             md.contains("in 1.0 s wall clock on 2 worker threads"),
             "{md}"
         );
-        assert!(md.contains("**reproduced (fragile)** | none named | 3 |"), "{md}");
+        assert!(
+            md.contains("**reproduced (fragile)** | none named | 3 |"),
+            "{md}"
+        );
         assert!(md.contains("1 fragile"), "{md}");
         assert!(md.contains("per seed 1 reproduced, 1 differs"), "{md}");
         assert!(md.contains("exact start times (seed 1): 0.65, reproduced (fragile)"));
@@ -966,12 +992,18 @@ mod tests {
         // A listed exception says why.
         r.claims[1].null_same = "the roles are symmetric".into();
         let md = r.to_markdown();
-        assert!(md.contains("listed exception: the roles are symmetric"), "{md}");
+        assert!(
+            md.contains("listed exception: the roles are symmetric"),
+            "{md}"
+        );
         assert!(md.contains("(1 of them listed exceptions"), "{md}");
         assert!(md.contains("- Null run (LEDBAT replaced by NewReno; seed003/a.toml [flow.0.cc.name=newreno]): 0.95, not reproduced\n"), "{md}");
         let html = r.to_html();
         assert!(html.contains("<h2>Nulls listed</h2>"));
-        assert!(html.contains("<td>null run 0.95, not reproduced</td>"), "{html}");
+        assert!(
+            html.contains("<td>null run 0.95, not reproduced</td>"),
+            "{html}"
+        );
     }
 
     #[test]
@@ -987,11 +1019,17 @@ mod tests {
         });
         let md = r.to_markdown();
         assert!(md.contains("- `s003-jain`: alternative value 1200 (TCP fills the buffer: 100 x 12 ms): excluded by the tolerance"), "{md}");
-        assert!(md.contains("- `s003-jain`: no null: a setup number"), "{md}");
+        assert!(
+            md.contains("- `s003-jain`: no null: a setup number"),
+            "{md}"
+        );
         assert!(md.contains("1 alternative model values (1 excluded by their claim's tolerance); 1 claims say why they have neither"), "{md}");
         assert!(md.contains("| alternative 1200, excluded |"), "{md}");
         let t = r.null_tally();
-        assert_eq!((t.alternatives, t.excluded, t.reasons, t.runs, t.unset), (1, 1, 1, 0, 0));
+        assert_eq!(
+            (t.alternatives, t.excluded, t.reasons, t.runs, t.unset),
+            (1, 1, 1, 0, 0)
+        );
         // Without a null, the summary says so.
         assert!(report().to_markdown().contains("2 claims name no null yet"));
     }
@@ -1011,7 +1049,10 @@ mod tests {
             md.contains("2 claims test the papers' results: 1 reproduced, 0 differs, 0 not reproduced, 0 not run; apart from them, 1 inconclusive"),
             "{md}"
         );
-        assert!(md.contains("- Precondition (the queue reaches TARGET, ≥ 25): 3, fails"), "{md}");
+        assert!(
+            md.contains("- Precondition (the queue reaches TARGET, ≥ 25): 3, fails"),
+            "{md}"
+        );
         assert!(r.to_html().contains("class=\"inconclusive\""));
         let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
         assert_eq!(v["tally"]["inconclusive"], 1);
@@ -1029,7 +1070,10 @@ mod tests {
         assert_eq!(v["tally"]["nulls"]["runs"], 1);
         assert_eq!(v["tally"]["nulls"]["discriminate"], 1);
         assert_eq!(v["tally"]["nulls"]["unset"], 1);
-        assert_eq!(v["claims"][0]["null"]["setup"], "LEDBAT replaced by NewReno");
+        assert_eq!(
+            v["claims"][0]["null"]["setup"],
+            "LEDBAT replaced by NewReno"
+        );
         assert_eq!(v["claims"][0]["null"]["verdict"], "differs");
         assert_eq!(v["tally"]["fragile"], 0);
     }

@@ -385,9 +385,7 @@ pub fn evaluate(
     let verdict = match (&summary, claim.untestable) {
         (None, _) => Verdict::NotRun,
         (Some(_), Some(_)) => Verdict::NotTestable,
-        (Some(_), None) if precondition.as_ref().is_some_and(|p| !p.holds) => {
-            Verdict::Inconclusive
-        }
+        (Some(_), None) if precondition.as_ref().is_some_and(|p| !p.holds) => Verdict::Inconclusive,
         (Some(s), None) => judge(s.mean),
     };
     let seed_verdicts: Vec<Verdict> = values
@@ -750,7 +748,10 @@ mod tests {
         assert_eq!(*mean, Some(3.0));
         assert_eq!(*verdict, Verdict::NotReproduced);
         assert!(scenarios[0].ends_with("duration=3s]"), "{scenarios:?}");
-        assert_eq!(o.null.as_ref().unwrap().discriminates(o.verdict), Some(true));
+        assert_eq!(
+            o.null.as_ref().unwrap().discriminates(o.verdict),
+            Some(true)
+        );
         // own instance: 2 seeds + exact start; the null's: 2 seeds
         assert_eq!(o.runs, 5);
         assert_eq!(quoted_value(&o, Quoted::Null), Some(3.0));

@@ -530,8 +530,9 @@ fn every_family_and_convention_is_written_once() {
     assert_eq!(names.len(), catalog::FAMILIES.len());
     for c in catalog::all() {
         assert!(
-            catalog::FAMILIES.iter().any(|f| std::ptr::eq(*f, c.family())
-                || **f == *c.family()),
+            catalog::FAMILIES
+                .iter()
+                .any(|f| std::ptr::eq(*f, c.family()) || **f == *c.family()),
             "{}: family {} is not in FAMILIES",
             c.id,
             c.family().name
@@ -574,7 +575,9 @@ fn against_pending<T: Ord + Clone + std::fmt::Debug>(
         .collect();
     for k in &listed {
         if !found.contains_key(k) {
-            bad.push(format!("{k:?} obeys rule {rule} now: remove it from pending.rs"));
+            bad.push(format!(
+                "{k:?} obeys rule {rule} now: remove it from pending.rs"
+            ));
         }
     }
     if !bad.is_empty() {
@@ -675,8 +678,7 @@ fn siblings_declare_their_relation() {
             .push(c);
     }
     let declared = |a: &Claim, b: &Claim| {
-        a.siblings.iter().any(|s| s.other() == b.id)
-            || a.derived.is_some_and(|d| d.from == b.id)
+        a.siblings.iter().any(|s| s.other() == b.id) || a.derived.is_some_and(|d| d.from == b.id)
     };
     for g in groups.values() {
         for (i, a) in g.iter().enumerate() {
@@ -740,7 +742,10 @@ fn sentences(text: &str) -> Vec<&str> {
 
 #[test]
 fn numbers_are_read_as_written() {
-    assert_eq!(numbers_in("about 27 ms, 0.95 of 1.5Mb/s"), vec![27.0, 0.95, 1.5]);
+    assert_eq!(
+        numbers_in("about 27 ms, 0.95 of 1.5Mb/s"),
+        vec![27.0, 0.95, 1.5]
+    );
     assert_eq!(numbers_in("s003-x2 and flow_2x"), Vec::<f64>::new());
 }
 
@@ -826,7 +831,11 @@ fn preconditions_can_fail() {
             bad.push(format!("{}: a precondition says what must hold", c.id));
         }
         if outside(&p.band).is_none() {
-            bad.push(format!("{}: its precondition {} cannot fail", c.id, p.band.describe()));
+            bad.push(format!(
+                "{}: its precondition {} cannot fail",
+                c.id,
+                p.band.describe()
+            ));
         }
     }
     none(bad);
@@ -834,8 +843,8 @@ fn preconditions_can_fail() {
 
 /// Words after which a number names a part of a paper or a seed, not a figure of a run.
 const REFERENCES: [&str; 12] = [
-    "fig.", "figure", "table", "section", "sections", "eq.", "equation", "seed", "seeds",
-    "rfc", "chapter", "rule",
+    "fig.", "figure", "table", "section", "sections", "eq.", "equation", "seed", "seeds", "rfc",
+    "chapter", "rule",
 ];
 
 /// The figures an explanation types that are neither a template, nor in a span of code,
@@ -844,7 +853,13 @@ const REFERENCES: [&str; 12] = [
 /// of the other run they come from, nor a small count (at most 10), nor a reference.
 fn typed_figures(c: &Claim, map: &ledbat_repro::coverage::Map) -> Vec<String> {
     let mut known = String::new();
-    for t in [c.statement, c.paper_value, c.figure, c.metric, c.tolerance_note] {
+    for t in [
+        c.statement,
+        c.paper_value,
+        c.figure,
+        c.metric,
+        c.tolerance_note,
+    ] {
         known.push_str(t);
         known.push(' ');
     }
@@ -859,7 +874,10 @@ fn typed_figures(c: &Claim, map: &ledbat_repro::coverage::Map) -> Vec<String> {
         known.push_str(&format!(" {} {}", r.quote, r.says));
     }
     for (_, t) in map.setups() {
-        if c.scenarios.iter().any(|s| t.files.iter().any(|f| f == s.file)) {
+        if c.scenarios
+            .iter()
+            .any(|s| t.files.iter().any(|f| f == s.file))
+        {
             for p in &t.params {
                 known.push_str(&format!(" {} {} {}", p.quote, p.paper, p.ours));
             }
@@ -960,10 +978,7 @@ fn explanations_type_no_figure_of_a_run() {
         }
         let figs = typed_figures(c, &map);
         if !figs.is_empty() {
-            found.insert(
-                c.id,
-                format!("{}: its explanation types {figs:?}", c.id),
-            );
+            found.insert(c.id, format!("{}: its explanation types {figs:?}", c.id));
         }
     }
     none(bad);

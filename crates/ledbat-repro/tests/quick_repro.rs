@@ -39,7 +39,13 @@ fn every_claim_runs_in_quick_mode_and_the_reports_render() {
         }
     }
     for o in &report.claims {
-        let Some(NullOutcome::Run { setup, mean, verdict, .. }) = &o.null else {
+        let Some(NullOutcome::Run {
+            setup,
+            mean,
+            verdict,
+            ..
+        }) = &o.null
+        else {
             continue;
         };
         if mean.is_none() {

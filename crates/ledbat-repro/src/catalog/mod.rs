@@ -1015,7 +1015,10 @@ mod tests {
                 Null::Unset => bad.push(format!("{}: names no null", c.id)),
                 Null::Run { setup, set, files } => {
                     if setup.trim().is_empty() || set.is_empty() {
-                        bad.push(format!("{}: a null run needs its setup and overrides", c.id));
+                        bad.push(format!(
+                            "{}: a null run needs its setup and overrides",
+                            c.id
+                        ));
                     }
                     for f in *files {
                         if !c.scenarios.iter().any(|s| s.file == *f) {
@@ -1056,7 +1059,11 @@ mod tests {
             }
             for s in c.null_scenarios().unwrap_or_default() {
                 if let Err(e) = loads(&s) {
-                    bad.push(format!("{}: the null's {} does not load: {e}", c.id, s.label()));
+                    bad.push(format!(
+                        "{}: the null's {} does not load: {e}",
+                        c.id,
+                        s.label()
+                    ));
                 }
             }
             if let Some(why) = c.null_same {
@@ -1068,7 +1075,12 @@ mod tests {
                 }
             }
         }
-        assert!(bad.is_empty(), "{} problems:\n{}", bad.len(), bad.join("\n"));
+        assert!(
+            bad.is_empty(),
+            "{} problems:\n{}",
+            bad.len(),
+            bad.join("\n")
+        );
     }
 
     #[test]
