@@ -356,8 +356,9 @@ impl Report {
     /// How the report was made: runs, wall clock, threads.
     fn cost_line(&self) -> String {
         format!(
-            "{} simulation runs ({} seeds per scenario instance plus one exact-start run each) \
-             in {:.1} s wall clock on {} worker threads",
+            "{} simulation runs ({} seeds per scenario instance plus one exact-start run each; \
+             the null, hinge and setup instances for every seed) in {:.1} s wall clock on {} \
+             worker threads",
             self.runs, self.seeds, self.elapsed_secs, self.threads
         )
     }
@@ -410,6 +411,7 @@ impl Report {
             if self.quick { " (quick mode)" } else { "" },
             self.tally_line()
         );
+        let _ = writeln!(s, "{}.", self.null_line());
         s
     }
 
