@@ -3,7 +3,7 @@
 
 use super::extract::*;
 use super::plots::*;
-use super::{sweep, Claim, Form, ScenarioRef};
+use super::{sweep, Claim, Form, Null, ScenarioRef};
 use crate::stats::mean;
 use ledbat_sim::RunResult;
 
@@ -17,6 +17,20 @@ fn s000_fixed_sweep() -> Vec<ScenarioRef> {
     S000_GAINS
         .iter()
         .map(|g| {
+            ScenarioRef::with(
+                "seed000/fixed-gain.toml",
+                &[format!("flow.0.cc.gain={}", g * 0.025)],
+            )
+        })
+        .collect()
+}
+
+/// Seven fixed gains over 240..400 (paper units), where Fig. 3(e)'s time to steady state
+/// stays constant: the null of the claims that it falls over 5..240.
+fn s000_flat_sweep() -> Vec<ScenarioRef> {
+    [240.0, 267.0, 293.0, 320.0, 347.0, 373.0, 400.0]
+        .iter()
+        .map(|g: &f64| {
             ScenarioRef::with(
                 "seed000/fixed-gain.toml",
                 &[format!("flow.0.cc.gain={}", g * 0.025)],
@@ -64,26 +78,27 @@ fn qd(r: &RunResult) -> Result<Vec<(f64, f64)>, String> {
     queue_delay_series(r, 1500.0)
 }
 
-/// Time (s) after which the 1-s mean queueing delay stays within [20, 30] ms (TARGET 25 ms
-/// +- 20 %) until `until`, or an error when it never settles.
+/// Time (s) after which every 1-s window of queueing-delay samples is settled at TARGET
+/// until `until`: its mean within [20, 30] ms (TARGET 25 ms +- 20 %) and every sample
+/// within [10, 40] ms (a queue oscillating about 25 ms has the right mean but is not
+/// settled). `until` when the queue never settles before it.
 fn settling_time(r: &RunResult, until: f64) -> Result<f64, String> {
     let q = qd(r)?;
     let mut last_out = 0.0;
     let mut t = 0.0;
     while t + 1.0 <= until {
         let m = window_mean(&q, t, t + 1.0)?;
-        if !(20.0..=30.0).contains(&m) {
+        let (lo, hi) = window_range(&q, t, t + 1.0)?;
+        if !(20.0..=30.0).contains(&m) || lo < 10.0 || hi > 40.0 {
             last_out = t + 1.0;
         }
         t += 0.5;
     }
-    if last_out + 1.0 > until {
-        return Err(format!(
-            "{}: the queue never settled before {until} s",
-            r.scenario
-        ));
-    }
-    Ok(last_out)
+    Ok(if last_out + 1.0 > until {
+        until
+    } else {
+        last_out
+    })
 }
 
 /// Times to TARGET of the sweep's first seven gains (5..240).
@@ -125,8 +140,17 @@ fn paper_claims() -> Vec<Claim> {
             },
             direction: AtMost { bound: 0.95 },
             tolerance_note: "figure value ±20 %; direction: clearly below full utilisation",
-            explanation: "",
+            explanation: "Read at gain 320, the file's default; the paper's 'about 70 %' is where \
+                its curve ends, at gain 400. There ours is 0.755 of the link, inside the same \
+                band (seed 1, `ledbat sim scenarios/seed000/fixed-gain.toml --set \
+                flow.0.cc.gain=10`: 1.133 Mb/s of 1.5), so the sweep point does not decide \
+                the verdict.",
             form: Form::Value,
+            null: Null::run(
+                "fixed gain 40 (RFC GAIN 1) instead of 320: below gain 160 the paper's fixed gain \
+                 fills the link",
+                &["flow.0.cc.gain=1"],
+            ),
             ..Claim::base("s000-fixed320-utilisation")
         },
         Claim {
@@ -151,7 +175,7 @@ fn paper_claims() -> Vec<Claim> {
             },
             direction: AtLeast { bound: 10.0 },
             tolerance_note: "figure value ±20 %; direction: sd at least twice \
-                the dynamic gain's 5 ms",
+                the dynamic gain's 5 ms, where s000-dynamic-queue-delay-sd's direction ends",
             explanation: "Root cause: the feedback delay of the current-delay filter, a \
                 parameter the paper does not state. Our scenario keeps RFC 6817's \
                 usual CURRENT_FILTER of 4 samples. A longer minimum filter sees the \
@@ -174,6 +198,10 @@ fn paper_claims() -> Vec<Claim> {
                 unstated: true,
             }),
             form: Form::Value,
+            null: Null::run(
+                "fixed gain 40 (RFC GAIN 1) instead of 400: at small gains the paper's sd is about 0",
+                &["flow.0.cc.gain=1"],
+            ),
             ..Claim::base("s000-gain400-queue-sd")
         },
         Claim {
@@ -206,8 +234,9 @@ fn paper_claims() -> Vec<Claim> {
                 )
             }),
             tolerance: AtMost { bound: 1.0 },
-            direction: AtMost { bound: 2.5 },
-            tolerance_note: "the paper's own bound; direction: half the fixed gain's 5 packets",
+            direction: Below { bound: 2.5 },
+            tolerance_note: "the paper's own bound; direction: under half the fixed gain's 5 \
+                packets, where s000-fixed320-cwnd-sd's direction starts",
             explanation: "",
             sweep: Some(super::SweepRange {
                 key: "flow.0.cc.initial_gain",
@@ -218,6 +247,10 @@ fn paper_claims() -> Vec<Claim> {
                 lo: None,
                 hi: Some(1.0),
             },
+            null: Null::scenarios(
+                "the extension off: the fixed gain at the same 9 gains (Fig. 4e's other curve)",
+                s000_fixed_sweep(),
+            ),
             ..Claim::base("s000-dynamic-cwnd-sd")
         },
         Claim {
@@ -266,6 +299,10 @@ fn paper_claims() -> Vec<Claim> {
                 left_out: "",
             }),
             form: Form::Value,
+            null: Null::scenarios(
+                "the extension off: the fixed gain at the same 9 gains (Fig. 4h's other curve)",
+                s000_fixed_sweep(),
+            ),
             ..Claim::base("s000-dynamic-queue-delay")
         },
         Claim {
@@ -290,6 +327,10 @@ fn paper_claims() -> Vec<Claim> {
                 left_out: "",
             }),
             form: Form::Value,
+            null: Null::scenarios(
+                "the extension off: the fixed gain at the same 9 gains (Fig. 4c's other curve)",
+                s000_fixed_sweep(),
+            ),
             ..Claim::base("s000-dynamic-utilisation")
         },
         Claim {
@@ -301,22 +342,19 @@ fn paper_claims() -> Vec<Claim> {
                 of the link for every initial gain.",
             paper_value: "50 %",
             unit: "fraction of capacity",
-            metric: "mean over the 9 initial gains of LEDBAT throughput / 1.5 Mb/s, from 25 s",
+            metric: "lowest over the 9 initial gains of LEDBAT throughput / 1.5 Mb/s, from 25 s",
             scenarios: dyn_cbr_sweep,
-            extract: |r| {
-                Ok(mean(
-                    &r.iter()
-                        .map(|x| utilisation_of(x, "ledbat"))
-                        .collect::<Result<Vec<_>, _>>()?,
-                ))
-            },
+            extract: |r| min_over(r, |x| utilisation_of(x, "ledbat")),
             draw: Some(|r| plots([rate_plot("dynamic gain 5 with CBR: rates", r[0])])),
-            tolerance: Near {
-                value: 0.5,
-                tol: 0.05,
+            tolerance: Between { lo: 0.48, hi: 0.52 },
+            direction: Between {
+                lo: 0.475,
+                hi: 0.6,
             },
-            direction: Between { lo: 0.35, hi: 0.6 },
-            tolerance_note: "the CBR takes exactly 50 %; 5 points for LEDBAT's share of the rest",
+            tolerance_note: "as s000-fixed-cbr-half-to-80: 50 % ± 2 points (the CBR caps \
+                LEDBAT at 50 %, so more cannot come); direction: above 47.5 %, halfway to the \
+                fixed gain's 45 % (s000-fixed-cbr-share-at-400), so that 'stays at half' and \
+                'falls to 45 %' cannot both hold",
             explanation: "",
             sweep: Some(super::SweepRange {
                 key: "flow.0.cc.initial_gain",
@@ -324,6 +362,10 @@ fn paper_claims() -> Vec<Claim> {
                 left_out: "",
             }),
             form: Form::Value,
+            null: Null::scenarios(
+                "the extension off: the fixed gain at the same 9 gains with the CBR (Fig. 4c)",
+                s000_fixed_cbr_sweep(false),
+            ),
             ..Claim::base("s000-dynamic-utilisation-cbr")
         },
         Claim {
@@ -342,10 +384,19 @@ fn paper_claims() -> Vec<Claim> {
                 value: 5.0,
                 tol: 1.0,
             },
-            direction: AtLeast { bound: 2.0 },
-            tolerance_note: "figure value ±20 %; direction: well above the dynamic gain's < 1",
-            explanation: "",
+            direction: AtLeast { bound: 2.5 },
+            tolerance_note: "figure value ±20 %; direction: at least half the paper's 5 \
+                packets, where the dynamic gain's direction (s000-dynamic-cwnd-sd) ends, so \
+                that one value cannot hold both",
+            explanation: "Read at gain 320, the file's default; the paper's 5 packets is where \
+                its curve ends, at gain 400. There ours is 5.08 packets, inside the same band \
+                (seed 1, `ledbat sim scenarios/seed000/fixed-gain.toml --set \
+                flow.0.cc.gain=10`), so the sweep point does not decide the verdict.",
             form: Form::Value,
+            null: Null::run(
+                "fixed gain 40 (RFC GAIN 1) instead of 320: up to gain 80 the paper's sd is 1 packet",
+                &["flow.0.cc.gain=1"],
+            ),
             ..Claim::base("s000-fixed320-cwnd-sd")
         },
         Claim {
@@ -369,8 +420,9 @@ fn paper_claims() -> Vec<Claim> {
                 value: 50.0,
                 tol: 10.0,
             },
-            direction: AtLeast { bound: 27.0 },
-            tolerance_note: "figure value ±20 %; direction: above the dynamic gain's 27 ms",
+            direction: AtLeast { bound: 30.0 },
+            tolerance_note: "figure value ±20 %; direction: a rise, above the 25 ms the \
+                statement starts from by more than that value's own 20 %",
             explanation: "Same root cause as s000-gain400-queue-sd: the current-delay filter's \
                 length, which the paper does not state, sets how far the window \
                 overshoots; with a 16-sample minimum filter the mean queueing delay \
@@ -383,6 +435,10 @@ fn paper_claims() -> Vec<Claim> {
                 unstated: true,
             }),
             form: Form::Value,
+            null: Null::run(
+                "fixed gain 40 (RFC GAIN 1) instead of 400: at small gains the paper's mean is 25 ms",
+                &["flow.0.cc.gain=1"],
+            ),
             ..Claim::base("s000-fixed400-queue-delay")
         },
         Claim {
@@ -406,9 +462,9 @@ fn paper_claims() -> Vec<Claim> {
                 value: 5.0,
                 tol: 1.0,
             },
-            direction: AtMost { bound: 17.0 },
-            tolerance_note:
-                "about 5 ms ±20 %; direction: a third of the fixed gain's 50 ms at gain 400",
+            direction: Below { bound: 10.0 },
+            tolerance_note: "about 5 ms ±20 %; direction: under twice that, where \
+                s000-gain400-queue-sd's direction starts, so that one value cannot hold both",
             explanation:
                 "The former band read 'about 5 ms' as 'at most 6 ms'; read as a value (catalog \
                 rule 10) our dynamic gain's sd lies below the figure's, inside the direction: \
@@ -421,6 +477,10 @@ fn paper_claims() -> Vec<Claim> {
                 left_out: "",
             }),
             form: Form::Value,
+            null: Null::scenarios(
+                "the extension off: the fixed gain at the same 9 gains (Fig. 4i's other curve)",
+                s000_fixed_sweep(),
+            ),
             ..Claim::base("s000-dynamic-queue-delay-sd")
         },
         Claim {
@@ -464,6 +524,10 @@ fn paper_claims() -> Vec<Claim> {
                 left_out: "",
             }),
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "seven gains spread over 240-400, where the paper says the time stays constant",
+                s000_flat_sweep(),
+            ),
             ..Claim::base("s000-fixed-steady-time-falls")
         },
     ]
@@ -500,6 +564,11 @@ fn more_claims() -> Vec<Claim> {
             tolerance_note: "figure value ±20 %; direction: the window settles well inside \
                 pipe plus buffer",
             form: Form::Value,
+            null: Null::run(
+                "NewReno in LEDBAT's place: a loss-based window fills the 50-packet buffer \
+                 instead of holding TARGET",
+                &["flow.0.cc={ name = \"newreno\" }"],
+            ),
             ..Claim::base("s000-gain40-cwnd-before-udp")
         },
         Claim {
@@ -518,6 +587,11 @@ fn more_claims() -> Vec<Claim> {
             direction: Between { lo: 10.0, hi: 50.0 },
             tolerance_note: "figure value ±20 %; direction: within a factor of two of TARGET",
             form: Form::Value,
+            null: Null::run(
+                "NewReno in LEDBAT's place: a loss-based window fills the 50-packet buffer \
+                 instead of holding TARGET",
+                &["flow.0.cc={ name = \"newreno\" }"],
+            ),
             ..Claim::base("s000-gain40-queue-before-udp")
         },
         Claim {
@@ -537,6 +611,10 @@ fn more_claims() -> Vec<Claim> {
             tolerance_note: "figure value ±20 %; direction: clearly below the 12 packets held \
                 before the UDP source",
             form: Form::Value,
+            null: Null::run(
+                "the UDP source never starts: nothing to yield to",
+                &["flow.1.start=1000s"],
+            ),
             ..Claim::base("s000-gain40-cwnd-after-udp")
         },
         Claim {
@@ -548,14 +626,17 @@ fn more_claims() -> Vec<Claim> {
             metric: "LEDBAT's mean rate over 25-30 s of the trace / 1.5 Mb/s, gain 40",
             scenarios: s000_traces(),
             extract: |r| Ok(rate_between(r[0], 0, 25.0, 30.0)? / 1.5),
-            tolerance: Near {
-                value: 0.5,
-                tol: 0.05,
+            tolerance: Between { lo: 0.48, hi: 0.52 },
+            direction: Between {
+                lo: 0.475,
+                hi: 0.6,
             },
-            direction: Between { lo: 0.35, hi: 0.6 },
-            tolerance_note: "the CBR takes exactly 50 %; 5 points for LEDBAT's share of the \
-                rest (as s000-dynamic-utilisation-cbr)",
+            tolerance_note: "as s000-dynamic-utilisation-cbr",
             form: Form::Value,
+            null: Null::run(
+                "the UDP source never starts: nothing to yield to",
+                &["flow.1.start=1000s"],
+            ),
             ..Claim::base("s000-gain40-share-with-udp")
         },
         Claim {
@@ -582,6 +663,13 @@ fn more_claims() -> Vec<Claim> {
                 current-delay filter's length, which the paper does not state.",
             hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
             form: Form::Value,
+            null: Null::scenarios(
+                "the gain-40 trace in place of gain 320's: the paper's small gain settles",
+                {
+                    let t = s000_traces();
+                    vec![t[0].clone(), t[0].clone(), t[2].clone()]
+                },
+            ),
             ..Claim::base("s000-gain320-queue-swing")
         },
         Claim {
@@ -614,6 +702,21 @@ fn more_claims() -> Vec<Claim> {
                 controller table).",
             hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
             form: Form::Value,
+            null: Null::scenarios(
+                "initial gain 40 in place of 320: a small initial gain does not overshoot",
+                {
+                    let t = s000_traces();
+                    vec![
+                        t[0].clone(),
+                        t[1].clone(),
+                        ScenarioRef::with(
+                            "seed000/fig3-trace.toml",
+                            &["flow.0.cc={ name = \"ledbat-dynamic-gain\", target = \"25ms\", \
+                               initial_gain = 40.0 }"],
+                        ),
+                    ]
+                },
+            ),
             ..Claim::base("s000-dynamic320-cwnd-peak")
         },
         Claim {
@@ -637,6 +740,21 @@ fn more_claims() -> Vec<Claim> {
                 at s000-dynamic320-cwnd-peak).",
             hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
             form: Form::Value,
+            null: Null::scenarios(
+                "initial gain 40 in place of 320: a small initial gain does not overshoot",
+                {
+                    let t = s000_traces();
+                    vec![
+                        t[0].clone(),
+                        t[1].clone(),
+                        ScenarioRef::with(
+                            "seed000/fig3-trace.toml",
+                            &["flow.0.cc={ name = \"ledbat-dynamic-gain\", target = \"25ms\", \
+                               initial_gain = 40.0 }"],
+                        ),
+                    ]
+                },
+            ),
             ..Claim::base("s000-dynamic320-queue-peak")
         },
         Claim {
@@ -645,8 +763,9 @@ fn more_claims() -> Vec<Claim> {
                 about 12 packets and 25 ms within 5-6 s.",
             paper_value: "5-6 s",
             unit: "s",
-            metric: "time after which the 1-s mean queueing delay stays within 20-30 ms until \
-                the UDP source starts (20 s), dynamic gain from 320",
+            metric: "time after which every 1-s window of queueing-delay samples has its mean \
+                within 20-30 ms and every sample within 10-40 ms, until the UDP source starts \
+                (20 s; 20 when it never settles), dynamic gain from 320",
             scenarios: s000_traces(),
             extract: |r| settling_time(r[2], 20.0),
             tolerance: Between { lo: 5.0, hi: 6.0 },
@@ -657,6 +776,14 @@ fn more_claims() -> Vec<Claim> {
                 after 5.5 s (seed 1, command there).",
             hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
             form: Form::Bound { lo: Some(5.0), hi: Some(6.0) },
+            null: Null::scenarios(
+                "the fixed gain 320 in place of the dynamic gain from 320: it oscillates \
+                 instead of settling (Fig. 3c, d)",
+                {
+                    let t = s000_traces();
+                    vec![t[0].clone(), t[1].clone(), t[1].clone()]
+                },
+            ),
             ..Claim::base("s000-dynamic320-settling")
         },
         Claim {
@@ -678,6 +805,17 @@ fn more_claims() -> Vec<Claim> {
             tolerance_note: "constant = within 20 % of the mean; direction: within 50 %",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (6.0, 10.0), left_out: "" }),
             form: Form::Alike { null: 0.0 },
+            null: Null::scenarios(
+                "gains 5, 40 and 240 in place of 240, 320 and 400: below 240 the time falls with \
+                 the gain (Fig. 3e)",
+                {
+                    let mut v = s000_fixed_sweep();
+                    v[8] = v[6].clone();
+                    v[6] = v[0].clone();
+                    v[7] = v[3].clone();
+                    v
+                },
+            ),
             ..Claim::base("s000-fixed-steady-time-flat")
         },
         Claim {
@@ -695,6 +833,17 @@ fn more_claims() -> Vec<Claim> {
             tolerance_note: "as s000-fixed-steady-time-falls",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 6.0), left_out: "" }),
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "seven gains spread over 240-400, where the paper says the time stays constant",
+                s000_flat_sweep()
+                    .into_iter()
+                    .map(|mut s| {
+                        s.file = "seed000/fixed-gain-cbr.toml";
+                        s.set.push("flow.1.start=0s".into());
+                        s
+                    })
+                    .collect(),
+            ),
             ..Claim::base("s000-fixed-steady-time-falls-cbr")
         },
         Claim {
@@ -703,8 +852,8 @@ fn more_claims() -> Vec<Claim> {
                 (less capacity to fill).",
             paper_value: "sooner with UDP",
             unit: "s",
-            metric: "mean over gains 5..240 of the time to TARGET without UDP minus with UDP \
-                (CBR from the start)",
+            metric: "share of the gains 5..240 whose time to TARGET is shorter with UDP (CBR \
+                from the start) than without; a seed shows the order when more than half do",
             scenarios: {
                 let mut v = s000_fixed_sweep();
                 v.extend(s000_fixed_cbr_sweep(true));
@@ -713,13 +862,22 @@ fn more_claims() -> Vec<Claim> {
             extract: |r| {
                 let without = steady_times(&r[..9])?;
                 let with = steady_times(&r[9..])?;
-                Ok(mean(&without) - mean(&with))
+                let sooner = without.iter().zip(&with).filter(|(a, b)| a > b).count();
+                Ok(sooner as f64 / with.len() as f64)
             },
             tolerance: super::ORDER_TOLERANCE,
             direction: super::ORDER_DIRECTION,
             tolerance_note: "an order, decided in each seed (steady state sooner with the UDP source); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
-            form: Form::Order { null: 0.0, above: true },
+            null: Null::run_on(
+                "the UDP source never starts in the second sweep: nothing to make it sooner",
+                &["seed000/fixed-gain-cbr.toml"],
+                &["flow.1.start=1000s"],
+            ),
+            form: Form::Order {
+                null: 0.5,
+                above: true,
+            },
             ..Claim::base("s000-steady-sooner-with-udp")
         },
         Claim {
@@ -741,6 +899,10 @@ fn more_claims() -> Vec<Claim> {
             tolerance_note: "as s000-dynamic-utilisation: 100 % read from a figure, 5 points",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 4.0), left_out: "" }),
             form: Form::Value,
+            null: Null::scenarios(
+                "gains 40-400 in place of 5-160: beyond 160 the paper's utilisation falls",
+                s000_fixed_sweep()[3..].to_vec(),
+            ),
             ..Claim::base("s000-fixed-full-to-160")
         },
         Claim {
@@ -759,13 +921,20 @@ fn more_claims() -> Vec<Claim> {
                     .try_fold(f64::INFINITY, |m, v| v.map(|v| m.min(v)))
             },
             tolerance: Between { lo: 0.48, hi: 0.52 },
-            direction: Between { lo: 0.35, hi: 0.6 },
+            direction: Between {
+                lo: 0.475,
+                hi: 0.6,
+            },
             tolerance_note: "50 % ± 2 points: the band starts above 47.5 %, the halfway point to \
                 the 45 % of s000-fixed-cbr-share-at-400 on the same sweep, where that claim's \
-                band ends, so that no value reproduces both statements; direction as \
-                s000-dynamic-utilisation-cbr",
+                band ends, so that no value reproduces both statements; direction: above that \
+                halfway point, where s000-fixed-cbr-share-at-400's direction ends",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 2.0), left_out: "" }),
             form: Form::Value,
+            null: Null::scenarios(
+                "gains 80-400 in place of 5-80: beyond 80 the paper's share falls",
+                s000_fixed_cbr_sweep(false)[4..].to_vec(),
+            ),
             ..Claim::base("s000-fixed-cbr-half-to-80")
         },
         Claim {
@@ -777,44 +946,56 @@ fn more_claims() -> Vec<Claim> {
             metric: "LEDBAT throughput / 1.5 Mb/s at gain 400, CBR from 20 s, from 25 s",
             scenarios: s000_fixed_cbr_sweep(false),
             extract: |r| utilisation_of(r[8], "ledbat"),
-            tolerance: Between {
-                lo: 0.405,
-                hi: 0.475,
+            tolerance: Near {
+                value: 0.45,
+                tol: 0.01,
             },
             direction: AtMost { bound: 0.475 },
-            tolerance_note: "figure value -10 %, and up to 47.5 %, halfway to the 50 % it is said \
-                to fall from (s000-fixed-cbr-half-to-80's band starts there); direction: below \
-                that halfway point (the CBR caps the share at 50 %, so 'below half' could not \
-                fail)",
+            tolerance_note: "the statement is a fall of 5 points, from 50 % to about 45 %: \
+                that fall ±20 % (1 point); direction: below 47.5 %, halfway to the 50 % it \
+                falls from, where s000-fixed-cbr-half-to-80's direction starts (the CBR caps \
+                the share at 50 %, so 'below half' could not fail)",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
             form: Form::Value,
+            null: Null::run(
+                "fixed gain 40 (RFC GAIN 1) instead of 400: up to gain 80 the paper's share is 50 %",
+                &["flow.0.cc.gain=1"],
+            ),
             ..Claim::base("s000-fixed-cbr-share-at-400")
         },
         Claim {
             figure: "Fig. 4(d), section V-C",
             statement: "With a fixed gain the mean window rises from 12 to about 15 packets \
                 beyond gain 240.",
-            paper_value: "≈ 15 packets at 400",
-            unit: "packets",
-            metric: "mean cwnd at fixed gain 400, 10-60 s",
+            paper_value: "15 / 12 = 1.25",
+            unit: "ratio of mean windows",
+            metric: "mean cwnd at fixed gain 400 / at fixed gain 40 (the small gains' 12 \
+                packets, in the same sweep), 10-60 s",
             scenarios: s000_fixed_sweep(),
-            extract: |r| Ok(r[8].flows[0].cwnd_mean_pkts),
-            tolerance: Near {
-                value: 15.0,
-                tol: 3.0,
-            },
-            direction: AtLeast { bound: 12.0 },
-            tolerance_note: "figure value ±20 %; direction: above the 12 packets of small gains",
+            extract: |r| Ok(r[8].flows[0].cwnd_mean_pkts / r[3].flows[0].cwnd_mean_pkts),
+            tolerance: Between { lo: 1.2, hi: 1.3 },
+            direction: Above { bound: 1.0 },
+            tolerance_note: "the statement is a rise of 3 packets on 12: that rise ±20 % (0.6 \
+                packet, 0.05 of the ratio); direction: a rise against the same sweep's gain \
+                40, not against the paper's 12 packets (rule 5)",
             explanation: "Same root cause as s000-gain400-queue-sd: with RFC 6817's 4-sample \
                 filter the window at gain 400 oscillates down to a few packets (the link is \
-                under-used, s000-fixed320-utilisation) and its mean falls below the 12 packets \
-                of small gains; a longer filter makes it overshoot upwards instead: mean 11.7 \
+                under-used, s000-fixed320-utilisation) and its mean falls below that of small \
+                gains; a longer filter makes it overshoot upwards instead: mean 11.7 \
                 packets with 16 samples and 13.5 with 24 (seed 1, `ledbat sim \
                 scenarios/seed000/fixed-gain.toml --set flow.0.cc.gain=10 --set \
                 flow.0.cc.delay.filter.min.len=24`).",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
             hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
-            form: Form::Value,
+            null: Null::scenarios(
+                "gain 240 in place of 400: up to 240 the paper's window stays at 12 packets",
+                {
+                    let mut v = s000_fixed_sweep();
+                    v[8] = v[6].clone();
+                    v
+                },
+            ),
+            form: Form::Effect { null: 1.0 },
             ..Claim::base("s000-fixed400-mean-cwnd")
         },
         Claim {
@@ -834,6 +1015,10 @@ fn more_claims() -> Vec<Claim> {
             tolerance_note: "figure value ±20 %; direction: within a factor of two",
             sweep: Some(super::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
             form: Form::Value,
+            null: Null::scenarios(
+                "the extension off: the fixed gain at the same 9 gains (Fig. 4d's other curve)",
+                s000_fixed_sweep(),
+            ),
             ..Claim::base("s000-dynamic-mean-cwnd")
         },
         Claim {
@@ -853,6 +1038,10 @@ fn more_claims() -> Vec<Claim> {
             tolerance_note: "figure value ±20 %; direction: about half the window without UDP",
             sweep: Some(super::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
             form: Form::Value,
+            null: Null::run(
+                "the UDP source never starts: nothing to yield to",
+                &["flow.1.start=1000s"],
+            ),
             ..Claim::base("s000-dynamic-cbr-mean-cwnd")
         },
         Claim {
@@ -868,10 +1057,14 @@ fn more_claims() -> Vec<Claim> {
                     .fold(0.0, f64::max))
             },
             tolerance: AtMost { bound: 1.0 },
-            direction: AtMost { bound: 2.5 },
+            direction: Below { bound: 2.5 },
             tolerance_note: "as s000-dynamic-cwnd-sd",
             sweep: Some(super::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
             form: Form::Bound { lo: None, hi: Some(1.0) },
+            null: Null::scenarios(
+                "the extension off: the fixed gain at the same 9 gains with the CBR (Fig. 4g)",
+                s000_fixed_cbr_sweep(false),
+            ),
             ..Claim::base("s000-dynamic-cbr-cwnd-sd")
         },
         Claim {
@@ -895,7 +1088,125 @@ fn more_claims() -> Vec<Claim> {
             tolerance_note: "flat = within 20 % of the mean; direction: within 50 %",
             sweep: Some(super::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
             form: Form::Alike { null: 0.0 },
+            null: Null::scenarios(
+                "the extension off: the fixed gain at the same 9 gains with the CBR (Fig. 4j)",
+                s000_fixed_cbr_sweep(false),
+            ),
             ..Claim::base("s000-dynamic-cbr-delay-flat")
+        },
+        Claim {
+            figure: "Fig. 4(c), section V-C",
+            statement: "With a fixed gain and no UDP, utilisation falls below 100 % beyond gain \
+                160.",
+            paper_value: "below 100 % beyond 160",
+            unit: "fraction of capacity",
+            metric: "LEDBAT utilisation at gain 240, the sweep's first point beyond 160, 10-60 s",
+            scenarios: s000_fixed_sweep(),
+            extract: |r| utilisation_of(r[6], "ledbat"),
+            tolerance: Below { bound: 0.95 },
+            direction: Below { bound: 0.99 },
+            tolerance_note: "below the 95 % that s000-fixed-full-to-160 counts as full; \
+                direction: below full by more than a packet's granularity",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
+            null: Null::scenarios(
+                "gain 160 in place of 240: up to 160 the paper's utilisation is 100 %",
+                {
+                    let mut v = s000_fixed_sweep();
+                    v[6] = v[5].clone();
+                    v
+                },
+            ),
+            form: Form::Effect { null: 1.0 },
+            ..Claim::base("s000-fixed-falls-beyond-160")
+        },
+        Claim {
+            figure: "Fig. 4(c), section V-C",
+            statement: "With a fixed gain and the UDP source, LEDBAT's share falls below 50 % \
+                beyond gain 80.",
+            paper_value: "below 50 % beyond 80",
+            unit: "fraction of capacity",
+            metric: "LEDBAT throughput / 1.5 Mb/s at gain 160, the sweep's first point beyond \
+                80, CBR from 20 s, from 25 s",
+            scenarios: s000_fixed_cbr_sweep(false),
+            extract: |r| utilisation_of(r[5], "ledbat"),
+            tolerance: Below { bound: 0.48 },
+            direction: Below { bound: 0.49 },
+            tolerance_note: "below the band of 'half' (s000-fixed-cbr-half-to-80 starts at 48 \
+                %); direction: a point below the half the CBR leaves (packet granularity)",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
+            null: Null::scenarios(
+                "gain 80 in place of 160: up to 80 the paper's share is 50 %",
+                {
+                    let mut v = s000_fixed_cbr_sweep(false);
+                    v[5] = v[4].clone();
+                    v
+                },
+            ),
+            form: Form::Effect { null: 0.5 },
+            ..Claim::base("s000-fixed-cbr-falls-beyond-80")
+        },
+        Claim {
+            figure: "Fig. 4(d, f), section V-C",
+            statement: "With the UDP source the fixed gain's mean window also rises at large \
+                gains, as without UDP (from 12 to about 15 packets there).",
+            paper_value: "rise, as 15 / 12 = 1.25",
+            unit: "ratio of mean windows",
+            metric: "mean cwnd at fixed gain 400 / at fixed gain 40, CBR from 20 s, from 25 s",
+            scenarios: s000_fixed_cbr_sweep(false),
+            extract: |r| Ok(r[8].flows[0].cwnd_mean_pkts / r[3].flows[0].cwnd_mean_pkts),
+            tolerance: Between { lo: 1.2, hi: 1.3 },
+            direction: Above { bound: 1.0 },
+            tolerance_note: "as s000-fixed400-mean-cwnd ('similar results')",
+            explanation: "Same root cause as s000-fixed400-mean-cwnd: with RFC 6817's 4-sample \
+                current-delay filter the window at large gains swings down as far as up.",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
+            hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
+            null: Null::scenarios(
+                "gain 240 in place of 400: up to 240 the paper's window does not rise",
+                {
+                    let mut v = s000_fixed_cbr_sweep(false);
+                    v[8] = v[6].clone();
+                    v
+                },
+            ),
+            form: Form::Effect { null: 1.0 },
+            ..Claim::base("s000-fixed-cbr-mean-cwnd-rises")
+        },
+        Claim {
+            figure: "Fig. 4(g, j, k), section V-C",
+            statement: "With the UDP source the fixed gain's sd(cwnd), mean queueing delay and \
+                its sd rise with the gain beyond 80, as without UDP.",
+            paper_value: "rise (similar to Fig. 4e, h, i)",
+            unit: "Kendall τ",
+            metric: "the smallest of three Kendall taus between the gain (80..400, 5 values) \
+                and sd(cwnd), the mean and the sd of the bottleneck queueing delay, CBR from \
+                20 s, from 25 s",
+            scenarios: s000_fixed_cbr_sweep(false),
+            extract: |r| {
+                let g = &S000_GAINS[4..];
+                let pick = |f: fn(&RunResult) -> Result<f64, String>| {
+                    r[4..].iter().map(|x| f(x)).collect::<Result<Vec<f64>, String>>()
+                };
+                let sd = pick(|x| Ok(x.flows[0].cwnd_sd_pkts))?;
+                let q = pick(|x| Ok(bottleneck(x)?.qdelay_mean_ms))?;
+                let qsd = pick(|x| Ok(bottleneck(x)?.qdelay_sd_ms))?;
+                Ok([sd, q, qsd]
+                    .iter()
+                    .map(|v| kendall_tau(g, v))
+                    .fold(f64::INFINITY, f64::min))
+            },
+            tolerance: AtLeast { bound: 0.8 },
+            direction: Above { bound: 0.3 },
+            tolerance_note: "a nearly monotone rise of each (at most one pair in ten out of \
+                order); direction: each rises on balance",
+            sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
+            null: Null::scenarios(
+                "the extension on: the dynamic gain at the same initial gains, where the \
+                 paper's curves are flat",
+                s000_dyn_sweep("seed000/dynamic-gain-cbr.toml"),
+            ),
+            form: Form::Effect { null: 0.0 },
+            ..Claim::base("s000-fixed-cbr-rises-with-gain")
         },
     ]
 }
