@@ -955,6 +955,12 @@ fn more_claims() -> Vec<Claim> {
                 that fall ±20 % (1 point); direction: below 47.5 %, halfway to the 50 % it \
                 falls from, where s000-fixed-cbr-half-to-80's direction starts (the CBR caps \
                 the share at 50 %, so 'below half' could not fail)",
+            explanation: "Ours falls by about 3 points, not 5. The current-delay filter that \
+                decides the other large-gain claims (s000-gain400-queue-sd) does not close \
+                the gap: with 16 samples the share at gain 400 is 0.487 (seed 1, `ledbat sim \
+                scenarios/seed000/fixed-gain-cbr.toml --set flow.0.cc.gain=10 --set \
+                flow.0.cc.delay.filter.min.len=16`: 0.731 of 1.5 Mb/s). What makes the \
+                paper's fall larger is not established.",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
             form: Form::Value,
             null: Null::run(
@@ -968,7 +974,7 @@ fn more_claims() -> Vec<Claim> {
             statement: "With a fixed gain the mean window rises from 12 to about 15 packets \
                 beyond gain 240.",
             paper_value: "15 / 12 = 1.25",
-            unit: "ratio of mean windows",
+            unit: "ratio",
             metric: "mean cwnd at fixed gain 400 / at fixed gain 40 (the small gains' 12 \
                 packets, in the same sweep), 10-60 s",
             scenarios: s000_fixed_sweep(),
@@ -1099,14 +1105,18 @@ fn more_claims() -> Vec<Claim> {
             statement: "With a fixed gain and no UDP, utilisation falls below 100 % beyond gain \
                 160.",
             paper_value: "below 100 % beyond 160",
-            unit: "fraction of capacity",
-            metric: "LEDBAT utilisation at gain 240, the sweep's first point beyond 160, 10-60 s",
+            unit: "points",
+            metric: "LEDBAT utilisation at gain 160 minus at gain 240, the sweep's first point \
+                beyond 160, in percentage points, 10-60 s",
             scenarios: s000_fixed_sweep(),
-            extract: |r| utilisation_of(r[6], "ledbat"),
-            tolerance: Below { bound: 0.95 },
-            direction: Below { bound: 0.99 },
-            tolerance_note: "below the 95 % that s000-fixed-full-to-160 counts as full; \
-                direction: below full by more than a packet's granularity",
+            extract: |r| {
+                Ok(100.0 * (utilisation_of(r[5], "ledbat")? - utilisation_of(r[6], "ledbat")?))
+            },
+            tolerance: AtLeast { bound: 5.0 },
+            direction: Above { bound: 1.0 },
+            tolerance_note: "a fall of at least 5 points, out of the band that \
+                s000-fixed-full-to-160 counts as full (95-100 %); direction: a fall of more \
+                than a point (packet granularity)",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
             null: Null::scenarios(
                 "gain 160 in place of 240: up to 160 the paper's utilisation is 100 %",
@@ -1116,7 +1126,7 @@ fn more_claims() -> Vec<Claim> {
                     v
                 },
             ),
-            form: Form::Effect { null: 1.0 },
+            form: Form::Effect { null: 0.0 },
             ..Claim::base("s000-fixed-falls-beyond-160")
         },
         Claim {
@@ -1124,15 +1134,18 @@ fn more_claims() -> Vec<Claim> {
             statement: "With a fixed gain and the UDP source, LEDBAT's share falls below 50 % \
                 beyond gain 80.",
             paper_value: "below 50 % beyond 80",
-            unit: "fraction of capacity",
-            metric: "LEDBAT throughput / 1.5 Mb/s at gain 160, the sweep's first point beyond \
-                80, CBR from 20 s, from 25 s",
+            unit: "points",
+            metric: "LEDBAT throughput / 1.5 Mb/s at gain 80 minus at gain 160, the sweep's \
+                first point beyond 80, in percentage points, CBR from 20 s, from 25 s",
             scenarios: s000_fixed_cbr_sweep(false),
-            extract: |r| utilisation_of(r[5], "ledbat"),
-            tolerance: Below { bound: 0.48 },
-            direction: Below { bound: 0.49 },
-            tolerance_note: "below the band of 'half' (s000-fixed-cbr-half-to-80 starts at 48 \
-                %); direction: a point below the half the CBR leaves (packet granularity)",
+            extract: |r| {
+                Ok(100.0 * (utilisation_of(r[4], "ledbat")? - utilisation_of(r[5], "ledbat")?))
+            },
+            tolerance: AtLeast { bound: 2.0 },
+            direction: Above { bound: 1.0 },
+            tolerance_note: "a fall of at least 2 points, out of the band of 'half' (50 ± 2 \
+                points, s000-fixed-cbr-half-to-80); direction: a fall of more than a point \
+                (packet granularity)",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
             null: Null::scenarios(
                 "gain 80 in place of 160: up to 80 the paper's share is 50 %",
@@ -1142,7 +1155,7 @@ fn more_claims() -> Vec<Claim> {
                     v
                 },
             ),
-            form: Form::Effect { null: 0.5 },
+            form: Form::Effect { null: 0.0 },
             ..Claim::base("s000-fixed-cbr-falls-beyond-80")
         },
         Claim {
@@ -1150,7 +1163,7 @@ fn more_claims() -> Vec<Claim> {
             statement: "With the UDP source the fixed gain's mean window also rises at large \
                 gains, as without UDP (from 12 to about 15 packets there).",
             paper_value: "rise, as 15 / 12 = 1.25",
-            unit: "ratio of mean windows",
+            unit: "ratio",
             metric: "mean cwnd at fixed gain 400 / at fixed gain 40, CBR from 20 s, from 25 s",
             scenarios: s000_fixed_cbr_sweep(false),
             extract: |r| Ok(r[8].flows[0].cwnd_mean_pkts / r[3].flows[0].cwnd_mean_pkts),
@@ -1158,7 +1171,10 @@ fn more_claims() -> Vec<Claim> {
             direction: Above { bound: 1.0 },
             tolerance_note: "as s000-fixed400-mean-cwnd ('similar results')",
             explanation: "Same root cause as s000-fixed400-mean-cwnd: with RFC 6817's 4-sample \
-                current-delay filter the window at large gains swings down as far as up.",
+                current-delay filter the window at large gains swings down as far as up. \
+                With 16 samples it rises: 8.36 packets at gain 400 against 6.03 at gain 40, a \
+                ratio of 1.39 (seed 1, `ledbat sim scenarios/seed000/fixed-gain-cbr.toml --set \
+                flow.0.cc.gain=10 --set flow.0.cc.delay.filter.min.len=16`, and gain=1).",
             sweep: Some(super::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 10.0), left_out: "" }),
             hinge: Some(super::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
             null: Null::scenarios(

@@ -400,7 +400,7 @@ fn more_claims() -> Vec<Claim> {
             figure: "section II-B",
             statement: "The growing base delay costs negligible throughput.",
             paper_value: "negligible",
-            unit: "ratio of rates",
+            unit: "ratio",
             metric: "LEDBAT's mean rate after its first base-delay refresh (the growth \
                 periods) / before it (the first period, no growth yet), dmax = 96 ms jitter \
                 and interruptions (the growth case of Fig. 2)",
