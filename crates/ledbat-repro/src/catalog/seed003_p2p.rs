@@ -145,7 +145,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 everywhere' is not shown.",
             form: Form::Order { null: 0.0, above: true },
             null: Null::scenarios(
-                "fLEDBAT replaced by the LEDBAT it is compared with: no fairness gap at any point",
+                "fLEDBAT replaced by the LEDBAT it is compared with: no fairness gap anywhere",
                 points_of([false, true], [FILES[1], FILES[1]], PPS),
             ),
             ..Claim::base("s003-chunks-fledbat-fairer")
@@ -182,7 +182,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 circumstance' does not hold in this one.",
             form: Form::Order { null: 0.0, above: true },
             null: Null::scenarios(
-                "fLEDBAT replaced by the LEDBAT it is compared with: no efficiency gap at any point",
+                "fLEDBAT replaced by the LEDBAT it is compared with: no efficiency gap anywhere",
                 points_of([false, true], [FILES[1], FILES[1]], PPS),
             ),
             ..Claim::base("s003-chunks-fledbat-efficient")
