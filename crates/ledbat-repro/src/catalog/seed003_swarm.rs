@@ -424,7 +424,8 @@ fn behaviour_claims() -> Vec<Claim> {
             null: Null::none(
                 "no run in which the thesis expects the homogeneous swarms apart (it finds them \
                  alike in all three behaviours); its contrast, the 50-50 swarm, lies within 5 % \
-                 of the all-LEDBAT one here (quick mode, seeds 1-2), so it cannot serve",
+                 of the all-LEDBAT one here (`ledbat repro s003-swarm-random-stay --quick --seeds \
+                 2`, the spread of the 50-50 and all-LEDBAT swarms), so it cannot serve",
             ),
             ..Claim::base("s003-swarm-random-stay-homogeneous-alike")
         },
@@ -1042,8 +1043,9 @@ fn buffer_claims() -> Vec<Claim> {
             null: Null::none(
                 "no buffer range where the thesis expects LEDBAT's time to change (it says only \
                  'roughly unaltered when B > 50'); the roles swapped, the TCP data's class is \
-                 flat over B = 100-200 here too (max / min 1.1, quick mode, seeds 1-2), so no \
-                 run in this model separates the two",
+                 flat over B = 100-200 here too (max / min 1.1: `ledbat repro \
+                 s003-swarm-buffer-ledbat-flat --quick --seeds 2` with the classes' \
+                 dispositions swapped), so no run in this model separates the two",
             ),
             ..Claim::base("s003-swarm-buffer-ledbat-flat")
         },
