@@ -18,7 +18,7 @@
 //! and show their values, and are "not testable in this model" ([`Claim::untestable`]).
 
 use super::seed003_swarm::{class, class_cdfs, class_deq, class_dl, dl, need, sw};
-use super::{Claim, Form, ScenarioRef};
+use super::{Claim, Form, Null, ScenarioRef};
 use ledbat_sim::RunResult;
 
 const FLASH: &str = "seed003/swarm-flashcrowd.toml";
@@ -77,6 +77,51 @@ fn capacity(mbps: u32) -> Vec<String> {
             ]
         })
         .collect()
+}
+
+/// [`flash`] with the mixtures' 13 peers preferring uTP as well (disposition 14): the mixtures
+/// carry no TCP, the null of the claims on what TCP in a mixture does (catalog rule 12).
+fn flash_no_tcp() -> Vec<ScenarioRef> {
+    let no_tcp = flash_with(&["swarm.class.4.disposition=14".to_string()]);
+    let mut v = flash();
+    for k in MIXES {
+        v[k] = no_tcp[k].clone();
+    }
+    v
+}
+
+/// [`flash`] with [`TCP_AS_LEDBAT`] in the populations that carry TCP (all-5 and the
+/// mixtures); all-31 and all-10 carry none (a uTP connection exists between every pair of
+/// their peers), so they are read as they are, the same instances.
+fn flash_tcp_as_ledbat() -> Vec<ScenarioRef> {
+    let set: Vec<String> = TCP_AS_LEDBAT.iter().map(|s| s.to_string()).collect();
+    let gentle = flash_with(&set);
+    let mut v = flash();
+    for k in [ALL_5, MIXES[0], MIXES[1], MIXES[2]] {
+        v[k] = gentle[k].clone();
+    }
+    v
+}
+
+/// Every class's TCP run by LEDBAT instead of CUBIC: a TCP connection holds its queue at the
+/// target as uTP's does, so the TCP share no longer sets the queue (the null of the trends
+/// over populations).
+const TCP_AS_LEDBAT: &[&str] = &[
+    "swarm.class.0.tcp_cc={ name = \"ledbat\" }",
+    "swarm.class.1.tcp_cc={ name = \"ledbat\" }",
+    "swarm.class.2.tcp_cc={ name = \"ledbat\" }",
+    "swarm.class.3.tcp_cc={ name = \"ledbat\" }",
+    "swarm.class.4.tcp_cc={ name = \"ledbat\" }",
+    "swarm.class.5.tcp_cc={ name = \"ledbat\" }",
+];
+
+/// The all-5 swarm with uplink buffers of 50 ms of bytes (6250) instead of 1 s: TCP's queue
+/// cannot exceed LEDBAT's 100-ms target.
+fn all_tcp_small_buffer() -> ScenarioRef {
+    let set: Vec<String> = (0..CLASSES)
+        .map(|k| format!("swarm.class.{k}.buffer_bytes=6250"))
+        .collect();
+    flash_with(&set)[ALL_5].clone()
 }
 
 /// TCP's byte-wise share of the block data.
@@ -170,6 +215,12 @@ pub(super) fn claims() -> Vec<Claim> {
                 unstated: true,
             }),
             form: Form::Value,
+            null: Null::excludes(
+                1.0,
+                "every uplink backlogged throughout (75 leechers arriving at once, each wanting \
+                 every piece, five requests pipelined per connection): a queue after every \
+                 dequeue",
+            ),
             ..Claim::base("s003-flashcrowd-uplinks-busy")
         },
         Claim {
@@ -201,6 +252,10 @@ pub(super) fn claims() -> Vec<Claim> {
                 unstated: true,
             }),
             form: Form::Value,
+            null: Null::scenarios(
+                "TCP replaced by LEDBAT (the all-10 swarm): the queue held near the 100-ms target",
+                vec![flash()[ALL_10].clone()],
+            ),
             ..Claim::base("s003-flashcrowd-all-tcp-queue-400")
         },
         Claim {
@@ -218,6 +273,11 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'fill' against 'limit': at least twice the queue; direction: more",
             explanation: SETUP,
             form: Form::Effect { null: 1.0 },
+            null: Null::scenarios(
+                "the two swarms swapped (all-10 read as TCP, all-5 as LEDBAT): the ratio must \
+                 fall below 1",
+                vec![flash()[ALL_5].clone(), flash()[ALL_10].clone()],
+            ),
             ..Claim::base("s003-flashcrowd-tcp-fills-ledbat-limits")
         },
         Claim {
@@ -237,6 +297,11 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "measured share ±20 %; direction: LEDBAT carries most",
             untestable: Some(DEFAULT_UNTESTABLE),
             form: Form::Value,
+            null: Null::excludes(
+                1.0,
+                "Table 6.1's rule as modelled: a uTP connection carries everything whenever one \
+                 exists, so disposition-31 peers send only over uTP",
+            ),
             ..Claim::base("s003-flashcrowd-default-80-ledbat")
         },
         Claim {
@@ -272,6 +337,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 within 5 % of the fastest",
             untestable: Some(DEFAULT_UNTESTABLE),
             form: Form::Value,
+            null: Null::excludes(
+                1.0,
+                "Table 6.1's rule as modelled: the all-31 swarm is the all-10 swarm, so its time \
+                 over the fastest other is 1 where all-10 is that one, above 1 otherwise",
+            ),
             ..Claim::base("s003-flashcrowd-default-fastest")
         },
         Claim {
@@ -288,6 +358,10 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'slightly larger': longer, by up to 20 %; direction: longer",
             untestable: Some(DEFAULT_UNTESTABLE),
             form: Form::Value,
+            null: Null::excludes(
+                1.0,
+                "Table 6.1's rule as modelled: the all-31 swarm is the all-10 swarm, the ratio 1",
+            ),
             ..Claim::base("s003-flashcrowd-utp-only-slower-than-default")
         },
         Claim {
@@ -312,6 +386,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 13-14 connections fell back to TCP, for reasons it does not give.",
             ),
             form: Form::Value,
+            null: Null::excludes(
+                0.25,
+                "Table 6.1's rule as modelled: only pairs of 13 peers use TCP, 0.5 x 0.5 = 0.25 \
+                 of the bytes at 50/50",
+            ),
             ..Claim::base("s003-flashcrowd-byte-share-follows-peers")
         },
         Claim {
@@ -329,6 +408,11 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'an increase': at least 10 % more queue; direction: more",
             explanation: SETUP,
             form: Form::Effect { null: 1.0 },
+            null: Null::scenarios(
+                "the 13 peers of the 75/25 mixture prefer uTP too: no TCP downloads, no ACK \
+                 bursts on the uplinks",
+                vec![flash()[ALL_10].clone(), flash_no_tcp()[3].clone()],
+            ),
             ..Claim::base("s003-flashcrowd-ledbat-delay-from-tcp-acks")
         },
         Claim {
@@ -354,6 +438,13 @@ pub(super) fn claims() -> Vec<Claim> {
                 within 20 %",
             explanation: SETUP,
             form: Form::Alike { null: 0.0 },
+            null: Null::none(
+                "no run in this model separates the classes: the thesis's own contrast, \
+                 chapter 5's per-uploader disposition model (section 6.2.3), and a 4-s buffer \
+                 on the 13 peers' uplinks both leave them within 5 % \
+                 (`swarm.disposition_model=\"per-uploader\"` or \
+                 `swarm.class.4.buffer_bytes=500000`, quick mode, seeds 1-2)",
+            ),
             ..Claim::base("s003-flashcrowd-classes-alike")
         },
         Claim {
@@ -381,6 +472,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 null: 0.0,
                 above: true,
             },
+            null: Null::scenarios(
+                "the 13 peers prefer uTP too: both classes alike, no TCP to give either an \
+                 advantage",
+                MIXES.iter().map(|&k| flash_no_tcp()[k].clone()).collect(),
+            ),
             ..Claim::base("s003-flashcrowd-tcp-peers-slightly-ahead")
         },
         Claim {
@@ -412,6 +508,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 null: 0.0,
                 above: true,
             },
+            null: Null::scenarios(
+                "the mixtures without TCP (the 13 peers prefer uTP too): nothing mixed, no \
+                 benefit over all-LEDBAT",
+                flash_no_tcp(),
+            ),
             ..Claim::base("s003-flashcrowd-mixture-faster")
         },
         Claim {
@@ -433,6 +534,10 @@ pub(super) fn claims() -> Vec<Claim> {
                 null: 0.0,
                 above: true,
             },
+            null: Null::scenarios(
+                "no TCP at all: the all-10 swarm in the 25/75 mixture's place",
+                vec![flash()[ALL_10].clone(), flash()[ALL_10].clone()],
+            ),
             ..Claim::base("s003-flashcrowd-little-tcp-helps")
         },
         Claim {
@@ -450,6 +555,11 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'grows': rank correlation 0.6 or more; direction: rising",
             explanation: SETUP,
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "every TCP connection run by LEDBAT instead of CUBIC: the TCP share no longer \
+                 sets the queue, nor the completion time",
+                flash_tcp_as_ledbat(),
+            ),
             ..Claim::base("s003-flashcrowd-time-grows-with-tcp-share")
         },
         Claim {
@@ -466,6 +576,11 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "'increases': rank correlation 0.6 or more; direction: rising",
             explanation: SETUP,
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "every TCP connection run by LEDBAT instead of CUBIC: the populations' queues \
+                 alike, no queue to slow a swarm",
+                flash_tcp_as_ledbat(),
+            ),
             ..Claim::base("s003-flashcrowd-time-grows-with-queue")
         },
         Claim {
@@ -484,6 +599,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 rising",
             explanation: SETUP,
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "every TCP connection run by LEDBAT instead of CUBIC: TCP holds its queue at the \
+                 target as uTP does",
+                flash_tcp_as_ledbat(),
+            ),
             ..Claim::base("s003-flashcrowd-queue-grows-with-tcp-share")
         },
         Claim {
@@ -507,6 +627,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 longer for their blocks; direction: longer",
             explanation: SETUP,
             form: Form::Effect { null: 1.0 },
+            null: Null::scenarios(
+                "the all-5 swarm's uplink buffers cut to 50 ms: TCP's queue below LEDBAT's \
+                 100-ms target, its requests no longer delayed",
+                vec![flash()[ALL_10].clone(), all_tcp_small_buffer()],
+            ),
             ..Claim::base("s003-flashcrowd-ledbat-faster-signalling")
         },
         Claim {
@@ -530,6 +655,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 time; direction: more",
             explanation: SETUP,
             form: Form::Effect { null: 1.0 },
+            null: Null::scenarios(
+                "the all-5 swarm's uplink buffers cut to 50 ms: TCP loses the queue that keeps \
+                 its uplinks busy",
+                vec![flash()[ALL_10].clone(), all_tcp_small_buffer()],
+            ),
             ..Claim::base("s003-flashcrowd-tcp-data-plane-efficient")
         },
         Claim {
@@ -557,6 +687,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 the same qualitative results; of them, the trend of Fig. 6.4 is the one \
                 checked here (the mixtures and all-5, the populations with TCP).",
             form: Form::Effect { null: 0.0 },
+            null: Null::run(
+                "every TCP connection run by LEDBAT instead of CUBIC, at both capacities: the \
+                 TCP share no longer sets the completion time",
+                TCP_AS_LEDBAT,
+            ),
             ..Claim::base("s003-flashcrowd-capacity-unchanged")
         },
     ]

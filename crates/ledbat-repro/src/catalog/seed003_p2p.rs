@@ -4,11 +4,13 @@
 //! short-term index (Jain's index over 1-s windows, averaged), efficiency the uplink use.
 //!
 //! Every claim reads the same 20 runs per seed, [`points`]: for each RTT case (mixed, then
-//! equal), each PP of [`PPS`], fLEDBAT then LEDBAT.
+//! equal), each PP of [`PPS`], fLEDBAT then LEDBAT. Their null runs (catalog rule 12) read
+//! instances of the same set in other places: LEDBAT where fLEDBAT was (or the reverse),
+//! equal RTTs where mixed ones were, PP = 1 where PP = 0 was; they add no simulation.
 
 use super::extract::kendall_tau;
 use super::plots::sweep_plot;
-use super::{Claim, Form, ScenarioRef};
+use super::{Claim, Form, Null, ScenarioRef};
 use crate::plot::{Plot, Series};
 use crate::stats::mean;
 use ledbat_sim::RunResult;
@@ -24,10 +26,17 @@ const FILES: [&str; 2] = [
 
 /// The 20 scenario instances: (mixed RTTs, equal RTTs) x PP x (fLEDBAT, LEDBAT).
 fn points() -> Vec<ScenarioRef> {
+    points_of([false, true], FILES, PPS)
+}
+
+/// The instances in [`points`]' order with the RTT cases `cases` (false: mixed), the files
+/// `files` in place of (fLEDBAT, LEDBAT) and the persistences `pps` in place of [`PPS`]:
+/// the null runs, which reuse the claims' own instances (module doc).
+fn points_of(cases: [bool; 2], files: [&'static str; 2], pps: [f64; 5]) -> Vec<ScenarioRef> {
     let mut v = Vec::new();
-    for equal in [false, true] {
-        for pp in PPS {
-            for file in FILES {
+    for equal in cases {
+        for pp in pps {
+            for file in files {
                 let mut set: Vec<String> = (0..5)
                     .map(|k| format!("flow.{k}.traffic.persistence={pp}"))
                     .collect();
@@ -135,6 +144,10 @@ pub(super) fn claims() -> Vec<Claim> {
                 points; where the two are equally fair at some PP, the statement 'fairer \
                 everywhere' is not shown.",
             form: Form::Order { null: 0.0, above: true },
+            null: Null::scenarios(
+                "fLEDBAT replaced by the LEDBAT it is compared with: no fairness gap anywhere",
+                points_of([false, true], [FILES[1], FILES[1]], PPS),
+            ),
             ..Claim::base("s003-chunks-fledbat-fairer")
         },
         Claim {
@@ -168,6 +181,10 @@ pub(super) fn claims() -> Vec<Claim> {
                 increase laws in an always-transient regime, not a bug; the thesis's 'under any \
                 circumstance' does not hold in this one.",
             form: Form::Order { null: 0.0, above: true },
+            null: Null::scenarios(
+                "fLEDBAT replaced by the LEDBAT it is compared with: no efficiency gap anywhere",
+                points_of([false, true], [FILES[1], FILES[1]], PPS),
+            ),
             ..Claim::base("s003-chunks-fledbat-efficient")
         },
         Claim {
@@ -194,6 +211,10 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "an order, decided in each seed (fLEDBAT's fairness gain largest at PP >= 0.8); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             explanation: "",
             form: Form::Order { null: 0.0, above: true },
+            null: Null::scenarios(
+                "fLEDBAT replaced by LEDBAT: no gap at any PP, so none larger at PP >= 0.8",
+                points_of([false, true], [FILES[1], FILES[1]], PPS),
+            ),
             ..Claim::base("s003-chunks-fairness-gap-at-high-pp")
         },
         Claim {
@@ -223,6 +244,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 thesis leaves open.",
             hinge: Some(super::Hinge { choice: "the five upload slots started 2 s apart instead of together", alt: &["flow.1.start=2s", "flow.2.start=4s", "flow.3.start=6s", "flow.4.start=8s"], files: &[], unstated: true }),
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "LEDBAT replaced by fLEDBAT, which measures the base delay correctly: no \
+                 latecomer advantage to grow with PP",
+                points_of([false, true], [FILES[0], FILES[0]], PPS),
+            ),
             ..Claim::base("s003-chunks-ledbat-fairness-falls-with-pp")
         },
         Claim {
@@ -255,6 +281,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 figure's values are not in the text, so what its PP = 0 point measured is \
                 unknown.",
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "fLEDBAT replaced by LEDBAT, whose latecomers misread the base delay more as \
+                 windows are kept: fairness does not rise with PP",
+                points_of([false, true], [FILES[1], FILES[1]], PPS),
+            ),
             ..Claim::base("s003-chunks-fledbat-fairness-rises-with-pp")
         },
         Claim {
@@ -277,6 +308,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 link; direction: below 0.99",
             explanation: "",
             form: Form::Value,
+            null: Null::scenarios(
+                "PP = 1 in place of PP = 0: windows kept across chunks, the slots stay backlogged \
+                 and fill the uplink",
+                points_of([false, true], FILES, [1.0, 0.2, 0.5, 0.8, 1.0]),
+            ),
             ..Claim::base("s003-chunks-pp0-underuses")
         },
         Claim {
@@ -305,6 +341,10 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "an order, decided in each seed (mixed RTTs less efficient than equal ones at PP = 0); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             explanation: "",
             form: Form::Order { null: 0.0, above: true },
+            null: Null::scenarios(
+                "equal RTTs in place of the mixed ones: no slower-growing long-RTT slots",
+                points_of([true, true], FILES, PPS),
+            ),
             ..Claim::base("s003-chunks-mixed-rtt-wastes-more")
         },
     ]

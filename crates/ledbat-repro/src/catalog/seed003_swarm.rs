@@ -15,7 +15,7 @@
 //! few numbers here, so most claims encode a qualitative statement with a threshold fixed
 //! before running, written in each `tolerance_note`.
 
-use super::{Claim, Form, ScenarioRef, SweepRange};
+use super::{Claim, Form, Null, ScenarioRef, SweepRange};
 use crate::plot::{Plot, Series};
 use ledbat_sim::swarm::report::{ClassResult, SwarmResult};
 use ledbat_sim::RunResult;
@@ -61,6 +61,18 @@ fn pops(behaviour: &str) -> Vec<ScenarioRef> {
     ]
 }
 
+/// The two classes' roles swapped: the peers of class `ledbat` initiate TCP (13) and those
+/// of class `tcp` LEDBAT (14), so that what a claim reads of one class is the other's
+/// behaviour (the null runs of the class comparisons, catalog rule 12).
+const SWAP: &[&str] = &[
+    "swarm.class.0.disposition=13",
+    "swarm.class.1.disposition=14",
+];
+
+/// The all-LEDBAT swarm's peers initiating TCP instead (class `ledbat`, disposition 13):
+/// the null runs of the claims on LEDBAT's queue.
+const LEDBAT_AS_TCP: &[&str] = &["swarm.class.0.disposition=13"];
+
 /// The 50-50 random-stay swarm with an access buffer of `b` packets (200: the file).
 fn buffer(b: u32) -> ScenarioRef {
     if b == 200 {
@@ -83,6 +95,15 @@ const BUFFERS: [u32; 7] = [8, 10, 25, 50, 100, 150, 200];
 /// The target-heterogeneity swarm with T1 = `ms`.
 fn t1(ms: u32) -> ScenarioRef {
     ScenarioRef::with(TARGET, &[format!("swarm.class.0.utp_cc.target={ms}ms")])
+}
+
+/// The target-heterogeneity swarm with the roles swapped: T2 = `ms` for the `t2` class, the
+/// `t1` class at 100 ms (the file as [`t1`]`(100)` where `ms` is 100, the same instance).
+fn t2(ms: u32) -> ScenarioRef {
+    if ms == 100 {
+        return t1(100);
+    }
+    ScenarioRef::with(TARGET, &[format!("swarm.class.1.utp_cc.target={ms}ms")])
 }
 
 /// T1 values of the Fig. 5.5 sweep (T2 = 100 ms; the thesis's T1/T2 spans 1 to 10).
@@ -155,6 +176,20 @@ fn swarm_q(r: &RunResult) -> Result<f64, String> {
 /// Share of class `name`'s 10-Hz uplink samples with more than 100 packets waiting.
 fn over_100(r: &RunResult, name: &str) -> Result<f64, String> {
     need(class(r, name)?.queue_over_100_pkts, "queue sample")
+}
+
+/// The time the run's file takes at a leecher's 8 Mb/s downlink, s: the file's size is the
+/// bytes a completed leecher received for the first time (so that a reduced file, as in
+/// quick mode, is measured against its own limit).
+fn downlink_limit(r: &RunResult) -> Result<f64, String> {
+    let bytes = sw(r)?
+        .peers
+        .iter()
+        .filter(|p| !p.initial_seed && p.completed_s.is_some())
+        .map(|p| p.downloaded)
+        .max()
+        .ok_or_else(|| format!("{}: no completed leecher", r.scenario))?;
+    Ok(bytes as f64 * 8.0 / 8e6)
 }
 
 /// (max - min) / min of `v`.
@@ -266,13 +301,14 @@ fn behaviour_claims() -> Vec<Claim> {
             paper_value: "close to the downlink limit",
             unit: "× the downlink limit",
             metric: "the slowest of the three populations' mean download times with seeds that \
-                never leave, over the 8 Mb/s downlink's time for the 10-MiB file (10.49 s)",
+                never leave, over the 8 Mb/s downlink's time for the run's file (10.49 s for \
+                10 MiB)",
             scenarios: pops("never-leave"),
             extract: |r| {
                 let worst = [dl(r[0])?, dl(r[1])?, dl(r[2])?]
                     .into_iter()
                     .fold(f64::MIN, f64::max);
-                Ok(worst / (10.0 * 1_048_576.0 * 8.0 / 8e6))
+                Ok(worst / downlink_limit(r[0])?)
             },
             tolerance: AtMost { bound: 1.2 },
             direction: AtMost { bound: 2.0 },
@@ -280,6 +316,11 @@ fn behaviour_claims() -> Vec<Claim> {
                 within twice it",
             explanation: SETUP,
             form: Form::Value,
+            null: Null::scenarios(
+                "seeds staying a random time instead of forever: sources become rare and the \
+                 leechers no longer reach their downlink (the thesis's contrast)",
+                pops("random-stay"),
+            ),
             ..Claim::base("s003-swarm-never-leave-near-downlink")
         },
         Claim {
@@ -306,6 +347,16 @@ fn behaviour_claims() -> Vec<Claim> {
                 as long in every population and both behaviours; direction: longer",
             explanation: SETUP,
             form: Form::Effect { null: 1.0 },
+            null: Null::scenarios(
+                "seeds never leaving in place of both leaving behaviours: no departure, no \
+                 scarcity",
+                [
+                    pops("never-leave"),
+                    pops("never-leave"),
+                    pops("never-leave"),
+                ]
+                .concat(),
+            ),
             ..Claim::base("s003-swarm-seeds-leaving-slows")
         },
         Claim {
@@ -324,6 +375,11 @@ fn behaviour_claims() -> Vec<Claim> {
                 direction: within 25 %",
             explanation: SETUP,
             form: Form::Alike { null: 0.0 },
+            null: Null::scenarios(
+                "seeds leaving at once instead of never: the scarce swarm, where the \
+                 populations' uplink queues decide the completion time",
+                pops("leave-at-once"),
+            ),
             ..Claim::base("s003-swarm-never-leave-populations-alike")
         },
         Claim {
@@ -341,6 +397,11 @@ fn behaviour_claims() -> Vec<Claim> {
             tolerance_note: "'no difference': within 5 %; direction: within 25 %",
             explanation: SETUP,
             form: Form::Alike { null: 1.0 },
+            null: Null::scenarios(
+                "random stay instead of never leave: the thesis's swarm where LEDBAT peers \
+                 finish first",
+                vec![ch5(Pop::Mixed, "random-stay")],
+            ),
             ..Claim::base("s003-swarm-never-leave-classes-alike")
         },
         Claim {
@@ -360,6 +421,12 @@ fn behaviour_claims() -> Vec<Claim> {
             tolerance_note: "'alike': within 10 %; direction: within 25 %",
             explanation: SETUP,
             form: Form::Alike { null: 0.0 },
+            null: Null::none(
+                "no run in which the thesis expects the homogeneous swarms apart (it finds them \
+                 alike in all three behaviours); its contrast, the 50-50 swarm, lies within 5 % \
+                 of the all-LEDBAT one here (`ledbat repro s003-swarm-random-stay --quick --seeds \
+                 2`, the spread of the 50-50 and all-LEDBAT swarms), so it cannot serve",
+            ),
             ..Claim::base("s003-swarm-random-stay-homogeneous-alike")
         },
         Claim {
@@ -385,6 +452,14 @@ fn behaviour_claims() -> Vec<Claim> {
                 of queue against LEDBAT's target), which the other claims of this section \
                 measure; the thesis's figure shows the two homogeneous curves together.",
             form: Form::Alike { null: 0.0 },
+            null: Null::scenarios(
+                "the all-TCP swarm replaced by the 50-50 one, which the thesis finds farther \
+                 from the homogeneous ones with immediate leave",
+                vec![
+                    ch5(Pop::Mixed, "leave-at-once"),
+                    ch5(Pop::AllLedbat, "leave-at-once"),
+                ],
+            ),
             ..Claim::base("s003-swarm-leave-at-once-homogeneous-alike")
         },
         Claim {
@@ -404,6 +479,11 @@ fn behaviour_claims() -> Vec<Claim> {
                 direction: beyond 5 %",
             explanation: SETUP,
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "seeds never leaving: no resource hotspot, the thesis finds all three \
+                 populations alike there",
+                pops("never-leave"),
+            ),
             ..Claim::base("s003-swarm-random-stay-heterogeneous-differs")
         },
         Claim {
@@ -437,6 +517,11 @@ fn behaviour_claims() -> Vec<Claim> {
                 null: 0.0,
                 above: true,
             },
+            null: Null::scenarios(
+                "never leave in place of immediate leave: the populations alike, the 50-50 \
+                 swarm no farther from the homogeneous ones than with random stay",
+                [pops("random-stay"), pops("never-leave")].concat(),
+            ),
             ..Claim::base("s003-swarm-leave-at-once-heterogeneous-differs-more")
         },
         Claim {
@@ -461,6 +546,11 @@ fn behaviour_claims() -> Vec<Claim> {
                 'moderately' allows. The signalling delay behind it is measured in \
                 s003-swarm-signalling-latency.",
             form: Form::Effect { null: 1.0 },
+            null: Null::run(
+                "the classes' roles swapped (peers of class ledbat initiate TCP, those of class \
+                 tcp LEDBAT): the faster class must change sides",
+                SWAP,
+            ),
             ..Claim::base("s003-swarm-random-stay-ledbat-peers-faster")
         },
         Claim {
@@ -478,6 +568,11 @@ fn behaviour_claims() -> Vec<Claim> {
             tolerance_note: "as s003-swarm-random-stay-ledbat-peers-faster",
             explanation: SETUP,
             form: Form::Effect { null: 1.0 },
+            null: Null::run(
+                "the classes' roles swapped (peers of class ledbat initiate TCP, those of class \
+                 tcp LEDBAT): the faster class must change sides",
+                SWAP,
+            ),
             ..Claim::base("s003-swarm-leave-at-once-ledbat-peers-faster")
         },
         Claim {
@@ -505,6 +600,11 @@ fn behaviour_claims() -> Vec<Claim> {
             explanation: "The thesis infers this mechanism without measuring it; the \
                 simulator measures the time from queuing a request to the block's arrival.",
             form: Form::Effect { null: 1.0 },
+            null: Null::run(
+                "the classes' roles swapped: class tcp's uplinks carry LEDBAT data, so its \
+                 requests no longer wait behind a TCP queue",
+                SWAP,
+            ),
             ..Claim::base("s003-swarm-signalling-latency")
         },
     ]
@@ -553,6 +653,11 @@ fn queue_claims() -> Vec<Claim> {
                 unstated: true,
             }),
             form: Form::Value,
+            null: Null::scenarios(
+                "seeds never leaving: uplinks idle most of the time, the thesis's case (a) \
+                 without long TCP queues",
+                vec![ch5(Pop::AllTcp, "never-leave")],
+            ),
             ..Claim::base("s003-swarm-tcp-queue-over-100-random-stay")
         },
         Claim {
@@ -591,6 +696,11 @@ fn queue_claims() -> Vec<Claim> {
                 unstated: true,
             }),
             form: Form::Value,
+            null: Null::scenarios(
+                "seeds never leaving: uplinks idle most of the time, the thesis's case (a) \
+                 without long TCP queues",
+                vec![ch5(Pop::AllTcp, "never-leave")],
+            ),
             ..Claim::base("s003-swarm-tcp-queue-over-100-leave-at-once")
         },
         Claim {
@@ -612,6 +722,11 @@ fn queue_claims() -> Vec<Claim> {
                 more often in both leaving behaviours; direction: more often",
             explanation: SETUP,
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "seeds never leaving in place of both leaving behaviours: nothing to make the \
+                 queues grow",
+                vec![ch5(Pop::AllTcp, "never-leave"); 3],
+            ),
             ..Claim::base("s003-swarm-tcp-queue-grows-when-seeds-leave")
         },
         Claim {
@@ -640,6 +755,11 @@ fn queue_claims() -> Vec<Claim> {
                 speaks of. The thesis's figure samples at 10 Hz, idle time included; that \
                 reading is s003-swarm-ledbat-queue-alike-sampled.",
             form: Form::Alike { null: 1.0 },
+            null: Null::run(
+                "the peers initiate TCP instead of LEDBAT: nothing holds their queue at a \
+                 target across the behaviours",
+                LEDBAT_AS_TCP,
+            ),
             ..Claim::base("s003-swarm-ledbat-queue-alike-across-behaviours")
         },
         Claim {
@@ -673,6 +793,11 @@ fn queue_claims() -> Vec<Claim> {
                 hold only if its never-leave uplinks were busy, which its own completion \
                 times, close to the downlink limit, contradict.",
             form: Form::Alike { null: 1.0 },
+            null: Null::run(
+                "the peers initiate TCP instead of LEDBAT: nothing holds their queue at a \
+                 target across the behaviours",
+                LEDBAT_AS_TCP,
+            ),
             ..Claim::base("s003-swarm-ledbat-queue-alike-sampled")
         },
         Claim {
@@ -706,6 +831,10 @@ fn queue_claims() -> Vec<Claim> {
                 s003-swarm-ledbat-control-deviation. How the thesis's swarm kept near \
                 TARGET with the same slots is not established.",
             form: Form::Value,
+            null: Null::run(
+                "the peers initiate TCP instead of LEDBAT: the queue is TCP's, seconds long",
+                LEDBAT_AS_TCP,
+            ),
             ..Claim::base("s003-swarm-ledbat-queue-near-target")
         },
         Claim {
@@ -738,6 +867,18 @@ fn queue_claims() -> Vec<Claim> {
                 null: 0.0,
                 above: true,
             },
+            null: Null::scenarios(
+                "the two runs swapped: control on the uTP connection counted as on TCP, the \
+                 order must reverse",
+                vec![
+                    ch5_with(
+                        Pop::AllLedbat,
+                        "random-stay",
+                        &["swarm.disposition_model=\"utorrent\""],
+                    ),
+                    ch5(Pop::AllLedbat, "random-stay"),
+                ],
+            ),
             ..Claim::base("s003-swarm-ledbat-control-deviation")
         },
         Claim {
@@ -760,6 +901,15 @@ fn queue_claims() -> Vec<Claim> {
                 direction: above the all-LEDBAT end, at most the all-TCP one",
             explanation: SETUP,
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "the 50-50 swarm replaced by the all-LEDBAT one: no TCP uplinks to raise the \
+                 mean, the queue at the LEDBAT end",
+                vec![
+                    ch5(Pop::AllTcp, "random-stay"),
+                    ch5(Pop::AllLedbat, "random-stay"),
+                    ch5(Pop::AllLedbat, "random-stay"),
+                ],
+            ),
             ..Claim::base("s003-swarm-mixed-queue-intermediate")
         },
         Claim {
@@ -783,6 +933,11 @@ fn queue_claims() -> Vec<Claim> {
                 less from them), and the effect of the number of uploads on LEDBAT's queue \
                 (s003-swarm-ledbat-queue-near-target) outweighs the TCP downloads' ACKs.",
             form: Form::Effect { null: 1.0 },
+            null: Null::scenarios(
+                "the 50-50 swarm replaced by the all-LEDBAT one: no TCP connections, no ACK \
+                 bursts on the LEDBAT uplinks",
+                vec![ch5(Pop::AllLedbat, "random-stay"); 2],
+            ),
             ..Claim::base("s003-swarm-mixed-ledbat-extra-deviation")
         },
     ]
@@ -815,6 +970,11 @@ fn buffer_claims() -> Vec<Claim> {
                 target') is not met there; 8 packets (96 ms) is the largest buffer that meets \
                 it.",
             form: Form::Alike { null: 1.0 },
+            null: Null::scenarios(
+                "the file's 200-packet buffer, which sustains the target: the thesis's classes \
+                 apart",
+                vec![buffer(200)],
+            ),
             ..Claim::base("s003-swarm-small-buffer-classes-alike")
         },
         Claim {
@@ -848,6 +1008,11 @@ fn buffer_claims() -> Vec<Claim> {
             explanation: SETUP,
             sweep: Some(b_sweep(10.0, "")),
             form: Form::Effect { null: 0.0 },
+            null: Null::run(
+                "the classes' roles swapped: class tcp's uplinks carry LEDBAT data, whose queue \
+                 stays at the target whatever the buffer",
+                SWAP,
+            ),
             ..Claim::base("s003-swarm-buffer-tcp-grows")
         },
         Claim {
@@ -876,6 +1041,13 @@ fn buffer_claims() -> Vec<Claim> {
                 "'B > 50': the thesis's points above 50 packets, 100 to 200",
             )),
             form: Form::Alike { null: 1.0 },
+            null: Null::none(
+                "no buffer range where the thesis expects LEDBAT's time to change (it says only \
+                 'roughly unaltered when B > 50'); the roles swapped, the TCP data's class is \
+                 flat over B = 100-200 here too (max / min 1.1: `ledbat repro \
+                 s003-swarm-buffer-ledbat-flat --quick --seeds 2` with the classes' \
+                 dispositions swapped), so no run in this model separates the two",
+            ),
             ..Claim::base("s003-swarm-buffer-ledbat-flat")
         },
         Claim {
@@ -902,6 +1074,11 @@ fn buffer_claims() -> Vec<Claim> {
                 "8 and 10 packets: too small to hold TARGET, where the limit is the buffer's",
             )),
             form: Form::Alike { null: 1.0 },
+            null: Null::run(
+                "the classes' roles swapped: class ledbat's uplinks carry TCP data, which fills \
+                 whatever buffer it is given",
+                SWAP,
+            ),
             ..Claim::base("s003-swarm-buffer-ledbat-queue-bounded")
         },
     ]
@@ -934,6 +1111,10 @@ fn target_claims() -> Vec<Claim> {
                 buffer of 7 T2 = 700 ms, the setup of s003-ch5-target-ratio-1-2 and \
                 s003-ch5-target-ratio-8 (seed003/ledbat-pair.toml).",
             form: Form::Effect { null: 0.5 },
+            null: Null::scenarios(
+                "equal targets, T1 = T2 = 100 ms: neither flow has the higher target",
+                vec![pair(1.0)],
+            ),
             ..Claim::base("s003-target-hetero-higher-takes-link")
         },
         Claim {
@@ -986,6 +1167,11 @@ fn target_claims() -> Vec<Claim> {
                 null: 0.5,
                 above: true,
             },
+            null: Null::run(
+                "a buffer of 1000 packets (1.2 s) instead of 700 ms: the targets' sum (at most \
+                 900 ms) never exceeds it, no gray zone",
+                &["topology.queue.packets=1000"],
+            ),
             ..Claim::base("s003-ch5-target-ratio-both-lose-from-6")
         },
         Claim {
@@ -1006,6 +1192,10 @@ fn target_claims() -> Vec<Claim> {
             explanation: "Setup: section 5.1's swarm with half the peers at T1 \
                 (scenarios/seed003/swarm-target.toml); the whole sweep is in docs/swarm-sim.md.",
             form: Form::Effect { null: 1.0 },
+            null: Null::scenarios(
+                "the roles swapped: the t2 class at 500 ms, the t1 class at 100 ms",
+                vec![t2(500)],
+            ),
             ..Claim::base("s003-swarm-target-lower-faster")
         },
         Claim {
@@ -1048,6 +1238,11 @@ fn target_claims() -> Vec<Claim> {
                 left_out: "",
             }),
             form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "the roles swapped: the t2 class's target swept, the t1 class at 100 ms, so the \
+                 t1 peers grow no more aggressive",
+                T1_MS.iter().map(|&t| t2(t)).collect(),
+            ),
             ..Claim::base("s003-swarm-target-t1-trend")
         },
         Claim {
@@ -1083,6 +1278,10 @@ fn target_claims() -> Vec<Claim> {
                 unstated: true,
             }),
             form: Form::Value,
+            null: Null::scenarios(
+                "the roles swapped: the t1 class at 100 ms, the t2 class at 1000 ms",
+                vec![t2(1000)],
+            ),
             ..Claim::base("s003-swarm-target-delay-630")
         },
         Claim {
@@ -1100,6 +1299,10 @@ fn target_claims() -> Vec<Claim> {
             explanation: "Setup: section 5.1's swarm with half the peers at T1 \
                 (scenarios/seed003/swarm-target.toml); the whole sweep is in docs/swarm-sim.md.",
             form: Form::Effect { null: 1.0 },
+            null: Null::scenarios(
+                "the roles swapped: the t1 class at 100 ms, the t2 class at 1000 ms",
+                vec![t2(1000)],
+            ),
             ..Claim::base("s003-swarm-target-delay-double")
         },
         Claim {
@@ -1126,6 +1329,11 @@ fn target_claims() -> Vec<Claim> {
                 TCP peers take at least 10 % longer; direction: LEDBAT peers faster",
             explanation: SETUP,
             form: Form::Effect { null: 1.0 },
+            null: Null::run(
+                "the classes' roles swapped (peers of class ledbat initiate TCP, those of class \
+                 tcp LEDBAT): the faster class must change sides",
+                SWAP,
+            ),
             ..Claim::base("s003-swarm-target-25ms-similar")
         },
     ]
