@@ -1,9 +1,18 @@
 //! `ledbat tcp`: the controllers as Linux TCP congestion controls (crate `ledbat-tcp`).
 //!
-//! Parameters are checked in every build; loading needs a binary built with the `tcp`
-//! feature (the BPF object and libbpf), which says so when it is missing.
+//! Parameters are checked in every build; loading needs Linux and the `tcp` feature (on by
+//! default: the committed BPF objects and libbpf), and a binary without them says so. Every
+//! command that touches BPF first runs [`require`]: kernel version, BTF, capabilities.
 
 use ledbat_tcp::params::{TcpController, KERNEL_BUILDS};
+use ledbat_tcp::preflight::{self, Need};
+
+/// The checks to run before touching BPF for an operation that needs `need`
+/// ([`preflight::REGISTER`] or [`preflight::INSPECT`]): one line naming what is missing.
+#[cfg_attr(not(all(feature = "tcp", target_os = "linux")), allow(dead_code))]
+pub fn require(need: &Need) -> anyhow::Result<()> {
+    preflight::check(need).map_err(anyhow::Error::from)
+}
 
 /// Arguments of `ledbat tcp`.
 #[derive(clap::Args, Debug)]
@@ -38,7 +47,7 @@ struct LoadArgs {
     #[arg(long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
     /// The name to register under (default: the controller's, e.g. `scavenger`,
-    /// `ledbat_md`); at most 15 characters.
+    /// `ledbat_md`): 1 to 15 ASCII letters, digits, `_` and `.`, as the kernel accepts.
     #[arg(long = "as", value_name = "NAME")]
     name: Option<String>,
     /// Let unprivileged programs select it with setsockopt(TCP_CONGESTION) (routes and the
@@ -164,17 +173,26 @@ fn builds() -> String {
         .join(", ")
 }
 
-#[cfg(not(feature = "tcp"))]
+#[cfg(not(all(feature = "tcp", target_os = "linux")))]
 mod imp {
     use super::*;
 
     fn missing() -> anyhow::Error {
-        anyhow::anyhow!(
-            "this ledbat was built without kernel TCP support: rebuild it with `cargo build \
-             --release -p ledbat-cli --features tcp` (needs clang, libelf-dev and zlib1g-dev; \
-             kernel builds: {})",
-            builds()
-        )
+        if cfg!(target_os = "linux") {
+            anyhow::anyhow!(
+                "this ledbat was built without kernel TCP support (`--no-default-features`): \
+                 rebuild it with the default features, `cargo build --release -p ledbat-cli` \
+                 (needs libelf-dev; kernel builds: {})",
+                builds()
+            )
+        } else {
+            anyhow::anyhow!(
+                "kernel TCP congestion controls need Linux (BPF struct_ops); this ledbat was \
+                 built for {} (kernel builds: {})",
+                std::env::consts::OS,
+                builds()
+            )
+        }
     }
 
     pub fn load(_: &TcpController, _: &str, _: bool, _: bool) -> anyhow::Result<()> {
@@ -194,7 +212,7 @@ mod imp {
     }
 }
 
-#[cfg(feature = "tcp")]
+#[cfg(all(feature = "tcp", target_os = "linux"))]
 mod imp {
     use super::*;
     use crate::support::outln;
@@ -216,6 +234,8 @@ mod imp {
         unprivileged: bool,
         json: bool,
     ) -> anyhow::Result<()> {
+        loader::check_name(name)?;
+        require(&preflight::REGISTER)?;
         let i = loader::load(c, name, unprivileged)?;
         if json {
             outln!("{}", serde_json::to_string_pretty(&i)?);
@@ -237,6 +257,7 @@ mod imp {
     }
 
     pub fn list(json: bool) -> anyhow::Result<()> {
+        require(&preflight::INSPECT)?;
         let all = loader::list()?;
         if json {
             outln!("{}", serde_json::to_string_pretty(&all)?);
@@ -262,6 +283,7 @@ mod imp {
     }
 
     pub fn unload(names: &[String], all: bool) -> anyhow::Result<()> {
+        require(&preflight::INSPECT)?;
         let names: Vec<String> = if all {
             loader::list()?.into_iter().map(|i| i.name).collect()
         } else {
@@ -330,6 +352,7 @@ mod imp {
     }
 
     pub fn stats(only: Option<&str>, json: bool, watch: Option<f64>) -> anyhow::Result<()> {
+        require(&preflight::INSPECT)?;
         loop {
             let mut out: Vec<(String, FlowStats)> = Vec::new();
             let all = loader::list()?;
@@ -382,6 +405,7 @@ mod imp {
         use anyhow::Context;
         use std::io::Write;
         use std::sync::atomic::Ordering;
+        require(&preflight::INSPECT)?;
         let inst = loader::list()?
             .into_iter()
             .find(|i| i.name == a.name)

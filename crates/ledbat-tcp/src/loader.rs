@@ -39,10 +39,11 @@ const AVAILABLE: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
 /// Why a `ledbat tcp` operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// Not privileged enough.
+    /// Not privileged enough (the kernel said EPERM; [`crate::preflight`] usually tells
+    /// first).
     #[error(
-        "permission denied: registering or removing a congestion control needs root (CAP_BPF \
-         and CAP_NET_ADMIN)"
+        "permission denied: registering a congestion control needs CAP_BPF and CAP_PERFMON \
+         (or CAP_SYS_ADMIN), finding or removing one CAP_SYS_ADMIN: run it as root"
     )]
     NotRoot,
     /// No kernel BTF.
@@ -54,7 +55,7 @@ pub enum LoadError {
     /// No `bpf_tcp_ca`.
     #[error(
         "this kernel cannot register BPF TCP congestion controls (no bpf_tcp_ca struct_ops in \
-         its BTF; Linux 5.6 or later with CONFIG_BPF_JIT and CONFIG_BPF_SYSCALL)"
+         its BTF; Linux 5.12 or later with CONFIG_BPF_JIT and CONFIG_BPF_SYSCALL)"
     )]
     NoTcpCa,
     /// The name is registered already.
@@ -176,7 +177,9 @@ pub fn available() -> Result<Vec<String>, LoadError> {
     Ok(text.split_whitespace().map(str::to_string).collect())
 }
 
-/// Checks a kernel name: 1 to 15 characters of letters, digits, `_`, `-`, `.` and `+`.
+/// Checks a kernel name: 1 to 15 characters of ASCII letters, digits, `_` and `.`, what the
+/// kernel's `bpf_obj_name_cpy` accepts when it copies the name of a BPF congestion control
+/// (Linux `kernel/bpf/syscall.c`); anything else would fail late with EINVAL.
 pub fn check_name(name: &str) -> Result<(), LoadError> {
     let bad = |why| Err(LoadError::BadName(name.to_string(), why));
     if name.is_empty() || name.len() > 15 {
@@ -184,9 +187,9 @@ pub fn check_name(name: &str) -> Result<(), LoadError> {
     }
     if !name
         .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c))
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
     {
-        return bad("use letters, digits, `_`, `-`, `.` and `+`");
+        return bad("the kernel accepts only ASCII letters, digits, `_` and `.` (no `-` or `+`)");
     }
     Ok(())
 }
@@ -277,6 +280,15 @@ pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instanc
         "the built-in BPF object has its parameter section and ops placeholder"
     );
     let mut obj = open.load().map_err(bpf_err("loading the BPF object"))?;
+    // the ids of the object's maps, read from its own descriptors: finding them again by id
+    // (as `list` does) would need CAP_SYS_ADMIN, which registering does not
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    for m in obj.maps() {
+        let info = m
+            .info()
+            .map_err(bpf_err("reading the loaded object's maps"))?;
+        ids.insert(m.name().to_string_lossy().into_owned(), info.info.id);
+    }
     let mut attached = None;
     for mut m in obj.maps_mut() {
         if m.map_type() == MapType::StructOps {
@@ -289,15 +301,24 @@ pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instanc
             })?;
             // keep the registration after this process exits
             link.disconnect();
-            attached = Some(m.info().map(|i| i.info.id).unwrap_or(0));
+            attached = ids.get(&m.name().to_string_lossy().into_owned()).copied();
         }
     }
     let map_id = attached.expect("the object has a struct_ops map");
     libbpf_rs::set_print(None);
-    list()?
-        .into_iter()
-        .find(|i| i.map_id == map_id)
-        .ok_or_else(|| LoadError::NotLoaded(name.to_string()))
+    let bss = ids
+        .iter()
+        .find(|(n, _)| n.ends_with(".bss"))
+        .map(|(_, &i)| i);
+    Ok(Instance {
+        name: name.to_string(),
+        controller: c.clone(),
+        unprivileged,
+        map_id,
+        stats_map_id: ids.get("lb_stats").copied(),
+        connections: 0,
+        trace_maps: ids.get("lb_trace").copied().zip(bss),
+    })
 }
 
 /// Every controller of ours registered now.
@@ -479,4 +500,51 @@ pub fn trace(
     }
     drop(switch);
     Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_the_kernel_accepts_pass() {
+        for n in [
+            "scavenger",
+            "ledbat_md",
+            "ci_ledbat_pp",
+            "lb.t25",
+            "A1_b.2",
+            "x",
+        ] {
+            assert!(check_name(n).is_ok(), "{n}");
+        }
+        assert!(check_name("fifteen_chars_x").is_ok());
+    }
+
+    #[test]
+    fn dash_plus_and_other_characters_are_refused_before_the_kernel_sees_them() {
+        // bpf_obj_name_cpy accepts isalnum, `_` and `.` only: `ledbat-md` (the core's own
+        // spelling) and `ledbat++` would fail with EINVAL inside libbpf
+        for n in ["ledbat-md", "ledbat++", "a b", "é", "a/b", "a:b"] {
+            let e = check_name(n).unwrap_err().to_string();
+            assert!(
+                e.contains("only ASCII letters, digits, `_` and `.`"),
+                "{n}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn names_have_1_to_15_characters() {
+        assert!(check_name("").is_err());
+        let e = check_name("sixteen_chars_xx").unwrap_err().to_string();
+        assert!(e.contains("1 to 15 characters"), "{e}");
+    }
+
+    #[test]
+    fn every_default_kernel_name_is_valid() {
+        for (_, k) in crate::params::KERNEL_BUILDS {
+            assert!(check_name(k).is_ok(), "{k}");
+        }
+    }
 }
