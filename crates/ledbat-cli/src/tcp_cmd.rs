@@ -236,6 +236,7 @@ mod imp {
     ) -> anyhow::Result<()> {
         loader::check_name(name)?;
         require(&preflight::REGISTER)?;
+        let default_before = loader::default_control();
         let i = loader::load(c, name, unprivileged)?;
         if json {
             outln!("{}", serde_json::to_string_pretty(&i)?);
@@ -252,6 +253,14 @@ mod imp {
                 }
             );
             outln!("parameters: {}", describe(&i));
+        }
+        if default_before.as_deref() == Some(name) {
+            // the name was free, so the default holds an earlier, unregistered instance
+            eprintln!(
+                "warning: net.ipv4.tcp_congestion_control names `{name}` but still holds the \
+                 earlier, unregistered `{name}`: set it again (`sysctl \
+                 net.ipv4.tcp_congestion_control={name}`) for new connections to get this one"
+            );
         }
         Ok(())
     }
@@ -271,11 +280,16 @@ mod imp {
         }
         for i in &all {
             outln!(
-                "{:<15} {:<18} {} connection(s){}",
+                "{:<15} {:<18} {} connection(s){}{}",
                 i.name,
                 i.controller.name(),
                 i.connections,
-                if i.unprivileged { ", unprivileged" } else { "" }
+                if i.unprivileged { ", unprivileged" } else { "" },
+                if i.registered {
+                    ""
+                } else {
+                    ", unregistered: kept until the connections using it close"
+                }
             );
             outln!("{:<15} {}", "", describe(i));
         }
@@ -285,25 +299,40 @@ mod imp {
     pub fn unload(names: &[String], all: bool) -> anyhow::Result<()> {
         require(&preflight::INSPECT)?;
         let names: Vec<String> = if all {
-            loader::list()?.into_iter().map(|i| i.name).collect()
+            loader::list()?
+                .into_iter()
+                .filter(|i| i.registered)
+                .map(|i| i.name)
+                .collect()
         } else {
             names.to_vec()
         };
         let mut failed = Vec::new();
         for n in &names {
             match loader::unload(n) {
-                Ok(i) => outln!(
-                    "unregistered `{}`{}",
-                    i.name,
-                    if i.connections > 0 {
-                        format!(
-                            " ({} connection(s) keep it until they close)",
-                            i.connections
-                        )
-                    } else {
-                        String::new()
+                Ok(i) => {
+                    outln!(
+                        "unregistered `{}`{}",
+                        i.name,
+                        if i.connections > 0 {
+                            format!(
+                                " ({} connection(s) keep it until they close)",
+                                i.connections
+                            )
+                        } else {
+                            String::new()
+                        }
+                    );
+                    if loader::default_control().as_deref() == Some(i.name.as_str()) {
+                        eprintln!(
+                            "warning: net.ipv4.tcp_congestion_control still names `{0}`: new \
+                             connections in this network namespace keep getting the \
+                             unregistered `{0}`, with its old parameters, until the sysctl is \
+                             set again (e.g. `sysctl net.ipv4.tcp_congestion_control=cubic`)",
+                            i.name
+                        );
                     }
-                ),
+                }
                 Err(e) => {
                     eprintln!("error: {e}");
                     failed.push(n.clone());
@@ -356,13 +385,13 @@ mod imp {
         loop {
             let mut out: Vec<(String, FlowStats)> = Vec::new();
             let all = loader::list()?;
-            if let Some(n) = only {
-                anyhow::ensure!(
-                    all.iter().any(|i| i.name == n),
-                    "no congestion control named `{n}` is loaded by ledbat"
-                );
-            }
-            for i in all.iter().filter(|i| only.is_none_or(|n| n == i.name)) {
+            let chosen: Vec<&Instance> = match only {
+                Some(n) => vec![loader::find(&all, n).ok_or_else(|| {
+                    anyhow::anyhow!("no congestion control named `{n}` is registered by ledbat")
+                })?],
+                None => all.iter().collect(),
+            };
+            for i in chosen {
                 for f in loader::flows(i)? {
                     out.push((i.name.clone(), f));
                 }
@@ -406,15 +435,13 @@ mod imp {
         use std::io::Write;
         use std::sync::atomic::Ordering;
         require(&preflight::INSPECT)?;
-        let inst = loader::list()?
-            .into_iter()
-            .find(|i| i.name == a.name)
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "no congestion control named `{}` is loaded by ledbat",
-                    a.name
-                )
-            })?;
+        let all = loader::list()?;
+        let inst = loader::find(&all, &a.name).cloned().ok_or_else(|| {
+            anyhow::anyhow!(
+                "no congestion control named `{}` is registered by ledbat",
+                a.name
+            )
+        })?;
         let tmp = crate::support::TempPath::beside(&a.out)?;
         let file = std::fs::File::create(tmp.path())
             .with_context(|| format!("creating {}", tmp.path().display()))?;

@@ -35,6 +35,7 @@ const INIT_PROG: &str = "ledbat_init";
 /// TCP_CONG_NON_RESTRICTED: unprivileged sockets may select the controller.
 const NON_RESTRICTED: u32 = 1;
 const AVAILABLE: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
+const DEFAULT_CC: &str = "/proc/sys/net/ipv4/tcp_congestion_control";
 
 /// Why a `ledbat tcp` operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -72,6 +73,12 @@ pub enum LoadError {
         "no congestion control named `{0}` is loaded by ledbat (`ledbat tcp list` shows them)"
     )]
     NotLoaded(String),
+    /// Ours, but unregistered already; connections still hold it.
+    #[error(
+        "`{0}` is unregistered already: the connections that use it keep it until they close \
+         (`ledbat tcp list` shows how many)"
+    )]
+    AlreadyUnloaded(String),
     /// A kernel controller, not ours.
     #[error("`{0}` is not one of ledbat's congestion controls (it is built into the kernel or loaded by another program)")]
     NotOurs(String),
@@ -105,6 +112,10 @@ pub struct Instance {
     pub controller: TcpController,
     /// Whether unprivileged sockets may select it.
     pub unprivileged: bool,
+    /// Registered (applications can select it), or unregistered but still held by the
+    /// connections that use it (and by the sysctl default if that names it) until they let
+    /// go: then the kernel frees it.
+    pub registered: bool,
     /// Its struct_ops map.
     pub map_id: u32,
     /// Its per-connection statistics map.
@@ -194,10 +205,33 @@ pub fn check_name(name: &str) -> Result<(), LoadError> {
     Ok(())
 }
 
-/// The offsets in a struct_ops map value of the ops name and its `init` program id.
+/// The offsets in a struct_ops map value of the ops name, its `init` program id, and the
+/// kernel's `state` (Linux `bpf_struct_ops_map_sys_lookup_elem` fills it in). The value's
+/// `refcnt` is not used: since sockets hold the map itself (Linux 6.4's struct_ops links)
+/// it no longer counts them.
 struct Layout {
     name: usize,
     init: usize,
+    state: usize,
+}
+
+/// `enum bpf_struct_ops_state`: registered (non-link `INUSE`, or link-based `READY`), or
+/// unregistered while sockets still hold it (`TOBEFREE`).
+const STATE_INUSE: u32 = 1;
+const STATE_TOBEFREE: u32 = 2;
+const STATE_READY: u32 = 3;
+
+/// Whether a struct_ops map value is registered (`Some(true)`), unregistered but held
+/// (`Some(false)`), or neither (never registered, or a state this code does not know).
+fn registration(value: &[u8], layout: &Layout) -> Option<bool> {
+    let state = value
+        .get(layout.state..layout.state + 4)
+        .map(|b| u32::from_ne_bytes(b.try_into().expect("4 bytes")))?;
+    match state {
+        STATE_INUSE | STATE_READY => Some(true),
+        STATE_TOBEFREE => Some(false),
+        _ => None,
+    }
 }
 
 fn member_offset(btf: &Btf<'_>, ty: &str, member: &str) -> Option<usize> {
@@ -222,9 +256,17 @@ fn layout() -> Result<Layout, LoadError> {
         .ok_or(LoadError::NoTcpCa)?;
     let name = member_offset(&btf, "tcp_congestion_ops", "name").ok_or(LoadError::NoTcpCa)?;
     let init = member_offset(&btf, "tcp_congestion_ops", "init").ok_or(LoadError::NoTcpCa)?;
+    // newer kernels keep `state` in a `common` struct; older ones in the value itself
+    let state = match member_offset(&btf, "bpf_struct_ops_tcp_congestion_ops", "common") {
+        Some(common) => {
+            member_offset(&btf, "bpf_struct_ops_common_value", "state").map(|o| common + o)
+        }
+        None => member_offset(&btf, "bpf_struct_ops_tcp_congestion_ops", "state"),
+    };
     Ok(Layout {
         name: data + name,
         init: data + init,
+        state: state.ok_or(LoadError::NoTcpCa)?,
     })
 }
 
@@ -314,6 +356,7 @@ pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instanc
         name: name.to_string(),
         controller: c.clone(),
         unprivileged,
+        registered: true,
         map_id,
         stats_map_id: ids.get("lb_stats").copied(),
         connections: 0,
@@ -337,6 +380,9 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             continue;
         };
         let Ok(Some(value)) = map.lookup(&0u32.to_ne_bytes(), MapFlags::ANY) else {
+            continue;
+        };
+        let Some(registered) = registration(&value, &layout) else {
             continue;
         };
         let Some(init) = value
@@ -388,20 +434,38 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             name: kernel_name,
             controller: desc.controller,
             unprivileged: desc.unprivileged,
+            registered,
             map_id: info.id,
             stats_map_id: stats.map(|s| s.0),
             connections: stats.map_or(0, |s| s.1),
             trace_maps: ring.zip(bss),
         });
     }
-    found.sort_by(|a, b| a.name.cmp(&b.name));
+    // registered ones first under each name: they are what a name selects now
+    found.sort_by(|a, b| (&a.name, !a.registered).cmp(&(&b.name, !b.registered)));
     Ok(found)
+}
+
+/// The instance a name selects now: the registered one of that name. Unregistered ones of
+/// the same name (held by connections, a previous load) never are.
+pub fn find<'a>(all: &'a [Instance], name: &str) -> Option<&'a Instance> {
+    all.iter().find(|i| i.name == name && i.registered)
+}
+
+/// The system default congestion control of this network namespace.
+pub fn default_control() -> Option<String> {
+    std::fs::read_to_string(DEFAULT_CC)
+        .ok()
+        .map(|s| s.trim().to_string())
 }
 
 /// Unregisters our controller `name`. Connections using it keep it until they close.
 pub fn unload(name: &str) -> Result<Instance, LoadError> {
-    let Some(inst) = list()?.into_iter().find(|i| i.name == name) else {
-        return Err(if available()?.iter().any(|n| n == name) {
+    let all = list()?;
+    let Some(inst) = find(&all, name).cloned() else {
+        return Err(if all.iter().any(|i| i.name == name) {
+            LoadError::AlreadyUnloaded(name.to_string())
+        } else if available()?.iter().any(|n| n == name) {
             LoadError::NotOurs(name.to_string())
         } else {
             LoadError::NotLoaded(name.to_string())
@@ -539,6 +603,52 @@ mod tests {
         assert!(check_name("").is_err());
         let e = check_name("sixteen_chars_xx").unwrap_err().to_string();
         assert!(e.contains("1 to 15 characters"), "{e}");
+    }
+
+    fn inst(name: &str, registered: bool, map_id: u32) -> Instance {
+        Instance {
+            name: name.into(),
+            controller: TcpController::parse("scavenger", std::iter::empty::<&str>()).unwrap(),
+            unprivileged: false,
+            registered,
+            map_id,
+            stats_map_id: None,
+            connections: 0,
+            trace_maps: None,
+        }
+    }
+
+    #[test]
+    fn a_name_selects_the_registered_instance_not_an_unregistered_one_held_by_sockets() {
+        // map ids ascend with age: the unregistered `scavenger` (id 7, still held by live
+        // connections) comes first in the kernel's order, the reloaded one (id 9) after
+        let all = [inst("scavenger", false, 7), inst("scavenger", true, 9)];
+        assert_eq!(find(&all, "scavenger").map(|i| i.map_id), Some(9));
+        // only an unregistered one: nothing to select, unload or read by that name
+        assert!(find(&all[..1], "scavenger").is_none());
+        assert!(find(&all, "ledbat").is_none());
+    }
+
+    #[test]
+    fn the_kernel_state_word_says_registered_or_held() {
+        // the kernel's value: `refcnt` then `state`, 4 bytes each
+        let layout = Layout {
+            name: 0,
+            init: 0,
+            state: 4,
+        };
+        let value = |state: u32| {
+            let mut v = 1u32.to_ne_bytes().to_vec();
+            v.extend_from_slice(&state.to_ne_bytes());
+            v
+        };
+        assert_eq!(registration(&value(1), &layout), Some(true));
+        assert_eq!(registration(&value(3), &layout), Some(true));
+        assert_eq!(registration(&value(2), &layout), Some(false));
+        // INIT (a map never registered) and unknown states are not instances
+        assert_eq!(registration(&value(0), &layout), None);
+        assert_eq!(registration(&value(9), &layout), None);
+        assert_eq!(registration(&[0, 0], &layout), None);
     }
 
     #[test]
