@@ -220,8 +220,12 @@ mod imp {
     use ledbat_tcp::stats::FlowStats;
 
     fn describe(i: &Instance) -> String {
-        i.controller
-            .describe()
+        let Some(c) = &i.controller else {
+            return "loaded by another version of ledbat, whose parameters this one cannot \
+                    read: unload it and load it again"
+                .into();
+        };
+        c.describe()
             .into_iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
@@ -245,7 +249,7 @@ mod imp {
                 "registered `{}` ({}); select it with setsockopt(TCP_CONGESTION, \"{0}\"), \
                  `ip route ... congctl {0}`, or `sysctl net.ipv4.tcp_congestion_control={0}`{}",
                 i.name,
-                i.controller.name(),
+                c.name(),
                 if unprivileged {
                     ""
                 } else {
@@ -282,7 +286,7 @@ mod imp {
             outln!(
                 "{:<15} {:<18} {} connection(s){}{}",
                 i.name,
-                i.controller.name(),
+                i.controller.as_ref().map_or("other version", |c| c.name()),
                 i.connections,
                 if i.unprivileged { ", unprivileged" } else { "" },
                 if i.registered {
@@ -386,10 +390,19 @@ mod imp {
             let mut out: Vec<(String, FlowStats)> = Vec::new();
             let all = loader::list()?;
             let chosen: Vec<&Instance> = match only {
-                Some(n) => vec![loader::find(&all, n).ok_or_else(|| {
-                    anyhow::anyhow!("no congestion control named `{n}` is registered by ledbat")
-                })?],
-                None => all.iter().collect(),
+                Some(n) => {
+                    let i = loader::find(&all, n).ok_or_else(|| {
+                        anyhow::anyhow!("no congestion control named `{n}` is registered by ledbat")
+                    })?;
+                    anyhow::ensure!(
+                        i.controller.is_some(),
+                        "`{n}` was loaded by another version of ledbat, whose statistics this \
+                         one cannot read"
+                    );
+                    vec![i]
+                }
+                // another version's statistics entries may have another layout
+                None => all.iter().filter(|i| i.controller.is_some()).collect(),
             };
             for i in chosen {
                 for f in loader::flows(i)? {
@@ -450,7 +463,13 @@ mod imp {
             &mut w,
             &ledbat_tcp::trace::TraceHeader {
                 instance: inst.name.clone(),
-                controller: inst.controller.clone(),
+                controller: inst.controller.clone().ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "`{}` was loaded by another version of ledbat, whose events this one \
+                         cannot read",
+                        inst.name
+                    )
+                })?,
             },
         )?;
         writeln!(w)?;

@@ -108,8 +108,10 @@ pub enum LoadError {
 pub struct Instance {
     /// The kernel name applications select.
     pub name: String,
-    /// The configuration it was loaded with.
-    pub controller: TcpController,
+    /// The configuration it was loaded with; `None` when another version of ledbat loaded
+    /// it (its parameter words or description do not parse here): such an instance is
+    /// still listed and can be unloaded, but its statistics and events are not read.
+    pub controller: Option<TcpController>,
     /// Whether unprivileged sockets may select it.
     pub unprivileged: bool,
     /// Registered (applications can select it), or unregistered but still held by the
@@ -354,7 +356,7 @@ pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instanc
         .map(|(_, &i)| i);
     Ok(Instance {
         name: name.to_string(),
-        controller: c.clone(),
+        controller: Some(c.clone()),
         unprivileged,
         registered: true,
         map_id,
@@ -405,6 +407,7 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             })
             .unwrap_or_default();
         let mut desc = None;
+        let mut has_params = false;
         let mut stats = None;
         let (mut ring, mut bss) = (None, None);
         for &id in map_ids {
@@ -413,13 +416,9 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             };
             let name = m.name().to_string_lossy().into_owned();
             if name.contains("lbparam") {
+                has_params = true;
                 if let Ok(Some(v)) = m.lookup(&0u32.to_ne_bytes(), MapFlags::ANY) {
-                    let words = crate::params::WORDS * 8;
-                    if LbParams::from_bytes(&v).is_some() && v.len() > words {
-                        let d = &v[words..];
-                        let end = d.iter().position(|&x| x == 0).unwrap_or(d.len());
-                        desc = serde_json::from_slice::<Desc>(&d[..end]).ok();
-                    }
+                    desc = read_desc(&v);
                 }
             } else if name == "lb_stats" {
                 stats = Some((id, m.keys().count()));
@@ -429,11 +428,14 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
                 bss = Some(id);
             }
         }
-        let Some(desc) = desc else { continue };
+        // ours by its `init` program and parameter section, whatever version wrote them
+        if !has_params {
+            continue;
+        }
         found.push(Instance {
             name: kernel_name,
-            controller: desc.controller,
-            unprivileged: desc.unprivileged,
+            unprivileged: desc.as_ref().is_some_and(|d| d.unprivileged),
+            controller: desc.map(|d| d.controller),
             registered,
             map_id: info.id,
             stats_map_id: stats.map(|s| s.0),
@@ -446,8 +448,21 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
     Ok(found)
 }
 
+/// The description in an object's parameter section, if this version wrote it: the
+/// parameter words' magic and version match, and the JSON after them parses.
+fn read_desc(section: &[u8]) -> Option<Desc> {
+    let words = crate::params::WORDS * 8;
+    if LbParams::from_bytes(section).is_none() || section.len() <= words {
+        return None;
+    }
+    let d = &section[words..];
+    let end = d.iter().position(|&x| x == 0).unwrap_or(d.len());
+    serde_json::from_slice::<Desc>(&d[..end]).ok()
+}
+
 /// The instance a name selects now: the registered one of that name. Unregistered ones of
-/// the same name (held by connections, a previous load) never are.
+/// the same name (held by connections, a previous load) never are. It may have been loaded
+/// by another version of ledbat (`controller` is `None`).
 pub fn find<'a>(all: &'a [Instance], name: &str) -> Option<&'a Instance> {
     all.iter().find(|i| i.name == name && i.registered)
 }
@@ -608,7 +623,9 @@ mod tests {
     fn inst(name: &str, registered: bool, map_id: u32) -> Instance {
         Instance {
             name: name.into(),
-            controller: TcpController::parse("scavenger", std::iter::empty::<&str>()).unwrap(),
+            controller: Some(
+                TcpController::parse("scavenger", std::iter::empty::<&str>()).unwrap(),
+            ),
             unprivileged: false,
             registered,
             map_id,
@@ -649,6 +666,41 @@ mod tests {
         assert_eq!(registration(&value(0), &layout), None);
         assert_eq!(registration(&value(9), &layout), None);
         assert_eq!(registration(&[0, 0], &layout), None);
+    }
+
+    /// A parameter section as `load` writes it: the words, then the JSON description.
+    fn section(words: Vec<u8>, desc: &[u8]) -> Vec<u8> {
+        let mut v = words;
+        v.extend_from_slice(desc);
+        v.resize(crate::params::WORDS * 8 + DESC_LEN, 0);
+        v
+    }
+
+    #[test]
+    fn a_description_reads_back_only_from_this_versions_layout() {
+        let c = TcpController::parse("ledbat", ["target=25ms"]).unwrap();
+        let words = c.params().unwrap().to_bytes();
+        let desc = serde_json::to_vec(&Desc {
+            name: "lb_t25".into(),
+            unprivileged: true,
+            controller: c.clone(),
+        })
+        .unwrap();
+        let d = read_desc(&section(words.clone(), &desc)).expect("this version's section");
+        assert_eq!((d.name.as_str(), d.unprivileged), ("lb_t25", true));
+        assert_eq!(d.controller, c);
+        // another layout version (an older or newer binary), or zeroed words (the object
+        // registered by another tool): no description, and `list` shows the instance as
+        // another version's instead of skipping it
+        let mut other = words.clone();
+        other[8] ^= 1;
+        assert!(read_desc(&section(other, &desc)).is_none());
+        assert!(read_desc(&section(vec![0; words.len()], &desc)).is_none());
+        // a description whose fields another version renamed
+        let renamed = String::from_utf8(desc)
+            .unwrap()
+            .replace("\"name\"", "\"label\"");
+        assert!(read_desc(&section(words, renamed.as_bytes())).is_none());
     }
 
     #[test]
