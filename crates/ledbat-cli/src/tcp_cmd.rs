@@ -232,6 +232,18 @@ mod imp {
             .join(" ")
     }
 
+    /// The note for connections the controller could not take on, if any.
+    fn without_state(i: &Instance) -> String {
+        if i.without_state == 0 {
+            return String::new();
+        }
+        format!(
+            ", {} connection(s) ran WITHOUT it (socket storage allocation failed: the \
+             kernel's window, not the controller)",
+            i.without_state
+        )
+    }
+
     pub fn load(
         c: &TcpController,
         name: &str,
@@ -284,10 +296,11 @@ mod imp {
         }
         for i in &all {
             outln!(
-                "{:<15} {:<18} {} connection(s){}{}",
+                "{:<15} {:<18} {} connection(s){}{}{}",
                 i.name,
                 i.controller.as_ref().map_or("other version", |c| c.name()),
                 i.connections,
+                without_state(i),
                 if i.unprivileged { ", unprivileged" } else { "" },
                 if i.registered {
                     ""
@@ -404,6 +417,11 @@ mod imp {
                 // another version's statistics entries may have another layout
                 None => all.iter().filter(|i| i.controller.is_some()).collect(),
             };
+            for i in &chosen {
+                if i.without_state > 0 && !json {
+                    eprintln!("warning: `{}`{}", i.name, without_state(i));
+                }
+            }
             for i in chosen {
                 for f in loader::flows(i)? {
                     out.push((i.name.clone(), f));

@@ -94,6 +94,17 @@ struct {
 	__uint(max_entries, LB_TRACE_RING_BYTES);
 } lb_trace SEC(".maps");
 
+/* Connections the controller could not take on: socket storage allocation failed in init
+ * (GFP_ATOMIC for passive opens). Every callback then returns early, so such a connection
+ * runs with the kernel's initial window and its reductions, not the controller; `ledbat
+ * tcp list` and `stats` show the count. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lb_no_state SEC(".maps");
+
 /* Set by `ledbat tcp trace` while it reads the ring buffer (the object's .bss map). */
 volatile __u32 lb_trace_on = 0;
 
@@ -298,8 +309,14 @@ void BPF_PROG(ledbat_init, struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct lb_conn *c = bpf_sk_storage_get(&lb_conns, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
 
-	if (!c)
+	if (!c) {
+		__u32 zero = 0;
+		__u64 *n = bpf_map_lookup_elem(&lb_no_state, &zero);
+
+		if (n)
+			__sync_fetch_and_add(n, 1);
 		return;
+	}
 	/* The controller may be set again on a socket that already had it. */
 	__builtin_memset(c, 0, sizeof(*c));
 	lb_init(&c->cc, &lb_params, tp->mss_cache);

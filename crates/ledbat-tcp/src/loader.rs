@@ -124,6 +124,9 @@ pub struct Instance {
     pub stats_map_id: Option<u32>,
     /// Connections using it now (entries of the statistics map).
     pub connections: usize,
+    /// Connections it could not take on since it was loaded (socket storage allocation
+    /// failed): they ran with the kernel's window, not this controller.
+    pub without_state: u64,
     /// Its event ring buffer and the switch that turns tracing on (`.bss`).
     #[serde(skip)]
     trace_maps: Option<(u32, u32)>,
@@ -362,6 +365,7 @@ pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instanc
         map_id,
         stats_map_id: ids.get("lb_stats").copied(),
         connections: 0,
+        without_state: 0,
         trace_maps: ids.get("lb_trace").copied().zip(bss),
     })
 }
@@ -408,6 +412,7 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             .unwrap_or_default();
         let mut desc = None;
         let mut has_params = false;
+        let mut without_state = 0;
         let mut stats = None;
         let (mut ring, mut bss) = (None, None);
         for &id in map_ids {
@@ -422,6 +427,13 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
                 }
             } else if name == "lb_stats" {
                 stats = Some((id, m.keys().count()));
+            } else if name == "lb_no_state" {
+                without_state = m
+                    .lookup(&0u32.to_ne_bytes(), MapFlags::ANY)
+                    .ok()
+                    .flatten()
+                    .and_then(|v| Some(u64::from_ne_bytes(v.get(..8)?.try_into().ok()?)))
+                    .unwrap_or(0);
             } else if name == "lb_trace" {
                 ring = Some(id);
             } else if name.ends_with(".bss") {
@@ -440,6 +452,7 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             map_id: info.id,
             stats_map_id: stats.map(|s| s.0),
             connections: stats.map_or(0, |s| s.1),
+            without_state,
             trace_maps: ring.zip(bss),
         });
     }
@@ -631,6 +644,7 @@ mod tests {
             map_id,
             stats_map_id: None,
             connections: 0,
+            without_state: 0,
             trace_maps: None,
         }
     }
@@ -701,6 +715,17 @@ mod tests {
             .unwrap()
             .replace("\"name\"", "\"label\"");
         assert!(read_desc(&section(words, renamed.as_bytes())).is_none());
+    }
+
+    #[test]
+    fn the_object_counts_connections_it_could_not_take_on() {
+        // opening parses the ELF only: no privileges, no kernel
+        let open = ObjectBuilder::default().open_memory(OBJECT).unwrap();
+        let names: Vec<String> = open
+            .maps()
+            .map(|m| m.name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().any(|n| n == "lb_no_state"), "{names:?}");
     }
 
     #[test]
