@@ -31,6 +31,28 @@ fn an_unknown_controller_or_parameter_is_named_and_fails() {
     );
 }
 
+#[test]
+fn a_name_the_kernel_refuses_is_named_before_anything_is_loaded() {
+    // `-` and `+` pass no kernel's bpf_obj_name_cpy; the check runs before the privilege and
+    // kernel checks, so this fails the same way as root, as a user, or off Linux
+    let o = ledbat(&["tcp", "load", "ledbat", "--as", "ledbat-md"]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    if cfg!(all(target_os = "linux", feature = "tcp")) {
+        assert!(
+            e.contains("`ledbat-md` cannot name a congestion control")
+                && e.contains("only ASCII letters, digits, `_` and `.`"),
+            "{e}"
+        );
+    } else {
+        assert!(
+            e.contains("need Linux") || e.contains("without kernel TCP"),
+            "{e}"
+        );
+    }
+    assert_eq!(e.lines().count(), 1, "one line: {e}");
+}
+
 /// A trace of `n` ACKs as the kernel would write it had it computed what the core does.
 fn write_trace(path: &Path, n: u64, corrupt_window_at: Option<usize>) {
     let c = TcpController::parse("ledbat", ["target=25ms"]).unwrap();
