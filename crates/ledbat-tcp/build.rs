@@ -49,5 +49,20 @@ fn main() {
                  run as `{clang}` ({e}); install it (Debian: apt install clang) or set CLANG"
             ),
         }
+        // the sock_ops programs of per-application selection (src/cgroup.rs)
+        #[allow(clippy::single_element_loop)] // rledbat joins it
+        for name in ["select"] {
+            let src = format!("bpf/{name}.bpf.c");
+            let status = Command::new(&clang)
+                .args(["-O2", "-g", "-target", "bpf", "-Wall", "-Werror"])
+                .arg(format!("-I{include}"))
+                .args(["-c", &src, "-o"])
+                .arg(out.join(format!("{name}.bpf.o")))
+                .status();
+            match status {
+                Ok(s) if s.success() => {}
+                other => panic!("`{clang}` failed to compile {src} ({other:?})"),
+            }
+        }
     }
 }

@@ -22,13 +22,17 @@
 //! - [`stats`]: the per-connection entries the object publishes for `ledbat tcp stats`;
 //! - [`trace`]: controller events, the kernel's event trace and its replay through the core
 //!   (`ledbat tcp trace` and `ledbat tcp check`);
-//! - `loader` (feature `bpf`): load, list, unload and read statistics through libbpf.
+//! - `loader` (feature `bpf`): load, list, unload and read statistics through libbpf;
+//! - [`cgroup`]: per-application selection, a sock_ops program on a cgroup-v2 directory that
+//!   gives every TCP socket of its processes a congestion control (`ledbat tcp run`,
+//!   `ledbat tcp attach`); its pure parts (mountinfo, paths, exit status) in every build.
 //!
 //! Building the object needs clang (`-target bpf`); the loader links libbpf (vendored by
 //! libbpf-sys) and the system's libelf and zlib. Both sit behind the `bpf` feature so that
 //! the workspace builds and tests without them; the differential test needs only the host C
 //! compiler.
 
+pub mod cgroup;
 pub mod params;
 pub mod stats;
 pub mod trace;
