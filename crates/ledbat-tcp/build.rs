@@ -31,6 +31,24 @@ fn main() {
     }
     println!("cargo:rustc-env=LBCC_REPLAY={}", replay.display());
 
+    // rLEDBAT's arithmetic for the host (tests/rledbat.rs)
+    let rl_replay = out.join("rl-replay");
+    let status = compiler
+        .to_command()
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror"])
+        .arg("csrc/rl_replay.c")
+        .arg("-o")
+        .arg(&rl_replay)
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        other => panic!(
+            "could not compile csrc/rl_replay.c with {:?}: {other:?}",
+            compiler.path()
+        ),
+    }
+    println!("cargo:rustc-env=RL_REPLAY={}", rl_replay.display());
+
     if env::var_os("CARGO_FEATURE_BPF").is_some() {
         let clang = env::var("CLANG").unwrap_or_else(|_| "clang".to_string());
         let include = env::var("DEP_BPF_INCLUDE").expect("libbpf-sys exports its include dir");
@@ -50,8 +68,7 @@ fn main() {
             ),
         }
         // the sock_ops programs of per-application selection (src/cgroup.rs)
-        #[allow(clippy::single_element_loop)] // rledbat joins it
-        for name in ["select"] {
+        for name in ["select", "rledbat"] {
             let src = format!("bpf/{name}.bpf.c");
             let status = Command::new(&clang)
                 .args(["-O2", "-g", "-target", "bpf", "-Wall", "-Werror"])

@@ -36,6 +36,8 @@ enum Cmd {
     Attach(cgroup::AttachArgs),
     /// Undo `attach`.
     Detach(cgroup::DetachArgs),
+    /// Per connection: the receive window receiver-side LEDBAT allows, queue, RTT.
+    Rstats(cgroup::RstatsArgs),
     /// (internal: the child of `run`) join a cgroup, then execute a command.
     #[command(hide = true)]
     CgroupExec(cgroup::ExecArgs),
@@ -168,6 +170,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Cmd::Run(r) => cgroup::run(&r),
         Cmd::Attach(a) => cgroup::attach(&a),
         Cmd::Detach(d) => cgroup::detach(&d),
+        Cmd::Rstats(r) => cgroup::rstats(&r),
         Cmd::CgroupExec(e) => cgroup::cgroup_exec(&e),
     }
 }

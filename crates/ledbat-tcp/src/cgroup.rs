@@ -83,6 +83,15 @@ pub enum CgroupError {
     #[cfg(feature = "bpf")]
     #[error(transparent)]
     Load(#[from] crate::loader::LoadError),
+    /// The kernel may retract windows, which rLEDBAT must never do.
+    #[error(
+        "net.ipv4.tcp_shrink_window is 1: the kernel may shrink an advertised window, which \
+         receiver-side LEDBAT must not do (RFC 7323); set it to 0 to use --rledbat"
+    )]
+    Shrink,
+    /// An rLEDBAT parameter.
+    #[error(transparent)]
+    RlParam(#[from] crate::rledbat::RlParamError),
     /// libbpf or the kernel refused.
     #[cfg(feature = "bpf")]
     #[error("{what}: {source}")]
@@ -481,6 +490,7 @@ mod attach {
     /// Programs attached to one cgroup, detached when dropped unless pinned.
     pub struct Attachment {
         select: Object,
+        rledbat: Option<Object>,
         links: Vec<(&'static str, Link)>,
     }
 
@@ -490,6 +500,36 @@ mod attach {
                 .field("links", &self.links.iter().map(|l| l.0).collect::<Vec<_>>())
                 .finish()
         }
+    }
+
+    fn bss_words(obj: &Object) -> [u64; 4] {
+        let mut w = [0u64; 4];
+        for m in obj.maps() {
+            if !m.name().to_string_lossy().ends_with(".bss") {
+                continue;
+            }
+            if let Ok(Some(v)) = m.lookup(&0u32.to_ne_bytes(), MapFlags::ANY) {
+                for (i, x) in w.iter_mut().enumerate() {
+                    *x = v
+                        .get(i * 8..i * 8 + 8)
+                        .map_or(0, |b| u64::from_ne_bytes(b.try_into().expect("8 bytes")));
+                }
+            }
+        }
+        w
+    }
+
+    /// What the rLEDBAT program counted.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct RlCounts {
+        /// Connections it took on.
+        pub connections: u64,
+        /// Window clamps written.
+        pub clamps: u64,
+        /// Clamps the kernel refused.
+        pub errors: u64,
+        /// The last refusal's error.
+        pub last_error: i64,
     }
 
     /// What the selector counted.
@@ -509,8 +549,13 @@ mod attach {
     }
 
     /// Attaches the selector for the congestion control `cc` (a registered kernel name) to
-    /// the cgroup `dir`.
-    pub fn attach(dir: &Path, cc: &str) -> Result<Attachment, CgroupError> {
+    /// the cgroup `dir`, and with `rledbat` the receive-side window program configured by it
+    /// (both may be attached: cgroup links run every program, BPF_F_ALLOW_MULTI's rule).
+    pub fn attach(
+        dir: &Path,
+        cc: &str,
+        rledbat: Option<&crate::rledbat::RlConfig>,
+    ) -> Result<Attachment, CgroupError> {
         loader::check_name(cc)?;
         let cg = open_cgroup(dir)?;
         let mut open = ObjectBuilder::default()
@@ -543,30 +588,41 @@ mod attach {
                 .map_err(bpf(format!("attaching the selector to {}", dir.display())))?;
             links.push((SELECT_PIN, link));
         }
-        Ok(Attachment { select: obj, links })
+        let mut rl_obj = None;
+        if let Some(cfg) = rledbat {
+            let (o, link) = crate::rledbat::attach(&cg, dir, cfg)?;
+            links.push((RLEDBAT_PIN, link));
+            rl_obj = Some(o);
+        }
+        Ok(Attachment {
+            select: obj,
+            rledbat: rl_obj,
+            links,
+        })
     }
 
     impl Attachment {
         /// What the selector has done so far.
         pub fn counts(&self) -> SelectCounts {
-            let mut c = SelectCounts::default();
-            for m in self.select.maps() {
-                if !m.name().to_string_lossy().ends_with(".bss") {
-                    continue;
-                }
-                if let Ok(Some(v)) = m.lookup(&0u32.to_ne_bytes(), MapFlags::ANY) {
-                    let word = |i: usize| {
-                        v.get(i * 8..i * 8 + 8)
-                            .map_or(0, |b| u64::from_ne_bytes(b.try_into().expect("8 bytes")))
-                    };
-                    c = SelectCounts {
-                        done: word(0),
-                        errors: word(1),
-                        last_error: word(2) as i64,
-                    };
-                }
+            let w = bss_words(&self.select);
+            SelectCounts {
+                done: w[0],
+                errors: w[1],
+                last_error: w[2] as i64,
             }
-            c
+        }
+
+        /// What the rLEDBAT program has done so far, when attached.
+        pub fn rl_counts(&self) -> Option<RlCounts> {
+            self.rledbat.as_ref().map(|o| {
+                let w = bss_words(o);
+                RlCounts {
+                    connections: w[0],
+                    clamps: w[1],
+                    errors: w[2],
+                    last_error: w[3] as i64,
+                }
+            })
         }
 
         /// Pins every link under `dir` (created in bpffs) so that the attachment outlives

@@ -25,7 +25,10 @@
 //! - `loader` (feature `bpf`): load, list, unload and read statistics through libbpf;
 //! - [`cgroup`]: per-application selection, a sock_ops program on a cgroup-v2 directory that
 //!   gives every TCP socket of its processes a congestion control (`ledbat tcp run`,
-//!   `ledbat tcp attach`); its pure parts (mountinfo, paths, exit status) in every build.
+//!   `ledbat tcp attach`); its pure parts (mountinfo, paths, exit status) in every build;
+//! - [`rledbat`]: receiver-side LEDBAT, a sock_ops program that clamps the receive window of
+//!   a cgroup's connections (the arithmetic `csrc/rledbat.h`, checked against the uTP
+//!   receiver), attached beside the selector.
 //!
 //! Building the object needs clang (`-target bpf`); the loader links libbpf (vendored by
 //! libbpf-sys) and the system's libelf and zlib. Both sit behind the `bpf` feature so that
@@ -34,6 +37,7 @@
 
 pub mod cgroup;
 pub mod params;
+pub mod rledbat;
 pub mod stats;
 pub mod trace;
 
@@ -43,3 +47,7 @@ pub mod loader;
 /// Path of the host replay tool built by build.rs (the controller arithmetic compiled for
 /// this machine; see `csrc/replay.c` for its input and output).
 pub const REPLAY_TOOL: &str = env!("LBCC_REPLAY");
+
+/// Path of rLEDBAT's host replay tool built by build.rs (`csrc/rledbat.h` compiled for this
+/// machine; see `csrc/rl_replay.c`).
+pub const RL_REPLAY_TOOL: &str = env!("RL_REPLAY");

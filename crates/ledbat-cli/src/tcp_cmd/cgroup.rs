@@ -22,6 +22,8 @@ pub struct RunArgs {
     /// are moved to ledbat's own cgroup, and named).
     #[arg(long)]
     pub kill: bool,
+    #[command(flatten)]
+    pub rl: RlArgs,
     /// Seconds the command gets to exit after a signal ledbat received (SIGINT, SIGTERM,
     /// SIGHUP) was passed on to it, before it is killed.
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
@@ -41,6 +43,44 @@ pub struct AttachArgs {
     /// The congestion control (as for `ledbat tcp run`).
     #[arg(long, default_value = "scavenger", value_name = "NAME")]
     pub cc: String,
+    #[command(flatten)]
+    pub rl: RlArgs,
+}
+
+/// Receiver-side LEDBAT options of `run` and `attach`.
+#[derive(clap::Args, Debug)]
+pub struct RlArgs {
+    /// Also clamp the receive window of every connection (receiver-side LEDBAT): remote
+    /// senders yield to other traffic on this side's downlink, whatever their controller.
+    #[arg(long)]
+    pub rledbat: bool,
+    /// A receiver-side LEDBAT parameter: target=60ms, slowdowns=true, signal=owd|rtt,
+    /// max_window=BYTES; repeatable (implies --rledbat).
+    #[arg(long = "rledbat-param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+}
+
+impl RlArgs {
+    /// The configuration, when asked for.
+    pub fn config(&self) -> anyhow::Result<Option<ledbat_tcp::rledbat::RlConfig>> {
+        if !self.rledbat && self.params.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(ledbat_tcp::rledbat::RlConfig::parse(
+            self.params.iter().map(String::as_str),
+        )?))
+    }
+}
+
+/// Arguments of `ledbat tcp rstats`.
+#[derive(clap::Args, Debug)]
+pub struct RstatsArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Repeat every this many seconds until interrupted.
+    #[arg(long, value_name = "SECONDS")]
+    pub watch: Option<f64>,
 }
 
 /// Arguments of `ledbat tcp detach`.
@@ -93,16 +133,22 @@ mod off {
         )
     }
 
-    /// `ledbat tcp run` in a build without the BPF parts.
-    pub fn run(_: &RunArgs) -> anyhow::Result<()> {
+    /// `ledbat tcp run` in a build without the BPF parts (the parameters are checked).
+    pub fn run(a: &RunArgs) -> anyhow::Result<()> {
+        a.rl.config()?;
         Err(missing())
     }
-    /// `ledbat tcp attach` in a build without the BPF parts.
-    pub fn attach(_: &AttachArgs) -> anyhow::Result<()> {
+    /// `ledbat tcp attach` in a build without the BPF parts (the parameters are checked).
+    pub fn attach(a: &AttachArgs) -> anyhow::Result<()> {
+        a.rl.config()?;
         Err(missing())
     }
     /// `ledbat tcp detach` in a build without the BPF parts.
     pub fn detach(_: &DetachArgs) -> anyhow::Result<()> {
+        Err(missing())
+    }
+    /// `ledbat tcp rstats` in a build without the BPF parts.
+    pub fn rstats(_: &RstatsArgs) -> anyhow::Result<()> {
         Err(missing())
     }
 }
@@ -184,11 +230,12 @@ mod on {
     /// Everything of `run` that holds resources: they are released (programs detached,
     /// cgroup removed) when this returns, whichever way.
     fn supervise(a: &RunArgs) -> anyhow::Result<i32> {
+        let rl = a.rl.config()?;
         let cc = ensure(&a.cc)?;
         let mount = cg::cgroup2_mount()?;
         let mut group = RunCgroup::create(&mount, std::process::id(), a.kill)
             .context("ledbat tcp run needs root (CAP_SYS_ADMIN for the cgroup, CAP_BPF and CAP_NET_ADMIN for the program)")?;
-        let att = cg::attach(group.dir(), &cc)?;
+        let att = cg::attach(group.dir(), &cc, rl.as_ref())?;
         let signals = signal_watch()?;
         let exe = std::env::current_exe().context("finding ledbat's own executable")?;
         let mut child = std::process::Command::new(exe)
@@ -220,6 +267,7 @@ mod on {
             std::thread::sleep(Duration::from_millis(20));
         };
         let counts = att.counts();
+        let rl_counts = att.rl_counts();
         drop(att);
         let report = group.close();
         if !report.left.is_empty() {
@@ -248,6 +296,14 @@ mod on {
                 group.dir().display()
             );
         }
+        if let Some(r) = rl_counts {
+            if r.errors > 0 {
+                eprintln!(
+                    "ledbat: warning: the kernel refused {} window clamp(s) (error {})",
+                    r.errors, r.last_error
+                );
+            }
+        }
         if counts.errors > 0 {
             eprintln!(
                 "ledbat: warning: the kernel refused `{cc}` for {} socket(s) (error {})",
@@ -269,9 +325,10 @@ mod on {
     pub fn attach(a: &AttachArgs) -> anyhow::Result<()> {
         let (mount, dir) = resolve(&a.cgroup)?;
         cg::check_cgroup(&mount, &dir)?;
+        let rl = a.rl.config()?;
         let cc = ensure(&a.cc)?;
         let pins = cg::pin_dir(&mount, &dir)?;
-        let pinned = cg::attach(&dir, &cc)?.pin(&pins)?;
+        let pinned = cg::attach(&dir, &cc, rl.as_ref())?.pin(&pins)?;
         crate::support::outln!(
             "attached to {}: `{cc}` for every TCP connection of its processes (pinned: {}; \
              `ledbat tcp detach --cgroup {}` removes it)",
@@ -297,5 +354,54 @@ mod on {
             removed.len()
         );
         Ok(())
+    }
+
+    /// `ledbat tcp rstats`: the connections receiver-side LEDBAT clamps now.
+    pub fn rstats(a: &RstatsArgs) -> anyhow::Result<()> {
+        use crate::support::outln;
+        let ms = |ns: u64| format!("{:.1}ms", ns as f64 / 1e6);
+        loop {
+            let flows = ledbat_tcp::rledbat::flows();
+            if a.json {
+                outln!("{}", serde_json::to_string(&flows)?);
+            } else {
+                outln!(
+                    "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} phase/signal",
+                    "local",
+                    "remote",
+                    "window",
+                    "clamp",
+                    "queue",
+                    "rtt",
+                    "base",
+                    "loss",
+                    "slow"
+                );
+                for f in &flows {
+                    outln!(
+                        "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {}/{}",
+                        f.local.to_string(),
+                        f.remote.to_string(),
+                        f.window,
+                        f.clamp,
+                        ms(f.qd_ns),
+                        ms(f.rtt_ns),
+                        ms(f.base_rtt_ns),
+                        f.losses,
+                        f.slowdowns,
+                        ["slow-start", "avoidance", "slowdown"]
+                            .get(f.phase as usize)
+                            .unwrap_or(&"?"),
+                        serde_json::to_value(f.signal)?.as_str().unwrap_or("?")
+                    );
+                }
+            }
+            let Some(s) = a.watch else { return Ok(()) };
+            anyhow::ensure!(
+                s > 0.0 && s.is_finite(),
+                "--watch needs a positive number of seconds"
+            );
+            std::thread::sleep(Duration::from_secs_f64(s));
+        }
     }
 }
