@@ -323,16 +323,20 @@ mod on {
 
     /// `ledbat tcp attach`.
     pub fn attach(a: &AttachArgs) -> anyhow::Result<()> {
+        let rl = a.rl.config()?;
         let (mount, dir) = resolve(&a.cgroup)?;
         cg::check_cgroup(&mount, &dir)?;
-        let rl = a.rl.config()?;
         let cc = ensure(&a.cc)?;
         let pins = cg::pin_dir(&mount, &dir)?;
         let pinned = cg::attach(&dir, &cc, rl.as_ref())?.pin(&pins)?;
         crate::support::outln!(
-            "attached to {}: `{cc}` for every TCP connection of its processes (pinned: {}; \
+            "attached to {}: `{cc}` for every TCP connection of its processes{} (pinned: {}; \
              `ledbat tcp detach --cgroup {}` removes it)",
             dir.display(),
+            rl.map_or(String::new(), |r| format!(
+                ", and receiver-side LEDBAT ({})",
+                r.describe()
+            )),
             pinned
                 .iter()
                 .map(|p| p.display().to_string())
