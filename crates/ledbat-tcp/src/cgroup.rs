@@ -434,6 +434,13 @@ pub fn signal(pid: u32, sig: i32) {
     }
 }
 
+/// Whether this process's group is the foreground group of the terminal on standard input:
+/// then a Ctrl-C (SIGINT from the terminal) reached its children in the group too.
+#[cfg(feature = "bpf")]
+pub fn terminal_foreground() -> bool {
+    rustix::termios::tcgetpgrp(std::io::stdin()).is_ok_and(|g| g == rustix::process::getpgrp())
+}
+
 #[cfg(feature = "bpf")]
 pub use attach::*;
 

@@ -253,7 +253,10 @@ mod on {
             }
             let sig = signals.swap(0, Ordering::SeqCst);
             if sig != 0 {
-                cg::signal(pid, sig);
+                // a terminal's Ctrl-C went to the whole foreground group, the command too
+                if !(sig == 2 && cg::terminal_foreground()) {
+                    cg::signal(pid, sig);
+                }
                 kill_at.get_or_insert(Instant::now() + Duration::from_secs_f64(a.grace));
             }
             if kill_at.is_some_and(|t| Instant::now() >= t) {
