@@ -23,7 +23,7 @@ use std::process::Command;
 
 /// The BPF programs, `bpf/NAME.bpf.c` each; the loader embeds `OUT_DIR/NAME.bpf.o`.
 /// A new program is one more name here (then regenerate, as the module comment says).
-const OBJECTS: &[&str] = &["ledbat"];
+const OBJECTS: &[&str] = &["ledbat", "select", "rledbat"];
 
 /// clang's flags, apart from the include directory and the debug path maps. `-g` makes the
 /// BTF that CO-RE relocates against the running kernel; the path maps (added in
@@ -57,6 +57,24 @@ fn main() {
         ),
     }
     println!("cargo:rustc-env=LBCC_REPLAY={}", replay.display());
+
+    // rLEDBAT's arithmetic for the host (tests/rledbat.rs)
+    let rl_replay = out.join("rl-replay");
+    let status = compiler
+        .to_command()
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror"])
+        .arg("csrc/rl_replay.c")
+        .arg("-o")
+        .arg(&rl_replay)
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        other => panic!(
+            "could not compile csrc/rl_replay.c with {:?}: {other:?}",
+            compiler.path()
+        ),
+    }
+    println!("cargo:rustc-env=RL_REPLAY={}", rl_replay.display());
 
     let linux = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
     if env::var_os("CARGO_FEATURE_BPF").is_some() && linux {

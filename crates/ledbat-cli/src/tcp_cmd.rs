@@ -14,6 +14,8 @@ pub fn require(need: &Need) -> anyhow::Result<()> {
     preflight::check(need).map_err(anyhow::Error::from)
 }
 
+mod cgroup;
+
 /// Arguments of `ledbat tcp`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -35,6 +37,19 @@ enum Cmd {
     Trace(TraceArgs),
     /// Replay a trace through ledbat-core and compare the windows, event by event.
     Check(CheckArgs),
+    /// Run a command with a congestion control for every TCP connection it and its
+    /// children open (a cgroup of its own; removed when it exits).
+    Run(cgroup::RunArgs),
+    /// Give every TCP connection of a cgroup (a systemd service's) a congestion control,
+    /// until `detach`.
+    Attach(cgroup::AttachArgs),
+    /// Undo `attach`.
+    Detach(cgroup::DetachArgs),
+    /// Per connection: the receive window receiver-side LEDBAT allows, queue, RTT.
+    Rstats(cgroup::RstatsArgs),
+    /// (internal: the child of `run`) join a cgroup, then execute a command.
+    #[command(hide = true)]
+    CgroupExec(cgroup::ExecArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -161,6 +176,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Cmd::List(l) => imp::list(l.json),
         Cmd::Unload(u) => imp::unload(&u.names, u.all),
         Cmd::Stats(s) => imp::stats(s.name.as_deref(), s.json, s.watch),
+        Cmd::Run(r) => cgroup::run(&r),
+        Cmd::Attach(a) => cgroup::attach(&a),
+        Cmd::Detach(d) => cgroup::detach(&d),
+        Cmd::Rstats(r) => cgroup::rstats(&r),
+        Cmd::CgroupExec(e) => cgroup::cgroup_exec(&e),
     }
 }
 

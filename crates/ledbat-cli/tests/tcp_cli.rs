@@ -146,3 +146,40 @@ fn a_malformed_trace_names_the_file_and_line() {
     assert!(stderr(&o).contains("missing"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn run_and_attach_name_a_bad_rledbat_parameter_before_touching_the_kernel() {
+    let o = ledbat(&["tcp", "run", "--rledbat-param", "gain=2", "--", "true"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("gain"), "{}", stderr(&o));
+    let o = ledbat(&[
+        "tcp",
+        "attach",
+        "--cgroup",
+        "x.slice",
+        "--rledbat-param",
+        "signal=both",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("signal=both"), "{}", stderr(&o));
+    // a command is required
+    assert!(!ledbat(&["tcp", "run"]).status.success());
+}
+
+#[test]
+fn the_child_of_run_names_a_cgroup_it_cannot_join_and_does_not_run_the_command() {
+    let dir = std::env::temp_dir().join(format!("ledbat-no-cgroup-{}", std::process::id()));
+    let marker = dir.join("ran");
+    let o = ledbat(&[
+        "tcp",
+        "cgroup-exec",
+        "--cgroup",
+        dir.to_str().unwrap(),
+        "--",
+        "touch",
+        marker.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("cgroup.procs"), "{}", stderr(&o));
+    assert!(!marker.exists());
+}

@@ -25,17 +25,25 @@
 //! - [`preflight`]: the kernel version, BTF and capability checks every command that
 //!   touches BPF runs first;
 //! - `loader` (feature `bpf`, default, Linux only): load, list, unload and read statistics
-//!   through libbpf.
+//!   through libbpf;
+//! - [`cgroup`]: per-application selection, a sock_ops program on a cgroup-v2 directory that
+//!   gives every TCP socket of its processes a congestion control (`ledbat tcp run`,
+//!   `ledbat tcp attach`); its pure parts (mountinfo, paths, exit status) in every build;
+//! - [`rledbat`]: receiver-side LEDBAT, a sock_ops program that clamps the receive window of
+//!   a cgroup's connections (the arithmetic `csrc/rledbat.h`, checked against the uTP
+//!   receiver), attached beside the selector.
 //!
 //! The BPF objects are committed (`bpf/NAME.bpf.o`, built by clang `-target bpf` from
 //! `bpf/NAME.bpf.c`), so building needs no clang; build.rs compiles them again when a source
 //! changed or `LEDBAT_BPF_REBUILD=1` asks, and CI checks that a rebuild gives the committed
-//! bytes. The loader links libbpf (vendored by libbpf-sys) and, statically, the system's
-//! libelf and zlib (Debian: libelf-dev). The differential test needs only the host C
+//! bytes. The loader links libbpf (vendored by libbpf-sys) and the system's libelf
+//! (linked dynamically) and zlib (Debian: libelf-dev). The differential test needs only the host C
 //! compiler.
 
+pub mod cgroup;
 pub mod params;
 pub mod preflight;
+pub mod rledbat;
 pub mod stats;
 pub mod trace;
 
@@ -50,3 +58,7 @@ mod build_plan;
 /// Path of the host replay tool built by build.rs (the controller arithmetic compiled for
 /// this machine; see `csrc/replay.c` for its input and output).
 pub const REPLAY_TOOL: &str = env!("LBCC_REPLAY");
+
+/// Path of rLEDBAT's host replay tool built by build.rs (`csrc/rledbat.h` compiled for this
+/// machine; see `csrc/rl_replay.c`).
+pub const RL_REPLAY_TOOL: &str = env!("RL_REPLAY");
