@@ -91,6 +91,17 @@ pub const INSPECT: Need = Need {
     instead: None,
 };
 
+/// Attaching sock_ops programs to a cgroup and moving processes into it (`ledbat tcp run`,
+/// `attach`, `detach`): loading a networking program and attaching it to a cgroup take
+/// CAP_BPF with CAP_NET_ADMIN (or CAP_SYS_ADMIN on its own); `run` and `attach` may also
+/// register the controller they select, which [`REGISTER`] covers with the same
+/// CAP_SYS_ADMIN, so a user without it is told at once.
+pub const ATTACH: Need = Need {
+    what: "attaching programs to a cgroup (run, attach, detach)",
+    all: &[CAP_BPF, CAP_NET_ADMIN, CAP_PERFMON],
+    instead: Some(CAP_SYS_ADMIN),
+};
+
 /// Why `ledbat tcp` refuses before doing anything.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {

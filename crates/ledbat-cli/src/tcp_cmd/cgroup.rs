@@ -173,7 +173,9 @@ mod on {
                 "ledbat: registered `{}` ({}, default parameters); it stays registered \
                  (`ledbat tcp unload {0}`)",
                 i.name,
-                i.controller.name()
+                i.controller
+                    .as_ref()
+                    .map_or("another ledbat version's build", |c| c.name())
             );
         }
         Ok(kernel)
@@ -223,6 +225,7 @@ mod on {
             a.grace >= 0.0 && a.grace.is_finite(),
             "--grace needs a number of seconds, 0 or more"
         );
+        crate::tcp_cmd::require(&ledbat_tcp::preflight::ATTACH)?;
         let code = supervise(a)?;
         std::process::exit(code);
     }
@@ -327,6 +330,7 @@ mod on {
     /// `ledbat tcp attach`.
     pub fn attach(a: &AttachArgs) -> anyhow::Result<()> {
         let rl = a.rl.config()?;
+        crate::tcp_cmd::require(&ledbat_tcp::preflight::ATTACH)?;
         let (mount, dir) = resolve(&a.cgroup)?;
         cg::check_cgroup(&mount, &dir)?;
         let cc = ensure(&a.cc)?;
@@ -352,6 +356,7 @@ mod on {
 
     /// `ledbat tcp detach`.
     pub fn detach(a: &DetachArgs) -> anyhow::Result<()> {
+        crate::tcp_cmd::require(&ledbat_tcp::preflight::ATTACH)?;
         let (mount, dir) = resolve(&a.cgroup)?;
         let pins = cg::pin_dir(&mount, &dir)?;
         let removed = cg::detach_pinned(&dir, &pins)?;
@@ -366,6 +371,7 @@ mod on {
     /// `ledbat tcp rstats`: the connections receiver-side LEDBAT clamps now.
     pub fn rstats(a: &RstatsArgs) -> anyhow::Result<()> {
         use crate::support::outln;
+        crate::tcp_cmd::require(&ledbat_tcp::preflight::INSPECT)?;
         let ms = |ns: u64| format!("{:.1}ms", ns as f64 / 1e6);
         loop {
             let flows = ledbat_tcp::rledbat::flows();
