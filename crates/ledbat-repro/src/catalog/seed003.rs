@@ -164,7 +164,11 @@ pub(super) fn claims() -> Vec<Claim> {
                 lo: Some(0.99),
                 hi: None,
             },
-            null: Null::scenarios("the second LEDBAT flow arrives 10 s later (section 4.2's latecomer, B = 100): the two no longer share", vec![ScenarioRef::file("seed003/latecomer-ledbat.toml")]),
+            null: Null::excludes(
+                0.65,
+                "the same thesis's Fig. 3.3(a) pair, LEDBAT against NewReno with the same B = 40: \
+                 F = 0.65, two flows that do not share",
+            ),
             ..Claim::base("s003-ledbat-ledbat-fair")
         },
         Claim {
