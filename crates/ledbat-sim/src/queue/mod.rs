@@ -525,7 +525,7 @@ mod tests {
             w_q: Some(1.0),
             ..Red::default()
         };
-        let mut q = Queue::new(&QueueConfig::Red(cfg));
+        let mut q = Queue::new(&QueueConfig::Red(Box::new(cfg)));
         for i in 0..5 {
             assert!(q.enqueue(e(i, 1), 1_200_000, &mut rng), "{i}");
         }

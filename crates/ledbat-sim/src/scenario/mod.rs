@@ -224,7 +224,7 @@ pub enum QueueConfig {
     #[serde(rename = "droptail")]
     DropTail(DropTail),
     /// Random Early Detection (Floyd and Jacobson 1993; presets in [`RedPreset`]).
-    Red(Red),
+    Red(Box<Red>),
     /// CoDel (RFC 8289).
     Codel(Codel),
 }
