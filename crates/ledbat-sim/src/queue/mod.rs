@@ -4,7 +4,7 @@
 //!   (the packet being serialised does not count, as in ns-2).
 //! - **RED** (Floyd and Jacobson 1993, or ns-2.35's `Queue/RED` with its automatic
 //!   configuration): decided at enqueue from an average queue; rules and presets in
-//!   [`red`].
+//!   `queue/red.rs`.
 //! - **CoDel** (RFC 8289 sections 3-5): at dequeue, once the sojourn time has stayed above
 //!   TARGET for INTERVAL, drop and enter the dropping state; drop the next packet at
 //!   `t + INTERVAL / sqrt(count)`; leave when the sojourn falls below TARGET. Re-entering
