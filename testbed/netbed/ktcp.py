@@ -61,9 +61,10 @@ class Controllers:
         return cp
 
     def registered(self) -> list[str]:
-        """Kernel names of every instance `ledbat tcp list` shows."""
+        """Kernel names of every registered instance `ledbat tcp list` shows (not those
+        unregistered but still held by connections)."""
         cp = self._run("list", "--json")
-        return [i["name"] for i in json.loads(cp.stdout or "[]")]
+        return [i["name"] for i in json.loads(cp.stdout or "[]") if i.get("registered", True)]
 
     def ensure(self, spec: str) -> str:
         """The kernel name of `spec`, registering it on first use."""

@@ -4,8 +4,8 @@
         [--ccs scavenger,ledbat] [--rtts-ms 0,20,40,100] [--repeats 3] [--ledbat-bin B]
     python3 testbed/tcpbed.py --merge A.json B.json ... [--sim-json S.json] [--md F]
 
-The ledbat binary must be built with the `tcp` feature (`cargo build --release -p ledbat-cli
---features tcp`). Every controller is registered for the run under a `tb_N` name and
+The ledbat binary must have the `tcp` feature (the default: `cargo build --release -p
+ledbat-cli`). Every controller is registered for the run under a `tb_N` name and
 unregistered at its end, whatever happens. Each scenario runs on a fresh bed (the 10 Mbit/s
 `tbf` FIFO, the user-space delay line for half the base RTT each way), iperf3 selecting the
 controller by name:

@@ -1,9 +1,20 @@
 //! `ledbat tcp`: the controllers as Linux TCP congestion controls (crate `ledbat-tcp`).
 //!
-//! Parameters are checked in every build; loading needs a binary built with the `tcp`
-//! feature (the BPF object and libbpf), which says so when it is missing.
+//! Parameters are checked in every build; loading needs Linux and the `tcp` feature (on by
+//! default: the committed BPF objects and libbpf), and a binary without them says so. Every
+//! command that touches BPF first runs [`require`]: kernel version, BTF, capabilities.
 
 use ledbat_tcp::params::{TcpController, KERNEL_BUILDS};
+use ledbat_tcp::preflight::{self, Need};
+
+/// The checks to run before touching BPF for an operation that needs `need`
+/// ([`preflight::REGISTER`] or [`preflight::INSPECT`]): one line naming what is missing.
+#[cfg_attr(not(all(feature = "tcp", target_os = "linux")), allow(dead_code))]
+pub fn require(need: &Need) -> anyhow::Result<()> {
+    preflight::check(need).map_err(anyhow::Error::from)
+}
+
+mod cgroup;
 
 /// Arguments of `ledbat tcp`.
 #[derive(clap::Args, Debug)]
@@ -26,6 +37,19 @@ enum Cmd {
     Trace(TraceArgs),
     /// Replay a trace through ledbat-core and compare the windows, event by event.
     Check(CheckArgs),
+    /// Run a command with a congestion control for every TCP connection it and its
+    /// children open (a cgroup of its own; removed when it exits).
+    Run(cgroup::RunArgs),
+    /// Give every TCP connection of a cgroup (a systemd service's) a congestion control,
+    /// until `detach`.
+    Attach(cgroup::AttachArgs),
+    /// Undo `attach`.
+    Detach(cgroup::DetachArgs),
+    /// Per connection: the receive window receiver-side LEDBAT allows, queue, RTT.
+    Rstats(cgroup::RstatsArgs),
+    /// (internal: the child of `run`) join a cgroup, then execute a command.
+    #[command(hide = true)]
+    CgroupExec(cgroup::ExecArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -38,7 +62,7 @@ struct LoadArgs {
     #[arg(long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
     /// The name to register under (default: the controller's, e.g. `scavenger`,
-    /// `ledbat_md`); at most 15 characters.
+    /// `ledbat_md`): 1 to 15 ASCII letters, digits, `_` and `.`, as the kernel accepts.
     #[arg(long = "as", value_name = "NAME")]
     name: Option<String>,
     /// Let unprivileged programs select it with setsockopt(TCP_CONGESTION) (routes and the
@@ -152,6 +176,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Cmd::List(l) => imp::list(l.json),
         Cmd::Unload(u) => imp::unload(&u.names, u.all),
         Cmd::Stats(s) => imp::stats(s.name.as_deref(), s.json, s.watch),
+        Cmd::Run(r) => cgroup::run(&r),
+        Cmd::Attach(a) => cgroup::attach(&a),
+        Cmd::Detach(d) => cgroup::detach(&d),
+        Cmd::Rstats(r) => cgroup::rstats(&r),
+        Cmd::CgroupExec(e) => cgroup::cgroup_exec(&e),
     }
 }
 
@@ -164,17 +193,26 @@ fn builds() -> String {
         .join(", ")
 }
 
-#[cfg(not(feature = "tcp"))]
+#[cfg(not(all(feature = "tcp", target_os = "linux")))]
 mod imp {
     use super::*;
 
     fn missing() -> anyhow::Error {
-        anyhow::anyhow!(
-            "this ledbat was built without kernel TCP support: rebuild it with `cargo build \
-             --release -p ledbat-cli --features tcp` (needs clang, libelf-dev and zlib1g-dev; \
-             kernel builds: {})",
-            builds()
-        )
+        if cfg!(target_os = "linux") {
+            anyhow::anyhow!(
+                "this ledbat was built without kernel TCP support (`--no-default-features`): \
+                 rebuild it with the default features, `cargo build --release -p ledbat-cli` \
+                 (needs libelf-dev; kernel builds: {})",
+                builds()
+            )
+        } else {
+            anyhow::anyhow!(
+                "kernel TCP congestion controls need Linux (BPF struct_ops); this ledbat was \
+                 built for {} (kernel builds: {})",
+                std::env::consts::OS,
+                builds()
+            )
+        }
     }
 
     pub fn load(_: &TcpController, _: &str, _: bool, _: bool) -> anyhow::Result<()> {
@@ -194,7 +232,7 @@ mod imp {
     }
 }
 
-#[cfg(feature = "tcp")]
+#[cfg(all(feature = "tcp", target_os = "linux"))]
 mod imp {
     use super::*;
     use crate::support::outln;
@@ -202,12 +240,28 @@ mod imp {
     use ledbat_tcp::stats::FlowStats;
 
     fn describe(i: &Instance) -> String {
-        i.controller
-            .describe()
+        let Some(c) = &i.controller else {
+            return "loaded by another version of ledbat, whose parameters this one cannot \
+                    read: unload it and load it again"
+                .into();
+        };
+        c.describe()
             .into_iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    /// The note for connections the controller could not take on, if any.
+    fn without_state(i: &Instance) -> String {
+        if i.without_state == 0 {
+            return String::new();
+        }
+        format!(
+            ", {} connection(s) ran WITHOUT it (socket storage allocation failed: the \
+             kernel's window, not the controller)",
+            i.without_state
+        )
     }
 
     pub fn load(
@@ -216,6 +270,9 @@ mod imp {
         unprivileged: bool,
         json: bool,
     ) -> anyhow::Result<()> {
+        loader::check_name(name)?;
+        require(&preflight::REGISTER)?;
+        let default_before = loader::default_control();
         let i = loader::load(c, name, unprivileged)?;
         if json {
             outln!("{}", serde_json::to_string_pretty(&i)?);
@@ -224,7 +281,7 @@ mod imp {
                 "registered `{}` ({}); select it with setsockopt(TCP_CONGESTION, \"{0}\"), \
                  `ip route ... congctl {0}`, or `sysctl net.ipv4.tcp_congestion_control={0}`{}",
                 i.name,
-                i.controller.name(),
+                c.name(),
                 if unprivileged {
                     ""
                 } else {
@@ -233,10 +290,19 @@ mod imp {
             );
             outln!("parameters: {}", describe(&i));
         }
+        if default_before.as_deref() == Some(name) {
+            // the name was free, so the default holds an earlier, unregistered instance
+            eprintln!(
+                "warning: net.ipv4.tcp_congestion_control names `{name}` but still holds the \
+                 earlier, unregistered `{name}`: set it again (`sysctl \
+                 net.ipv4.tcp_congestion_control={name}`) for new connections to get this one"
+            );
+        }
         Ok(())
     }
 
     pub fn list(json: bool) -> anyhow::Result<()> {
+        require(&preflight::INSPECT)?;
         let all = loader::list()?;
         if json {
             outln!("{}", serde_json::to_string_pretty(&all)?);
@@ -250,11 +316,17 @@ mod imp {
         }
         for i in &all {
             outln!(
-                "{:<15} {:<18} {} connection(s){}",
+                "{:<15} {:<18} {} connection(s){}{}{}",
                 i.name,
-                i.controller.name(),
+                i.controller.as_ref().map_or("other version", |c| c.name()),
                 i.connections,
-                if i.unprivileged { ", unprivileged" } else { "" }
+                without_state(i),
+                if i.unprivileged { ", unprivileged" } else { "" },
+                if i.registered {
+                    ""
+                } else {
+                    ", unregistered: kept until the connections using it close"
+                }
             );
             outln!("{:<15} {}", "", describe(i));
         }
@@ -262,26 +334,42 @@ mod imp {
     }
 
     pub fn unload(names: &[String], all: bool) -> anyhow::Result<()> {
+        require(&preflight::INSPECT)?;
         let names: Vec<String> = if all {
-            loader::list()?.into_iter().map(|i| i.name).collect()
+            loader::list()?
+                .into_iter()
+                .filter(|i| i.registered)
+                .map(|i| i.name)
+                .collect()
         } else {
             names.to_vec()
         };
         let mut failed = Vec::new();
         for n in &names {
             match loader::unload(n) {
-                Ok(i) => outln!(
-                    "unregistered `{}`{}",
-                    i.name,
-                    if i.connections > 0 {
-                        format!(
-                            " ({} connection(s) keep it until they close)",
-                            i.connections
-                        )
-                    } else {
-                        String::new()
+                Ok(i) => {
+                    outln!(
+                        "unregistered `{}`{}",
+                        i.name,
+                        if i.connections > 0 {
+                            format!(
+                                " ({} connection(s) keep it until they close)",
+                                i.connections
+                            )
+                        } else {
+                            String::new()
+                        }
+                    );
+                    if loader::default_control().as_deref() == Some(i.name.as_str()) {
+                        eprintln!(
+                            "warning: net.ipv4.tcp_congestion_control still names `{0}`: new \
+                             connections in this network namespace keep getting the \
+                             unregistered `{0}`, with its old parameters, until the sysctl is \
+                             set again (e.g. `sysctl net.ipv4.tcp_congestion_control=cubic`)",
+                            i.name
+                        );
                     }
-                ),
+                }
                 Err(e) => {
                     eprintln!("error: {e}");
                     failed.push(n.clone());
@@ -330,16 +418,31 @@ mod imp {
     }
 
     pub fn stats(only: Option<&str>, json: bool, watch: Option<f64>) -> anyhow::Result<()> {
+        require(&preflight::INSPECT)?;
         loop {
             let mut out: Vec<(String, FlowStats)> = Vec::new();
             let all = loader::list()?;
-            if let Some(n) = only {
-                anyhow::ensure!(
-                    all.iter().any(|i| i.name == n),
-                    "no congestion control named `{n}` is loaded by ledbat"
-                );
+            let chosen: Vec<&Instance> = match only {
+                Some(n) => {
+                    let i = loader::find(&all, n).ok_or_else(|| {
+                        anyhow::anyhow!("no congestion control named `{n}` is registered by ledbat")
+                    })?;
+                    anyhow::ensure!(
+                        i.controller.is_some(),
+                        "`{n}` was loaded by another version of ledbat, whose statistics this \
+                         one cannot read"
+                    );
+                    vec![i]
+                }
+                // another version's statistics entries may have another layout
+                None => all.iter().filter(|i| i.controller.is_some()).collect(),
+            };
+            for i in &chosen {
+                if i.without_state > 0 && !json {
+                    eprintln!("warning: `{}`{}", i.name, without_state(i));
+                }
             }
-            for i in all.iter().filter(|i| only.is_none_or(|n| n == i.name)) {
+            for i in chosen {
                 for f in loader::flows(i)? {
                     out.push((i.name.clone(), f));
                 }
@@ -382,15 +485,14 @@ mod imp {
         use anyhow::Context;
         use std::io::Write;
         use std::sync::atomic::Ordering;
-        let inst = loader::list()?
-            .into_iter()
-            .find(|i| i.name == a.name)
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "no congestion control named `{}` is loaded by ledbat",
-                    a.name
-                )
-            })?;
+        require(&preflight::INSPECT)?;
+        let all = loader::list()?;
+        let inst = loader::find(&all, &a.name).cloned().ok_or_else(|| {
+            anyhow::anyhow!(
+                "no congestion control named `{}` is registered by ledbat",
+                a.name
+            )
+        })?;
         let tmp = crate::support::TempPath::beside(&a.out)?;
         let file = std::fs::File::create(tmp.path())
             .with_context(|| format!("creating {}", tmp.path().display()))?;
@@ -399,7 +501,13 @@ mod imp {
             &mut w,
             &ledbat_tcp::trace::TraceHeader {
                 instance: inst.name.clone(),
-                controller: inst.controller.clone(),
+                controller: inst.controller.clone().ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "`{}` was loaded by another version of ledbat, whose events this one \
+                         cannot read",
+                        inst.name
+                    )
+                })?,
             },
         )?;
         writeln!(w)?;

@@ -31,6 +31,28 @@ fn an_unknown_controller_or_parameter_is_named_and_fails() {
     );
 }
 
+#[test]
+fn a_name_the_kernel_refuses_is_named_before_anything_is_loaded() {
+    // `-` and `+` pass no kernel's bpf_obj_name_cpy; the check runs before the privilege and
+    // kernel checks, so this fails the same way as root, as a user, or off Linux
+    let o = ledbat(&["tcp", "load", "ledbat", "--as", "ledbat-md"]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    if cfg!(all(target_os = "linux", feature = "tcp")) {
+        assert!(
+            e.contains("`ledbat-md` cannot name a congestion control")
+                && e.contains("only ASCII letters, digits, `_` and `.`"),
+            "{e}"
+        );
+    } else {
+        assert!(
+            e.contains("need Linux") || e.contains("without kernel TCP"),
+            "{e}"
+        );
+    }
+    assert_eq!(e.lines().count(), 1, "one line: {e}");
+}
+
 /// A trace of `n` ACKs as the kernel would write it had it computed what the core does.
 fn write_trace(path: &Path, n: u64, corrupt_window_at: Option<usize>) {
     let c = TcpController::parse("ledbat", ["target=25ms"]).unwrap();
@@ -123,4 +145,41 @@ fn a_malformed_trace_names_the_file_and_line() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("missing"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn run_and_attach_name_a_bad_rledbat_parameter_before_touching_the_kernel() {
+    let o = ledbat(&["tcp", "run", "--rledbat-param", "gain=2", "--", "true"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("gain"), "{}", stderr(&o));
+    let o = ledbat(&[
+        "tcp",
+        "attach",
+        "--cgroup",
+        "x.slice",
+        "--rledbat-param",
+        "signal=both",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("signal=both"), "{}", stderr(&o));
+    // a command is required
+    assert!(!ledbat(&["tcp", "run"]).status.success());
+}
+
+#[test]
+fn the_child_of_run_names_a_cgroup_it_cannot_join_and_does_not_run_the_command() {
+    let dir = std::env::temp_dir().join(format!("ledbat-no-cgroup-{}", std::process::id()));
+    let marker = dir.join("ran");
+    let o = ledbat(&[
+        "tcp",
+        "cgroup-exec",
+        "--cgroup",
+        dir.to_str().unwrap(),
+        "--",
+        "touch",
+        marker.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("cgroup.procs"), "{}", stderr(&o));
+    assert!(!marker.exists());
 }

@@ -23,6 +23,7 @@ typedef __u32 __wsum;
 
 /* UAPI constants (stable ABI). */
 enum {
+	BPF_MAP_TYPE_ARRAY = 2,
 	BPF_MAP_TYPE_LRU_HASH = 9,
 	BPF_MAP_TYPE_RINGBUF = 27,
 	BPF_MAP_TYPE_SK_STORAGE = 24,

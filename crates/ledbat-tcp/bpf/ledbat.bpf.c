@@ -68,6 +68,7 @@ struct lb_conn {
 	__u64 losses, timeouts, undos;
 	__u32 ca_state;
 	__u32 delivered;         /* tcp_sock.delivered at the last ACK */
+	__u32 last_una;          /* tcp_sock.snd_una at the last ACK */
 	__u32 flight_peak;       /* the most outstanding lately (lb_flightsize), packets */
 	__u64 flight_peak_ns;
 	__u8 owd_unusable;
@@ -93,6 +94,17 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, LB_TRACE_RING_BYTES);
 } lb_trace SEC(".maps");
+
+/* Connections the controller could not take on: socket storage allocation failed in init
+ * (GFP_ATOMIC for passive opens). Every callback then returns early, so such a connection
+ * runs with the kernel's initial window and its reductions, not the controller; `ledbat
+ * tcp list` and `stats` show the count. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lb_no_state SEC(".maps");
 
 /* Set by `ledbat tcp trace` while it reads the ring buffer (the object's .bss map). */
 volatile __u32 lb_trace_on = 0;
@@ -298,12 +310,19 @@ void BPF_PROG(ledbat_init, struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct lb_conn *c = bpf_sk_storage_get(&lb_conns, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
 
-	if (!c)
+	if (!c) {
+		__u32 zero = 0;
+		__u64 *n = bpf_map_lookup_elem(&lb_no_state, &zero);
+
+		if (n)
+			__sync_fetch_and_add(n, 1);
 		return;
+	}
 	/* The controller may be set again on a socket that already had it. */
 	__builtin_memset(c, 0, sizeof(*c));
 	lb_init(&c->cc, &lb_params, tp->mss_cache);
 	c->delivered = tp->delivered;
+	c->last_una = tp->snd_una;
 	lb_emit(sk, c, LB_EV_INIT, 0, lb_now(tp), tp->mss_cache, 0, 0, 0, 0, 0);
 	tp->snd_cwnd = lb_cwnd_pkts(tp, c);
 	lb_publish(sk, tp, c, lb_now(tp), 1);
@@ -318,15 +337,21 @@ void BPF_PROG(ledbat_release, struct sock *sk)
 		bpf_map_delete_elem(&lb_stats, &c->key);
 }
 
-/* The delay sample of this ACK for the RFC family and TCP-LP (LEDBAT++ takes the RTT). */
+/* The delay sample of this ACK for the RFC family and TCP-LP (LEDBAT++ takes the RTT).
+ * A one-way sample is taken only from an ACK that advances snd_una: on a duplicate or
+ * SACK-only ACK an RFC 7323 receiver echoes the TSval of the segment before the hole, sent
+ * up to an RTT earlier, so the sample would grow by that age (the kernel's own TSecr RTT
+ * is likewise taken only when data is cumulatively acknowledged). */
 static __always_inline int lb_delay_of_ack(struct tcp_sock *tp, struct lb_conn *c, __u64 now,
-					   __s32 rtt_us, __u32 *sample)
+					   __s32 rtt_us, int una_advanced, __u32 *sample)
 {
 	if (lb_params.signal == LB_SIGNAL_OWD && !c->owd_unusable) {
 		int rescaled = 0;
 
 		if (!BPF_CORE_READ_BITFIELD(tp, rx_opt.tstamp_ok)) {
 			c->no_timestamps = 1;
+		} else if (!una_advanced) {
+			return 0;
 		} else if (BPF_CORE_READ_BITFIELD(tp, rx_opt.saw_tstamp)) {
 			__u32 ours = 1000;
 
@@ -363,10 +388,13 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 	__u64 now = lb_now(tp);
 	__u32 mss, delivered;
 	__s32 rtt_us;
+	int una_advanced;
 
 	if (!c)
 		return;
 	mss = lb_mss(c);
+	una_advanced = (__s32)(tp->snd_una - c->last_una) > 0;
+	c->last_una = tp->snd_una;
 	rtt_us = sample->rtt_us;
 	/* packets newly delivered (cumulatively or selectively acknowledged) by this ACK */
 	delivered = tp->delivered - c->delivered;
@@ -384,7 +412,7 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 		a.newest_sent_ns = (__s32)(tp->snd_una - (__u32)c->reduction_snd_nxt) > 0 ? now : 0;
 	}
 	if (lb_params.algo != LB_ALGO_LEDBAT_PP)
-		a.has_delay = (__u8)lb_delay_of_ack(tp, c, now, rtt_us, &a.delay_us);
+		a.has_delay = (__u8)lb_delay_of_ack(tp, c, now, rtt_us, una_advanced, &a.delay_us);
 	lb_on_ack(&c->cc, &lb_params, now, &a);
 	lb_emit(sk, c, LB_EV_ACK, a.has_rtt | (a.has_delay << 1), now, a.bytes_acked,
 		a.flight_before, a.newest_sent_ns, a.rtt_ns, a.delay_us, a.packets_acked);

@@ -2,8 +2,8 @@
 //! TCP program (rsync, scp, apt, a backup tool) yields to everything else.
 //!
 //! A congestion control here is a BPF `struct tcp_congestion_ops` registered through
-//! `bpf_tcp_ca` (Linux 5.6+ with BTF; no module, nothing compiled against the running
-//! kernel): applications select it by name like reno or cubic (`setsockopt(TCP_CONGESTION)`,
+//! `bpf_tcp_ca` (Linux 5.12+ with BTF, [`preflight::MIN_KERNEL`]; no module, nothing
+//! compiled against the running kernel): applications select it by name like reno or cubic (`setsockopt(TCP_CONGESTION)`,
 //! `ip route ... congctl NAME`, `sysctl net.ipv4.tcp_congestion_control`, `iperf3 -C NAME`).
 //! Kernel builds exist for `ledbat` (RFC 6817) and seed 002's decrease schemes
 //! (`ledbat-linear-min`, `ledbat-md`, `ledbat-mdvar`), `ledbat++`, the `scavenger` preset and
@@ -22,20 +22,43 @@
 //! - [`stats`]: the per-connection entries the object publishes for `ledbat tcp stats`;
 //! - [`trace`]: controller events, the kernel's event trace and its replay through the core
 //!   (`ledbat tcp trace` and `ledbat tcp check`);
-//! - `loader` (feature `bpf`): load, list, unload and read statistics through libbpf.
+//! - [`preflight`]: the kernel version, BTF and capability checks every command that
+//!   touches BPF runs first;
+//! - `loader` (feature `bpf`, default, Linux only): load, list, unload and read statistics
+//!   through libbpf;
+//! - [`cgroup`]: per-application selection, a sock_ops program on a cgroup-v2 directory that
+//!   gives every TCP socket of its processes a congestion control (`ledbat tcp run`,
+//!   `ledbat tcp attach`); its pure parts (mountinfo, paths, exit status) in every build;
+//! - [`rledbat`]: receiver-side LEDBAT, a sock_ops program that clamps the receive window of
+//!   a cgroup's connections (the arithmetic `csrc/rledbat.h`, checked against the uTP
+//!   receiver), attached beside the selector.
 //!
-//! Building the object needs clang (`-target bpf`); the loader links libbpf (vendored by
-//! libbpf-sys) and the system's libelf and zlib. Both sit behind the `bpf` feature so that
-//! the workspace builds and tests without them; the differential test needs only the host C
+//! The BPF objects are committed (`bpf/NAME.bpf.o`, built by clang `-target bpf` from
+//! `bpf/NAME.bpf.c`), so building needs no clang; build.rs compiles them again when a source
+//! changed or `LEDBAT_BPF_REBUILD=1` asks, and CI checks that a rebuild gives the committed
+//! bytes. The loader links libbpf (vendored by libbpf-sys) and the system's libelf
+//! (linked dynamically) and zlib (Debian: libelf-dev). The differential test needs only the host C
 //! compiler.
 
+pub mod cgroup;
 pub mod params;
+pub mod preflight;
+pub mod rledbat;
 pub mod stats;
 pub mod trace;
 
-#[cfg(feature = "bpf")]
+#[cfg(all(feature = "bpf", target_os = "linux"))]
 pub mod loader;
+
+/// build.rs's decision between a committed BPF object and a clang build, tested here.
+#[cfg(test)]
+#[path = "../build/plan.rs"]
+mod build_plan;
 
 /// Path of the host replay tool built by build.rs (the controller arithmetic compiled for
 /// this machine; see `csrc/replay.c` for its input and output).
 pub const REPLAY_TOOL: &str = env!("LBCC_REPLAY");
+
+/// Path of rLEDBAT's host replay tool built by build.rs (`csrc/rledbat.h` compiled for this
+/// machine; see `csrc/rl_replay.c`).
+pub const RL_REPLAY_TOOL: &str = env!("RL_REPLAY");

@@ -35,14 +35,16 @@ const INIT_PROG: &str = "ledbat_init";
 /// TCP_CONG_NON_RESTRICTED: unprivileged sockets may select the controller.
 const NON_RESTRICTED: u32 = 1;
 const AVAILABLE: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
+const DEFAULT_CC: &str = "/proc/sys/net/ipv4/tcp_congestion_control";
 
 /// Why a `ledbat tcp` operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// Not privileged enough.
+    /// Not privileged enough (the kernel said EPERM; [`crate::preflight`] usually tells
+    /// first).
     #[error(
-        "permission denied: registering or removing a congestion control needs root (CAP_BPF \
-         and CAP_NET_ADMIN)"
+        "permission denied: registering a congestion control needs CAP_BPF and CAP_PERFMON \
+         (or CAP_SYS_ADMIN), finding or removing one CAP_SYS_ADMIN: run it as root"
     )]
     NotRoot,
     /// No kernel BTF.
@@ -54,7 +56,7 @@ pub enum LoadError {
     /// No `bpf_tcp_ca`.
     #[error(
         "this kernel cannot register BPF TCP congestion controls (no bpf_tcp_ca struct_ops in \
-         its BTF; Linux 5.6 or later with CONFIG_BPF_JIT and CONFIG_BPF_SYSCALL)"
+         its BTF; Linux 5.12 or later with CONFIG_BPF_JIT and CONFIG_BPF_SYSCALL)"
     )]
     NoTcpCa,
     /// The name is registered already.
@@ -71,6 +73,12 @@ pub enum LoadError {
         "no congestion control named `{0}` is loaded by ledbat (`ledbat tcp list` shows them)"
     )]
     NotLoaded(String),
+    /// Ours, but unregistered already; connections still hold it.
+    #[error(
+        "`{0}` is unregistered already: the connections that use it keep it until they close \
+         (`ledbat tcp list` shows how many)"
+    )]
+    AlreadyUnloaded(String),
     /// A kernel controller, not ours.
     #[error("`{0}` is not one of ledbat's congestion controls (it is built into the kernel or loaded by another program)")]
     NotOurs(String),
@@ -100,16 +108,25 @@ pub enum LoadError {
 pub struct Instance {
     /// The kernel name applications select.
     pub name: String,
-    /// The configuration it was loaded with.
-    pub controller: TcpController,
+    /// The configuration it was loaded with; `None` when another version of ledbat loaded
+    /// it (its parameter words or description do not parse here): such an instance is
+    /// still listed and can be unloaded, but its statistics and events are not read.
+    pub controller: Option<TcpController>,
     /// Whether unprivileged sockets may select it.
     pub unprivileged: bool,
+    /// Registered (applications can select it), or unregistered but still held by the
+    /// connections that use it (and by the sysctl default if that names it) until they let
+    /// go: then the kernel frees it.
+    pub registered: bool,
     /// Its struct_ops map.
     pub map_id: u32,
     /// Its per-connection statistics map.
     pub stats_map_id: Option<u32>,
     /// Connections using it now (entries of the statistics map).
     pub connections: usize,
+    /// Connections it could not take on since it was loaded (socket storage allocation
+    /// failed): they ran with the kernel's window, not this controller.
+    pub without_state: u64,
     /// Its event ring buffer and the switch that turns tracing on (`.bss`).
     #[serde(skip)]
     trace_maps: Option<(u32, u32)>,
@@ -176,7 +193,9 @@ pub fn available() -> Result<Vec<String>, LoadError> {
     Ok(text.split_whitespace().map(str::to_string).collect())
 }
 
-/// Checks a kernel name: 1 to 15 characters of letters, digits, `_`, `-`, `.` and `+`.
+/// Checks a kernel name: 1 to 15 characters of ASCII letters, digits, `_` and `.`, what the
+/// kernel's `bpf_obj_name_cpy` accepts when it copies the name of a BPF congestion control
+/// (Linux `kernel/bpf/syscall.c`); anything else would fail late with EINVAL.
 pub fn check_name(name: &str) -> Result<(), LoadError> {
     let bad = |why| Err(LoadError::BadName(name.to_string(), why));
     if name.is_empty() || name.len() > 15 {
@@ -184,17 +203,40 @@ pub fn check_name(name: &str) -> Result<(), LoadError> {
     }
     if !name
         .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c))
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
     {
-        return bad("use letters, digits, `_`, `-`, `.` and `+`");
+        return bad("the kernel accepts only ASCII letters, digits, `_` and `.` (no `-` or `+`)");
     }
     Ok(())
 }
 
-/// The offsets in a struct_ops map value of the ops name and its `init` program id.
+/// The offsets in a struct_ops map value of the ops name, its `init` program id, and the
+/// kernel's `state` (Linux `bpf_struct_ops_map_sys_lookup_elem` fills it in). The value's
+/// `refcnt` is not used: since sockets hold the map itself (Linux 6.4's struct_ops links)
+/// it no longer counts them.
 struct Layout {
     name: usize,
     init: usize,
+    state: usize,
+}
+
+/// `enum bpf_struct_ops_state`: registered (non-link `INUSE`, or link-based `READY`), or
+/// unregistered while sockets still hold it (`TOBEFREE`).
+const STATE_INUSE: u32 = 1;
+const STATE_TOBEFREE: u32 = 2;
+const STATE_READY: u32 = 3;
+
+/// Whether a struct_ops map value is registered (`Some(true)`), unregistered but held
+/// (`Some(false)`), or neither (never registered, or a state this code does not know).
+fn registration(value: &[u8], layout: &Layout) -> Option<bool> {
+    let state = value
+        .get(layout.state..layout.state + 4)
+        .map(|b| u32::from_ne_bytes(b.try_into().expect("4 bytes")))?;
+    match state {
+        STATE_INUSE | STATE_READY => Some(true),
+        STATE_TOBEFREE => Some(false),
+        _ => None,
+    }
 }
 
 fn member_offset(btf: &Btf<'_>, ty: &str, member: &str) -> Option<usize> {
@@ -219,9 +261,17 @@ fn layout() -> Result<Layout, LoadError> {
         .ok_or(LoadError::NoTcpCa)?;
     let name = member_offset(&btf, "tcp_congestion_ops", "name").ok_or(LoadError::NoTcpCa)?;
     let init = member_offset(&btf, "tcp_congestion_ops", "init").ok_or(LoadError::NoTcpCa)?;
+    // newer kernels keep `state` in a `common` struct; older ones in the value itself
+    let state = match member_offset(&btf, "bpf_struct_ops_tcp_congestion_ops", "common") {
+        Some(common) => {
+            member_offset(&btf, "bpf_struct_ops_common_value", "state").map(|o| common + o)
+        }
+        None => member_offset(&btf, "bpf_struct_ops_tcp_congestion_ops", "state"),
+    };
     Ok(Layout {
         name: data + name,
         init: data + init,
+        state: state.ok_or(LoadError::NoTcpCa)?,
     })
 }
 
@@ -277,6 +327,15 @@ pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instanc
         "the built-in BPF object has its parameter section and ops placeholder"
     );
     let mut obj = open.load().map_err(bpf_err("loading the BPF object"))?;
+    // the ids of the object's maps, read from its own descriptors: finding them again by id
+    // (as `list` does) would need CAP_SYS_ADMIN, which registering does not
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    for m in obj.maps() {
+        let info = m
+            .info()
+            .map_err(bpf_err("reading the loaded object's maps"))?;
+        ids.insert(m.name().to_string_lossy().into_owned(), info.info.id);
+    }
     let mut attached = None;
     for mut m in obj.maps_mut() {
         if m.map_type() == MapType::StructOps {
@@ -289,15 +348,26 @@ pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instanc
             })?;
             // keep the registration after this process exits
             link.disconnect();
-            attached = Some(m.info().map(|i| i.info.id).unwrap_or(0));
+            attached = ids.get(&m.name().to_string_lossy().into_owned()).copied();
         }
     }
     let map_id = attached.expect("the object has a struct_ops map");
     libbpf_rs::set_print(None);
-    list()?
-        .into_iter()
-        .find(|i| i.map_id == map_id)
-        .ok_or_else(|| LoadError::NotLoaded(name.to_string()))
+    let bss = ids
+        .iter()
+        .find(|(n, _)| n.ends_with(".bss"))
+        .map(|(_, &i)| i);
+    Ok(Instance {
+        name: name.to_string(),
+        controller: Some(c.clone()),
+        unprivileged,
+        registered: true,
+        map_id,
+        stats_map_id: ids.get("lb_stats").copied(),
+        connections: 0,
+        without_state: 0,
+        trace_maps: ids.get("lb_trace").copied().zip(bss),
+    })
 }
 
 /// Every controller of ours registered now.
@@ -316,6 +386,9 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             continue;
         };
         let Ok(Some(value)) = map.lookup(&0u32.to_ne_bytes(), MapFlags::ANY) else {
+            continue;
+        };
+        let Some(registered) = registration(&value, &layout) else {
             continue;
         };
         let Some(init) = value
@@ -338,6 +411,8 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             })
             .unwrap_or_default();
         let mut desc = None;
+        let mut has_params = false;
+        let mut without_state = 0;
         let mut stats = None;
         let (mut ring, mut bss) = (None, None);
         for &id in map_ids {
@@ -346,41 +421,79 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             };
             let name = m.name().to_string_lossy().into_owned();
             if name.contains("lbparam") {
+                has_params = true;
                 if let Ok(Some(v)) = m.lookup(&0u32.to_ne_bytes(), MapFlags::ANY) {
-                    let words = crate::params::WORDS * 8;
-                    if LbParams::from_bytes(&v).is_some() && v.len() > words {
-                        let d = &v[words..];
-                        let end = d.iter().position(|&x| x == 0).unwrap_or(d.len());
-                        desc = serde_json::from_slice::<Desc>(&d[..end]).ok();
-                    }
+                    desc = read_desc(&v);
                 }
             } else if name == "lb_stats" {
                 stats = Some((id, m.keys().count()));
+            } else if name == "lb_no_state" {
+                without_state = m
+                    .lookup(&0u32.to_ne_bytes(), MapFlags::ANY)
+                    .ok()
+                    .flatten()
+                    .and_then(|v| Some(u64::from_ne_bytes(v.get(..8)?.try_into().ok()?)))
+                    .unwrap_or(0);
             } else if name == "lb_trace" {
                 ring = Some(id);
             } else if name.ends_with(".bss") {
                 bss = Some(id);
             }
         }
-        let Some(desc) = desc else { continue };
+        // ours by its `init` program and parameter section, whatever version wrote them
+        if !has_params {
+            continue;
+        }
         found.push(Instance {
             name: kernel_name,
-            controller: desc.controller,
-            unprivileged: desc.unprivileged,
+            unprivileged: desc.as_ref().is_some_and(|d| d.unprivileged),
+            controller: desc.map(|d| d.controller),
+            registered,
             map_id: info.id,
             stats_map_id: stats.map(|s| s.0),
             connections: stats.map_or(0, |s| s.1),
+            without_state,
             trace_maps: ring.zip(bss),
         });
     }
-    found.sort_by(|a, b| a.name.cmp(&b.name));
+    // registered ones first under each name: they are what a name selects now
+    found.sort_by(|a, b| (&a.name, !a.registered).cmp(&(&b.name, !b.registered)));
     Ok(found)
+}
+
+/// The description in an object's parameter section, if this version wrote it: the
+/// parameter words' magic and version match, and the JSON after them parses.
+fn read_desc(section: &[u8]) -> Option<Desc> {
+    let words = crate::params::WORDS * 8;
+    if LbParams::from_bytes(section).is_none() || section.len() <= words {
+        return None;
+    }
+    let d = &section[words..];
+    let end = d.iter().position(|&x| x == 0).unwrap_or(d.len());
+    serde_json::from_slice::<Desc>(&d[..end]).ok()
+}
+
+/// The instance a name selects now: the registered one of that name. Unregistered ones of
+/// the same name (held by connections, a previous load) never are. It may have been loaded
+/// by another version of ledbat (`controller` is `None`).
+pub fn find<'a>(all: &'a [Instance], name: &str) -> Option<&'a Instance> {
+    all.iter().find(|i| i.name == name && i.registered)
+}
+
+/// The system default congestion control of this network namespace.
+pub fn default_control() -> Option<String> {
+    std::fs::read_to_string(DEFAULT_CC)
+        .ok()
+        .map(|s| s.trim().to_string())
 }
 
 /// Unregisters our controller `name`. Connections using it keep it until they close.
 pub fn unload(name: &str) -> Result<Instance, LoadError> {
-    let Some(inst) = list()?.into_iter().find(|i| i.name == name) else {
-        return Err(if available()?.iter().any(|n| n == name) {
+    let all = list()?;
+    let Some(inst) = find(&all, name).cloned() else {
+        return Err(if all.iter().any(|i| i.name == name) {
+            LoadError::AlreadyUnloaded(name.to_string())
+        } else if available()?.iter().any(|n| n == name) {
             LoadError::NotOurs(name.to_string())
         } else {
             LoadError::NotLoaded(name.to_string())
@@ -479,4 +592,146 @@ pub fn trace(
     }
     drop(switch);
     Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_the_kernel_accepts_pass() {
+        for n in [
+            "scavenger",
+            "ledbat_md",
+            "ci_ledbat_pp",
+            "lb.t25",
+            "A1_b.2",
+            "x",
+        ] {
+            assert!(check_name(n).is_ok(), "{n}");
+        }
+        assert!(check_name("fifteen_chars_x").is_ok());
+    }
+
+    #[test]
+    fn dash_plus_and_other_characters_are_refused_before_the_kernel_sees_them() {
+        // bpf_obj_name_cpy accepts isalnum, `_` and `.` only: `ledbat-md` (the core's own
+        // spelling) and `ledbat++` would fail with EINVAL inside libbpf
+        for n in ["ledbat-md", "ledbat++", "a b", "é", "a/b", "a:b"] {
+            let e = check_name(n).unwrap_err().to_string();
+            assert!(
+                e.contains("only ASCII letters, digits, `_` and `.`"),
+                "{n}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn names_have_1_to_15_characters() {
+        assert!(check_name("").is_err());
+        let e = check_name("sixteen_chars_xx").unwrap_err().to_string();
+        assert!(e.contains("1 to 15 characters"), "{e}");
+    }
+
+    fn inst(name: &str, registered: bool, map_id: u32) -> Instance {
+        Instance {
+            name: name.into(),
+            controller: Some(
+                TcpController::parse("scavenger", std::iter::empty::<&str>()).unwrap(),
+            ),
+            unprivileged: false,
+            registered,
+            map_id,
+            stats_map_id: None,
+            connections: 0,
+            without_state: 0,
+            trace_maps: None,
+        }
+    }
+
+    #[test]
+    fn a_name_selects_the_registered_instance_not_an_unregistered_one_held_by_sockets() {
+        // map ids ascend with age: the unregistered `scavenger` (id 7, still held by live
+        // connections) comes first in the kernel's order, the reloaded one (id 9) after
+        let all = [inst("scavenger", false, 7), inst("scavenger", true, 9)];
+        assert_eq!(find(&all, "scavenger").map(|i| i.map_id), Some(9));
+        // only an unregistered one: nothing to select, unload or read by that name
+        assert!(find(&all[..1], "scavenger").is_none());
+        assert!(find(&all, "ledbat").is_none());
+    }
+
+    #[test]
+    fn the_kernel_state_word_says_registered_or_held() {
+        // the kernel's value: `refcnt` then `state`, 4 bytes each
+        let layout = Layout {
+            name: 0,
+            init: 0,
+            state: 4,
+        };
+        let value = |state: u32| {
+            let mut v = 1u32.to_ne_bytes().to_vec();
+            v.extend_from_slice(&state.to_ne_bytes());
+            v
+        };
+        assert_eq!(registration(&value(1), &layout), Some(true));
+        assert_eq!(registration(&value(3), &layout), Some(true));
+        assert_eq!(registration(&value(2), &layout), Some(false));
+        // INIT (a map never registered) and unknown states are not instances
+        assert_eq!(registration(&value(0), &layout), None);
+        assert_eq!(registration(&value(9), &layout), None);
+        assert_eq!(registration(&[0, 0], &layout), None);
+    }
+
+    /// A parameter section as `load` writes it: the words, then the JSON description.
+    fn section(words: Vec<u8>, desc: &[u8]) -> Vec<u8> {
+        let mut v = words;
+        v.extend_from_slice(desc);
+        v.resize(crate::params::WORDS * 8 + DESC_LEN, 0);
+        v
+    }
+
+    #[test]
+    fn a_description_reads_back_only_from_this_versions_layout() {
+        let c = TcpController::parse("ledbat", ["target=25ms"]).unwrap();
+        let words = c.params().unwrap().to_bytes();
+        let desc = serde_json::to_vec(&Desc {
+            name: "lb_t25".into(),
+            unprivileged: true,
+            controller: c.clone(),
+        })
+        .unwrap();
+        let d = read_desc(&section(words.clone(), &desc)).expect("this version's section");
+        assert_eq!((d.name.as_str(), d.unprivileged), ("lb_t25", true));
+        assert_eq!(d.controller, c);
+        // another layout version (an older or newer binary), or zeroed words (the object
+        // registered by another tool): no description, and `list` shows the instance as
+        // another version's instead of skipping it
+        let mut other = words.clone();
+        other[8] ^= 1;
+        assert!(read_desc(&section(other, &desc)).is_none());
+        assert!(read_desc(&section(vec![0; words.len()], &desc)).is_none());
+        // a description whose fields another version renamed
+        let renamed = String::from_utf8(desc)
+            .unwrap()
+            .replace("\"name\"", "\"label\"");
+        assert!(read_desc(&section(words, renamed.as_bytes())).is_none());
+    }
+
+    #[test]
+    fn the_object_counts_connections_it_could_not_take_on() {
+        // opening parses the ELF only: no privileges, no kernel
+        let open = ObjectBuilder::default().open_memory(OBJECT).unwrap();
+        let names: Vec<String> = open
+            .maps()
+            .map(|m| m.name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().any(|n| n == "lb_no_state"), "{names:?}");
+    }
+
+    #[test]
+    fn every_default_kernel_name_is_valid() {
+        for (_, k) in crate::params::KERNEL_BUILDS {
+            assert!(check_name(k).is_ok(), "{k}");
+        }
+    }
 }

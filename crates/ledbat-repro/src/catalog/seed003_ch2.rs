@@ -2,7 +2,7 @@
 //! Windows-like (12-segment receive window) or Linux-like (unlimited) TCP. The thesis ran
 //! real clients on a test bed; `scenarios/seed003/table21.toml` is the simulated counterpart.
 
-use super::{Claim, Form, ScenarioRef};
+use super::{Claim, Form, Null, ScenarioRef};
 use crate::stats::mean;
 use ledbat_sim::RunResult;
 
@@ -53,6 +53,15 @@ const L1: usize = 4;
 const L4: usize = 7;
 const LEDBAT4: usize = 8;
 
+/// `rows()` rearranged: `order[i]` is the row that takes place `i` (null runs reuse the
+/// claims' own instances).
+fn rows_as(order: [usize; 9]) -> Vec<ScenarioRef> {
+    let r = rows();
+    order.iter().map(|&i| r[i].clone()).collect()
+}
+/// Linux-like TCP rows in the Windows-like places and the reverse.
+const SWAPPED: [usize; 9] = [4, 5, 6, 7, 0, 1, 2, 3, 8];
+
 /// Mean share of the link (throughput / capacity) of one flow of controller `ctrl`.
 fn per_flow(r: &RunResult, ctrl: &str) -> Result<f64, String> {
     let x: Vec<f64> = r
@@ -92,9 +101,13 @@ pub(super) fn claims() -> Vec<Claim> {
             explanation: "Cannot come from the stated setup: a 17520-byte window per 50-ms RTT \
                 is 2.8 Mb/s of payload per flow, 11.2 Mb/s for four, more than the link, so \
                 four such flows fill it (ours: the link is full). The thesis's 67 % implies a \
-                round-trip time of about 80 ms, or smaller windows, on its test bed.",
+                round-trip time of about 80 ms, or smaller windows, on its test bed. One \
+                candidate, not checked: the thesis emulated the Windows setting on Linux hosts, \
+                which advertise only 3/4 of the receive buffer (tcp_adv_win_scale = 2 on 2.6 \
+                kernels): about 9 segments, 2.1 Mb/s per flow, eta about 0.84.",
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
+            null: Null::excludes(1.0, "the stated setup's arithmetic: 17520 B per 50-ms RTT is 2.8 Mb/s per flow, 11.2 Mb/s for four, more than the 10 Mb/s link, so the link is full: eta = 1"),
             ..Claim::base("s003-tab21-four-tcpw-efficiency")
         },
         Claim {
@@ -128,6 +141,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 most 63 ms. Which limit the thesis's clients really hit is not established.",
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Effect { null: 1.0 },
+            null: Null::scenarios("Linux-like TCP (no receive-window cap) in the Windows-like places: the cap that left LEDBAT room is gone", rows_as(SWAPPED)),
             ..Claim::base("s003-tab21-ledbat-above-tcpw")
         },
         Claim {
@@ -139,14 +153,18 @@ pub(super) fn claims() -> Vec<Claim> {
             metric: "mean efficiency over k = 1, 2, 3 TCP flows, Windows-like TCP",
             scenarios: rows(),
             extract: |r| Ok((eff(r[0]) + eff(r[1]) + eff(r[2])) / 3.0),
-            tolerance: Near {
-                value: 0.93,
-                tol: 0.186,
-            },
+            tolerance: Between { lo: 0.9, hi: 0.96 },
             direction: AtLeast { bound: 0.6 },
-            tolerance_note: "table value ±20 %",
+            tolerance_note: "the table's 0.92-0.94 widened by 2 points either way, not ±20 %: \
+                the upper end of ±20 % (1.116) lies above the metric's maximum 1, so that band \
+                could not fail from above, and the statement is the 6-8 % of idle capacity",
+            explanation: "Ours: LEDBAT fills whatever the window-capped TCP flows leave, so the \
+                link is full in every mix; the test bed's 6-8 % of idle capacity is not \
+                reproduced. What left it idle there (the clients' application-level pacing, \
+                the hosts' receive-window scaling) is not established.",
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
+            null: Null::excludes(1.0, "a full link: LEDBAT fills whatever the window-capped TCP flows leave (the simulator's model of the mixes), eta = 1"),
             ..Claim::base("s003-tab21-tcpw-mix-efficiency")
         },
         Claim {
@@ -167,6 +185,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "the table's largest, 0.05; direction: below the fair quarter",
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
+            null: Null::scenarios("Windows-like TCP (12-segment window) in the Linux-like places: the TCP flows leave LEDBAT room", rows_as(SWAPPED)),
             ..Claim::base("s003-tab21-ledbat-starved-by-tcpl")
         },
         Claim {
@@ -185,6 +204,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "table value ±20 %",
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
+            null: Null::excludes(0.67, "Table 2.1's other flavour, four Windows-like TCP flows: eta = 0.67, the same table's value for window-capped TCP"),
             ..Claim::base("s003-tab21-tcpl-efficiency")
         },
         Claim {
@@ -210,6 +230,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 details); with exact start times the flows are fair.",
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
+            null: Null::scenarios("one of the four LEDBAT flows replaced by Linux-like TCP (Table 2.1's 1-TCPL row): the four no longer share", rows_as([0, 1, 2, 3, 4, 5, 6, 7, 4])),
             ..Claim::base("s003-tab21-four-ledbat-fair")
         },
         Claim {
@@ -232,9 +253,10 @@ pub(super) fn claims() -> Vec<Claim> {
             },
             tolerance: super::ORDER_TOLERANCE,
             direction: super::ORDER_DIRECTION,
-            tolerance_note: "an order, decided in each seed (LEDBAT above Windows-like TCP and above its share beside Linux-like TCP); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
+            tolerance_note: "an order, decided in each seed: LEDBAT's share beside Windows-like TCP above its share beside Linux-like TCP (the other half of the sentence, LEDBAT above Windows-like TCP, is s003-tab21-ledbat-above-tcpw); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Order { null: 0.0, above: true },
+            null: Null::scenarios("the two TCP flavours swapped: LEDBAT beside Linux-like TCP counted as beside Windows-like", rows_as(SWAPPED)),
             ..Claim::base("s003-tab21-flavour-ranking")
         },
     ]

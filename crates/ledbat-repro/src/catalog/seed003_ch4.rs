@@ -4,7 +4,7 @@
 
 use super::extract::*;
 use super::plots::*;
-use super::{Claim, Form, ScenarioRef};
+use super::{Claim, Form, Null, ScenarioRef};
 use crate::stats::jain;
 use ledbat_sim::RunResult;
 
@@ -67,6 +67,33 @@ fn crossover(r: &[&RunResult]) -> Result<f64, String> {
     Err("LEDBAT's share never crosses one half".into())
 }
 
+/// LEDBAT in place of fLEDBAT in the chunk files (their floor and cap).
+const LEDBAT_CC_0: &str = "flow.0.cc={ name = \"ledbat\", target = \"25ms\", gain = 1.0, \
+    min_cwnd = 1.0, allowed_increase = 1000.0 }";
+
+/// Two backlogged fLEDBAT flows 10 s apart, both with `zeta`.
+fn backlogged_10s(zeta: f64) -> ScenarioRef {
+    ScenarioRef::with(
+        "seed003/fledbat-fluid.toml",
+        &[
+            format!("flow.0.cc.zeta={zeta}"),
+            format!("flow.1.cc.zeta={zeta}"),
+            "flow.1.start=10s".to_string(),
+        ],
+    )
+}
+
+/// Fig. 4.5(a)'s sweep with fLEDBAT replaced by NewReno (one run, simulated once).
+fn fledbat_tcp_as_newreno() -> Vec<ScenarioRef> {
+    vec![
+        ScenarioRef::with(
+            "seed003/chunks-fledbat-tcp.toml",
+            &["flow.0.cc={ name = \"newreno\" }"],
+        );
+        ZETA_TCP.len()
+    ]
+}
+
 pub(super) fn claims() -> Vec<Claim> {
     let mut v = latecomer_claims();
     v.extend(zeta_claims());
@@ -77,6 +104,7 @@ pub(super) fn claims() -> Vec<Claim> {
 fn latecomer_claims() -> Vec<Claim> {
     use crate::claims::Band::*;
     let tcp_first = "flow.0.cc={ name = \"newreno\", slow_start = false }";
+    let b40 = "topology.queue.packets=40";
     vec![
         Claim {
             figure: "section 4.2.1",
@@ -84,19 +112,38 @@ fn latecomer_claims() -> Vec<Claim> {
                 halving drains the queue and LEDBAT corrects its base delay.",
             paper_value: "negligible",
             unit: "share difference",
-            metric: "|LEDBAT's share joining 10 s after TCP - joining with it|, 30-80 s, B = 100",
+            metric: "|LEDBAT's share joining 10 s after TCP - joining with it|, 30-80 s, B = 40",
             scenarios: vec![
-                ScenarioRef::with("seed003/latecomer-ledbat.toml", &[tcp_first, "warmup=30s"]),
+                ScenarioRef::with("seed003/latecomer-ledbat.toml", &[tcp_first, "warmup=30s", b40]),
                 ScenarioRef::with(
                     "seed003/latecomer-ledbat.toml",
-                    &[tcp_first, "warmup=30s", "flow.1.start=0s"],
+                    &[tcp_first, "warmup=30s", "flow.1.start=0s", b40],
                 ),
             ],
             extract: |r| Ok((share(r[0], "latecomer")? - share(r[1], "latecomer")?).abs()),
             tolerance: AtMost { bound: 0.05 },
             direction: AtMost { bound: 0.2 },
             tolerance_note: "negligible = within 5 points of the share; direction: 20 points",
+            explanation:
+                "Run with B = 40, where the correction the thesis describes can happen: TCP's \
+                window peaks at 41.7 + 40 = 81.7 packets and its halving (40.8) falls under the \
+                41.7-packet pipe, so the queue empties and the latecomer measures the true base \
+                delay. With B = 100 TCP's halved window (about 71 packets) leaves about 29 \
+                packets queued, above LEDBAT's 20.8-packet target, so LEDBAT sits at its \
+                floor whenever it starts and the claim could not fail there. Section 4.2.1 \
+                states no buffer for this case.",
             form: Form::Alike { null: 0.0 },
+            null: Null::scenarios(
+                "TCP replaced by a first LEDBAT: the latecomer takes the standing queue for base \
+                delay and nothing drains it, the advantage of Fig. 4.1",
+                vec![
+                    ScenarioRef::with("seed003/latecomer-ledbat.toml", &["warmup=30s", b40]),
+                    ScenarioRef::with(
+                        "seed003/latecomer-ledbat.toml",
+                        &["warmup=30s", "flow.1.start=0s", b40],
+                    ),
+                ],
+            ),
             ..Claim::base("s003-latecomer-vs-tcp-negligible")
         },
         Claim {
@@ -115,6 +162,11 @@ fn latecomer_claims() -> Vec<Claim> {
             direction: super::ORDER_DIRECTION,
             tolerance_note: "an order, decided in each seed (the first flow keeping the larger share); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             form: Form::Order { null: 0.0, above: true },
+            null: Null::run(
+                "a 10-s gap (Fig. 4.1(a), middle): the queue has formed before the latecomer \
+                measures its base, and it is the latecomer that gets ahead",
+                &["flow.1.start=10s"],
+            ),
             ..Claim::base("s003-latecomer-gap2-first-ahead")
         },
         Claim {
@@ -124,23 +176,27 @@ fn latecomer_claims() -> Vec<Claim> {
             paper_value: "just after 20 s",
             unit: "s",
             metric: "time the first flow's window first falls to 1.5 packets or less after 10 s, \
-                gap 10 s, B = 40",
+                gap 10 s, B = 40 (the run's end when it never does)",
             scenarios: vec![ScenarioRef::with(
                 "seed003/latecomer-ledbat.toml",
                 &["topology.queue.packets=40", "warmup=0s"],
             )],
             extract: |r| {
-                flow_points(r[0], 0, |f| &f.cwnd_pkts)?
+                Ok(flow_points(r[0], 0, |f| &f.cwnd_pkts)?
                     .into_iter()
                     .find(|(t, w)| *t >= 10.0 && *w <= 1.5)
-                    .map(|p| p.0)
-                    .ok_or_else(|| "the first flow never reached its floor".to_string())
+                    .map_or(r[0].duration_s, |p| p.0))
             },
             draw: Some(|r| plots([cwnd_plot("latecomer 10 s later, B = 40: windows", r[0])])),
             tolerance: Between { lo: 16.0, hi: 26.4 },
             direction: AtMost { bound: 40.0 },
             tolerance_note: "20-22 s ±20 %; wider because \"just after 20 s\" is a range read off a figure, widened at both ends; direction: well before the end",
             form: Form::Value,
+            null: Null::run(
+                "a 2-s gap: the latecomer measures the same base delay as the first flow, \
+                whose target is not doubled, and the first flow is not driven to its floor",
+                &["flow.1.start=2s"],
+            ),
             ..Claim::base("s003-latecomer-gap10-b40-first-floor")
         },
         Claim {
@@ -149,26 +205,34 @@ fn latecomer_claims() -> Vec<Claim> {
                 sharing becomes fairer.",
             paper_value: "fairer after the loss",
             unit: "Jain difference",
-            metric: "Jain's index of the rates over 40-80 s minus over 12-25 s, gap 10 s, B = 40",
+            metric: "Jain's index of the rates over 40-80 s minus over 20-25 s (from the first \
+                flow's floor, \"slightly after t = 20 s\", to the loss \"around t = 25 s\"), \
+                gap 10 s, B = 40",
             scenarios: vec![ScenarioRef::with(
                 "seed003/latecomer-ledbat.toml",
                 &["topology.queue.packets=40", "warmup=0s"],
             )],
-            extract: |r| Ok(jain_between(r[0], 40.0, 80.0)? - jain_between(r[0], 12.0, 25.0)?),
+            extract: |r| Ok(jain_between(r[0], 40.0, 80.0)? - jain_between(r[0], 20.0, 25.0)?),
             tolerance: super::ORDER_TOLERANCE,
             direction: super::ORDER_DIRECTION,
             tolerance_note: "an order, decided in each seed (the sharing fairer after the loss than before); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             explanation:
-                "The mechanism is there but the metric's early window is wrong for it. As the \
-                thesis describes, the first flow is at its floor from 22.5 s (1 packet against \
-                the latecomer's 77-82 at 23-25 s), a loss near 26 s halves the latecomer once \
-                and the first flow climbs back to about 11 packets against 55 (seed 1, `ledbat \
-                sim scenarios/seed003/latecomer-ledbat.toml --set topology.queue.packets=40 \
-                --set warmup=0s`): fairer than just before the loss. But the 12-25 s window \
-                also holds the moment the two windows cross (about 15 s), so its mean rates \
-                are closer to equal than the 40-80 s ones; the window was fixed before running \
-                and is kept.",
+                "The reference window was 12-25 s until a review found it held the moment the \
+                two windows cross (about 15 s), whose near-equal mean rates made the verdict \
+                an artefact of the window; it is now the thesis's own 'before' interval, from \
+                the first flow's floor (just after 20 s, s003-latecomer-gap10-b40-first-floor) \
+                to the loss near 25 s. What a run shows (seed 1, `ledbat sim \
+                scenarios/seed003/latecomer-ledbat.toml --set topology.queue.packets=40 --set \
+                warmup=0s`): the first flow at its floor from 22.5 s (1 packet against the \
+                latecomer's 77-82 at 23-25 s), a loss near 26 s halves the latecomer once and \
+                the first flow climbs back to about 11 packets against 55. The loss time and \
+                the corrected base delay themselves are read by no claim.",
             form: Form::Order { null: 0.0, above: true },
+            null: Null::run(
+                "B = 100: the latecomer's doubled target fits in the buffer, no loss resets it \
+                and the first flow stays at its floor (s003-latecomer-starves-first)",
+                &["topology.queue.packets=100"],
+            ),
             ..Claim::base("s003-latecomer-gap10-b40-fairer-later")
         },
         Claim {
@@ -186,6 +250,10 @@ fn latecomer_claims() -> Vec<Claim> {
             tolerance_note: "all = at least 80 %; direction: by far the largest (twice the fair \
                 fifth)",
             form: Form::Value,
+            null: Null::run(
+                "the five flows started together: none arrives on another's standing queue",
+                &["flow.0.start_spacing=0s"],
+            ),
             ..Claim::base("s003-latecomer-five-last-takes-all")
         },
         Claim {
@@ -205,6 +273,11 @@ fn latecomer_claims() -> Vec<Claim> {
             direction: AtLeast { bound: 0.8 },
             tolerance_note: "equal = F >= 0.95",
             form: Form::Value,
+            null: Null::scenarios(
+                "fLEDBAT replaced by LEDBAT (same chunks, same 10-s gap): no multiplicative \
+                decrease lets the latecomer correct its base delay",
+                vec![ScenarioRef::file("seed003/chunks-ledbat.toml")],
+            ),
             ..Claim::base("s003-chunks-zeta001-equal")
         },
         Claim {
@@ -212,23 +285,54 @@ fn latecomer_claims() -> Vec<Claim> {
             statement: "Backlogged with zeta = 5 the queue often empties and fairness returns.",
             paper_value: "fair",
             unit: "Jain index",
-            metric: "long-term Jain index, two backlogged fLEDBAT flows 2 s apart, zeta 5, 20-60 s",
-            scenarios: vec![ScenarioRef::with(
-                "seed003/fledbat-fluid.toml",
-                &["flow.0.cc.zeta=5", "flow.1.cc.zeta=5"],
-            )],
+            metric: "long-term Jain index, two backlogged fLEDBAT flows 10 s apart (as \
+                s003-backlogged-small-zeta-latecomer), zeta 5, 20-60 s",
+            scenarios: vec![backlogged_10s(5.0)],
             extract: first_jain_long,
             tolerance: AtLeast { bound: 0.9 },
             direction: AtLeast { bound: 0.75 },
             tolerance_note: "fair = F >= 0.9",
+            explanation:
+                "Run with a 10-s gap, as the small-zeta case, so that a latecomer error exists \
+                for zeta = 5 to undo: with Fig. 4.3's 2-s gap zeta = 0.1 is already fair \
+                (s003-fledbat-fluid-fair), and a fair result there would not show zeta = 5 \
+                restoring fairness (the gap of Fig. 4.4(b) is not stated). With the 10-s gap \
+                our queue does not flush: in most seeds the latecomer keeps nearly the whole \
+                link, in a few the two share evenly (`ledbat sim \
+                scenarios/seed003/fledbat-fluid.toml --set flow.0.cc.zeta=5 --set \
+                flow.1.cc.zeta=5 --set flow.1.start=10s --seed N`), while with zeta = 0.01 the \
+                latecomer keeps {=s003-backlogged-small-zeta-latecomer} of it. The latecomer \
+                took the first flow's standing queue for base delay and holds the queue one \
+                target above it, so the first flow, measuring the whole queue against its \
+                target, is the one the large multiplicative decrease cuts; the latecomer's own \
+                offset stays near zero and nothing empties the queue. What flushed the \
+                thesis's queue is not established.",
+            hinge: Some(super::Hinge {
+                choice: "Fig. 4.3's 2-s gap instead of 10 s",
+                alt: &["flow.1.start=2s"],
+                files: &[],
+                unstated: true,
+            }),
+            null: Null::scenarios(
+                "fLEDBAT replaced by LEDBAT (same 10-s gap): no multiplicative decrease, the \
+                latecomer keeps its advantage (Fig. 4.1(a))",
+                vec![ScenarioRef::with(
+                    "seed003/fledbat-fluid.toml",
+                    &[
+                        "flow.0.cc={ name = \"ledbat\", target = \"25ms\" }",
+                        "flow.1.cc={ name = \"ledbat\", target = \"25ms\" }",
+                        "flow.1.start=10s",
+                    ],
+                )],
+            ),
             form: Form::Value,
             ..Claim::base("s003-backlogged-zeta5-fair")
         },
         Claim {
             figure: "Fig. 4.4(b), section 4.5.2",
-            statement: "Backlogged with zeta = 5 the efficiency drops a little (the queue \
-                flushes), and the fluid model over-estimates the queue.",
-            paper_value: "less efficient; queue below the model",
+            statement: "Backlogged with zeta = 5 the fluid model over-estimates the queue (the \
+                queue flushes).",
+            paper_value: "queue below the model",
             unit: "packets",
             metric: "the model's Q* = C tau + N alpha tau / (zeta R) = 21.0 packets minus the \
                 measured mean queue (time average), zeta 5",
@@ -243,6 +347,16 @@ fn latecomer_claims() -> Vec<Claim> {
             tolerance: super::ORDER_TOLERANCE,
             direction: super::ORDER_DIRECTION,
             tolerance_note: "an order, decided in each seed (the fluid model's queue above the simulated one); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
+            explanation:
+                "A weak test: Q*(5) is only 0.2 packet above C tau = 20.8 packets, so any run \
+                whose mean queue stays at or under the target passes; 'slightly' is not \
+                bounded. The thesis's 'the protocol is less efficient' at zeta = 5 is read by \
+                no claim.",
+            null: Null::scenarios(
+                "zeta = 0.1 (Fig. 4.3, where the model's queue is 30.8 packets): the queue \
+                stands above this claim's Q*(5)",
+                vec![ScenarioRef::file("seed003/fledbat-fluid.toml")],
+            ),
             form: Form::Order { null: 0.0, above: true },
             ..Claim::base("s003-backlogged-zeta5-model-over")
         },
@@ -253,20 +367,26 @@ fn latecomer_claims() -> Vec<Claim> {
             unit: "share",
             metric: "the latecomer's share, two backlogged fLEDBAT flows 10 s apart, zeta 0.01, \
                 20-60 s",
-            scenarios: vec![ScenarioRef::with(
-                "seed003/fledbat-fluid.toml",
-                &[
-                    "flow.0.cc.zeta=0.01",
-                    "flow.1.cc.zeta=0.01",
-                    "flow.1.start=10s",
-                ],
-            )],
+            scenarios: vec![backlogged_10s(0.01)],
             extract: |r| share(r[0], "second"),
             tolerance: AtLeast { bound: 0.7 },
             direction: AtLeast { bound: 0.5 },
             tolerance_note: "persists = the latecomer takes at least 70 %; direction: more \
                 than half",
+            explanation:
+                "The advantage persists, but in our runs not because zeta is small: with zeta = \
+                5 the latecomer keeps as much or more (s003-backlogged-zeta5-fair, whose \
+                explanation gives the runs). The null run (both flows started together) shows \
+                the share is the latecomer's advantage and not a bias of the setup.",
             form: Form::Value,
+            null: Null::scenarios(
+                "both flows started together (zeta = 0.01): there is no latecomer, and neither \
+                flow takes the standing queue for base delay",
+                vec![ScenarioRef::with(
+                    "seed003/fledbat-fluid.toml",
+                    &["flow.0.cc.zeta=0.01", "flow.1.cc.zeta=0.01", "flow.1.start=0s"],
+                )],
+            ),
             ..Claim::base("s003-backlogged-small-zeta-latecomer")
         },
     ]
@@ -321,6 +441,10 @@ fn zeta_claims() -> Vec<Claim> {
                 1e-3, does not follow from its stated update law.",
             sweep: Some(super::SweepRange { key: "flow.0.cc.zeta", paper: (0.0001, 10.0), left_out: "" }),
             form: Form::Value,
+            null: Null::scenarios(
+                "fLEDBAT replaced by NewReno: two TCP flows share the link",
+                fledbat_tcp_as_newreno(),
+            ),
             ..Claim::base("s003-fledbat-vs-tcp-low-priority")
         },
         Claim {
@@ -342,35 +466,55 @@ fn zeta_claims() -> Vec<Claim> {
                 low-priority fLEDBAT (large zeta) leaves most of that idle time unused, so the \
                 efficiency is lowest where fLEDBAT yields most. The thesis's TCP evidently \
                 lost less per chunk; how its chunks were scheduled is not stated beyond 'not \
-                pipelined'.",
+                pipelined'. The hinge: the thesis states chunk mode for every flow (section \
+                4.6.1) and chunks not pipelined (section 4.5), which the scenario follows; what \
+                it leaves open is how long TCP idles between chunks, and the backlogged run is \
+                that idle time's lower bound, zero.",
             sweep: Some(super::SweepRange { key: "flow.0.cc.zeta", paper: (0.0001, 10.0), left_out: "" }),
             hinge: Some(super::Hinge { choice: "TCP's chunks sent back to back (backlogged) instead of one at a time", alt: &["flow.1.traffic={ kind = \"backlogged\" }"], files: &[], unstated: true }),
             form: Form::Value,
+            null: Null::scenarios(
+                "fLEDBAT absent (it starts after the run): TCP alone leaves its per-chunk idle \
+                time unused",
+                vec![
+                    ScenarioRef::with("seed003/chunks-fledbat-tcp.toml", &["flow.0.start=200s"]);
+                    ZETA_TCP.len()
+                ],
+            ),
             ..Claim::base("s003-fledbat-vs-tcp-efficient")
         },
         Claim {
             figure: "Fig. 4.5(a), section 4.6.1",
             statement: "Only for zeta below 1e-3 does fLEDBAT lose its low priority against TCP.",
-            paper_value: "higher share at zeta < 1e-3",
+            paper_value: "higher share only at zeta < 1e-3",
             unit: "share difference",
-            metric: "fLEDBAT's share at zeta = 1e-4 minus its largest at zeta = 1e-2 .. 10",
+            metric: "the smaller of fLEDBAT's share at zeta = 1e-4 minus its largest at zeta = \
+                1e-3 .. 10 (aggressive below 1e-3) and 0.1 minus that largest (low priority, \
+                at most 10 % as s003-fledbat-vs-tcp-low-priority, from 1e-3 on): both halves \
+                in each seed",
             scenarios: zeta_sweep("seed003/chunks-fledbat-tcp.toml", &ZETA_TCP),
             extract: |r| {
-                let rest = r[2..]
+                let rest = r[1..]
                     .iter()
                     .map(|x| share(x, "fledbat"))
                     .try_fold(0.0, |m: f64, v| v.map(|v| m.max(v)))?;
-                Ok(share(r[0], "fledbat")? - rest)
+                Ok((share(r[0], "fledbat")? - rest).min(0.1 - rest))
             },
             tolerance: super::ORDER_TOLERANCE,
             direction: super::ORDER_DIRECTION,
-            tolerance_note: "an order, decided in each seed (fLEDBAT's share at zeta below 1e-3 above its share at every larger zeta); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
+            tolerance_note: "an order, decided in each seed (fLEDBAT's share at zeta below 1e-3 above its share at every larger zeta, and at most 10 % there); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             sweep: Some(super::SweepRange { key: "flow.0.cc.zeta", paper: (0.0001, 10.0), left_out: "" }),
-            explanation: "Judged per seed (catalog rule 2): the former rule averaged the signed \
-                differences, where a few seeds with a large margin carried the mean; the value \
-                is now the share of seeds in which fLEDBAT's share at zeta = 1e-4 exceeds its \
-                share at every larger zeta.",
+            explanation: "The 'only' half decides it: fLEDBAT is not low priority at zeta = \
+                1e-3 and 1e-2 (s003-fledbat-vs-tcp-low-priority, root cause there), so the \
+                exception is not confined to zeta below 1e-3. The claim read the trend alone \
+                (the share at 1e-4 above the share at every zeta from 1e-2) until a review \
+                found it reported reproduced on the runs that refute the statement.",
             form: Form::Order { null: 0.0, above: true },
+            null: Null::scenarios(
+                "fLEDBAT replaced by NewReno: it takes its half at every zeta, low priority at \
+                none",
+                fledbat_tcp_as_newreno(),
+            ),
             ..Claim::base("s003-fledbat-vs-tcp-tiny-zeta-aggressive")
         },
         Claim {
@@ -400,6 +544,17 @@ fn zeta_claims() -> Vec<Claim> {
             tolerance_note: "the thesis's bound; direction: less than half",
             sweep: Some(super::SweepRange { key: "flow.0.cc.zeta", paper: (0.0001, 10.0), left_out: "" }),
             form: Form::Value,
+            null: Null::scenarios(
+                "zeta = 10, beyond the crossover: fLEDBAT yields and LEDBAT takes the larger \
+                part",
+                vec![
+                    ScenarioRef::with(
+                        "seed003/chunks-fledbat-ledbat.toml",
+                        &[format!("flow.0.cc.zeta={}", 10.0)]
+                    );
+                    2
+                ],
+            ),
             ..Claim::base("s003-fledbat-vs-ledbat-small-zeta")
         },
         Claim {
@@ -426,6 +581,11 @@ fn zeta_claims() -> Vec<Claim> {
                 established.",
             sweep: Some(super::SweepRange { key: "flow.0.cc.zeta", paper: (0.0001, 10.0), left_out: "" }),
             form: Form::Value,
+            null: Null::run(
+                "LEDBAT replaced by fLEDBAT with zeta = 0.01: the two are alike where the zetas \
+                are equal, so the crossover moves to 0.01",
+                &["flow.1.cc={ name = \"fledbat\", target = \"25ms\", alpha = 1.0, zeta = 0.01, min_cwnd = 1.0, allowed_increase = 1000.0 }"],
+            ),
             ..Claim::base("s003-fledbat-vs-ledbat-crossover")
         },
         Claim {
@@ -452,6 +612,17 @@ fn zeta_claims() -> Vec<Claim> {
                 not reproduce.",
             sweep: Some(super::SweepRange { key: "flow.0.cc.zeta", paper: (0.0001, 10.0), left_out: "" }),
             form: Form::Value,
+            null: Null::scenarios(
+                "LEDBAT replaced by a second fLEDBAT, both with zeta = 0.1 (the zone of Fig. \
+                4.5(c)): the two share fairly",
+                vec![
+                    ScenarioRef::with(
+                        "seed003/chunks-fledbat-ledbat.toml",
+                        &["flow.1.cc={ name = \"fledbat\", target = \"25ms\", alpha = 1.0, zeta = 0.1, min_cwnd = 1.0, allowed_increase = 1000.0 }"]
+                    );
+                    ZETA_LEDBAT.len()
+                ],
+            ),
             ..Claim::base("s003-fledbat-vs-ledbat-never-fair")
         },
         Claim {
@@ -478,6 +649,22 @@ fn zeta_claims() -> Vec<Claim> {
             direction: AtLeast { bound: 0.75 },
             tolerance_note: "fair = F >= 0.9",
             form: Form::Value,
+            null: Null::scenarios(
+                "fLEDBAT replaced by LEDBAT (same chunks, same 2-s spacing): without the \
+                multiplicative decrease the latecomers keep their advantage",
+                FLOWS_N
+                    .iter()
+                    .flat_map(|n| {
+                        std::iter::repeat_n(
+                            ScenarioRef::with(
+                                "seed003/chunks-fledbat-n.toml",
+                                &[format!("flow.0.count={n}"), LEDBAT_CC_0.into()],
+                            ),
+                            ZETA_ZONE.len(),
+                        )
+                    })
+                    .collect(),
+            ),
             ..Claim::base("s003-fledbat-n-flows-fair")
         },
     ]

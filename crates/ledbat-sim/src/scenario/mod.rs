@@ -223,8 +223,8 @@ pub enum QueueConfig {
     /// Tail drop.
     #[serde(rename = "droptail")]
     DropTail(DropTail),
-    /// Random Early Detection (Floyd and Jacobson 1993, ns-2 defaults).
-    Red(Red),
+    /// Random Early Detection (Floyd and Jacobson 1993; presets in [`RedPreset`]).
+    Red(Box<Red>),
     /// CoDel (RFC 8289).
     Codel(Codel),
 }
@@ -240,7 +240,7 @@ impl QueueConfig {
     pub fn packet_limit(&self) -> Option<u32> {
         match self {
             QueueConfig::DropTail(d) => d.packets,
-            QueueConfig::Red(r) => Some(r.packets),
+            QueueConfig::Red(r) => Some(r.limit()),
             QueueConfig::Codel(c) => Some(c.packets),
         }
     }
@@ -266,35 +266,78 @@ impl Default for DropTail {
     }
 }
 
-/// RED parameters (Floyd and Jacobson 1993; defaults as ns-2's `Queue/RED`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Red {
-    /// Hard limit, packets. Default 100.
-    pub packets: u32,
-    /// Minimum threshold on the average queue, packets. Default 5.
-    pub min_th: f64,
-    /// Maximum threshold, packets. Default 15.
-    pub max_th: f64,
-    /// Drop probability at `max_th`. Default 0.1.
-    pub max_p: f64,
-    /// EWMA weight of the average queue. Default 0.002.
-    pub w_q: f64,
-    /// Gentle RED: probability rises from `max_p` to 1 between `max_th` and `2 max_th`
-    /// instead of jumping to 1. Default true.
-    pub gentle: bool,
+/// Which rules and default values a RED queue follows; every parameter given explicitly
+/// overrides the preset's value. The rules themselves are in `crate::queue`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RedPreset {
+    /// This simulator's historical set, the default: Floyd and Jacobson's 1993 thresholds
+    /// and weight (min_th 5, max_th 15 packets, w_q 0.002) with max_p 0.1 and gentle RED,
+    /// Floyd and Jacobson's drop spacing `p_b / (1 - count p_b)`, the average in packets,
+    /// idle decay in units of one MSS's transmission time. These are ns-2's `Queue/RED`
+    /// values between April and December 2001, but with Floyd and Jacobson's spacing where
+    /// ns-2 used `wait_`; not ns-2's defaults since 2001.
+    #[default]
+    #[serde(rename = "classic")]
+    Classic,
+    /// Floyd and Jacobson 1993 as published (section 6's simulations): min_th 5, max_th 15
+    /// packets, w_q 0.002, max_p 1/50, no gentle region, spacing `p_b / (1 - count p_b)`,
+    /// the average in packets.
+    #[serde(rename = "floyd-jacobson-1993")]
+    FloydJacobson1993,
+    /// ns-2.35's `Queue/RED` with its default settings (`tcl/lib/ns-default.tcl`), including
+    /// its automatic configuration from the link: thresholds from `target_delay` and the
+    /// link rate, max_th = 3 min_th, w_q from the link rate and delay, `wait_` drop spacing,
+    /// byte mode with 500-byte mean packets, idle decay in mean packets, max_p 0.1, gentle.
+    #[serde(rename = "ns2-auto")]
+    Ns2Auto,
 }
 
-impl Default for Red {
-    fn default() -> Self {
-        Red {
-            packets: 100,
-            min_th: 5.0,
-            max_th: 15.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            gentle: true,
-        }
+/// RED parameters. `preset` chooses the rules and the defaults of every unset key (see
+/// [`RedPreset`]); an explicit key overrides it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Red {
+    /// Rules and defaults. Default `classic`.
+    pub preset: RedPreset,
+    /// Hard limit, packets (ns2-auto in byte mode: `packets x mean_pktsize` bytes, as
+    /// ns-2's `limit_`). Default 100.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packets: Option<u32>,
+    /// Minimum threshold on the average queue, packets (ns2-auto: packets of
+    /// `mean_pktsize` bytes, ns-2's `thresh_`). Default: the preset's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_th: Option<f64>,
+    /// Maximum threshold, same unit as `min_th`. Default: the preset's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_th: Option<f64>,
+    /// Drop probability at `max_th`. Default: the preset's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_p: Option<f64>,
+    /// EWMA weight of the average queue. Default: the preset's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub w_q: Option<f64>,
+    /// Gentle RED: probability rises from `max_p` to 1 between `max_th` and `2 max_th`
+    /// instead of jumping to 1. Default: the preset's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gentle: Option<bool>,
+    /// ns2-auto only: ns-2's `wait_` drop spacing. Default true.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wait: Option<bool>,
+    /// ns2-auto only: byte mode (ns-2's `bytes_` and `queue_in_bytes_`). Default true.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<bool>,
+    /// ns2-auto only: ns-2's `mean_pktsize_`, bytes. Default 500.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_pktsize: Option<u32>,
+    /// ns2-auto only: ns-2's `targetdelay_`, from which unset thresholds follow. Default 5 ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_delay: Option<Duration>,
+}
+
+impl Red {
+    /// The hard limit in packets.
+    pub fn limit(&self) -> u32 {
+        self.packets.unwrap_or(100)
     }
 }
 

@@ -245,20 +245,55 @@ fn validate_queue(at: &str, q: &QueueConfig) -> Result<(), ScenarioError> {
             }
         }
         QueueConfig::Red(r) => {
-            if r.packets == 0 {
+            if r.packets == Some(0) {
                 return Err(invalid(format!("{at}.packets"), "must be positive"));
             }
-            if !(r.min_th >= 0.0 && r.min_th < r.max_th) {
-                return Err(invalid(
-                    format!("{at}.min_th"),
-                    "must satisfy 0 <= min_th < max_th",
-                ));
+            if let (Some(lo), Some(hi)) = (r.min_th, r.max_th) {
+                if !(lo >= 0.0 && lo < hi) {
+                    return Err(invalid(
+                        format!("{at}.min_th"),
+                        "must satisfy 0 <= min_th < max_th",
+                    ));
+                }
             }
-            if !(r.max_p > 0.0 && r.max_p <= 1.0) {
+            for (k, v) in [("min_th", r.min_th), ("max_th", r.max_th)] {
+                if v.is_some_and(|v| !(v.is_finite() && v >= 0.0)) {
+                    return Err(invalid(format!("{at}.{k}"), "must be finite and >= 0"));
+                }
+            }
+            if r.max_p.is_some_and(|p| !(p > 0.0 && p <= 1.0)) {
                 return Err(invalid(format!("{at}.max_p"), "must be in (0, 1]"));
             }
-            if !(r.w_q > 0.0 && r.w_q <= 1.0) {
+            if r.w_q.is_some_and(|w| !(w > 0.0 && w <= 1.0)) {
                 return Err(invalid(format!("{at}.w_q"), "must be in (0, 1]"));
+            }
+            if r.mean_pktsize == Some(0) {
+                return Err(invalid(format!("{at}.mean_pktsize"), "must be positive"));
+            }
+            if r.target_delay.is_some_and(|d| d.is_zero()) {
+                return Err(invalid(format!("{at}.target_delay"), "must be positive"));
+            }
+            if r.preset != crate::scenario::RedPreset::Ns2Auto {
+                let (lo, hi) = crate::queue::red_thresholds_without_link(r);
+                if lo >= hi {
+                    return Err(invalid(
+                        format!("{at}.min_th"),
+                        format!("with the preset's defaults min_th {lo} is not below max_th {hi}"),
+                    ));
+                }
+                for (k, set) in [
+                    ("wait", r.wait.is_some()),
+                    ("bytes", r.bytes.is_some()),
+                    ("mean_pktsize", r.mean_pktsize.is_some()),
+                    ("target_delay", r.target_delay.is_some()),
+                ] {
+                    if set {
+                        return Err(invalid(
+                            format!("{at}.{k}"),
+                            "only with preset = \"ns2-auto\" (ns-2's rules)",
+                        ));
+                    }
+                }
             }
         }
         QueueConfig::Codel(c) => {

@@ -211,7 +211,7 @@ impl Link {
             jitter: Duration::ZERO,
             loss,
             limit: q.packet_limit(),
-            queue: Queue::with_capacity(q, prealloc),
+            queue: Queue::for_link(q, prealloc, Some(rate.0), delay.as_nanos()),
             busy: false,
             in_tx: 0,
             last_out: Instant::ZERO,

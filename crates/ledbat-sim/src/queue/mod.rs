@@ -2,13 +2,9 @@
 //!
 //! - **DropTail**: admit while the waiting packets stay within the packet and byte limits
 //!   (the packet being serialised does not count, as in ns-2).
-//! - **RED** (Floyd and Jacobson 1993, as ns-2's `Queue/RED`): on each arrival
-//!   `avg = (1 - w_q) avg + w_q q`; after an idle period of length `t` the average first
-//!   decays as `avg = (1 - w_q)^m avg` with `m = t / s` (`s` the serialisation time of a
-//!   typical packet). Below `min_th` admit; between `min_th` and `max_th`
-//!   `p_b = max_p (avg - min_th) / (max_th - min_th)`; gentle RED continues linearly from
-//!   `max_p` at `max_th` to 1 at `2 max_th`; the drop probability is
-//!   `p_a = p_b / (1 - count p_b)` with `count` the packets admitted since the last drop.
+//! - **RED** (Floyd and Jacobson 1993, or ns-2.35's `Queue/RED` with its automatic
+//!   configuration): decided at enqueue from an average queue; rules and presets in
+//!   `queue/red.rs`.
 //! - **CoDel** (RFC 8289 sections 3-5): at dequeue, once the sojourn time has stayed above
 //!   TARGET for INTERVAL, drop and enter the dropping state; drop the next packet at
 //!   `t + INTERVAL / sqrt(count)`; leave when the sojourn falls below TARGET. Re-entering
@@ -17,9 +13,12 @@
 //! Storage is a ring of small entries that grows to the largest occupancy seen and is
 //! never shrunk: no allocation per packet in steady state.
 
+mod red;
+
 use crate::scenario::QueueConfig;
-use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+pub use red::red_thresholds_without_link;
+use red::RedState;
 use std::collections::VecDeque;
 
 /// A queued packet.
@@ -31,19 +30,6 @@ pub struct QEntry {
     pub size: u32,
     /// When it was enqueued, ns.
     pub enq_at: u64,
-}
-
-#[derive(Clone, Debug)]
-struct RedState {
-    limit: u32,
-    min_th: f64,
-    max_th: f64,
-    max_p: f64,
-    w_q: f64,
-    gentle: bool,
-    avg: f64,
-    count: i64,
-    idle_since: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -97,24 +83,21 @@ impl Queue {
         Self::with_capacity(cfg, cfg.packet_limit().unwrap_or(64).min(4096) as usize)
     }
 
-    /// An empty queue for `cfg` with room for `cap` packets before its ring grows.
+    /// An empty queue for `cfg` with room for `cap` packets before its ring grows, outside
+    /// any link (ns-2's automatic RED parameters then take their link-free fallbacks).
     pub fn with_capacity(cfg: &QueueConfig, cap: usize) -> Queue {
+        Self::for_link(cfg, cap, None, 0)
+    }
+
+    /// An empty queue for `cfg` on a link of `rate_bps` bits/s and propagation delay
+    /// `delay_ns` (ns-2's RED derives its automatic parameters from both).
+    pub fn for_link(cfg: &QueueConfig, cap: usize, rate_bps: Option<u64>, delay_ns: u64) -> Queue {
         let disc = match cfg {
             QueueConfig::DropTail(d) => Disc::DropTail {
                 packets: d.packets,
                 bytes: d.bytes,
             },
-            QueueConfig::Red(r) => Disc::Red(RedState {
-                limit: r.packets,
-                min_th: r.min_th,
-                max_th: r.max_th,
-                max_p: r.max_p,
-                w_q: r.w_q,
-                gentle: r.gentle,
-                avg: 0.0,
-                count: -1,
-                idle_since: Some(0),
-            }),
+            QueueConfig::Red(r) => Disc::Red(RedState::new(red::resolve(r, rate_bps, delay_ns))),
             QueueConfig::Codel(c) => Disc::Codel(CodelState {
                 limit: c.packets,
                 target: c.target.as_nanos(),
@@ -191,7 +174,7 @@ impl Queue {
                 packets.is_none_or(|p| (q as u64) < p as u64)
                     && bytes.is_none_or(|b| self.bytes + size as u64 <= b)
             }
-            Disc::Red(r) => red_admit(r, q, now, typical_tx_ns, rng),
+            Disc::Red(r) => r.admit(q, self.bytes, size, now, typical_tx_ns, rng),
             Disc::Codel(_) => unreachable!("CoDel decides at dequeue"),
         };
         if !admit {
@@ -259,7 +242,7 @@ impl Queue {
                     && bytes.is_none_or(|b| self.bytes + e.size as u64 <= b)
             }
             Disc::Codel(c) => (q as u64) < c.limit as u64,
-            Disc::Red(r) => red_admit(r, q, e.enq_at, typical_tx_ns, rng),
+            Disc::Red(r) => r.admit(q, self.bytes, e.size, e.enq_at, typical_tx_ns, rng),
         };
         if admit {
             self.bytes += e.size as u64;
@@ -393,52 +376,6 @@ impl Queue {
             c.lastcount = c.count;
         }
         p
-    }
-}
-
-fn red_admit(
-    r: &mut RedState,
-    q: usize,
-    now: u64,
-    typical_tx_ns: u64,
-    rng: &mut ChaCha8Rng,
-) -> bool {
-    if let Some(since) = r.idle_since.take() {
-        let m = if typical_tx_ns == 0 {
-            0.0
-        } else {
-            now.saturating_sub(since) as f64 / typical_tx_ns as f64
-        };
-        r.avg *= (1.0 - r.w_q).powf(m);
-    }
-    r.avg = (1.0 - r.w_q) * r.avg + r.w_q * q as f64;
-    if q as u64 >= r.limit as u64 {
-        r.count = 0;
-        return false;
-    }
-    let pb = if r.avg < r.min_th {
-        r.count = -1;
-        return true;
-    } else if r.avg < r.max_th {
-        r.max_p * (r.avg - r.min_th) / (r.max_th - r.min_th)
-    } else if r.gentle && r.avg < 2.0 * r.max_th {
-        r.max_p + (1.0 - r.max_p) * (r.avg - r.max_th) / r.max_th
-    } else {
-        r.count = 0;
-        return false;
-    };
-    r.count += 1;
-    let denom = 1.0 - r.count as f64 * pb;
-    let pa = if denom <= 0.0 {
-        1.0
-    } else {
-        (pb / denom).min(1.0)
-    };
-    if rng.gen::<f64>() < pa {
-        r.count = 0;
-        false
-    } else {
-        true
     }
 }
 
@@ -585,10 +522,10 @@ mod tests {
     fn red_never_drops_below_min_th_and_always_above_twice_max_th() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let cfg = Red {
-            w_q: 1.0,
+            w_q: Some(1.0),
             ..Red::default()
         };
-        let mut q = Queue::new(&QueueConfig::Red(cfg));
+        let mut q = Queue::new(&QueueConfig::Red(Box::new(cfg)));
         for i in 0..5 {
             assert!(q.enqueue(e(i, 1), 1_200_000, &mut rng), "{i}");
         }

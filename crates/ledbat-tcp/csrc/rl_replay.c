@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The host build of csrc/rledbat.h for its differential test against the uTP receiver
+ * (crates/ledbat-tcp/tests/rledbat.rs): one event per line on standard input,
+ *
+ *   cfg TARGET_NS SLOWDOWNS BASE_HISTORY BASE_INTERVAL_NS FILTER_LEN   once, first
+ *   init MSS                              a new connection
+ *   data NOW BYTES SAMPLE_US RTT_NS       a segment (RTT_NS 0: no RTT sample)
+ *   loss NOW                              a gap in the sequence
+ *   owd NOW TSVAL OUR_US_PER_TICK         the one-way sample alone (rl_owd_sample)
+ *
+ * and after each `init`, `data` and `loss`: "RCWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS";
+ * after `owd`: "SAMPLE|- RESCALED STATE". Built by build.rs; not installed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rledbat.h"
+
+static void print_state(const struct rl *r, lb_params_t *dp)
+{
+	__u64 qd;
+
+	printf("%llu %llu %u ", (unsigned long long)r->rcwnd, (unsigned long long)rl_window(r),
+	       r->phase);
+	if (lb_queuing_delay(&r->delay, dp, &qd))
+		printf("%llu ", (unsigned long long)qd);
+	else
+		printf("- ");
+	printf("%llu\n", (unsigned long long)r->slowdowns);
+}
+
+int main(void)
+{
+	static char line[1024];
+	static struct lb_params p;
+	static struct rl_cfg cfg;
+	static struct rl r;
+	static struct lb_owd o;
+	unsigned long long a, b, c, d, e;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		if (sscanf(line, "cfg %llu %llu %llu %llu %llu", &a, &b, &c, &d, &e) == 5) {
+			memset(&p, 0, sizeof(p));
+			p.magic = LB_PARAMS_MAGIC;
+			p.version = LB_PARAMS_VERSION;
+			p.base_history = c;
+			p.base_interval_ns = d;
+			p.filter_len = e;
+			cfg.target_ns = a;
+			cfg.slowdowns = b;
+			cfg.signal = RL_SIGNAL_OWD;
+		} else if (sscanf(line, "init %llu", &a) == 1) {
+			rl_init(&r, a);
+			memset(&o, 0, sizeof(o));
+			print_state(&r, &p);
+		} else if (sscanf(line, "data %llu %llu %llu %llu", &a, &b, &c, &d) == 4) {
+			rl_on_data(&r, &cfg, &p, a, b, (__u32)c, d);
+			print_state(&r, &p);
+		} else if (sscanf(line, "loss %llu", &a) == 1) {
+			rl_on_loss(&r, &cfg, a);
+			print_state(&r, &p);
+		} else if (sscanf(line, "owd %llu %llu %llu", &a, &b, &c) == 3) {
+			__u32 s;
+			int resc = 0;
+
+			if (rl_owd_sample(&o, a, (__u32)b, (__u32)c, &s, &resc))
+				printf("%u %d %u\n", s, resc, o.state);
+			else
+				printf("- %d %u\n", resc, o.state);
+		} else if (line[0] != '\n' && line[0] != '#') {
+			fprintf(stderr, "rl_replay: bad line: %s", line);
+			return 2;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,411 @@
+//! Receiver-side LEDBAT for kernel TCP (draft-irtf-iccrg-rledbat): the receive window of
+//! every TCP connection of a cgroup clamped so that the remote sender, whatever its
+//! congestion control, keeps the queue of the downlink near TARGET (`ledbat tcp run
+//! --rledbat`, `ledbat tcp attach --rledbat`).
+//!
+//! The arithmetic is `csrc/rledbat.h`, the uTP receiver's (`ledbat_utp::rledbat`: LEDBAT++
+//! with its per-RTT rules spread over the segments of one window) in 32.32 fixed point,
+//! checked against it by `tests/rledbat.rs`; the kernel side is `bpf/rledbat.bpf.c`, a
+//! sock_ops program that runs at every ACK the receiver sends and writes the window as
+//! `TCP_WINDOW_CLAMP`. The two delay signals of the draft:
+//!
+//! - `signal=owd` (default): the sender's TCP timestamp against our clock at receipt, its
+//!   clock rate learnt (`csrc/lbcc_owd.h`); only the downlink's queue counts, and a peer
+//!   without timestamps or with an unusable clock falls back to the RTT;
+//! - `signal=rtt`: the receiver's own RTT estimate (the kernel's `rcv_rtt_est`), which also
+//!   counts the queue of our uplink (our own uploads make the downloads yield).
+//!
+//! Parameters (`--rledbat-param KEY=VALUE`): `target` (default 60 ms, LEDBAT++'s, which the
+//! draft adopts), `slowdowns` (periodic slowdowns, default true), `signal`, `max_window`
+//! (bytes; a cap on the clamp, default none).
+
+use ledbat_core::Duration;
+use serde::Serialize;
+
+/// `enum rl_signal` of csrc/rledbat.h.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RlSignal {
+    /// One-way delay from the sender's TSval.
+    Owd = 1,
+    /// The receiver's RTT estimate.
+    Rtt = 2,
+}
+
+/// rLEDBAT's parameters for the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RlConfig {
+    /// Queuing-delay target.
+    pub target: Duration,
+    /// Periodic slowdowns.
+    pub slowdowns: bool,
+    /// The delay signal.
+    pub signal: RlSignal,
+    /// Largest clamp written, bytes (0: none).
+    pub max_window: u64,
+}
+
+impl Default for RlConfig {
+    fn default() -> Self {
+        RlConfig {
+            target: Duration::from_millis(60),
+            slowdowns: true,
+            signal: RlSignal::Owd,
+            max_window: 0,
+        }
+    }
+}
+
+/// Why an rLEDBAT parameter was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RlParamError {
+    /// Not `key=value`.
+    #[error(
+        "rledbat parameter `{0}`: expected KEY=VALUE (keys: target, slowdowns, signal, max_window)"
+    )]
+    Syntax(String),
+    /// Unknown key.
+    #[error("rledbat has no parameter `{0}` (keys: target, slowdowns, signal, max_window)")]
+    Unknown(String),
+    /// A bad value.
+    #[error("rledbat parameter `{0}`: {1}")]
+    Value(String, String),
+}
+
+impl RlConfig {
+    /// The defaults with `key=value` overrides.
+    pub fn parse<'a>(kvs: impl IntoIterator<Item = &'a str>) -> Result<Self, RlParamError> {
+        let mut c = RlConfig::default();
+        for kv in kvs {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| RlParamError::Syntax(kv.to_string()))?;
+            let bad = |why: &str| RlParamError::Value(kv.to_string(), why.to_string());
+            match k.trim() {
+                "target" => {
+                    let d: Duration = v.parse().map_err(|e| bad(&format!("{e}")))?;
+                    if d.as_nanos() < 1_000_000 || d.as_nanos() > 10_000_000_000 {
+                        return Err(bad("TARGET is between 1 ms and 10 s"));
+                    }
+                    c.target = d;
+                }
+                "slowdowns" => {
+                    c.slowdowns = v.parse().map_err(|_| bad("true or false"))?;
+                }
+                "signal" => {
+                    c.signal = match v {
+                        "owd" => RlSignal::Owd,
+                        "rtt" => RlSignal::Rtt,
+                        _ => return Err(bad("owd or rtt")),
+                    }
+                }
+                "max_window" => {
+                    c.max_window = v.parse().map_err(|_| bad("a number of bytes"))?;
+                    if c.max_window != 0 && c.max_window < 2048 {
+                        return Err(bad("at least 2048 bytes (or 0: none)"));
+                    }
+                }
+                other => return Err(RlParamError::Unknown(other.to_string())),
+            }
+        }
+        Ok(c)
+    }
+
+    /// The words of `struct rl_cfg`.
+    pub fn words(&self) -> [u64; 4] {
+        [
+            self.target.as_nanos(),
+            self.slowdowns as u64,
+            self.signal as u64,
+            self.max_window,
+        ]
+    }
+
+    /// `key=value` pairs for display.
+    pub fn describe(&self) -> String {
+        format!(
+            "target={} slowdowns={} signal={} max_window={}",
+            self.target,
+            self.slowdowns,
+            match self.signal {
+                RlSignal::Owd => "owd",
+                RlSignal::Rtt => "rtt",
+            },
+            self.max_window
+        )
+    }
+}
+
+/// The delay estimator's words (`struct lb_params`, only the delay fields read): ledbat-core's
+/// `DelayConfig::default()`, as the uTP receiver uses it.
+pub fn delay_params() -> crate::params::LbParams {
+    let mut p = crate::params::TcpController::parse("ledbat", std::iter::empty())
+        .and_then(|c| c.params())
+        .expect("the RFC controller's defaults have a kernel build");
+    let d = ledbat_core::DelayConfig::default();
+    p.base_history = d.base_history as u64;
+    p.base_interval_ns = d.base_interval.as_nanos();
+    p.filter_len = match d.filter {
+        ledbat_core::CurrentFilter::Min { len } => len as u64,
+        _ => 4,
+    };
+    p.clamp_to_min_rtt = 0;
+    p
+}
+
+/// The bytes of the object's `struct rl_ro` (the delay words, then `struct rl_cfg`).
+pub fn ro_bytes(c: &RlConfig) -> Vec<u8> {
+    let mut b = delay_params().to_bytes();
+    for w in c.words() {
+        b.extend_from_slice(&w.to_ne_bytes());
+    }
+    b
+}
+
+/// One connection as the kernel program last published it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RlFlow {
+    /// Local address and port.
+    pub local: std::net::SocketAddr,
+    /// Remote address and port.
+    pub remote: std::net::SocketAddr,
+    /// `rcwnd`, bytes.
+    pub window: u64,
+    /// The clamp written, bytes.
+    pub clamp: u64,
+    /// Queuing delay, ns.
+    pub qd_ns: u64,
+    /// RTT (receiver's estimate), ns.
+    pub rtt_ns: u64,
+    /// Smallest RTT, ns.
+    pub base_rtt_ns: u64,
+    /// Bytes received since the program saw the connection.
+    pub bytes: u64,
+    /// Losses seen (new out-of-order segments).
+    pub losses: u64,
+    /// Slowdowns.
+    pub slowdowns: u64,
+    /// 0 slow start, 1 avoidance, 2 slowdown.
+    pub phase: u32,
+    /// The signal in use.
+    pub signal: RlSignal,
+}
+
+/// Size of `struct rl_flow_key` and `struct rl_flow_stats`.
+pub const KEY_SIZE: usize = 40;
+/// Size of `struct rl_flow_stats`.
+pub const STATS_SIZE: usize = 80;
+
+impl RlFlow {
+    /// Decodes a map entry; `None` for a size or family that does not match.
+    pub fn decode(key: &[u8], val: &[u8]) -> Option<RlFlow> {
+        use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+        if key.len() != KEY_SIZE || val.len() != STATS_SIZE {
+            return None;
+        }
+        let u32at = |b: &[u8], i: usize| u32::from_ne_bytes(b[i..i + 4].try_into().expect("4"));
+        let u16at = |b: &[u8], i: usize| u16::from_ne_bytes(b[i..i + 2].try_into().expect("2"));
+        let u64at = |i: usize| u64::from_ne_bytes(val[i..i + 8].try_into().expect("8"));
+        let family = u32at(key, 0);
+        let addr = |off: usize| -> Option<IpAddr> {
+            match family {
+                2 => Some(IpAddr::V4(Ipv4Addr::from(
+                    key[off..off + 4].try_into().ok().map(u32::from_be_bytes)?,
+                ))),
+                10 => {
+                    let mut a = [0u8; 16];
+                    a.copy_from_slice(&key[off..off + 16]);
+                    Some(IpAddr::V6(Ipv6Addr::from(a)))
+                }
+                _ => None,
+            }
+        };
+        Some(RlFlow {
+            local: SocketAddr::new(addr(8)?, u16at(key, 4)),
+            remote: SocketAddr::new(addr(24)?, u16at(key, 6)),
+            window: u64at(8),
+            clamp: u64at(16),
+            qd_ns: u64at(24),
+            rtt_ns: u64at(32),
+            base_rtt_ns: u64at(40),
+            bytes: u64at(48),
+            losses: u64at(56),
+            slowdowns: u64at(64),
+            phase: u32at(val, 72),
+            signal: if u32at(val, 76) == 2 {
+                RlSignal::Rtt
+            } else {
+                RlSignal::Owd
+            },
+        })
+    }
+}
+
+#[cfg(feature = "bpf")]
+pub use kernel::*;
+
+#[cfg(feature = "bpf")]
+mod kernel {
+    use super::*;
+    use crate::cgroup::CgroupError;
+    use libbpf_rs::query::MapInfoIter;
+    use libbpf_rs::{Link, MapCore, MapFlags, MapHandle, Object, ObjectBuilder};
+    use std::os::fd::AsRawFd;
+    use std::path::Path;
+
+    /// The rLEDBAT object, compiled from bpf/rledbat.bpf.c by build.rs.
+    pub const RLEDBAT_OBJECT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rledbat.bpf.o"));
+
+    const SHRINK: &str = "/proc/sys/net/ipv4/tcp_shrink_window";
+
+    fn bpf(what: String) -> impl FnOnce(libbpf_rs::Error) -> CgroupError {
+        move |source| CgroupError::Bpf { what, source }
+    }
+
+    /// Loads the program with `cfg` and attaches it to the cgroup open as `cg` (`dir` for
+    /// messages). Refused when the kernel may shrink windows (`tcp_shrink_window=1`).
+    pub fn attach(
+        cg: &std::fs::File,
+        dir: &Path,
+        cfg: &RlConfig,
+    ) -> Result<(Object, Link), CgroupError> {
+        if std::fs::read_to_string(SHRINK).is_ok_and(|s| s.trim() == "1") {
+            return Err(CgroupError::Shrink);
+        }
+        let ro = ro_bytes(cfg);
+        let mut open = ObjectBuilder::default()
+            .open_memory(RLEDBAT_OBJECT)
+            .map_err(bpf("opening the rledbat object".into()))?;
+        let mut wrote = false;
+        for mut m in open.maps_mut() {
+            if !m.name().to_string_lossy().contains("rlparam") {
+                continue;
+            }
+            if let Some(v) = m.initial_value_mut() {
+                assert!(v.len() >= ro.len(), "the rledbat object's parameters fit");
+                v[..ro.len()].copy_from_slice(&ro);
+                wrote = true;
+            }
+        }
+        assert!(
+            wrote,
+            "the built-in rledbat object has its parameter section"
+        );
+        let obj = open
+            .load()
+            .map_err(bpf("loading the rledbat program".into()))?;
+        let link = obj
+            .progs_mut()
+            .find(|p| p.name() == "ledbat_rledbat")
+            .expect("the rledbat object has its program")
+            .attach_cgroup(cg.as_raw_fd())
+            .map_err(bpf(format!(
+                "attaching the rledbat program to {}",
+                dir.display()
+            )))?;
+        Ok((obj, link))
+    }
+
+    /// Every connection every loaded rLEDBAT program publishes now.
+    pub fn flows() -> Vec<RlFlow> {
+        let mut out = Vec::new();
+        for info in MapInfoIter::default() {
+            if info.name.to_string_lossy() != "rl_stats" {
+                continue;
+            }
+            let Ok(map) = MapHandle::from_map_id(info.id) else {
+                continue;
+            };
+            for k in map.keys() {
+                if let Ok(Some(v)) = map.lookup(&k, MapFlags::ANY) {
+                    if let Some(f) = RlFlow::decode(&k, &v) {
+                        out.push(f);
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|f| (f.local, f.remote));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_drafts_and_the_utp_receivers() {
+        let c = RlConfig::default();
+        assert_eq!(c.words(), [60_000_000, 1, 1, 0]);
+        assert_eq!(RlConfig::parse([]).unwrap(), c);
+        let d = delay_params();
+        assert_eq!(
+            (d.base_history, d.base_interval_ns, d.filter_len),
+            (10, 60_000_000_000, 4)
+        );
+        // 35 delay words then 4 rl_cfg words
+        assert_eq!(ro_bytes(&c).len(), (crate::params::WORDS + 4) * 8);
+    }
+
+    #[test]
+    fn parameters_parse_and_bad_ones_are_named() {
+        let c = RlConfig::parse([
+            "target=25ms",
+            "signal=rtt",
+            "slowdowns=false",
+            "max_window=65536",
+        ])
+        .unwrap();
+        assert_eq!(c.words(), [25_000_000, 0, 2, 65_536]);
+        assert_eq!(
+            RlConfig::parse(["gain=2"]),
+            Err(RlParamError::Unknown("gain".into()))
+        );
+        assert!(matches!(
+            RlConfig::parse(["target"]),
+            Err(RlParamError::Syntax(_))
+        ));
+        assert!(matches!(
+            RlConfig::parse(["signal=both"]),
+            Err(RlParamError::Value(..))
+        ));
+        assert!(matches!(
+            RlConfig::parse(["target=0ms"]),
+            Err(RlParamError::Value(..))
+        ));
+        assert!(matches!(
+            RlConfig::parse(["max_window=100"]),
+            Err(RlParamError::Value(..))
+        ));
+    }
+
+    #[test]
+    fn a_published_entry_decodes_with_its_addresses_and_ports() {
+        let mut key = vec![0u8; KEY_SIZE];
+        key[0..4].copy_from_slice(&2u32.to_ne_bytes());
+        key[4..6].copy_from_slice(&5201u16.to_ne_bytes());
+        key[6..8].copy_from_slice(&40000u16.to_ne_bytes());
+        key[8..12].copy_from_slice(&[10, 0, 0, 2]);
+        key[24..28].copy_from_slice(&[10, 0, 0, 1]);
+        let mut val = vec![0u8; STATS_SIZE];
+        for (i, w) in [
+            1u64, 30_000, 32_768, 12_000_000, 52_000_000, 40_000_000, 9, 1, 2,
+        ]
+        .iter()
+        .enumerate()
+        {
+            val[i * 8..i * 8 + 8].copy_from_slice(&w.to_ne_bytes());
+        }
+        val[72..76].copy_from_slice(&1u32.to_ne_bytes());
+        val[76..80].copy_from_slice(&2u32.to_ne_bytes());
+        let f = RlFlow::decode(&key, &val).unwrap();
+        assert_eq!(f.local.to_string(), "10.0.0.2:5201");
+        assert_eq!(f.remote.to_string(), "10.0.0.1:40000");
+        assert_eq!((f.window, f.clamp, f.qd_ns), (30_000, 32_768, 12_000_000));
+        assert_eq!(
+            (f.losses, f.slowdowns, f.phase, f.signal),
+            (1, 2, 1, RlSignal::Rtt)
+        );
+        assert_eq!(RlFlow::decode(&key[..8], &val), None);
+    }
+}

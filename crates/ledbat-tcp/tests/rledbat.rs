@@ -1,0 +1,291 @@
+//! Receiver-side LEDBAT's kernel arithmetic (csrc/rledbat.h, compiled for the host as
+//! csrc/rl_replay.c) against the uTP receiver it transcribes (`ledbat_utp::rledbat`, f64),
+//! driven by the same segments and losses, compared after every event: the window in whole
+//! bytes (equal, or one byte apart where the 32.32 and the f64 window lie on either side of
+//! a whole number) and the queuing delay (equal).
+//!
+//! The events come from a closed-loop model (a sender limited by the receiver's window on
+//! one bottleneck, a competing flow's queue coming and going, losses) and from random
+//! sequences (property tests); a few hand-computed cases pin the arithmetic itself.
+
+use ledbat_core::{Duration, Instant};
+use ledbat_utp::rledbat::{Rledbat, RledbatConfig};
+use proptest::prelude::*;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[derive(Clone, Copy, Debug)]
+enum Ev {
+    /// A segment: time (ns), payload bytes, one-way delay (us, with an offset), RTT (us).
+    Data(u64, u64, u32, u32),
+    /// A loss at a time (ns).
+    Loss(u64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Out {
+    window: u64,
+    qd_ns: Option<u64>,
+}
+
+const OFFSET: u32 = 0x9000_0000; // the two clocks' offset: cancels in the base
+
+fn c_replay(target_ms: u64, slowdowns: bool, mss: u64, evs: &[Ev]) -> Vec<Out> {
+    let mut input = format!(
+        "cfg {} {} 10 60000000000 4\ninit {mss}\n",
+        target_ms * 1_000_000,
+        slowdowns as u8
+    );
+    for e in evs {
+        match *e {
+            Ev::Data(t, b, owd, rtt) => {
+                input += &format!("data {t} {b} {owd} {}\n", rtt as u64 * 1000)
+            }
+            Ev::Loss(t) => input += &format!("loss {t}\n"),
+        }
+    }
+    let out = run_tool(&input);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), evs.len() + 1, "one line per event and init");
+    lines[1..]
+        .iter()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            Out {
+                window: f[1].parse().expect("window"),
+                qd_ns: (f[3] != "-").then(|| f[3].parse().expect("qd")),
+            }
+        })
+        .collect()
+}
+
+fn run_tool(input: &str) -> String {
+    let mut child = Command::new(ledbat_tcp::RL_REPLAY_TOOL)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the rLEDBAT replay tool runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let text = input.to_string();
+    let w = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let out = child.wait_with_output().expect("output");
+    w.join().expect("writer").expect("write");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn rust_replay(target_ms: u64, slowdowns: bool, mss: u64, evs: &[Ev]) -> Vec<Out> {
+    let mut r = Rledbat::new(
+        RledbatConfig {
+            target: Duration::from_millis(target_ms),
+            slowdowns,
+        },
+        mss,
+    );
+    evs.iter()
+        .map(|e| {
+            match *e {
+                Ev::Data(t, b, owd, rtt) => {
+                    // the uTP receiver's RTT is its sample plus the peer's reverse one
+                    r.on_data(Instant::from_nanos(t), b, owd, rtt.wrapping_sub(owd))
+                }
+                Ev::Loss(t) => r.on_loss(Instant::from_nanos(t)),
+            }
+            Out {
+                window: r.window(),
+                qd_ns: r.queuing_delay().map(|d| d.as_nanos()),
+            }
+        })
+        .collect()
+}
+
+/// Compares the two after every event; returns the number of one-byte straddles.
+fn compare(target_ms: u64, slowdowns: bool, mss: u64, evs: &[Ev]) -> usize {
+    let c = c_replay(target_ms, slowdowns, mss, evs);
+    let r = rust_replay(target_ms, slowdowns, mss, evs);
+    let mut straddles = 0;
+    for (i, (a, b)) in c.iter().zip(&r).enumerate() {
+        assert_eq!(a.qd_ns, b.qd_ns, "queuing delay at event {i} {:?}", evs[i]);
+        let d = a.window.abs_diff(b.window);
+        assert!(
+            d <= 1,
+            "window at event {i} {:?}: kernel {} uTP {} (target {target_ms} ms, slowdowns \
+             {slowdowns}, mss {mss})",
+            evs[i],
+            a.window,
+            b.window
+        );
+        straddles += (d == 1) as usize;
+    }
+    straddles
+}
+
+/// A sender limited by the receiver's window `W` (the uTP receiver's, closed loop) on a
+/// bottleneck of `rate` bytes/ms with one-way delay `d_ms` each way: at `W` above the
+/// path's BDP the excess queues (`(W - BDP) / rate` of delay) and segments arrive at the
+/// link's rate, below it they arrive `RTT / packets` apart. A competing flow adds
+/// `cross_ms` of queue between 20 and 40 s, and every `loss_every`-th segment is lost.
+fn closed_loop(
+    target_ms: u64,
+    slowdowns: bool,
+    mss: u64,
+    d_ms: u64,
+    cross_ms: u64,
+    loss_every: u64,
+    secs: u64,
+) -> Vec<Ev> {
+    let rate = 1250.0; // bytes per ms: 10 Mbit/s
+    let mut r = Rledbat::new(
+        RledbatConfig {
+            target: Duration::from_millis(target_ms),
+            slowdowns,
+        },
+        mss,
+    );
+    let mut evs = Vec::new();
+    let mut t_ms = 1000.0;
+    let mut n = 0u64;
+    while t_ms < (secs * 1000) as f64 {
+        n += 1;
+        let w = r.window() as f64;
+        let rtt0 = 2.0 * d_ms as f64;
+        let bdp = rate * rtt0;
+        let cross = if (20_000.0..40_000.0).contains(&t_ms) {
+            cross_ms as f64
+        } else {
+            0.0
+        };
+        let (q_ms, gap) = if w > bdp {
+            ((w - bdp) / rate, mss as f64 / rate)
+        } else {
+            (0.0, rtt0.max(1.0) * mss as f64 / w)
+        };
+        let owd_us = ((d_ms as f64 + q_ms + cross) * 1000.0) as u32;
+        let rtt_us = ((rtt0 + q_ms + cross) * 1000.0).max(1000.0) as u32;
+        let t = (t_ms * 1e6) as u64;
+        let e = if loss_every > 0 && n.is_multiple_of(loss_every) {
+            Ev::Loss(t)
+        } else {
+            Ev::Data(t, mss, OFFSET.wrapping_add(owd_us), rtt_us)
+        };
+        match e {
+            Ev::Data(t, b, o, rt) => r.on_data(Instant::from_nanos(t), b, o, rt.wrapping_sub(o)),
+            Ev::Loss(t) => r.on_loss(Instant::from_nanos(t)),
+        }
+        evs.push(e);
+        t_ms += gap;
+    }
+    evs
+}
+
+#[test]
+fn slow_start_adds_gain_per_byte_as_computed_by_hand() {
+    // base RTT 40 ms, TARGET 60 ms: GAIN = 1 / ceil(120 / 40) = 1/3; from 10 packets of
+    // 1 000 bytes, each 1 000-byte segment adds 333.33: 10 333, 10 666, 11 000
+    let evs: Vec<Ev> = (0..3)
+        .map(|_| Ev::Data(1_000_000_000, 1000, OFFSET + 10_000, 40_000))
+        .collect();
+    let c = c_replay(60, false, 1000, &evs);
+    assert_eq!(
+        c.iter().map(|o| o.window).collect::<Vec<_>>(),
+        [10_333, 10_666, 11_000]
+    );
+    assert_eq!(c[0].qd_ns, Some(0));
+}
+
+#[test]
+fn above_target_a_segment_takes_its_share_of_the_per_rtt_decrease() {
+    // Into avoidance at 20 000 bytes, then qd 90 ms = 1.5 TARGET with W = 20 packets:
+    // per RTT max(1/3 - 20 * 0.5, -10) = -9.667 packets; one 1 000-byte segment applies
+    // 1/20 of it: -483.33 bytes.
+    let t = 1_000_000_000u64;
+    // 10 segments at base 10 ms grow the window by 10 * 333.33 to 13 333; a loss halves it
+    // (6 666) and ends slow start; growth below TARGET then (+GAIN mss b / W per segment)
+    // is checked by the differential tests, here only the decrease
+    let mut evs = vec![Ev::Data(t, 0, OFFSET + 10_000, 40_000), Ev::Loss(t)];
+    // four samples at 100 ms fill the current filter (qd = 90 ms) without bytes
+    for _ in 0..4 {
+        evs.push(Ev::Data(t, 0, OFFSET + 100_000, 130_000));
+    }
+    evs.push(Ev::Data(t, 1000, OFFSET + 100_000, 130_000));
+    let c = c_replay(60, false, 1000, &evs);
+    // the loss halves 10 000 to 5 000 (slow start ends)
+    assert_eq!(c[1].window, 5_000);
+    // W = 5 packets: per RTT max(1/3 - 5 * 0.5, -2.5) = -2.1667 packets, a 1 000-byte
+    // segment applies 1/5: -433.33 bytes
+    assert_eq!(c[6].window, 5_000 - 434);
+    assert_eq!(c[6].qd_ns, Some(90_000_000));
+}
+
+#[test]
+fn the_one_way_sample_learns_the_senders_clock_as_computed_by_hand() {
+    // our clock 2 000 ms, the sender's first TSval 500 (assumed ms ticks): our 2 000 000 us
+    // minus its 500 000 us = 1 500 000; one second later its TSval is 600: 100 ticks in
+    // 1 000 ms = 10 ms ticks, learnt (state 2, rescaled): 3 000 000 - 6 000 000 us
+    let out = run_tool("owd 2000000000 500 1000\nowd 3000000000 600 1000\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "1500000 0 1");
+    assert_eq!(lines[1], format!("{} 1 2", 0u32.wrapping_sub(3_000_000)));
+    // a clock that matches no rate (7 ms ticks) is unusable: no sample
+    let out = run_tool("owd 2000000000 500 1000\nowd 3000000000 643 1000\n");
+    assert_eq!(out.lines().nth(1), Some("- 0 3"));
+}
+
+#[test]
+fn closed_loop_traces_agree_with_the_utp_receiver() {
+    let mut events = 0;
+    let mut straddles = 0;
+    for (target, slowdowns, mss, d, cross, loss) in [
+        (60, true, 1448, 20, 0, 0),
+        (60, true, 1448, 20, 80, 0),
+        (60, false, 1448, 50, 120, 997),
+        (25, true, 1000, 10, 40, 0),
+        (100, true, 9000, 5, 200, 401),
+        (60, true, 536, 100, 30, 0),
+    ] {
+        let evs = closed_loop(target, slowdowns, mss, d, cross, loss, 60);
+        events += evs.len();
+        straddles += compare(target, slowdowns, mss, &evs);
+    }
+    assert!(events > 100_000, "{events} events");
+    eprintln!("{events} events, {straddles} one-byte straddles");
+}
+
+fn arb_events() -> impl Strategy<Value = Vec<Ev>> {
+    prop::collection::vec(
+        (
+            0u64..50_000_000,
+            0u64..4000,
+            0u32..300_000,
+            1_000u32..600_000,
+            0u8..20,
+        ),
+        1..400,
+    )
+    .prop_map(|v| {
+        let mut t = 1_000_000_000u64;
+        v.into_iter()
+            .map(|(gap, b, owd, rtt, l)| {
+                t += gap;
+                if l == 0 {
+                    Ev::Loss(t)
+                } else {
+                    Ev::Data(t, b, OFFSET.wrapping_add(owd), rtt)
+                }
+            })
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn random_sequences_agree_with_the_utp_receiver(
+        evs in arb_events(),
+        target in prop::sample::select(vec![25u64, 60, 100]),
+        slowdowns in any::<bool>(),
+        mss in prop::sample::select(vec![536u64, 1448, 9000]),
+    ) {
+        compare(target, slowdowns, mss, &evs);
+    }
+}

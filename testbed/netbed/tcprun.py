@@ -1,0 +1,304 @@
+"""End-to-end check of per-application selection (`ledbat tcp run`), on loopback, as root.
+
+`check_run` starts a local TCP server, runs `ledbat tcp run --cc CC -- python3 -m
+netbed.tcprun hold ...` (a holder that opens a connection to the server, starts a child
+holder that opens another, and reports both local ports), opens a connection of its own
+from this process at the same time, and reads every connection's congestion control from
+`ss -tin`: the holder's and its child's must be CC, this process's the system default. Then
+it ends the run one of three ways and checks that nothing is left behind (ledbat's exit
+status, no cgroup under `<v2 mount>/ledbat/`, no `ledbat_select` program loaded):
+
+- `exit`:   the server closes the connections; the holders exit 7 (their EOF status), and
+            `ledbat tcp run` passes 7 on;
+- `term`:   SIGTERM to ledbat, which passes it on to the first holder: 128 + 15; the
+            child holder outlives it, moved out of the cgroup and named on stderr;
+- `killed`: SIGKILL to the first holder (its child stays), run with `--kill`: 128 + 9, and
+            the child is killed with the cgroup.
+
+Every wait is bounded. `python3 -m netbed.tcprun check --ledbat-bin B` runs the three and
+prints JSON (exit status 1 when a check fails).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+HOLD_S = 30.0
+"""How long a holder keeps its connection open at most."""
+EOF_STATUS = 7
+"""A holder's exit status when the server closed its connection."""
+
+CC_FLAGS = {"ts", "sack", "ecn", "ecnseen", "fastopen", "ecn_low"}
+"""Tokens `ss -i` may print before the congestion control's name."""
+
+
+def cc_by_local_port(ss_text: str) -> dict[int, str]:
+    """Local port -> congestion control in `ss -tinH` output (a socket line, then its
+    indented information line, whose first token that is neither a flag nor `key:value` is
+    the congestion control)."""
+    out: dict[int, str] = {}
+    port = None
+    for line in ss_text.splitlines():
+        if not line.strip():
+            continue
+        if not line[0].isspace():
+            fields = line.split()
+            port = None
+            if len(fields) >= 4:
+                local = fields[-2]
+                try:
+                    port = int(local.rsplit(":", 1)[1])
+                except (IndexError, ValueError):
+                    port = None
+            continue
+        if port is None:
+            continue
+        for tok in line.split():
+            if tok in CC_FLAGS or ":" in tok:
+                continue
+            out[port] = tok
+            break
+        port = None
+    return out
+
+
+def _ss() -> str:
+    return subprocess.run(["ss", "-tinH", "state", "established"], capture_output=True,
+                          text=True, timeout=10).stdout
+
+
+def hold(port: int, report: str, child: bool) -> int:
+    """A holder: connects to 127.0.0.1:PORT, starts a child holder (unless it is one), writes
+    `LOCALPORT` lines to REPORT, and waits for the server to close (at most HOLD_S)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    kid = None
+    if child:
+        kid = subprocess.Popen([sys.executable, "-m", "netbed.tcprun", "hold", str(port),
+                                report, "--no-child"])
+    with open(report, "a") as fh:
+        fh.write(f"{os.getpid()} {s.getsockname()[1]}\n")
+    s.settimeout(HOLD_S)
+    try:
+        data = s.recv(1)
+    except OSError:
+        data = b"x"
+    if kid is not None:
+        try:
+            kid.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            kid.kill()
+    return EOF_STATUS if data == b"" else 1
+
+
+class _Server:
+    """Accepts connections on 127.0.0.1 and keeps them until `close`."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.conns: list[socket.socket] = []
+        self.stop = False
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _loop(self):
+        while not self.stop:
+            try:
+                c, _ = self.sock.accept()
+                self.conns.append(c)
+            except OSError:
+                continue
+
+    def close(self):
+        self.stop = True
+        self.thread.join(timeout=5)
+        for c in self.conns:
+            c.close()
+        self.sock.close()
+
+
+def _wait_lines(path: str, n: int, timeout: float) -> list[tuple[int, int]]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with open(path) as fh:
+                rows = [tuple(map(int, line.split())) for line in fh if line.strip()]
+            if len(rows) >= n:
+                return rows
+        except (FileNotFoundError, ValueError):
+            pass
+        time.sleep(0.05)
+    raise TimeoutError(f"the holders did not report {n} connections within {timeout} s")
+
+
+def _cgroup2_mount() -> str | None:
+    with open("/proc/self/mountinfo") as fh:
+        for line in fh:
+            f = line.split()
+            if "-" in f:
+                i = f.index("-")
+                if i + 1 < len(f) and f[i + 1] == "cgroup2":
+                    return f[4]
+    return None
+
+
+def _run_cgroups() -> list[str]:
+    m = _cgroup2_mount()
+    d = os.path.join(m, "ledbat") if m else None
+    if not d or not os.path.isdir(d):
+        return []
+    return sorted(e for e in os.listdir(d) if e.startswith("run-"))
+
+
+def _selectors() -> int:
+    """Programs named ledbat_select loaded now (bpftool), or -1 without bpftool."""
+    try:
+        cp = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True, text=True,
+                            timeout=10)
+    except FileNotFoundError:
+        return -1
+    if cp.returncode != 0:
+        return -1
+    return sum(1 for p in json.loads(cp.stdout or "[]") if p.get("name") == "ledbat_select")
+
+
+def _ppid(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return int(fh.read().rsplit(")", 1)[1].split()[1])
+    except (FileNotFoundError, IndexError, ValueError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
+              workdir: str = "/tmp") -> dict:
+    """One `ledbat tcp run` as described in the module comment; returns what was seen and
+    `ok`."""
+    if end not in ("exit", "term", "killed"):
+        raise ValueError(f"end `{end}`: one of exit, term, killed")
+    before = _selectors()
+    srv = _Server()
+    report = os.path.join(workdir, f"tcprun-{os.getpid()}-{end}.txt")
+    if os.path.exists(report):
+        os.remove(report)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    argv = [ledbat_bin, "tcp", "run", "--cc", cc]
+    if end == "killed":
+        argv.append("--kill")
+    argv += ["--", sys.executable, "-m", "netbed.tcprun", "hold", str(srv.port), report]
+    errf = open(report + ".err", "w+")
+    proc = subprocess.Popen(argv, env=env, stderr=errf, text=True)
+    res: dict = {"end": end, "cc": cc}
+    try:
+        rows = _wait_lines(report, 2, 15.0)
+        other = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+        time.sleep(0.2)
+        ccs = cc_by_local_port(_ss())
+        mine = other.getsockname()[1]
+        res["holders"] = [{"pid": p, "port": port, "cc": ccs.get(port)} for p, port in rows]
+        res["other"] = {"port": mine, "cc": ccs.get(mine)}
+        # the first holder is ledbat's child (its cgroup-exec became the holder)
+        first = [p for p, _ in rows if _ppid(p) == proc.pid]
+        if len(first) != 1:
+            raise RuntimeError(f"no holder of {rows} is the child of ledbat {proc.pid}")
+        if end == "exit":
+            srv.close()
+        elif end == "term":
+            proc.send_signal(signal.SIGTERM)
+        else:
+            os.kill(first[0], signal.SIGKILL)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+            res["timeout"] = True
+        res["status"] = proc.returncode
+        errf.seek(0)
+        res["stderr"] = errf.read().strip()
+        res["running_at_exit"] = [p for p, _ in rows if _alive(p)]
+        res["run_cgroups_after"] = _run_cgroups()
+        after = _selectors()
+        res["selectors_before_after"] = [before, after]
+        # what outlived the command: ended by the server closing (bounded)
+        srv.close()
+        other.close()
+        end_by = time.monotonic() + 5
+        while time.monotonic() < end_by and any(_alive(p) for p, _ in rows):
+            time.sleep(0.05)
+        res["left_processes"] = [p for p, _ in rows if _alive(p)]
+        want_status = {"exit": EOF_STATUS, "term": 128 + 15, "killed": 128 + 9}[end]
+        # SIGTERM reaches the first holder only: its child outlives it, moved out of the
+        # cgroup and named; with --kill (killed) it dies with the cgroup
+        want_running = [p for p, _ in rows if p != first[0]] if end == "term" else []
+        res["ok"] = bool(
+            all(h["cc"] == cc for h in res["holders"])
+            and res["other"]["cc"] not in (None, cc)
+            and res["status"] == want_status
+            and sorted(res["running_at_exit"]) == sorted(want_running)
+            and all(str(p) in res["stderr"] for p in want_running)
+            and not res["left_processes"]
+            and not res["run_cgroups_after"]
+            and after == before
+        )
+    finally:
+        srv.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=5)
+        errf.close()
+        for f in (report, report + ".err"):
+            if os.path.exists(f):
+                os.remove(f)
+    return res
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m netbed.tcprun", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    h = sub.add_parser("hold", help="(internal) a connection holder")
+    h.add_argument("port", type=int)
+    h.add_argument("report")
+    h.add_argument("--no-child", action="store_true")
+    c = sub.add_parser("check", help="the three end-to-end checks (root)")
+    c.add_argument("--ledbat-bin", required=True)
+    c.add_argument("--cc", default="scavenger")
+    c.add_argument("--ends", default="exit,term,killed")
+    a = ap.parse_args(argv)
+    if a.cmd == "hold":
+        return hold(a.port, a.report, not a.no_child)
+    if os.geteuid() != 0:
+        print("tcprun check: needs root (cgroups, BPF)", file=sys.stderr)
+        return 2
+    results = [check_run(a.ledbat_bin, a.cc, e) for e in a.ends.split(",")]
+    print(json.dumps(results, indent=1))
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
