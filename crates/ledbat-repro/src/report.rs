@@ -47,6 +47,10 @@ pub struct NullTally {
     /// Null runs whose verdict is neither "reproduced" nor the claim's own (where the
     /// claim's holds its direction).
     pub discriminate: usize,
+    /// Of those, the claims not reproduced in their own run and not reproduced under their
+    /// null either: the null shows only that the claim cannot pass there, not that its
+    /// verdict can change.
+    pub both_fail: usize,
     /// Null runs that gave the same verdict as the claim's own, or "reproduced".
     pub same: usize,
     /// Of those, the listed exceptions (the claim says why: `null_same`).
@@ -208,7 +212,15 @@ impl Report {
             }
             match null_discriminates(o) {
                 Some(true) if matches!(o.null, Some(NullOutcome::Run { .. })) => {
-                    t.discriminate += 1
+                    t.discriminate += 1;
+                    let null_fails = matches!(
+                        o.null,
+                        Some(NullOutcome::Run {
+                            verdict: Verdict::NotReproduced,
+                            ..
+                        })
+                    );
+                    t.both_fail += usize::from(o.verdict == Verdict::NotReproduced && null_fails);
                 }
                 Some(false) if matches!(o.null, Some(NullOutcome::Run { .. })) => {
                     t.same += 1;
@@ -264,12 +276,21 @@ impl Report {
     fn null_line(&self) -> String {
         let n = self.null_tally();
         let mut s = format!(
-            "Nulls (what would prove each claim wrong): {} null runs, {} of them with a \
-             verdict other than the claim's and not reproduced, {} with the same verdict as \
-             the claim's own ({} of them listed exceptions, with their reason); {} \
-             alternative model values ({} excluded by their claim's tolerance); {} claims \
-             say why they have neither",
-            n.runs, n.discriminate, n.same, n.same_listed, n.alternatives, n.excluded, n.reasons
+            "Nulls (what would prove each claim wrong): {} null runs, {} of them not \
+             reproduced under the null and, where the claim holds its direction, with a \
+             verdict other than its own ({} of these are claims not reproduced in their own \
+             run either, whose null can only show that they cannot pass), {} that fail that \
+             rule ({} of them listed exceptions, with their reason); {} alternative model \
+             values ({} excluded by their claim's tolerance); {} claims say why they have \
+             neither",
+            n.runs,
+            n.discriminate,
+            n.both_fail,
+            n.same,
+            n.same_listed,
+            n.alternatives,
+            n.excluded,
+            n.reasons
         );
         if n.unset > 0 {
             let _ = write!(s, "; {} claims name no null yet", n.unset);
@@ -968,6 +989,17 @@ mod tests {
     }
 
     #[test]
+    fn a_claim_not_reproduced_under_its_null_and_in_its_own_run_is_counted_apart() {
+        let mut r = report();
+        r.claims[0] = outcome(Verdict::NotReproduced);
+        r.claims[0].null = null_run(Verdict::NotReproduced);
+        r.claims[1] = outcome(Verdict::Reproduced);
+        r.claims[1].null = null_run(Verdict::NotReproduced);
+        let t = r.null_tally();
+        assert_eq!((t.runs, t.discriminate, t.both_fail, t.same), (2, 2, 1, 0));
+    }
+
+    #[test]
     fn a_null_is_shown_beside_the_verdict_and_the_same_ones_are_listed() {
         let mut r = report();
         r.claims[0].null = null_run(Verdict::NotReproduced);
@@ -990,7 +1022,7 @@ mod tests {
             listed.contains("- `s003-same`: same verdict under its null (LEDBAT replaced by NewReno: 0.95, reproduced): NOT a listed exception"),
             "{listed}"
         );
-        assert!(md.contains("2 null runs, 1 of them with a verdict other than the claim's and not reproduced, 1 with the same verdict as the claim's own (0 of them listed"), "{md}");
+        assert!(md.contains("2 null runs, 1 of them not reproduced under the null and, where the claim holds its direction, with a verdict other than its own (0 of these are claims not reproduced in their own run either, whose null can only show that they cannot pass), 1 that fail that rule (0 of them listed"), "{md}");
         // A listed exception says why.
         r.claims[1].null_same = "the roles are symmetric".into();
         let md = r.to_markdown();
