@@ -4,8 +4,11 @@
 //! packets" are the packets every peer's uplink serialised).
 //!
 //! `cargo run --release -p ledbat-sim --example bench` runs every configuration in its own
-//! child process (so each peak-memory figure is its own) and prints one line each;
-//! `... --example bench -- <name>` runs one.
+//! child process (so each peak-memory figure is its own), prints one line each, then each
+//! swarm's CPU time per packet as a multiple of the 1200-s dumbbell's, measured in the same
+//! invocation; `... --example bench -- <name>` runs one configuration in this process, and
+//! `... -- <name> <name> ...` runs those (e.g. `reference-1200s flashcrowd-100MB`, the
+//! flash crowd's ratio to the dumbbell).
 
 use ledbat_sim::{run, Scenario};
 use std::time::Instant as WallClock;
@@ -27,6 +30,9 @@ cc = { name = "newreno" }
 
 /// Seed 003 section 5.1: 1 seed, 100 leechers at 0.1 Hz, 50-50 LEDBAT/TCP, random stay.
 const SWARM: &str = include_str!("../../../scenarios/seed003/swarm.toml");
+
+/// Seed 003 chapter 6: 1 seed and 75 leechers at once, 100-MB file, 13/14 at 50/50.
+const FLASH: &str = include_str!("../../../scenarios/seed003/swarm-flashcrowd.toml");
 
 fn config(name: &str) -> Option<(String, Vec<String>)> {
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
@@ -62,11 +68,18 @@ fn config(name: &str) -> Option<(String, Vec<String>)> {
             (SWARM.into(), s(&["swarm.seed_behaviour=\"leave-at-once\""]))
         }
         "swarm-tcp-random-stay" => (SWARM.into(), s(&["swarm.class.0.share=0"])),
+        // The thesis's 100-MB flash crowd, run to its last completion.
+        "flashcrowd-100MB" => (FLASH.into(), vec![]),
+        // The same with the golden tests' 10-MiB file (a tenth of the packets).
+        "flashcrowd-10MiB" => (
+            FLASH.into(),
+            s(&["swarm.file_size=\"10MiB\"", "swarm.piece_size=\"128KiB\""]),
+        ),
         _ => return None,
     })
 }
 
-const ALL: [&str; 8] = [
+const ALL: [&str; 10] = [
     "reference",
     "reference-1200s",
     "reference-1200s-noseries",
@@ -75,6 +88,8 @@ const ALL: [&str; 8] = [
     "swarm-5050-random-stay",
     "swarm-5050-leave-at-once",
     "swarm-tcp-random-stay",
+    "flashcrowd-100MB",
+    "flashcrowd-10MiB",
 ];
 
 fn peak_rss_kb() -> Option<u64> {
@@ -127,18 +142,51 @@ fn one(name: &str) {
     );
 }
 
+/// The `M pkts/cpu-s` figure of one of [`one`]'s lines.
+fn pkts_per_cpu_s(line: &str) -> Option<f64> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let i = w
+        .windows(3)
+        .position(|p| p[1] == "M" && p[2] == "pkts/cpu-s")?;
+    w[i].parse().ok()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(name) = args.first() {
+    if let [name] = args.as_slice() {
         one(name);
         return;
     }
+    let names: Vec<&str> = if args.is_empty() {
+        ALL.to_vec()
+    } else {
+        args.iter().map(String::as_str).collect()
+    };
     let exe = std::env::current_exe().expect("own path");
-    for name in ALL {
-        let st = std::process::Command::new(&exe)
+    let mut figures = Vec::new();
+    for name in names {
+        let out = std::process::Command::new(&exe)
             .arg(name)
-            .status()
+            .stderr(std::process::Stdio::inherit())
+            .output()
             .expect("spawn");
-        assert!(st.success(), "{name} failed");
+        assert!(out.status.success(), "{name} failed");
+        let text = String::from_utf8_lossy(&out.stdout);
+        print!("{text}");
+        if let Some(f) = text.lines().last().and_then(pkts_per_cpu_s) {
+            figures.push((name, f));
+        }
+    }
+    // Each swarm's cost per packet against the 1200-s dumbbell's, from this one invocation.
+    if let Some(&(dumbbell, base)) = figures.iter().find(|(n, _)| *n == "reference-1200s") {
+        for (name, f) in figures
+            .iter()
+            .filter(|(n, _)| n.contains("swarm") || n.contains("flash"))
+        {
+            println!(
+                "cpu per packet, {name} / {dumbbell}: {:.2} ({base:.2} / {f:.2} M pkts/cpu-s)",
+                base / f
+            );
+        }
     }
 }
