@@ -41,6 +41,7 @@ impl<'a> World<'a> {
             delivered: 0,
             dropped: 0,
             scratch: Vec::new(),
+            brief: Vec::new(),
             series_t: Vec::new(),
             series_links: Vec::new(),
             swarm: None,

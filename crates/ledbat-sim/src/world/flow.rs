@@ -20,6 +20,22 @@ pub(super) struct Timers {
     pub tick: Option<Instant>,
 }
 
+/// A swarm flow's sender as the idle-uplink samples read it
+/// ([`World::on_swarm_sample`]): a copy in a dense vector indexed by flow, refreshed
+/// whenever the sender changes (written, sent, acknowledged, touched, closed), so that a
+/// sample reads 16 bytes per flow instead of following every flow's boxed sender.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Brief {
+    /// The flow has a sender (open).
+    pub live: bool,
+    /// Bytes written and not yet in a transmitted segment (`written > snd_nxt`).
+    pub unsent: bool,
+    /// Sent packets not yet cumulatively acknowledged.
+    pub outstanding: bool,
+    /// The sender's last transmission or ACK.
+    pub last_activity: Instant,
+}
+
 /// What a flow's packets never touch: its name and controller for the report, its
 /// schedule. Kept apart (boxed) so that the per-packet state of thousands of swarm flows
 /// stays compact.
@@ -252,8 +268,33 @@ impl World<'_> {
         self.schedule_tick(fi);
     }
 
+    /// Copies flow `fi`'s sender into its [`Brief`] (swarm runs only).
+    #[inline]
+    pub(super) fn refresh_brief(&mut self, fi: usize) {
+        if self.swarm.is_none() {
+            return;
+        }
+        if fi >= self.brief.len() {
+            self.brief.resize(fi + 1, Brief::default());
+        }
+        self.brief[fi] = match self.flows[fi].sender.as_ref() {
+            Some(s) => Brief {
+                live: true,
+                unsent: s.written() > s.snd_nxt(),
+                outstanding: s.outstanding() > 0,
+                last_activity: s.last_activity(),
+            },
+            None => Brief::default(),
+        };
+    }
+
     /// Sends while the sender has something it may send now.
     pub(super) fn try_send(&mut self, fi: usize) {
+        self.try_send_loop(fi);
+        self.refresh_brief(fi);
+    }
+
+    fn try_send_loop(&mut self, fi: usize) {
         let now = self.now;
         loop {
             let f = &mut self.flows[fi];

@@ -73,6 +73,9 @@ struct World<'a> {
     delivered: u64,
     dropped: u64,
     scratch: Vec<u32>,
+    /// What the swarm's idle-uplink classification reads of each flow's sender, kept
+    /// compact (see [`flow::Brief`]); empty outside a swarm.
+    brief: Vec<flow::Brief>,
     series_t: Vec<f64>,
     series_links: Vec<Vec<u32>>,
     /// Number of time-series samples (0 without series): vectors are allocated exactly.

@@ -191,15 +191,17 @@ impl World<'_> {
                     // has been silent longest; what next moves that flow (its timer or an
                     // ACK) classifies it. None outstanding: nothing to send.
                     let flows = &mut self.flows;
+                    let brief = &self.brief;
                     let (mut unsent, mut waiting) = (false, None);
                     let members = &sw.members;
                     for fi in members[id as usize].iter().flat_map(|m| m.out_flows()) {
-                        let Some(s) = flows[fi as usize].sender.as_ref() else {
+                        let b = brief[fi as usize];
+                        if !b.live {
                             continue;
-                        };
-                        unsent |= s.written() > s.snd_nxt();
-                        if s.outstanding() > 0 {
-                            let c = (s.last_activity(), fi);
+                        }
+                        unsent |= b.unsent;
+                        if b.outstanding {
+                            let c = (b.last_activity, fi);
                             waiting = Some(waiting.map_or(c, |w: (Instant, u32)| w.min(c)));
                         }
                     }

@@ -447,6 +447,7 @@ impl<'a> World<'a> {
                 carries,
             })),
         });
+        self.refresh_brief(fi as usize);
         fi
     }
 
@@ -460,6 +461,7 @@ impl<'a> World<'a> {
             .stream
             .write(frame.encoded_len() as u32, frame, s.snd_nxt());
         s.write(n);
+        self.refresh_brief(fi);
     }
 
     /// Bytes written to flow `fi` and not yet in a transmitted segment.
@@ -694,6 +696,8 @@ impl<'a> World<'a> {
         let f = &mut self.flows[fi as usize];
         f.active = false;
         f.sender = None;
+        self.refresh_brief(fi as usize);
+        let f = &mut self.flows[fi as usize];
         let mut lost = 0;
         if let Some(c) = f.conn_mut() {
             lost = c
