@@ -61,7 +61,6 @@ use ledbat_bt_proto::{
     Bitfield, ConnId, ConnInfo, Event, Frame, Layout, Len, Message, Peer, PeerConfig,
 };
 use ledbat_core::{Duration, Instant};
-use std::collections::BTreeMap;
 
 /// Header bytes of every segment of a swarm connection: IP and TCP, 20 + 20. The thesis's
 /// LEDBAT used the same TCP framing (seed 003 section 5.3).
@@ -101,13 +100,54 @@ struct Out {
     data_transport: Transport,
 }
 
+/// A peer's [`Out`]s by neighbour: a vector sorted by peer id, so that lookups are a
+/// binary search over a few dozen contiguous entries and iteration is in id order (the
+/// order a `BTreeMap` gave, which the run's event order depends on).
+#[derive(Debug, Default)]
+struct OutMap(Vec<(PeerId, Out)>);
+
+impl OutMap {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn find(&self, n: PeerId) -> Result<usize, usize> {
+        self.0.binary_search_by_key(&n, |e| e.0)
+    }
+    fn contains_key(&self, n: PeerId) -> bool {
+        self.find(n).is_ok()
+    }
+    fn get(&self, n: PeerId) -> Option<&Out> {
+        self.find(n).ok().map(|i| &self.0[i].1)
+    }
+    fn get_mut(&mut self, n: PeerId) -> Option<&mut Out> {
+        self.find(n).ok().map(|i| &mut self.0[i].1)
+    }
+    /// Adds or replaces neighbour `n`'s entry.
+    fn insert(&mut self, n: PeerId, o: Out) {
+        match self.find(n) {
+            Ok(i) => self.0[i].1 = o,
+            Err(i) => self.0.insert(i, (n, o)),
+        }
+    }
+    fn remove(&mut self, n: PeerId) -> Option<Out> {
+        self.find(n).ok().map(|i| self.0.remove(i).1)
+    }
+    /// Entries in increasing neighbour id.
+    fn iter(&self) -> impl Iterator<Item = (PeerId, Out)> + '_ {
+        self.0.iter().copied()
+    }
+    fn values(&self) -> impl Iterator<Item = &Out> + '_ {
+        self.0.iter().map(|e| &e.1)
+    }
+}
+
 /// A peer present in the swarm.
 #[derive(Debug)]
 struct Member {
     peer: Peer<Len>,
     class: usize,
     host: u32,
-    out: BTreeMap<PeerId, Out>,
+    out: OutMap,
     next_announce: Instant,
     /// When its pending `PeerTick` fires (an earlier deadline of its protocol timers
     /// schedules another and makes that one stale).
@@ -274,7 +314,7 @@ impl<'a> World<'a> {
             peer,
             class: plan.class,
             host,
-            out: BTreeMap::new(),
+            out: OutMap::default(),
             next_announce: now + cfg.reannounce,
             next_tick: tick,
         }));
@@ -295,7 +335,7 @@ impl<'a> World<'a> {
         for n in reply {
             let sw = self.sw();
             let (mine, theirs, known) = match (&sw.members[id as usize], &sw.members[n as usize]) {
-                (Some(a), Some(b)) => (a.out.len(), b.out.len(), a.out.contains_key(&n)),
+                (Some(a), Some(b)) => (a.out.len(), b.out.len(), a.out.contains_key(n)),
                 _ => continue,
             };
             if mine >= cfg.max_initiate as usize {
@@ -476,14 +516,14 @@ impl<'a> World<'a> {
     /// Hands `from`'s queued blocks for `to` to their data flow (opening it if needed)
     /// while less than one block waits unsent in it, and sends.
     fn pump_data(&mut self, from: PeerId, to: PeerId) {
-        let Some(out) = self.member(from).and_then(|m| m.out.get(&to).copied()) else {
+        let Some(out) = self.member(from).and_then(|m| m.out.get(to).copied()) else {
             return;
         };
         let fi = match out.data {
             Some(fi) => fi,
             None => {
                 let fi = self.open_flow(from, to, out.data_transport, Carries::Data);
-                if let Some(o) = self.member(from).and_then(|m| m.out.get_mut(&to)) {
+                if let Some(o) = self.member(from).and_then(|m| m.out.get_mut(to)) {
                     o.data = Some(fi);
                 }
                 fi
@@ -543,7 +583,7 @@ impl<'a> World<'a> {
             for conn in dirty.drain(..) {
                 let Some(out) = self
                     .member(id)
-                    .and_then(|m| m.out.get(&neighbour_of(conn)).copied())
+                    .and_then(|m| m.out.get(neighbour_of(conn)).copied())
                 else {
                     continue;
                 };
@@ -727,7 +767,7 @@ impl<'a> World<'a> {
     fn disconnect(&mut self, a: PeerId, b: PeerId) {
         let now = self.now;
         for (x, y) in [(a, b), (b, a)] {
-            if let Some(o) = self.member(x).and_then(|m| m.out.remove(&y)) {
+            if let Some(o) = self.member(x).and_then(|m| m.out.remove(y)) {
                 self.close_out(o);
             }
             if let Some(m) = self.member(x) {
@@ -747,9 +787,9 @@ impl<'a> World<'a> {
         self.sw().present.retain(|&p| p != id);
         let stats = m.peer.stats();
         self.sw().measure.on_leave(id, now, stats);
-        for (&n, &out) in &m.out {
+        for (n, out) in m.out.iter() {
             self.close_out(out);
-            if let Some(o) = self.member(n).and_then(|nm| nm.out.remove(&id)) {
+            if let Some(o) = self.member(n).and_then(|nm| nm.out.remove(id)) {
                 self.close_out(o);
             }
             if let Some(nm) = self.member(n) {
