@@ -109,6 +109,10 @@ pub(super) struct LinkStats {
     pub qd_hist: LogHistogram,
     /// The queue each dequeue whose packet entered service in the window left behind.
     pub deq: DequeueStats,
+    /// Whether the arrival count, the occupancy histogram and mean, the time-weighted
+    /// queue and the queueing-delay histogram are kept; false for a swarm's uplinks, whose
+    /// report reads none of them ([`Link::swarm_uplink`]).
+    pub full: bool,
 }
 
 impl LinkStats {
@@ -130,6 +134,7 @@ impl LinkStats {
             qd_n: 0,
             qd_hist: LogHistogram::default(),
             deq: DequeueStats::default(),
+            full: true,
         }
     }
     /// Counts dequeue `d` of a link of `rate_bps` if it happened in `[warmup, end]` (ns).
@@ -144,7 +149,9 @@ impl LinkStats {
         self.qd_sum += qd as u128;
         self.qd_sq += qd as u128 * qd as u128;
         self.qd_n += 1;
-        self.qd_hist.add(qd / 1000);
+        if self.full {
+            self.qd_hist.add(qd / 1000);
+        }
     }
     pub fn qdelay_mean_sd(&self) -> (f64, f64) {
         if self.qd_n == 0 {
@@ -220,6 +227,17 @@ impl Link {
             stats: monitor.then(|| Box::new(LinkStats::new(hist_len))),
         }
     }
+
+    /// The link monitored as a swarm's uplink: the figures the swarm report reads (busy
+    /// time, drops, departures, the largest queue, the mean queueing delay, the dequeues)
+    /// and not the per-packet histograms and counts of a scenario's links, which it does
+    /// not.
+    pub fn swarm_uplink(mut self) -> Link {
+        let mut s = LinkStats::new(0);
+        s.full = false;
+        self.stats = Some(Box::new(s));
+        self
+    }
 }
 
 impl World<'_> {
@@ -275,7 +293,7 @@ impl World<'_> {
         );
         let link = &mut self.links[l];
         if let Some(s) = link.stats.as_mut() {
-            if measuring {
+            if measuring && s.full {
                 s.arrivals += 1;
             }
         }
@@ -306,10 +324,12 @@ impl World<'_> {
                     });
             if let Some(s) = link.stats.as_mut() {
                 if measuring {
-                    s.occ_sum += q as u64;
-                    s.occ_n += 1;
-                    let last = s.hist.len() - 1;
-                    s.hist[q.min(last)] += 1;
+                    if s.full {
+                        s.occ_sum += q as u64;
+                        s.occ_n += 1;
+                        let last = s.hist.len() - 1;
+                        s.hist[q.min(last)] += 1;
+                    }
                     s.max_q = s.max_q.max(q as u64 + res.is_some() as u64);
                     match res {
                         None => s.queue_drops += 1,
@@ -323,7 +343,9 @@ impl World<'_> {
                     // Time-weighted queue: each packet waits from `now` to `start`; the
                     // link is busy from `start` to `end_tx`. Both clipped to the window.
                     let clip = |a: u64, b: u64| b.min(end).saturating_sub(a.max(warmup));
-                    s.area += clip(now, start) as u128;
+                    if s.full {
+                        s.area += clip(now, start) as u128;
+                    }
                     s.busy_ns += clip(start, end_tx);
                 }
             }
@@ -348,10 +370,12 @@ impl World<'_> {
         );
         if let Some(s) = link.stats.as_mut() {
             if measuring {
-                s.occ_sum += q as u64;
-                s.occ_n += 1;
-                let last = s.hist.len() - 1;
-                s.hist[q.min(last)] += 1;
+                if s.full {
+                    s.occ_sum += q as u64;
+                    s.occ_n += 1;
+                    let last = s.hist.len() - 1;
+                    s.hist[q.min(last)] += 1;
+                }
                 s.max_q = s.max_q.max(q as u64 + admitted as u64);
                 if !admitted {
                     s.queue_drops += 1;

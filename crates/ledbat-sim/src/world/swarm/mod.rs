@@ -280,7 +280,8 @@ impl<'a> World<'a> {
             0.0,
             true,
             mss,
-        );
+        )
+        .swarm_uplink();
         let down = Link::new(
             format!("down{id}"),
             class.down,
