@@ -816,3 +816,46 @@ impl<'a> World<'a> {
         Some((sw.measure.completions() as f64 / target).min(1.0))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out(control: u32) -> Out {
+        Out {
+            control,
+            data: None,
+            data_transport: Transport::Tcp,
+        }
+    }
+
+    #[test]
+    fn out_map_iterates_in_neighbour_order_whatever_the_insertion_order() {
+        let mut m = OutMap::default();
+        for n in [7, 2, 9, 4] {
+            m.insert(n, out(n * 10));
+        }
+        let ids: Vec<PeerId> = m.iter().map(|(n, _)| n).collect();
+        assert_eq!(ids, vec![2, 4, 7, 9]);
+        assert_eq!(m.get(7).map(|o| o.control), Some(70));
+        assert!(m.get(3).is_none());
+        assert!(m.contains_key(9) && !m.contains_key(8));
+    }
+
+    #[test]
+    fn out_map_replaces_and_removes_like_a_map() {
+        let mut m = OutMap::default();
+        m.insert(5, out(1));
+        m.insert(3, out(2));
+        m.insert(5, out(3));
+        assert_eq!(m.len(), 2, "a second insert replaces");
+        assert_eq!(m.get(5).map(|o| o.control), Some(3));
+        if let Some(o) = m.get_mut(3) {
+            o.data = Some(8);
+        }
+        assert_eq!(m.remove(3).and_then(|o| o.data), Some(8));
+        assert_eq!(m.remove(3).map(|o| o.control), None);
+        let flows: Vec<u32> = m.values().map(|o| o.control).collect();
+        assert_eq!(flows, vec![3]);
+    }
+}
