@@ -18,6 +18,7 @@
 
 mod model;
 mod replay;
+mod signal;
 
 use ledbat_core::AnyController;
 use ledbat_tcp::params::TcpController;
@@ -232,7 +233,7 @@ fn the_scavenger_joins_a_slowdown_it_sees() {
 fn arb_events() -> impl Strategy<Value = Vec<Ev>> {
     prop::collection::vec(
         (
-            0u8..10,
+            0u8..11,
             1u64..50_000_000,
             1u32..4,
             0u64..200,
@@ -270,7 +271,11 @@ fn arb_events() -> impl Strategy<Value = Vec<Ev>> {
                     bytes: 1448,
                     in_flight: flight,
                 },
-                _ => Ev::Tick { now },
+                9 => Ev::Tick { now },
+                _ => Ev::DelaySource {
+                    now,
+                    rescaled: flag,
+                },
             });
         }
         v
