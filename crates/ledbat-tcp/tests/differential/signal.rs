@@ -5,9 +5,11 @@
 use crate::replay::{self, parse_step, replay_lines, Ev, Step};
 use crate::{compare, controller, MS};
 
-/// The peer's TSval offset that puts the first one-way sample 1_000_296 us below the 32-bit
-/// wrap: (tsval - tsecr) * 1000 = 4_293_967_000 = 2^32 - 1_000_296.
-const TS_GAP: u32 = 4_293_967;
+/// Peer TSval offsets: the first one-way sample 1_000_296 us below the 32-bit wrap
+/// ((tsval - tsecr) * 1000 = 4_293_967_000 = 2^32 - 1_000_296), so that the RTTs after it
+/// unwrap far above it; and at 610 ms, so that the last one-way samples (16 ms) lie below
+/// the RTTs (20 ms) on a fresh line.
+const TS_GAPS: [u32; 2] = [4_293_967, 610];
 
 /// Our echoed TSval at `now_ms` (a 1 ms clock, an ACK 10 ms after the segment left).
 fn tsecr(now_ms: u64) -> u32 {
@@ -15,9 +17,9 @@ fn tsecr(now_ms: u64) -> u32 {
 }
 
 /// A peer whose timestamp clock ticks every `us_per_tick` (2500: no rate the glue knows).
-fn tsval(now_ms: u64, us_per_tick: u64) -> u32 {
+fn tsval(now_ms: u64, us_per_tick: u64, gap: u32) -> u32 {
     tsecr(10)
-        .wrapping_add(TS_GAP)
+        .wrapping_add(gap)
         .wrapping_add(((now_ms - 10) * 1000 / us_per_tick) as u32)
 }
 
@@ -28,7 +30,7 @@ struct SigStep {
 }
 
 /// Drives `sigack` every 10 ms for `n` ACKs, with an RTT of 20 ms.
-fn glue_run(name: &str, params: &[&str], us_per_tick: u64, n: u64) -> Vec<SigStep> {
+fn glue_run(name: &str, params: &[&str], us_per_tick: u64, gap: u32, n: u64) -> Vec<SigStep> {
     let c = controller(name, params);
     let mut body = String::new();
     for k in 1..=n {
@@ -36,7 +38,7 @@ fn glue_run(name: &str, params: &[&str], us_per_tick: u64, n: u64) -> Vec<SigSte
         body += &format!(
             "sigack {} 1 1 1 {} {} 1000 20000\n",
             ms * MS,
-            tsval(ms, us_per_tick),
+            tsval(ms, us_per_tick, gap),
             tsecr(ms)
         );
     }
@@ -58,14 +60,18 @@ fn glue_run(name: &str, params: &[&str], us_per_tick: u64, n: u64) -> Vec<SigSte
 #[test]
 fn the_fallback_to_rtts_starts_a_fresh_base_and_keeps_the_window() {
     // 2.5 ms per tick matches none of 1 us, 1 ms, 4 ms, 10 ms: at the ACK 1 s after the
-    // first (the 101st), the glue gives up the one-way samples. Before it they fell from
-    // 2^32 - 1_000_296 us by 0.6 ms per ms (600 ms in the second); the first RTT sample,
-    // 20_000 us, is 1.62 s above them on the continuous line: without a reset that reads as
-    // 1.62 s of queue and the window falls to its minimum.
-    for name in ["ledbat", "ledbat-md", "ledbat-linear-min", "ledbat-mdvar"] {
-        let run = glue_run(name, &[], 2500, 300);
+    // first (the 101st), the glue gives up the one-way samples. Before it they fell by
+    // 0.6 ms per ms (600 ms in the second) from 2^32 - 1_000_296 us: the first RTT sample,
+    // 20_000 us, is 1.62 s above them on the continuous line, and without a reset that reads
+    // as 1.62 s of queue and the window falls to its minimum; or from 610 ms to 16 ms: a base
+    // kept from them would read 4 ms of queue in an RTT that does not change.
+    for (name, gap) in ["ledbat", "ledbat-md", "ledbat-linear-min", "ledbat-mdvar"]
+        .into_iter()
+        .flat_map(|n| TS_GAPS.map(|g| (n, g)))
+    {
+        let run = glue_run(name, &[], 2500, gap, 300);
         assert_eq!(run[0].result, 1, "{name}: a one-way sample");
-        assert_eq!(run[0].sample, Some(4_293_967_000));
+        assert_eq!(run[0].sample, Some(gap.wrapping_mul(1000)));
         for (i, s) in run.iter().enumerate().take(100) {
             assert_eq!(s.result, 1, "{name}: ACK {i} is one-way");
         }
@@ -88,12 +94,12 @@ fn a_learnt_peer_clock_rate_starts_a_fresh_history() {
     // 4 ms per tick: learnt at the 101st ACK (250 ticks in 1000 ms), which rescales. The
     // samples before it assumed 1 ms per tick; from it on (tsval * 4000 - tsecr * 1000) they
     // are on the true scale, which the base must be built on alone.
-    let run = glue_run("ledbat", &[], 4000, 300);
+    let run = glue_run("ledbat", &[], 4000, TS_GAPS[0], 300);
     assert_eq!(run[100].result, 1 | 2 | 4);
     let first = run[100].sample.expect("a one-way sample");
     assert_eq!(
         first,
-        tsval(1010, 4000)
+        tsval(1010, 4000, TS_GAPS[0])
             .wrapping_mul(4000)
             .wrapping_sub(tsecr(1010).wrapping_mul(1000))
     );
@@ -116,7 +122,10 @@ fn without_timestamps_or_with_the_rtt_signal_nothing_changes_source() {
         .map(|k| format!("sigack {} 0 0 1 0 0 1000 20000\n", k * 10 * MS))
         .collect();
     let lines = replay_lines(&p, 1448, &body);
-    assert!(lines[1..].iter().all(|l| l.starts_with("1 20000 ")), "{lines:?}");
+    assert!(
+        lines[1..].iter().all(|l| l.starts_with("1 20000 ")),
+        "{lines:?}"
+    );
     // a duplicate ACK (snd_una not advanced) gives no one-way sample
     let lines = replay_lines(&p, 1448, "sigack 10000000 1 1 0 5 6 1000 20000\n");
     assert!(lines[1].starts_with("0 - "), "{lines:?}");
@@ -124,18 +133,20 @@ fn without_timestamps_or_with_the_rtt_signal_nothing_changes_source() {
     let body: String = (1..=150)
         .map(|k| {
             let ms = k * 10;
-            format!("sigack {} 1 1 1 {} {} 1000 20000\n", ms * MS, tsval(ms, 2500), tsecr(ms))
+            let ts = tsval(ms, 2500, TS_GAPS[0]);
+            format!("sigack {} 1 1 1 {ts} {} 1000 20000\n", ms * MS, tsecr(ms))
         })
         .collect();
     let lines = replay_lines(&c.params().expect("kernel params"), 1448, &body);
     assert!(lines[1..].iter().all(|l| l.starts_with("1 20000 ")));
 }
 
-/// One-way samples below the wrap, a source change, then RTT samples: the core and the
-/// kernel build must forget the same state. `change` false shows what the reset prevents.
-fn scripted(change: bool) -> Vec<Ev> {
+/// One-way samples falling from `first` us by 6 ms per ACK, a source change, then RTT
+/// samples: the core and the kernel build must forget the same state. `change` false shows
+/// what the reset prevents.
+fn scripted(change: bool, first: u64) -> Vec<Ev> {
     let mut v = Vec::new();
-    let mut now = 10 * MS;
+    let mut now = 100 * MS;
     for k in 0..100u64 {
         v.push(Ev::Ack {
             now,
@@ -144,7 +155,7 @@ fn scripted(change: bool) -> Vec<Ev> {
             flight: 10 * 1448,
             newest_sent: now - 20 * MS,
             rtt: Some(20 * MS + (k % 5) * MS),
-            delay: Some((4_293_967_000u64 - k * 6_000 + (k % 3) * 2_000) as u32),
+            delay: Some((first - k * 6_000 + (k % 3) * 2_000) as u32),
         });
         now += 10 * MS;
     }
@@ -181,20 +192,28 @@ fn both_builds_forget_the_old_scale_alike() {
         ("tcp-lp", &[]),
     ] {
         let c = controller(name, params);
-        let mut core = c.config.build(1448).expect("core controller");
-        let events: Vec<(Ev, Step)> = scripted(true)
-            .into_iter()
-            .map(|e| {
-                replay::apply(&mut core, &e);
-                let st = replay::snapshot(&core);
-                (e, st)
-            })
-            .collect();
-        compare(&format!("{name} {params:?} source change"), &c, &events, 1448);
-        if name != "tcp-lp" {
-            // after the change the queue is the RTT above its minimum since: 0-6 ms
-            for (_, st) in &events[101..] {
-                assert!(st.qd.is_some_and(|q| q <= 6 * MS), "{name}: {st:?}");
+        // below the wrap (the RTTs unwrap far above), and ending at 7 ms (below the RTTs)
+        for first in [4_293_967_000, 601_000] {
+            let mut core = c.config.build(1448).expect("core controller");
+            let events: Vec<(Ev, Step)> = scripted(true, first)
+                .into_iter()
+                .map(|e| {
+                    replay::apply(&mut core, &e);
+                    let st = replay::snapshot(&core);
+                    (e, st)
+                })
+                .collect();
+            compare(
+                &format!("{name} {params:?} source change"),
+                &c,
+                &events,
+                1448,
+            );
+            if name != "tcp-lp" {
+                // after the change the queue is the RTT above its minimum since: 0-6 ms
+                for (_, st) in &events[101..] {
+                    assert!(st.qd.is_some_and(|q| q <= 6 * MS), "{name}: {st:?}");
+                }
             }
         }
     }
@@ -206,7 +225,7 @@ fn without_the_reset_the_two_scales_read_as_seconds_of_queue() {
     let c = controller("ledbat", &["target=25ms"]);
     let mut core = c.config.build(1448).expect("core controller");
     let mut worst = 0;
-    for e in scripted(false) {
+    for e in scripted(false, 4_293_967_000) {
         replay::apply(&mut core, &e);
         worst = worst.max(replay::snapshot(&core).qd.unwrap_or(0));
     }
