@@ -154,6 +154,12 @@ pub trait Controller: std::fmt::Debug + Send {
     }
     /// Called by drivers at or after [`Controller::next_tick`].
     fn on_tick(&mut self, _now: Instant) {}
+    /// The one-way delay samples that follow come from another source or on another scale
+    /// than those before (a driver that falls back from one-way delays to RTTs, or learns
+    /// that the peer's timestamp clock ticks at another rate than it assumed): controllers
+    /// that keep a delay history forget it, so that the two scales never meet in one
+    /// minimum (the window and loss state are kept). The default ignores it.
+    fn on_delay_source_change(&mut self, _now: Instant) {}
     /// State snapshot.
     fn metrics(&self) -> Metrics;
 }
@@ -191,6 +197,9 @@ impl<C: Controller + ?Sized> Controller for Box<C> {
     }
     fn on_tick(&mut self, now: Instant) {
         (**self).on_tick(now)
+    }
+    fn on_delay_source_change(&mut self, now: Instant) {
+        (**self).on_delay_source_change(now)
     }
     fn metrics(&self) -> Metrics {
         (**self).metrics()

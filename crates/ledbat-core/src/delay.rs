@@ -331,6 +331,23 @@ impl DelayEstimator {
         self.last_rollover = None;
     }
 
+    /// Forgets every forward sample (base history, current filter, unwrapper) and the
+    /// reverse minimum: the samples that follow are on another scale
+    /// ([`crate::Controller::on_delay_source_change`]). The minimum RTT and the sample count
+    /// are kept.
+    pub fn reset_signal(&mut self) {
+        self.reset_base();
+        self.unwrap = Unwrapper::default();
+        self.anchor = None;
+        self.current_head = 0;
+        self.current_len = 0;
+        self.ewma = None;
+        if let Some(r) = self.reverse.as_mut() {
+            r.unwrap = Unwrapper::default();
+            r.min = None;
+        }
+    }
+
     /// When the next base bucket will open (the next base-delay refresh), if known.
     pub fn next_rollover(&self) -> Option<Instant> {
         self.last_rollover.map(|t| t + self.config.base_interval)
@@ -361,6 +378,33 @@ mod tests {
         }
         // base 50 ms, current = min of last 4 = 60 ms.
         assert_eq!(e.queuing_delay(), Some(Duration::from_millis(10)));
+    }
+
+    #[test]
+    fn a_source_change_forgets_the_old_scale() {
+        // One-way samples just below the 32-bit wrap, then RTTs of 20-23 ms. On one line the
+        // 20 ms sample unwraps to 20_000 + 2^32 - 4_293_967_000 = 1_020_296 us above the old
+        // base (4_293_967_000): a second of queue. After the reset it is the new base.
+        let t = Instant::from_secs(1);
+        let old = [4_293_967_000u32, 4_293_968_000, 4_293_969_000];
+        let mut kept = est(DelayConfig::default());
+        let mut reset = est(DelayConfig::default());
+        for s in old {
+            kept.on_sample(t, DelaySample(s));
+            reset.on_sample(t, DelaySample(s));
+        }
+        reset.reset_signal();
+        assert_eq!(reset.queuing_delay(), None);
+        assert_eq!(reset.base_delay(), None);
+        for s in [21_000u32, 20_000, 22_000, 23_000] {
+            kept.on_sample(t, DelaySample(s));
+            reset.on_sample(t, DelaySample(s));
+        }
+        assert_eq!(kept.queuing_delay(), Some(Duration::from_micros(1_020_296)));
+        // the filter holds 21, 20, 22 and 23 ms: its minimum is the base
+        assert_eq!(reset.queuing_delay(), Some(Duration::ZERO));
+        assert_eq!(reset.base_delay(), Some(Duration::from_millis(20)));
+        assert_eq!(reset.samples, 7);
     }
 
     #[test]

@@ -184,6 +184,10 @@ impl Controller for LinearMin {
         self.st.window()
     }
 
+    fn on_delay_source_change(&mut self, _now: Instant) {
+        self.st.delay.reset_signal();
+    }
+
     fn metrics(&self) -> Metrics {
         self.st.metrics(self.st.phase(), self.cfg.gain)
     }

@@ -188,6 +188,10 @@ impl Controller for Md {
         self.st.window()
     }
 
+    fn on_delay_source_change(&mut self, _now: Instant) {
+        self.st.delay.reset_signal();
+    }
+
     fn metrics(&self) -> Metrics {
         self.st.metrics("avoidance", self.cfg.gain)
     }

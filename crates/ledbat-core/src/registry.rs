@@ -154,6 +154,9 @@ macro_rules! builtin {
             fn on_tick(&mut self, now: Instant) {
                 match self { $( AnyController::$variant(c) => c.on_tick(now), )* }
             }
+            fn on_delay_source_change(&mut self, now: Instant) {
+                match self { $( AnyController::$variant(c) => c.on_delay_source_change(now), )* }
+            }
             fn metrics(&self) -> Metrics {
                 match self { $( AnyController::$variant(c) => c.metrics(), )* }
             }

@@ -283,6 +283,18 @@ impl Controller for TcpLp {
         self.w.window_at_least(self.w.mss)
     }
 
+    /// The relative delays start again from the next sample: unwrapper, origin, smoothed
+    /// delay and range (the window and the inference period are kept).
+    fn on_delay_source_change(&mut self, _now: Instant) {
+        self.unwrap = Unwrapper::default();
+        self.origin = None;
+        self.smoothed = None;
+        self.d_min = f64::INFINITY;
+        self.d_max = f64::NEG_INFINITY;
+        self.d_max_rsv = None;
+        self.lowest = f64::INFINITY;
+    }
+
     fn metrics(&self) -> Metrics {
         let queuing = self
             .smoothed

@@ -39,7 +39,7 @@
 #include <bpf/bpf_endian.h>
 
 #include "../csrc/lbcc.h"
-#include "../csrc/lbcc_owd.h"
+#include "../csrc/lbcc_signal.h"
 #include "../csrc/lbcc_stats.h"
 #include "../csrc/lbcc_trace.h"
 
@@ -61,7 +61,7 @@ struct lb_conn {
 	/* the statistics key, taken while the connection has its ports (at release the local
 	 * port may already be given back) */
 	struct lb_flow_key key;
-	struct lb_owd owd;
+	struct lb_sig sig;       /* the delay signal's source (csrc/lbcc_signal.h) */
 	__u64 prior_cwnd;        /* Q32 window before the last loss or timeout (undo) */
 	__u64 last_stats_ns;
 	__u64 reduction_snd_nxt; /* snd_nxt at the last reduction */
@@ -71,9 +71,6 @@ struct lb_conn {
 	__u32 last_una;          /* tcp_sock.snd_una at the last ACK */
 	__u32 flight_peak;       /* the most outstanding lately (lb_flightsize), packets */
 	__u64 flight_peak_ns;
-	__u8 owd_unusable;
-	__u8 no_timestamps;
-	__u8 _pad[2];
 };
 
 struct {
@@ -253,14 +250,14 @@ static __always_inline void lb_publish(struct sock *sk, struct tcp_sock *tp, str
 	s->srtt_ns = c->cc.rtt.srtt_ns;
 	s->slowdowns = c->cc.sd.count;
 	s->delay_samples = c->cc.delay.samples;
-	s->owd_us_per_tick = c->owd.state == LB_OWD_KNOWN ? c->owd.peer_us_per_tick : 0;
+	s->owd_us_per_tick = c->sig.owd.state == LB_OWD_KNOWN ? c->sig.owd.peer_us_per_tick : 0;
 	s->losses = c->losses;
 	s->timeouts = c->timeouts;
 	s->undos = c->undos;
 	s->phase = lb_phase(&c->cc, &lb_params);
-	if (c->owd_unusable)
+	if (c->sig.owd_unusable)
 		flags |= LB_FLOW_OWD_UNUSABLE;
-	if (c->no_timestamps)
+	if (c->sig.no_timestamps)
 		flags |= LB_FLOW_NO_TIMESTAMPS;
 	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(&c->cc, now))
 		flags |= LB_FLOW_PAUSED;
@@ -337,46 +334,32 @@ void BPF_PROG(ledbat_release, struct sock *sk)
 		bpf_map_delete_elem(&lb_stats, &c->key);
 }
 
-/* The delay sample of this ACK for the RFC family and TCP-LP (LEDBAT++ takes the RTT).
- * A one-way sample is taken only from an ACK that advances snd_una: on a duplicate or
- * SACK-only ACK an RFC 7323 receiver echoes the TSval of the segment before the hole, sent
- * up to an RTT earlier, so the sample would grow by that age (the kernel's own TSecr RTT
- * is likewise taken only when data is cumulatively acknowledged). */
-static __always_inline int lb_delay_of_ack(struct tcp_sock *tp, struct lb_conn *c, __u64 now,
-					   __s32 rtt_us, int una_advanced, __u32 *sample)
+/* The delay sample of this ACK for the RFC family and TCP-LP (LEDBAT++ takes the RTT), as
+ * csrc/lbcc_signal.h chooses it. When the samples change source or scale (the fallback
+ * from one-way delays to RTTs, a relearnt peer clock rate) the controller forgets the old
+ * ones first, and the trace records it. */
+static __always_inline int lb_delay_of_ack(struct sock *sk, struct tcp_sock *tp,
+					   struct lb_conn *c, __u64 now, __s32 rtt_us,
+					   int una_advanced, __u32 *sample)
 {
-	if (lb_params.signal == LB_SIGNAL_OWD && !c->owd_unusable) {
-		int rescaled = 0;
+	struct lb_sig_in in = {};
+	int r;
 
-		if (!BPF_CORE_READ_BITFIELD(tp, rx_opt.tstamp_ok)) {
-			c->no_timestamps = 1;
-		} else if (!una_advanced) {
-			return 0;
-		} else if (BPF_CORE_READ_BITFIELD(tp, rx_opt.saw_tstamp)) {
-			__u32 ours = 1000;
-
-			if (bpf_core_field_exists(tp->tcp_usec_ts) &&
-			    BPF_CORE_READ_BITFIELD(tp, tcp_usec_ts))
-				ours = 1;
-			if (lb_owd_sample(&c->owd, now, tp->rx_opt.rcv_tsval, tp->rx_opt.rcv_tsecr,
-					  ours, sample, &rescaled)) {
-				if (rescaled)
-					lb_delay_reset_base(&c->cc.delay);
-				return 1;
-			}
-			if (c->owd.state == LB_OWD_UNUSABLE)
-				c->owd_unusable = 1;
-			return 0;
-		} else {
-			return 0;
-		}
+	in.tstamp_ok = BPF_CORE_READ_BITFIELD(tp, rx_opt.tstamp_ok);
+	in.saw_tstamp = BPF_CORE_READ_BITFIELD(tp, rx_opt.saw_tstamp);
+	in.una_advanced = una_advanced;
+	in.tsval = tp->rx_opt.rcv_tsval;
+	in.tsecr = tp->rx_opt.rcv_tsecr;
+	in.ours = 1000;
+	if (bpf_core_field_exists(tp->tcp_usec_ts) && BPF_CORE_READ_BITFIELD(tp, tcp_usec_ts))
+		in.ours = 1;
+	in.rtt_us = rtt_us;
+	r = lb_signal_of_ack(&c->sig, &lb_params, now, &in, sample);
+	if (r & LB_SIG_CHANGED) {
+		lb_on_delay_source_change(&c->cc, &lb_params);
+		lb_emit(sk, c, LB_EV_SOURCE, (r & LB_SIG_RESCALED) ? 2 : 1, now, 0, 0, 0, 0, 0, 0);
 	}
-	/* the RTT signal, and the fallback when timestamps give none */
-	if (rtt_us > 0) {
-		*sample = (__u32)rtt_us;
-		return 1;
-	}
-	return 0;
+	return r & LB_SIG_SAMPLE;
 }
 
 SEC("struct_ops/ledbat_pkts_acked")
@@ -412,7 +395,8 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 		a.newest_sent_ns = (__s32)(tp->snd_una - (__u32)c->reduction_snd_nxt) > 0 ? now : 0;
 	}
 	if (lb_params.algo != LB_ALGO_LEDBAT_PP)
-		a.has_delay = (__u8)lb_delay_of_ack(tp, c, now, rtt_us, una_advanced, &a.delay_us);
+		a.has_delay =
+			(__u8)lb_delay_of_ack(sk, tp, c, now, rtt_us, una_advanced, &a.delay_us);
 	lb_on_ack(&c->cc, &lb_params, now, &a);
 	lb_emit(sk, c, LB_EV_ACK, a.has_rtt | (a.has_delay << 1), now, a.bytes_acked,
 		a.flight_before, a.newest_sent_ns, a.rtt_ns, a.delay_us, a.packets_acked);

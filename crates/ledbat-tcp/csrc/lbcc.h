@@ -91,6 +91,22 @@ LB_INLINE void lb_on_tick(struct lb_cc *c, lb_params_t *p, __u64 now)
 		lb_pp_poll(c, p, now);
 }
 
+/*
+ * The delay samples that follow come from another source or on another scale (the glue fell
+ * back from one-way delays to RTTs, or relearnt the peer's clock rate): forget every sample
+ * of the old one (`Controller::on_delay_source_change`). LEDBAT++ always takes the RTT and
+ * keeps its history.
+ */
+LB_INLINE void lb_on_delay_source_change(struct lb_cc *c, lb_params_t *p)
+{
+	if (p->algo == LB_ALGO_LEDBAT_PP)
+		return;
+	if (p->algo == LB_ALGO_TCP_LP)
+		lb_lp_reset_signal(c);
+	else
+		lb_delay_reset_signal(&c->delay);
+}
+
 /* The window in whole bytes (`Controller::window`). */
 LB_INLINE __u64 lb_window(const struct lb_cc *c, lb_params_t *p)
 {

@@ -164,6 +164,23 @@ LB_INLINE void lb_delay_reset_base(struct lb_delay *d)
 	d->has_rollover = 0;
 }
 
+/*
+ * Forgets every sample of the delay signal: the base history, the current filter and the
+ * unwrapper's last sample (`DelayEstimator::reset_signal`). For a change of the signal's
+ * source or scale (the glue's fallback from one-way delays to RTTs, a relearnt peer clock
+ * rate): the continuous line is built from differences of consecutive samples, so a sample
+ * of the new scale after one of the old would land at a random offset from the base (the
+ * two sources' offsets differ by anything in +-2^31 us) and read as minutes of queue. The
+ * minimum RTT and the sample count are kept.
+ */
+LB_INLINE void lb_delay_reset_signal(struct lb_delay *d)
+{
+	lb_delay_reset_base(d);
+	d->cur_head = 0;
+	d->cur_len = 0;
+	d->has_last = 0;
+}
+
 LB_INLINE int lb_delay_current(const struct lb_delay *d, __s64 *out)
 {
 	if (d->cur_len == 0)

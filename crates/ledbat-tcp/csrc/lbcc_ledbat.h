@@ -59,11 +59,19 @@ struct lb_slowdowns {
 	__u64 peak_flight;       /* bytes */
 	__u64 peak_qd_ns;
 	__u64 dip_since_ns;
+	/* slowdown_backoff: the interval's factor (0 read as 1), and what the last hold of the
+	 * flow's own saw (`competitor::Competitor`'s hold measurement, `LedbatPp::hold_base`) */
+	__u64 backoff;
+	__u64 hold_start_ns;
+	__u64 hold_rtt_ns;
+	__u64 hold_min_ns;       /* smallest queuing delay from one RTT into the hold */
+	__u64 hold_base_ns;      /* the base delay when the hold began */
 	__u8 phase;
 	__u8 has_at, has_start, has_end, has_ssthresh;
 	__u8 first_scheduled, join_pending, joined;
 	__u8 early, has_above, armed, has_dip;
-	__u8 _pad[4];
+	__u8 has_hold_start, has_hold_min, has_hold_base;
+	__u8 _pad[1];
 };
 
 /* TCP-LP's Reno window and delay range (lbcc_lp.h), 32.32 fixed point. */

@@ -231,4 +231,17 @@ LB_INLINE void lb_lp_ack(struct lb_cc *c, lb_params_t *p, __u64 now,
 	}
 }
 
+/* TCP-LP's share of lb_on_delay_source_change: the unwrapper, the origin, the smoothed delay
+ * and the delay range start again from the next sample (the window and the inference
+ * period are kept). */
+LB_INLINE void lb_lp_reset_signal(struct lb_cc *c)
+{
+	c->delay.has_last = 0;
+	c->lp.has_origin = 0;
+	c->lp.has_smoothed = 0;
+	c->lp.has_range = 0;
+	c->lp.has_rsv = 0;
+	c->lp.has_lowest = 0;
+}
+
 #endif

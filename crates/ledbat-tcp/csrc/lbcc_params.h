@@ -18,7 +18,7 @@
 
 /* "LBCC" and the layout's version. */
 #define LB_PARAMS_MAGIC 0x4c424343ULL
-#define LB_PARAMS_VERSION 1ULL
+#define LB_PARAMS_VERSION 2ULL
 
 /* Largest base history and current filter the kernel build keeps (ledbat-core allows more
  * and the loader refuses such configurations with a message). */
@@ -80,9 +80,12 @@ struct lb_params {
 	__u64 lp_alpha_q32;
 	__u64 lp_delta_q32;
 	__u64 lp_inference_rtts_q16;
+	/* LEDBAT++: the slowdown interval's largest factor (`slowdown_backoff`, a whole
+	 * number >= 1; 1 the draft's fixed interval) */
+	__u64 slowdown_max_backoff;
 };
 
-#define LB_PARAMS_WORDS 35
+#define LB_PARAMS_WORDS 36
 
 /* Bytes after the parameters in the BPF object's read-only data for the loader's JSON
  * description of the configuration (`ledbat tcp list` reads it back from the kernel). */

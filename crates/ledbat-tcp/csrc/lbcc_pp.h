@@ -143,6 +143,7 @@ LB_INLINE void lb_sd_end_ramp(struct lb_slowdowns *s, lb_params_t *p, __u64 now)
 		return;
 	start = s->has_start ? s->start_ns : now;
 	k = s->early ? p->slowdown_interval_q16 / 2 : p->slowdown_interval_q16;
+	k *= s->backoff ? s->backoff : 1;
 	s->early = 0;
 	s->at_ns = now + lb_scale_q16(lb_since(now, start), k);
 	s->has_at = 1;
@@ -150,6 +151,16 @@ LB_INLINE void lb_sd_end_ramp(struct lb_slowdowns *s, lb_params_t *p, __u64 now)
 	s->has_end = 1;
 	s->has_ssthresh = 0;
 	s->phase = LB_SD_IDLE;
+}
+
+/* What the flow's last own hold saw (`Slowdowns::found_base`): the base where it was, which
+ * doubles the interval's factor up to slowdown_max_backoff; else the factor is 1 again. */
+LB_INLINE void lb_sd_found_base(struct lb_slowdowns *s, lb_params_t *p, int same)
+{
+	__u64 b = s->backoff ? s->backoff : 1;
+	__u64 most = p->slowdown_max_backoff ? p->slowdown_max_backoff : 1;
+
+	s->backoff = same ? lb_min_u64(2 * b, most) : 1;
 }
 
 /* ---- LEDBAT++ (ledbat_pp.rs) ---- */
@@ -258,22 +269,62 @@ LB_INLINE __u64 lb_pp_eta(const struct lb_cc *c)
 	return eta;
 }
 
+/* A hold ended (`LedbatPp::hold_ended` with the competitor detection off): after one of the
+ * flow's own, the backoff learns whether the queue drained (below eta from one RTT into the
+ * hold) and the base stayed where it was. */
+LB_INLINE void lb_pp_hold_ended(struct lb_cc *c, lb_params_t *p)
+{
+	struct lb_slowdowns *s = &c->sd;
+
+	if (s->has_hold_base) {
+		__u64 base = 0;
+		int drained = s->has_hold_min && s->hold_min_ns <= lb_pp_eta(c);
+		int same = lb_base_delay(&c->delay, &base) && base == s->hold_base_ns;
+
+		s->has_hold_base = 0;
+		lb_sd_found_base(s, p, drained && same);
+	}
+	s->has_hold_start = 0;
+}
+
 LB_INLINE void lb_pp_poll(struct lb_cc *c, lb_params_t *p, __u64 now)
 {
 	__u64 w, rtt;
-	int pause;
+	int pause, was_hold;
 
 	if (c->pp_slow_start)
 		return;
 	w = lb_pp_hold_window(c, p);
 	rtt = lb_srtt_or_target(c, p);
 	pause = lb_pp_join_would_pause(c, p);
+	was_hold = c->sd.phase == LB_SD_HOLD;
 	if (lb_sd_poll(&c->sd, p, now, &c->cwnd, w, rtt)) {
 		c->ramp_from_bdp = w > lb_pkts_to_bytes_q32(p->hold_packets_q32, c->mss);
 		c->pause = c->sd.joined && pause;
 		if (c->pause && c->sd.phase != LB_SD_IDLE)
 			c->sd.early = 1;
+		if (!c->sd.joined) {
+			c->sd.hold_start_ns = now;
+			c->sd.hold_rtt_ns = rtt;
+			c->sd.has_hold_start = 1;
+			c->sd.has_hold_min = 0;
+			c->sd.has_hold_base = (__u8)lb_base_delay(&c->delay, &c->sd.hold_base_ns);
+		}
 	}
+	if (was_hold && c->sd.phase != LB_SD_HOLD)
+		lb_pp_hold_ended(c, p);
+}
+
+/* The smallest queuing delay of the flow's own hold, from one RTT into it. */
+LB_INLINE void lb_pp_hold_sample(struct lb_cc *c, __u64 now, __u64 qd)
+{
+	struct lb_slowdowns *s = &c->sd;
+
+	if (lb_pp_phase(c) != LB_PP_HOLD || s->joined || !s->has_hold_start ||
+	    lb_since(now, s->hold_start_ns) < s->hold_rtt_ns)
+		return;
+	s->hold_min_ns = s->has_hold_min ? lb_min_u64(s->hold_min_ns, qd) : qd;
+	s->has_hold_min = 1;
 }
 
 /* `SlowStart::restart_due` behind `LedbatPp::restart_if_empty`. */
@@ -392,6 +443,7 @@ LB_INLINE void lb_pp_ack(struct lb_cc *c, lb_params_t *p, __u64 now,
 		return;
 	c->last_qd_ns = qd;
 	c->has_qd = 1;
+	lb_pp_hold_sample(c, now, qd);
 	lb_pp_restart_if_empty(c, p, now, qd);
 	phase = lb_pp_phase(c);
 	if (phase == LB_PP_SLOW_START || phase == LB_PP_RAMP) {

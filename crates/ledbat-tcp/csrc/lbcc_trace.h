@@ -20,6 +20,9 @@ enum lb_trace_kind {
 	LB_EV_TIMEOUT = 4,       /* flags 1 rto, 2 idle */
 	LB_EV_SENT = 5,          /* a in_flight */
 	LB_EV_UNDO = 6,          /* the kernel undid a reduction; the window was restored */
+	LB_EV_SOURCE = 7,        /* the delay samples changed source or scale and the old ones
+				  * were forgotten (lb_on_delay_source_change); flags 1 one-way
+				  * delays gave way to RTTs, 2 the peer's clock rate was learnt */
 };
 
 struct lb_trace_event {

@@ -12,17 +12,22 @@
  *   timeout NOW rto|idle
  *   sent NOW IN_FLIGHT
  *   tick NOW
+ *   source NOW                  the delay samples change source (lb_on_delay_source_change)
  *   owd NOW TSVAL TSECR OUR_US_PER_TICK   (the glue's timestamp conversion alone)
+ *   sigack NOW TSTAMP_OK SAW_TSTAMP UNA_ADVANCED TSVAL TSECR OUR_US_PER_TICK RTT_US|-
+ *                               the glue's choice of the delay sample (lbcc_signal.h) and
+ *                               the reset it asks for, then an ACK of one MSS with ten in
+ *                               flight, sent one RTT (else 1 ms) before NOW
  *
- * Output per event: "CWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS NEXT_TICK|- BASE_NS|-", or for
- * `owd`: "SAMPLE|- RESCALED STATE".
+ * Output per event: "CWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS NEXT_TICK|- BASE_NS|-", for
+ * `owd`: "SAMPLE|- RESCALED STATE", for `sigack`: "RESULT SAMPLE|- " and then the state.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lbcc.h"
-#include "lbcc_owd.h"
+#include "lbcc_signal.h"
 
 static int parse_opt(const char *s, __u64 *v)
 {
@@ -59,6 +64,7 @@ int main(void)
 	static struct lb_params p;
 	static struct lb_cc c;
 	static struct lb_owd o;
+	static struct lb_sig sig;
 	int have_params = 0;
 
 	while (fgets(line, sizeof(line), stdin)) {
@@ -109,6 +115,7 @@ int main(void)
 		}
 		if (strcmp(argv[0], "init") == 0 && argc == 2) {
 			memset(&c, 0, sizeof(c));
+			memset(&sig, 0, sizeof(sig));
 			lb_init(&c, &p, strtoull(argv[1], NULL, 10));
 		} else if (strcmp(argv[0], "ack") == 0 && argc == 8) {
 			struct lb_ack a;
@@ -135,6 +142,42 @@ int main(void)
 			lb_on_sent(&c, &p, strtoull(argv[1], NULL, 10), strtoull(argv[2], NULL, 10));
 		} else if (strcmp(argv[0], "tick") == 0 && argc == 2) {
 			lb_on_tick(&c, &p, strtoull(argv[1], NULL, 10));
+		} else if (strcmp(argv[0], "source") == 0 && argc == 2) {
+			lb_on_delay_source_change(&c, &p);
+		} else if (strcmp(argv[0], "sigack") == 0 && argc == 9) {
+			struct lb_sig_in in;
+			struct lb_ack a;
+			__u64 now = strtoull(argv[1], NULL, 10), rtt;
+			__u32 sample = 0;
+			int r;
+
+			memset(&in, 0, sizeof(in));
+			memset(&a, 0, sizeof(a));
+			in.tstamp_ok = (__u8)atoi(argv[2]);
+			in.saw_tstamp = (__u8)atoi(argv[3]);
+			in.una_advanced = (__u8)atoi(argv[4]);
+			in.tsval = (__u32)strtoul(argv[5], NULL, 10);
+			in.tsecr = (__u32)strtoul(argv[6], NULL, 10);
+			in.ours = (__u32)strtoul(argv[7], NULL, 10);
+			in.rtt_us = parse_opt(argv[8], &rtt) ? (__s32)rtt : -1;
+			r = lb_signal_of_ack(&sig, &p, now, &in, &sample);
+			if (r & LB_SIG_CHANGED)
+				lb_on_delay_source_change(&c, &p);
+			a.bytes_acked = c.mss;
+			a.packets_acked = 1;
+			a.flight_before = 10 * c.mss;
+			if (in.rtt_us > 0) {
+				a.has_rtt = 1;
+				a.rtt_ns = (__u64)in.rtt_us * LB_NS_PER_US;
+			}
+			a.newest_sent_ns = lb_sat_sub(now, a.has_rtt ? a.rtt_ns : LB_NS_PER_MS);
+			a.has_delay = (r & LB_SIG_SAMPLE) != 0;
+			a.delay_us = sample;
+			lb_on_ack(&c, &p, now, &a);
+			if (r & LB_SIG_SAMPLE)
+				printf("%d %u ", r, sample);
+			else
+				printf("%d - ", r);
 		} else {
 			fprintf(stderr, "replay: cannot read event '%s' with %d fields\n", argv[0],
 				argc);

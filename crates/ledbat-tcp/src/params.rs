@@ -25,9 +25,9 @@ use serde::{Deserialize, Serialize};
 /// `LB_PARAMS_MAGIC` of `csrc/lbcc_params.h` ("LBCC").
 pub const MAGIC: u64 = 0x4c42_4343;
 /// `LB_PARAMS_VERSION`: the layout of [`LbParams`].
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
 /// `LB_PARAMS_WORDS`.
-pub const WORDS: usize = 35;
+pub const WORDS: usize = 36;
 /// `LB_MAX_BASE`: the most base-history buckets the kernel build keeps.
 pub const MAX_BASE_HISTORY: usize = 32;
 /// `LB_MAX_FILTER`: the most current-filter samples the kernel build keeps.
@@ -302,6 +302,7 @@ pub struct LbParams {
     pub lp_alpha_q32: u64,
     pub lp_delta_q32: u64,
     pub lp_inference_rtts_q16: u64,
+    pub slowdown_max_backoff: u64,
 }
 
 /// `x` in 32.32 fixed point, rounded to nearest.
@@ -405,16 +406,18 @@ impl LbParams {
                     .into(),
             });
         }
-        if c.slowdown_backoff != 1.0 {
+        if c.slowdown_backoff.fract() != 0.0 {
             return Err(ParamsError::Unsupported {
                 controller: name.to_string(),
                 field: "slowdown_backoff".into(),
                 reason: format!(
-                    "the kernel build keeps the draft's fixed slowdown interval (1), got {}",
+                    "the kernel build takes a whole number (its factors stay exact), got {}",
                     c.slowdown_backoff
                 ),
             });
         }
+        // validated by the core: 1 to 1000
+        self.slowdown_max_backoff = c.slowdown_backoff as u64;
         self.max_gain_divisor = c.max_gain_divisor as u64;
         self.slow_start = c.slow_start as u64;
         self.ss_exit_gt_ns = floor_product(c.slow_start_exit, c.target);
@@ -471,6 +474,7 @@ impl LbParams {
             self.lp_alpha_q32,
             self.lp_delta_q32,
             self.lp_inference_rtts_q16,
+            self.slowdown_max_backoff,
         ]
     }
 
@@ -512,6 +516,7 @@ impl LbParams {
             lp_alpha_q32: w[32],
             lp_delta_q32: w[33],
             lp_inference_rtts_q16: w[34],
+            slowdown_max_backoff: w[35],
         }
     }
 
@@ -646,7 +651,7 @@ mod tests {
     fn the_cores_extensions_without_a_kernel_build_are_refused_by_name() {
         for (p, field) in [
             ("competitor.enabled=true", "competitor.enabled"),
-            ("slowdown_backoff=8", "slowdown_backoff"),
+            ("slowdown_backoff=2.5", "slowdown_backoff"),
         ] {
             let e = TcpController::parse("scavenger", [p])
                 .and_then(|c| c.params().map(|_| c))
@@ -655,6 +660,8 @@ mod tests {
             assert!(e.contains(field), "{p}: {e}");
         }
         let c = TcpController::parse("scavenger", ["slowdown_backoff=1"]).unwrap();
-        assert!(c.params().is_ok());
+        assert_eq!(c.params().unwrap().slowdown_max_backoff, 1);
+        let c = TcpController::parse("scavenger", ["slowdown_backoff=8"]).unwrap();
+        assert_eq!(c.params().unwrap().slowdown_max_backoff, 8);
     }
 }

@@ -67,6 +67,16 @@ pub enum Event {
         /// ns
         now: u64,
     },
+    /// The delay samples that follow are on another scale: the kernel build fell back from
+    /// one-way delays to RTTs (the peer's timestamp clock matched no rate), or learnt the
+    /// peer's clock rate (`rescaled`); the controller forgot the old samples
+    /// (`Controller::on_delay_source_change`, csrc/lbcc_signal.h).
+    DelaySource {
+        /// ns
+        now: u64,
+        /// The peer's clock rate was learnt (else: RTTs from now on).
+        rescaled: bool,
+    },
 }
 
 /// Makes the event's call on a core controller.
@@ -120,6 +130,7 @@ pub fn apply(c: &mut AnyController, e: &Event) {
             in_flight,
         } => c.on_sent(Instant::from_nanos(now), bytes, in_flight),
         Event::Tick { now } => c.on_tick(Instant::from_nanos(now)),
+        Event::DelaySource { now, .. } => c.on_delay_source_change(Instant::from_nanos(now)),
     }
 }
 
@@ -222,6 +233,10 @@ impl Record {
                 in_flight: a,
             }),
             6 => Traced::Undo { now },
+            7 => Traced::Event(Event::DelaySource {
+                now,
+                rescaled: flags & 2 != 0,
+            }),
             _ => return None,
         };
         Some(Record {
@@ -333,7 +348,9 @@ fn plausible(e: &Event) -> bool {
             in_flight,
             bytes,
         } => now < T && sent_at < T && in_flight < BYTES && bytes < BYTES,
-        Event::Timeout { now, .. } | Event::Tick { now } => now < T,
+        Event::Timeout { now, .. } | Event::Tick { now } | Event::DelaySource { now, .. } => {
+            now < T
+        }
         Event::Sent {
             now,
             bytes,
@@ -466,6 +483,22 @@ mod tests {
         );
         let r = Record::decode(&rec(4, 2, [9, 0, 2, 0, 0, 0, 0, 0, 0])).unwrap();
         assert_eq!(r.what, Traced::Event(Event::Timeout { now: 9, rto: false }));
+        let r = Record::decode(&rec(7, 1, [9, 0, 3, 0, 0, 0, 0, 0, 0])).unwrap();
+        assert_eq!(
+            r.what,
+            Traced::Event(Event::DelaySource {
+                now: 9,
+                rescaled: false
+            })
+        );
+        let r = Record::decode(&rec(7, 2, [9, 0, 3, 0, 0, 0, 0, 0, 0])).unwrap();
+        assert_eq!(
+            r.what,
+            Traced::Event(Event::DelaySource {
+                now: 9,
+                rescaled: true
+            })
+        );
         assert!(Record::decode(&rec(9, 0, [0; 9])).is_none());
         assert!(Record::decode(&[0u8; 40]).is_none());
     }
@@ -567,7 +600,7 @@ mod tests {
         #[test]
         fn arbitrary_records_never_break_the_check(
             data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4096),
-            kinds in proptest::collection::vec(1u32..=6, 0..48),
+            kinds in proptest::collection::vec(1u32..=7, 0..48),
         ) {
             // the bytes as records, with a valid kind stamped on each so most decode
             let mut data = data;

@@ -18,6 +18,7 @@
 
 mod model;
 mod replay;
+mod signal;
 
 use ledbat_core::AnyController;
 use ledbat_tcp::params::TcpController;
@@ -114,6 +115,7 @@ const CONFIGS: &[(&str, &[&str])] = &[
     ("ledbat-mdvar", &[]),
     ("ledbat++", &[]),
     ("scavenger", &[]),
+    ("scavenger", &["slowdown_backoff=8"]),
     ("tcp-lp", &[]),
 ];
 
@@ -228,11 +230,49 @@ fn the_scavenger_joins_a_slowdown_it_sees() {
     compare("scavenger joins", &c, &events, s.mss);
 }
 
+#[test]
+fn slowdown_backoff_spaces_the_slowdowns_alike_in_both_builds() {
+    // Alone on the link every own hold drains the queue and finds the base where it was:
+    // the interval's factor doubles at each (1, 2, 4, 8), so 60 s hold fewer slowdowns.
+    let s = Scenario::new(60, 10);
+    let mut counts = Vec::new();
+    for backoff in ["slowdown_backoff=1", "slowdown_backoff=8"] {
+        let c = controller("scavenger", &[backoff]);
+        let events = model::run(&s, build(&c, s.mss), c.signal);
+        compare(&format!("scavenger {backoff}"), &c, &events, s.mss);
+        counts.push(events.last().map_or(0, |(_, st)| st.slowdowns));
+    }
+    assert!(
+        counts[1] * 2 <= counts[0],
+        "slowdowns with the backoff {} against {} without",
+        counts[1],
+        counts[0]
+    );
+    // A hold that does not drain the queue (cross traffic) or finds another base (a route
+    // change, short buckets) puts the factor back to 1.
+    for seed in 11..15 {
+        let mut s = Scenario::new(40, seed);
+        s.owd_step = Some((5 * S + seed * 300 * MS, 30 * MS));
+        s.jitter = MS;
+        s.cross = vec![Cbr {
+            from: 20 * S,
+            to: 30 * S,
+            rate_bps: 6_000_000,
+        }];
+        let params = [
+            "slowdown_backoff=8",
+            "delay.base_interval=1s",
+            "delay.base_history=3",
+        ];
+        check("scavenger", &params, &s, "backoff reset");
+    }
+}
+
 /// Random but well-formed event sequences: times increase, flights cover what is acked.
 fn arb_events() -> impl Strategy<Value = Vec<Ev>> {
     prop::collection::vec(
         (
-            0u8..10,
+            0u8..11,
             1u64..50_000_000,
             1u32..4,
             0u64..200,
@@ -270,7 +310,11 @@ fn arb_events() -> impl Strategy<Value = Vec<Ev>> {
                     bytes: 1448,
                     in_flight: flight,
                 },
-                _ => Ev::Tick { now },
+                9 => Ev::Tick { now },
+                _ => Ev::DelaySource {
+                    now,
+                    rescaled: flag,
+                },
             });
         }
         v
@@ -307,6 +351,7 @@ proptest! {
         replay_random("ledbat++", &[], evs.clone());
         replay_random("scavenger", &[], evs.clone());
         replay_random("scavenger", &["slowdown_hold_rtts=0.5", "first_slowdown_rtts=1"], evs.clone());
+        replay_random("scavenger", &["slowdown_backoff=4", "slowdown_hold_rtts=0.5"], evs.clone());
         replay_random("tcp-lp", &[], evs);
     }
 }

@@ -42,6 +42,7 @@ impl Line for Ev {
             }
             Ev::Sent { now, in_flight, .. } => writeln!(out, "sent {now} {in_flight}"),
             Ev::Tick { now } => writeln!(out, "tick {now}"),
+            Ev::DelaySource { now, .. } => writeln!(out, "source {now}"),
         };
     }
 }
@@ -63,15 +64,27 @@ pub struct Step {
 
 /// Runs the replay tool on `events` and returns its state after each one.
 pub fn replay(params: &LbParams, mss: u32, events: &[Ev]) -> Vec<Step> {
-    let mut input = String::with_capacity(events.len() * 48);
+    let mut body = String::with_capacity(events.len() * 48);
+    for e in events {
+        e.line(&mut body);
+    }
+    let lines = replay_lines(params, mss, &body);
+    let steps: Vec<Step> = lines.iter().map(|l| parse_step(l)).collect();
+    // `init` prints a line too.
+    assert_eq!(steps.len(), events.len() + 1, "one line per event");
+    steps[1..].to_vec()
+}
+
+/// Runs the replay tool on the command lines `body` (csrc/replay.c) after `params` and
+/// `init`; returns its output lines, `init`'s first.
+pub fn replay_lines(params: &LbParams, mss: u32, body: &str) -> Vec<String> {
+    let mut input = String::with_capacity(body.len() + 512);
     input.push_str("params");
     for w in params.to_words() {
         let _ = write!(input, " {w}");
     }
     let _ = writeln!(input, "\ninit {mss}");
-    for e in events {
-        e.line(&mut input);
-    }
+    input.push_str(body);
     let mut child = Command::new(ledbat_tcp::REPLAY_TOOL)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -88,13 +101,11 @@ pub fn replay(params: &LbParams, mss: u32, events: &[Ev]) -> Vec<Step> {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).expect("utf-8");
-    let steps: Vec<Step> = text.lines().map(parse_step).collect();
-    // `init` prints a line too.
-    assert_eq!(steps.len(), events.len() + 1, "one line per event");
-    steps[1..].to_vec()
+    text.lines().map(str::to_string).collect()
 }
 
-fn parse_step(line: &str) -> Step {
+/// One state line of the replay tool.
+pub fn parse_step(line: &str) -> Step {
     let f: Vec<&str> = line.split(' ').collect();
     assert_eq!(f.len(), 7, "replay line `{line}`");
     let opt = |s: &str| (s != "-").then(|| s.parse::<u64>().expect("number"));
