@@ -29,7 +29,11 @@
 //! Writes go through [`crate::atomic`] (a temporary file renamed into place), so
 //! concurrent runs never see half an entry. Runs that fail are not stored.
 
-use ledbat_sim::{RunResult, Scenario};
+use ledbat_sim::result::{
+    Aggregate, Conservation, EngineStats, FlowResult, LinkResult, RunResult, Series,
+};
+use ledbat_sim::swarm::report::SwarmResult;
+use ledbat_sim::Scenario;
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -271,9 +275,74 @@ pub fn run_with(
     }
 }
 
+/// [`RunResult`] field for field, without its `skip_serializing_if` (a format without
+/// field names, such as postcard, must see every field). Destructuring the result in
+/// [`encode`] and building it in [`decode`] keeps the two in step: a field added to
+/// `RunResult` does not compile until it is added here (the simulator hash changes too).
+#[derive(serde::Serialize)]
+struct StoredRef<'a> {
+    scenario: &'a String,
+    seed: u64,
+    duration_s: f64,
+    warmup_s: f64,
+    capacity_bps: f64,
+    aggregate: &'a Aggregate,
+    flows: &'a Vec<FlowResult>,
+    links: &'a Vec<LinkResult>,
+    conservation: &'a Conservation,
+    engine: &'a EngineStats,
+    series: &'a Option<Series>,
+    swarm: &'a Option<SwarmResult>,
+}
+
+/// What [`StoredRef`] reads back as.
+#[derive(serde::Deserialize)]
+struct Stored {
+    scenario: String,
+    seed: u64,
+    duration_s: f64,
+    warmup_s: f64,
+    capacity_bps: f64,
+    aggregate: Aggregate,
+    flows: Vec<FlowResult>,
+    links: Vec<LinkResult>,
+    conservation: Conservation,
+    engine: EngineStats,
+    series: Option<Series>,
+    swarm: Option<SwarmResult>,
+}
+
 /// An entry's bytes.
 pub fn encode(r: &RunResult) -> Vec<u8> {
-    let payload = postcard::to_stdvec(r).expect("a run result serialises");
+    let RunResult {
+        scenario,
+        seed,
+        duration_s,
+        warmup_s,
+        capacity_bps,
+        aggregate,
+        flows,
+        links,
+        conservation,
+        engine,
+        series,
+        swarm,
+    } = r;
+    let stored = StoredRef {
+        scenario,
+        seed: *seed,
+        duration_s: *duration_s,
+        warmup_s: *warmup_s,
+        capacity_bps: *capacity_bps,
+        aggregate,
+        flows,
+        links,
+        conservation,
+        engine,
+        series,
+        swarm,
+    };
+    let payload = postcard::to_stdvec(&stored).expect("a run result serialises");
     let mut out = Vec::with_capacity(payload.len() + 48);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
@@ -324,7 +393,21 @@ pub fn decode(bytes: &[u8]) -> Result<RunResult, Corrupt> {
     if Sha256::digest(payload).as_slice() != &bytes[head + n as usize..] {
         return Err(Corrupt::Checksum);
     }
-    postcard::from_bytes(payload).map_err(|e| Corrupt::Decode(e.to_string()))
+    let s: Stored = postcard::from_bytes(payload).map_err(|e| Corrupt::Decode(e.to_string()))?;
+    Ok(RunResult {
+        scenario: s.scenario,
+        seed: s.seed,
+        duration_s: s.duration_s,
+        warmup_s: s.warmup_s,
+        capacity_bps: s.capacity_bps,
+        aggregate: s.aggregate,
+        flows: s.flows,
+        links: s.links,
+        conservation: s.conservation,
+        engine: s.engine,
+        series: s.series,
+        swarm: s.swarm,
+    })
 }
 
 /// What `ledbat cache stats` prints.
@@ -474,16 +557,16 @@ mod tests {
         let dir = scratch("roundtrip");
         let cache = Cache::new(&dir);
         let sc = scenario(&[]);
-        let mut calls = 0;
-        let mut sim = || {
-            calls += 1;
+        let calls = std::cell::Cell::new(0);
+        let sim = || {
+            calls.set(calls.get() + 1);
             ledbat_sim::run(&sc, 1).map_err(|e| e.to_string())
         };
-        let (first, hit) = cache.run(&sc, 1, false, &mut sim);
+        let (first, hit) = cache.run(&sc, 1, false, sim);
         assert!(!hit);
-        let (second, hit) = cache.run(&sc, 1, false, &mut sim);
+        let (second, hit) = cache.run(&sc, 1, false, sim);
         assert!(hit);
-        assert_eq!(calls, 1);
+        assert_eq!(calls.get(), 1);
         let (first, second) = (first.unwrap(), second.unwrap());
         // Bit-exact, NaN included: compare the encodings.
         assert_eq!(encode(&first), encode(&second));
@@ -501,9 +584,9 @@ mod tests {
         let path = cache.path(&Key::of(&sc, 1, false));
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
-        let (third, hit) = cache.run(&sc, 1, false, &mut sim);
+        let (third, hit) = cache.run(&sc, 1, false, sim);
         assert!(!hit);
-        assert_eq!(calls, 2);
+        assert_eq!(calls.get(), 2);
         assert_eq!(encode(&third.unwrap()), encode(&first));
         assert_eq!(cache.counts().corrupt, 1);
         assert_eq!(std::fs::read(&path).unwrap(), bytes, "rewritten whole");

@@ -250,8 +250,9 @@ mod tests {
         assert_eq!(Progress::eta(100.0, 0.0, 0.0, 1.0), None);
         // 25 of 100 simulated in 10 s: 75 left at 0.4 s each.
         assert_eq!(Progress::eta(100.0, 25.0, 25.0, 10.0), Some(30.0));
-        // Half the weight done came from the cache: expect half the rest to be simulated.
-        assert_eq!(Progress::eta(100.0, 50.0, 25.0, 10.0), Some(20.0));
+        // Half the weight done came from the cache: expect half the remaining 50 to be
+        // simulated, 25 at 0.4 s each.
+        assert_eq!(Progress::eta(100.0, 50.0, 25.0, 10.0), Some(10.0));
         assert_eq!(Progress::eta(100.0, 100.0, 25.0, 10.0), Some(0.0));
     }
 
