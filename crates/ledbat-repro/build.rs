@@ -109,9 +109,11 @@ fn main() {
             continue;
         };
         let name = name.trim();
-        if !variant.trim().chars().all(|c| c.is_ascii_alphanumeric())
-            || !(name.starts_with('"') && name.ends_with('"') && name.len() > 2)
-        {
+        let is_entry = variant.trim().chars().all(|c| c.is_ascii_alphanumeric())
+            && name.starts_with('"')
+            && name.ends_with('"')
+            && name.len() > 2;
+        if !is_entry {
             continue;
         }
         let modules = reached_modules(rhs);
