@@ -2,11 +2,13 @@
 //! and an estimate of the time left; at the end, wall time, CPU time and cache hits.
 //!
 //! Runs differ in cost by three orders of magnitude (a 2-s dumbbell against a 15-min swarm),
-//! so the estimate weighs each run by [`cost`], the packets its links could carry in its
-//! simulated time: `duration × Σ link rates / (8 × mss)`. Remaining time =
-//! `remaining weight × s` where `s` = wall seconds per unit of weight simulated so far,
-//! times the share of weight done so far that was simulated rather than read from the cache.
-//! It leans high at first (runs in progress count as not done) and settles as runs finish.
+//! so each remaining run is estimated on its own: the mean time of the runs of the same
+//! scenario instance (other seeds) simulated so far, else its weight [`cost`] (the packets
+//! its links could carry in its simulated time, `duration × Σ link rates / (8 × mss)`) times
+//! the seconds per unit of weight of every run simulated so far. Time left = the sum of
+//! those estimates, times the share of runs done so far that were simulated rather than read
+//! from the cache, divided by the parallelism seen so far (run time done / wall time). It
+//! leans high at first (runs in progress count as not done) and settles as runs finish.
 //!
 //! On a terminal the line is redrawn in place (at most 5 times a second); otherwise a plain
 //! line is printed every 5 % of the runs.
@@ -43,8 +45,15 @@ pub fn cost(sc: &Scenario) -> f64 {
 struct State {
     done: usize,
     hits: usize,
-    weight_done: f64,
+    /// Per instance: runs left, simulated runs done and their seconds.
+    left: Vec<usize>,
+    sim_runs: Vec<usize>,
+    sim_secs: Vec<f64>,
+    /// Over every simulated run: seconds and weight.
+    secs_simulated: f64,
     weight_simulated: f64,
+    /// Seconds of every run done (hits included), for the parallelism.
+    secs_done: f64,
     last_print: Option<Instant>,
     next_line: usize,
 }
@@ -54,7 +63,7 @@ pub struct Progress {
     enabled: bool,
     tty: bool,
     total: usize,
-    total_weight: f64,
+    weights: Vec<f64>,
     start: Instant,
     cpu_start: Option<Duration>,
     state: Mutex<State>,
@@ -120,55 +129,78 @@ fn parse_cpu(stat: &str) -> Option<Duration> {
 }
 
 impl Progress {
-    /// Progress over runs of the given weights ([`cost`]); silent unless `enabled`.
-    pub fn new(enabled: bool, weights: impl IntoIterator<Item = f64>) -> Progress {
-        let (total, total_weight) = weights
-            .into_iter()
-            .fold((0, 0.0), |(n, w), x| (n + 1, w + x));
+    /// Progress over runs of the given scenario instances (indices into `weights`, each
+    /// instance's [`cost`]); silent unless `enabled`.
+    pub fn new(
+        enabled: bool,
+        weights: Vec<f64>,
+        instances: impl IntoIterator<Item = usize>,
+    ) -> Progress {
+        let mut left = vec![0; weights.len()];
+        let mut total = 0;
+        for i in instances {
+            left[i] += 1;
+            total += 1;
+        }
+        let n = weights.len();
         Progress {
             enabled,
             tty: std::io::stderr().is_terminal(),
             total,
-            total_weight,
+            weights,
             start: Instant::now(),
             cpu_start: cpu_time(),
             state: Mutex::new(State {
                 done: 0,
                 hits: 0,
-                weight_done: 0.0,
+                left,
+                sim_runs: vec![0; n],
+                sim_secs: vec![0.0; n],
+                secs_simulated: 0.0,
                 weight_simulated: 0.0,
+                secs_done: 0.0,
                 last_print: None,
                 next_line: 0,
             }),
         }
     }
 
-    /// The estimated seconds left after `weight_done` of the total (of which
-    /// `weight_simulated` simulated) in `elapsed` seconds; `None` before anything was
-    /// simulated.
-    pub fn eta(
-        total_weight: f64,
-        weight_done: f64,
-        weight_simulated: f64,
-        elapsed: f64,
-    ) -> Option<f64> {
-        if weight_simulated <= 0.0 || weight_done <= 0.0 {
+    /// The estimated wall seconds left (see the module comment); `None` before anything
+    /// was simulated.
+    fn eta(&self, s: &State, elapsed: f64) -> Option<f64> {
+        if s.weight_simulated <= 0.0 || elapsed <= 0.0 {
             return None;
         }
-        let per_weight = elapsed / weight_simulated;
-        let simulated_share = weight_simulated / weight_done;
-        Some((total_weight - weight_done).max(0.0) * simulated_share * per_weight)
+        let per_weight = s.secs_simulated / s.weight_simulated;
+        let work: f64 = (0..self.weights.len())
+            .filter(|&i| s.left[i] > 0)
+            .map(|i| {
+                let each = if s.sim_runs[i] > 0 {
+                    s.sim_secs[i] / s.sim_runs[i] as f64
+                } else {
+                    self.weights[i] * per_weight
+                };
+                each * s.left[i] as f64
+            })
+            .sum();
+        let simulated_share = (s.done - s.hits) as f64 / s.done.max(1) as f64;
+        let parallelism = (s.secs_done / elapsed).max(1.0);
+        Some(work * simulated_share / parallelism)
     }
 
-    /// One run of `weight` finished (`cached`: read from the cache).
-    pub fn done(&self, weight: f64, cached: bool) {
+    /// One run of instance `i` finished after `secs` (`cached`: read from the cache).
+    pub fn done(&self, i: usize, secs: f64, cached: bool) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         s.done += 1;
-        s.weight_done += weight;
+        s.left[i] = s.left[i].saturating_sub(1);
+        s.secs_done += secs;
         if cached {
             s.hits += 1;
         } else {
-            s.weight_simulated += weight;
+            s.sim_runs[i] += 1;
+            s.sim_secs[i] += secs;
+            s.secs_simulated += secs;
+            s.weight_simulated += self.weights[i];
         }
         if !self.enabled {
             return;
@@ -187,13 +219,7 @@ impl Progress {
         s.last_print = Some(now);
         s.next_line = s.done + (self.total / 20).max(1);
         let elapsed = (now - self.start).as_secs_f64();
-        let eta = Progress::eta(
-            self.total_weight,
-            s.weight_done,
-            s.weight_simulated,
-            elapsed,
-        )
-        .map_or("estimating".into(), |e| {
+        let eta = self.eta(&s, elapsed).map_or("estimating".into(), |e| {
             format!("about {} left", fmt_secs(e))
         });
         let line = format!(
@@ -246,14 +272,25 @@ mod tests {
     }
 
     #[test]
-    fn eta_scales_the_remaining_weight_by_the_speed_and_the_share_simulated() {
-        assert_eq!(Progress::eta(100.0, 0.0, 0.0, 1.0), None);
-        // 25 of 100 simulated in 10 s: 75 left at 0.4 s each.
-        assert_eq!(Progress::eta(100.0, 25.0, 25.0, 10.0), Some(30.0));
-        // Half the weight done came from the cache: expect half the remaining 50 to be
-        // simulated, 25 at 0.4 s each.
-        assert_eq!(Progress::eta(100.0, 50.0, 25.0, 10.0), Some(10.0));
-        assert_eq!(Progress::eta(100.0, 100.0, 25.0, 10.0), Some(0.0));
+    fn eta_uses_the_instances_own_runs_then_the_weight() {
+        // Instance 0 (weight 1) has 3 runs, instance 1 (weight 10) has 2.
+        let p = Progress::new(false, vec![1.0, 10.0], [0, 0, 0, 1, 1]);
+        assert_eq!(p.eta(&p.state.lock().unwrap(), 1.0), None);
+        p.done(0, 2.0, false);
+        // Left: 2 of instance 0 at its own 2 s, 2 of instance 1 at 10 x 2 s per weight:
+        // 44 s of work; 2 s of runs done in 2 s of wall time: parallelism 1.
+        assert_eq!(p.eta(&p.state.lock().unwrap(), 2.0), Some(44.0));
+        // The same in 1 s of wall time: two runs at once, half the time.
+        assert_eq!(p.eta(&p.state.lock().unwrap(), 1.0), Some(22.0));
+        // A hit of instance 0: half the runs done came from the cache.
+        p.done(0, 0.0, true);
+        // Left: 1 x 2 s + 2 x 20 s = 42 s, times 1/2, parallelism max(2/2, 1) = 1.
+        assert_eq!(p.eta(&p.state.lock().unwrap(), 2.0), Some(21.0));
+        // Instance 1's own run (5 s) replaces its weight estimate: 1 x 2 + 1 x 5 = 7 s,
+        // times 2/3 simulated, over 7 s of runs in 7 s.
+        p.done(1, 5.0, false);
+        let e = p.eta(&p.state.lock().unwrap(), 7.0).unwrap();
+        assert!((e - 7.0 * 2.0 / 3.0).abs() < 1e-12, "{e}");
     }
 
     #[test]
@@ -273,9 +310,9 @@ mod tests {
 
     #[test]
     fn the_summary_counts_runs_and_hits() {
-        let p = Progress::new(false, [1.0, 2.0, 3.0]);
-        p.done(1.0, true);
-        p.done(2.0, false);
+        let p = Progress::new(false, vec![1.0, 2.0], [0, 1, 1]);
+        p.done(0, 0.0, true);
+        p.done(1, 0.5, false);
         let s = p.finish();
         assert_eq!((s.runs, s.hits), (2, 1));
         assert!(s.wall_s >= 0.0);

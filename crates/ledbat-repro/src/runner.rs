@@ -237,14 +237,18 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
                 .chain((i < n_base).then_some((i, None)))
         })
         .collect();
-    let weight = |i: usize| loaded[i].1.as_ref().map_or(1.0, crate::progress::cost);
+    let weights: Vec<f64> = loaded
+        .iter()
+        .map(|l| l.1.as_ref().map_or(1.0, crate::progress::cost))
+        .collect();
     let progress =
-        crate::progress::Progress::new(opts.progress, jobs.iter().map(|&(i, _)| weight(i)));
+        crate::progress::Progress::new(opts.progress, weights, jobs.iter().map(|&(i, _)| i));
     let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> = jobs
         .par_iter()
         .map(|&(i, seed)| {
             let (sref, sc, exact) = &loaded[i];
             let sc = if seed.is_some() { sc } else { exact };
+            let t0 = std::time::Instant::now();
             let (res, cached) = match sc {
                 Ok(sc) => crate::cache::run_with(
                     opts.cache.as_deref(),
@@ -258,7 +262,7 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
                 ),
                 Err(e) => (Err(e.clone()), false),
             };
-            progress.done(weight(i), cached);
+            progress.done(i, t0.elapsed().as_secs_f64(), cached);
             (i, seed, res)
         })
         .collect();
