@@ -2,6 +2,7 @@
 //!
 //! Subcommands live in modules of their own; each exposes an `Args` (clap) and a `run`.
 
+mod cache_cmd;
 mod controllers;
 mod repro_cmd;
 mod sim;
@@ -34,6 +35,8 @@ enum Command {
     Sweep(sim::SweepArgs),
     /// Re-check the papers' quantitative claims and write the report.
     Repro(repro_cmd::Args),
+    /// The run cache of `ledbat repro`: stats, clear.
+    Cache(cache_cmd::Args),
     /// Send a file over uTP.
     Send(transfer::SendArgs),
     /// Receive one file over uTP.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Sim(a) => sim::run_sim(a),
         Command::Sweep(a) => sim::run_sweep(a),
         Command::Repro(a) => repro_cmd::run(a),
+        Command::Cache(a) => cache_cmd::run(a),
         Command::Send(a) => transfer::run_send(a),
         Command::Recv(a) => transfer::run_recv(a),
         Command::Torrent(a) => torrent::run(a),

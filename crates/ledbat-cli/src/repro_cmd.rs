@@ -2,7 +2,9 @@
 //!
 //! Runs each selected claim's scenarios (`scenarios/seed00N/`) for seeds 1..=N in parallel,
 //! judges every claim against its documented tolerance, prints a table (or JSON) and writes
-//! `DIR/report.md` and a self-contained `DIR/index.html` (plots inline as SVG).
+//! `DIR/report.md` and a self-contained `DIR/index.html` (plots inline as SVG). Runs come
+//! from the run cache (`ledbat_repro::cache`) when their scenario, seed and code are
+//! unchanged; `--no-cache` simulates them all.
 
 use crate::support::write_file_atomically;
 use anyhow::{bail, Context};
@@ -36,6 +38,13 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// The run cache's directory: runs whose scenario, seed and code are unchanged are read
+    /// from it instead of simulated. Default: $XDG_CACHE_HOME/ledbat, else ~/.cache/ledbat.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Simulate every run; neither read nor write the run cache.
+    #[arg(long, conflicts_with = "cache")]
+    pub no_cache: bool,
     /// Write the pages generated from the coverage map (DIR/coverage.md, DIR/setup.md) and
     /// exit without simulating (`--coverage docs/repro` regenerates the committed ones).
     #[arg(long, value_name = "DIR")]
@@ -147,12 +156,20 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             .build_global()
             .context("setting --jobs")?;
     }
+    let cache = if a.no_cache {
+        None
+    } else {
+        let dir = crate::cache_cmd::dir(a.cache)?;
+        eprintln!("repro: run cache {}", dir.display());
+        Some(std::sync::Arc::new(ledbat_repro::cache::Cache::new(dir)))
+    };
     let opts = Options {
         scenarios_dir: scenarios_dir(a.scenarios)?,
         seeds: a.seeds,
         quick: a.quick,
         select: a.claims.clone(),
         progress: true,
+        cache,
     };
     let mut command = format!("ledbat repro --seeds {}", a.seeds);
     if a.quick {

@@ -8,15 +8,21 @@
 //! - [`runner`]: runs the scenarios (deduplicated, in parallel over seeds) and judges;
 //! - [`fluid`] and [`fluid_compare`]: the fLEDBAT fluid model of seed 003 section 4.3, its
 //!   equilibrium, and the comparison with the packet simulation (Fig. 4.3);
+//! - [`cache`]: the content-addressed cache of runs (keyed by scenario, seed and code
+//!   hashes) and [`progress`]: runs done, time left, and what the runs cost;
+//! - [`atomic`]: atomic file writes (shared with the CLI);
 //! - [`stats`]: mean and Student-t confidence intervals over seeds;
 //! - [`plot`]: inline SVG plots; [`report`]: terminal table, JSON, `report.md`, `index.html`.
 
+pub mod atomic;
+pub mod cache;
 pub mod catalog;
 pub mod claims;
 pub mod coverage;
 pub mod fluid;
 pub mod fluid_compare;
 pub mod plot;
+pub mod progress;
 pub mod report;
 pub mod runner;
 pub mod stats;

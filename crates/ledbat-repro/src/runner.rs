@@ -18,7 +18,6 @@ use ledbat_sim::{RunResult, Scenario};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -31,8 +30,10 @@ pub struct Options {
     pub quick: bool,
     /// Claim ids, id prefixes or paper names (`seed003`); empty = all.
     pub select: Vec<String>,
-    /// Print progress to stderr.
+    /// Print progress to stderr ([`crate::progress`]).
     pub progress: bool,
+    /// The run cache ([`crate::cache`]); `None`: simulate every run.
+    pub cache: Option<std::sync::Arc<crate::cache::Cache>>,
 }
 
 impl Default for Options {
@@ -43,6 +44,7 @@ impl Default for Options {
             quick: false,
             select: Vec::new(),
             progress: false,
+            cache: None,
         }
     }
 }
@@ -101,6 +103,8 @@ pub struct Results {
     /// Every scenario instance once more with the exact start times (every flow's
     /// `start_jitter` 0), seed 1: the reference for fragility ([`crate::claims`]).
     pub exact: RunMap<ScenarioRef>,
+    /// Runs, cache hits, wall and CPU time.
+    pub cost: crate::progress::Summary,
 }
 
 impl Results {
@@ -233,28 +237,39 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
                 .chain((i < n_base).then_some((i, None)))
         })
         .collect();
-    let total = jobs.len();
-    let done = AtomicUsize::new(0);
+    let weights: Vec<f64> = loaded
+        .iter()
+        .map(|l| l.1.as_ref().map_or(1.0, crate::progress::cost))
+        .collect();
+    let progress =
+        crate::progress::Progress::new(opts.progress, weights, jobs.iter().map(|&(i, _)| i));
     let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> = jobs
         .par_iter()
         .map(|&(i, seed)| {
             let (sref, sc, exact) = &loaded[i];
             let sc = if seed.is_some() { sc } else { exact };
-            let res = match sc {
-                Ok(sc) => ledbat_sim::run(sc, seed.unwrap_or(1))
-                    .map_err(|e| format!("{}: {e}", sref.label())),
-                Err(e) => Err(e.clone()),
+            let t0 = std::time::Instant::now();
+            let (res, cached) = match sc {
+                Ok(sc) => crate::cache::run_with(
+                    opts.cache.as_deref(),
+                    sc,
+                    seed.unwrap_or(1),
+                    seed.is_none(),
+                    || {
+                        ledbat_sim::run(sc, seed.unwrap_or(1))
+                            .map_err(|e| format!("{}: {e}", sref.label()))
+                    },
+                ),
+                Err(e) => (Err(e.clone()), false),
             };
-            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if opts.progress && (n.is_multiple_of((total / 20).max(1)) || n == total) {
-                eprintln!("repro: {n}/{total} runs done");
-            }
+            progress.done(i, t0.elapsed().as_secs_f64(), cached);
             (i, seed, res)
         })
         .collect();
     let mut results = Results {
         seeded: BTreeMap::new(),
         exact: BTreeMap::new(),
+        cost: progress.finish(),
     };
     for (i, seed, res) in out {
         let sref = loaded[i].0.clone();
@@ -545,6 +560,14 @@ pub fn evaluate(
 pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
     let claims = select(&opts.select)?;
     let results = simulate(opts, &claims);
+    if opts.progress {
+        eprintln!("{}", results.cost.line());
+    }
+    if let Some(c) = &opts.cache {
+        if let Err(e) = c.record() {
+            eprintln!("warning: run cache: {e:#}");
+        }
+    }
     let map = coverage_map();
     let mut outcomes = Vec::new();
     let mut plots = Vec::new();
