@@ -15,7 +15,7 @@
 //! few numbers here, so most claims encode a qualitative statement with a threshold fixed
 //! before running, written in each `tolerance_note`.
 
-use super::{Claim, Form, Null, ScenarioRef, SweepRange};
+use super::{Claim, Form, Null, ScenarioRef, Sibling, SweepRange};
 use crate::plot::{Plot, Series};
 use ledbat_sim::swarm::report::{ClassResult, SwarmResult};
 use ledbat_sim::RunResult;
@@ -262,6 +262,13 @@ fn per_class(
 }
 
 /// `|het / hom - 1|`: how far the heterogeneous swarm's mean lies from a homogeneous one's.
+/// Rule 13's map from the slowest population's download time over the downlink limit, in
+/// `(lo, hi)`, to the three populations' relative spread: every mean is at least the limit,
+/// so the spread is at most `hi / 1 - 1`.
+fn spread_within_slowest((_, hi): (f64, f64)) -> (f64, f64) {
+    (0.0, hi.max(1.0) - 1.0)
+}
+
 fn off(het: f64, hom: f64) -> f64 {
     (het / hom - 1.0).abs()
 }
@@ -321,6 +328,13 @@ fn behaviour_claims() -> Vec<Claim> {
                  leechers no longer reach their downlink (the thesis's contrast)",
                 pops("random-stay"),
             ),
+            siblings: &[
+Sibling::Implies {
+ other: "s003-swarm-never-leave-populations-alike",
+ map: spread_within_slowest,
+ why: "no population's mean download time is below the downlink limit (a leecher receives the file's bytes through its 8 Mb/s downlink), so the slowest at most x times the limit puts the three within x / 1 - 1 of each other: 1.2 gives at most 0.2, inside the sibling's 0.25",
+ },
+],
             ..Claim::base("s003-swarm-never-leave-near-downlink")
         },
         Claim {
@@ -484,6 +498,12 @@ fn behaviour_claims() -> Vec<Claim> {
                  populations alike there",
                 pops("never-leave"),
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s003-swarm-mixed-queue-intermediate",
+ why: "a position of the 50-50 queue between the two ends says nothing of how far its download time lies from theirs",
+ },
+],
             ..Claim::base("s003-swarm-random-stay-heterogeneous-differs")
         },
         Claim {
@@ -551,6 +571,12 @@ fn behaviour_claims() -> Vec<Claim> {
                  tcp LEDBAT): the faster class must change sides",
                 SWAP,
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s003-swarm-signalling-latency",
+ why: "a request's wait for its block is one part of a download time; the slots won and the pieces available make the rest, so neither ratio bounds the other",
+ },
+],
             ..Claim::base("s003-swarm-random-stay-ledbat-peers-faster")
         },
         Claim {
@@ -760,6 +786,12 @@ fn queue_claims() -> Vec<Claim> {
                  target across the behaviours",
                 LEDBAT_AS_TCP,
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s003-swarm-ledbat-queue-alike-sampled",
+ why: "the per-dequeue mean leaves idle time out, the 10 Hz mean counts idle samples as empty and so scales with each behaviour's busy fraction, which differs between behaviours: neither spread bounds the other",
+ },
+],
             ..Claim::base("s003-swarm-ledbat-queue-alike-across-behaviours")
         },
         Claim {
@@ -1282,6 +1314,12 @@ fn target_claims() -> Vec<Claim> {
                 "the roles swapped: the t1 class at 100 ms, the t2 class at 1000 ms",
                 vec![t2(1000)],
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s003-swarm-target-delay-double",
+ why: "the ratio also divides by the T2 peers' queue, which the 630-ms claim does not read",
+ },
+],
             ..Claim::base("s003-swarm-target-delay-630")
         },
         Claim {

@@ -3,7 +3,7 @@
 
 use super::extract::*;
 use super::plots::*;
-use super::{files, Claim, Form, Null, ScenarioRef};
+use super::{files, Claim, Form, Null, ScenarioRef, Sibling};
 use crate::stats::quantile;
 use ledbat_sim::RunResult;
 
@@ -29,6 +29,18 @@ fn rate_band(r: &RunResult) -> Result<(f64, f64), String> {
         quantile(&v, 0.05).ok_or("no rate")?,
         quantile(&v, 0.95).ok_or("no rate")?,
     ))
+}
+
+/// Rule 13's map from a 5th percentile of the 1-s rates in `(lo, hi)` to their mean: at
+/// least 95 % of them at or above it, none below 0, none above the 1 Mb/s link.
+fn mean_of_rates_from_p5((lo, _): (f64, f64)) -> (f64, f64) {
+    (0.95 * lo, 1.0)
+}
+
+/// Rule 13's map from the link use beside the CBR in `(lo, hi)` (Mb/s of a 1 Mb/s link) to
+/// the hybrid's rate: the CBR's 0.3 Mb/s less at most 0.1 % lost.
+fn hybrid_beside_cbr((lo, hi): (f64, f64)) -> (f64, f64) {
+    (lo - 0.3, hi - 0.3 + 0.0003)
 }
 
 /// The five-flow run measured from the start (the fairness claim measures from 420 s).
@@ -86,6 +98,24 @@ fn paper_claims() -> Vec<Claim> {
                 "NewReno fed by the same source in the hybrid's place (Fig. 5): loss-based, it backs off only when the queue overflows",
                 vec![ScenarioRef::file("seed004/newreno-alone.toml")],
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-app-bitrate-hybrid",
+ why: "the queue's length bounds no rate: a full link can be carried over any queue",
+ },
+Sibling::Independent {
+ other: "s004-hybrid-no-loss",
+ why: "a mean delay within 12-24 ms in a 400-ms buffer bounds no loss rate: overflow needs the queue full at moments the mean does not show",
+ },
+Sibling::Independent {
+ other: "s004-hybrid-rate",
+ why: "the queue's length bounds no rate: a full link can be carried over any queue",
+ },
+Sibling::Independent {
+ other: "s004-zone2-most-epochs",
+ why: "different quantities (the bottleneck's per-packet delay against the controller's per-epoch estimate d) and a mean against a share: half the epochs in (12, 24] ms and half near 0 give a mean of 6-12 ms, and a mean of 12-24 ms can come from epochs on either side of the zone. Both fail together when the flow lives in zone 1, as here (the direction's lower edge is d1 for that reason)",
+ },
+],
             ..Claim::base("s004-hybrid-queue-delay")
         },
         Claim {
@@ -108,6 +138,20 @@ fn paper_claims() -> Vec<Claim> {
                 "NewReno in the hybrid's place, fed by a source buffer that releases packets before they are acknowledged (1000 packets): a loss-based controller overflows the queue before it backs off",
                 vec![ScenarioRef::with("seed004/newreno-alone.toml", &["flow.0.traffic.buffer=1000"])],
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-app-bitrate-hybrid",
+ why: "the loss rate bounds no rate: a loss-free flow may send at any rate",
+ },
+Sibling::Independent {
+ other: "s004-hybrid-rate",
+ why: "the loss rate bounds no rate: a loss-free flow may send at any rate",
+ },
+Sibling::Independent {
+ other: "s004-zone2-most-epochs",
+ why: "no loss says the queue never overflowed; it says nothing of where under d2 the delay sits",
+ },
+],
             ..Claim::base("s004-hybrid-no-loss")
         },
         Claim {
@@ -130,6 +174,12 @@ fn paper_claims() -> Vec<Claim> {
                 0.75,
                 "a loss-based AIMD sawtooth between C/2 and C, the paper's NewReno (Fig. 6(b), 500-1000 kb/s): on average 3/4 of the 1 Mb/s link, 0.75 Mb/s",
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-zone2-most-epochs",
+ why: "the mean rate bounds no share of epochs in zone 2: a full link can be carried with the delay in any zone",
+ },
+],
             ..Claim::base("s004-hybrid-rate")
         },
         Claim {
@@ -167,6 +217,16 @@ fn paper_claims() -> Vec<Claim> {
                 "the hybrid in NewReno's place (Fig. 4): it cuts its rate on delay long before the buffer fills",
                 vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-app-bitrate-newreno",
+ why: "a mean per-packet delay of 320-480 ms in a 400-ms buffer leaves the link idle at most a fifth of the time (Markov's inequality on 400 ms less the delay), which can fall in a twentieth of the seconds: the 5th percentile of the 1-s rates is not bounded",
+ },
+Sibling::Independent {
+ other: "s004-newreno-loss",
+ why: "a full buffer drops only while the arrivals exceed the link: how much NewReno overshoots each time, not the mean queue, sets the loss rate",
+ },
+],
             ..Claim::base("s004-newreno-queue-delay")
         },
         Claim {
@@ -198,6 +258,12 @@ fn paper_claims() -> Vec<Claim> {
                 "the hybrid in NewReno's place (Fig. 4): it cuts its rate on delay long before the buffer overflows",
                 vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-app-bitrate-newreno",
+ why: "the loss rate bounds no percentile of the rate: a few losses may or may not empty the queue",
+ },
+],
             ..Claim::base("s004-newreno-loss")
         },
         Claim {
@@ -220,6 +286,12 @@ fn paper_claims() -> Vec<Claim> {
                 "the first flow a NewReno fed by the same source: a loss-based flow takes what the four hybrid flows yield to it",
                 &["flow.0.cc={ name = \"newreno\" }"],
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-five-flows-link-use",
+ why: "Jain's index reads the shares, the efficiency their sum: equal shares of a half-used link and unequal ones of a full link are both possible",
+ },
+],
             ..Claim::base("s004-hybrid-five-fair")
         },
         Claim {
@@ -249,6 +321,16 @@ fn paper_claims() -> Vec<Claim> {
                 "no CBR (it would start after the run ends): nothing to yield to, so the hybrid keeps the whole link",
                 &["flow.1.start=30s"],
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-cbr-delay-low",
+ why: "the hybrid's throughput bounds no queueing delay: the same rate can be carried over an empty or a long queue",
+ },
+Sibling::Independent {
+ other: "s004-cbr-no-loss",
+ why: "the hybrid's throughput bounds no loss rate",
+ },
+],
             ..Claim::base("s004-hybrid-yields-to-cbr")
         },
         Claim {
@@ -277,6 +359,21 @@ fn paper_claims() -> Vec<Claim> {
                 0.3,
                 "a scavenger that yields the whole link to competing traffic, as the hybrid does to a TCP download (s004-yields-to-tcp-download): only the CBR's 300 kb/s is carried, 0.3 of the link",
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-cbr-delay-low",
+ why: "the link can be full with a queue of any length below the buffer; the link use bounds no queueing delay",
+ },
+Sibling::Independent {
+ other: "s004-cbr-no-loss",
+ why: "a full link is neither a sign of loss nor of its absence: the loss rate is not bounded by the link use",
+ },
+Sibling::Implies {
+ other: "s004-hybrid-yields-to-cbr",
+ map: hybrid_beside_cbr,
+ why: "the link use is (hybrid + CBR) / 1 Mb/s and the CBR delivers its 0.3 Mb/s less its losses, which s004-cbr-no-loss's direction on the same run keeps under 0.1 % (0.0003 Mb/s): a link use in [x, y] puts the hybrid in [x - 0.3, y - 0.3 + 0.0003], [0.65, 0.7003] for the band [0.95, 1], inside the sibling's direction 0.35-0.75",
+ },
+],
             ..Claim::base("s004-hybrid-cbr-link-use")
         },
         Claim {
@@ -303,6 +400,12 @@ fn paper_claims() -> Vec<Claim> {
                 "NewReno in the hybrid's place (Fig. 9(b)): it halves its window at every random loss",
                 vec![ScenarioRef::file("seed004/newreno-loss5.toml")],
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-no-congestion-loss",
+ why: "the random losses, not the overflows, set the hybrid's rate; no queue overflow bounds no throughput",
+ },
+],
             ..Claim::base("s004-random-loss-hybrid")
         },
         Claim {
@@ -443,6 +546,12 @@ fn more_claims() -> Vec<Claim> {
                 0.0,
                 "a delay-based controller that holds its delay below d1 (zone 1 only), as the rate cut of at least 25 % per zone-2 epoch implies (s004-hybrid-queue-delay's analysis): no epoch in zone 2",
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-app-bitrate-hybrid",
+ why: "where the delay sits between the thresholds bounds no rate: the link can be full with the delay in any zone",
+ },
+],
             ..Claim::base("s004-zone2-most-epochs")
         },
         Claim {
@@ -536,6 +645,13 @@ fn more_claims() -> Vec<Claim> {
                 0.525,
                 "a loss-based AIMD sawtooth between C/2 and C, the paper's NewReno (Fig. 6(b)): its 5th percentile is 0.5 + 0.05 x 0.5 = 0.525 Mb/s",
             ),
+            siblings: &[
+Sibling::Implies {
+ other: "s004-hybrid-rate",
+ map: mean_of_rates_from_p5,
+ why: "over the same 20-200 s the mean rate is the mean of the 1-s rates, at least 95 % of them at or above the 5th percentile and none below 0: a 5th percentile of at least x gives a mean of at least 0.95 x (0.76 for 0.8), and no flow carries more than the 1 Mb/s link, inside the sibling's at least 0.6",
+ },
+],
             ..Claim::base("s004-app-bitrate-hybrid")
         },
         Claim {
@@ -582,6 +698,16 @@ fn more_claims() -> Vec<Claim> {
                 "NewReno with a source buffer that releases packets before they are acknowledged (1000 packets) in the first flow's place: a loss-based flow fills the 400-ms buffer",
                 &["flow.0.cc={ name = \"newreno\" }", "flow.0.traffic.buffer=1000"],
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-five-flows-no-loss",
+ why: "a mean delay within d2 in a 400-ms buffer bounds no loss rate: overflow needs the queue full at moments the mean does not show",
+ },
+Sibling::Independent {
+ other: "s004-second-flow-converges",
+ why: "the mean delay is the queue's length, the convergence time the pace at which two flows' shares meet; either can be small with the other large",
+ },
+],
             ..Claim::base("s004-five-flows-low-delay")
         },
         Claim {
@@ -635,6 +761,12 @@ fn more_claims() -> Vec<Claim> {
                 5.0,
                 "a controller told its fair share at once (explicit rate feedback, XCP or RCP style): the two rates are equal in the first 5-s window, 5 s",
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-five-flows-no-loss",
+ why: "how soon two flows' shares meet bounds no loss rate, nor the reverse",
+ },
+],
             ..Claim::base("s004-second-flow-converges")
         },
         Claim {
@@ -694,6 +826,12 @@ fn more_claims() -> Vec<Claim> {
                 "NewReno with a source buffer that releases packets before they are acknowledged (1000 packets) in the hybrid's place: a loss-based flow fills the 400-ms buffer beside the CBR",
                 &["flow.0.cc={ name = \"newreno\" }", "flow.0.traffic.buffer=1000"],
             ),
+            siblings: &[
+Sibling::Independent {
+ other: "s004-cbr-no-loss",
+ why: "a mean delay within d2 in a 400-ms buffer bounds no loss rate: overflow needs the queue full at moments the mean does not show",
+ },
+],
             ..Claim::base("s004-cbr-delay-low")
         },
         Claim {

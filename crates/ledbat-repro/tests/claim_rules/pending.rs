@@ -174,84 +174,6 @@ pub const SIBLINGS: &[(&str, &str)] = &[
         "s002-md-nf2-roughly-fair",
     ),
     ("s002-mdvar-first-finishes-first", "s002-mdvar-fair-rtt40"),
-    (
-        "s003-chunks-fairness-gap-at-high-pp",
-        "s003-chunks-fledbat-fairness-rises-with-pp",
-    ),
-    (
-        "s003-chunks-fairness-gap-at-high-pp",
-        "s003-chunks-ledbat-fairness-falls-with-pp",
-    ),
-    (
-        "s003-chunks-fairness-gap-at-high-pp",
-        "s003-chunks-mixed-rtt-wastes-more",
-    ),
-    (
-        "s003-chunks-fairness-gap-at-high-pp",
-        "s003-chunks-pp0-underuses",
-    ),
-    (
-        "s003-chunks-fledbat-efficient",
-        "s003-chunks-fairness-gap-at-high-pp",
-    ),
-    (
-        "s003-chunks-fledbat-efficient",
-        "s003-chunks-fledbat-fairness-rises-with-pp",
-    ),
-    (
-        "s003-chunks-fledbat-efficient",
-        "s003-chunks-ledbat-fairness-falls-with-pp",
-    ),
-    (
-        "s003-chunks-fledbat-efficient",
-        "s003-chunks-mixed-rtt-wastes-more",
-    ),
-    ("s003-chunks-fledbat-efficient", "s003-chunks-pp0-underuses"),
-    (
-        "s003-chunks-fledbat-fairer",
-        "s003-chunks-fairness-gap-at-high-pp",
-    ),
-    (
-        "s003-chunks-fledbat-fairer",
-        "s003-chunks-fledbat-efficient",
-    ),
-    (
-        "s003-chunks-fledbat-fairer",
-        "s003-chunks-fledbat-fairness-rises-with-pp",
-    ),
-    (
-        "s003-chunks-fledbat-fairer",
-        "s003-chunks-ledbat-fairness-falls-with-pp",
-    ),
-    (
-        "s003-chunks-fledbat-fairer",
-        "s003-chunks-mixed-rtt-wastes-more",
-    ),
-    ("s003-chunks-fledbat-fairer", "s003-chunks-pp0-underuses"),
-    (
-        "s003-chunks-fledbat-fairness-rises-with-pp",
-        "s003-chunks-mixed-rtt-wastes-more",
-    ),
-    (
-        "s003-chunks-fledbat-fairness-rises-with-pp",
-        "s003-chunks-pp0-underuses",
-    ),
-    (
-        "s003-chunks-ledbat-fairness-falls-with-pp",
-        "s003-chunks-fledbat-fairness-rises-with-pp",
-    ),
-    (
-        "s003-chunks-ledbat-fairness-falls-with-pp",
-        "s003-chunks-mixed-rtt-wastes-more",
-    ),
-    (
-        "s003-chunks-ledbat-fairness-falls-with-pp",
-        "s003-chunks-pp0-underuses",
-    ),
-    (
-        "s003-chunks-pp0-underuses",
-        "s003-chunks-mixed-rtt-wastes-more",
-    ),
     ("s003-droptail-queue", "s003-droptail-ledbat-low-priority"),
     (
         "s003-fig33-ledbat-min-before-6s",
@@ -268,74 +190,6 @@ pub const SIBLINGS: &[(&str, &str)] = &[
         "s003-fig33-ledbat-min-before-6s",
     ),
     ("s003-fig33-target-after-2s", "s003-fig33-losses-are-tcps"),
-    (
-        "s003-flashcrowd-classes-alike",
-        "s003-flashcrowd-tcp-peers-slightly-ahead",
-    ),
-    (
-        "s003-flashcrowd-default-fastest",
-        "s003-flashcrowd-mixture-faster",
-    ),
-    (
-        "s003-flashcrowd-default-fastest",
-        "s003-flashcrowd-queue-grows-with-tcp-share",
-    ),
-    (
-        "s003-flashcrowd-default-fastest",
-        "s003-flashcrowd-time-grows-with-queue",
-    ),
-    (
-        "s003-flashcrowd-default-fastest",
-        "s003-flashcrowd-time-grows-with-tcp-share",
-    ),
-    (
-        "s003-flashcrowd-ledbat-faster-signalling",
-        "s003-flashcrowd-tcp-data-plane-efficient",
-    ),
-    (
-        "s003-flashcrowd-mixture-faster",
-        "s003-flashcrowd-queue-grows-with-tcp-share",
-    ),
-    (
-        "s003-flashcrowd-mixture-faster",
-        "s003-flashcrowd-time-grows-with-queue",
-    ),
-    (
-        "s003-flashcrowd-mixture-faster",
-        "s003-flashcrowd-time-grows-with-tcp-share",
-    ),
-    (
-        "s003-flashcrowd-tcp-fills-ledbat-limits",
-        "s003-flashcrowd-ledbat-faster-signalling",
-    ),
-    (
-        "s003-flashcrowd-tcp-fills-ledbat-limits",
-        "s003-flashcrowd-tcp-data-plane-efficient",
-    ),
-    (
-        "s003-flashcrowd-time-grows-with-queue",
-        "s003-flashcrowd-queue-grows-with-tcp-share",
-    ),
-    (
-        "s003-flashcrowd-time-grows-with-tcp-share",
-        "s003-flashcrowd-queue-grows-with-tcp-share",
-    ),
-    (
-        "s003-flashcrowd-time-grows-with-tcp-share",
-        "s003-flashcrowd-time-grows-with-queue",
-    ),
-    (
-        "s003-flashcrowd-uplinks-busy",
-        "s003-flashcrowd-ledbat-faster-signalling",
-    ),
-    (
-        "s003-flashcrowd-uplinks-busy",
-        "s003-flashcrowd-tcp-data-plane-efficient",
-    ),
-    (
-        "s003-flashcrowd-uplinks-busy",
-        "s003-flashcrowd-tcp-fills-ledbat-limits",
-    ),
     ("s003-fledbat-fluid-queue", "s003-fledbat-fluid-fair"),
     (
         "s003-fledbat-vs-ledbat-crossover",
@@ -625,26 +479,6 @@ pub const SIBLINGS: &[(&str, &str)] = &[
         "s003-rtt-hetero-ledbat-unfair",
         "s003-rtt-hetero-ledbat-efficient",
     ),
-    (
-        "s003-swarm-ledbat-queue-alike-across-behaviours",
-        "s003-swarm-ledbat-queue-alike-sampled",
-    ),
-    (
-        "s003-swarm-never-leave-near-downlink",
-        "s003-swarm-never-leave-populations-alike",
-    ),
-    (
-        "s003-swarm-random-stay-heterogeneous-differs",
-        "s003-swarm-mixed-queue-intermediate",
-    ),
-    (
-        "s003-swarm-random-stay-ledbat-peers-faster",
-        "s003-swarm-signalling-latency",
-    ),
-    (
-        "s003-swarm-target-delay-630",
-        "s003-swarm-target-delay-double",
-    ),
     ("s003-tab21-four-ledbat-fair", "s003-tab21-flavour-ranking"),
     (
         "s003-tab21-four-tcpw-efficiency",
@@ -753,30 +587,6 @@ pub const SIBLINGS: &[(&str, &str)] = &[
     ("s003-target-sweep-curve", "s003-target-losses-peak-at-100"),
     ("s003-target-sweep-curve", "s003-target-losses-rise"),
     ("s003-target-sweep-curve", "s003-target-queue-rises"),
-    ("s004-cbr-delay-low", "s004-cbr-no-loss"),
-    ("s004-five-flows-low-delay", "s004-five-flows-no-loss"),
-    ("s004-five-flows-low-delay", "s004-second-flow-converges"),
-    ("s004-hybrid-cbr-link-use", "s004-cbr-delay-low"),
-    ("s004-hybrid-cbr-link-use", "s004-cbr-no-loss"),
-    ("s004-hybrid-five-fair", "s004-five-flows-link-use"),
-    ("s004-hybrid-no-loss", "s004-app-bitrate-hybrid"),
-    ("s004-hybrid-no-loss", "s004-hybrid-rate"),
-    ("s004-hybrid-no-loss", "s004-zone2-most-epochs"),
-    ("s004-hybrid-queue-delay", "s004-app-bitrate-hybrid"),
-    ("s004-hybrid-queue-delay", "s004-hybrid-no-loss"),
-    ("s004-hybrid-queue-delay", "s004-hybrid-rate"),
-    ("s004-hybrid-queue-delay", "s004-zone2-most-epochs"),
-    ("s004-hybrid-rate", "s004-app-bitrate-hybrid"),
-    ("s004-hybrid-rate", "s004-zone2-most-epochs"),
-    ("s004-hybrid-yields-to-cbr", "s004-cbr-delay-low"),
-    ("s004-hybrid-yields-to-cbr", "s004-cbr-no-loss"),
-    ("s004-hybrid-yields-to-cbr", "s004-hybrid-cbr-link-use"),
-    ("s004-newreno-loss", "s004-app-bitrate-newreno"),
-    ("s004-newreno-queue-delay", "s004-app-bitrate-newreno"),
-    ("s004-newreno-queue-delay", "s004-newreno-loss"),
-    ("s004-random-loss-hybrid", "s004-no-congestion-loss"),
-    ("s004-second-flow-converges", "s004-five-flows-no-loss"),
-    ("s004-zone2-most-epochs", "s004-app-bitrate-hybrid"),
 ];
 
 /// Rule 14: claims with a direction number that no threshold accounts for.
@@ -863,7 +673,6 @@ pub const THRESHOLDS: &[&str] = &[
     "s003-flashcrowd-byte-share-follows-peers",
     "s003-flashcrowd-classes-alike",
     "s003-flashcrowd-default-80-ledbat",
-    "s003-flashcrowd-default-fastest",
     "s003-flashcrowd-uplinks-busy",
     "s003-flashcrowd-utp-only-slower-than-default",
     "s003-fledbat-fluid-fair",
@@ -986,10 +795,6 @@ pub const FIGURES: &[&str] = &[
     "s002-md-nf2-first-finishes-first",
     "s003-backlogged-zeta5-model-over",
     "s003-ch5-target-ratio-1-2",
-    "s003-ch5-target-ratio-both-lose-from-6",
-    "s003-chunks-fledbat-efficient",
-    "s003-chunks-fledbat-fairer",
-    "s003-chunks-ledbat-fairness-falls-with-pp",
     "s003-fledbat-latecomer-zeta-range",
     "s003-fledbat-vs-ledbat-crossover",
     "s003-fledbat-vs-ledbat-never-fair",
@@ -1004,18 +809,10 @@ pub const FIGURES: &[&str] = &[
     "s003-mix-queue-needs-two-each",
     "s003-red-queue",
     "s003-rtt-hetero-nice-fair",
-    "s003-swarm-ledbat-queue-near-target",
-    "s003-swarm-small-buffer-classes-alike",
     "s003-tab21-four-tcpw-efficiency",
     "s003-tab21-ledbat-above-tcpw",
     "s003-target-losses-rise",
     "s003-target-region3-starves-tcp",
     "s003-target-region4-half",
     "s003-target-sweep-curve",
-    "s004-newreno-loss",
-    "s004-newreno-oscillates-more",
-    "s004-newreno-queue-delay",
-    "s004-random-loss-advantage",
-    "s004-random-loss-newreno",
-    "s004-vegas-queues-more",
 ];
