@@ -139,8 +139,8 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: super::ORDER_DIRECTION,
             tolerance_note: "an order, decided in each seed (fLEDBAT fairer than LEDBAT at every PP); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             explanation: "Judged per seed (catalog rule 2) with the null result excluded (rule 1): the \
-                former band accepted fLEDBAT slightly less fair than LEDBAT (a difference down \
-                to -0.01). A seed shows the statement only if fLEDBAT is fairer at all ten \
+                former band accepted fLEDBAT slightly less fair than LEDBAT (a slightly negative \
+                difference). A seed shows the statement only if fLEDBAT is fairer at all ten \
                 points; where the two are equally fair at some PP, the statement 'fairer \
                 everywhere' is not shown.",
             form: Form::Order { null: 0.0, above: true },
@@ -196,14 +196,15 @@ Sibling::Independent {
                 restarts from the initial window and never reaches steady state, so a chunk's \
                 duration is the number of RTTs needed to grow to it times the RTT. fLEDBAT grows \
                 by alpha per RTT whatever the queue, LEDBAT by GAIN x off_target, less as the \
-                queue builds; fLEDBAT's five slots therefore hold a larger queue (seed 1: 17.2 \
-                ms against 5.5 ms), a longer RTT (69.7 against 57.9 ms) and longer chunks (1.217 \
+                queue builds; fLEDBAT's five slots therefore hold a larger queue (17.2 ms \
+                against 5.5 ms), a longer RTT (69.7 against 57.9 ms) and longer chunks (1.217 \
                 against 1.144 s), hence a lower efficiency (the plot's equal-RTT points at PP = \
-                0). Isolating check: fLEDBAT's decrease plays no part (zeta 0.1, 0.01, 0.0001 \
-                give the same efficiency to within 0.5 %). Commands: `ledbat sim \
-                scenarios/seed003/p2p-peer-fledbat.toml` (and -ledbat) with `--set \
-                flow.K.traffic.persistence=0` for K = 0..4 and `--set \
-                topology.host.H.delay=12.5ms` for H = 0..10, seed 1. A property of the two \
+                0), in seed 1 of `ledbat sim scenarios/seed003/p2p-peer-fledbat.toml` (and \
+                -ledbat) with `--set flow.K.traffic.persistence=0` for K = 0..4 and `--set \
+                topology.host.H.delay=12.5ms` for H = 0..10. Isolating check: fLEDBAT's \
+                decrease plays no part (zeta `0.1`, `0.01` and `0.0001` give the same \
+                efficiency to within 0.5 %, the same `ledbat sim` runs with `--set \
+                flow.K.cc.zeta`). A property of the two \
                 increase laws in an always-transient regime, not a bug; the thesis's 'under any \
                 circumstance' does not hold in this one.",
             form: Form::Order { null: 0.0, above: true },
@@ -303,8 +304,9 @@ Sibling::Independent {
             explanation: "Falls on balance but not clearly, because our five upload slots start \
                 together (within the 100-ms start jitter): at PP = 1 they measure nearly the \
                 same base delay, so no latecomer appears with equal RTTs. Isolating run: the \
-                same equal-RTT, PP = 1 scenario with the slots started 2 s apart (`--set \
-                flow.K.start=2Ks` for K = 1..4, seed 1) drops LEDBAT's 1-Hz index to 0.606 while \
+                same equal-RTT, PP = 1 scenario with the slots started 2 s apart (`ledbat sim \
+                scenarios/seed003/p2p-peer-ledbat.toml --set flow.K.start=2Ks` for K = 1..4, \
+                seed 1) drops LEDBAT's 1-Hz index to 0.606 while \
                 fLEDBAT's stays at 0.995, the thesis's contrast. The thesis does not say when \
                 its slots start; the scenario keeps them together, as it keeps every start the \
                 thesis leaves open.",

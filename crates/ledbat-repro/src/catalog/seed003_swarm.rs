@@ -858,7 +858,7 @@ Sibling::Independent {
                 swarm.choke.optimistic=0`), 93 ms with two (seed 2), 152 / 142 ms with the \
                 file's 4 + 1, 202 / 210 ms with 8 + 1 (`swarm.choke.regular=8`). LEDBAT++, \
                 whose slowdowns measure the base again, holds 77 ms with 4 + 1 slots at \
-                TARGET 100 ms (`--set 'swarm.class.0.utp_cc={ name = \"ledbat++\", target \
+                TARGET 100 ms (`ledbat sim scenarios/seed003/swarm.toml --set 'swarm.class.0.utp_cc={ name = \"ledbat++\", target \
                 = \"100ms\" }'`). The other cause the thesis names is \
                 s003-swarm-ledbat-control-deviation. How the thesis's swarm kept near \
                 TARGET with the same slots is not established.",
@@ -997,8 +997,8 @@ fn buffer_claims() -> Vec<Claim> {
             tolerance: Between { lo: 0.9, hi: 1.1 },
             direction: Between { lo: 0.75, hi: 1.33 },
             tolerance_note: "'cannot be distinguished': within 10 %; direction: within a third",
-            explanation: "The buffer: the thesis's B = 10 packets holds 120 ms at 1 Mb/s, more \
-                than TARGET plus a packet (112 ms), so its condition ('cannot sustain the \
+            explanation: "The buffer: the thesis's B = 10 packets holds two packets more than \
+                8 packets (96 ms) at 1 Mb/s, so more than TARGET plus a packet, and its condition ('cannot sustain the \
                 target') is not met there; 8 packets (96 ms) is the largest buffer that meets \
                 it.",
             form: Form::Alike { null: 1.0 },
@@ -1181,7 +1181,7 @@ fn target_claims() -> Vec<Claim> {
                 lower-target flow is pushed to its one-packet floor before the queue fills, \
                 and a flow at its floor rarely meets the moments the buffer is full \
                 (s003-target-ratio-6-both-lose finds the same in chapter 3's pair); the \
-                report runs the claim for 300 s as well.",
+                report runs the claim over the hinge's longer run as well.",
             hinge: Some(super::Hinge {
                 choice: "run length: 300 s instead of 100 s",
                 alt: &["duration=300s"],

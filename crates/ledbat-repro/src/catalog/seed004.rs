@@ -203,10 +203,11 @@ Sibling::Independent {
             explanation: "The paper's 400 ms cannot come from the setup it states. Its source \
                 buffer (B = 32 packets) 'empties packets once they are sequentially decodable', \
                 i.e. holds each packet until it is acknowledged, as ours does: NewReno can never \
-                have more than 32 packets outstanding. The pipe holds C x RTT = 1 Mb/s x 102 ms \
-                = 12.75 packets of 1000 bytes, so at most about 19 packets (152 ms) ever wait in \
-                the 50-packet (400 ms) queue, and it never overflows. 400 ms is the full buffer: \
-                it needs more than 62 packets outstanding, i.e. a source buffer that releases \
+                have more than 32 packets outstanding. The pipe holds \
+                `C x RTT = 1 Mb/s x 102 ms = 12.75 packets` of 1000 bytes, so at most \
+                `32 - 12.75 = 19.25 packets` (`154 ms`) ever wait in the 50-packet (400 ms) \
+                queue, and it never overflows. 400 ms is the full buffer: it needs more than \
+                `50 + 12.75` packets outstanding, i.e. a source buffer that releases \
                 packets before they are acknowledged. Isolating run: the same scenario with a \
                 1000-packet source buffer (`ledbat sim scenarios/seed004/newreno-alone.toml --set \
                 flow.0.traffic.buffer=1000`, seed 1) fills the queue to its 50 packets (mean \
@@ -247,11 +248,12 @@ Sibling::Independent {
             direction: AtLeast { bound: 0.0005 },
             tolerance_note: "text value ±20 %",
             explanation: "Cannot come from the setup the paper states: with the source buffer \
-                holding each packet until it is acknowledged (32 packets), at most about 19 \
-                packets can queue at the 50-packet bottleneck (see s004-newreno-queue-delay), so \
-                NewReno never overflows it and loses nothing. Loss needs a source buffer that \
+                holding each packet until it is acknowledged (32 packets), at most 32 packets \
+                less the pipe's can queue at the 50-packet bottleneck (see \
+                s004-newreno-queue-delay), so NewReno never overflows it and loses nothing. Loss needs a source buffer that \
                 releases packets before they are acknowledged; even a 1000-packet buffer gives \
-                only 0.09 % (seed 1, `--set flow.0.traffic.buffer=1000`), because the source's \
+                only 0.09 % (seed 1, `ledbat sim scenarios/seed004/newreno-alone.toml --set \
+                flow.0.traffic.buffer=1000`), because the source's \
                 1.2 Mb/s barely exceeds the 1 Mb/s link.",
             form: Form::Value,
             null: Null::scenarios(
@@ -430,8 +432,8 @@ Sibling::Independent {
             explanation: "Cannot come from the setup the paper states: at a 5 % loss rate and \
                 the 110-ms RTT of a 50-ms bottleneck a Reno-family TCP is bounded by Mathis et \
                 al.'s 1.22 MSS / (RTT sqrt(p)) = 0.40 Mb/s; Padhye et al.'s formula with \
-                timeouts gives 0.31 Mb/s (docs/controllers-notes.md, newreno; the bounds are \
-                checked by crates/ledbat-sim/tests/controller_behaviour.rs). Reading D = 50 ms \
+                timeouts gives 0.31 Mb/s (docs/controllers-notes.md, newreno; both bounds are \
+                checked by `cargo test --release -p ledbat-sim --test controller_behaviour`). Reading D = 50 ms \
                 as the round-trip time (`ledbat sim scenarios/seed004/newreno-loss5.toml --set \
                 topology.delay=24ms`, seed 1) gives 0.57 Mb/s.",
             form: Form::Value,
@@ -463,10 +465,12 @@ Sibling::Independent {
                 its stated setup: a Reno-family TCP at a 5 % loss rate and the \
                 110-ms RTT of a 50-ms bottleneck is bounded by Mathis et al.'s 1.22 \
                 MSS / (RTT sqrt(p)) = 0.40 Mb/s, and Padhye et al.'s formula with \
-                timeouts gives 0.31 Mb/s (docs/controllers-notes.md, newreno, with \
-                the bound checked by tests/controller_behaviour.rs). Reading the \
-                paper's D = 50 ms as the round-trip time instead (`--set \
-                topology.delay=24ms`) gives NewReno 0.57 Mb/s, still short of 0.75.",
+                timeouts gives 0.31 Mb/s (docs/controllers-notes.md, newreno, both \
+                bounds checked by `cargo test --release -p ledbat-sim --test \
+                controller_behaviour`). Reading the paper's D = 50 ms as the \
+                round-trip time instead (`ledbat sim \
+                scenarios/seed004/newreno-loss5.toml --set topology.delay=24ms`, seed \
+                1) gives NewReno 0.57 Mb/s, still short of 0.75.",
             form: Form::Effect { null: 1.0 },
             null: Null::scenarios(
                 "roles swapped: NewReno's throughput over the hybrid's",
@@ -577,7 +581,8 @@ Sibling::Independent {
                 keeps the link full, so its delivered rate is a flat 1 Mb/s (5th and 95th \
                 percentiles of its 1-s rates both 1.000, seed 1) and it never backs off by \
                 half. With a 1000-packet source buffer it does lose and oscillate, between \
-                0.78 and 1.0 Mb/s (seed 1, `--set flow.0.traffic.buffer=1000`), still narrower \
+                0.78 and 1.0 Mb/s (seed 1, `ledbat sim scenarios/seed004/newreno-alone.toml --set \
+                flow.0.traffic.buffer=1000`), still narrower \
                 than the paper's 0.5-1 Mb/s.",
             form: Form::Order { null: 0.0, above: true },
             null: Null::scenarios(
@@ -612,8 +617,8 @@ Sibling::Independent {
                 at its weakest (the hybrid's d2 would be a borrowed bound)",
             explanation:
                 "Same root cause as s004-pacing-avoids-bursts: with the stated source (faster \
-                than the link) Vegas is always backlogged and ACK-clocked and holds its 2-4 \
-                packets (16-32 ms) of queue. With an application-limited source (10 packets \
+                than the link) Vegas is always backlogged and ACK-clocked and holds a queue of its 2-4 \
+                packets. With an application-limited source (10 packets \
                 per 100 ms) its bursts reach a 99th percentile of 72.7 ms, towards the paper's \
                 RTT (seed 1, `ledbat sim scenarios/seed004/newreno-alone.toml --set \
                 flow.0.cc={ name = \"vegas\" } --set flow.0.traffic.packets=10`).",
