@@ -238,18 +238,25 @@ pub(super) fn claims() -> Vec<Claim> {
                  dequeue",
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-flashcrowd-tcp-fills-ledbat-limits",
- why: "a dequeue that leaves one packet counts as one that leaves a full buffer: how often the queue is non-empty does not bound how long it is, nor so the ratio of the two swarms' mean queues",
- },
-Sibling::Independent {
- other: "s003-flashcrowd-tcp-data-plane-efficient",
- why: "uplinks-busy holds each swarm's share of non-empty dequeues within 20 % of 0.8; a busy fraction anywhere in 0.64-0.96 for each swarm leaves their utilisation ratio anywhere from 0.64 / 0.96 to 0.96 / 0.64, either side of 1",
- },
-Sibling::Independent {
- other: "s003-flashcrowd-ledbat-faster-signalling",
- why: "a request's wait for its block is set by how long the uploader's queue is, not by how often it is non-empty; the share of busy dequeues bounds no ratio of latencies",
- },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-tcp-fills-ledbat-limits",
+                    why: "a dequeue that leaves one packet counts as one that leaves a full \
+                        buffer: how often the queue is non-empty does not bound how long it is, \
+                        nor so the ratio of the two swarms' mean queues",
+                },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-tcp-data-plane-efficient",
+                    why: "uplinks-busy holds each swarm's share of non-empty dequeues within 20 % \
+                        of 0.8; a busy fraction anywhere in 0.64-0.96 for each swarm leaves \
+                        their utilisation ratio anywhere from 0.64 / 0.96 to 0.96 / 0.64, either \
+                        side of 1",
+                },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-ledbat-faster-signalling",
+                    why: "a request's wait for its block is set by how long the uploader's queue \
+                        is, not by how often it is non-empty; the share of busy dequeues bounds \
+                        no ratio of latencies",
+                },
 ],
             ..Claim::base("s003-flashcrowd-uplinks-busy")
         },
@@ -309,14 +316,18 @@ Sibling::Independent {
                 vec![flash()[ALL_5].clone(), flash()[ALL_10].clone()],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-flashcrowd-ledbat-faster-signalling",
- why: "a request-to-block latency adds the block's own serialisation and the requester's pipeline to the wait behind the uploader's queue, so twice the mean queue bounds no ratio of latencies without those terms",
- },
-Sibling::Independent {
- other: "s003-flashcrowd-tcp-data-plane-efficient",
- why: "a longer queue keeps an uplink busy only while it is non-empty; the ratio of mean queues says nothing of the fraction of time each uplink sends",
- },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-ledbat-faster-signalling",
+                    why: "a request-to-block latency adds the block's own serialisation and the \
+                        requester's pipeline to the wait behind the uploader's queue, so twice \
+                        the mean queue bounds no ratio of latencies without those terms",
+                },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-tcp-data-plane-efficient",
+                    why: "a longer queue keeps an uplink busy only while it is non-empty; the \
+                        ratio of mean queues says nothing of the fraction of time each uplink \
+                        sends",
+                },
 ],
             ..Claim::base("s003-flashcrowd-tcp-fills-ledbat-limits")
         },
@@ -387,22 +398,32 @@ Sibling::Independent {
                  1 where all-10 is that one, above 1 otherwise, in every seed",
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-flashcrowd-mixture-faster",
- why: "a mean ratio against a share of seeds bound no interval of each other. In this model all-31 is the all-10 swarm, so a seed in which every mixture beats all-10 puts default-fastest above 1 in that seed: the thesis's two statements agree only because its default swarm carried TCP (20 %); default-fastest is not testable here, so no verdict of one contradicts the other's",
- },
-Sibling::Independent {
- other: "s003-flashcrowd-queue-grows-with-tcp-share",
- why: "default-fastest compares download times only; the rank correlation of TCP share and queue reads no download time",
- },
-Sibling::Independent {
- other: "s003-flashcrowd-time-grows-with-queue",
- why: "the rising trend is read over the populations with TCP (Fig. 6.4's regression), which all-31 is not in this model; which population is fastest overall does not bound a rank correlation among four of them",
- },
-Sibling::Independent {
- other: "s003-flashcrowd-time-grows-with-tcp-share",
- why: "the rising trend is read over the populations with TCP, which all-31 is not in this model; which population is fastest overall does not bound a rank correlation among four of them",
- },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-mixture-faster",
+                    why: "a mean ratio against a share of seeds bound no interval of each other. \
+                        In this model all-31 is the all-10 swarm, so a seed in which every \
+                        mixture beats all-10 puts default-fastest above 1 in that seed: the \
+                        thesis's two statements agree only because its default swarm carried TCP \
+                        (20 %); default-fastest is not testable here, so no verdict of one \
+                        contradicts the other's",
+                },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-queue-grows-with-tcp-share",
+                    why: "default-fastest compares download times only; the rank correlation of \
+                        TCP share and queue reads no download time",
+                },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-time-grows-with-queue",
+                    why: "the rising trend is read over the populations with TCP (Fig. 6.4's \
+                        regression), which all-31 is not in this model; which population is \
+                        fastest overall does not bound a rank correlation among four of them",
+                },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-time-grows-with-tcp-share",
+                    why: "the rising trend is read over the populations with TCP, which all-31 is \
+                        not in this model; which population is fastest overall does not bound a \
+                        rank correlation among four of them",
+                },
 ],
             ..Claim::base("s003-flashcrowd-default-fastest")
         },
@@ -508,10 +529,13 @@ Sibling::Independent {
                  `swarm.class.4.buffer_bytes=500000`, quick mode, seeds 1-2)",
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-flashcrowd-tcp-peers-slightly-ahead",
- why: "classes-alike bounds the size of the classes' difference (within 5 % in every mixture), the order claim its sign in each seed; a difference of either sign fits within 5 %, so together they read 'practically the same, with a slight advantage', neither bounding the other",
- },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-tcp-peers-slightly-ahead",
+                    why: "classes-alike bounds the size of the classes' difference (within 5 % in \
+                        every mixture), the order claim its sign in each seed; a difference of \
+                        either sign fits within 5 %, so together they read 'practically the \
+                        same, with a slight advantage', neither bounding the other",
+                },
 ],
             ..Claim::base("s003-flashcrowd-classes-alike")
         },
@@ -582,18 +606,26 @@ Sibling::Independent {
                 flash_no_tcp(),
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-flashcrowd-queue-grows-with-tcp-share",
- why: "the order compares download times, the rank correlation queues against TCP shares; neither reads the other's quantity",
- },
-Sibling::Independent {
- other: "s003-flashcrowd-time-grows-with-queue",
- why: "both read the all-5 swarm as slower than every mixture where TCP raises the queue; the order says nothing of the ranks among the mixtures, which decide the rest of tau (over the populations with TCP: had tau counted all-10, the lowest queue and, by this order, slower than every mixture, a seed showing the order could give tau at most 0.4, below the sibling's 0.6)",
- },
-Sibling::Independent {
- other: "s003-flashcrowd-time-grows-with-tcp-share",
- why: "both read the all-5 swarm as slower than every mixture; the order says nothing of the ranks among the three mixtures, which decide the rest of tau",
- },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-queue-grows-with-tcp-share",
+                    why: "the order compares download times, the rank correlation queues against \
+                        TCP shares; neither reads the other's quantity",
+                },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-time-grows-with-queue",
+                    why: "both read the all-5 swarm as slower than every mixture where TCP raises \
+                        the queue; the order says nothing of the ranks among the mixtures, which \
+                        decide the rest of tau (over the populations with TCP: had tau counted \
+                        all-10, the lowest queue and, by this order, slower than every mixture, \
+                        a seed showing the order could give tau at most 0.4, below the sibling's \
+                        0.6)",
+                },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-time-grows-with-tcp-share",
+                    why: "both read the all-5 swarm as slower than every mixture; the order says \
+                        nothing of the ranks among the three mixtures, which decide the rest of \
+                        tau",
+                },
 ],
             ..Claim::base("s003-flashcrowd-mixture-faster")
         },
@@ -643,14 +675,18 @@ Sibling::Independent {
                 flash_tcp_as_ledbat(),
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-flashcrowd-queue-grows-with-tcp-share",
- why: "Kendall's distance is a metric, so two of the three rank correlations bound the third (tau(x, z) >= tau(x, y) + tau(y, z) - 1), but one alone bounds neither other; and the queue trend also counts all-10",
- },
-Sibling::Independent {
- other: "s003-flashcrowd-time-grows-with-queue",
- why: "one rank correlation bounds another only with the third (tau(x, z) >= tau(x, y) + tau(y, z) - 1 over the same populations): TCP share against time says nothing of queue against time without queue against TCP share",
- },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-queue-grows-with-tcp-share",
+                    why: "Kendall's distance is a metric, so two of the three rank correlations \
+                        bound the third (tau(x, z) >= tau(x, y) + tau(y, z) - 1), but one alone \
+                        bounds neither other; and the queue trend also counts all-10",
+                },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-time-grows-with-queue",
+                    why: "one rank correlation bounds another only with the third (tau(x, z) >= \
+                        tau(x, y) + tau(y, z) - 1 over the same populations): TCP share against \
+                        time says nothing of queue against time without queue against TCP share",
+                },
 ],
             ..Claim::base("s003-flashcrowd-time-grows-with-tcp-share")
         },
@@ -675,10 +711,12 @@ Sibling::Independent {
                 flash_tcp_as_ledbat(),
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-flashcrowd-queue-grows-with-tcp-share",
- why: "one rank correlation bounds another only with the third, over the same populations; this one reads the four populations with TCP, the sibling all five distinct ones",
- },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-queue-grows-with-tcp-share",
+                    why: "one rank correlation bounds another only with the third, over the same \
+                        populations; this one reads the four populations with TCP, the sibling \
+                        all five distinct ones",
+                },
 ],
             ..Claim::base("s003-flashcrowd-time-grows-with-queue")
         },
@@ -732,10 +770,12 @@ Sibling::Independent {
                 vec![flash()[ALL_10].clone(), all_tcp_small_buffer()],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-flashcrowd-tcp-data-plane-efficient",
- why: "the latency of requests is the control plane, the uplinks' busy fraction the data plane (section 6.3 names them as two effects); a swarm can be slower at both, either or neither",
- },
+                Sibling::Independent {
+                    other: "s003-flashcrowd-tcp-data-plane-efficient",
+                    why: "the latency of requests is the control plane, the uplinks' busy fraction \
+                        the data plane (section 6.3 names them as two effects); a swarm can be \
+                        slower at both, either or neither",
+                },
 ],
             ..Claim::base("s003-flashcrowd-ledbat-faster-signalling")
         },

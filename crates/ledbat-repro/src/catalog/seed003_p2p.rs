@@ -149,30 +149,37 @@ pub(super) fn claims() -> Vec<Claim> {
                 points_of([false, true], [FILES[1], FILES[1]], PPS),
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-chunks-fairness-gap-at-high-pp",
- why: "a positive gap at every PP does not say at which PP it is largest, nor does a larger gap at high PP say that every gap is positive",
- },
-Sibling::Independent {
- other: "s003-chunks-fledbat-efficient",
- why: "fairness (1-Hz Jain index over the slots) and efficiency (uplink use) are different quantities of each run; an order of one bounds no order of the other",
- },
-Sibling::Independent {
- other: "s003-chunks-fledbat-fairness-rises-with-pp",
- why: "fLEDBAT above LEDBAT at every PP bounds neither protocol's trend over PP: both curves may rise, fall or bend with fLEDBAT on top",
- },
-Sibling::Independent {
- other: "s003-chunks-ledbat-fairness-falls-with-pp",
- why: "fLEDBAT above LEDBAT at every PP bounds neither protocol's trend over PP: both curves may rise, fall or bend with fLEDBAT on top",
- },
-Sibling::Independent {
- other: "s003-chunks-mixed-rtt-wastes-more",
- why: "a fairness order between the protocols says nothing of the efficiency lost to mixed RTTs",
- },
-Sibling::Independent {
- other: "s003-chunks-pp0-underuses",
- why: "a fairness order between the protocols says nothing of how much of the uplink is used at PP = 0",
- },
+                Sibling::Independent {
+                    other: "s003-chunks-fairness-gap-at-high-pp",
+                    why: "a positive gap at every PP does not say at which PP it is largest, nor \
+                        does a larger gap at high PP say that every gap is positive",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-fledbat-efficient",
+                    why: "fairness (1-Hz Jain index over the slots) and efficiency (uplink use) \
+                        are different quantities of each run; an order of one bounds no order of \
+                        the other",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-fledbat-fairness-rises-with-pp",
+                    why: "fLEDBAT above LEDBAT at every PP bounds neither protocol's trend over \
+                        PP: both curves may rise, fall or bend with fLEDBAT on top",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-ledbat-fairness-falls-with-pp",
+                    why: "fLEDBAT above LEDBAT at every PP bounds neither protocol's trend over \
+                        PP: both curves may rise, fall or bend with fLEDBAT on top",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-mixed-rtt-wastes-more",
+                    why: "a fairness order between the protocols says nothing of the efficiency \
+                        lost to mixed RTTs",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-pp0-underuses",
+                    why: "a fairness order between the protocols says nothing of how much of the \
+                        uplink is used at PP = 0",
+                },
 ],
             ..Claim::base("s003-chunks-fledbat-fairer")
         },
@@ -213,26 +220,30 @@ Sibling::Independent {
                 points_of([false, true], [FILES[1], FILES[1]], PPS),
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-chunks-fairness-gap-at-high-pp",
- why: "an efficiency order says nothing of the fairness gap's size at any PP",
- },
-Sibling::Independent {
- other: "s003-chunks-fledbat-fairness-rises-with-pp",
- why: "an efficiency order between the protocols bounds no trend of fLEDBAT's fairness over PP",
- },
-Sibling::Independent {
- other: "s003-chunks-ledbat-fairness-falls-with-pp",
- why: "an efficiency order between the protocols bounds no trend of LEDBAT's fairness over PP",
- },
-Sibling::Independent {
- other: "s003-chunks-mixed-rtt-wastes-more",
- why: "fLEDBAT ahead of LEDBAT at each point says nothing of how either compares between the RTT cases",
- },
-Sibling::Independent {
- other: "s003-chunks-pp0-underuses",
- why: "fLEDBAT ahead of LEDBAT at PP = 0 bounds neither efficiency from above: both may be under or over 0.95",
- },
+                Sibling::Independent {
+                    other: "s003-chunks-fairness-gap-at-high-pp",
+                    why: "an efficiency order says nothing of the fairness gap's size at any PP",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-fledbat-fairness-rises-with-pp",
+                    why: "an efficiency order between the protocols bounds no trend of fLEDBAT's \
+                        fairness over PP",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-ledbat-fairness-falls-with-pp",
+                    why: "an efficiency order between the protocols bounds no trend of LEDBAT's \
+                        fairness over PP",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-mixed-rtt-wastes-more",
+                    why: "fLEDBAT ahead of LEDBAT at each point says nothing of how either \
+                        compares between the RTT cases",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-pp0-underuses",
+                    why: "fLEDBAT ahead of LEDBAT at PP = 0 bounds neither efficiency from above: \
+                        both may be under or over 0.95",
+                },
 ],
             ..Claim::base("s003-chunks-fledbat-efficient")
         },
@@ -265,22 +276,26 @@ Sibling::Independent {
                 points_of([false, true], [FILES[1], FILES[1]], PPS),
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-chunks-fledbat-fairness-rises-with-pp",
- why: "the gap averages both RTT cases and both protocols' indices; fLEDBAT's trend alone, with equal RTTs, bounds it only together with LEDBAT's",
- },
-Sibling::Independent {
- other: "s003-chunks-ledbat-fairness-falls-with-pp",
- why: "the gap averages both RTT cases and both protocols' indices; LEDBAT's trend alone, with equal RTTs, bounds it only together with fLEDBAT's",
- },
-Sibling::Independent {
- other: "s003-chunks-mixed-rtt-wastes-more",
- why: "a fairness gap between the protocols says nothing of the efficiency lost to mixed RTTs",
- },
-Sibling::Independent {
- other: "s003-chunks-pp0-underuses",
- why: "a fairness gap between the protocols says nothing of the uplink's use at PP = 0",
- },
+                Sibling::Independent {
+                    other: "s003-chunks-fledbat-fairness-rises-with-pp",
+                    why: "the gap averages both RTT cases and both protocols' indices; fLEDBAT's \
+                        trend alone, with equal RTTs, bounds it only together with LEDBAT's",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-ledbat-fairness-falls-with-pp",
+                    why: "the gap averages both RTT cases and both protocols' indices; LEDBAT's \
+                        trend alone, with equal RTTs, bounds it only together with fLEDBAT's",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-mixed-rtt-wastes-more",
+                    why: "a fairness gap between the protocols says nothing of the efficiency lost \
+                        to mixed RTTs",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-pp0-underuses",
+                    why: "a fairness gap between the protocols says nothing of the uplink's use at \
+                        PP = 0",
+                },
 ],
             ..Claim::base("s003-chunks-fairness-gap-at-high-pp")
         },
@@ -318,18 +333,20 @@ Sibling::Independent {
                 points_of([false, true], [FILES[0], FILES[0]], PPS),
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-chunks-fledbat-fairness-rises-with-pp",
- why: "the two trends read different runs of the set (LEDBAT's, fLEDBAT's); one protocol's curve bounds nothing of the other's",
- },
-Sibling::Independent {
- other: "s003-chunks-mixed-rtt-wastes-more",
- why: "LEDBAT's fairness over PP with equal RTTs says nothing of the efficiency lost to mixed RTTs at PP = 0",
- },
-Sibling::Independent {
- other: "s003-chunks-pp0-underuses",
- why: "LEDBAT's fairness trend says nothing of the uplink's use at PP = 0",
- },
+                Sibling::Independent {
+                    other: "s003-chunks-fledbat-fairness-rises-with-pp",
+                    why: "the two trends read different runs of the set (LEDBAT's, fLEDBAT's); one \
+                        protocol's curve bounds nothing of the other's",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-mixed-rtt-wastes-more",
+                    why: "LEDBAT's fairness over PP with equal RTTs says nothing of the efficiency \
+                        lost to mixed RTTs at PP = 0",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-pp0-underuses",
+                    why: "LEDBAT's fairness trend says nothing of the uplink's use at PP = 0",
+                },
 ],
             ..Claim::base("s003-chunks-ledbat-fairness-falls-with-pp")
         },
@@ -369,14 +386,15 @@ Sibling::Independent {
                 points_of([false, true], [FILES[1], FILES[1]], PPS),
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-chunks-mixed-rtt-wastes-more",
- why: "fLEDBAT's fairness over PP with equal RTTs says nothing of the efficiency lost to mixed RTTs at PP = 0",
- },
-Sibling::Independent {
- other: "s003-chunks-pp0-underuses",
- why: "fLEDBAT's fairness trend says nothing of the uplink's use at PP = 0",
- },
+                Sibling::Independent {
+                    other: "s003-chunks-mixed-rtt-wastes-more",
+                    why: "fLEDBAT's fairness over PP with equal RTTs says nothing of the \
+                        efficiency lost to mixed RTTs at PP = 0",
+                },
+                Sibling::Independent {
+                    other: "s003-chunks-pp0-underuses",
+                    why: "fLEDBAT's fairness trend says nothing of the uplink's use at PP = 0",
+                },
 ],
             ..Claim::base("s003-chunks-fledbat-fairness-rises-with-pp")
         },
@@ -406,10 +424,11 @@ Sibling::Independent {
                 points_of([false, true], FILES, [1.0, 0.2, 0.5, 0.8, 1.0]),
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-chunks-mixed-rtt-wastes-more",
- why: "an equal-RTT efficiency under 0.95 bounds the mixed-RTT one neither way: the mixed case may waste more or less",
- },
+                Sibling::Independent {
+                    other: "s003-chunks-mixed-rtt-wastes-more",
+                    why: "an equal-RTT efficiency under 0.95 bounds the mixed-RTT one neither way: \
+                        the mixed case may waste more or less",
+                },
 ],
             ..Claim::base("s003-chunks-pp0-underuses")
         },

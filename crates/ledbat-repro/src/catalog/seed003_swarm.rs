@@ -328,13 +328,14 @@ fn behaviour_claims() -> Vec<Claim> {
                  leechers no longer reach their downlink (the thesis's contrast)",
                 pops("random-stay"),
             ),
-            siblings: &[
-Sibling::Implies {
- other: "s003-swarm-never-leave-populations-alike",
- map: spread_within_slowest,
- why: "no population's mean download time is below the downlink limit (a leecher receives the file's bytes through its 8 Mb/s downlink), so the slowest at most x times the limit puts the three within x / 1 - 1 of each other: 1.2 gives at most 0.2, inside the sibling's 0.25",
- },
-],
+            siblings: &[Sibling::Implies {
+                other: "s003-swarm-never-leave-populations-alike",
+                map: spread_within_slowest,
+                why: "no population's mean download time is below the downlink limit (a \
+                        leecher receives the file's bytes through its 8 Mb/s downlink), so the \
+                        slowest at most x times the limit puts the three within x / 1 - 1 of \
+                        each other: 1.2 gives at most 0.2, inside the sibling's 0.25",
+            }],
             ..Claim::base("s003-swarm-never-leave-near-downlink")
         },
         Claim {
@@ -498,12 +499,11 @@ Sibling::Implies {
                  populations alike there",
                 pops("never-leave"),
             ),
-            siblings: &[
-Sibling::Independent {
- other: "s003-swarm-mixed-queue-intermediate",
- why: "a position of the 50-50 queue between the two ends says nothing of how far its download time lies from theirs",
- },
-],
+            siblings: &[Sibling::Independent {
+                other: "s003-swarm-mixed-queue-intermediate",
+                why: "a position of the 50-50 queue between the two ends says nothing of how \
+                        far its download time lies from theirs",
+            }],
             ..Claim::base("s003-swarm-random-stay-heterogeneous-differs")
         },
         Claim {
@@ -571,12 +571,12 @@ Sibling::Independent {
                  tcp LEDBAT): the faster class must change sides",
                 SWAP,
             ),
-            siblings: &[
-Sibling::Independent {
- other: "s003-swarm-signalling-latency",
- why: "a request's wait for its block is one part of a download time; the slots won and the pieces available make the rest, so neither ratio bounds the other",
- },
-],
+            siblings: &[Sibling::Independent {
+                other: "s003-swarm-signalling-latency",
+                why: "a request's wait for its block is one part of a download time; the slots \
+                        won and the pieces available make the rest, so neither ratio bounds the \
+                        other",
+            }],
             ..Claim::base("s003-swarm-random-stay-ledbat-peers-faster")
         },
         Claim {
@@ -787,10 +787,12 @@ fn queue_claims() -> Vec<Claim> {
                 LEDBAT_AS_TCP,
             ),
             siblings: &[
-Sibling::Independent {
- other: "s003-swarm-ledbat-queue-alike-sampled",
- why: "the per-dequeue mean leaves idle time out, the 10 Hz mean counts idle samples as empty and so scales with each behaviour's busy fraction, which differs between behaviours: neither spread bounds the other",
- },
+                Sibling::Independent {
+                    other: "s003-swarm-ledbat-queue-alike-sampled",
+                    why: "the per-dequeue mean leaves idle time out, the 10 Hz mean counts idle \
+                        samples as empty and so scales with each behaviour's busy fraction, \
+                        which differs between behaviours: neither spread bounds the other",
+                },
 ],
             ..Claim::base("s003-swarm-ledbat-queue-alike-across-behaviours")
         },
@@ -1314,12 +1316,11 @@ fn target_claims() -> Vec<Claim> {
                 "the roles swapped: the t1 class at 100 ms, the t2 class at 1000 ms",
                 vec![t2(1000)],
             ),
-            siblings: &[
-Sibling::Independent {
- other: "s003-swarm-target-delay-double",
- why: "the ratio also divides by the T2 peers' queue, which the 630-ms claim does not read",
- },
-],
+            siblings: &[Sibling::Independent {
+                other: "s003-swarm-target-delay-double",
+                why: "the ratio also divides by the T2 peers' queue, which the 630-ms claim \
+                        does not read",
+            }],
             ..Claim::base("s003-swarm-target-delay-630")
         },
         Claim {

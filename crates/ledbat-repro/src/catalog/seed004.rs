@@ -99,22 +99,30 @@ fn paper_claims() -> Vec<Claim> {
                 vec![ScenarioRef::file("seed004/newreno-alone.toml")],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-app-bitrate-hybrid",
- why: "the queue's length bounds no rate: a full link can be carried over any queue",
- },
-Sibling::Independent {
- other: "s004-hybrid-no-loss",
- why: "a mean delay within 12-24 ms in a 400-ms buffer bounds no loss rate: overflow needs the queue full at moments the mean does not show",
- },
-Sibling::Independent {
- other: "s004-hybrid-rate",
- why: "the queue's length bounds no rate: a full link can be carried over any queue",
- },
-Sibling::Independent {
- other: "s004-zone2-most-epochs",
- why: "different quantities (the bottleneck's per-packet delay against the controller's per-epoch estimate d) and a mean against a share: half the epochs in (12, 24] ms and half near 0 give a mean of 6-12 ms, and a mean of 12-24 ms can come from epochs on either side of the zone. Both fail together when the flow lives in zone 1, as here (the direction's lower edge is d1 for that reason)",
- },
+                Sibling::Independent {
+                    other: "s004-app-bitrate-hybrid",
+                    why: "the queue's length bounds no rate: a full link can be carried over any \
+                        queue",
+                },
+                Sibling::Independent {
+                    other: "s004-hybrid-no-loss",
+                    why: "a mean delay within 12-24 ms in a 400-ms buffer bounds no loss rate: \
+                        overflow needs the queue full at moments the mean does not show",
+                },
+                Sibling::Independent {
+                    other: "s004-hybrid-rate",
+                    why: "the queue's length bounds no rate: a full link can be carried over any \
+                        queue",
+                },
+                Sibling::Independent {
+                    other: "s004-zone2-most-epochs",
+                    why: "different quantities (the bottleneck's per-packet delay against the \
+                        controller's per-epoch estimate d) and a mean against a share: half the \
+                        epochs in (12, 24] ms and half near 0 give a mean of 6-12 ms, and a mean \
+                        of 12-24 ms can come from epochs on either side of the zone. Both fail \
+                        together when the flow lives in zone 1, as here (the direction's lower \
+                        edge is d1 for that reason)",
+                },
 ],
             ..Claim::base("s004-hybrid-queue-delay")
         },
@@ -139,18 +147,19 @@ Sibling::Independent {
                 vec![ScenarioRef::with("seed004/newreno-alone.toml", &["flow.0.traffic.buffer=1000"])],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-app-bitrate-hybrid",
- why: "the loss rate bounds no rate: a loss-free flow may send at any rate",
- },
-Sibling::Independent {
- other: "s004-hybrid-rate",
- why: "the loss rate bounds no rate: a loss-free flow may send at any rate",
- },
-Sibling::Independent {
- other: "s004-zone2-most-epochs",
- why: "no loss says the queue never overflowed; it says nothing of where under d2 the delay sits",
- },
+                Sibling::Independent {
+                    other: "s004-app-bitrate-hybrid",
+                    why: "the loss rate bounds no rate: a loss-free flow may send at any rate",
+                },
+                Sibling::Independent {
+                    other: "s004-hybrid-rate",
+                    why: "the loss rate bounds no rate: a loss-free flow may send at any rate",
+                },
+                Sibling::Independent {
+                    other: "s004-zone2-most-epochs",
+                    why: "no loss says the queue never overflowed; it says nothing of where under \
+                        d2 the delay sits",
+                },
 ],
             ..Claim::base("s004-hybrid-no-loss")
         },
@@ -175,10 +184,11 @@ Sibling::Independent {
                 "a loss-based AIMD sawtooth between C/2 and C, the paper's NewReno (Fig. 6(b), 500-1000 kb/s): on average 3/4 of the 1 Mb/s link, 0.75 Mb/s",
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-zone2-most-epochs",
- why: "the mean rate bounds no share of epochs in zone 2: a full link can be carried with the delay in any zone",
- },
+                Sibling::Independent {
+                    other: "s004-zone2-most-epochs",
+                    why: "the mean rate bounds no share of epochs in zone 2: a full link can be \
+                        carried with the delay in any zone",
+                },
 ],
             ..Claim::base("s004-hybrid-rate")
         },
@@ -219,14 +229,18 @@ Sibling::Independent {
                 vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-app-bitrate-newreno",
- why: "a mean per-packet delay of 320-480 ms in a 400-ms buffer leaves the link idle at most a fifth of the time (Markov's inequality on 400 ms less the delay), which can fall in a twentieth of the seconds: the 5th percentile of the 1-s rates is not bounded",
- },
-Sibling::Independent {
- other: "s004-newreno-loss",
- why: "a full buffer drops only while the arrivals exceed the link: how much NewReno overshoots each time, not the mean queue, sets the loss rate",
- },
+                Sibling::Independent {
+                    other: "s004-app-bitrate-newreno",
+                    why: "a mean per-packet delay of 320-480 ms in a 400-ms buffer leaves the link \
+                        idle at most a fifth of the time (Markov's inequality on 400 ms less the \
+                        delay), which can fall in a twentieth of the seconds: the 5th percentile \
+                        of the 1-s rates is not bounded",
+                },
+                Sibling::Independent {
+                    other: "s004-newreno-loss",
+                    why: "a full buffer drops only while the arrivals exceed the link: how much \
+                        NewReno overshoots each time, not the mean queue, sets the loss rate",
+                },
 ],
             ..Claim::base("s004-newreno-queue-delay")
         },
@@ -261,10 +275,11 @@ Sibling::Independent {
                 vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-app-bitrate-newreno",
- why: "the loss rate bounds no percentile of the rate: a few losses may or may not empty the queue",
- },
+                Sibling::Independent {
+                    other: "s004-app-bitrate-newreno",
+                    why: "the loss rate bounds no percentile of the rate: a few losses may or may \
+                        not empty the queue",
+                },
 ],
             ..Claim::base("s004-newreno-loss")
         },
@@ -289,10 +304,11 @@ Sibling::Independent {
                 &["flow.0.cc={ name = \"newreno\" }"],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-five-flows-link-use",
- why: "Jain's index reads the shares, the efficiency their sum: equal shares of a half-used link and unequal ones of a full link are both possible",
- },
+                Sibling::Independent {
+                    other: "s004-five-flows-link-use",
+                    why: "Jain's index reads the shares, the efficiency their sum: equal shares of \
+                        a half-used link and unequal ones of a full link are both possible",
+                },
 ],
             ..Claim::base("s004-hybrid-five-fair")
         },
@@ -324,14 +340,15 @@ Sibling::Independent {
                 &["flow.1.start=30s"],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-cbr-delay-low",
- why: "the hybrid's throughput bounds no queueing delay: the same rate can be carried over an empty or a long queue",
- },
-Sibling::Independent {
- other: "s004-cbr-no-loss",
- why: "the hybrid's throughput bounds no loss rate",
- },
+                Sibling::Independent {
+                    other: "s004-cbr-delay-low",
+                    why: "the hybrid's throughput bounds no queueing delay: the same rate can be \
+                        carried over an empty or a long queue",
+                },
+                Sibling::Independent {
+                    other: "s004-cbr-no-loss",
+                    why: "the hybrid's throughput bounds no loss rate",
+                },
 ],
             ..Claim::base("s004-hybrid-yields-to-cbr")
         },
@@ -362,19 +379,25 @@ Sibling::Independent {
                 "a scavenger that yields the whole link to competing traffic, as the hybrid does to a TCP download (s004-yields-to-tcp-download): only the CBR's 300 kb/s is carried, 0.3 of the link",
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-cbr-delay-low",
- why: "the link can be full with a queue of any length below the buffer; the link use bounds no queueing delay",
- },
-Sibling::Independent {
- other: "s004-cbr-no-loss",
- why: "a full link is neither a sign of loss nor of its absence: the loss rate is not bounded by the link use",
- },
-Sibling::Implies {
- other: "s004-hybrid-yields-to-cbr",
- map: hybrid_beside_cbr,
- why: "the link use is (hybrid + CBR) / 1 Mb/s and the CBR delivers its 0.3 Mb/s less its losses, which s004-cbr-no-loss's direction on the same run keeps under 0.1 % (0.0003 Mb/s): a link use in [x, y] puts the hybrid in [x - 0.3, y - 0.3 + 0.0003], [0.65, 0.7003] for the band [0.95, 1], inside the sibling's direction 0.35-0.75",
- },
+                Sibling::Independent {
+                    other: "s004-cbr-delay-low",
+                    why: "the link can be full with a queue of any length below the buffer; the \
+                        link use bounds no queueing delay",
+                },
+                Sibling::Independent {
+                    other: "s004-cbr-no-loss",
+                    why: "a full link is neither a sign of loss nor of its absence: the loss rate \
+                        is not bounded by the link use",
+                },
+                Sibling::Implies {
+                    other: "s004-hybrid-yields-to-cbr",
+                    map: hybrid_beside_cbr,
+                    why: "the link use is (hybrid + CBR) / 1 Mb/s and the CBR delivers its 0.3 \
+                        Mb/s less its losses, which s004-cbr-no-loss's direction on the same run \
+                        keeps under 0.1 % (0.0003 Mb/s): a link use in [x, y] puts the hybrid in \
+                        [x - 0.3, y - 0.3 + 0.0003], [0.65, 0.7003] for the band [0.95, 1], \
+                        inside the sibling's direction 0.35-0.75",
+                },
 ],
             ..Claim::base("s004-hybrid-cbr-link-use")
         },
@@ -403,10 +426,11 @@ Sibling::Implies {
                 vec![ScenarioRef::file("seed004/newreno-loss5.toml")],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-no-congestion-loss",
- why: "the random losses, not the overflows, set the hybrid's rate; no queue overflow bounds no throughput",
- },
+                Sibling::Independent {
+                    other: "s004-no-congestion-loss",
+                    why: "the random losses, not the overflows, set the hybrid's rate; no queue \
+                        overflow bounds no throughput",
+                },
 ],
             ..Claim::base("s004-random-loss-hybrid")
         },
@@ -551,10 +575,11 @@ fn more_claims() -> Vec<Claim> {
                 "a delay-based controller that holds its delay below d1 (zone 1 only), as the rate cut of at least 25 % per zone-2 epoch implies (s004-hybrid-queue-delay's analysis): no epoch in zone 2",
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-app-bitrate-hybrid",
- why: "where the delay sits between the thresholds bounds no rate: the link can be full with the delay in any zone",
- },
+                Sibling::Independent {
+                    other: "s004-app-bitrate-hybrid",
+                    why: "where the delay sits between the thresholds bounds no rate: the link can \
+                        be full with the delay in any zone",
+                },
 ],
             ..Claim::base("s004-zone2-most-epochs")
         },
@@ -651,11 +676,15 @@ Sibling::Independent {
                 "a loss-based AIMD sawtooth between C/2 and C, the paper's NewReno (Fig. 6(b)): its 5th percentile is 0.5 + 0.05 x 0.5 = 0.525 Mb/s",
             ),
             siblings: &[
-Sibling::Implies {
- other: "s004-hybrid-rate",
- map: mean_of_rates_from_p5,
- why: "over the same 20-200 s the mean rate is the mean of the 1-s rates, at least 95 % of them at or above the 5th percentile and none below 0: a 5th percentile of at least x gives a mean of at least 0.95 x (0.76 for 0.8), and no flow carries more than the 1 Mb/s link, inside the sibling's at least 0.6",
- },
+                Sibling::Implies {
+                    other: "s004-hybrid-rate",
+                    map: mean_of_rates_from_p5,
+                    why: "over the same 20-200 s the mean rate is the mean of the 1-s rates, at \
+                        least 95 % of them at or above the 5th percentile and none below 0: a \
+                        5th percentile of at least x gives a mean of at least 0.95 x (0.76 for \
+                        0.8), and no flow carries more than the 1 Mb/s link, inside the \
+                        sibling's at least 0.6",
+                },
 ],
             ..Claim::base("s004-app-bitrate-hybrid")
         },
@@ -704,14 +733,16 @@ Sibling::Implies {
                 &["flow.0.cc={ name = \"newreno\" }", "flow.0.traffic.buffer=1000"],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-five-flows-no-loss",
- why: "a mean delay within d2 in a 400-ms buffer bounds no loss rate: overflow needs the queue full at moments the mean does not show",
- },
-Sibling::Independent {
- other: "s004-second-flow-converges",
- why: "the mean delay is the queue's length, the convergence time the pace at which two flows' shares meet; either can be small with the other large",
- },
+                Sibling::Independent {
+                    other: "s004-five-flows-no-loss",
+                    why: "a mean delay within d2 in a 400-ms buffer bounds no loss rate: overflow \
+                        needs the queue full at moments the mean does not show",
+                },
+                Sibling::Independent {
+                    other: "s004-second-flow-converges",
+                    why: "the mean delay is the queue's length, the convergence time the pace at \
+                        which two flows' shares meet; either can be small with the other large",
+                },
 ],
             ..Claim::base("s004-five-flows-low-delay")
         },
@@ -767,10 +798,10 @@ Sibling::Independent {
                 "a controller told its fair share at once (explicit rate feedback, XCP or RCP style): the two rates are equal in the first 5-s window, 5 s",
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-five-flows-no-loss",
- why: "how soon two flows' shares meet bounds no loss rate, nor the reverse",
- },
+                Sibling::Independent {
+                    other: "s004-five-flows-no-loss",
+                    why: "how soon two flows' shares meet bounds no loss rate, nor the reverse",
+                },
 ],
             ..Claim::base("s004-second-flow-converges")
         },
@@ -832,10 +863,11 @@ Sibling::Independent {
                 &["flow.0.cc={ name = \"newreno\" }", "flow.0.traffic.buffer=1000"],
             ),
             siblings: &[
-Sibling::Independent {
- other: "s004-cbr-no-loss",
- why: "a mean delay within d2 in a 400-ms buffer bounds no loss rate: overflow needs the queue full at moments the mean does not show",
- },
+                Sibling::Independent {
+                    other: "s004-cbr-no-loss",
+                    why: "a mean delay within d2 in a 400-ms buffer bounds no loss rate: overflow \
+                        needs the queue full at moments the mean does not show",
+                },
 ],
             ..Claim::base("s004-cbr-delay-low")
         },
