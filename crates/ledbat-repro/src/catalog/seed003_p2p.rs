@@ -313,7 +313,7 @@ pub(super) fn claims() -> Vec<Claim> {
             extract: |r| trend(r, true),
             draw: None,
             tolerance: AtMost { bound: -0.6 },
-            direction: AtMost { bound: -0.2 },
+            direction: Below { bound: 0.0 },
             tolerance_note: "a clear fall: at most one pair of the five points out of order; \
                 direction: falls on balance",
             explanation: "Falls on balance but not clearly, because our five upload slots start \
@@ -364,7 +364,7 @@ pub(super) fn claims() -> Vec<Claim> {
             extract: |r| trend(r, false),
             draw: None,
             tolerance: AtLeast { bound: 0.6 },
-            direction: AtLeast { bound: 0.2 },
+            direction: Above { bound: 0.0 },
             tolerance_note: "a clear rise: at most one pair of the five points out of order; \
                 direction: rises on balance",
             explanation: "fLEDBAT's 1-Hz index is U-shaped in PP here, not rising: at PP = 0 \

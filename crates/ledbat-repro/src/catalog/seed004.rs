@@ -74,10 +74,10 @@ fn paper_claims() -> Vec<Claim> {
                 ])
             }),
             tolerance: Between { lo: 12.0, hi: 24.0 },
-            direction: Between { lo: 9.6, hi: 48.0 },
-            tolerance_note: "the paper's own range (d1..d2); direction: from d1 - 20 % to d3, \
-                a delay held around zone 2 (a mean below d1 is a flow living in zone 1, \
-                which s004-zone2-most-epochs, on the same run, fails too)",
+            direction: Between { lo: 12.0, hi: 48.0 },
+            tolerance_note: "the paper's own range (d1..d2); direction: from d1 to d3, a \
+                delay held above zone 1 and below zone 3 (a mean below d1 is a flow living in \
+                zone 1, which is not the statement's point)",
             explanation: "Root cause: under the paper's own rate update the delay cannot stay \
                 between d1 and d2, so the 12-24 ms cannot be a time average. Every \
                 epoch in zone 2 cuts the rate by at least beta_min = 25 % (eq. 4); \
@@ -124,6 +124,7 @@ fn paper_claims() -> Vec<Claim> {
                         edge is d1 for that reason)",
                 },
 ],
+            thresholds: &[super::Threshold::Quote { value: 12.0, written: "12ms", quote: "is able to achieve a queuing delay which is always between the desired target delay of 12ms and 24ms" }, super::Threshold::Quote { value: 48.0, written: "48", quote: "$d_3 = 48$ ms" }],
             ..Claim::base("s004-hybrid-queue-delay")
         },
         Claim {
@@ -139,7 +140,7 @@ fn paper_claims() -> Vec<Claim> {
             draw: None,
             tolerance: AtMost { bound: 0.0 },
             direction: AtMost { bound: 0.001 },
-            tolerance_note: "zero; direction: below NewReno's 0.4 %",
+            tolerance_note: "zero; direction: under one packet in a thousand (the NO_LOSS convention)",
             explanation: "",
             form: Form::Value,
             null: Null::scenarios(
@@ -161,6 +162,7 @@ fn paper_claims() -> Vec<Claim> {
                         d2 the delay sits",
                 },
 ],
+            thresholds: &[super::Threshold::Convention(&super::NO_LOSS)],
             ..Claim::base("s004-hybrid-no-loss")
         },
         Claim {
@@ -259,7 +261,7 @@ fn paper_claims() -> Vec<Claim> {
                 value: 0.004,
                 tol: 0.0008,
             },
-            direction: AtLeast { bound: 0.0005 },
+            direction: Above { bound: 0.0 },
             tolerance_note: "text value ±20 %",
             explanation: "Cannot come from the setup the paper states: with the source buffer \
                 holding each packet until it is acknowledged (32 packets), at most 32 packets \
@@ -269,7 +271,7 @@ fn paper_claims() -> Vec<Claim> {
                 only 0.09 % (seed 1, `ledbat sim scenarios/seed004/newreno-alone.toml --set \
                 flow.0.traffic.buffer=1000`), because the source's \
                 1.2 Mb/s barely exceeds the 1 Mb/s link.",
-            form: Form::Value,
+            form: Form::Effect { null: 0.0 },
             null: Null::scenarios(
                 "the hybrid in NewReno's place (Fig. 4): it cuts its rate on delay long before the buffer overflows",
                 vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
@@ -295,8 +297,8 @@ fn paper_claims() -> Vec<Claim> {
             extract: first_jain_long,
             draw: Some(|r| plots([rate_plot("hybrid, five flows", r[0])])),
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
-            tolerance_note: "almost equal = F ≥ 0.95",
+            direction: AtLeast { bound: 0.9 },
+            tolerance_note: "almost equal = F ≥ 0.95; direction: fair (Jain 0.9)",
             explanation: "",
             form: Form::Value,
             null: Null::run(
@@ -310,6 +312,7 @@ fn paper_claims() -> Vec<Claim> {
                         a half-used link and unequal ones of a full link are both possible",
                 },
 ],
+            thresholds: &[super::Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s004-hybrid-five-fair")
         },
         Claim {
@@ -564,12 +567,12 @@ fn more_claims() -> Vec<Claim> {
                 Ok(d.iter().filter(|x| **x > 12.0 && **x <= 24.0).count() as f64 / d.len() as f64)
             },
             tolerance: AtLeast { bound: 0.5 },
-            direction: AtLeast { bound: 0.25 },
-            tolerance_note: "most = more than half; direction: a quarter",
+            direction: Above { bound: 0.0 },
+            tolerance_note: "most = more than half; direction: some epochs in zone 2 (none is the zone-1-only flow of the null)",
             explanation: "Root cause at s004-hybrid-queue-delay: a zone-2 epoch cuts the rate by \
                 at least 25 %, which empties the queue within one epoch, so d cannot stay in \
                 zone 2.",
-            form: Form::Value,
+            form: Form::Effect { null: 0.0 },
             null: Null::excludes(
                 0.0,
                 "a delay-based controller that holds its delay below d1 (zone 1 only), as the rate cut of at least 25 % per zone-2 epoch implies (s004-hybrid-queue-delay's analysis): no epoch in zone 2",
@@ -652,6 +655,7 @@ fn more_claims() -> Vec<Claim> {
                 "the hybrid in Vegas's place, fed by the same source: it cuts its rate at d2 = 24 ms",
                 vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
             ),
+            thresholds: &[super::Threshold::Quote { value: 50.0, written: "50 ms", quote: "with a delay of D = 50 ms" }],
             ..Claim::base("s004-vegas-queues-more")
         },
         Claim {
@@ -744,6 +748,7 @@ fn more_claims() -> Vec<Claim> {
                         which two flows' shares meet; either can be small with the other large",
                 },
 ],
+            thresholds: &[super::Threshold::Quote { value: 48.0, written: "48", quote: "$d_3 = 48$ ms" }],
             ..Claim::base("s004-five-flows-low-delay")
         },
         Claim {
@@ -803,6 +808,7 @@ fn more_claims() -> Vec<Claim> {
                     why: "how soon two flows' shares meet bounds no loss rate, nor the reverse",
                 },
 ],
+            thresholds: &[super::Threshold::Quote { value: 100.0, written: "100-900sec", quote: "flow 1 is present from 100-900sec" }],
             ..Claim::base("s004-second-flow-converges")
         },
         Claim {
@@ -844,6 +850,7 @@ fn more_claims() -> Vec<Claim> {
                 "NewReno with a source buffer that releases packets before they are acknowledged (1000 packets) in the first flow's place: a loss-based flow fills the 400-ms buffer",
                 &["flow.0.cc={ name = \"newreno\" }", "flow.0.traffic.buffer=1000"],
             ),
+            thresholds: &[super::Threshold::Convention(&super::NO_LOSS)],
             ..Claim::base("s004-five-flows-no-loss")
         },
         Claim {
@@ -869,6 +876,7 @@ fn more_claims() -> Vec<Claim> {
                         needs the queue full at moments the mean does not show",
                 },
 ],
+            thresholds: &[super::Threshold::Quote { value: 48.0, written: "48", quote: "$d_3 = 48$ ms" }],
             ..Claim::base("s004-cbr-delay-low")
         },
         Claim {
@@ -887,6 +895,7 @@ fn more_claims() -> Vec<Claim> {
                 "NewReno with a source buffer that releases packets before they are acknowledged (1000 packets) in the hybrid's place: a loss-based flow fills the 400-ms buffer beside the CBR",
                 &["flow.0.cc={ name = \"newreno\" }", "flow.0.traffic.buffer=1000"],
             ),
+            thresholds: &[super::Threshold::Convention(&super::NO_LOSS)],
             ..Claim::base("s004-cbr-no-loss")
         },
         Claim {
@@ -900,9 +909,9 @@ fn more_claims() -> Vec<Claim> {
             scenarios: vec![ScenarioRef::file("seed004/hybrid-vs-newreno.toml")],
             extract: |r| Ok(tput(r[0], "hybrid")? / total_tput(r[0])),
             tolerance: AtMost { bound: 0.1 },
-            direction: AtMost { bound: 0.5 },
+            direction: Below { bound: 0.5 },
             tolerance_note: "practically zero = at most 10 %; direction: less than half",
-            form: Form::Value,
+            form: Form::Effect { null: 0.5 },
             null: Null::run(
                 "the download a second hybrid flow: two delay-based flows share the link, neither yields",
                 &["flow.1.cc={ name = \"hybrid\" }"],
@@ -940,6 +949,7 @@ fn more_claims() -> Vec<Claim> {
                 --set flow.0.traffic.buffer=1000 --set flow.0.cc.d1=450ms --set \
                 flow.0.cc.d2=500ms --set flow.0.cc.d3=550ms`). The null therefore moves the \
                 buffer below the thresholds instead.",
+            thresholds: &[super::Threshold::Convention(&super::NO_LOSS)],
             ..Claim::base("s004-no-congestion-loss")
         },
     ]
