@@ -43,6 +43,48 @@ fn hybrid_beside_cbr((lo, hi): (f64, f64)) -> (f64, f64) {
     (lo - 0.3, hi - 0.3 + 0.0003)
 }
 
+/// The five-flow run over the paper's whole 1000 s: each flow leaves when Fig. 7 says
+/// (flow 4 at 600 s, flow 3 at 700 s, flow 2 at 800 s, flow 1 at 900 s).
+fn five_with_departures() -> ScenarioRef {
+    ScenarioRef::with(
+        "seed004/hybrid-five.toml",
+        &[
+            "duration=1000s",
+            "warmup=0s",
+            "flow.1.stop=900s",
+            "flow.2.stop=800s",
+            "flow.3.stop=700s",
+            "flow.4.stop=600s",
+        ],
+    )
+}
+
+/// The periods of Fig. 7 with fewer than five flows, as (start, end, flows present): the
+/// arrivals (two, three, four flows) and the departures (four, three, two).
+const FIG7_PERIODS: [(f64, f64, usize); 6] = [
+    (100.0, 200.0, 2),
+    (200.0, 300.0, 3),
+    (300.0, 400.0, 4),
+    (600.0, 700.0, 4),
+    (700.0, 800.0, 3),
+    (800.0, 900.0, 2),
+];
+
+/// The smallest, over [`FIG7_PERIODS`], of Jain's index of the mean rates of the flows
+/// present over the period's last 50 s (the flows present are flows 0..n, which joined
+/// first and leave last).
+fn fig7_periods_min_jain(r: &[&RunResult]) -> Result<f64, String> {
+    let mut m = f64::INFINITY;
+    for (from, to, n) in FIG7_PERIODS {
+        let rates = (0..n)
+            .map(|i| window_mean(&flow_points(r[0], i, |f| &f.rate_mbps)?, to - 50.0, to))
+            .collect::<Result<Vec<f64>, String>>()?;
+        let j = crate::stats::jain(&rates).ok_or_else(|| format!("no rate in {from}-{to} s"))?;
+        m = m.min(j);
+    }
+    Ok(m)
+}
+
 /// The five-flow run measured from the start (the fairness claim measures from 420 s).
 fn five_from_start() -> ScenarioRef {
     ScenarioRef::with("seed004/hybrid-five.toml", &["warmup=0s"])
@@ -587,6 +629,61 @@ fn more_claims() -> Vec<Claim> {
             ..Claim::base("s004-zone2-most-epochs")
         },
         Claim {
+            figure: "Fig. 4(a), section III-A",
+            statement: "The hybrid controller does not see queueing delays much larger than \
+                24 ms.",
+            paper_value: "not much larger than 24 ms",
+            unit: "ms",
+            metric: "the largest of the controller's per-epoch d samples (every 100 ms, from \
+                20 s), single flow: the quantity of Fig. 4(a)",
+            scenarios: vec![ScenarioRef::file("seed004/hybrid-alone.toml")],
+            extract: |r| {
+                let d = delay_estimates_from(r[0], 0, 20.0)?;
+                d.iter()
+                    .copied()
+                    .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
+                    .ok_or_else(|| "no delay estimate".to_string())
+            },
+            tolerance: AtMost { bound: 28.8 },
+            direction: AtMost { bound: 48.0 },
+            tolerance_note: "'not much larger than 24 ms': d2 + 20 %; direction: within d3",
+            explanation: "",
+            form: Form::Value,
+            thresholds: &[super::Threshold::Quote {
+                value: 48.0,
+                written: "48",
+                quote: "$d_3 = 48$ ms",
+            }],
+            null: Null::run(
+                "the thresholds raised above what the source can queue (d1, d2, d3 = 450, 500, \
+                 550 ms): nothing cuts the rate at d2, the delay grows with the source's backlog",
+                &["flow.0.cc.d1=450ms", "flow.0.cc.d2=500ms", "flow.0.cc.d3=550ms"],
+            ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s004-hybrid-queue-delay",
+                    why: "different quantities (the controller's largest d against the bottleneck's mean per-packet delay), and a largest value bounds a mean from above only: a flow living in zone 1 has a small peak and a mean below d1",
+                },
+                Sibling::Independent {
+                    other: "s004-zone2-most-epochs",
+                    why: "a peak within d2 + 20 % bounds no share of epochs in (d1, d2]: every sample may lie below d1",
+                },
+                Sibling::Independent {
+                    other: "s004-hybrid-no-loss",
+                    why: "the controller's delay estimate is not the bottleneck's queue, and a loss needs that queue full: the peak bounds no loss rate",
+                },
+                Sibling::Independent {
+                    other: "s004-hybrid-rate",
+                    why: "the largest delay bounds no rate: a full link can be carried over any queue",
+                },
+                Sibling::Independent {
+                    other: "s004-app-bitrate-hybrid",
+                    why: "the largest delay bounds no percentile of the rate",
+                },
+            ],
+            ..Claim::base("s004-hybrid-delay-peak")
+        },
+        Claim {
             figure: "Fig. 5, section III-A",
             statement: "NewReno's rate oscillates more than the hybrid's (between 500 kb/s and 1 \
                 Mb/s, the back-off being a constant half).",
@@ -833,6 +930,35 @@ fn more_claims() -> Vec<Claim> {
                 "synchronised loss-based AIMD flows: their aggregate rate saws between C/2 and C, 0.75 of the link on average",
             ),
             ..Claim::base("s004-five-flows-link-use")
+        },
+        Claim {
+            figure: "Fig. 7(b), section III-B",
+            statement: "The flows present divide the bandwidth fairly whatever their number: \
+                as flows enter, and as flows exit, the remaining flows divide it.",
+            paper_value: "fair with 2, 3 and 4 flows, entering and leaving",
+            unit: "Jain index",
+            metric: "the smallest, over the periods with 2, 3 and 4 flows present (100-400 s as \
+                flows enter, 600-900 s as they leave), of Jain's index of the present flows' \
+                mean rates over the period's last 50 s",
+            scenarios: vec![five_with_departures()],
+            extract: fig7_periods_min_jain,
+            draw: Some(|r| plots([rate_plot("hybrid, five flows entering and leaving", r[0])])),
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.9 },
+            tolerance_note: "as s004-hybrid-five-fair (almost equal = F ≥ 0.95), in every period; \
+                direction: fair (Jain 0.9)",
+            explanation: "The departures (600-1000 s) are simulated by this claim only: each \
+                flow stops sending when Fig. 7 says it leaves. The period's last 50 s leave \
+                the flows 50 s to settle after an arrival or a departure, longer than the \
+                time the paper gives two flows to meet (s004-second-flow-converges).",
+            form: Form::Value,
+            thresholds: &[super::Threshold::Convention(&super::FAIR_JAIN)],
+            null: Null::run(
+                "the first flow a NewReno fed by the same source: a loss-based flow takes what \
+                 the hybrid flows yield to it, in every period",
+                &["flow.0.cc={ name = \"newreno\" }"],
+            ),
+            ..Claim::base("s004-five-flows-enter-and-leave-fair")
         },
         Claim {
             figure: "section III-B",
