@@ -608,13 +608,13 @@ fn more_claims() -> Vec<Claim> {
                 let d = delay_estimates_from(r[0], 0, 20.0)?;
                 Ok(d.iter().filter(|x| **x > 12.0 && **x <= 24.0).count() as f64 / d.len() as f64)
             },
-            tolerance: AtLeast { bound: 0.5 },
-            direction: Above { bound: 0.0 },
-            tolerance_note: "most = more than half; direction: some epochs in zone 2 (none is the zone-1-only flow of the null)",
+            tolerance: Above { bound: 0.5 },
+            direction: Above { bound: 0.5 },
+            tolerance_note: "most = more than half; direction: the same, a share of half or less is not 'typically' (a flow living in zone 1 fails both this claim and s004-hybrid-queue-delay's direction, which starts at d1)",
             explanation: "Root cause at s004-hybrid-queue-delay: a zone-2 epoch cuts the rate by \
                 at least 25 %, which empties the queue within one epoch, so d cannot stay in \
                 zone 2.",
-            form: Form::Effect { null: 0.0 },
+            form: Form::Value,
             null: Null::excludes(
                 0.0,
                 "a delay-based controller that holds its delay below d1 (zone 1 only), as the rate cut of at least 25 % per zone-2 epoch implies (s004-hybrid-queue-delay's analysis): no epoch in zone 2",
@@ -626,6 +626,7 @@ fn more_claims() -> Vec<Claim> {
                         be full with the delay in any zone",
                 },
 ],
+            thresholds: &[super::Threshold::Convention(&super::MOST)],
             ..Claim::base("s004-zone2-most-epochs")
         },
         Claim {
@@ -655,9 +656,17 @@ fn more_claims() -> Vec<Claim> {
                 quote: "$d_3 = 48$ ms",
             }],
             null: Null::run(
-                "the thresholds raised above what the source can queue (d1, d2, d3 = 450, 500, \
-                 550 ms): nothing cuts the rate at d2, the delay grows with the source's backlog",
-                &["flow.0.cc.d1=450ms", "flow.0.cc.d2=500ms", "flow.0.cc.d3=550ms"],
+                "the delay-driven cuts switched off (d1, d2, d3 = 450, 500, 550 ms, above the \
+                 400-ms buffer, and beta_min = 0, the trend test's cut at a small d) with a \
+                 source buffer that releases packets before they are acknowledged (1000 \
+                 packets): nothing holds the delay near d2",
+                &[
+                    "flow.0.cc.d1=450ms",
+                    "flow.0.cc.d2=500ms",
+                    "flow.0.cc.d3=550ms",
+                    "flow.0.cc.beta_min=0.0",
+                    "flow.0.traffic.buffer=1000",
+                ],
             ),
             siblings: &[
                 Sibling::Independent {
