@@ -367,8 +367,54 @@ pub const ORDER_MAJORITY: Convention = Convention {
     why: "half the seeds is no order (rule 2)",
 };
 
+/// "No loss", as a direction: under one packet lost in a thousand.
+pub const NO_LOSS: Convention = Convention {
+    name: "no loss: under one packet in a thousand lost",
+    value: 0.001,
+    why: "a statement of zero loss is its tolerance; as a direction, a rate a thousand times \
+          smaller than the losses a loss-based flow takes to fill a buffer (a packet per \
+          sawtooth of tens of packets) still reads as none",
+};
+
+/// "Most": more than half.
+pub const MOST: Convention = Convention {
+    name: "most: more than half",
+    value: 0.5,
+    why: "the word's own meaning; half is not most",
+};
+
+/// "Alike", as a direction on a relative spread (max - min) / min: within a quarter.
+pub const ALIKE_SPREAD: Convention = Convention {
+    name: "alike, as a direction: a relative spread within 25 %",
+    value: 0.25,
+    why: "the no-difference family's tolerance is 20 %; a spread past a quarter is a \
+          difference a figure shows at a glance",
+};
+
+/// "Alike", as a direction on a ratio: its lower end, 1 / 1.25.
+pub const ALIKE_RATIO_LO: Convention = Convention {
+    name: "alike, as a direction on a ratio: at least 0.8",
+    value: 0.8,
+    why: "the ratio form of ALIKE_SPREAD, symmetric on a log scale: 1 / 1.25",
+};
+
+/// "Alike", as a direction on a ratio: its upper end, 1.25.
+pub const ALIKE_RATIO_HI: Convention = Convention {
+    name: "alike, as a direction on a ratio: at most 1.25",
+    value: 1.25,
+    why: "the ratio form of ALIKE_SPREAD: one side 25 % above the other",
+};
+
 /// The conventions, for the report and the tests.
-pub const CONVENTIONS: &[&Convention] = &[&FAIR_JAIN, &ORDER_MAJORITY];
+pub const CONVENTIONS: &[&Convention] = &[
+    &FAIR_JAIN,
+    &ORDER_MAJORITY,
+    &NO_LOSS,
+    &MOST,
+    &ALIKE_SPREAD,
+    &ALIKE_RATIO_LO,
+    &ALIKE_RATIO_HI,
+];
 
 /// Where a number of a claim's direction comes from (module doc, rule 14).
 #[derive(Clone, Copy, Debug, PartialEq)]
