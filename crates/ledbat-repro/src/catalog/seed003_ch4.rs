@@ -197,6 +197,7 @@ fn latecomer_claims() -> Vec<Claim> {
                 whose target is not doubled, and the first flow is not driven to its floor",
                 &["flow.1.start=2s"],
             ),
+            siblings: super::seed003::relations::GAP10_FLOOR,
             ..Claim::base("s003-latecomer-gap10-b40-first-floor")
         },
         Claim {
@@ -445,6 +446,7 @@ fn zeta_claims() -> Vec<Claim> {
                 "fLEDBAT replaced by NewReno: two TCP flows share the link",
                 fledbat_tcp_as_newreno(),
             ),
+            siblings: super::seed003::relations::FLEDBAT_TCP_LOW,
             ..Claim::base("s003-fledbat-vs-tcp-low-priority")
         },
         Claim {
@@ -515,6 +517,7 @@ fn zeta_claims() -> Vec<Claim> {
                 none",
                 fledbat_tcp_as_newreno(),
             ),
+            siblings: super::seed003::relations::FLEDBAT_TCP_TINY,
             ..Claim::base("s003-fledbat-vs-tcp-tiny-zeta-aggressive")
         },
         Claim {
@@ -555,6 +558,7 @@ fn zeta_claims() -> Vec<Claim> {
                     2
                 ],
             ),
+            siblings: super::seed003::relations::FLEDBAT_LEDBAT_SMALL,
             ..Claim::base("s003-fledbat-vs-ledbat-small-zeta")
         },
         Claim {
@@ -586,6 +590,7 @@ fn zeta_claims() -> Vec<Claim> {
                 are equal, so the crossover moves to 0.01",
                 &["flow.1.cc={ name = \"fledbat\", target = \"25ms\", alpha = 1.0, zeta = 0.01, min_cwnd = 1.0, allowed_increase = 1000.0 }"],
             ),
+            siblings: super::seed003::relations::FLEDBAT_LEDBAT_CROSS,
             ..Claim::base("s003-fledbat-vs-ledbat-crossover")
         },
         Claim {
