@@ -6,6 +6,7 @@ use super::extract::*;
 use super::plots::*;
 use super::{files, Claim, Form, Null, ScenarioRef};
 
+pub(super) mod conventions;
 pub(super) mod relations;
 
 const PAPER: &str = "seed003";
@@ -183,6 +184,7 @@ pub(super) fn claims() -> Vec<Claim> {
                  F = 0.65, two flows that do not share",
             ),
             siblings: relations::LEDBAT_LEDBAT_FAIR,
+            thresholds: conventions::T_FAIR,
             ..Claim::base("s003-ledbat-ledbat-fair")
         },
         Claim {
@@ -230,6 +232,7 @@ pub(super) fn claims() -> Vec<Claim> {
             explanation: "",
             form: Form::Value,
             null: Null::scenarios("target at 150 % of the buffer (region 4), where the thesis says LEDBAT falls back to loss-based behaviour and stops yielding", vec![ScenarioRef::with("seed003/target-sweep.toml", &[tau_for_share(1.5)])]),
+            thresholds: conventions::T_CLEAR_MAJORITY,
             ..Claim::base("s003-target-region2-yields")
         },
         Claim {
@@ -265,6 +268,7 @@ pub(super) fn claims() -> Vec<Claim> {
             hinge: Some(super::Hinge { choice: "per-packet jitter: section 4.4's U[0, 1] ms instead of none", alt: &["topology.jitter=1ms"], files: &[], unstated: true }),
             form: Form::Value,
             null: Null::scenarios("target at 40 % of the buffer (region 2), where the thesis says LEDBAT yields completely", vec![ScenarioRef::with("seed003/target-sweep.toml", &[tau_for_share(0.4)])]),
+            thresholds: conventions::T_HALF,
             ..Claim::base("s003-target-region3-starves-tcp")
         },
         Claim {
@@ -378,6 +382,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 this bound.",
             form: Form::Value,
             null: Null::run("the ten LEDBAT flows replaced by NewReno: eleven equal TCP flows, 1/11 each", &["flow.0.cc={name=\"newreno\",slow_start=false}"]),
+            thresholds: conventions::T_BELOW_ELEVENTH,
             ..Claim::base("s003-lbe10-ledbat-each")
         },
         Claim {
@@ -437,6 +442,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 as an open choice of the thesis, which states 0.15: that run was dropped.",
             form: Form::Value,
             null: Null::run("the ten TCP-LP flows replaced by NewReno: eleven equal TCP flows, 1/11 each", &["flow.0.cc={name=\"newreno\",slow_start=false}"]),
+            thresholds: conventions::T_BELOW_ELEVENTH,
             ..Claim::base("s003-lbe10-tcplp-each")
         },
         Claim {
@@ -513,6 +519,7 @@ pub(super) fn claims() -> Vec<Claim> {
             form: Form::Value,
             null: Null::run("equal RTTs (both access delays 5 ms): no RTT heterogeneity", &["flow.1.access_delay=5ms"]),
             siblings: relations::RTT_HETERO_UNFAIR,
+            thresholds: conventions::T_FAIR,
             ..Claim::base("s003-rtt-hetero-ledbat-unfair")
         },
         Claim {
@@ -532,6 +539,7 @@ pub(super) fn claims() -> Vec<Claim> {
             explanation: "",
             form: Form::Value,
             null: Null::none("backlogged window-based flows keep a 40-packet buffer busy whatever their RTTs; no model of this setup predicts an efficiency below 0.95 to run or exclude"),
+            thresholds: conventions::T_EFFICIENT,
             ..Claim::base("s003-rtt-hetero-ledbat-efficient")
         },
         Claim {
@@ -565,6 +573,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 estimates cancel the base delay either way.",
             form: Form::Value,
             null: Null::scenarios("LEDBAT in place of NICE, the same two RTTs: LEDBAT's RTT unfairness (s003-rtt-hetero-ledbat-unfair)", vec![ScenarioRef::file("seed003/rtt-hetero-ledbat.toml")]),
+            thresholds: conventions::T_JAIN_THREE_QUARTERS,
             ..Claim::base("s003-rtt-hetero-nice-fair")
         },
         Claim {
@@ -608,6 +617,7 @@ pub(super) fn claims() -> Vec<Claim> {
             explanation: "",
             form: Form::Value,
             null: Null::run("plain LEDBAT in place of fLEDBAT (no multiplicative decrease): the flow arriving 2 s later keeps its advantage", &["flow.0.cc={name=\"ledbat\",target=\"25ms\"}", "flow.1.cc={name=\"ledbat\",target=\"25ms\"}"]),
+            thresholds: conventions::T_JAIN_ONE_TO_THREE,
             ..Claim::base("s003-fledbat-fluid-fair")
         },
         Claim {
@@ -653,6 +663,7 @@ pub(super) fn claims() -> Vec<Claim> {
             sweep: Some(super::SweepRange { key: "flow.0.cc.zeta", paper: (0.01, 0.5), left_out: "" }),
             form: Form::Value,
             null: Null::scenarios("plain LEDBAT in place of fLEDBAT at every point (section 4.2's latecomer in chunk mode, no zeta)", vec![ScenarioRef::file("seed003/chunks-ledbat.toml"); ZETAS.len()]),
+            thresholds: conventions::T_JAIN_THREE_QUARTERS,
             ..Claim::base("s003-fledbat-latecomer-zeta-range")
         },
         Claim {
@@ -703,6 +714,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::scenarios(
                 "RED (ns-2's defaults) in place of DropTail: the thesis's own contrast, priority reset",
                 vec![ScenarioRef::file("seed003/aqm-red.toml")]),
+            thresholds: conventions::T_CLEAR_MAJORITY,
             ..Claim::base("s003-droptail-ledbat-low-priority")
         },
         Claim {

@@ -237,6 +237,7 @@ pub(super) fn claims() -> Vec<Claim> {
             form: Form::Value,
             null: Null::scenarios("one of the four LEDBAT flows replaced by Linux-like TCP (Table 2.1's 1-TCPL row): the four no longer share", rows_as([0, 1, 2, 3, 4, 5, 6, 7, 4])),
             siblings: super::seed003::relations::TAB_FOUR_LEDBAT,
+            thresholds: super::seed003::conventions::T_JAIN_ONE_TO_THREE,
             ..Claim::base("s003-tab21-four-ledbat-fair")
         },
         Claim {

@@ -295,6 +295,7 @@ fn trace_claims() -> Vec<Claim> {
                 &["flow.0.cc.gain=4"],
             ),
             siblings: super::seed003::relations::FIG33_RAMP,
+            thresholds: super::seed003::conventions::T_FACTOR_TWO,
             ..Claim::base("s003-fig33-ramp-together")
         },
         Claim {
@@ -377,6 +378,7 @@ fn trace_claims() -> Vec<Claim> {
                 share the losses",
                 &["flow.0.cc={ name = \"newreno\", slow_start = false }"],
             ),
+            thresholds: super::seed003::conventions::T_HALF,
             ..Claim::base("s003-fig33-losses-are-tcps")
         },
         Claim {
@@ -482,6 +484,7 @@ fn sweep_claims() -> Vec<Claim> {
                 &["topology.queue.packets=10"],
             ),
             siblings: super::seed003::relations::TARGET_EFFICIENCY,
+            thresholds: super::seed003::conventions::T_EFFICIENT,
             ..Claim::base("s003-target-efficiency-high")
         },
         Claim {
@@ -515,6 +518,7 @@ fn sweep_claims() -> Vec<Claim> {
             form: Form::Effect { null: 0.0 },
             null: Null::scenarios(NEWRENO_NULL, target_points_newreno()),
             siblings: super::seed003::relations::TARGET_FAIRNESS,
+            thresholds: super::seed003::conventions::T_TREND_DOWN,
             ..Claim::base("s003-target-fairness-tracks-split")
         },
         Claim {
@@ -544,6 +548,7 @@ fn sweep_claims() -> Vec<Claim> {
             form: Form::Effect { null: 0.0 },
             null: Null::scenarios(NEWRENO_NULL, target_points_newreno()),
             siblings: super::seed003::relations::TARGET_QUEUE,
+            thresholds: super::seed003::conventions::T_TREND_UP,
             ..Claim::base("s003-target-queue-rises")
         },
         Claim {
@@ -572,6 +577,7 @@ fn sweep_claims() -> Vec<Claim> {
             form: Form::Effect { null: 0.0 },
             null: Null::scenarios(NEWRENO_NULL, target_points_newreno()),
             siblings: super::seed003::relations::TARGET_LOSSES,
+            thresholds: super::seed003::conventions::T_TREND_UP,
             ..Claim::base("s003-target-losses-rise")
         },
         Claim {
@@ -709,6 +715,7 @@ fn ratio_claims() -> Vec<Claim> {
                 target takes the link",
                 vec![ScenarioRef::with("seed003/ledbat-pair.toml", &["flow.0.cc.target=50000us"]); 3],
             ),
+            thresholds: super::seed003::conventions::T_JAIN_THREE_QUARTERS,
             ..Claim::base("s003-gain-ratio-fair")
         },
         Claim {
@@ -735,6 +742,7 @@ fn ratio_claims() -> Vec<Claim> {
                 vec![pair(&[]); 5],
             ),
             siblings: super::seed003::relations::TARGET_RATIO_UNFAIR,
+            thresholds: super::seed003::conventions::T_JAIN_ONE_TO_THREE,
             ..Claim::base("s003-target-ratio-unfair")
         },
         Claim {
@@ -794,6 +802,7 @@ fn ratio_claims() -> Vec<Claim> {
                 "equal targets (T1/T2 = 1): the two flows measure the same queue and share",
                 vec![pair(&[]); 5],
             ),
+            thresholds: super::seed003::conventions::T_JAIN_ONE_TO_THREE,
             ..Claim::base("s003-target-ratio-6-unfair")
         },
         Claim {
@@ -821,6 +830,7 @@ fn ratio_claims() -> Vec<Claim> {
                 "equal targets (T1 = T2 = 100 ms): neither flow takes over",
                 vec![ch5_pair(1.0, 100.0)],
             ),
+            thresholds: super::seed003::conventions::T_CLEAR_MAJORITY,
             ..Claim::base("s003-ch5-target-ratio-1-2")
         },
         Claim {
@@ -841,6 +851,7 @@ fn ratio_claims() -> Vec<Claim> {
                 "equal targets (T1 = T2 = 100 ms): neither flow takes over",
                 vec![ch5_pair(1.0, 100.0)],
             ),
+            thresholds: super::seed003::conventions::T_CLEAR_MAJORITY,
             ..Claim::base("s003-ch5-target-ratio-8")
         },
         Claim {
@@ -876,6 +887,7 @@ fn ratio_claims() -> Vec<Claim> {
                     4
                 ],
             ),
+            thresholds: super::seed003::conventions::T_FAIR,
             ..Claim::base("s003-rtt-hetero-ledbat-unfair-all")
         },
         Claim {
@@ -1005,6 +1017,7 @@ fn lbe_claims() -> Vec<Claim> {
                 lbe_points_as([RENO, NICE, TCP_LP, RENO]),
             ),
             siblings: super::seed003::relations::LBE_N_LEDBAT_BELOW,
+            thresholds: super::seed003::conventions::T_HALF,
             ..Claim::base("s003-lbe-n-ledbat-below-tcplp")
         },
         Claim {
@@ -1213,6 +1226,7 @@ fn lbe_claims() -> Vec<Claim> {
                 few losses",
                 lbe_points_as([LEDBAT, NICE, LEDBAT, RENO]),
             ),
+            thresholds: super::seed003::conventions::T_FACTOR_TWO,
             ..Claim::base("s003-lbe-n-tcplp-losses-like-tcp")
         },
     ]
@@ -1264,6 +1278,7 @@ fn mix_claims() -> Vec<Claim> {
                 &["topology.queue.packets=10"],
             ),
             siblings: super::seed003::relations::MIX_EFFICIENCY,
+            thresholds: super::seed003::conventions::T_EFFICIENT,
             ..Claim::base("s003-mix-efficiency")
         },
         Claim {
@@ -1425,6 +1440,7 @@ fn mix_claims() -> Vec<Claim> {
             ),
             form: Form::Alike { null: 1.0 },
             siblings: super::seed003::relations::MIX_LEDBAT_AS_TCPLP,
+            thresholds: super::seed003::conventions::T_FACTOR_TWO,
             ..Claim::base("s003-mix-ledbat-as-tcplp-at-k1")
         },
         Claim {
@@ -1481,6 +1497,7 @@ fn mix_claims() -> Vec<Claim> {
                 mix_points_as(true),
             ),
             siblings: super::seed003::relations::MIX_BELOW_TCP,
+            thresholds: super::seed003::conventions::T_HALF,
             ..Claim::base("s003-mix-fairness-below-tcp")
         },
         Claim {

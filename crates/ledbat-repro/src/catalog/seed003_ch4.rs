@@ -279,6 +279,7 @@ fn latecomer_claims() -> Vec<Claim> {
                 decrease lets the latecomer correct its base delay",
                 vec![ScenarioRef::file("seed003/chunks-ledbat.toml")],
             ),
+            thresholds: super::seed003::conventions::T_JAIN_ONE_TO_THREE,
             ..Claim::base("s003-chunks-zeta001-equal")
         },
         Claim {
@@ -327,6 +328,7 @@ fn latecomer_claims() -> Vec<Claim> {
                 )],
             ),
             form: Form::Value,
+            thresholds: super::seed003::conventions::T_JAIN_THREE_QUARTERS,
             ..Claim::base("s003-backlogged-zeta5-fair")
         },
         Claim {
@@ -388,6 +390,7 @@ fn latecomer_claims() -> Vec<Claim> {
                     &["flow.0.cc.zeta=0.01", "flow.1.cc.zeta=0.01", "flow.1.start=0s"],
                 )],
             ),
+            thresholds: super::seed003::conventions::T_HALF,
             ..Claim::base("s003-backlogged-small-zeta-latecomer")
         },
     ]
@@ -447,6 +450,7 @@ fn zeta_claims() -> Vec<Claim> {
                 fledbat_tcp_as_newreno(),
             ),
             siblings: super::seed003::relations::FLEDBAT_TCP_LOW,
+            thresholds: super::seed003::conventions::T_HALF,
             ..Claim::base("s003-fledbat-vs-tcp-low-priority")
         },
         Claim {
@@ -483,6 +487,7 @@ fn zeta_claims() -> Vec<Claim> {
                     ZETA_TCP.len()
                 ],
             ),
+            thresholds: super::seed003::conventions::T_EFFICIENT,
             ..Claim::base("s003-fledbat-vs-tcp-efficient")
         },
         Claim {
@@ -559,6 +564,7 @@ fn zeta_claims() -> Vec<Claim> {
                 ],
             ),
             siblings: super::seed003::relations::FLEDBAT_LEDBAT_SMALL,
+            thresholds: super::seed003::conventions::T_HALF,
             ..Claim::base("s003-fledbat-vs-ledbat-small-zeta")
         },
         Claim {
@@ -670,6 +676,7 @@ fn zeta_claims() -> Vec<Claim> {
                     })
                     .collect(),
             ),
+            thresholds: super::seed003::conventions::T_JAIN_THREE_QUARTERS,
             ..Claim::base("s003-fledbat-n-flows-fair")
         },
     ]
