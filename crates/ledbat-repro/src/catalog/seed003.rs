@@ -153,8 +153,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 `ledbat sim scenarios/seed003/ledbat-newreno.toml --set duration=20s` and the \
                 same on newreno-alone.toml), still outside the band. The sum follows LEDBAT's \
                 mean window, which is small for the reason the data ratio is large. Either way \
-                the gain over TCP alone is small, as expected with B = 40 close to the \
-                42-packet pipe.",
+                the gain over TCP alone is small, as expected with B = 40 close to the pipe's size.",
             form: Form::Effect { null: 0.0 },
             null: Null::run_on("LEDBAT replaced by a second NewReno: two loss-based flows fill the same pipe and buffer as one", &["seed003/ledbat-newreno.toml"], &["flow.0.cc={name=\"newreno\",slow_start=false}"]),
             ..Claim::base("s003-ledbat-newreno-window-gain")
@@ -330,8 +329,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "≈100 % to ≈0 % is a fall of ≈1; at least 0.8",
             explanation: "The four regions appear without per-packet jitter, the thesis's \
                 chapter-3 setup (TCP share {=s003-target-region2-yields} at T = 40 %, \
-                {=s003-target-region3-starves-tcp} at 100 %, {=s003-target-region4-half} at 150 \
-                %); with section 4.4's 1-ms jitter, the hinge, region 3 vanishes and TCP keeps \
+                {=s003-target-region3-starves-tcp} at 100 %, {=s003-target-region4-half} beyond the buffer); with section 4.4's 1-ms jitter, the hinge, region 3 vanishes and TCP keeps \
                 most of the link at T = 100 % (s003-target-region3-starves-tcp).",
             hinge: Some(super::Hinge { choice: "per-packet jitter: section 4.4's U[0, 1] ms instead of none", alt: &["topology.jitter=1ms"], files: &[], unstated: true }),
             sweep: Some(super::SweepRange { key: "flow.0.cc.target", paper: (2400.0, 180000.0), left_out: "" }),
@@ -376,10 +374,12 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtMost { bound: 0.75 / 11.0 },
             tolerance_note: "\"about 1 %\" read from a figure: within 1 point; wider because 1 % of the link is one packet every 120 ms, and ±20 % (0.2 points) is below the spread of ten flows' shares; direction: clearly below the fair share 1/11, under three quarters of it (eleven equal TCP flows sit just under 1/11, so a bound at 1/11 could not tell low priority from fair sharing)",
             explanation: "Floor effect. Each of the 10 LEDBAT flows keeps at least one packet \
-                per RTT (the thesis's floor, used here; RFC 6817's MIN_CWND of 2 gives 3.3 % \
-                each, `--set flow.0.cc.min_cwnd=2`, seed 1): 10 packets per ~85 ms RTT is about \
-                1.4 Mb/s, 1.4 % each, plus a little. The thesis's 1 % is within half a point of \
-                this bound.",
+                per RTT, the thesis's floor, used here, and gets {=s003-lbe10-ledbat-each} of \
+                the link: ten one-packet windows per RTT of about 85 ms (the base RTT plus \
+                NewReno's standing queue) are about 1.4 % each, and RFC 6817's MIN_CWND of 2 \
+                gives 3.3 % each (seed 1, `ledbat sim scenarios/seed003/lbe10-ledbat.toml --set \
+                flow.0.cc.min_cwnd=2`). The thesis's 1 % is within half a point of the \
+                one-packet bound.",
             form: Form::Value,
             null: Null::run("the ten LEDBAT flows replaced by NewReno: eleven equal TCP flows, 1/11 each", &["flow.0.cc={name=\"newreno\",slow_start=false}"]),
             thresholds: conventions::T_BELOW_ELEVENTH,

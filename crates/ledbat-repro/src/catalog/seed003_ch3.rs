@@ -1038,8 +1038,7 @@ fn lbe_claims() -> Vec<Claim> {
             tolerance_note: "approaches = within 50 % of the bound; direction: within 3x",
             explanation:
                 "Floor effect, as s003-lbe10-ledbat-each: our ten LEDBAT flows keep one packet \
-                per RTT each, about 2 % of the capacity, so the index over 11 flows sits at \
-                1.6 times its lower bound rather than near it.",
+                per RTT each, about 2 % of the capacity, so the index over 11 flows sits at {=s003-lbe-n-fairness-lower-bound} times its lower bound rather than near it.",
             sweep: Some(super::SweepRange { key: "flow.0.count", paper: (1.0, 10.0), left_out: "N = 3, 4 and 6-9 are not run: the four points 1, 2, 5, 10 span the range and the trends are monotone at them" }),
             form: Form::Value,
             null: Null::scenarios(

@@ -583,7 +583,7 @@ fn zeta_claims() -> Vec<Claim> {
             },
             direction: Between { lo: -1.0, hi: 2.0 },
             tolerance_note: "a factor of two around 5 (the axis is logarithmic); wider because zeta is swept in coarse steps (1, 5, 10) and \"near 5\" resolves only to a factor of two; direction: within the swept range beyond 0.1",
-            explanation: "Ours crosses much earlier, at zeta of about 0.17: by the law of \
+            explanation: "Ours crosses much earlier, at log10 zeta = {=s003-fledbat-vs-ledbat-crossover}: by the law of \
                 s003-fledbat-vs-tcp-low-priority, fLEDBAT's decrease overtakes its increase \
                 once zeta (delta / tau) W exceeds alpha, and beside LEDBAT's standing queue \
                 that happens at zeta near 0.1, not 5. The thesis's crossover at 5 would need a \
@@ -615,8 +615,7 @@ fn zeta_claims() -> Vec<Claim> {
             direction: AtMost { bound: 0.95 },
             tolerance_note: "never fair = always below the catalog's 0.9 for fair",
             explanation:
-                "Near the crossover (zeta 0.1-1) our two flows share almost evenly in a run (F \
-                up to about 0.94): with random start times in [0, 10] s the latecomer \
+                "Near the crossover (zeta 0.1-1) our two flows share almost evenly in a run (highest index {=s003-fledbat-vs-ledbat-never-fair}): with random start times in [0, 10] s the latecomer \
                 advantage often does not develop in chunk mode. The thesis's 'never fair' \
                 describes runs where one flow starves the other; its mean breakdown near 50 % \
                 at the crossover is then an average over runs, which our per-run index does \
