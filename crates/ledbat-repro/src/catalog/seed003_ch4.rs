@@ -5,7 +5,7 @@
 use super::extract::*;
 use super::plots::*;
 use super::{Claim, Form, Null, ScenarioRef};
-use crate::stats::jain;
+use crate::stats::{jain, mean};
 use ledbat_sim::RunResult;
 
 /// zeta values of the Fig. 4.5 sweeps (the thesis's axis spans 1e-4 to 10).
@@ -106,6 +106,43 @@ fn latecomer_claims() -> Vec<Claim> {
     let tcp_first = "flow.0.cc={ name = \"newreno\", slow_start = false }";
     let b40 = "topology.queue.packets=40";
     vec![
+        Claim {
+            figure: "Fig. 4.1(a) bottom, section 4.2.1",
+            statement: "A latecomer starting at t2 while the queue holds tQ(t2) over-estimates \
+                the base delay by that much, tB(t2) = tB(t1) + tQ(t2), and so sets its target \
+                higher than the first flow's.",
+            paper_value: "tQ(t2): the first flow's 25-ms target",
+            unit: "ms",
+            metric: "mean over 20-80 s of the first flow's queueing-delay estimate minus the \
+                latecomer's (both of the one shared queue, so the difference is the latecomer's \
+                base-delay error), gap 10 s, B = 100",
+            scenarios: vec![ScenarioRef::file("seed003/latecomer-ledbat.toml")],
+            extract: |r| {
+                let first = mean(&delay_estimates_from(r[0], 0, 20.0)?);
+                Ok(first - mean(&delay_estimates_from(r[0], 1, 20.0)?))
+            },
+            tolerance: Near {
+                value: 25.0,
+                tol: 5.0,
+            },
+            direction: Above { bound: 0.0 },
+            tolerance_note: "tQ(t2) is the queue the first flow holds alone at t2 = 10 s, its \
+                25-ms target (it settles there within a few seconds): ±20 %; direction: the \
+                latecomer's estimate is the lower, its base delay the higher",
+            explanation: "",
+            form: Form::Effect { null: 0.0 },
+            null: Null::run(
+                "both flows start together: both measure the empty queue's base delay",
+                &["flow.1.start=0s"],
+            ),
+            siblings: &[super::Sibling::Independent {
+                other: "s003-latecomer-starves-first",
+                why: "the error gives the latecomer a target tQ(t2) above the first's, but \
+                      whether the first starves also needs the buffer to hold both targets \
+                      stacked (B = 100 does, B = 40 not): the error bounds no share by itself",
+            }],
+            ..Claim::base("s003-latecomer-base-overestimate")
+        },
         Claim {
             figure: "section 4.2.1",
             statement: "A LEDBAT latecomer against TCP has a negligible effect: the first TCP \
