@@ -382,6 +382,78 @@ fn trace_claims() -> Vec<Claim> {
             ..Claim::base("s003-fig33-losses-are-tcps")
         },
         Claim {
+            figure: "Fig. 3.3(a), section 3.2.3",
+            statement: "After TCP's first buffer overflow TCP halves its window and the \
+                capacity drains the queue empty, starting a new cycle.",
+            paper_value: "empty",
+            unit: "packets",
+            metric: "smallest bottleneck queue (100-ms samples) within 3 s after the buffer \
+                first fills",
+            scenarios: vec![ScenarioRef::file("seed003/ledbat-newreno.toml")],
+            extract: |r| {
+                let full = first_full_buffer(r[0])?;
+                let s = series(r[0])?;
+                let l = s.links.first().ok_or("no link series")?;
+                s.t_s
+                    .iter()
+                    .zip(&l.queue_pkts)
+                    .filter(|(t, _)| **t > full && **t <= full + 3.0)
+                    .map(|(_, q)| f64::from(*q))
+                    .reduce(f64::min)
+                    .ok_or_else(|| format!("{}: no queue sample after {full} s", r[0].scenario))
+            },
+            tolerance: AtMost { bound: 1.0 },
+            direction: AtMost { bound: 20.8 },
+            tolerance_note: "empty = at most one packet (one in service); direction: below \
+                LEDBAT's 20.8-packet target, so that LEDBAT sees the delay fall and opens its \
+                window again, the new cycle the thesis describes",
+            explanation: "",
+            form: Form::Value,
+            null: Null::run(
+                "a 100-packet buffer: TCP's halved window (about 71 packets) still exceeds the \
+                41.7-packet pipe, so the queue cannot drain",
+                &["topology.queue.packets=100"],
+            ),
+            thresholds: &[super::Threshold::Quote {
+                value: 20.8,
+                written: "20.8",
+                quote: "LEDBAT hits the τP = 20.8 packet target",
+            }],
+            siblings: &[
+                super::Sibling::Independent {
+                    other: "s003-ledbat-newreno-data-ratio",
+                    why: "one emptying of the queue after the first overflow fixes nothing of \
+                          how the 100-s run splits the bytes",
+                },
+                super::Sibling::Independent {
+                    other: "s003-ledbat-newreno-jain",
+                    why: "one emptying of the queue after the first overflow fixes nothing of \
+                          how the 100-s run splits the bytes",
+                },
+                super::Sibling::Independent {
+                    other: "s003-fig33-ramp-together",
+                    why: "the ramp before 1 s and the drain after the first overflow are \
+                          separate phases of the trace",
+                },
+                super::Sibling::Independent {
+                    other: "s003-fig33-target-after-2s",
+                    why: "when the queue first reaches the target does not bound how low it \
+                          falls after the first overflow",
+                },
+                super::Sibling::Independent {
+                    other: "s003-fig33-ledbat-min-before-6s",
+                    why: "LEDBAT's floor time and the queue's low after TCP halves are set by \
+                          different windows: LEDBAT's descent and TCP's halved window",
+                },
+                super::Sibling::Independent {
+                    other: "s003-fig33-losses-are-tcps",
+                    why: "whose the overflow's losses are does not bound how far the queue \
+                          drains after it: that is the halved window against the pipe",
+                },
+            ],
+            ..Claim::base("s003-fig33-queue-drains")
+        },
+        Claim {
             figure: "Fig. 3.2, section 3.1.4",
             statement: "NICE's window is smoother than TCP-LP's (Vegas-like, it settles near the \
                 capacity); LEDBAT behaves more like NICE than like TCP-LP.",
