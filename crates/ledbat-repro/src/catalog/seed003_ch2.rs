@@ -108,6 +108,7 @@ pub(super) fn claims() -> Vec<Claim> {
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
             null: Null::excludes(1.0, "the stated setup's arithmetic: 17520 B per 50-ms RTT is 2.8 Mb/s per flow, 11.2 Mb/s for four, more than the 10 Mb/s link, so the link is full: eta = 1"),
+            siblings: super::seed003::relations::TAB_FOUR_TCPW,
             ..Claim::base("s003-tab21-four-tcpw-efficiency")
         },
         Claim {
@@ -142,6 +143,7 @@ pub(super) fn claims() -> Vec<Claim> {
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Effect { null: 1.0 },
             null: Null::scenarios("Linux-like TCP (no receive-window cap) in the Windows-like places: the cap that left LEDBAT room is gone", rows_as(SWAPPED)),
+            siblings: super::seed003::relations::TAB_ABOVE_TCPW,
             ..Claim::base("s003-tab21-ledbat-above-tcpw")
         },
         Claim {
@@ -165,6 +167,7 @@ pub(super) fn claims() -> Vec<Claim> {
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
             null: Null::excludes(1.0, "a full link: LEDBAT fills whatever the window-capped TCP flows leave (the simulator's model of the mixes), eta = 1"),
+            siblings: super::seed003::relations::TAB_TCPW_MIX,
             ..Claim::base("s003-tab21-tcpw-mix-efficiency")
         },
         Claim {
@@ -186,6 +189,7 @@ pub(super) fn claims() -> Vec<Claim> {
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
             null: Null::scenarios("Windows-like TCP (12-segment window) in the Linux-like places: the TCP flows leave LEDBAT room", rows_as(SWAPPED)),
+            siblings: super::seed003::relations::TAB_STARVED,
             ..Claim::base("s003-tab21-ledbat-starved-by-tcpl")
         },
         Claim {
@@ -205,6 +209,7 @@ pub(super) fn claims() -> Vec<Claim> {
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
             null: Null::excludes(0.67, "Table 2.1's other flavour, four Windows-like TCP flows: eta = 0.67, the same table's value for window-capped TCP"),
+            siblings: super::seed003::relations::TAB_TCPL_EFF,
             ..Claim::base("s003-tab21-tcpl-efficiency")
         },
         Claim {
@@ -231,6 +236,8 @@ pub(super) fn claims() -> Vec<Claim> {
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
             null: Null::scenarios("one of the four LEDBAT flows replaced by Linux-like TCP (Table 2.1's 1-TCPL row): the four no longer share", rows_as([0, 1, 2, 3, 4, 5, 6, 7, 4])),
+            siblings: super::seed003::relations::TAB_FOUR_LEDBAT,
+            thresholds: super::seed003::conventions::T_JAIN_ONE_TO_THREE,
             ..Claim::base("s003-tab21-four-ledbat-fair")
         },
         Claim {

@@ -294,6 +294,8 @@ fn trace_claims() -> Vec<Claim> {
                 which the thesis's gain of 1 rules out",
                 &["flow.0.cc.gain=4"],
             ),
+            siblings: super::seed003::relations::FIG33_RAMP,
+            thresholds: super::seed003::conventions::T_FACTOR_TWO,
             ..Claim::base("s003-fig33-ramp-together")
         },
         Claim {
@@ -318,6 +320,7 @@ fn trace_claims() -> Vec<Claim> {
                 to the 41.7-packet pipe in 40 RTTs of 50 ms (2.0 s), then 20.8 more packets of \
                 queue in 21 RTTs of 50-75 ms (1.3 s)",
             ),
+            siblings: super::seed003::relations::FIG33_TARGET,
             ..Claim::base("s003-fig33-target-after-2s")
         },
         Claim {
@@ -351,6 +354,7 @@ fn trace_claims() -> Vec<Claim> {
                 LEDBAT never falls to its floor",
                 &["flow.1.cc={ name = \"ledbat\", target = \"25ms\", gain = 1.0, min_cwnd = 1.0 }"],
             ),
+            siblings: super::seed003::relations::FIG33_FLOOR,
             ..Claim::base("s003-fig33-ledbat-min-before-6s")
         },
         Claim {
@@ -374,7 +378,80 @@ fn trace_claims() -> Vec<Claim> {
                 share the losses",
                 &["flow.0.cc={ name = \"newreno\", slow_start = false }"],
             ),
+            thresholds: super::seed003::conventions::T_HALF,
             ..Claim::base("s003-fig33-losses-are-tcps")
+        },
+        Claim {
+            figure: "Fig. 3.3(a), section 3.2.3",
+            statement: "After TCP's first buffer overflow TCP halves its window and the \
+                capacity drains the queue empty, starting a new cycle.",
+            paper_value: "empty",
+            unit: "packets",
+            metric: "smallest bottleneck queue (100-ms samples) within 3 s after the buffer \
+                first fills",
+            scenarios: vec![ScenarioRef::file("seed003/ledbat-newreno.toml")],
+            extract: |r| {
+                let full = first_full_buffer(r[0])?;
+                let s = series(r[0])?;
+                let l = s.links.first().ok_or("no link series")?;
+                s.t_s
+                    .iter()
+                    .zip(&l.queue_pkts)
+                    .filter(|(t, _)| **t > full && **t <= full + 3.0)
+                    .map(|(_, q)| f64::from(*q))
+                    .reduce(f64::min)
+                    .ok_or_else(|| format!("{}: no queue sample after {full} s", r[0].scenario))
+            },
+            tolerance: AtMost { bound: 1.0 },
+            direction: AtMost { bound: 20.8 },
+            tolerance_note: "empty = at most one packet (one in service); direction: below \
+                LEDBAT's 20.8-packet target, so that LEDBAT sees the delay fall and opens its \
+                window again, the new cycle the thesis describes",
+            explanation: "",
+            form: Form::Value,
+            null: Null::run(
+                "a 100-packet buffer: TCP's halved window (about 71 packets) still exceeds the \
+                41.7-packet pipe, so the queue cannot drain",
+                &["topology.queue.packets=100"],
+            ),
+            thresholds: &[super::Threshold::Quote {
+                value: 20.8,
+                written: "20.8",
+                quote: "LEDBAT hits the τP = 20.8 packet target",
+            }],
+            siblings: &[
+                super::Sibling::Independent {
+                    other: "s003-ledbat-newreno-data-ratio",
+                    why: "one emptying of the queue after the first overflow fixes nothing of \
+                          how the 100-s run splits the bytes",
+                },
+                super::Sibling::Independent {
+                    other: "s003-ledbat-newreno-jain",
+                    why: "one emptying of the queue after the first overflow fixes nothing of \
+                          how the 100-s run splits the bytes",
+                },
+                super::Sibling::Independent {
+                    other: "s003-fig33-ramp-together",
+                    why: "the ramp before 1 s and the drain after the first overflow are \
+                          separate phases of the trace",
+                },
+                super::Sibling::Independent {
+                    other: "s003-fig33-target-after-2s",
+                    why: "when the queue first reaches the target does not bound how low it \
+                          falls after the first overflow",
+                },
+                super::Sibling::Independent {
+                    other: "s003-fig33-ledbat-min-before-6s",
+                    why: "LEDBAT's floor time and the queue's low after TCP halves are set by \
+                          different windows: LEDBAT's descent and TCP's halved window",
+                },
+                super::Sibling::Independent {
+                    other: "s003-fig33-losses-are-tcps",
+                    why: "whose the overflow's losses are does not bound how far the queue \
+                          drains after it: that is the halved window against the pipe",
+                },
+            ],
+            ..Claim::base("s003-fig33-queue-drains")
         },
         Claim {
             figure: "Fig. 3.2, section 3.1.4",
@@ -478,6 +555,8 @@ fn sweep_claims() -> Vec<Claim> {
                 flow can take up what the other leaves",
                 &["topology.queue.packets=10"],
             ),
+            siblings: super::seed003::relations::TARGET_EFFICIENCY,
+            thresholds: super::seed003::conventions::T_EFFICIENT,
             ..Claim::base("s003-target-efficiency-high")
         },
         Claim {
@@ -510,6 +589,8 @@ fn sweep_claims() -> Vec<Claim> {
             }),
             form: Form::Effect { null: 0.0 },
             null: Null::scenarios(NEWRENO_NULL, target_points_newreno()),
+            siblings: super::seed003::relations::TARGET_FAIRNESS,
+            thresholds: super::seed003::conventions::T_TREND_DOWN,
             ..Claim::base("s003-target-fairness-tracks-split")
         },
         Claim {
@@ -538,6 +619,8 @@ fn sweep_claims() -> Vec<Claim> {
             }),
             form: Form::Effect { null: 0.0 },
             null: Null::scenarios(NEWRENO_NULL, target_points_newreno()),
+            siblings: super::seed003::relations::TARGET_QUEUE,
+            thresholds: super::seed003::conventions::T_TREND_UP,
             ..Claim::base("s003-target-queue-rises")
         },
         Claim {
@@ -565,6 +648,8 @@ fn sweep_claims() -> Vec<Claim> {
             }),
             form: Form::Effect { null: 0.0 },
             null: Null::scenarios(NEWRENO_NULL, target_points_newreno()),
+            siblings: super::seed003::relations::TARGET_LOSSES,
+            thresholds: super::seed003::conventions::T_TREND_UP,
             ..Claim::base("s003-target-losses-rise")
         },
         Claim {
@@ -657,6 +742,7 @@ fn sweep_claims() -> Vec<Claim> {
                     })
                     .collect(),
             ),
+            siblings: super::seed003::relations::GAIN_ALL,
             ..Claim::base("s003-gain-flat-all-metrics")
         },
     ]
@@ -701,6 +787,7 @@ fn ratio_claims() -> Vec<Claim> {
                 target takes the link",
                 vec![ScenarioRef::with("seed003/ledbat-pair.toml", &["flow.0.cc.target=50000us"]); 3],
             ),
+            thresholds: super::seed003::conventions::T_JAIN_THREE_QUARTERS,
             ..Claim::base("s003-gain-ratio-fair")
         },
         Claim {
@@ -726,6 +813,8 @@ fn ratio_claims() -> Vec<Claim> {
                 "equal targets (T1/T2 = 1): the two flows measure the same queue and share",
                 vec![pair(&[]); 5],
             ),
+            siblings: super::seed003::relations::TARGET_RATIO_UNFAIR,
+            thresholds: super::seed003::conventions::T_JAIN_ONE_TO_THREE,
             ..Claim::base("s003-target-ratio-unfair")
         },
         Claim {
@@ -760,6 +849,7 @@ fn ratio_claims() -> Vec<Claim> {
                 overflows, neither flow loses",
                 vec![pair(&[]); 5],
             ),
+            siblings: super::seed003::relations::TARGET_RATIO_BOTH_LOSE,
             ..Claim::base("s003-target-ratio-6-both-lose")
         },
         Claim {
@@ -784,6 +874,7 @@ fn ratio_claims() -> Vec<Claim> {
                 "equal targets (T1/T2 = 1): the two flows measure the same queue and share",
                 vec![pair(&[]); 5],
             ),
+            thresholds: super::seed003::conventions::T_JAIN_ONE_TO_THREE,
             ..Claim::base("s003-target-ratio-6-unfair")
         },
         Claim {
@@ -811,6 +902,7 @@ fn ratio_claims() -> Vec<Claim> {
                 "equal targets (T1 = T2 = 100 ms): neither flow takes over",
                 vec![ch5_pair(1.0, 100.0)],
             ),
+            thresholds: super::seed003::conventions::T_CLEAR_MAJORITY,
             ..Claim::base("s003-ch5-target-ratio-1-2")
         },
         Claim {
@@ -831,6 +923,7 @@ fn ratio_claims() -> Vec<Claim> {
                 "equal targets (T1 = T2 = 100 ms): neither flow takes over",
                 vec![ch5_pair(1.0, 100.0)],
             ),
+            thresholds: super::seed003::conventions::T_CLEAR_MAJORITY,
             ..Claim::base("s003-ch5-target-ratio-8")
         },
         Claim {
@@ -866,6 +959,7 @@ fn ratio_claims() -> Vec<Claim> {
                     4
                 ],
             ),
+            thresholds: super::seed003::conventions::T_FAIR,
             ..Claim::base("s003-rtt-hetero-ledbat-unfair-all")
         },
         Claim {
@@ -958,6 +1052,7 @@ fn lbe_claims() -> Vec<Claim> {
                 reverse",
                 lbe_points_as([TCP_LP, RENO, LEDBAT, NICE]),
             ),
+            siblings: super::seed003::relations::LBE_N_EFFICIENCY,
             ..Claim::base("s003-lbe-n-efficiency-ranking")
         },
         Claim {
@@ -993,6 +1088,8 @@ fn lbe_claims() -> Vec<Claim> {
                 beside it than beside TCP-LP",
                 lbe_points_as([RENO, NICE, TCP_LP, RENO]),
             ),
+            siblings: super::seed003::relations::LBE_N_LEDBAT_BELOW,
+            thresholds: super::seed003::conventions::T_HALF,
             ..Claim::base("s003-lbe-n-ledbat-below-tcplp")
         },
         Claim {
@@ -1013,8 +1110,7 @@ fn lbe_claims() -> Vec<Claim> {
             tolerance_note: "approaches = within 50 % of the bound; direction: within 3x",
             explanation:
                 "Floor effect, as s003-lbe10-ledbat-each: our ten LEDBAT flows keep one packet \
-                per RTT each, about 2 % of the capacity, so the index over 11 flows sits at \
-                1.6 times its lower bound rather than near it.",
+                per RTT each, about 2 % of the capacity, so the index over 11 flows sits at {=s003-lbe-n-fairness-lower-bound} times its lower bound rather than near it.",
             sweep: Some(super::SweepRange { key: "flow.0.count", paper: (1.0, 10.0), left_out: "N = 3, 4 and 6-9 are not run: the four points 1, 2, 5, 10 span the range and the trends are monotone at them" }),
             form: Form::Value,
             null: Null::scenarios(
@@ -1022,6 +1118,7 @@ fn lbe_claims() -> Vec<Claim> {
                 the bound",
                 lbe_points_as([RENO, RENO, TCP_LP, RENO]),
             ),
+            siblings: super::seed003::relations::LBE_N_LOWER_BOUND,
             ..Claim::base("s003-lbe-n-fairness-lower-bound")
         },
         Claim {
@@ -1044,6 +1141,7 @@ fn lbe_claims() -> Vec<Claim> {
                 &["seed003/lbe10-ledbat.toml", "seed003/lbe10-tcp-lp.toml"],
                 &["flow.0.start_spacing=4s"],
             ),
+            siblings: super::seed003::relations::LBE_N_LBE_FAIR,
             ..Claim::base("s003-lbe-n-lbe-fairness-high")
         },
         Claim {
@@ -1072,6 +1170,7 @@ fn lbe_claims() -> Vec<Claim> {
                 "LEDBAT's and NICE's roles swapped: LEDBAT is then the one judged least fair",
                 lbe_points_as([NICE, LEDBAT, TCP_LP, RENO]),
             ),
+            siblings: super::seed003::relations::LBE_N_NICE_LEAST,
             ..Claim::base("s003-lbe-n-nice-least-fair")
         },
         Claim {
@@ -1109,6 +1208,7 @@ fn lbe_claims() -> Vec<Claim> {
                 "all-TCP and TCP-LP replaced by LEDBAT, whose queue the thesis finds flat in N",
                 lbe_points_as([LEDBAT, NICE, LEDBAT, LEDBAT]),
             ),
+            siblings: super::seed003::relations::LBE_N_QUEUE_TCP,
             ..Claim::base("s003-lbe-n-queue-falls-tcp")
         },
         Claim {
@@ -1135,6 +1235,7 @@ fn lbe_claims() -> Vec<Claim> {
                 "NICE replaced by TCP-LP, whose queue the thesis finds falling in N",
                 lbe_points_as([LEDBAT, TCP_LP, TCP_LP, RENO]),
             ),
+            siblings: super::seed003::relations::LBE_N_QUEUE_NICE,
             ..Claim::base("s003-lbe-n-queue-rises-nice")
         },
         Claim {
@@ -1165,6 +1266,7 @@ fn lbe_claims() -> Vec<Claim> {
                 &["seed003/lbe10-ledbat.toml"],
                 &["flow.1.start=200s", "flow.0.start_spacing=4s", "topology.queue.packets=100"],
             ),
+            siblings: super::seed003::relations::LBE_N_QUEUE_LEDBAT,
             ..Claim::base("s003-lbe-n-queue-flat-ledbat")
         },
         Claim {
@@ -1195,6 +1297,7 @@ fn lbe_claims() -> Vec<Claim> {
                 few losses",
                 lbe_points_as([LEDBAT, NICE, LEDBAT, RENO]),
             ),
+            thresholds: super::seed003::conventions::T_FACTOR_TWO,
             ..Claim::base("s003-lbe-n-tcplp-losses-like-tcp")
         },
     ]
@@ -1245,6 +1348,8 @@ fn mix_claims() -> Vec<Claim> {
                 flow then leaves the link idle and the mix no longer fills it",
                 &["topology.queue.packets=10"],
             ),
+            siblings: super::seed003::relations::MIX_EFFICIENCY,
+            thresholds: super::seed003::conventions::T_EFFICIENT,
             ..Claim::base("s003-mix-efficiency")
         },
         Claim {
@@ -1266,6 +1371,7 @@ fn mix_claims() -> Vec<Claim> {
                 unaffected by k",
                 mix_points_as(true),
             ),
+            siblings: super::seed003::relations::MIX_RENO_EFFICIENCY,
             ..Claim::base("s003-mix-reno-efficiency-falls")
         },
         Claim {
@@ -1300,6 +1406,7 @@ fn mix_claims() -> Vec<Claim> {
                 halved window (40.8) leaves the queue empty, which then refills linearly to B \
                 before the next loss, a mean of B/2",
             ),
+            siblings: super::seed003::relations::MIX_RENO_QUEUE,
             ..Claim::base("s003-mix-reno-queue-two-thirds")
         },
         Claim {
@@ -1335,6 +1442,7 @@ fn mix_claims() -> Vec<Claim> {
                 "the LBE mix replaced by the same number of TCP flows: no shortfall at any k",
                 mix_points_as(false),
             ),
+            siblings: super::seed003::relations::MIX_QUEUE_TWO,
             ..Claim::base("s003-mix-queue-needs-two-each")
         },
         Claim {
@@ -1346,14 +1454,24 @@ fn mix_claims() -> Vec<Claim> {
             metric: "LEDBAT's share of the throughput with one flow per protocol",
             scenarios: mix_points(),
             extract: |r| Ok(share_of(r[0], "ledbat")),
-            tolerance: AtLeast { bound: 1.0 / 3.0 },
+            tolerance: Between {
+                lo: 1.0 / 3.0,
+                hi: 5.0 / 9.0,
+            },
             direction: AtLeast { bound: 0.2 },
-            tolerance_note: "large = at least the even third; direction: a fifth",
+            tolerance_note: "large = at least the even third, and at most 5/9: the same \
+                section says TCP-LP's and LEDBAT's shares are very close at k = 1 \
+                (s003-mix-ledbat-as-tcplp-at-k1, a ratio within 1.25), and a LEDBAT share s \
+                leaves TCP-LP at most 1 - s, so s / (1 - s) <= 1.25 caps s at 5/9; wider \
+                because the band is the range the two statements allow together, not a value \
+                read off a figure; direction: a fifth",
             explanation:
-                "This is the statement of section 3.2.6 only: that LEDBAT takes a large part. \
-                The thesis's conclusion that LEDBAT is here \"as aggressive as TCP-LP\" is \
-                s003-mix-ledbat-as-tcplp-at-k1, which ours does not reproduce: our LEDBAT \
-                takes far more than TCP-LP.",
+                "Ours takes {=s003-mix-ledbat-large-at-k1}: large, as section 3.2.6 says, but \
+                more than the same section's 'TCP-LP and LEDBAT performance are very close' \
+                allows (s003-mix-ledbat-as-tcplp-at-k1), because our TCP-LP yields on its \
+                early-congestion threshold as soon as LEDBAT's target queue forms (root cause \
+                at s003-lbe10-tcplp-each). Until a review the band had no upper end, so this \
+                claim was reproduced on runs that contradict its sibling.",
             sweep: Some(super::SweepRange { key: "flow.0.count", paper: (1.0, 5.0), left_out: "k = 4 is not run" }),
             form: Form::Value,
             null: Null::run_on(
@@ -1363,6 +1481,7 @@ fn mix_claims() -> Vec<Claim> {
                 &["seed003/lbe-mix.toml"],
                 &["flow.0.cc.delta=0.9"],
             ),
+            siblings: super::seed003::relations::MIX_LEDBAT_LARGE,
             ..Claim::base("s003-mix-ledbat-large-at-k1")
         },
         Claim {
@@ -1391,6 +1510,8 @@ fn mix_claims() -> Vec<Claim> {
                 &["flow.0.cc.delta=0.9"],
             ),
             form: Form::Alike { null: 1.0 },
+            siblings: super::seed003::relations::MIX_LEDBAT_AS_TCPLP,
+            thresholds: super::seed003::conventions::T_FACTOR_TWO,
             ..Claim::base("s003-mix-ledbat-as-tcplp-at-k1")
         },
         Claim {
@@ -1416,6 +1537,7 @@ fn mix_claims() -> Vec<Claim> {
                 reference, ratio 1",
                 mix_points_as(false),
             ),
+            siblings: super::seed003::relations::MIX_FEWER_LOSSES,
             ..Claim::base("s003-mix-fewer-losses")
         },
         Claim {
@@ -1445,6 +1567,8 @@ fn mix_claims() -> Vec<Claim> {
                 "the mix and the all-TCP runs swapped: the mix is then the one judged fairer",
                 mix_points_as(true),
             ),
+            siblings: super::seed003::relations::MIX_BELOW_TCP,
+            thresholds: super::seed003::conventions::T_HALF,
             ..Claim::base("s003-mix-fairness-below-tcp")
         },
         Claim {
@@ -1476,6 +1600,7 @@ fn mix_claims() -> Vec<Claim> {
                 "the k = 1 mix in every slot: nothing distinguishes k = 1 from the others",
                 mix_points_k1(),
             ),
+            siblings: super::seed003::relations::MIX_FAIREST_K1,
             ..Claim::base("s003-mix-fairest-at-k1")
         },
         Claim {
@@ -1503,6 +1628,7 @@ fn mix_claims() -> Vec<Claim> {
                 &["seed003/lbe-mix.toml"],
                 &["flow.0.count=1"],
             ),
+            siblings: super::seed003::relations::MIX_TCPLP_GROWS,
             ..Claim::base("s003-mix-tcplp-share-grows")
         },
         Claim {

@@ -1,0 +1,130 @@
+//! The project conventions the directions of seed 003's chapter 2, 3, 4 and 7 claims use
+//! where the thesis gives a qualitative statement and no number (module doc of `catalog`,
+//! rule 14): each written once, with what it encodes, and named by the claims that use it
+//! (`thresholds`). The catalog-wide ones ([`FAIR_JAIN`]) are in `catalog`.
+
+use crate::catalog::Threshold::{self, Convention as By};
+use crate::catalog::{Convention, FAIR_JAIN};
+
+/// A share of the link, or of the points of a sweep, on one side of one half.
+pub(in crate::catalog) const HALF: Convention = Convention {
+    name: "the larger part: more (or less) than one half",
+    value: 0.5,
+    why: "one half is the even split of two parties (two flows, two protocols, or the points \
+          of a sweep that show a relation and those that do not): past it one side has the \
+          larger part, which is the least any statement of priority or of 'most' says",
+};
+
+/// A share clearly larger than the other side's.
+pub(in crate::catalog) const CLEAR_MAJORITY: Convention = Convention {
+    name: "clearly the larger part: at least 60 %",
+    value: 0.6,
+    why: "a 60 : 40 split gives one side one and a half times the other's: a priority no run \
+          noise (a few points between seeds) can produce from an even split",
+};
+
+/// Two values alike within a factor of two.
+pub(in crate::catalog) const FACTOR_TWO_LO: Convention = Convention {
+    name: "alike: within a factor of two (lower end)",
+    value: 0.5,
+    why: "'nearly the same', 'as many as', 'very close': a ratio beyond two means one value is \
+          more than double the other, which no reading of 'alike' allows",
+};
+
+/// See [`FACTOR_TWO_LO`].
+pub(in crate::catalog) const FACTOR_TWO_HI: Convention = Convention {
+    name: "alike: within a factor of two (upper end)",
+    value: 2.0,
+    why: "see the lower end: the same factor of two either way",
+};
+
+/// High efficiency.
+pub(in crate::catalog) const EFFICIENT: Convention = Convention {
+    name: "efficient: at least 85 % of the link",
+    value: 0.85,
+    why: "'close to 1', 'fully', 'perfectly efficient': the tolerance is 95 %; a link idle \
+          more than 15 % of the time, three times that margin, is not used fully by any \
+          reading",
+};
+
+/// A trend over a sweep, as Kendall's tau.
+pub(in crate::catalog) const TREND_UP: Convention = Convention {
+    name: "rises on balance: Kendall's tau at least 0.2",
+    value: 0.2,
+    why: "tau 0.2 is 60 % of the pairs of sweep points in order against 40 % out of it; \
+          below it the sweep shows no trend that one point moved could not undo",
+};
+
+/// See [`TREND_UP`].
+pub(in crate::catalog) const TREND_DOWN: Convention = Convention {
+    name: "falls on balance: Kendall's tau at most -0.2",
+    value: -0.2,
+    why: "the mirror of rising on balance (tau 0.2): 60 % of the pairs in falling order",
+};
+
+/// Two flows not far from even, or clearly apart, as Jain's index.
+pub(in crate::catalog) const JAIN_ONE_TO_THREE: Convention = Convention {
+    name: "two flows within 1 : 3: Jain's index 0.8",
+    value: 0.8,
+    why: "two flows whose rates are 1 : 3 have Jain's index (1 + 3)^2 / (2 (1 + 9)) = 0.8: \
+          beyond it one flow has more than three times the other's rate, which no reading of \
+          'fair' or 'equal' allows; 'unfair' directions use the same line from the other side",
+};
+
+/// Two flows not far from even, looser.
+pub(in crate::catalog) const JAIN_THREE_QUARTERS: Convention = Convention {
+    name: "fair on balance: Jain's index 0.75",
+    value: 0.75,
+    why: "an index of 0.75 is two flows at 1 : 3.7 (r^2 - 4 r + 1 = 0) or N flows of which a \
+          quarter get nothing: the weakest reading of 'fair' that still excludes starvation \
+          of a flow in two",
+};
+
+/// Below the fair share of eleven flows.
+pub(in crate::catalog) const BELOW_ELEVENTH: Convention = Convention {
+    name: "lower than best effort beside ten others: under 3/4 of 1/11",
+    value: 0.75 / 11.0,
+    why: "eleven equal TCP flows each sit just under 1/11 of the link, so a bound at 1/11 \
+          could not tell low priority from fair sharing; three quarters of it can",
+};
+
+/// The one-number lists the claims name.
+pub(in crate::catalog) const T_HALF: &[Threshold] = &[By(&HALF)];
+/// See [`CLEAR_MAJORITY`].
+pub(in crate::catalog) const T_CLEAR_MAJORITY: &[Threshold] = &[By(&CLEAR_MAJORITY)];
+/// See [`FACTOR_TWO_LO`].
+pub(in crate::catalog) const T_FACTOR_TWO: &[Threshold] = &[By(&FACTOR_TWO_LO), By(&FACTOR_TWO_HI)];
+/// See [`EFFICIENT`].
+pub(in crate::catalog) const T_EFFICIENT: &[Threshold] = &[By(&EFFICIENT)];
+/// See [`TREND_UP`].
+pub(in crate::catalog) const T_TREND_UP: &[Threshold] = &[By(&TREND_UP)];
+/// See [`TREND_DOWN`].
+pub(in crate::catalog) const T_TREND_DOWN: &[Threshold] = &[By(&TREND_DOWN)];
+/// See [`JAIN_ONE_TO_THREE`].
+pub(in crate::catalog) const T_JAIN_ONE_TO_THREE: &[Threshold] = &[By(&JAIN_ONE_TO_THREE)];
+/// See [`JAIN_THREE_QUARTERS`].
+pub(in crate::catalog) const T_JAIN_THREE_QUARTERS: &[Threshold] = &[By(&JAIN_THREE_QUARTERS)];
+/// See [`BELOW_ELEVENTH`].
+pub(in crate::catalog) const T_BELOW_ELEVENTH: &[Threshold] = &[By(&BELOW_ELEVENTH)];
+/// The catalog's "fair" (Jain's index 0.9), for "fair" and "not fair" directions.
+pub(in crate::catalog) const T_FAIR: &[Threshold] = &[By(&FAIR_JAIN)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jain_lines_are_the_ratios_they_name() {
+        let jain = |r: f64| (1.0 + r).powi(2) / (2.0 * (1.0 + r * r));
+        assert!((jain(3.0) - JAIN_ONE_TO_THREE.value).abs() < 1e-12);
+        let r = 2.0 + 3f64.sqrt();
+        assert!((jain(r) - JAIN_THREE_QUARTERS.value).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_tau_of_a_fifth_is_three_pairs_in_five_in_order() {
+        // tau = (concordant - discordant) / pairs: 0.6 - 0.4.
+        assert!((0.6 - 0.4 - TREND_UP.value).abs() < 1e-12);
+        assert_eq!(TREND_DOWN.value, -TREND_UP.value);
+    }
+}
