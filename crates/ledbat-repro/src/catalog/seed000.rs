@@ -3,7 +3,7 @@
 
 use super::extract::*;
 use super::plots::*;
-use super::{sweep, Claim, Form, Null, ScenarioRef};
+use super::{sweep, Claim, Form, Null, ScenarioRef, Sibling};
 use crate::stats::mean;
 use ledbat_sim::RunResult;
 
@@ -153,6 +153,15 @@ fn paper_claims() -> Vec<Claim> {
                  fills the link",
                 &["flow.0.cc.gain=1"],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-fixed320-cwnd-sd",
+                    why: "a window swinging by 5 packets keeps the link full if its troughs \
+                        stay above the pipe (about 7.5 packets) and idles it if they do not: \
+                        the spread does not fix the utilisation, nor the utilisation the \
+                        spread",
+                },
+            ],
             ..Claim::base("s000-fixed320-utilisation")
         },
         Claim {
@@ -204,6 +213,12 @@ fn paper_claims() -> Vec<Claim> {
                 "fixed gain 40 (RFC GAIN 1) instead of 400: at small gains the paper's sd is about 0",
                 &["flow.0.cc.gain=1"],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-fixed400-queue-delay",
+                    why: SIB_MOMENTS,
+                },
+            ],
             ..Claim::base("s000-gain400-queue-sd")
         },
         Claim {
@@ -253,6 +268,28 @@ fn paper_claims() -> Vec<Claim> {
                 "the extension off: the fixed gain at the same 9 gains (Fig. 4e's other curve)",
                 s000_fixed_sweep(),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic-mean-cwnd",
+                    why: SIB_MOMENTS,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic-queue-delay",
+                    why: SIB_MOMENTS,
+                },
+                Sibling::Implies {
+                    other: "s000-dynamic-queue-delay-sd",
+                    map: cwnd_sd_to_queue_sd,
+                    why: SIB_CWND_SD_QUEUE_SD,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic-utilisation",
+                    why: "a window steady within a packet may sit below the pipe (about 7.5 \
+                        packets: 125 packets/s x 60 ms) and leave the link idle, or above it \
+                        and fill the link; and a full link allows any spread of the window \
+                        above the pipe",
+                },
+            ],
             ..Claim::base("s000-dynamic-cwnd-sd")
         },
         Claim {
@@ -305,6 +342,26 @@ fn paper_claims() -> Vec<Claim> {
                 "the extension off: the fixed gain at the same 9 gains (Fig. 4h's other curve)",
                 s000_fixed_sweep(),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic-mean-cwnd",
+                    why: "the window holds at least its queued packets and at most the queue \
+                        plus the pipe (about 7.5 packets), so a mean queue of 21.6-32.4 ms \
+                        (2.7-4.1 packets) bounds the window only within about 2.7-11.6 \
+                        packets, wider than the window's direction (6-24); each value is also \
+                        an extreme over nine gains, not necessarily of the same gain",
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic-queue-delay-sd",
+                    why: SIB_MOMENTS,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic-utilisation",
+                    why: "a full link allows any standing queue, none included, and a mean \
+                        queue of 21.6-32.4 ms can come in bursts between idle spells, so \
+                        neither bounds the other",
+                },
+            ],
             ..Claim::base("s000-dynamic-queue-delay")
         },
         Claim {
@@ -333,6 +390,21 @@ fn paper_claims() -> Vec<Claim> {
                 "the extension off: the fixed gain at the same 9 gains (Fig. 4c's other curve)",
                 s000_fixed_sweep(),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic-mean-cwnd",
+                    why: "by Little's law a utilisation u needs a mean window of at least u x \
+                        125 packets/s x 60 ms (7.1 packets at 0.95), a bound from below only: \
+                        a full link allows any window above the pipe, and the utilisation is \
+                        a minimum over nine gains, the window an extreme over them",
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic-queue-delay-sd",
+                    why: "a full link allows any spread of the queue, and a queue that swings \
+                        by a few milliseconds may or may not empty between swings, so the \
+                        utilisation and the queueing-delay spread do not bound each other",
+                },
+            ],
             ..Claim::base("s000-dynamic-utilisation")
         },
         Claim {
@@ -368,6 +440,26 @@ fn paper_claims() -> Vec<Claim> {
                 "the extension off: the fixed gain at the same 9 gains with the CBR (Fig. 4c)",
                 s000_fixed_cbr_sweep(false),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic-cbr-cwnd-sd",
+                    why: "a share of the link is a mean rate; a window steady within a packet \
+                        or swinging by two allows the same mean rate",
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic-cbr-delay-flat",
+                    why: "the share is LEDBAT's rate at the lowest gain, the flatness the \
+                        spread across gains of the mean queueing delay; one share fits any \
+                        spread of the queue",
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic-cbr-mean-cwnd",
+                    why: "by Little's law a share s needs a mean window of at least s x 125 \
+                        packets/s x 60 ms (3.6 packets at 0.48), a bound from below only, and \
+                        the share is a minimum over nine gains, the window an extreme over \
+                        them",
+                },
+            ],
             ..Claim::base("s000-dynamic-utilisation-cbr")
         },
         Claim {
@@ -483,6 +575,7 @@ fn paper_claims() -> Vec<Claim> {
                 "the extension off: the fixed gain at the same 9 gains (Fig. 4i's other curve)",
                 s000_fixed_sweep(),
             ),
+            siblings: &[Sibling::Independent { other: "s000-dynamic-mean-cwnd", why: SIB_MOMENTS }],
             ..Claim::base("s000-dynamic-queue-delay-sd")
         },
         Claim {
@@ -530,6 +623,26 @@ fn paper_claims() -> Vec<Claim> {
                 "seven gains spread over 240-400, where the paper says the time stays constant",
                 s000_flat_sweep(),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-fixed-falls-beyond-160",
+                    why: SIB_STARTUP,
+                },
+                Sibling::Independent {
+                    other: "s000-fixed-full-to-160",
+                    why: SIB_STARTUP,
+                },
+                Sibling::Independent {
+                    other: "s000-fixed-steady-time-flat",
+                    why: "the two read the time to TARGET at different gains (5..240 and \
+                        240..400, sharing only 240): a rank correlation over the first seven \
+                        and a relative spread over the last three do not bound each other",
+                },
+                Sibling::Independent {
+                    other: "s000-fixed400-mean-cwnd",
+                    why: SIB_STARTUP,
+                },
+            ],
             ..Claim::base("s000-fixed-steady-time-falls")
         },
     ]
@@ -552,4 +665,26 @@ fn spread(v: &[f64]) -> f64 {
     let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
     hi - lo
+}
+
+/// Rule 13 (why two claims on the same runs do not, or do, bound each other).
+const SIB_CWND_SD_QUEUE_SD: &str = "approximately, per gain: with the window full (a bulk \
+    sender), the queue holds what the window has beyond the pipe, max(0, cwnd - P) packets, a \
+    1-Lipschitz function of the window, so its standard deviation is at most the window's; at \
+    8 ms a packet (1500 bytes at 1.5 Mb/s) a window sd of at most 1 packet gives a \
+    queueing-delay sd of at most 8 ms, inside the sibling's direction (under 10 ms)";
+
+/// Rule 13 (why two claims on the same runs do not, or do, bound each other).
+const SIB_MOMENTS: &str = "the mean and the spread of one quantity, or of the window and of \
+    the queue, are separate moments: a spread of a few packets or milliseconds fits any \
+    level, and each value is an extreme over the gains that may come from different gains";
+
+/// Rule 13 (why two claims on the same runs do not, or do, bound each other).
+const SIB_STARTUP: &str = "the time to reach TARGET once is a transient of the start-up, the \
+    other an average over 10-60 s of other gains or at another point of the curve; neither \
+    fixes the other";
+
+/// Rule 13: a cwnd sd (packets) bounds the queueing-delay sd: at most 8 ms a packet.
+fn cwnd_sd_to_queue_sd((_lo, hi): (f64, f64)) -> (f64, f64) {
+    (0.0, 8.0 * hi)
 }

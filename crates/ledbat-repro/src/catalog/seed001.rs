@@ -3,7 +3,7 @@
 
 use super::extract::*;
 use super::plots::*;
-use super::{files, Claim, Form, Null, ScenarioRef};
+use super::{files, Claim, Form, Null, ScenarioRef, Sibling};
 use crate::stats::mean;
 use ledbat_sim::RunResult;
 
@@ -106,6 +106,19 @@ fn paper_claims() -> Vec<Claim> {
                  drains, so no growth",
                 vec![pause_run()],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s001-alone-steady-queue",
+                    why: "the step is the difference between two periods' queues, the steady \
+                        queue the first period's level; a level fits any step",
+                },
+                Sibling::Independent {
+                    other: "s001-base-delay-growth-loss-time",
+                    why: "the queue reaches the 384-ms buffer when the first period's level \
+                        plus the steps reach it, so the loss time depends on the step and the \
+                        first level together (a third claim's), not on the step alone",
+                },
+            ],
             ..Claim::base("s001-base-delay-growth-step")
         },
         Claim {
@@ -134,6 +147,12 @@ fn paper_claims() -> Vec<Claim> {
                  it at the first step, not the third",
                 &["topology.queue.packets=16"],
             ),
+            siblings: &[Sibling::Independent {
+                other: "s001-alone-steady-queue",
+                why: "the loss time depends on the first level and the step together; the \
+                        level alone (80-120 ms) with steps of unknown size allows any number \
+                        of periods to the buffer",
+            }],
             ..Claim::base("s001-base-delay-growth-loss-time")
         },
         Claim {
@@ -160,6 +179,12 @@ fn paper_claims() -> Vec<Claim> {
                 "dmax = 240 ms, where dmax / 2 >= TARGET and the paper's growth stops",
                 vec![jitter240_run()],
             ),
+            siblings: &[Sibling::Independent {
+                other: "s001-growth-costs-no-throughput",
+                why: "a lone sender that keeps a standing queue keeps the link busy \
+                        whatever the queue's size, so the growth step does not bound the rate \
+                        ratio, nor the ratio the step",
+            }],
             ..Claim::base("s001-jitter-below-target-still-grows")
         },
         Claim {
@@ -472,6 +497,24 @@ fn more_claims() -> Vec<Claim> {
                  gives τ = -1 too: the quick run with flow.1.cc = newreno, 2 seeds)",
             ),
             form: Form::Effect { null: 0.0 },
+            siblings: &[
+                Sibling::Independent {
+                    other: "s001-large-flows-less-relative-harm",
+                    why: "LEDBAT's throughput against the file size and the TCP files' \
+                        slowdown at two sizes: how much LEDBAT gives up does not fix how much \
+                        the TCP files gain relative to being alone",
+                },
+                Sibling::Independent {
+                    other: "s001-large-flows-timeouts-alone",
+                    why: SIB_SIZES_ALONE,
+                },
+                Sibling::Independent {
+                    other: "s001-small-flows-3-4x",
+                    why: "LEDBAT's throughput falling with the file size and the small files' \
+                        slowdown of 3-4 do not bound each other: the slowdown is set by the \
+                        queue LEDBAT keeps, not by its rate",
+                },
+            ],
             ..Claim::base("s001-ledbat-yields-to-large-flows")
         },
         Claim {
@@ -514,6 +557,17 @@ fn more_claims() -> Vec<Claim> {
                 "the LEDBAT upload removed: the files alone in both runs",
                 size_sweep_without_ledbat(),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s001-large-flows-less-relative-harm",
+                    why: "a slowdown of 3-4 at 10 packets bounds the first term of the \
+                        difference only; the 200-packet slowdown is free",
+                },
+                Sibling::Independent {
+                    other: "s001-large-flows-timeouts-alone",
+                    why: SIB_SIZES_ALONE,
+                },
+            ],
             ..Claim::base("s001-small-flows-3-4x")
         },
         Claim {
@@ -534,6 +588,13 @@ fn more_claims() -> Vec<Claim> {
                 "the LEDBAT upload removed: no harm at either size",
                 size_sweep_without_ledbat(),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s001-large-flows-timeouts-alone",
+                    why: "timeouts alone lengthen the 200-packet files' time alone and so \
+                        lower their slowdown, but by an amount no count of timeouts fixes",
+                },
+            ],
             ..Claim::base("s001-large-flows-less-relative-harm")
         },
         Claim {
@@ -770,3 +831,7 @@ fn more_claims() -> Vec<Claim> {
         },
     ]
 }
+
+/// Rule 13 (why two claims on the same runs do not, or do, bound each other).
+const SIB_SIZES_ALONE: &str = "the timeouts are counted with the TCP files alone, the other \
+    value beside LEDBAT: the alone run's timeouts do not bound the LEDBAT-beside one";

@@ -3,7 +3,7 @@
 
 use super::extract::*;
 use super::plots::*;
-use super::{files, Claim, Form, Null, ScenarioRef};
+use super::{files, Claim, Form, Null, ScenarioRef, Sibling};
 use ledbat_sim::RunResult;
 
 const PAPER: &str = "seed002";
@@ -134,25 +134,41 @@ fn paper_claims() -> Vec<Claim> {
             ),
             ..Claim::base("s002-linear-latecomer-finishes-first")
         },
-        order_claim(
+        Claim {
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-md-nf1-first-finish-time",
+                    why: SIB_FINISH_ORDER,
+                },
+            ],
+            ..order_claim(
             "s002-md-nf1-first-finishes-first",
             "Fig. 2 (middle), section 5.2",
             "With the multiplicative decrease (MD-NF1) flows share equally, so the first flow \
                 finishes first.",
             "seed002/two-flows-md-nf1.toml",
-        ),
+        )
+        },
         finish_time_claim(
             "s002-md-nf1-first-finish-time",
             "Fig. 2 (middle), section 5.2",
             "With MD-NF1 the first flow finishes at 134-158 s.",
             "seed002/two-flows-md-nf1.toml",
         ),
-        order_claim(
+        Claim {
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-md-nf2-first-finish-time",
+                    why: SIB_FINISH_ORDER,
+                },
+            ],
+            ..order_claim(
             "s002-md-nf2-first-finishes-first",
             "Fig. 2 (upper), section 5.2",
             "With MD-NF2 (noise filter of 2 samples) the first flow also finishes first.",
             "seed002/two-flows-md-nf2.toml",
-        ),
+        )
+        },
         finish_time_claim(
             "s002-md-nf2-first-finish-time",
             "Fig. 2 (upper), section 5.2",
@@ -187,6 +203,12 @@ fn paper_claims() -> Vec<Claim> {
                 "the linear decrease in this scheme's place: the latecomer takes the queue as base delay and dominates (Fig. 1)",
                 vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-mdvar-fair-rtt40",
+                    why: SIB_JAIN_FINISH,
+                },
+            ],
             ..Claim::base("s002-mdvar-first-finishes-first")
         },
         Claim {
@@ -317,6 +339,16 @@ fn paper_claims() -> Vec<Claim> {
                 "the linear decrease in this scheme's place: the latecomer takes the queue as base delay and dominates (Fig. 1)",
                 vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-md-nf1-first-finish-time",
+                    why: SIB_JAIN_FINISH,
+                },
+                Sibling::Independent {
+                    other: "s002-md-nf1-first-finishes-first",
+                    why: SIB_JAIN_ORDER,
+                },
+            ],
             ..Claim::base("s002-md-nf1-fair")
         },
         Claim {
@@ -423,6 +455,14 @@ fn paper_claims() -> Vec<Claim> {
                 "the minimum decrease of one packet per RTT in the linear decrease's place (Fig. 6, lower), which the paper shows yielding",
                 vec![ScenarioRef::file("seed002/tcp-20mbps-linear-min.toml")],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-slow-start-losses-hit-only-tcp",
+                    why: "a LEDBAT flow that loses nothing can hold any share of the link, \
+                        and one with losses any share too: the loss ratio does not bound the \
+                        share",
+                },
+            ],
             ..Claim::base("s002-linear-does-not-yield-20mbps")
         },
         Claim {
@@ -686,6 +726,16 @@ fn more_claims() -> Vec<Claim> {
                 "the linear decrease in this scheme's place: the latecomer takes the queue as base delay and dominates (Fig. 1)",
                 vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-md-nf2-first-finish-time",
+                    why: SIB_JAIN_FINISH,
+                },
+                Sibling::Independent {
+                    other: "s002-md-nf2-first-finishes-first",
+                    why: SIB_JAIN_ORDER,
+                },
+            ],
             ..Claim::base("s002-md-nf2-roughly-fair")
         },
         Claim {
@@ -835,6 +885,18 @@ fn more_claims() -> Vec<Claim> {
                 "MDvar in the linear decrease's place: the same scheme on both sides, no gap",
                 fig5_null(true, None),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-fig5-gap-grows-with-size",
+                    why: "a gap that grows from 30 to 300 MB is positive at 300 MB only if it \
+                        is not negative at 30 MB, which neither claim bounds",
+                },
+                Sibling::Independent {
+                    other: "s002-fig5-sum-rate-rises-with-size",
+                    why: "a rank correlation of each curve with the size says nothing of the \
+                        order of two curves at one size",
+                },
+            ],
             ..Claim::base("s002-fig5-linear-higher-sum-rate")
         },
         Claim {
@@ -869,6 +931,13 @@ fn more_claims() -> Vec<Claim> {
                 "MDvar in the linear decrease's place: the same scheme on both sides, no gap at any size",
                 fig5_null(true, None),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-fig5-sum-rate-rises-with-size",
+                    why: "every curve's sum rate may rise with the size whether the gap \
+                        between the linear and MDvar curves grows or shrinks",
+                },
+            ],
             ..Claim::base("s002-fig5-gap-grows-with-size")
         },
         Claim {
@@ -992,3 +1061,21 @@ fn more_claims() -> Vec<Claim> {
         },
     ]
 }
+
+/// Rule 13: a fair share does not fix the first flow's finish time.
+const SIB_JAIN_FINISH: &str = "a Jain index of at least 0.95 (0.9 for MD-NF2's 'roughly') still \
+    lets either flow take up to 1.56 (2) times the other's rate, so either may finish first: the \
+    fairness does not put the first flow's finish before 160 s, and a mean finish time over \
+    seeds bounds no Jain index";
+/// Rule 13: a fair share does not decide the order.
+const SIB_JAIN_ORDER: &str = "a Jain index of at least 0.95 still lets the latecomer take 1.56 \
+    times the first flow's rate (6.1 against 3.9 Mb/s), which brings its 100 MB in by about \
+    146 s, before the first flow's remaining 81 MB: a fair share does not decide the order, and \
+    a share of seeds showing the order bounds no Jain index";
+/// Rule 13: a mean finish time over seeds does not fix the share of seeds showing the order.
+const SIB_FINISH_ORDER: &str = "per seed a first flow done before 160 s (two 100-MB transfers \
+    on a 10 Mb/s link) does finish first, but the finish time is a mean over seeds: seeds at \
+    about 137 s (first flow first) and about 161 s (latecomer first) can average inside \
+    134-158 s while fewer than half the seeds show the order, so the mean bounds no share of \
+    seeds (such a mixed outcome would read reproduced for the finish time and not for the \
+    order)";

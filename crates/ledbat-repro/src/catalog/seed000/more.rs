@@ -41,6 +41,40 @@ pub(super) fn more_claims() -> Vec<Claim> {
                  instead of holding TARGET",
                 &["flow.0.cc={ name = \"newreno\" }"],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic320-cwnd-peak",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-queue-peak",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-settling",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-gain320-queue-swing",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-gain40-cwnd-after-udp",
+                    why: SIB_WINDOWS,
+                },
+                Sibling::Independent {
+                    other: "s000-gain40-queue-before-udp",
+                    why: "on a busy link the window is the queue plus the pipe (about 7.5 \
+                        packets), but the bands are not nested: a window of 9.6-14.4 packets \
+                        means a queue of 2.1-6.9 packets (17-55 ms), reaching past the \
+                        queue's direction (10-50 ms), and a queue of 20-30 ms a window of \
+                        10-11.3 packets; neither band decides the other's verdict",
+                },
+                Sibling::Independent {
+                    other: "s000-gain40-share-with-udp",
+                    why: SIB_WINDOWS,
+                },
+            ],
             ..Claim::base("s000-gain40-cwnd-before-udp")
         },
         Claim {
@@ -64,6 +98,32 @@ pub(super) fn more_claims() -> Vec<Claim> {
                  instead of holding TARGET",
                 &["flow.0.cc={ name = \"newreno\" }"],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic320-cwnd-peak",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-queue-peak",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-settling",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-gain320-queue-swing",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-gain40-cwnd-after-udp",
+                    why: SIB_WINDOWS,
+                },
+                Sibling::Independent {
+                    other: "s000-gain40-share-with-udp",
+                    why: SIB_WINDOWS,
+                },
+            ],
             ..Claim::base("s000-gain40-queue-before-udp")
         },
         Claim {
@@ -87,6 +147,30 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 "the UDP source never starts: nothing to yield to",
                 &["flow.1.start=1000s"],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic320-cwnd-peak",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-queue-peak",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-settling",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-gain320-queue-swing",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-gain40-share-with-udp",
+                    why: "by Little's law a share s of the link needs a mean window of at \
+                        least s x 125 packets/s x 60 ms (3.6 packets at 0.48), a bound from \
+                        below only; a window above the pipe's half adds queue, not rate",
+                },
+            ],
             ..Claim::base("s000-gain40-cwnd-after-udp")
         },
         Claim {
@@ -109,6 +193,24 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 "the UDP source never starts: nothing to yield to",
                 &["flow.1.start=1000s"],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic320-cwnd-peak",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-queue-peak",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-settling",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-gain320-queue-swing",
+                    why: SIB_TRACES,
+                },
+            ],
             ..Claim::base("s000-gain40-share-with-udp")
         },
         Claim {
@@ -142,6 +244,20 @@ pub(super) fn more_claims() -> Vec<Claim> {
                     vec![t[0].clone(), t[0].clone(), t[2].clone()]
                 },
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic320-cwnd-peak",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-queue-peak",
+                    why: SIB_TRACES,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-settling",
+                    why: SIB_TRACES,
+                },
+            ],
             ..Claim::base("s000-gain320-queue-swing")
         },
         Claim {
@@ -189,6 +305,17 @@ pub(super) fn more_claims() -> Vec<Claim> {
                     ]
                 },
             ),
+            siblings: &[
+                Sibling::Implies {
+                    other: "s000-dynamic320-queue-peak",
+                    map: cwnd_peak_to_queue_peak,
+                    why: SIB_CWND_PEAK_QUEUE_PEAK,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic320-settling",
+                    why: SIB_SETTLE,
+                },
+            ],
             ..Claim::base("s000-dynamic320-cwnd-peak")
         },
         Claim {
@@ -227,6 +354,12 @@ pub(super) fn more_claims() -> Vec<Claim> {
                     ]
                 },
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic320-settling",
+                    why: SIB_SETTLE,
+                },
+            ],
             ..Claim::base("s000-dynamic320-queue-peak")
         },
         Claim {
@@ -288,6 +421,20 @@ pub(super) fn more_claims() -> Vec<Claim> {
                     v
                 },
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-fixed-falls-beyond-160",
+                    why: SIB_STARTUP,
+                },
+                Sibling::Independent {
+                    other: "s000-fixed-full-to-160",
+                    why: SIB_STARTUP,
+                },
+                Sibling::Independent {
+                    other: "s000-fixed400-mean-cwnd",
+                    why: SIB_STARTUP,
+                },
+            ],
             ..Claim::base("s000-fixed-steady-time-flat")
         },
         Claim {
@@ -375,6 +522,19 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 "gains 40-400 in place of 5-160: beyond 160 the paper's utilisation falls",
                 s000_fixed_sweep()[3..].to_vec(),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-fixed-falls-beyond-160",
+                    why: "a utilisation of at least 0.95 up to gain 160 bounds only the first \
+                        term of the fall from 160 to 240; the utilisation at 240 is free",
+                },
+                Sibling::Independent {
+                    other: "s000-fixed400-mean-cwnd",
+                    why: "the utilisation up to gain 160 bounds the window at gain 40 from \
+                        below only (Little's law: at least 0.95 x 125 packets/s x 60 ms) and \
+                        not the window at gain 400, so it fixes no ratio of the two",
+                },
+            ],
             ..Claim::base("s000-fixed-full-to-160")
         },
         Claim {
@@ -407,6 +567,28 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 "gains 80-400 in place of 5-80: beyond 80 the paper's share falls",
                 s000_fixed_cbr_sweep(false)[4..].to_vec(),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-fixed-cbr-falls-beyond-80",
+                    why: "a share of at least 0.48 up to gain 80 bounds only the first term \
+                        of the fall from 80 to 160; the share at 160 is free",
+                },
+                Sibling::Independent {
+                    other: "s000-fixed-cbr-mean-cwnd-rises",
+                    why: "the share up to gain 80 bounds the window at gain 40 from below \
+                        only (Little's law), not the window at 400, so it fixes no ratio of \
+                        the two",
+                },
+                Sibling::Independent {
+                    other: "s000-fixed-cbr-rises-with-gain",
+                    why: SIB_CBR_GAINS,
+                },
+                Sibling::Independent {
+                    other: "s000-fixed-cbr-share-at-400",
+                    why: "the two read different gains (5..80 and 400); the CBR caps both \
+                        shares at 0.5 and neither bounds the other",
+                },
+            ],
             ..Claim::base("s000-fixed-cbr-half-to-80")
         },
         Claim {
@@ -439,6 +621,23 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 "fixed gain 40 (RFC GAIN 1) instead of 400: up to gain 80 the paper's share is 50 %",
                 &["flow.0.cc.gain=1"],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-fixed-cbr-falls-beyond-80",
+                    why: "the share at gain 400 and the fall from 80 to 160 read different \
+                        gains",
+                },
+                Sibling::Independent {
+                    other: "s000-fixed-cbr-mean-cwnd-rises",
+                    why: "the share at 400 bounds the window at 400 from below only (Little's \
+                        law) and says nothing of the window at 40, so it fixes no ratio of \
+                        the two",
+                },
+                Sibling::Independent {
+                    other: "s000-fixed-cbr-rises-with-gain",
+                    why: SIB_CBR_GAINS,
+                },
+            ],
             ..Claim::base("s000-fixed-cbr-share-at-400")
         },
         Claim {
@@ -474,6 +673,13 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 },
             ),
             form: Form::Effect { null: 1.0 },
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-fixed-falls-beyond-160",
+                    why: "the window ratio reads gains 400 and 40, the fall gains 160 and \
+                        240: no gain in common",
+                },
+            ],
             ..Claim::base("s000-fixed400-mean-cwnd")
         },
         Claim {
@@ -520,6 +726,17 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 "the UDP source never starts: nothing to yield to",
                 &["flow.1.start=1000s"],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic-cbr-cwnd-sd",
+                    why: SIB_MOMENTS,
+                },
+                Sibling::Independent {
+                    other: "s000-dynamic-cbr-delay-flat",
+                    why: "the window's level at one gain and the spread across gains of the \
+                        mean queueing delay do not bound each other",
+                },
+            ],
             ..Claim::base("s000-dynamic-cbr-mean-cwnd")
         },
         Claim {
@@ -543,6 +760,13 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 "the extension off: the fixed gain at the same 9 gains with the CBR (Fig. 4g)",
                 s000_fixed_cbr_sweep(false),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-dynamic-cbr-delay-flat",
+                    why: "the spread of the window within a gain and the spread across gains \
+                        of the mean queueing delay do not bound each other",
+                },
+            ],
             ..Claim::base("s000-dynamic-cbr-cwnd-sd")
         },
         Claim {
@@ -628,6 +852,17 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 },
             ),
             form: Form::Effect { null: 0.0 },
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-fixed-cbr-mean-cwnd-rises",
+                    why: "the fall of the share from 80 to 160 and the window ratio 400 / 40 \
+                        read different gains",
+                },
+                Sibling::Independent {
+                    other: "s000-fixed-cbr-rises-with-gain",
+                    why: SIB_CBR_GAINS,
+                },
+            ],
             ..Claim::base("s000-fixed-cbr-falls-beyond-80")
         },
         Claim {
@@ -658,6 +893,14 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 },
             ),
             form: Form::Effect { null: 1.0 },
+            siblings: &[
+                Sibling::Independent {
+                    other: "s000-fixed-cbr-rises-with-gain",
+                    why: "a rank correlation over five gains (80..400) fixes neither the size \
+                        of a rise nor the ratio of its ends, and the ratio 400 / 40 reads a \
+                        gain (40) outside those five",
+                },
+            ],
             ..Claim::base("s000-fixed-cbr-mean-cwnd-rises")
         },
         Claim {
@@ -697,4 +940,35 @@ pub(super) fn more_claims() -> Vec<Claim> {
             ..Claim::base("s000-fixed-cbr-rises-with-gain")
         },
     ]
+}
+
+/// Rule 13 (why two claims on the same runs do not, or do, bound each other).
+const SIB_CBR_GAINS: &str = "the taus rank the window's spread and the queue's mean and \
+    spread over gains 80..400; they fix neither the level of the share nor its fall between \
+    two gains";
+
+/// Rule 13 (why two claims on the same runs do not, or do, bound each other).
+const SIB_CWND_PEAK_QUEUE_PEAK: &str = "approximately: a full window of w packets holds at \
+    least w - P of them in the queue, P the pipe of about 7.5 packets (125 packets/s x 60 \
+    ms), and at most w, at 8 ms a packet; a peak of 15.2-22.8 packets gives a queue peak of \
+    62-182 ms, inside the sibling's direction (at least 40 ms)";
+
+
+/// Rule 13 (why two claims on the same runs do not, or do, bound each other).
+const SIB_SETTLE: &str = "how high the start-up overshoots does not fix how soon the queue \
+    then settles: a high peak may settle fast or slowly";
+
+
+/// Rule 13 (why two claims on the same runs do not, or do, bound each other).
+const SIB_TRACES: &str = "the two read different runs of the three traces (fixed gain 40, \
+    fixed gain 320, dynamic gain from 320), simulated separately: no value of one bounds the \
+    other";
+
+/// Rule 13 (why two claims on the same runs do not, or do, bound each other).
+const SIB_WINDOWS: &str = "the two read the gain-40 trace in different windows (10-20 s \
+    before the UDP source, 25-30 s after it): the level before does not fix the level after";
+
+/// Rule 13: a cwnd peak w (packets) gives a queue peak of 8 x (w - 7.5) to 8 x w ms.
+fn cwnd_peak_to_queue_peak((lo, hi): (f64, f64)) -> (f64, f64) {
+    (8.0 * (lo - 7.5), 8.0 * hi)
 }
