@@ -197,9 +197,11 @@ fn paper_claims() -> Vec<Claim> {
                 flow.0.cc.gain=10 --set flow.0.cc.delay.filter.min.len=N`). The \
                 paper's 35 ms and 50 ms (s000-fixed400-queue-delay) both correspond \
                 to a filter of 12-16 samples; at gain 1 the filter changes nothing \
-                (mean 24.9-26.5 ms, sd 3.2-4.0 ms for 1 to 24 samples). Lifting the \
-                flightsize cap (allowed_increase = 1000) or a 1-packet window floor \
-                changes the sd by less than 0.2 ms. The paper's ns-2.34 module is \
+                (mean 24.9-26.5 ms, sd 3.2-4.0 ms for 1 to 24 samples, seed 1, `ledbat sim \
+                scenarios/seed000/fixed-gain.toml --set flow.0.cc.gain=1 --set \
+                flow.0.cc.delay.filter.min.len=N`). Lifting the flightsize cap \
+                (`allowed_increase = 1000`) or a 1-packet window floor changes the sd by \
+                less than a millisecond. The paper's ns-2.34 module is \
                 not published, so the scenario keeps the RFC's filter rather than \
                 the one that fits.",
             hinge: Some(super::Hinge {
@@ -519,9 +521,10 @@ fn paper_claims() -> Vec<Claim> {
                 statement starts from by more than that value's own 20 %",
             explanation: "Same root cause as s000-gain400-queue-sd: the current-delay filter's \
                 length, which the paper does not state, sets how far the window \
-                overshoots; with a 16-sample minimum filter the mean queueing delay \
-                at gain 400 is 55.4 ms (seed 1, command there), with the scenario's \
-                4 samples it is the value shown.",
+                overshoots. With a 16-sample minimum filter the mean queueing delay \
+                at gain 400 is 55.4 ms (seed 1, `ledbat sim scenarios/seed000/fixed-gain.toml \
+                --set flow.0.cc.gain=10 --set flow.0.cc.delay.filter.min.len=16`); with the \
+                scenario's 4 samples it is {=s000-fixed400-queue-delay}.",
             hinge: Some(super::Hinge {
                 choice: "current-delay filter: 16 samples instead of RFC 6817's 4",
                 alt: &["flow.0.cc.delay.filter.min.len=16"],

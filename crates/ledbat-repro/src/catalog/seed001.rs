@@ -384,8 +384,10 @@ fn more_claims() -> Vec<Claim> {
                 At dmax = 144 ms the growth starts late: the queue drains often in the first \
                 period, so the step from period 0 to 1 is small (17 to 38 ms, seed 1), and the \
                 levels then climb by about 60 ms per period (99, then 167 ms); at dmax = 12, 48 \
-                and 96 ms the steps are 52-59 ms (same command with 144ms and 96ms). So the \
-                growth persists up to dmax / 2 = 72 ms, but the paper's 'every dmax / 2 below \
+                and 96 ms the steps are 52-59 ms (seed 1, `ledbat sim \
+                scenarios/seed001/base-growth-jitter.toml --set flow.0.send_jitter=D --out DIR` \
+                with D = 144ms, 96ms, 48ms and 12ms). So the \
+                growth persists up to dmax = 144 ms, but the paper's 'every dmax / 2 below \
                 TARGET' fails near TARGET, where our LEDBAT starves itself instead of \
                 building the queue.",
             sweep: Some(super::SweepRange { key: "flow.0.send_jitter", paper: (12.0, 192.0), left_out: "" }),
@@ -682,11 +684,12 @@ fn more_claims() -> Vec<Claim> {
             explanation:
                 "Ours is the opposite order, and not because of the queueing delay: at RTT 100 \
                 ms the trains beside LEDBAT suffer spurious retransmission timeouts (69 \
-                timeouts in 94 trains, 3672 retransmissions for 2504 drops, seed 1) as the RTT \
+                timeouts in 94 trains, 3672 retransmissions for 2504 drops, seed 1, `ledbat sim \
+                scenarios/seed001/web-up-ledbat.toml --set flow.0.access_delay=40ms`) as the RTT \
                 jumps from 100 to about 200 ms within a train while the RTO floor is 200 ms. \
-                With a 1-s floor (`--set flow.0.access_delay=40ms --set \
-                flow.0.transport={min_rto=\"1s\"}` on web-up-alone.toml and \
-                web-up-ledbat.toml) the timeouts vanish and the ratio at 100 ms falls to 1.70 \
+                With a 1-s floor (`ledbat sim scenarios/seed001/web-up-ledbat.toml --set \
+                flow.0.access_delay=40ms --set flow.0.transport={min_rto=\"1s\"}`, and the same \
+                on web-up-alone.toml) the timeouts vanish and the ratio at 100 ms falls to 1.70 \
                 (2.666 / 1.572 s), about the 25-ms one: the harm is then similar at both RTTs, \
                 because at 1 Mb/s a train of about 100 packets is mostly transmission-bound \
                 (1.2 s against 25 or 100 ms of RTT). The paper's larger relative harm at 25 ms \
@@ -727,9 +730,10 @@ fn more_claims() -> Vec<Claim> {
             explanation: "Ours is the opposite order. Every downstream RTT carries LEDBAT's \
                 standing queue on the uplink, through the ACKs, as every upstream one does; \
                 what differs is the rest of the train's time. Upstream, a train of about 100 \
-                packets at 1 Mb/s is mostly transmission time (1.2 s, against 25 ms of RTT), \
+                packets at 1 Mb/s is mostly transmission time (`100 x 12 ms = 1.2 s`, against 25 ms \
+                of RTT), \
                 so TARGET's 100 ms per RTT adds relatively little; downstream, at 10 Mb/s, the \
-                same train takes 0.12 s of transmission and is bound by its RTTs, so the \
+                same train takes `100 x 1.2 ms = 0.12 s` of transmission and is bound by its RTTs, so the \
                 same 100 ms per RTT multiplies its time. The paper's Fig. 6 may be read in \
                 absolute terms; in relative ones our model cannot give its order.",
             null: Null::scenarios(
@@ -815,10 +819,11 @@ fn more_claims() -> Vec<Claim> {
                 comment, crates/ledbat-core/src/pause.rs), and otherwise keeps the 100-ms \
                 standing queue, so short flows see that queue as they do beside plain LEDBAT. \
                 What difference the full run shows comes from the other side: plain LEDBAT's \
-                first base-delay refresh, about 600 s into the 660-s run, lets its queue grow \
+                first base-delay refresh, about 10 min into the run, lets its queue grow \
                 by TARGET for the last minute (Fig. 1's growth), which the pause prevents. \
-                The run-length setup row shows it: cut to 590 s, before that refresh, the two \
-                runs give the same transfer times, a ratio of exactly 1. So the pause reduces \
+                The run-length setup row shows it: cut before that refresh (`ledbat sim \
+                scenarios/seed001/short-tcp-ledbat.toml --set duration=590s`, with and without \
+                the pause) the two runs give the same transfer times, a ratio of exactly 1. So the pause reduces \
                 the harm only by stopping the growth (s001-pause-stops-growth); against the \
                 steady TARGET of queue it changes nothing, while the smaller TARGET does \
                 (s001-smaller-target-less-harm).",

@@ -801,21 +801,6 @@ pub const THRESHOLDS: &[&str] = &[
 /// Rule 16: claims whose explanation types a figure that is neither a template nor an
 /// allowed kind.
 pub const FIGURES: &[&str] = &[
-    "s000-dynamic320-cwnd-peak",
-    "s000-dynamic320-queue-peak",
-    "s000-dynamic320-settling",
-    "s000-fixed400-queue-delay",
-    "s000-gain400-queue-sd",
-    "s001-jitter-sweep-still-grows",
-    "s001-pause-less-harm",
-    "s001-web-downstream-hit-less",
-    "s001-web-rtt25-harms-more",
-    "s002-five-md-nf1-less-fair",
-    "s002-md-lower-utilisation",
-    "s002-md-nf1-first-finish-time",
-    "s002-md-nf1-first-finishes-first",
-    "s002-md-nf2-first-finish-time",
-    "s002-md-nf2-first-finishes-first",
     "s003-backlogged-zeta5-model-over",
     "s003-ch5-target-ratio-1-2",
     "s003-ch5-target-ratio-both-lose-from-6",

@@ -285,9 +285,11 @@ pub(super) fn more_claims() -> Vec<Claim> {
             explanation: "Same root cause as s000-gain400-queue-sd: how far a fast start \
                 overshoots depends on the current-delay filter's length, which the paper does \
                 not state. With a 16-sample filter the same trace peaks at 19.8 packets and 96 \
-                ms and settles after 5.5 s, the paper's figures (seed 1: the third trace of \
-                this claim with `delay = { filter = { min = { len = 16 } } }` added to its \
-                controller table).",
+                ms and settles after 5.5 s, the paper's figures (seed 1, the third trace of \
+                this claim: `ledbat sim scenarios/seed000/fig3-trace.toml --set \
+                'flow.0.cc={ name = \
+                \"ledbat-dynamic-gain\", target = \"25ms\", initial_gain = 320.0 }' \
+                --set flow.0.cc.delay.filter.min.len=16`).",
             hinge: Some(crate::catalog::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
             form: Form::Value,
             null: Null::scenarios(
@@ -335,8 +337,10 @@ pub(super) fn more_claims() -> Vec<Claim> {
             direction: AtLeast { bound: 40.0 },
             tolerance_note: "figure value ±20 %; direction: above TARGET plus its own size",
             explanation: "Same root cause as s000-gain400-queue-sd (the current-delay filter's \
-                length sets the overshoot); with 16 samples the peak is 96 ms (seed 1, command \
-                at s000-dynamic320-cwnd-peak).",
+                length sets the overshoot). With 16 samples the peak is 96 ms (seed 1, \
+                `ledbat sim scenarios/seed000/fig3-trace.toml --set 'flow.0.cc={ name = \
+                \"ledbat-dynamic-gain\", target = \"25ms\", initial_gain = 320.0 }' \
+                --set flow.0.cc.delay.filter.min.len=16`).",
             hinge: Some(crate::catalog::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
             form: Form::Value,
             null: Null::scenarios(
@@ -377,8 +381,11 @@ pub(super) fn more_claims() -> Vec<Claim> {
             direction: AtMost { bound: 15.0 },
             tolerance_note: "the paper's 5-6 s as stated; direction: settles at all within the 15-s trace",
             explanation: "Settles sooner than the paper's because it overshoots less (see \
-                s000-dynamic320-cwnd-peak): with a 16-sample current-delay filter it settles \
-                after 5.5 s (seed 1, command there).",
+                s000-dynamic320-cwnd-peak). With a 16-sample current-delay filter it settles \
+                after 5.5 s (seed 1, `ledbat sim scenarios/seed000/fig3-trace.toml --set \
+                'flow.0.cc={ name = \
+                \"ledbat-dynamic-gain\", target = \"25ms\", initial_gain = 320.0 }' \
+                --set flow.0.cc.delay.filter.min.len=16`).",
             hinge: Some(crate::catalog::Hinge { choice: "current-delay filter: 16 samples instead of RFC 6817's 4", alt: &["flow.0.cc.delay.filter.min.len=16"], files: &[], unstated: true }),
             form: Form::Bound { lo: Some(5.0), hi: Some(6.0) },
             null: Null::scenarios(
@@ -953,11 +960,9 @@ const SIB_CWND_PEAK_QUEUE_PEAK: &str = "approximately: a full window of w packet
     ms), and at most w, at 8 ms a packet; a peak of 15.2-22.8 packets gives a queue peak of \
     62-182 ms, inside the sibling's direction (at least 40 ms)";
 
-
 /// Rule 13 (why two claims on the same runs do not, or do, bound each other).
 const SIB_SETTLE: &str = "how high the start-up overshoots does not fix how soon the queue \
     then settles: a high peak may settle fast or slowly";
-
 
 /// Rule 13 (why two claims on the same runs do not, or do, bound each other).
 const SIB_TRACES: &str = "the two read different runs of the three traces (fixed gain 40, \
