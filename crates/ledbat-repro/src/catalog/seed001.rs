@@ -280,7 +280,7 @@ fn paper_claims() -> Vec<Claim> {
             extract: train_ratio,
             draw: Some(|r| cdf_plot("web-like trains upstream", r, "web")),
             tolerance: AtLeast { bound: 1.2 },
-            direction: AtLeast { bound: 1.05 },
+            direction: Above { bound: 1.0 },
             tolerance_note: "a visible shift = median at least 20 % later (fixed before running)",
             explanation: "",
             form: Form::Effect { null: 1.0 },
@@ -307,7 +307,7 @@ fn paper_claims() -> Vec<Claim> {
             extract: train_ratio,
             draw: Some(|r| cdf_plot("web-like trains downstream", r, "web")),
             tolerance: AtLeast { bound: 1.2 },
-            direction: AtLeast { bound: 1.05 },
+            direction: Above { bound: 1.0 },
             tolerance_note: "same threshold as upstream",
             explanation: "",
             form: Form::Effect { null: 1.0 },
@@ -480,7 +480,7 @@ fn more_claims() -> Vec<Claim> {
                 )
             }),
             tolerance: AtMost { bound: -0.6 },
-            direction: AtMost { bound: -0.2 },
+            direction: Below { bound: 0.0 },
             tolerance_note: "a clear fall: at most two of fifteen pairs out of order; \
                 direction: falls on balance",
             untestable: Some(
@@ -616,7 +616,7 @@ fn more_claims() -> Vec<Claim> {
                 Ok(f.timeouts as f64 / f.completions.len().max(1) as f64)
             },
             tolerance: AtLeast { bound: 0.1 },
-            direction: AtLeast { bound: 0.01 },
+            direction: Above { bound: 0.0 },
             tolerance_note: "start to have an impact = at least one transfer in ten; \
                 direction: some",
             explanation: "Mechanism: our transport recovers the slow-start losses of 200-packet \
@@ -652,7 +652,7 @@ fn more_claims() -> Vec<Claim> {
             ],
             extract: train_ratio,
             tolerance: AtLeast { bound: 1.2 },
-            direction: AtLeast { bound: 1.05 },
+            direction: Above { bound: 1.0 },
             tolerance_note: "as s001-web-upstream-shift",
             form: Form::Effect { null: 1.0 },
             null: Null::scenarios(

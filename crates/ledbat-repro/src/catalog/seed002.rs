@@ -3,7 +3,7 @@
 
 use super::extract::*;
 use super::plots::*;
-use super::{files, Claim, Form, Null, ScenarioRef, Sibling};
+use super::{files, Claim, Form, Null, ScenarioRef, Sibling, Threshold};
 use ledbat_sim::RunResult;
 
 const PAPER: &str = "seed002";
@@ -333,7 +333,7 @@ fn paper_claims() -> Vec<Claim> {
             extract: |r| jain_period(r[0]),
             draw: None,
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.9 },
             tolerance_note: "equal share = Jain ≥ 0.95",
             explanation: "",
             form: Form::Value,
@@ -351,6 +351,7 @@ fn paper_claims() -> Vec<Claim> {
                     why: SIB_JAIN_ORDER,
                 },
             ],
+            thresholds: &[Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s002-md-nf1-fair")
         },
         Claim {
@@ -366,7 +367,7 @@ fn paper_claims() -> Vec<Claim> {
             extract: |r| jain_period(r[0]),
             draw: None,
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.9 },
             tolerance_note: "equal share = Jain ≥ 0.95 (fixed before running)",
             explanation: "",
             form: Form::Value,
@@ -374,6 +375,7 @@ fn paper_claims() -> Vec<Claim> {
                 "the linear decrease in this scheme's place: the latecomer takes the queue as base delay and dominates (Fig. 1)",
                 vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
             ),
+            thresholds: &[Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s002-mdvar-fair-rtt40")
         },
         Claim {
@@ -388,7 +390,7 @@ fn paper_claims() -> Vec<Claim> {
             extract: |r| jain_period(r[0]),
             draw: Some(|r| plots([rate_plot("MDvar, RTT 20 ms: rates", r[0])])),
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.9 },
             tolerance_note: "equal share = Jain ≥ 0.95",
             explanation: "",
             form: Form::Value,
@@ -396,6 +398,7 @@ fn paper_claims() -> Vec<Claim> {
                 "MD-NF1's fixed beta = 0.6 in MDvar's place at base RTT 20 ms, which the paper shows unfair (Fig. 3)",
                 vec![ScenarioRef::with("seed002/two-flows-md-nf1.toml", &["topology.delay=5ms"])],
             ),
+            thresholds: &[Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s002-mdvar-fair-rtt20")
         },
         Claim {
@@ -411,7 +414,7 @@ fn paper_claims() -> Vec<Claim> {
             extract: first_jain_long,
             draw: Some(|r| plots([rate_plot("MDvar, 5 flows: rates", r[0])])),
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.9 },
             tolerance_note: "equal share = Jain ≥ 0.95",
             explanation: "",
             form: Form::Value,
@@ -419,6 +422,7 @@ fn paper_claims() -> Vec<Claim> {
                 "five linear-decrease flows in MDvar's place: each latecomer takes the queue as base delay and more than its share",
                 &["flow.0.cc={ name = \"ledbat\", target = \"25ms\" }"],
             ),
+            thresholds: &[Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s002-mdvar-fair-5-flows")
         },
         Claim {
@@ -702,13 +706,14 @@ fn more_claims() -> Vec<Claim> {
             )],
             extract: |r| jain_period(r[0]),
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.9 },
             tolerance_note: "as s002-md-nf1-fair",
             form: Form::Value,
             null: Null::scenarios(
                 "the latecomer starts 15 s after the first flow (Fig. 1): it takes the queue as base delay and dominates",
                 vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
             ),
+            thresholds: &[Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s002-linear-together-fair")
         },
         Claim {

@@ -32,9 +32,8 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 value: 12.0,
                 tol: 2.4,
             },
-            direction: Between { lo: 6.0, hi: 30.0 },
-            tolerance_note: "figure value ±20 %; direction: the window settles well inside \
-                pipe plus buffer",
+            direction: Above { bound: 2.0 },
+            tolerance_note: "figure value ±20 %; direction: the window climbs from the 2 packets it starts at",
             form: Form::Value,
             null: Null::run(
                 "NewReno in LEDBAT's place: a loss-based window fills the 50-packet buffer \
@@ -75,6 +74,7 @@ pub(super) fn more_claims() -> Vec<Claim> {
                     why: SIB_WINDOWS,
                 },
             ],
+            thresholds: &[Threshold::Quote { value: 2.0, written: "2 packets", quote: "from 2 packets to 12 packets" }],
             ..Claim::base("s000-gain40-cwnd-before-udp")
         },
         Claim {
@@ -139,9 +139,8 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 value: 6.0,
                 tol: 1.2,
             },
-            direction: Between { lo: 1.0, hi: 9.0 },
-            tolerance_note: "figure value ±20 %; direction: clearly below the 12 packets held \
-                before the UDP source",
+            direction: Below { bound: 12.0 },
+            tolerance_note: "figure value ±20 %; direction: below the 12 packets held before the UDP source",
             form: Form::Value,
             null: Null::run(
                 "the UDP source never starts: nothing to yield to",
@@ -171,6 +170,7 @@ pub(super) fn more_claims() -> Vec<Claim> {
                         below only; a window above the pipe's half adds queue, not rate",
                 },
             ],
+            thresholds: &[Threshold::Quote { value: 12.0, written: "12 packets", quote: "from 2 packets to 12 packets" }],
             ..Claim::base("s000-gain40-cwnd-after-udp")
         },
         Claim {
@@ -318,6 +318,7 @@ pub(super) fn more_claims() -> Vec<Claim> {
                     why: SIB_SETTLE,
                 },
             ],
+            thresholds: &[Threshold::Quote { value: 12.0, written: "12 packets", quote: "stabilize at approximately 12 packets" }],
             ..Claim::base("s000-dynamic320-cwnd-peak")
         },
         Claim {
@@ -455,7 +456,7 @@ pub(super) fn more_claims() -> Vec<Claim> {
             scenarios: s000_fixed_cbr_sweep(true),
             extract: |r| Ok(kendall_tau(&S000_GAINS[..7], &steady_times(r)?)),
             tolerance: AtMost { bound: -0.8 },
-            direction: AtMost { bound: -0.3 },
+            direction: Below { bound: 0.0 },
             tolerance_note: "as s000-fixed-steady-time-falls",
             sweep: Some(crate::catalog::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 6.0), left_out: "" }),
             form: Form::Effect { null: 0.0 },
@@ -521,7 +522,7 @@ pub(super) fn more_claims() -> Vec<Claim> {
                     .try_fold(f64::INFINITY, |m, v| v.map(|v| m.min(v)))
             },
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.85 },
+            direction: Above { bound: 0.7 },
             tolerance_note: "as s000-dynamic-utilisation: 100 % read from a figure, 5 points",
             sweep: Some(crate::catalog::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 4.0), left_out: "" }),
             form: Form::Value,
@@ -542,6 +543,7 @@ pub(super) fn more_claims() -> Vec<Claim> {
                         not the window at gain 400, so it fixes no ratio of the two",
                 },
             ],
+            thresholds: &[Threshold::Quote { value: 0.7, written: "70%", quote: r"to $\approx 70\%$ and $\approx 45\%$" }],
             ..Claim::base("s000-fixed-full-to-160")
         },
         Claim {
@@ -560,14 +562,8 @@ pub(super) fn more_claims() -> Vec<Claim> {
                     .try_fold(f64::INFINITY, |m, v| v.map(|v| m.min(v)))
             },
             tolerance: Between { lo: 0.48, hi: 0.52 },
-            direction: Between {
-                lo: 0.475,
-                hi: 0.6,
-            },
-            tolerance_note: "50 % ± 2 points: the band starts above 47.5 %, the halfway point to \
-                the 45 % of s000-fixed-cbr-share-at-400 on the same sweep, where that claim's \
-                band ends, so that no value reproduces both statements; direction: above that \
-                halfway point, where s000-fixed-cbr-share-at-400's direction ends",
+            direction: Above { bound: 0.45 },
+            tolerance_note: "50 % ± 2 points: the band starts above 47.5 %, the halfway point to the 45 % of s000-fixed-cbr-share-at-400 on the same sweep, where that claim's band ends, so that no value reproduces both statements; direction: above the fixed gain's ≈ 45 % at the top of the sweep",
             sweep: Some(crate::catalog::SweepRange { key: "flow.0.cc.gain", paper: (0.125, 2.0), left_out: "" }),
             form: Form::Value,
             null: Null::scenarios(
@@ -596,6 +592,7 @@ pub(super) fn more_claims() -> Vec<Claim> {
                         shares at 0.5 and neither bounds the other",
                 },
             ],
+            thresholds: &[Threshold::Quote { value: 0.45, written: "45%", quote: r"to $\approx 70\%$ and $\approx 45\%$" }],
             ..Claim::base("s000-fixed-cbr-half-to-80")
         },
         Claim {
@@ -702,14 +699,15 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 value: 12.0,
                 tol: 2.4,
             },
-            direction: Between { lo: 6.0, hi: 24.0 },
-            tolerance_note: "figure value ±20 %; direction: within a factor of two",
+            direction: Below { bound: 15.0 },
+            tolerance_note: "figure value ±20 %; direction: below the fixed gain's 15 packets at the top of the sweep (Fig. 4d)",
             sweep: Some(crate::catalog::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
             form: Form::Value,
             null: Null::scenarios(
                 "the extension off: the fixed gain at the same 9 gains (Fig. 4d's other curve)",
                 s000_fixed_sweep(),
             ),
+            thresholds: &[Threshold::Quote { value: 15.0, written: "15 packets", quote: "from 12 packets to about 15 packets" }],
             ..Claim::base("s000-dynamic-mean-cwnd")
         },
         Claim {
@@ -725,8 +723,8 @@ pub(super) fn more_claims() -> Vec<Claim> {
                 value: 6.0,
                 tol: 1.2,
             },
-            direction: Between { lo: 3.0, hi: 9.0 },
-            tolerance_note: "figure value ±20 %; direction: about half the window without UDP",
+            direction: Below { bound: 12.0 },
+            tolerance_note: "figure value ±20 %; direction: below the 12 packets without UDP (Fig. 4d)",
             sweep: Some(crate::catalog::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
             form: Form::Value,
             null: Null::run(
@@ -744,6 +742,7 @@ pub(super) fn more_claims() -> Vec<Claim> {
                         mean queueing delay do not bound each other",
                 },
             ],
+            thresholds: &[Threshold::Quote { value: 12.0, written: "12 packets", quote: "≈ 12 packets in Fig. 4d" }],
             ..Claim::base("s000-dynamic-cbr-mean-cwnd")
         },
         Claim {
@@ -759,7 +758,7 @@ pub(super) fn more_claims() -> Vec<Claim> {
                     .fold(0.0, f64::max))
             },
             tolerance: AtMost { bound: 1.0 },
-            direction: Below { bound: 2.5 },
+            direction: Below { bound: 5.0 },
             tolerance_note: "as s000-dynamic-cwnd-sd",
             sweep: Some(crate::catalog::SweepRange { key: "flow.0.cc.initial_gain", paper: (5.0, 400.0), left_out: "" }),
             form: Form::Bound { lo: None, hi: Some(1.0) },
@@ -774,6 +773,7 @@ pub(super) fn more_claims() -> Vec<Claim> {
                         of the mean queueing delay do not bound each other",
                 },
             ],
+            thresholds: &[Threshold::Quote { value: 5.0, written: "5 packets", quote: "from 1 packet to 5 packets" }],
             ..Claim::base("s000-dynamic-cbr-cwnd-sd")
         },
         Claim {
