@@ -616,7 +616,7 @@ fn more_claims() -> Vec<Claim> {
                 Ok(f.timeouts as f64 / f.completions.len().max(1) as f64)
             },
             tolerance: AtLeast { bound: 0.1 },
-            direction: Above { bound: 0.0 },
+            direction: AtLeast { bound: 0.01 },
             tolerance_note: "start to have an impact = at least one transfer in ten; \
                 direction: some",
             explanation: "Mechanism: our transport recovers the slow-start losses of 200-packet \

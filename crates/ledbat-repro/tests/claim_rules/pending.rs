@@ -632,6 +632,7 @@ pub const THRESHOLDS: &[&str] = &[
     "s001-base-delay-growth-step",
     "s001-growth-costs-no-throughput",
     "s001-interruptions-alone-grow",
+    "s001-large-flows-timeouts-alone",
     "s001-jitter-above-target-prevents",
     "s001-jitter-below-target-still-grows",
     "s001-jitter-sweep-still-grows",
