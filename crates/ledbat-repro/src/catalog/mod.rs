@@ -577,13 +577,15 @@ pub struct Stack {
 }
 
 /// Why seed 002's scenarios do not stamp at 1 ms (rule 6).
-const SEED002_CLOCK: &str = "the scenarios keep exact timestamps for now. Stamped at 1 ms on \
-    both hosts, as the paper's kernels did, the two-flow fairness claims fall apart (Jain \
-    index of MD-NF1 0.89 and of MD-NF2 0.55, against 0.99 with exact stamps; seeds 1-2 of \
-    `ledbat repro s002 --quick --seeds 2` with `sender_clock = { resolution = \"1ms\" }` and \
-    the same `receiver_clock` added to every flow of scenarios/seed002/). Which difference \
-    between the simulator's 1-ms clock and the paper's Linux stack accounts for it is not \
-    established, so the exact clock is kept and the 1-ms runs are not in the report.";
+const SEED002_CLOCK: &str = "the scenarios keep exact timestamps by default. The two-flow \
+    files (scenarios/seed002/two-flows-*.toml) are also run the paper's way, stamped at 1 ms \
+    on both hosts: the `timestamp resolution` row of docs/repro/coverage/seed002.toml is a \
+    hinge, so every claim on those files shows in the report the verdict the 1-ms clock gives \
+    beside its own, and is marked fragile where it flips (some two-flow fairness and \
+    finishing-order verdicts do). The five-flow, Fig. 5 and tcp-20mbps files are run with \
+    exact stamps only. Which difference between the simulator's 1-ms clock and the paper's \
+    Linux stack makes the 1-ms runs depart from the paper is not established, so the exact \
+    clock stays the default.";
 
 /// The papers' stacks (rule 6), most specific prefix first.
 pub const STACKS: &[Stack] = &[

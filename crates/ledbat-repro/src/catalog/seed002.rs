@@ -3,7 +3,7 @@
 
 use super::extract::*;
 use super::plots::*;
-use super::{files, Claim, Form, Null, ScenarioRef};
+use super::{files, Claim, Form, Null, ScenarioRef, Sibling, Threshold};
 use ledbat_sim::RunResult;
 
 const PAPER: &str = "seed002";
@@ -134,25 +134,41 @@ fn paper_claims() -> Vec<Claim> {
             ),
             ..Claim::base("s002-linear-latecomer-finishes-first")
         },
-        order_claim(
+        Claim {
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-md-nf1-first-finish-time",
+                    why: SIB_FINISH_ORDER,
+                },
+            ],
+            ..order_claim(
             "s002-md-nf1-first-finishes-first",
             "Fig. 2 (middle), section 5.2",
             "With the multiplicative decrease (MD-NF1) flows share equally, so the first flow \
                 finishes first.",
             "seed002/two-flows-md-nf1.toml",
-        ),
+        )
+        },
         finish_time_claim(
             "s002-md-nf1-first-finish-time",
             "Fig. 2 (middle), section 5.2",
             "With MD-NF1 the first flow finishes at 134-158 s.",
             "seed002/two-flows-md-nf1.toml",
         ),
-        order_claim(
+        Claim {
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-md-nf2-first-finish-time",
+                    why: SIB_FINISH_ORDER,
+                },
+            ],
+            ..order_claim(
             "s002-md-nf2-first-finishes-first",
             "Fig. 2 (upper), section 5.2",
             "With MD-NF2 (noise filter of 2 samples) the first flow also finishes first.",
             "seed002/two-flows-md-nf2.toml",
-        ),
+        )
+        },
         finish_time_claim(
             "s002-md-nf2-first-finish-time",
             "Fig. 2 (upper), section 5.2",
@@ -187,6 +203,12 @@ fn paper_claims() -> Vec<Claim> {
                 "the linear decrease in this scheme's place: the latecomer takes the queue as base delay and dominates (Fig. 1)",
                 vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-mdvar-fair-rtt40",
+                    why: SIB_JAIN_FINISH,
+                },
+            ],
             ..Claim::base("s002-mdvar-first-finishes-first")
         },
         Claim {
@@ -274,7 +296,9 @@ fn paper_claims() -> Vec<Claim> {
                 linear decrease (seed 1, `ledbat sim \
                 scenarios/seed002/two-flows-md-nf1.toml --set flow.1.start=299s`, \
                 and the same for two-flows-linear.toml). With the paper's kind of \
-                noise (1 ms of per-packet jitter, `--set topology.jitter=1ms`) \
+                noise (1 ms of per-packet jitter, `ledbat sim \
+                scenarios/seed002/two-flows-md-nf1.toml --set flow.1.start=299s --set \
+                topology.jitter=1ms`, and the same for two-flows-linear.toml) \
                 MD-NF1 alone takes 81.17 s and with 2 ms 81.50 s against 80.94 and \
                 80.99 s: the cost appears but stays below 1 %, because beta = 0.6 \
                 leaves about 32.5 packets, a pipe's worth, after a decrease. Two \
@@ -309,7 +333,7 @@ fn paper_claims() -> Vec<Claim> {
             extract: |r| jain_period(r[0]),
             draw: None,
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.9 },
             tolerance_note: "equal share = Jain ≥ 0.95",
             explanation: "",
             form: Form::Value,
@@ -317,6 +341,17 @@ fn paper_claims() -> Vec<Claim> {
                 "the linear decrease in this scheme's place: the latecomer takes the queue as base delay and dominates (Fig. 1)",
                 vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-md-nf1-first-finish-time",
+                    why: SIB_JAIN_FINISH,
+                },
+                Sibling::Independent {
+                    other: "s002-md-nf1-first-finishes-first",
+                    why: SIB_JAIN_ORDER,
+                },
+            ],
+            thresholds: &[Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s002-md-nf1-fair")
         },
         Claim {
@@ -332,7 +367,7 @@ fn paper_claims() -> Vec<Claim> {
             extract: |r| jain_period(r[0]),
             draw: None,
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.9 },
             tolerance_note: "equal share = Jain ≥ 0.95 (fixed before running)",
             explanation: "",
             form: Form::Value,
@@ -340,6 +375,7 @@ fn paper_claims() -> Vec<Claim> {
                 "the linear decrease in this scheme's place: the latecomer takes the queue as base delay and dominates (Fig. 1)",
                 vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
             ),
+            thresholds: &[Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s002-mdvar-fair-rtt40")
         },
         Claim {
@@ -354,7 +390,7 @@ fn paper_claims() -> Vec<Claim> {
             extract: |r| jain_period(r[0]),
             draw: Some(|r| plots([rate_plot("MDvar, RTT 20 ms: rates", r[0])])),
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.9 },
             tolerance_note: "equal share = Jain ≥ 0.95",
             explanation: "",
             form: Form::Value,
@@ -362,6 +398,7 @@ fn paper_claims() -> Vec<Claim> {
                 "MD-NF1's fixed beta = 0.6 in MDvar's place at base RTT 20 ms, which the paper shows unfair (Fig. 3)",
                 vec![ScenarioRef::with("seed002/two-flows-md-nf1.toml", &["topology.delay=5ms"])],
             ),
+            thresholds: &[Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s002-mdvar-fair-rtt20")
         },
         Claim {
@@ -377,7 +414,7 @@ fn paper_claims() -> Vec<Claim> {
             extract: first_jain_long,
             draw: Some(|r| plots([rate_plot("MDvar, 5 flows: rates", r[0])])),
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.9 },
             tolerance_note: "equal share = Jain ≥ 0.95",
             explanation: "",
             form: Form::Value,
@@ -385,6 +422,7 @@ fn paper_claims() -> Vec<Claim> {
                 "five linear-decrease flows in MDvar's place: each latecomer takes the queue as base delay and more than its share",
                 &["flow.0.cc={ name = \"ledbat\", target = \"25ms\" }"],
             ),
+            thresholds: &[Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s002-mdvar-fair-5-flows")
         },
         Claim {
@@ -423,6 +461,14 @@ fn paper_claims() -> Vec<Claim> {
                 "the minimum decrease of one packet per RTT in the linear decrease's place (Fig. 6, lower), which the paper shows yielding",
                 vec![ScenarioRef::file("seed002/tcp-20mbps-linear-min.toml")],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-slow-start-losses-hit-only-tcp",
+                    why: "a LEDBAT flow that loses nothing can hold any share of the link, \
+                        and one with losses any share too: the loss ratio does not bound the \
+                        share",
+                },
+            ],
             ..Claim::base("s002-linear-does-not-yield-20mbps")
         },
         Claim {
@@ -485,8 +531,9 @@ fn order_claim(
             finishes first), the share of seeds that show it",
         explanation: "Root cause: a knife edge of the setup, decided by delay noise our \
             scenario lacks. When the latecomer starts, the first flow's window is \
-            about the 33.3-packet pipe plus its 20.8-packet target queue; beta = 0.6 \
-            brings it to about 32.5 packets, which with the latecomer's first \
+            about the pipe (`10 Mb/s x 40 ms = 33.3 packets`) plus its target queue \
+            (`10 Mb/s x 25 ms = 20.8 packets`); beta = 0.6 brings it to about \
+            `0.6 x 54.1 = 32.5 packets`, which with the latecomer's first \
             packets is within a packet of the pipe, so the decrease drains the queue \
             only in some phases. Where it does not (seed 1: one packet stays queued \
             at 15 s and the queue first empties at 32.8 s, `ledbat sim \
@@ -496,15 +543,18 @@ fn order_claim(
             finishes first; where it does (seed 4: empty at 15.26 s) the first flow \
             finishes 23.7 s ahead, as in the paper. The paper's delay samples are \
             noisy (Linux timestamps of 1 ms, section 4); with 1 ms of per-packet \
-            jitter on the bottleneck as a stand-in (`--set topology.jitter=1ms`) the \
+            jitter on the bottleneck as a stand-in (`ledbat sim \
+            scenarios/seed002/two-flows-md-nf1.toml --set topology.jitter=1ms --seed N`, N = \
+            1-10) the \
             first flow finishes first in all 10 seeds with MD-NF1, at 145-156 s \
             (inside the paper's 134-158 s), and in 8 of 10 with MD-NF2. Quantising \
-            the timestamps to 1 ms instead (`--set \
+            the timestamps to 1 ms instead (`ledbat sim \
+            scenarios/seed002/two-flows-md-nf1.toml --set \
             flow.N.sender_clock.resolution=1ms` and `receiver_clock`, N = 0, 1) is \
             not the same noise: MD-NF1's first flow then finishes at 112-123 s and \
             MD-NF2's latecomer first. The noise filter itself is not the cause (the \
             minimum of 1, 2 or 8 samples gives the same times without noise). On the \
-            kernel bed (`testbed/tcpbed.py --experiments seed002 --seed002 \
+            kernel bed (`python3 testbed/tcpbed.py --experiments seed002 --seed002 \
             two-flows-md-nf1`, BPF ledbat_md, this scenario's setup) the first flow \
             finished first in 3 of 3 runs, at 148.5-151.2 s against the latecomer's \
             168.3 s, as in the paper. Of what the simulated run lacks, the candidate the \
@@ -560,13 +610,16 @@ fn finish_time_claim(
             both transfers (200 MB at 10 Mb/s take 160 s), i.e. ahead of the latecomer",
         explanation: "When the latecomer finishes first (see the matching \
             ...-first-finishes-first claim for why, and how delay noise restores the \
-            paper's order) the first flow finishes only just before the last, at \
-            about 160 s instead of the paper's 134-158 s; with 1 ms of per-packet \
-            jitter it finishes at 145-156 s in all 10 seeds (MD-NF1). The seeds fall into \
-            two groups (about 161 s where the latecomer wins, about 137 s where the first \
-            flow does), so the mean over seeds says only how many seeds are in each; the \
-            per-seed order is the matching order claim's, and the direction (before 160 s) \
-            fails a first flow that finishes last.",
+            paper's order) the first flow finishes last, just after 160 s, instead of in \
+            the paper's 134-158 s; with 1 ms of per-packet jitter it finishes inside the \
+            paper's range in all 10 seeds with MD-NF1 (the report's delay-noise line for \
+            this claim). The seeds fall into two groups (just after 160 s where the \
+            latecomer wins, inside the paper's range where the first flow does), so the mean \
+            over seeds says only how many seeds are in each; the per-seed order is the \
+            matching order claim's. The direction (before 160 s) fails a first flow that \
+            finishes last in every seed, but a mix of the two groups can average inside the \
+            paper's range while fewer than half the seeds show the order: this claim's \
+            verdict is read with the order claim's.",
         form: Form::Bound {
             lo: Some(134.0),
             hi: Some(158.0),
@@ -653,13 +706,14 @@ fn more_claims() -> Vec<Claim> {
             )],
             extract: |r| jain_period(r[0]),
             tolerance: AtLeast { bound: 0.95 },
-            direction: AtLeast { bound: 0.8 },
+            direction: AtLeast { bound: 0.9 },
             tolerance_note: "as s002-md-nf1-fair",
             form: Form::Value,
             null: Null::scenarios(
                 "the latecomer starts 15 s after the first flow (Fig. 1): it takes the queue as base delay and dominates",
                 vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
             ),
+            thresholds: &[Threshold::Convention(&super::FAIR_JAIN)],
             ..Claim::base("s002-linear-together-fair")
         },
         Claim {
@@ -686,6 +740,16 @@ fn more_claims() -> Vec<Claim> {
                 "the linear decrease in this scheme's place: the latecomer takes the queue as base delay and dominates (Fig. 1)",
                 vec![ScenarioRef::file("seed002/two-flows-linear.toml")],
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-md-nf2-first-finish-time",
+                    why: SIB_JAIN_FINISH,
+                },
+                Sibling::Independent {
+                    other: "s002-md-nf2-first-finishes-first",
+                    why: SIB_JAIN_ORDER,
+                },
+            ],
             ..Claim::base("s002-md-nf2-roughly-fair")
         },
         Claim {
@@ -733,9 +797,9 @@ fn more_claims() -> Vec<Claim> {
             tolerance_note: "an order, decided in each seed (MD-NF1's five flows less fair than MDvar's); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             explanation:
                 "The window is the arrival phases, where the paper's 'later arrivals keep \
-                disturbing the others' lies. The first window, all five flows present (75-180 \
-                s, fixed before running and shared with s002-mdvar-fair-5-flows), could not \
-                show it: there MD-NF1, MD-NF2 and MDvar are all fair to within 0.001 and each \
+                disturbing the others' lies. The first window, all five flows present (s002-mdvar-fair-5-flows's, fixed \
+                before running and shared with it), could not show it: there MD-NF1, MD-NF2 \
+                and MDvar are all fair to within a thousandth and each \
                 seed's order was decided by differences of 1e-5. In the arrival phases the \
                 newcomers do disturb the sharing (with MD-NF1 the second flow takes 8.7 of 10 \
                 Mb/s for 10 s after joining, seed 1, `ledbat sim \
@@ -835,6 +899,18 @@ fn more_claims() -> Vec<Claim> {
                 "MDvar in the linear decrease's place: the same scheme on both sides, no gap",
                 fig5_null(true, None),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-fig5-gap-grows-with-size",
+                    why: "a gap that grows from 30 to 300 MB is positive at 300 MB only if it \
+                        is not negative at 30 MB, which neither claim bounds",
+                },
+                Sibling::Independent {
+                    other: "s002-fig5-sum-rate-rises-with-size",
+                    why: "a rank correlation of each curve with the size says nothing of the \
+                        order of two curves at one size",
+                },
+            ],
             ..Claim::base("s002-fig5-linear-higher-sum-rate")
         },
         Claim {
@@ -869,6 +945,13 @@ fn more_claims() -> Vec<Claim> {
                 "MDvar in the linear decrease's place: the same scheme on both sides, no gap at any size",
                 fig5_null(true, None),
             ),
+            siblings: &[
+                Sibling::Independent {
+                    other: "s002-fig5-sum-rate-rises-with-size",
+                    why: "every curve's sum rate may rise with the size whether the gap \
+                        between the linear and MDvar curves grows or shrinks",
+                },
+            ],
             ..Claim::base("s002-fig5-gap-grows-with-size")
         },
         Claim {
@@ -990,5 +1073,66 @@ fn more_claims() -> Vec<Claim> {
             ),
             ..Claim::base("s002-delayed-ack-slows-linear-min")
         },
+        Claim {
+            figure: "Abstract, section 6",
+            statement: "The multiplicative decrease schemes are much more sensitive to noise \
+                than the linear decrease: delay noise changes their outcome more.",
+            paper_value: "more sensitive",
+            unit: "s",
+            metric: "how far 1 ms of per-packet jitter moves the gap between the two flows' \
+                completion times (latecomer minus first flow), MD-NF1 minus the linear \
+                decrease: |gap with jitter - gap without| for MD-NF1 minus the same for linear",
+            scenarios: noise_pairs("seed002/two-flows-md-nf1.toml"),
+            extract: |r| {
+                let gap = |x: &RunResult| Ok::<f64, String>(finish(x, "latecomer")? - finish(x, "first")?);
+                Ok((gap(r[1])? - gap(r[0])?).abs() - (gap(r[3])? - gap(r[2])?).abs())
+            },
+            tolerance: Above { bound: 0.0 },
+            direction: Above { bound: 0.0 },
+            tolerance_note: "the paper gives no magnitude ('much more sensitive'): the band is \
+                the effect's side, cut at no effect",
+            explanation: "Noise stands in as 1 ms of per-packet jitter on the bottleneck, the \
+                stand-in the delay-noise setup row uses; the paper's noise is its kernels' \
+                timing (section 4). The outcome read is the order and gap of the two \
+                completions, what Figs. 1-2 show; MD-NF1's order is the knife edge of \
+                s002-md-nf1-first-finishes-first. The report's delay-noise line for this claim \
+                jitters all four runs, so it shows no contrast by construction.",
+            form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "the linear decrease on both sides: the same scheme's sensitivity against \
+                    itself, no difference",
+                noise_pairs("seed002/two-flows-linear.toml"),
+            ),
+            ..Claim::base("s002-md-more-sensitive-to-noise")
+        },
     ]
 }
+
+/// A scheme's two-flow run without and with 1 ms of per-packet jitter, then the linear
+/// decrease's (the order `s002-md-more-sensitive-to-noise`'s extractor expects).
+fn noise_pairs(file: &'static str) -> Vec<ScenarioRef> {
+    vec![
+        ScenarioRef::file(file),
+        ScenarioRef::with(file, &["topology.jitter=1ms"]),
+        ScenarioRef::file("seed002/two-flows-linear.toml"),
+        ScenarioRef::with("seed002/two-flows-linear.toml", &["topology.jitter=1ms"]),
+    ]
+}
+
+/// Rule 13: a fair share does not fix the first flow's finish time.
+const SIB_JAIN_FINISH: &str = "a Jain index of at least 0.95 (0.9 for MD-NF2's 'roughly') still \
+    lets either flow take up to 1.56 (2) times the other's rate, so either may finish first: the \
+    fairness does not put the first flow's finish before 160 s, and a mean finish time over \
+    seeds bounds no Jain index";
+/// Rule 13: a fair share does not decide the order.
+const SIB_JAIN_ORDER: &str = "a Jain index of at least 0.95 still lets the latecomer take 1.56 \
+    times the first flow's rate (6.1 against 3.9 Mb/s), which brings its 100 MB in by about \
+    146 s, before the first flow's remaining 81 MB: a fair share does not decide the order, and \
+    a share of seeds showing the order bounds no Jain index";
+/// Rule 13: a mean finish time over seeds does not fix the share of seeds showing the order.
+const SIB_FINISH_ORDER: &str = "per seed a first flow done before 160 s (two 100-MB transfers \
+    on a 10 Mb/s link) does finish first, but the finish time is a mean over seeds: seeds at \
+    about 137 s (first flow first) and about 161 s (latecomer first) can average inside \
+    134-158 s while fewer than half the seeds show the order, so the mean bounds no share of \
+    seeds (such a mixed outcome would read reproduced for the finish time and not for the \
+    order)";
