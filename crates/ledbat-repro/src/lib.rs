@@ -8,6 +8,8 @@
 //! - [`runner`]: runs the scenarios (deduplicated, in parallel over seeds) and judges;
 //! - [`fluid`] and [`fluid_compare`]: the fLEDBAT fluid model of seed 003 section 4.3, its
 //!   equilibrium, and the comparison with the packet simulation (Fig. 4.3);
+//! - [`sequential`]: the rule of `--seeds auto` (seeds in rounds until a claim's verdict is
+//!   decided, with its error rate);
 //! - [`stats`]: mean and Student-t confidence intervals over seeds;
 //! - [`plot`]: inline SVG plots; [`report`]: terminal table, JSON, `report.md`, `index.html`.
 
@@ -19,4 +21,5 @@ pub mod fluid_compare;
 pub mod plot;
 pub mod report;
 pub mod runner;
+pub mod sequential;
 pub mod stats;
