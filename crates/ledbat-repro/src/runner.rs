@@ -13,10 +13,11 @@ use crate::claims::{
 use crate::coverage::{Map, Risk};
 use crate::plot::{HBand, Plot, Series};
 use crate::report::Report;
+use crate::sequential::{self, Rule, Seeds, Stop};
 use crate::stats::Summary;
 use ledbat_sim::{RunResult, Scenario};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -25,8 +26,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct Options {
     /// Directory holding `seed000/` .. `seed004/`.
     pub scenarios_dir: PathBuf,
-    /// Seeds per scenario (seeds 1..=n). Default 10.
+    /// Seeds per scenario (seeds 1..=n). Default 10. Ignored under `sequential`.
     pub seeds: u64,
+    /// Seeds in rounds by the sequential rule (`--seeds auto`) instead of `seeds`: each
+    /// claim stops at the first look where its verdict is decided ([`crate::sequential`]).
+    pub sequential: Option<Rule>,
     /// Use the reduced variants of [`catalog::QUICK`].
     pub quick: bool,
     /// Claim ids, id prefixes or paper names (`seed003`); empty = all.
@@ -40,6 +44,7 @@ impl Default for Options {
         Options {
             scenarios_dir: PathBuf::from("scenarios"),
             seeds: 10,
+            sequential: None,
             quick: false,
             select: Vec::new(),
             progress: false,
@@ -96,11 +101,14 @@ type RunMap<K> = BTreeMap<K, Result<RunResult, String>>;
 
 /// What [`simulate`] produced.
 pub struct Results {
-    /// Every scenario instance for seeds 1..=n, as written (start times drawn from the seed).
+    /// Every scenario instance for the seeds its claims needed, as written (start times
+    /// drawn from the seed): seeds 1..=n, n the largest of its claims' [`Seeds`].
     pub seeded: RunMap<(ScenarioRef, u64)>,
     /// Every scenario instance once more with the exact start times (every flow's
     /// `start_jitter` 0), seed 1: the reference for fragility ([`crate::claims`]).
     pub exact: RunMap<ScenarioRef>,
+    /// The seeds each claim's values come from, by claim id.
+    pub seeds: BTreeMap<&'static str, Seeds>,
 }
 
 impl Results {
@@ -112,6 +120,14 @@ impl Results {
     /// Whether nothing was simulated.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The seeds `claim`'s values come from (seeds 1..=n).
+    pub fn seeds_of(&self, claim: &Claim) -> Seeds {
+        self.seeds.get(claim.id).copied().unwrap_or(Seeds {
+            n: 0,
+            stop: Stop::Fixed,
+        })
     }
 }
 
@@ -190,8 +206,39 @@ pub fn coverage_map() -> Map {
     Map::load().unwrap_or_else(|e| panic!("the compiled-in coverage map: {e}"))
 }
 
-/// Simulates every distinct scenario instance of `claims` for seeds 1..=n, and once with the
-/// exact start times; and each claim's setup variants for seeds 1..=n.
+/// Every scenario instance `claim` needs for each seed: its own scenarios, its setup
+/// variants' and its null's.
+fn seeded_instances(claim: &Claim, map: &Map) -> Vec<ScenarioRef> {
+    claim
+        .scenarios
+        .iter()
+        .cloned()
+        .chain(
+            setup_variants(claim, map)
+                .into_iter()
+                .flat_map(|v| v.scenarios),
+        )
+        .chain(claim.null_scenarios().into_iter().flatten())
+        .collect()
+}
+
+/// One simulation: `sc` for `seed` (the one place a run is made).
+fn run_one(
+    sref: &ScenarioRef,
+    sc: &Result<Scenario, String>,
+    seed: u64,
+) -> Result<RunResult, String> {
+    match sc {
+        Ok(sc) => ledbat_sim::run(sc, seed).map_err(|e| format!("{}: {e}", sref.label())),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+/// Simulates every distinct scenario instance of `claims` once with the exact start times,
+/// and every instance a claim needs (its own, its setup variants', its null's) for seeds
+/// 1..=n: n = `opts.seeds` for every claim, or under `opts.sequential` each claim's
+/// stopping look, the instances run in rounds up to each look while any of their claims is
+/// still open ([`crate::sequential`]).
 pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
     let map = coverage_map();
     let mut refs: Vec<ScenarioRef> = claims
@@ -200,17 +247,27 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         .collect();
     refs.sort();
     refs.dedup();
+    let n_base = refs.len();
     let mut variants: Vec<ScenarioRef> = claims
         .iter()
-        .flat_map(|c| setup_variants(c, &map))
-        .flat_map(|v| v.scenarios)
-        .chain(claims.iter().filter_map(Claim::null_scenarios).flatten())
-        .filter(|r| refs.binary_search(r).is_err())
+        .flat_map(|c| seeded_instances(c, &map))
+        .filter(|r| refs[..n_base].binary_search(r).is_err())
         .collect();
     variants.sort();
     variants.dedup();
-    let n_base = refs.len();
     refs.extend(variants);
+    let index: BTreeMap<&ScenarioRef, usize> =
+        refs.iter().enumerate().map(|(i, r)| (r, i)).collect();
+    // The instances each claim needs for each seed, as indices of `loaded`.
+    let needs: Vec<Vec<usize>> = claims
+        .iter()
+        .map(|c| {
+            let mut v: Vec<usize> = seeded_instances(c, &map).iter().map(|r| index[r]).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect();
     // (instance, as written, with the exact start times)
     type Loaded = (
         ScenarioRef,
@@ -218,52 +275,187 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         Result<Scenario, String>,
     );
     let loaded: Vec<Loaded> = refs
-        .into_iter()
+        .iter()
         .map(|r| {
-            let s = load(opts, &r);
+            let s = load(opts, r);
             let exact = s.clone().map(exact_starts);
-            (r, s, exact)
-        })
-        .collect();
-    // `None`: the exact-start run (seed 1).
-    let jobs: Vec<(usize, Option<u64>)> = (0..loaded.len())
-        .flat_map(|i| {
-            (1..=opts.seeds)
-                .map(move |s| (i, Some(s)))
-                .chain((i < n_base).then_some((i, None)))
-        })
-        .collect();
-    let total = jobs.len();
-    let done = AtomicUsize::new(0);
-    let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> = jobs
-        .par_iter()
-        .map(|&(i, seed)| {
-            let (sref, sc, exact) = &loaded[i];
-            let sc = if seed.is_some() { sc } else { exact };
-            let res = match sc {
-                Ok(sc) => ledbat_sim::run(sc, seed.unwrap_or(1))
-                    .map_err(|e| format!("{}: {e}", sref.label())),
-                Err(e) => Err(e.clone()),
-            };
-            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if opts.progress && (n.is_multiple_of((total / 20).max(1)) || n == total) {
-                eprintln!("repro: {n}/{total} runs done");
-            }
-            (i, seed, res)
+            (r.clone(), s, exact)
         })
         .collect();
     let mut results = Results {
         seeded: BTreeMap::new(),
         exact: BTreeMap::new(),
+        seeds: BTreeMap::new(),
     };
-    for (i, seed, res) in out {
-        let sref = loaded[i].0.clone();
-        match seed {
-            Some(s) => results.seeded.insert((sref, s), res),
-            None => results.exact.insert(sref, res),
-        };
+    // Runs `jobs` in parallel (`None`: the exact-start run, seed 1) into `results`.
+    let run_jobs = |jobs: Vec<(usize, Option<u64>)>, results: &mut Results, what: &str| {
+        let total = jobs.len();
+        let done = AtomicUsize::new(0);
+        let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> = jobs
+            .par_iter()
+            .map(|&(i, seed)| {
+                let (sref, sc, exact) = &loaded[i];
+                let res = match seed {
+                    Some(s) => run_one(sref, sc, s),
+                    None => run_one(sref, exact, 1),
+                };
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if opts.progress && (n.is_multiple_of((total / 20).max(1)) || n == total) {
+                    eprintln!("repro: {what}{n}/{total} runs done");
+                }
+                (i, seed, res)
+            })
+            .collect();
+        for (i, seed, res) in out {
+            let sref = loaded[i].0.clone();
+            match seed {
+                Some(s) => results.seeded.insert((sref, s), res),
+                None => results.exact.insert(sref, res),
+            };
+        }
+    };
+    let exact_jobs = (0..n_base).map(|i| (i, None));
+    let Some(rule) = &opts.sequential else {
+        let mut seeded: BTreeSet<usize> = BTreeSet::new();
+        seeded.extend(needs.iter().flatten());
+        let jobs = exact_jobs
+            .chain(
+                seeded
+                    .iter()
+                    .flat_map(|&i| (1..=opts.seeds).map(move |s| (i, Some(s)))),
+            )
+            .collect();
+        run_jobs(jobs, &mut results, "");
+        for c in claims {
+            results.seeds.insert(
+                c.id,
+                Seeds {
+                    n: opts.seeds,
+                    stop: Stop::Fixed,
+                },
+            );
+        }
+        return results;
+    };
+    let mut open: Vec<usize> = (0..claims.len()).collect();
+    let mut ran: BTreeMap<usize, u64> = BTreeMap::new();
+    let mut jobs: Vec<(usize, Option<u64>)> = exact_jobs.collect();
+    for (k, &look) in rule.looks.iter().enumerate() {
+        // Every instance an open claim needs, up to this look's seeds.
+        let mut want: BTreeSet<usize> = BTreeSet::new();
+        want.extend(open.iter().flat_map(|&c| needs[c].iter().copied()));
+        for i in want {
+            let from = ran.get(&i).copied().unwrap_or(0);
+            jobs.extend((from + 1..=look).map(|s| (i, Some(s))));
+            ran.insert(i, look.max(from));
+        }
+        let what = format!("seeds to {look}, {} claims open: ", open.len());
+        run_jobs(std::mem::take(&mut jobs), &mut results, &what);
+        let last = k + 1 == rule.looks.len();
+        open.retain(|&c| {
+            let decided = decided(rule, &claims[c], &results, look);
+            if decided || last {
+                let stop = if decided { Stop::Decided } else { Stop::Open };
+                results.seeds.insert(claims[c].id, Seeds { n: look, stop });
+            }
+            !decided && !last
+        });
+        if open.is_empty() {
+            break;
+        }
     }
     results
+}
+
+/// The finite values of `claim`'s metric on `scenarios` for seeds 1..=n, by seed (seeds
+/// whose runs or extraction failed left out).
+fn seed_values(
+    claim: &Claim,
+    scenarios: &[ScenarioRef],
+    results: &Results,
+    n: u64,
+) -> Vec<(u64, f64)> {
+    let c = Claim {
+        scenarios: scenarios.to_vec(),
+        ..claim.clone()
+    };
+    (1..=n)
+        .filter_map(|seed| {
+            let runs = claim_runs(&c, |s| results.seeded.get(&(s.clone(), seed))).ok()?;
+            let v = (c.extract)(&runs).ok().filter(|v| v.is_finite())?;
+            Some((seed, v))
+        })
+        .collect()
+}
+
+/// The interval of the quantity `values` give a verdict on, at two-sided error `err`: the
+/// share of seeds that show an order (Wilson), else the mean (Student).
+fn interval(claim: &Claim, values: &[f64], err: f64) -> Option<(f64, f64)> {
+    match claim.form {
+        crate::catalog::Form::Order { .. } => {
+            let hits = values
+                .iter()
+                .filter(|v| claim.form.shows_order(**v) == Some(true))
+                .count();
+            sequential::share_interval(hits, values.len(), err)
+        }
+        _ => sequential::mean_interval(values, err),
+    }
+}
+
+/// The finite ends of `bands`, where a verdict read from them can change.
+fn band_ends(bands: &[&crate::claims::Band]) -> Vec<f64> {
+    bands
+        .iter()
+        .flat_map(|b| {
+            let (lo, hi) = b.interval();
+            [lo, hi]
+        })
+        .filter(|x| x.is_finite())
+        .collect()
+}
+
+/// Whether the sequential rule decides `claim` at `n` seeds: its verdict is the same on the
+/// whole interval of each quantity it reads ([`crate::sequential`]).
+fn decided(rule: &Rule, claim: &Claim, results: &Results, n: u64) -> bool {
+    if claim.untestable.is_some() {
+        return true;
+    }
+    let values: Vec<f64> = seed_values(claim, &claim.scenarios, results, n)
+        .into_iter()
+        .map(|v| v.1)
+        .collect();
+    if values.is_empty() {
+        // not run: no seed gave a value
+        return true;
+    }
+    let err = rule.per_interval(1 + usize::from(claim.precondition.is_some()));
+    let value = interval(claim, &values, err).is_some_and(|(lo, hi)| {
+        let ends = band_ends(&[&claim.tolerance, &claim.direction]);
+        sequential::settled(lo, hi, &ends, |x| {
+            Verdict::judge(x, &claim.tolerance, &claim.direction)
+        })
+    });
+    let Some(p) = &claim.precondition else {
+        return value;
+    };
+    let c = Claim {
+        extract: p.extract,
+        ..claim.clone()
+    };
+    let pv: Vec<f64> = seed_values(&c, &claim.scenarios, results, n)
+        .into_iter()
+        .map(|v| v.1)
+        .collect();
+    match sequential::mean_interval(&pv, err) {
+        // Decided failing: inconclusive whatever the value; decided holding: the value's.
+        Some((lo, hi))
+            if sequential::settled(lo, hi, &band_ends(&[&p.band]), |x| p.band.holds(x)) =>
+        {
+            !p.band.holds(lo) || value
+        }
+        _ => false,
+    }
 }
 
 /// How many distinct scenario instances `claim` reads.
@@ -290,22 +482,17 @@ fn claim_runs<'r>(
         .collect()
 }
 
-/// The mean over seeds of `claim`'s metric on `scenarios` (its own, or a setup variant's).
+/// The mean over seeds 1..=n of `claim`'s metric on `scenarios` (its own, or a setup
+/// variant's).
 fn mean_over_seeds(
-    opts: &Options,
+    n: u64,
     claim: &Claim,
     scenarios: &[ScenarioRef],
     results: &Results,
 ) -> Option<f64> {
-    let c = Claim {
-        scenarios: scenarios.to_vec(),
-        ..claim.clone()
-    };
-    let v: Vec<f64> = (1..=opts.seeds)
-        .filter_map(|seed| {
-            let runs = claim_runs(&c, |s| results.seeded.get(&(s.clone(), seed))).ok()?;
-            (c.extract)(&runs).ok().filter(|v| v.is_finite())
-        })
+    let v: Vec<f64> = seed_values(claim, scenarios, results, n)
+        .into_iter()
+        .map(|v| v.1)
         .collect();
     aggregate(claim, &v).map(|s| s.mean)
 }
@@ -347,7 +534,8 @@ pub fn evaluate(
     let mut values = Vec::new();
     let mut errors = Vec::new();
     let mut first_runs: Option<Vec<&RunResult>> = None;
-    for seed in 1..=opts.seeds {
+    let seeds = results.seeds_of(claim);
+    for seed in 1..=seeds.n {
         let runs = match claim_runs(claim, |s| results.seeded.get(&(s.clone(), seed))) {
             Ok(r) => r,
             Err(e) => {
@@ -374,7 +562,7 @@ pub fn evaluate(
             form: crate::catalog::Form::Value,
             ..claim.clone()
         };
-        let mean = mean_over_seeds(opts, &c, &claim.scenarios, results);
+        let mean = mean_over_seeds(seeds.n, &c, &claim.scenarios, results);
         PreconditionOutcome {
             what: p.what.into(),
             band: p.band.clone(),
@@ -402,7 +590,7 @@ pub fn evaluate(
     let setup_runs: Vec<SetupRun> = variants
         .iter()
         .map(|v| {
-            let mean = mean_over_seeds(opts, claim, &v.scenarios, results);
+            let mean = mean_over_seeds(seeds.n, claim, &v.scenarios, results);
             SetupRun {
                 param: v.param.clone(),
                 alt: v.alt.clone(),
@@ -419,7 +607,7 @@ pub fn evaluate(
                         extract: m.extract,
                         ..claim.clone()
                     };
-                    let mean = mean_over_seeds(opts, &c, &claim.scenarios, results);
+                    let mean = mean_over_seeds(seeds.n, &c, &claim.scenarios, results);
                     SetupRun {
                         param: m.param.into(),
                         alt: vec![m.what.into()],
@@ -433,7 +621,7 @@ pub fn evaluate(
         Null::Unset => None,
         Null::Run { setup, .. } | Null::Scenarios { setup, .. } => {
             let scenarios = claim.null_scenarios().unwrap_or_default();
-            let mean = mean_over_seeds(opts, claim, &scenarios, results);
+            let mean = mean_over_seeds(seeds.n, claim, &scenarios, results);
             Some(NullOutcome::Run {
                 setup: setup.to_string(),
                 scenarios: scenarios.iter().map(ScenarioRef::label).collect(),
@@ -522,10 +710,11 @@ pub fn evaluate(
         seed_verdicts,
         exact_start,
         fragile,
-        runs: distinct_instances(claim) * (opts.seeds as usize + 1)
+        runs: distinct_instances(claim) * (seeds.n as usize + 1)
             + (variants.len() + usize::from(claim.null_scenarios().is_some()))
                 * distinct_instances(claim)
-                * opts.seeds as usize,
+                * seeds.n as usize,
+        seeds,
         explanation: claim.explanation.into(),
         errors,
         setup_runs,
@@ -562,14 +751,17 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         o.explanation = e;
     }
     let fluid_ref = ScenarioRef::file("seed003/fledbat-fluid.toml");
-    let fluid_runs: Vec<&RunResult> = (1..=opts.seeds)
-        .filter_map(|s| {
-            results
-                .seeded
-                .get(&(fluid_ref.clone(), s))
-                .and_then(|r| r.as_ref().ok())
-        })
+    let fluid_runs: Vec<&RunResult> = results
+        .seeded
+        .range((fluid_ref.clone(), 1)..=(fluid_ref.clone(), u64::MAX))
+        .filter_map(|(_, r)| r.as_ref().ok())
         .collect();
+    let outcomes_max_seeds = results
+        .seeds
+        .values()
+        .map(|s| s.n)
+        .max()
+        .unwrap_or(opts.seeds);
     let sections = vec![
         crate::fluid_compare::section(&fluid_runs),
         bed_section(),
@@ -578,7 +770,8 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
     Ok(Report {
         runs: results.len(),
         threads: rayon::current_num_threads(),
-        seeds: opts.seeds,
+        seeds: outcomes_max_seeds,
+        sequential: opts.sequential.clone(),
         quick: opts.quick,
         command: command.into(),
         claims: outcomes,
@@ -780,6 +973,140 @@ mod tests {
         let o = evaluate_alone(&with(Band::AtMost { bound: 25.0 }));
         assert_eq!(o.verdict, Verdict::Reproduced);
         assert!(o.precondition.unwrap().holds);
+    }
+
+    /// `opts` for the source tree's scenarios under the sequential rule with `looks`.
+    fn sequential_opts(looks: &[u64]) -> Options {
+        Options {
+            scenarios_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios"),
+            sequential: Some(Rule {
+                looks: looks.to_vec(),
+                alpha: 0.05,
+            }),
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn a_value_equal_in_every_seed_is_decided_at_the_first_look_with_its_null() {
+        // The duration is 2 s in every seed: a zero-width interval inside the band.
+        let claim = duration_claim(None);
+        let opts = sequential_opts(&[3, 5]);
+        let results = simulate(&opts, std::slice::from_ref(&claim));
+        let want = Seeds {
+            n: 3,
+            stop: Stop::Decided,
+        };
+        assert_eq!(results.seeds_of(&claim), want);
+        // own instance: 3 seeds + exact start; the null's (3 s): the same 3 seeds
+        assert_eq!(results.len(), 7);
+        let (o, _) = evaluate(&opts, &claim, &coverage_map(), &results);
+        assert_eq!(
+            (o.verdict, o.seeds, o.runs, o.values.len()),
+            (Verdict::Reproduced, want, 7, 3)
+        );
+        let Some(NullOutcome::Run { mean, .. }) = o.null else {
+            panic!("{:?}", o.null)
+        };
+        assert_eq!(mean, Some(3.0));
+    }
+
+    /// A claim on a 1-s run whose value is the seed's number: 1, 2, .., n.
+    fn seed_number_claim(id: &'static str, tolerance: crate::claims::Band) -> Claim {
+        use crate::claims::Band;
+        Claim {
+            scenarios: vec![ScenarioRef::with(
+                "seed003/ledbat-newreno.toml",
+                &["duration=1s", "warmup=0s"],
+            )],
+            extract: |r| Ok(r[0].seed as f64),
+            tolerance,
+            direction: Band::AtMost { bound: 100.0 },
+            form: crate::catalog::Form::Value,
+            null: Null::None { reason: "a test" },
+            ..Claim::base(id)
+        }
+    }
+
+    #[test]
+    fn a_knife_edge_goes_on_to_the_look_that_decides_it_and_a_shared_instance_runs_that_long() {
+        use crate::claims::Band;
+        // Values 1..=n, band "<= 2". Error 0.05 / 3 looks = 1/60 per interval.
+        // n = 3: mean 2, the interval holds 2 from both sides: open.
+        // n = 5: mean 3, s = 1.5811, t(1 - 1/120, 4) > 3.5 (P(|T| <= 3.5) = 0.9751, under
+        //   59/60 = 0.98333): half > 3.5 * 1.5811 / sqrt 5 = 2.47 > 1: open.
+        // n = 10: mean 5.5, s = 3.0277, t(1 - 1/120, 9) < 3.0 (P(|T| <= 3) = 0.98504): half
+        //   < 3.0 * 3.0277 / sqrt 10 = 2.87 < 3.5: [> 2.6, ..] differs throughout: decided.
+        let edge = seed_number_claim("s003-edge", Band::AtMost { bound: 2.0 });
+        // Values far inside "<= 1000" from the first look on, on the same instance.
+        let easy = seed_number_claim("s003-easy", Band::AtMost { bound: 1000.0 });
+        assert!(sequential::t_two_sided(3.5, 4) < 59.0 / 60.0);
+        assert!(sequential::t_two_sided(3.0, 9) > 59.0 / 60.0);
+        let opts = sequential_opts(&[3, 5, 10]);
+        let claims = [edge.clone(), easy.clone()];
+        let results = simulate(&opts, &claims);
+        assert_eq!(
+            results.seeds_of(&edge),
+            Seeds {
+                n: 10,
+                stop: Stop::Decided
+            }
+        );
+        assert_eq!(
+            results.seeds_of(&easy),
+            Seeds {
+                n: 3,
+                stop: Stop::Decided
+            }
+        );
+        // One instance: 10 seeds (while the edge was open) and the exact-start run.
+        assert_eq!(results.len(), 11);
+        let (o, _) = evaluate(&opts, &easy, &coverage_map(), &results);
+        assert_eq!(o.values.len(), 3, "the easy claim reads only its own seeds");
+        let (o, _) = evaluate(&opts, &edge, &coverage_map(), &results);
+        assert_eq!((o.verdict, o.values.len()), (Verdict::Differs, 10));
+        // With looks 3 and 5 only, the edge is still open at the limit.
+        let opts = sequential_opts(&[3, 5]);
+        let results = simulate(&opts, std::slice::from_ref(&edge));
+        assert_eq!(
+            results.seeds_of(&edge),
+            Seeds {
+                n: 5,
+                stop: Stop::Open
+            }
+        );
+        let (o, _) = evaluate(&opts, &edge, &coverage_map(), &results);
+        assert_eq!(o.verdict, Verdict::Differs, "the mean 3 at the limit");
+    }
+
+    #[test]
+    fn a_precondition_decided_failing_decides_the_claim_whatever_its_value() {
+        use crate::claims::Band;
+        let with = |band| Claim {
+            precondition: Some(crate::catalog::Precondition {
+                what: "the queue reaches TARGET",
+                extract: |_| Ok(3.0),
+                band,
+            }),
+            // on the knife edge at 3 seeds (values 1, 2, 3 against "<= 2")
+            ..seed_number_claim("s003-edge", Band::AtMost { bound: 2.0 })
+        };
+        let r = Rule {
+            looks: vec![3, 5],
+            alpha: 0.05,
+        };
+        let opts = sequential_opts(&r.looks);
+        let claim = with(Band::AtLeast { bound: 25.0 });
+        let results = simulate(&opts, std::slice::from_ref(&claim));
+        assert!(
+            decided(&r, &claim, &results, 3),
+            "fails everywhere: inconclusive"
+        );
+        let claim = with(Band::AtMost { bound: 25.0 });
+        assert!(
+            !decided(&r, &claim, &results, 3),
+            "holds: the value's edge decides"
+        );
     }
 
     #[test]
