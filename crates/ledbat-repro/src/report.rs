@@ -595,7 +595,9 @@ impl Report {
                 }
             );
             let _ = writeln!(s, "- Verdicts: {}", stability(o));
-            let _ = writeln!(s, "- Seeds: {}", o.seeds.describe());
+            if o.seeds.stop != Stop::Fixed {
+                let _ = writeln!(s, "- Seeds: {}", o.seeds.describe());
+            }
             for line in null_details(o) {
                 let _ = writeln!(s, "- {line}");
             }
@@ -721,7 +723,9 @@ impl Report {
                 let _ = writeln!(s, "<p>Quick mode: {}</p>", esc(&o.quick_note));
             }
             let _ = writeln!(s, "<p>Verdicts: {}</p>", esc(&stability(o)));
-            let _ = writeln!(s, "<p>Seeds: {}</p>", esc(&o.seeds.describe()));
+            if o.seeds.stop != Stop::Fixed {
+                let _ = writeln!(s, "<p>Seeds: {}</p>", esc(&o.seeds.describe()));
+            }
             for line in null_details(o) {
                 let _ = writeln!(s, "<p>{}</p>", esc(&line));
             }
@@ -1012,6 +1016,57 @@ mod tests {
             2
         );
         assert!(md.contains("LEDBAT \\| NewReno"), "pipes escaped");
+    }
+
+    #[test]
+    fn a_sequential_report_says_per_claim_how_many_seeds_decided_it() {
+        use crate::sequential::{Rule, Seeds};
+        let mut r = report();
+        r.sequential = Some(Rule::default());
+        r.seeds = 30;
+        r.claims[0].seeds = Seeds {
+            n: 5,
+            stop: Stop::Decided,
+        };
+        r.claims[0].runs = 6;
+        r.claims[1].id = "s003-open".into();
+        r.claims[1].seeds = Seeds {
+            n: 30,
+            stop: Stop::Open,
+        };
+        let line = r.seeds_line().unwrap();
+        assert_eq!(
+            line,
+            "claims decided by seeds: 1 at 5; 1 still open at 30 seeds: s003-open"
+        );
+        let md = r.to_markdown();
+        assert!(
+            md.contains("**seeds by the sequential rule (looks at 3, 5, 10, 20, 30 seeds, error 0.05 per claim)**"),
+            "{md}"
+        );
+        assert!(md.contains(&format!("Seeds: {line}.")), "{md}");
+        assert!(md.contains("| 6; 5 seeds |"), "{md}");
+        assert!(md.contains("- Seeds: 5 seeds (decided by the sequential rule)"));
+        assert!(md.contains("- Seeds: 30 seeds (still open at the sequential rule's limit)"));
+        let html = r.to_html();
+        assert!(html.contains("<td>6; 5 seeds</td>"), "{html}");
+        assert!(html.contains(&format!("Seeds: {line}.")));
+        let term = r.to_terminal();
+        assert!(term.contains("reproduced (5 seeds)"), "{term}");
+        assert!(term.contains("not run (30 seeds, open)"), "{term}");
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(
+            v["claims"][0]["seeds"],
+            serde_json::json!({"n": 5, "stop": "decided"})
+        );
+        assert_eq!(v["claims"][1]["seeds"]["stop"], "open");
+        assert_eq!(
+            v["sequential"]["looks"],
+            serde_json::json!([3, 5, 10, 20, 30])
+        );
+        // A fixed count says nothing per claim beyond the header.
+        let md = report().to_markdown();
+        assert!(!md.contains("- Seeds:") && report().seeds_line().is_none());
     }
 
     #[test]
