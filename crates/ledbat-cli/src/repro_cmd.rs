@@ -17,8 +17,8 @@ pub struct Args {
     /// (`seed001`). Default: every claim.
     pub claims: Vec<String>,
     /// Seeds per scenario: N (seeds 1..=N for every claim), or `auto`: seeds in rounds of
-    /// 3, 5, 10, 20, 30, each claim stopping at the first where its verdict is decided at
-    /// 95 % (the report states the rule and each claim's seeds).
+    /// 5, 10, 20, 30, each claim stopping at the first where its verdict is decided at 95 %
+    /// or where 30 could not decide it (the report states the rule and each claim's seeds).
     #[arg(long, default_value = "10", value_parser = parse_seeds)]
     pub seeds: SeedsArg,
     /// Output directory for report.md and index.html.

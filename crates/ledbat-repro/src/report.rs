@@ -430,12 +430,18 @@ impl Report {
             .filter(|o| o.seeds.stop == Stop::Open)
             .map(|o| o.id.as_str())
             .collect();
+        let futile: Vec<String> = self
+            .claims
+            .iter()
+            .filter(|o| o.seeds.stop == Stop::Futile)
+            .map(|o| format!("{} ({})", o.id, o.seeds.n))
+            .collect();
         let decided = if parts.is_empty() {
             "no claim decided".to_string()
         } else {
             format!("claims decided by seeds: {}", parts.join(", "))
         };
-        Some(if open.is_empty() {
+        let open = if open.is_empty() {
             format!("{decided}; none still open at {} seeds", rule.limit())
         } else {
             format!(
@@ -443,6 +449,16 @@ impl Report {
                 open.len(),
                 rule.limit(),
                 open.join(", ")
+            )
+        };
+        Some(if futile.is_empty() {
+            open
+        } else {
+            format!(
+                "{open}; {} stopped open because {} seeds would not decide them either: {}",
+                futile.len(),
+                rule.limit(),
+                futile.join(", ")
             )
         })
     }
@@ -465,7 +481,9 @@ impl Report {
                 match o.seeds.stop {
                     Stop::Fixed => o.verdict.label().into(),
                     Stop::Decided => format!("{} ({} seeds)", o.verdict.label(), o.seeds.n),
-                    Stop::Open => format!("{} ({} seeds, open)", o.verdict.label(), o.seeds.n),
+                    Stop::Open | Stop::Futile => {
+                        format!("{} ({} seeds, open)", o.verdict.label(), o.seeds.n)
+                    }
                 },
             ]);
         }
@@ -829,7 +847,7 @@ fn runs_cell(o: &Outcome) -> String {
     match o.seeds.stop {
         Stop::Fixed => o.runs.to_string(),
         Stop::Decided => format!("{}; {} seeds", o.runs, o.seeds.n),
-        Stop::Open => format!("{}; {} seeds, open", o.runs, o.seeds.n),
+        Stop::Open | Stop::Futile => format!("{}; {} seeds, open", o.runs, o.seeds.n),
     }
 }
 
@@ -875,7 +893,7 @@ fn stability(o: &Outcome) -> String {
 }
 
 /// The sequential rule, stated in a report made with `--seeds auto` (`crate::sequential`).
-pub const SEQUENTIAL_TEXT: &str = "Seeds by the sequential rule: each claim's scenarios run in rounds up to each look (3, 5, 10, 20, 30 seeds); at each look every quantity the verdict reads (the mean, an order's share of seeds, a precondition's mean) gets an interval at the error 0.05 split evenly over the looks and quantities (Bonferroni: 99 % Student or Wilson intervals, 99.5 % with a precondition), and the claim stops at the first look where its verdict is the same everywhere on them. Repeated confidence intervals: the chance that a decided verdict differs from the one infinitely many seeds would give is at most 5 % per claim. A claim still open at the last look keeps the verdict of its mean over 30 seeds, with no such bound. Its null and setup runs use the same seeds.";
+pub const SEQUENTIAL_TEXT: &str = "Seeds by the sequential rule: each claim's scenarios run in rounds up to each look (5, 10, 20, 30 seeds); at each look every quantity the verdict reads (the mean, an order's share of seeds, a precondition's mean) gets an interval at the error 0.05 split evenly over the looks and quantities (Bonferroni: 98.75 % Student or Wilson intervals, 99.375 % with a precondition), and the claim stops at the first look where its verdict is the same everywhere on them; it also stops, open, where the interval 30 seeds would give with its current mean and spread would still straddle a band end. Repeated confidence intervals: the chance that a decided verdict differs from the one infinitely many seeds would give is at most 5 % per claim. A claim open when it stops keeps the verdict of its mean, with no such bound. Its null and setup runs use the same seeds.";
 
 /// The verdict rule, stated once in every report.
 pub const RULE_TEXT: &str = "Verdict rule: reproduced = the mean over seeds lies in the tolerance band (the paper's value widened by a tolerance fixed per claim before running, stated with its reason); differs = outside the band but the qualitative direction of the claim holds; not reproduced = the direction fails; not run = the scenario could not be simulated (error shown); not testable in this model = the model fixes the value whatever the run (the reason is given), so the claim shows its value and is counted apart; inconclusive = the scenario cannot show the effect: a precondition the claim declares on its own runs (\"the queue reaches TARGET\") fails, so its value says nothing either way and is counted apart, never as not reproduced. An order (\"X finishes first\") is decided in each seed: its value is the share of seeds that show it, with a Wilson 95 % interval. Confidence intervals of means are 95 % Student t over seeds; every seed draws its own flow start times (and the scenario's other random elements). Fragile = some seed's value alone, one run with the exact start times, or the claim run the paper's way where its scenario departs from the paper in a way that could change the verdict (docs/repro/setup.md), gets another verdict than the mean; a claim whose result hinges on a choice the paper leaves open is fragile whatever the other choice gives, and the report shows that other choice's verdict.";
@@ -1041,7 +1059,7 @@ mod tests {
         );
         let md = r.to_markdown();
         assert!(
-            md.contains("**seeds by the sequential rule (looks at 3, 5, 10, 20, 30 seeds, error 0.05 per claim)**"),
+            md.contains("**seeds by the sequential rule (looks at 5, 10, 20, 30 seeds, error 0.05 per claim)**"),
             "{md}"
         );
         assert!(md.contains(&format!("Seeds: {line}.")), "{md}");
@@ -1060,10 +1078,7 @@ mod tests {
             serde_json::json!({"n": 5, "stop": "decided"})
         );
         assert_eq!(v["claims"][1]["seeds"]["stop"], "open");
-        assert_eq!(
-            v["sequential"]["looks"],
-            serde_json::json!([3, 5, 10, 20, 30])
-        );
+        assert_eq!(v["sequential"]["looks"], serde_json::json!([5, 10, 20, 30]));
         // A fixed count says nothing per claim beyond the header.
         let md = report().to_markdown();
         assert!(!md.contains("- Seeds:") && report().seeds_line().is_none());

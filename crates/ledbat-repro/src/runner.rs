@@ -353,12 +353,14 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         run_jobs(std::mem::take(&mut jobs), &mut results, &what);
         let last = k + 1 == rule.looks.len();
         open.retain(|&c| {
-            let decided = decided(rule, &claims[c], &results, look);
-            if decided || last {
-                let stop = if decided { Stop::Decided } else { Stop::Open };
-                results.seeds.insert(claims[c].id, Seeds { n: look, stop });
-            }
-            !decided && !last
+            let stop = match decide(rule, &claims[c], &results, look) {
+                Decision::Decided => Stop::Decided,
+                Decision::Futile if !last => Stop::Futile,
+                Decision::Futile | Decision::Open if last => Stop::Open,
+                _ => return true,
+            };
+            results.seeds.insert(claims[c].id, Seeds { n: look, stop });
+            false
         });
         if open.is_empty() {
             break;
@@ -415,11 +417,24 @@ fn band_ends(bands: &[&crate::claims::Band]) -> Vec<f64> {
         .collect()
 }
 
-/// Whether the sequential rule decides `claim` at `n` seeds: its verdict is the same on the
-/// whole interval of each quantity it reads ([`crate::sequential`]).
-fn decided(rule: &Rule, claim: &Claim, results: &Results, n: u64) -> bool {
+/// What the sequential rule says of a claim at a look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decision {
+    /// The verdict is the same on every interval: stop.
+    Decided,
+    /// Not yet: more seeds may decide it.
+    Open,
+    /// Not yet, and the interval the limit would give around the current mean with the
+    /// current spread would still hold a band end: stop (non-binding futility).
+    Futile,
+}
+
+/// What the sequential rule says of `claim` at `n` seeds: decided when its verdict is the
+/// same on the whole interval of each quantity it reads ([`crate::sequential`]); futile when
+/// the value's interval projected to the limit still is not.
+fn decide(rule: &Rule, claim: &Claim, results: &Results, n: u64) -> Decision {
     if claim.untestable.is_some() {
-        return true;
+        return Decision::Decided;
     }
     let values: Vec<f64> = seed_values(claim, &claim.scenarios, results, n)
         .into_iter()
@@ -427,15 +442,21 @@ fn decided(rule: &Rule, claim: &Claim, results: &Results, n: u64) -> bool {
         .collect();
     if values.is_empty() {
         // not run: no seed gave a value
-        return true;
+        return Decision::Decided;
     }
     let err = rule.per_interval(1 + usize::from(claim.precondition.is_some()));
-    let value = interval(claim, &values, err).is_some_and(|(lo, hi)| {
-        let ends = band_ends(&[&claim.tolerance, &claim.direction]);
-        sequential::settled(lo, hi, &ends, |x| {
-            Verdict::judge(x, &claim.tolerance, &claim.direction)
-        })
-    });
+    let ends = band_ends(&[&claim.tolerance, &claim.direction]);
+    let judge = |x: f64| Verdict::judge(x, &claim.tolerance, &claim.direction);
+    let on = |iv: Option<(f64, f64)>| {
+        iv.is_some_and(|(lo, hi)| sequential::settled(lo, hi, &ends, judge))
+    };
+    let value = if on(interval(claim, &values, err)) {
+        Decision::Decided
+    } else if values.len() >= 2 && !on(projected(claim, &values, err, rule.limit())) {
+        Decision::Futile
+    } else {
+        Decision::Open
+    };
     let Some(p) = &claim.precondition else {
         return value;
     };
@@ -452,9 +473,37 @@ fn decided(rule: &Rule, claim: &Claim, results: &Results, n: u64) -> bool {
         Some((lo, hi))
             if sequential::settled(lo, hi, &band_ends(&[&p.band]), |x| p.band.holds(x)) =>
         {
-            !p.band.holds(lo) || value
+            if p.band.holds(lo) {
+                value
+            } else {
+                Decision::Decided
+            }
         }
-        _ => false,
+        _ => Decision::Open,
+    }
+}
+
+/// The interval `values` would give at `limit` seeds with the same mean and spread (the
+/// same share, for an order): `mean +- t(1 - e/2, N-1) s / sqrt(N)`, or Wilson's at
+/// `round(p N)` of `N`.
+fn projected(claim: &Claim, values: &[f64], err: f64, limit: u64) -> Option<(f64, f64)> {
+    let n = limit as usize;
+    match claim.form {
+        crate::catalog::Form::Order { .. } => {
+            let hits = values
+                .iter()
+                .filter(|v| claim.form.shows_order(**v) == Some(true))
+                .count();
+            let at = (hits as f64 / values.len() as f64 * n as f64).round() as usize;
+            sequential::share_interval(at, n, err)
+        }
+        _ => {
+            let m = crate::stats::mean(values);
+            let half = sequential::t_quantile(1.0 - err / 2.0, n.max(2) - 1)
+                * crate::stats::sample_sd(values)
+                / (n as f64).sqrt();
+            half.is_finite().then_some((m - half, m + half))
+        }
     }
 }
 
@@ -1031,52 +1080,84 @@ mod tests {
     #[test]
     fn a_knife_edge_goes_on_to_the_look_that_decides_it_and_a_shared_instance_runs_that_long() {
         use crate::claims::Band;
-        // Values 1..=n, band "<= 2". Error 0.05 / 3 looks = 1/60 per interval.
-        // n = 3: mean 2, the interval holds 2 from both sides: open.
-        // n = 5: mean 3, s = 1.5811, t(1 - 1/120, 4) > 3.5 (P(|T| <= 3.5) = 0.9751, under
-        //   59/60 = 0.98333): half > 3.5 * 1.5811 / sqrt 5 = 2.47 > 1: open.
-        // n = 10: mean 5.5, s = 3.0277, t(1 - 1/120, 9) < 3.0 (P(|T| <= 3) = 0.98504): half
-        //   < 3.0 * 3.0277 / sqrt 10 = 2.87 < 3.5: [> 2.6, ..] differs throughout: decided.
-        let edge = seed_number_claim("s003-edge", Band::AtMost { bound: 2.0 });
+        // Values 1..=n, band "<= 1". Error 0.05 / 3 looks = 1/60 per interval;
+        // t(1 - 1/120, 9) < 3 since P(|T| <= 3) = 0.98504 > 59/60 = 0.98333 (nu = 9), and
+        // t(1 - 1/120, 4) > 3.5 since P(|T| <= 3.5) = 0.9751 < 59/60 (nu = 4).
+        // n = 3: mean 2, s = 1; t(1 - 1/120, 2) = 7.65 (t / sqrt(2 + t^2) = 59/60): 2 +- 4.42
+        //   holds 1: not decided; at 10 seeds 2 +- (< 3 / sqrt 10 = 0.95) would not: open.
+        // n = 5: mean 3, s = 1.5811: 3 +- (> 3.5 * 1.5811 / sqrt 5 = 2.47) holds 1; at 10
+        //   seeds 3 +- (< 3 * 1.5811 / sqrt 10 = 1.5) would not: open.
+        // n = 10: mean 5.5, s = 3.0277: 5.5 +- (< 3 * 3.0277 / sqrt 10 = 2.87), all in
+        //   (1, 100]: differs throughout: decided.
+        assert!(sequential::t_two_sided(3.0, 9) > 59.0 / 60.0);
+        assert!(sequential::t_two_sided(3.5, 4) < 59.0 / 60.0);
+        let edge = seed_number_claim("s003-edge", Band::AtMost { bound: 1.0 });
         // Values far inside "<= 1000" from the first look on, on the same instance.
         let easy = seed_number_claim("s003-easy", Band::AtMost { bound: 1000.0 });
-        assert!(sequential::t_two_sided(3.5, 4) < 59.0 / 60.0);
-        assert!(sequential::t_two_sided(3.0, 9) > 59.0 / 60.0);
         let opts = sequential_opts(&[3, 5, 10]);
         let claims = [edge.clone(), easy.clone()];
         let results = simulate(&opts, &claims);
-        assert_eq!(
-            results.seeds_of(&edge),
-            Seeds {
-                n: 10,
-                stop: Stop::Decided
-            }
-        );
-        assert_eq!(
-            results.seeds_of(&easy),
-            Seeds {
-                n: 3,
-                stop: Stop::Decided
-            }
-        );
+        let seeds = |n, stop| Seeds { n, stop };
+        assert_eq!(results.seeds_of(&edge), seeds(10, Stop::Decided));
+        assert_eq!(results.seeds_of(&easy), seeds(3, Stop::Decided));
         // One instance: 10 seeds (while the edge was open) and the exact-start run.
         assert_eq!(results.len(), 11);
         let (o, _) = evaluate(&opts, &easy, &coverage_map(), &results);
         assert_eq!(o.values.len(), 3, "the easy claim reads only its own seeds");
         let (o, _) = evaluate(&opts, &edge, &coverage_map(), &results);
         assert_eq!((o.verdict, o.values.len()), (Verdict::Differs, 10));
-        // With looks 3 and 5 only, the edge is still open at the limit.
+    }
+
+    #[test]
+    fn a_knife_edge_the_limit_cannot_decide_stops_early_as_futile() {
+        use crate::claims::Band;
+        // Looks 3 and 5: 0.025 per interval. n = 3: 2 +- t(0.9875, 2) / sqrt 3 = 2 +- 3.58
+        // holds 1; at 5 seeds 2 +- t(0.9875, 4) / sqrt 5 = 2 +- 1.56 (t = 3.495, > 2.3 since
+        // P(|T| <= 2.3) < 0.975) would still hold 1: futile at 3.
+        assert!(sequential::t_two_sided(2.3, 4) < 0.975);
+        let edge = seed_number_claim("s003-edge", Band::AtMost { bound: 1.0 });
         let opts = sequential_opts(&[3, 5]);
         let results = simulate(&opts, std::slice::from_ref(&edge));
-        assert_eq!(
-            results.seeds_of(&edge),
-            Seeds {
-                n: 5,
-                stop: Stop::Open
-            }
-        );
+        let want = Seeds {
+            n: 3,
+            stop: Stop::Futile,
+        };
+        assert_eq!(results.seeds_of(&edge), want);
+        assert_eq!(results.len(), 4);
         let (o, _) = evaluate(&opts, &edge, &coverage_map(), &results);
-        assert_eq!(o.verdict, Verdict::Differs, "the mean 3 at the limit");
+        assert_eq!((o.verdict, o.seeds), (Verdict::Differs, want), "the mean 2");
+    }
+
+    #[test]
+    fn a_claim_still_open_at_the_limit_keeps_its_means_verdict() {
+        use crate::claims::Band;
+        // Values 1, 2, 3, then 30: against "<= 5" with looks 3 and 5 (0.025 each).
+        // n = 3: 2 +- 3.58 holds 5; at 5 seeds 2 +- 1.56 would not: open.
+        // n = 5: 1, 2, 3, 30, 30: mean 13.2, s = sqrt(942.8 / 4) = 15.35, half 3.495 *
+        //   15.35 / sqrt 5 = 24.0: holds 5, and it is the last look: open at the limit.
+        let claim = Claim {
+            extract: |r| {
+                Ok(if r[0].seed <= 3 {
+                    r[0].seed as f64
+                } else {
+                    30.0
+                })
+            },
+            ..seed_number_claim("s003-open", Band::AtMost { bound: 5.0 })
+        };
+        let opts = sequential_opts(&[3, 5]);
+        let results = simulate(&opts, std::slice::from_ref(&claim));
+        let want = Seeds {
+            n: 5,
+            stop: Stop::Open,
+        };
+        assert_eq!(results.seeds_of(&claim), want);
+        let (o, _) = evaluate(&opts, &claim, &coverage_map(), &results);
+        assert_eq!(
+            (o.verdict, o.seeds),
+            (Verdict::Differs, want),
+            "the mean 13.2"
+        );
     }
 
     #[test]
@@ -1098,15 +1179,15 @@ mod tests {
         let opts = sequential_opts(&r.looks);
         let claim = with(Band::AtLeast { bound: 25.0 });
         let results = simulate(&opts, std::slice::from_ref(&claim));
-        assert!(
-            decided(&r, &claim, &results, 3),
+        assert_eq!(
+            decide(&r, &claim, &results, 3),
+            Decision::Decided,
             "fails everywhere: inconclusive"
         );
+        // Holding, the value decides: 1, 2, 3 against "<= 2" at 0.05 / 4 per interval,
+        // 2 +- t(0.99375, 4) / sqrt 5 at 5 seeds (t > 2.3) still holds 2: futile.
         let claim = with(Band::AtMost { bound: 25.0 });
-        assert!(
-            !decided(&r, &claim, &results, 3),
-            "holds: the value's edge decides"
-        );
+        assert_eq!(decide(&r, &claim, &results, 3), Decision::Futile);
     }
 
     #[test]

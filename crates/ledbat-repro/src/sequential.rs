@@ -3,13 +3,13 @@
 //! A claim's verdict is a step function of the mean over seeds (`claims::Verdict::judge`:
 //! tolerance band, then direction band; an order's share of seeds for `Form::Order`). Instead
 //! of a fixed number of seeds, a claim's scenarios are run in rounds up to the *looks*
-//! `n_1 < n_2 < .. < n_K` (by default 3, 5, 10, 20, 30 seeds). At each look the claim gets a
+//! `n_1 < n_2 < .. < n_K` (by default 5, 10, 20, 30 seeds). At each look the claim gets a
 //! confidence interval for every quantity its verdict reads (its value; also its
 //! precondition's quantity when it declares one, `q = 2`, else `q = 1`), each at the
 //! two-sided error
 //!
 //! ```text
-//!     e = alpha / (K * q)        (alpha = 0.05, K = 5: e = 0.01, or 0.005 with a precondition)
+//!     e = alpha / (K * q)        (alpha = 0.05, K = 4: e = 0.0125, or 0.00625 with a precondition)
 //! ```
 //!
 //! - a mean: Student `mean +- t(1 - e/2, n-1) * s / sqrt(n)` ([`t_quantile`]);
@@ -20,7 +20,17 @@
 //! those intervals ([`settled`]: no band end lies inside where the verdict would change), and
 //! its scenarios stop there; otherwise it goes on to the next look. At the last look it stops
 //! whatever the intervals say, and is reported **open**: its verdict is the mean's at
-//! `n_K` seeds, with no more guarantee than the fixed rule's.
+//! `n_K` seeds, with no more guarantee than the fixed rule's. It also stops early, as
+//! **futile**, at a look where the interval `n_K` seeds would give around the current mean
+//! with the current spread (`mean +- t(1 - e/2, n_K - 1) s / sqrt(n_K)`; Wilson's at the
+//! current share for an order) would still hold a band end: more seeds are unlikely to
+//! decide it, and it keeps the mean's verdict at that look. This is a non-binding futility
+//! stop: it never declares a verdict decided, so it leaves the error bound below as it is.
+//!
+//! Why the first look is at 5 seeds, not 3: on `ledbat repro --quick` a look at 3 decided
+//! three claims whose metric is bimodal (e.g. a flow that finishes first in nine seeds of
+//! ten and late in the tenth) on three seeds that happened to fall in one mode; the Student
+//! interval's normal model cannot see a second mode it has not sampled (see below).
 //!
 //! Error rate. Let `mu` be a quantity's true mean (the mean over infinitely many seeds) and
 //! call a decided verdict wrong when it differs from the verdict of the true means. A claim
@@ -58,7 +68,7 @@
 use serde::Serialize;
 
 /// The looks of the standard rule (seeds at which a claim may stop).
-pub const LOOKS: [u64; 5] = [3, 5, 10, 20, 30];
+pub const LOOKS: [u64; 4] = [5, 10, 20, 30];
 
 /// The error the standard rule spends per claim (the report's confidence is 1 - alpha).
 pub const ALPHA: f64 = 0.05;
@@ -125,6 +135,9 @@ pub enum Stop {
     Decided,
     /// Still open at the rule's last look: the mean's verdict at the limit.
     Open,
+    /// Open, and stopped early: the interval the limit would give around the current mean
+    /// with the current spread would still hold a band end (the mean's verdict here).
+    Futile,
 }
 
 /// The seeds a claim's values come from (seeds `1..=n`) and why that many.
@@ -144,6 +157,7 @@ impl Seeds {
             Stop::Fixed => "fixed",
             Stop::Decided => "decided by the sequential rule",
             Stop::Open => "still open at the sequential rule's limit",
+            Stop::Futile => "open, stopped: the limit's seeds would not decide it either",
         };
         format!("{} seeds ({why})", self.n)
     }
@@ -322,11 +336,11 @@ mod tests {
     }
 
     #[test]
-    fn the_standard_rule_spends_one_percent_per_look() {
+    fn the_standard_rule_spends_an_eighty_th_per_look() {
         let r = Rule::default();
         assert_eq!(r.limit(), 30);
-        assert!((r.per_interval(1) - 0.01).abs() < 1e-15);
-        assert!((r.per_interval(2) - 0.005).abs() < 1e-15);
+        assert!((r.per_interval(1) - 0.0125).abs() < 1e-15);
+        assert!((r.per_interval(2) - 0.00625).abs() < 1e-15);
         assert!(r.check().is_ok());
         let bad = |looks: Vec<u64>, alpha| Rule { looks, alpha }.check().is_err();
         assert!(bad(vec![1, 5], 0.05));
