@@ -452,7 +452,10 @@ fn decide(rule: &Rule, claim: &Claim, results: &Results, n: u64) -> Decision {
     };
     let value = if on(interval(claim, &values, err)) {
         Decision::Decided
-    } else if values.len() >= 2 && !on(projected(claim, &values, err, rule.limit())) {
+    } else if n >= rule.futile_from
+        && values.len() >= 2
+        && !on(projected(claim, &values, err, rule.limit()))
+    {
         Decision::Futile
     } else {
         Decision::Open
@@ -1031,6 +1034,7 @@ mod tests {
             sequential: Some(Rule {
                 looks: looks.to_vec(),
                 alpha: 0.05,
+                futile_from: 0,
             }),
             ..Options::default()
         }
@@ -1175,6 +1179,11 @@ mod tests {
         let r = Rule {
             looks: vec![3, 5],
             alpha: 0.05,
+            futile_from: 0,
+        };
+        let late = Rule {
+            futile_from: 5,
+            ..r.clone()
         };
         let opts = sequential_opts(&r.looks);
         let claim = with(Band::AtLeast { bound: 25.0 });
@@ -1188,6 +1197,8 @@ mod tests {
         // 2 +- t(0.99375, 4) / sqrt 5 at 5 seeds (t > 2.3) still holds 2: futile.
         let claim = with(Band::AtMost { bound: 25.0 });
         assert_eq!(decide(&r, &claim, &results, 3), Decision::Futile);
+        // Not before the rule's first futile look.
+        assert_eq!(decide(&late, &claim, &results, 3), Decision::Open);
     }
 
     #[test]

@@ -21,7 +21,8 @@
 //! its scenarios stop there; otherwise it goes on to the next look. At the last look it stops
 //! whatever the intervals say, and is reported **open**: its verdict is the mean's at
 //! `n_K` seeds, with no more guarantee than the fixed rule's. It also stops early, as
-//! **futile**, at a look where the interval `n_K` seeds would give around the current mean
+//! **futile**, at a look from 10 seeds on (so that an open claim never has fewer seeds than
+//! the fixed default of 10) where the interval `n_K` seeds would give around the current mean
 //! with the current spread (`mean +- t(1 - e/2, n_K - 1) s / sqrt(n_K)`; Wilson's at the
 //! current share for an order) would still hold a band end: more seeds are unlikely to
 //! decide it, and it keeps the mean's verdict at that look. This is a non-binding futility
@@ -80,6 +81,9 @@ pub struct Rule {
     pub looks: Vec<u64>,
     /// The error spent per claim over all its looks and quantities.
     pub alpha: f64,
+    /// The first look at which a claim may stop as futile (10: an open claim never gets
+    /// fewer seeds than the fixed default).
+    pub futile_from: u64,
 }
 
 impl Default for Rule {
@@ -87,6 +91,7 @@ impl Default for Rule {
         Rule {
             looks: LOOKS.to_vec(),
             alpha: ALPHA,
+            futile_from: 10,
         }
     }
 }
@@ -342,7 +347,15 @@ mod tests {
         assert!((r.per_interval(1) - 0.0125).abs() < 1e-15);
         assert!((r.per_interval(2) - 0.00625).abs() < 1e-15);
         assert!(r.check().is_ok());
-        let bad = |looks: Vec<u64>, alpha| Rule { looks, alpha }.check().is_err();
+        let bad = |looks: Vec<u64>, alpha| {
+            Rule {
+                looks,
+                alpha,
+                futile_from: 10,
+            }
+            .check()
+            .is_err()
+        };
         assert!(bad(vec![1, 5], 0.05));
         assert!(bad(vec![3, 3], 0.05));
         assert!(bad(vec![3, 5], 0.0));
