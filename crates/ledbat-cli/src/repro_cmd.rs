@@ -1,6 +1,7 @@
 //! `ledbat repro`: re-checks the quantitative claims of the five seed papers.
 //!
-//! Runs each selected claim's scenarios (`scenarios/seed00N/`) for seeds 1..=N in parallel,
+//! Runs each selected claim's scenarios (`scenarios/seed00N/`) for seeds 1..=N in parallel
+//! (or, with `--seeds auto`, in rounds until each claim's verdict is decided),
 //! judges every claim against its documented tolerance, prints a table (or JSON) and writes
 //! `DIR/report.md` and a self-contained `DIR/index.html` (plots inline as SVG). Runs come
 //! from the run cache (`ledbat_repro::cache`) when their scenario, seed and code are
@@ -17,9 +18,11 @@ pub struct Args {
     /// Claims to run: ids (`s003-ledbat-newreno-jain`), id prefixes (`s003-red`) or papers
     /// (`seed001`). Default: every claim.
     pub claims: Vec<String>,
-    /// Seeds per scenario (seeds 1..=N).
-    #[arg(long, default_value_t = 10)]
-    pub seeds: u64,
+    /// Seeds per scenario: N (seeds 1..=N for every claim), or `auto`: seeds in rounds of
+    /// 5, 10, 20, 30, each claim stopping at the first where its verdict is decided at 95 %
+    /// or where 30 could not decide it (the report states the rule and each claim's seeds).
+    #[arg(long, default_value = "10", value_parser = parse_seeds)]
+    pub seeds: SeedsArg,
     /// Output directory for report.md and index.html.
     #[arg(long, default_value = "repro")]
     pub out: PathBuf,
@@ -53,6 +56,36 @@ pub struct Args {
     /// (`000_*.txt` .. `004_*.txt`); fails listing the quotes not found.
     #[arg(long, value_name = "DIR", requires = "coverage")]
     pub papers: Option<PathBuf>,
+}
+
+/// What `--seeds` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeedsArg {
+    /// Seeds 1..=N for every claim.
+    Fixed(u64),
+    /// The sequential rule of `ledbat_repro::sequential`.
+    Auto,
+}
+
+impl std::fmt::Display for SeedsArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SeedsArg::Fixed(n) => write!(f, "{n}"),
+            SeedsArg::Auto => f.write_str("auto"),
+        }
+    }
+}
+
+/// Parses `--seeds`: a count of at least 1, or `auto`.
+fn parse_seeds(s: &str) -> Result<SeedsArg, String> {
+    if s == "auto" {
+        return Ok(SeedsArg::Auto);
+    }
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(SeedsArg::Fixed(n)),
+        Err(_) => Err(format!("`{s}` is neither a number of seeds nor `auto`")),
+    }
 }
 
 /// `--coverage DIR [--papers DIR]`.
@@ -144,9 +177,6 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
         return emit(&text);
     }
-    if a.seeds == 0 {
-        bail!("--seeds must be at least 1");
-    }
     if let Some(j) = a.jobs {
         if j == 0 {
             bail!("--jobs must be at least 1");
@@ -165,7 +195,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     };
     let opts = Options {
         scenarios_dir: scenarios_dir(a.scenarios)?,
-        seeds: a.seeds,
+        seeds: match a.seeds {
+            SeedsArg::Fixed(n) => n,
+            SeedsArg::Auto => ledbat_repro::sequential::Rule::default().limit(),
+        },
+        sequential: (a.seeds == SeedsArg::Auto).then(ledbat_repro::sequential::Rule::default),
         quick: a.quick,
         select: a.claims.clone(),
         progress: true,
@@ -199,4 +233,19 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         a.out.join("index.html").display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_are_a_count_or_auto() {
+        assert_eq!(parse_seeds("10"), Ok(SeedsArg::Fixed(10)));
+        assert_eq!(parse_seeds("auto"), Ok(SeedsArg::Auto));
+        assert!(parse_seeds("0").unwrap_err().contains("at least 1"));
+        assert!(parse_seeds("many").unwrap_err().contains("`many`"));
+        assert_eq!(SeedsArg::Auto.to_string(), "auto");
+        assert_eq!(SeedsArg::Fixed(3).to_string(), "3");
+    }
 }

@@ -404,6 +404,9 @@ pub struct Outcome {
     /// Simulation runs the claim's value comes from: its scenario instances times the
     /// seeds, plus one exact-start run per instance.
     pub runs: usize,
+    /// The seeds its values come from (1..=n) and what set their number: fixed, or the
+    /// sequential rule of `--seeds auto` (`crate::sequential`).
+    pub seeds: crate::sequential::Seeds,
     /// Explanation when not reproduced (or a note on the setup), empty otherwise.
     pub explanation: String,
     /// Errors met while running or extracting (one per failing seed).

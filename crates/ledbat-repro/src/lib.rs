@@ -11,6 +11,8 @@
 //! - [`cache`]: the content-addressed cache of runs (keyed by scenario, seed and code
 //!   hashes) and [`progress`]: runs done, time left, and what the runs cost;
 //! - [`atomic`]: atomic file writes (shared with the CLI);
+//! - [`sequential`]: the rule of `--seeds auto` (seeds in rounds until a claim's verdict is
+//!   decided, with its error rate);
 //! - [`stats`]: mean and Student-t confidence intervals over seeds;
 //! - [`plot`]: inline SVG plots; [`report`]: terminal table, JSON, `report.md`, `index.html`.
 
@@ -25,4 +27,5 @@ pub mod plot;
 pub mod progress;
 pub mod report;
 pub mod runner;
+pub mod sequential;
 pub mod stats;

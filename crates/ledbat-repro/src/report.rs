@@ -3,14 +3,18 @@
 
 use crate::claims::{fmt_num, setup_flips, NullOutcome, Outcome, Verdict};
 use crate::plot::Plot;
+use crate::sequential::Stop;
 use serde::Serialize;
 use std::fmt::Write as _;
 
 /// A whole reproduction report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    /// Seeds per scenario (seeds 1..=n).
+    /// Seeds per scenario (seeds 1..=n); under the sequential rule the most any claim got.
     pub seeds: u64,
+    /// The sequential rule that set each claim's seeds (`--seeds auto`); `None`: `seeds`
+    /// for every claim.
+    pub sequential: Option<crate::sequential::Rule>,
     /// Whether the quick (reduced-duration) variants were used.
     pub quick: bool,
     /// The command line that produced the report.
@@ -376,12 +380,87 @@ impl Report {
 
     /// How the report was made: runs, wall clock, threads.
     fn cost_line(&self) -> String {
+        let per = match &self.sequential {
+            None => format!("{} seeds per scenario instance", self.seeds),
+            Some(_) => "each claim's instances for the seeds that decided it".to_string(),
+        };
         format!(
-            "{} simulation runs ({} seeds per scenario instance plus one exact-start run each; \
+            "{} simulation runs ({per} plus one exact-start run each; \
              the null, hinge and setup instances for every seed) in {:.1} s wall clock on {} \
              worker threads",
-            self.runs, self.seeds, self.elapsed_secs, self.threads
+            self.runs, self.elapsed_secs, self.threads
         )
+    }
+
+    /// How many seeds each claim got: `10 seeds per scenario`, or the sequential rule's
+    /// looks and error.
+    fn seeds_phrase(&self) -> String {
+        match &self.sequential {
+            None => format!("{} seeds per scenario", self.seeds),
+            Some(r) => format!(
+                "seeds by the sequential rule (looks at {} seeds, error {} per claim)",
+                r.looks
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                fmt_num(r.alpha)
+            ),
+        }
+    }
+
+    /// Under the sequential rule: how many claims each look decided and which are still
+    /// open at the limit; `None` for a fixed number of seeds.
+    pub fn seeds_line(&self) -> Option<String> {
+        let rule = self.sequential.as_ref()?;
+        let mut parts = Vec::new();
+        for &look in &rule.looks {
+            let n = self
+                .claims
+                .iter()
+                .filter(|o| o.seeds.n == look && o.seeds.stop == Stop::Decided)
+                .count();
+            if n > 0 {
+                parts.push(format!("{n} at {look}"));
+            }
+        }
+        let open: Vec<&str> = self
+            .claims
+            .iter()
+            .filter(|o| o.seeds.stop == Stop::Open)
+            .map(|o| o.id.as_str())
+            .collect();
+        let futile: Vec<String> = self
+            .claims
+            .iter()
+            .filter(|o| o.seeds.stop == Stop::Futile)
+            .map(|o| format!("{} ({})", o.id, o.seeds.n))
+            .collect();
+        let decided = if parts.is_empty() {
+            "no claim decided".to_string()
+        } else {
+            format!("claims decided by seeds: {}", parts.join(", "))
+        };
+        let open = if open.is_empty() {
+            format!("{decided}; none still open at {} seeds", rule.limit())
+        } else {
+            format!(
+                "{decided}; {} still open at {} seeds: {}",
+                open.len(),
+                rule.limit(),
+                open.join(", ")
+            )
+        };
+        Some(if futile.is_empty() {
+            open
+        } else {
+            format!(
+                "{open}; {} stopped open because {} seeds would not decide them either: {}",
+                futile.len(),
+                rule.limit(),
+                futile.join(", ")
+            )
+        })
     }
 
     /// A fixed-width table for the terminal.
@@ -399,7 +478,13 @@ impl Report {
                 o.paper_value.clone(),
                 measured(o),
                 o.tolerance.describe(),
-                o.verdict.label().into(),
+                match o.seeds.stop {
+                    Stop::Fixed => o.verdict.label().into(),
+                    Stop::Decided => format!("{} ({} seeds)", o.verdict.label(), o.seeds.n),
+                    Stop::Open | Stop::Futile => {
+                        format!("{} ({} seeds, open)", o.verdict.label(), o.seeds.n)
+                    }
+                },
             ]);
         }
         let mut w = [0usize; 5];
@@ -426,12 +511,15 @@ impl Report {
         }
         let _ = writeln!(
             s,
-            "\n{} claims, {} seeds{}: {}",
+            "\n{} claims, {}{}: {}",
             self.claims.len(),
-            self.seeds,
+            self.seeds_phrase(),
             if self.quick { " (quick mode)" } else { "" },
             self.tally_line()
         );
+        if let Some(line) = self.seeds_line() {
+            let _ = writeln!(s, "Seeds: {line}.");
+        }
         let _ = writeln!(s, "{}.", self.null_line());
         s
     }
@@ -442,9 +530,9 @@ impl Report {
         let _ = writeln!(s, "# Reproduction of the seed papers' claims\n");
         let _ = writeln!(
             s,
-            "Generated by `{}`: **{} seeds per scenario**{}. {}.\n",
+            "Generated by `{}`: **{}**{}. {}.\n",
             self.command,
-            self.seeds,
+            self.seeds_phrase(),
             if self.quick {
                 ", quick mode (reduced durations, listed per claim)"
             } else {
@@ -463,6 +551,9 @@ impl Report {
             );
         }
         let _ = writeln!(s, "{}\n", RULE_TEXT);
+        if let Some(line) = self.seeds_line() {
+            let _ = writeln!(s, "{SEQUENTIAL_TEXT} Seeds: {line}.\n");
+        }
         self.claims_table_md(&mut s, false);
         if self.tried().count() > 0 {
             let _ = writeln!(s, "\n## The papers' suggestions, tried\n");
@@ -522,6 +613,9 @@ impl Report {
                 }
             );
             let _ = writeln!(s, "- Verdicts: {}", stability(o));
+            if o.seeds.stop != Stop::Fixed {
+                let _ = writeln!(s, "- Seeds: {}", o.seeds.describe());
+            }
             for line in null_details(o) {
                 let _ = writeln!(s, "- {line}");
             }
@@ -576,7 +670,7 @@ impl Report {
                 o.direction.describe(),
                 verdict_label(o),
                 md_escape(&null_cell(o)),
-                o.runs,
+                runs_cell(o),
                 md_escape(&explanation(o)),
             );
         }
@@ -591,9 +685,9 @@ impl Report {
         let _ = writeln!(s, "<h1>Reproduction of the seed papers' claims</h1>");
         let _ = writeln!(
             s,
-            "<p>Generated by <code>{}</code>: <b>{} seeds per scenario</b>{}. {}.<br>Cost: {}.</p>",
+            "<p>Generated by <code>{}</code>: <b>{}</b>{}. {}.<br>Cost: {}.</p>",
             esc(&self.command),
-            self.seeds,
+            esc(&self.seeds_phrase()),
             if self.quick {
                 ", quick mode (reduced durations)"
             } else {
@@ -611,6 +705,9 @@ impl Report {
             );
         }
         let _ = writeln!(s, "<p>{}</p>", esc(RULE_TEXT));
+        if let Some(line) = self.seeds_line() {
+            let _ = writeln!(s, "<p>{} Seeds: {}.</p>", esc(SEQUENTIAL_TEXT), esc(&line));
+        }
         self.claims_table_html(&mut s, false);
         if self.tried().count() > 0 {
             let _ = writeln!(
@@ -644,6 +741,9 @@ impl Report {
                 let _ = writeln!(s, "<p>Quick mode: {}</p>", esc(&o.quick_note));
             }
             let _ = writeln!(s, "<p>Verdicts: {}</p>", esc(&stability(o)));
+            if o.seeds.stop != Stop::Fixed {
+                let _ = writeln!(s, "<p>Seeds: {}</p>", esc(&o.seeds.describe()));
+            }
             for line in null_details(o) {
                 let _ = writeln!(s, "<p>{}</p>", esc(&line));
             }
@@ -705,7 +805,7 @@ impl Report {
                 esc(&o.tolerance.describe()),
                 verdict_label(o),
                 esc(&null_cell(o)),
-                o.runs,
+                esc(&runs_cell(o)),
                 id = esc(&o.id),
             );
         }
@@ -739,6 +839,16 @@ fn setup_line(o: &Outcome) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// The runs column: the runs, and under the sequential rule the seeds that decided the
+/// claim (`42; 5 seeds`) or that it is still open at the limit (`182; 30 seeds, open`).
+fn runs_cell(o: &Outcome) -> String {
+    match o.seeds.stop {
+        Stop::Fixed => o.runs.to_string(),
+        Stop::Decided => format!("{}; {} seeds", o.runs, o.seeds.n),
+        Stop::Open | Stop::Futile => format!("{}; {} seeds, open", o.runs, o.seeds.n),
+    }
 }
 
 /// The verdict, with "(fragile)" when the seeds or the exact-start run disagree with it.
@@ -781,6 +891,9 @@ fn stability(o: &Outcome) -> String {
         if o.fragile { " (fragile)" } else { "" }
     )
 }
+
+/// The sequential rule, stated in a report made with `--seeds auto` (`crate::sequential`).
+pub const SEQUENTIAL_TEXT: &str = "Seeds by the sequential rule: each claim's scenarios run in rounds up to each look (5, 10, 20, 30 seeds); at each look every quantity the verdict reads (the mean, an order's share of seeds, a precondition's mean) gets an interval at the error 0.05 split evenly over the looks and quantities (Bonferroni: 98.75 % Student or Wilson intervals, 99.375 % with a precondition), and the claim stops at the first look where its verdict is the same everywhere on them; from 10 seeds on it also stops, open, where the interval 30 seeds would give with its current mean and spread would still straddle a band end. Repeated confidence intervals: the chance that a decided verdict differs from the one infinitely many seeds would give is at most 5 % per claim. A claim open when it stops keeps the verdict of its mean, with no such bound. Its null and setup runs use the same seeds.";
 
 /// The verdict rule, stated once in every report.
 pub const RULE_TEXT: &str = "Verdict rule: reproduced = the mean over seeds lies in the tolerance band (the paper's value widened by a tolerance fixed per claim before running, stated with its reason); differs = outside the band but the qualitative direction of the claim holds; not reproduced = the direction fails; not run = the scenario could not be simulated (error shown); not testable in this model = the model fixes the value whatever the run (the reason is given), so the claim shows its value and is counted apart; inconclusive = the scenario cannot show the effect: a precondition the claim declares on its own runs (\"the queue reaches TARGET\") fails, so its value says nothing either way and is counted apart, never as not reproduced. An order (\"X finishes first\") is decided in each seed: its value is the share of seeds that show it, with a Wilson 95 % interval. Confidence intervals of means are 95 % Student t over seeds; every seed draws its own flow start times (and the scenario's other random elements). Fragile = some seed's value alone, one run with the exact start times, or the claim run the paper's way where its scenario departs from the paper in a way that could change the verdict (docs/repro/setup.md), gets another verdict than the mean; a claim whose result hinges on a choice the paper leaves open is fragile whatever the other choice gives, and the report shows that other choice's verdict.";
@@ -868,6 +981,10 @@ mod tests {
             exact_start: Some((0.65, verdict)),
             fragile: false,
             runs: 3,
+            seeds: crate::sequential::Seeds {
+                n: 2,
+                stop: Stop::Fixed,
+            },
             explanation: String::new(),
             errors: vec![],
             setup_runs: vec![],
@@ -885,6 +1002,7 @@ mod tests {
     fn report() -> Report {
         Report {
             seeds: 2,
+            sequential: None,
             quick: false,
             command: "ledbat repro --seeds 2".into(),
             claims: vec![outcome(Verdict::Reproduced), outcome(Verdict::NotRun)],
@@ -916,6 +1034,54 @@ mod tests {
             2
         );
         assert!(md.contains("LEDBAT \\| NewReno"), "pipes escaped");
+    }
+
+    #[test]
+    fn a_sequential_report_says_per_claim_how_many_seeds_decided_it() {
+        use crate::sequential::{Rule, Seeds};
+        let mut r = report();
+        r.sequential = Some(Rule::default());
+        r.seeds = 30;
+        r.claims[0].seeds = Seeds {
+            n: 5,
+            stop: Stop::Decided,
+        };
+        r.claims[0].runs = 6;
+        r.claims[1].id = "s003-open".into();
+        r.claims[1].seeds = Seeds {
+            n: 30,
+            stop: Stop::Open,
+        };
+        let line = r.seeds_line().unwrap();
+        assert_eq!(
+            line,
+            "claims decided by seeds: 1 at 5; 1 still open at 30 seeds: s003-open"
+        );
+        let md = r.to_markdown();
+        assert!(
+            md.contains("**seeds by the sequential rule (looks at 5, 10, 20, 30 seeds, error 0.05 per claim)**"),
+            "{md}"
+        );
+        assert!(md.contains(&format!("Seeds: {line}.")), "{md}");
+        assert!(md.contains("| 6; 5 seeds |"), "{md}");
+        assert!(md.contains("- Seeds: 5 seeds (decided by the sequential rule)"));
+        assert!(md.contains("- Seeds: 30 seeds (still open at the sequential rule's limit)"));
+        let html = r.to_html();
+        assert!(html.contains("<td>6; 5 seeds</td>"), "{html}");
+        assert!(html.contains(&format!("Seeds: {line}.")));
+        let term = r.to_terminal();
+        assert!(term.contains("reproduced (5 seeds)"), "{term}");
+        assert!(term.contains("not run (30 seeds, open)"), "{term}");
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(
+            v["claims"][0]["seeds"],
+            serde_json::json!({"n": 5, "stop": "decided"})
+        );
+        assert_eq!(v["claims"][1]["seeds"]["stop"], "open");
+        assert_eq!(v["sequential"]["looks"], serde_json::json!([5, 10, 20, 30]));
+        // A fixed count says nothing per claim beyond the header.
+        let md = report().to_markdown();
+        assert!(!md.contains("- Seeds:") && report().seeds_line().is_none());
     }
 
     #[test]

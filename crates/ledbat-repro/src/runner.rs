@@ -13,10 +13,11 @@ use crate::claims::{
 use crate::coverage::{Map, Risk};
 use crate::plot::{HBand, Plot, Series};
 use crate::report::Report;
+use crate::sequential::{self, Rule, Seeds, Stop};
 use crate::stats::Summary;
 use ledbat_sim::{RunResult, Scenario};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// What to run.
@@ -24,8 +25,11 @@ use std::path::PathBuf;
 pub struct Options {
     /// Directory holding `seed000/` .. `seed004/`.
     pub scenarios_dir: PathBuf,
-    /// Seeds per scenario (seeds 1..=n). Default 10.
+    /// Seeds per scenario (seeds 1..=n). Default 10. Ignored under `sequential`.
     pub seeds: u64,
+    /// Seeds in rounds by the sequential rule (`--seeds auto`) instead of `seeds`: each
+    /// claim stops at the first look where its verdict is decided ([`crate::sequential`]).
+    pub sequential: Option<Rule>,
     /// Use the reduced variants of [`catalog::QUICK`].
     pub quick: bool,
     /// Claim ids, id prefixes or paper names (`seed003`); empty = all.
@@ -41,6 +45,7 @@ impl Default for Options {
         Options {
             scenarios_dir: PathBuf::from("scenarios"),
             seeds: 10,
+            sequential: None,
             quick: false,
             select: Vec::new(),
             progress: false,
@@ -98,13 +103,16 @@ type RunMap<K> = BTreeMap<K, Result<RunResult, String>>;
 
 /// What [`simulate`] produced.
 pub struct Results {
-    /// Every scenario instance for seeds 1..=n, as written (start times drawn from the seed).
+    /// Every scenario instance for the seeds its claims needed, as written (start times
+    /// drawn from the seed): seeds 1..=n, n the largest of its claims' [`Seeds`].
     pub seeded: RunMap<(ScenarioRef, u64)>,
     /// Every scenario instance once more with the exact start times (every flow's
     /// `start_jitter` 0), seed 1: the reference for fragility ([`crate::claims`]).
     pub exact: RunMap<ScenarioRef>,
     /// Runs, cache hits, wall and CPU time.
     pub cost: crate::progress::Summary,
+    /// The seeds each claim's values come from, by claim id.
+    pub seeds: BTreeMap<&'static str, Seeds>,
 }
 
 impl Results {
@@ -116,6 +124,14 @@ impl Results {
     /// Whether nothing was simulated.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The seeds `claim`'s values come from (seeds 1..=n).
+    pub fn seeds_of(&self, claim: &Claim) -> Seeds {
+        self.seeds.get(claim.id).copied().unwrap_or(Seeds {
+            n: 0,
+            stop: Stop::Fixed,
+        })
     }
 }
 
@@ -194,8 +210,33 @@ pub fn coverage_map() -> Map {
     Map::load().unwrap_or_else(|e| panic!("the compiled-in coverage map: {e}"))
 }
 
-/// Simulates every distinct scenario instance of `claims` for seeds 1..=n, and once with the
-/// exact start times; and each claim's setup variants for seeds 1..=n.
+/// Every scenario instance `claim` needs for each seed: its own scenarios, its setup
+/// variants' and its null's.
+fn seeded_instances(claim: &Claim, map: &Map) -> Vec<ScenarioRef> {
+    claim
+        .scenarios
+        .iter()
+        .cloned()
+        .chain(
+            setup_variants(claim, map)
+                .into_iter()
+                .flat_map(|v| v.scenarios),
+        )
+        .chain(claim.null_scenarios().into_iter().flatten())
+        .collect()
+}
+
+/// One simulation: `sc` for `seed` (the one place a run is made; the cache calls it on a
+/// miss).
+fn run_one(sref: &ScenarioRef, sc: &Scenario, seed: u64) -> Result<RunResult, String> {
+    ledbat_sim::run(sc, seed).map_err(|e| format!("{}: {e}", sref.label()))
+}
+
+/// Simulates every distinct scenario instance of `claims` once with the exact start times,
+/// and every instance a claim needs (its own, its setup variants', its null's) for seeds
+/// 1..=n: n = `opts.seeds` for every claim, or under `opts.sequential` each claim's
+/// stopping look, the instances run in rounds up to each look while any of their claims is
+/// still open ([`crate::sequential`]).
 pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
     let map = coverage_map();
     let mut refs: Vec<ScenarioRef> = claims
@@ -204,17 +245,27 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         .collect();
     refs.sort();
     refs.dedup();
+    let n_base = refs.len();
     let mut variants: Vec<ScenarioRef> = claims
         .iter()
-        .flat_map(|c| setup_variants(c, &map))
-        .flat_map(|v| v.scenarios)
-        .chain(claims.iter().filter_map(Claim::null_scenarios).flatten())
-        .filter(|r| refs.binary_search(r).is_err())
+        .flat_map(|c| seeded_instances(c, &map))
+        .filter(|r| refs[..n_base].binary_search(r).is_err())
         .collect();
     variants.sort();
     variants.dedup();
-    let n_base = refs.len();
     refs.extend(variants);
+    let index: BTreeMap<&ScenarioRef, usize> =
+        refs.iter().enumerate().map(|(i, r)| (r, i)).collect();
+    // The instances each claim needs for each seed, as indices of `loaded`.
+    let needs: Vec<Vec<usize>> = claims
+        .iter()
+        .map(|c| {
+            let mut v: Vec<usize> = seeded_instances(c, &map).iter().map(|r| index[r]).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect();
     // (instance, as written, with the exact start times)
     type Loaded = (
         ScenarioRef,
@@ -222,63 +273,270 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         Result<Scenario, String>,
     );
     let loaded: Vec<Loaded> = refs
-        .into_iter()
-        .map(|r| {
-            let s = load(opts, &r);
-            let exact = s.clone().map(exact_starts);
-            (r, s, exact)
-        })
-        .collect();
-    // `None`: the exact-start run (seed 1).
-    let jobs: Vec<(usize, Option<u64>)> = (0..loaded.len())
-        .flat_map(|i| {
-            (1..=opts.seeds)
-                .map(move |s| (i, Some(s)))
-                .chain((i < n_base).then_some((i, None)))
-        })
-        .collect();
-    let weights: Vec<f64> = loaded
         .iter()
-        .map(|l| l.1.as_ref().map_or(1.0, crate::progress::cost))
-        .collect();
-    let progress =
-        crate::progress::Progress::new(opts.progress, weights, jobs.iter().map(|&(i, _)| i));
-    let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> = jobs
-        .par_iter()
-        .map(|&(i, seed)| {
-            let (sref, sc, exact) = &loaded[i];
-            let sc = if seed.is_some() { sc } else { exact };
-            let t0 = std::time::Instant::now();
-            let (res, cached) = match sc {
-                Ok(sc) => crate::cache::run_with(
-                    opts.cache.as_deref(),
-                    sc,
-                    seed.unwrap_or(1),
-                    seed.is_none(),
-                    || {
-                        ledbat_sim::run(sc, seed.unwrap_or(1))
-                            .map_err(|e| format!("{}: {e}", sref.label()))
-                    },
-                ),
-                Err(e) => (Err(e.clone()), false),
-            };
-            progress.done(i, t0.elapsed().as_secs_f64(), cached);
-            (i, seed, res)
+        .map(|r| {
+            let s = load(opts, r);
+            let exact = s.clone().map(exact_starts);
+            (r.clone(), s, exact)
         })
         .collect();
     let mut results = Results {
         seeded: BTreeMap::new(),
         exact: BTreeMap::new(),
-        cost: progress.finish(),
+        cost: crate::progress::Summary {
+            runs: 0,
+            hits: 0,
+            wall_s: 0.0,
+            cpu_s: None,
+        },
+        seeds: BTreeMap::new(),
     };
-    for (i, seed, res) in out {
-        let sref = loaded[i].0.clone();
-        match seed {
-            Some(s) => results.seeded.insert((sref, s), res),
-            None => results.exact.insert(sref, res),
-        };
+    let weights: Vec<f64> = loaded
+        .iter()
+        .map(|l| l.1.as_ref().map_or(1.0, crate::progress::cost))
+        .collect();
+    let start = std::time::Instant::now();
+    let cpu_start = crate::progress::cpu_time();
+    // Runs `jobs` in parallel (`None`: the exact-start run, seed 1) into `results`, each
+    // through the run cache, with one progress display per round.
+    let run_jobs = |jobs: Vec<(usize, Option<u64>)>, results: &mut Results, what: &str| {
+        if opts.progress && !what.is_empty() {
+            eprintln!("repro: {what}");
+        }
+        let progress = crate::progress::Progress::new(
+            opts.progress,
+            weights.clone(),
+            jobs.iter().map(|&(i, _)| i),
+        );
+        let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> = jobs
+            .par_iter()
+            .map(|&(i, seed)| {
+                let (sref, sc, exact) = &loaded[i];
+                let sc = if seed.is_some() { sc } else { exact };
+                let t0 = std::time::Instant::now();
+                let (res, cached) = match sc {
+                    Ok(sc) => crate::cache::run_with(
+                        opts.cache.as_deref(),
+                        sc,
+                        seed.unwrap_or(1),
+                        seed.is_none(),
+                        || run_one(sref, sc, seed.unwrap_or(1)),
+                    ),
+                    Err(e) => (Err(e.clone()), false),
+                };
+                progress.done(i, t0.elapsed().as_secs_f64(), cached);
+                (i, seed, res)
+            })
+            .collect();
+        let round = progress.finish();
+        results.cost.runs += round.runs;
+        results.cost.hits += round.hits;
+        results.cost.wall_s = start.elapsed().as_secs_f64();
+        results.cost.cpu_s = cpu_start
+            .zip(crate::progress::cpu_time())
+            .map(|(a, b)| b.saturating_sub(a).as_secs_f64());
+        for (i, seed, res) in out {
+            let sref = loaded[i].0.clone();
+            match seed {
+                Some(s) => results.seeded.insert((sref, s), res),
+                None => results.exact.insert(sref, res),
+            };
+        }
+    };
+    let exact_jobs = (0..n_base).map(|i| (i, None));
+    let Some(rule) = &opts.sequential else {
+        let mut seeded: BTreeSet<usize> = BTreeSet::new();
+        seeded.extend(needs.iter().flatten());
+        let jobs = exact_jobs
+            .chain(
+                seeded
+                    .iter()
+                    .flat_map(|&i| (1..=opts.seeds).map(move |s| (i, Some(s)))),
+            )
+            .collect();
+        run_jobs(jobs, &mut results, "");
+        for c in claims {
+            results.seeds.insert(
+                c.id,
+                Seeds {
+                    n: opts.seeds,
+                    stop: Stop::Fixed,
+                },
+            );
+        }
+        return results;
+    };
+    let mut open: Vec<usize> = (0..claims.len()).collect();
+    let mut ran: BTreeMap<usize, u64> = BTreeMap::new();
+    let mut jobs: Vec<(usize, Option<u64>)> = exact_jobs.collect();
+    for (k, &look) in rule.looks.iter().enumerate() {
+        // Every instance an open claim needs, up to this look's seeds.
+        let mut want: BTreeSet<usize> = BTreeSet::new();
+        want.extend(open.iter().flat_map(|&c| needs[c].iter().copied()));
+        for i in want {
+            let from = ran.get(&i).copied().unwrap_or(0);
+            jobs.extend((from + 1..=look).map(|s| (i, Some(s))));
+            ran.insert(i, look.max(from));
+        }
+        let what = format!("seeds to {look}, {} claims open", open.len());
+        run_jobs(std::mem::take(&mut jobs), &mut results, &what);
+        let last = k + 1 == rule.looks.len();
+        open.retain(|&c| {
+            let stop = match decide(rule, &claims[c], &results, look) {
+                Decision::Decided => Stop::Decided,
+                Decision::Futile if !last => Stop::Futile,
+                Decision::Futile | Decision::Open if last => Stop::Open,
+                _ => return true,
+            };
+            results.seeds.insert(claims[c].id, Seeds { n: look, stop });
+            false
+        });
+        if open.is_empty() {
+            break;
+        }
     }
     results
+}
+
+/// The finite values of `claim`'s metric on `scenarios` for seeds 1..=n, by seed (seeds
+/// whose runs or extraction failed left out).
+fn seed_values(
+    claim: &Claim,
+    scenarios: &[ScenarioRef],
+    results: &Results,
+    n: u64,
+) -> Vec<(u64, f64)> {
+    let c = Claim {
+        scenarios: scenarios.to_vec(),
+        ..claim.clone()
+    };
+    (1..=n)
+        .filter_map(|seed| {
+            let runs = claim_runs(&c, |s| results.seeded.get(&(s.clone(), seed))).ok()?;
+            let v = (c.extract)(&runs).ok().filter(|v| v.is_finite())?;
+            Some((seed, v))
+        })
+        .collect()
+}
+
+/// The interval of the quantity `values` give a verdict on, at two-sided error `err`: the
+/// share of seeds that show an order (Wilson), else the mean (Student).
+fn interval(claim: &Claim, values: &[f64], err: f64) -> Option<(f64, f64)> {
+    match claim.form {
+        crate::catalog::Form::Order { .. } => {
+            let hits = values
+                .iter()
+                .filter(|v| claim.form.shows_order(**v) == Some(true))
+                .count();
+            sequential::share_interval(hits, values.len(), err)
+        }
+        _ => sequential::mean_interval(values, err),
+    }
+}
+
+/// The finite ends of `bands`, where a verdict read from them can change.
+fn band_ends(bands: &[&crate::claims::Band]) -> Vec<f64> {
+    bands
+        .iter()
+        .flat_map(|b| {
+            let (lo, hi) = b.interval();
+            [lo, hi]
+        })
+        .filter(|x| x.is_finite())
+        .collect()
+}
+
+/// What the sequential rule says of a claim at a look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decision {
+    /// The verdict is the same on every interval: stop.
+    Decided,
+    /// Not yet: more seeds may decide it.
+    Open,
+    /// Not yet, and the interval the limit would give around the current mean with the
+    /// current spread would still hold a band end: stop (non-binding futility).
+    Futile,
+}
+
+/// What the sequential rule says of `claim` at `n` seeds: decided when its verdict is the
+/// same on the whole interval of each quantity it reads ([`crate::sequential`]); futile when
+/// the value's interval projected to the limit still is not.
+fn decide(rule: &Rule, claim: &Claim, results: &Results, n: u64) -> Decision {
+    if claim.untestable.is_some() {
+        return Decision::Decided;
+    }
+    let values: Vec<f64> = seed_values(claim, &claim.scenarios, results, n)
+        .into_iter()
+        .map(|v| v.1)
+        .collect();
+    if values.is_empty() {
+        // not run: no seed gave a value
+        return Decision::Decided;
+    }
+    let err = rule.per_interval(1 + usize::from(claim.precondition.is_some()));
+    let ends = band_ends(&[&claim.tolerance, &claim.direction]);
+    let judge = |x: f64| Verdict::judge(x, &claim.tolerance, &claim.direction);
+    let on = |iv: Option<(f64, f64)>| {
+        iv.is_some_and(|(lo, hi)| sequential::settled(lo, hi, &ends, judge))
+    };
+    let value = if on(interval(claim, &values, err)) {
+        Decision::Decided
+    } else if n >= rule.futile_from
+        && values.len() >= 2
+        && !on(projected(claim, &values, err, rule.limit()))
+    {
+        Decision::Futile
+    } else {
+        Decision::Open
+    };
+    let Some(p) = &claim.precondition else {
+        return value;
+    };
+    let c = Claim {
+        extract: p.extract,
+        ..claim.clone()
+    };
+    let pv: Vec<f64> = seed_values(&c, &claim.scenarios, results, n)
+        .into_iter()
+        .map(|v| v.1)
+        .collect();
+    match sequential::mean_interval(&pv, err) {
+        // Decided failing: inconclusive whatever the value; decided holding: the value's.
+        Some((lo, hi))
+            if sequential::settled(lo, hi, &band_ends(&[&p.band]), |x| p.band.holds(x)) =>
+        {
+            if p.band.holds(lo) {
+                value
+            } else {
+                Decision::Decided
+            }
+        }
+        _ => Decision::Open,
+    }
+}
+
+/// The interval `values` would give at `limit` seeds with the same mean and spread (the
+/// same share, for an order): `mean +- t(1 - e/2, N-1) s / sqrt(N)`, or Wilson's at
+/// `round(p N)` of `N`.
+fn projected(claim: &Claim, values: &[f64], err: f64, limit: u64) -> Option<(f64, f64)> {
+    let n = limit as usize;
+    match claim.form {
+        crate::catalog::Form::Order { .. } => {
+            let hits = values
+                .iter()
+                .filter(|v| claim.form.shows_order(**v) == Some(true))
+                .count();
+            let at = (hits as f64 / values.len() as f64 * n as f64).round() as usize;
+            sequential::share_interval(at, n, err)
+        }
+        _ => {
+            let m = crate::stats::mean(values);
+            let half = sequential::t_quantile(1.0 - err / 2.0, n.max(2) - 1)
+                * crate::stats::sample_sd(values)
+                / (n as f64).sqrt();
+            half.is_finite().then_some((m - half, m + half))
+        }
+    }
 }
 
 /// How many distinct scenario instances `claim` reads.
@@ -305,22 +563,17 @@ fn claim_runs<'r>(
         .collect()
 }
 
-/// The mean over seeds of `claim`'s metric on `scenarios` (its own, or a setup variant's).
+/// The mean over seeds 1..=n of `claim`'s metric on `scenarios` (its own, or a setup
+/// variant's).
 fn mean_over_seeds(
-    opts: &Options,
+    n: u64,
     claim: &Claim,
     scenarios: &[ScenarioRef],
     results: &Results,
 ) -> Option<f64> {
-    let c = Claim {
-        scenarios: scenarios.to_vec(),
-        ..claim.clone()
-    };
-    let v: Vec<f64> = (1..=opts.seeds)
-        .filter_map(|seed| {
-            let runs = claim_runs(&c, |s| results.seeded.get(&(s.clone(), seed))).ok()?;
-            (c.extract)(&runs).ok().filter(|v| v.is_finite())
-        })
+    let v: Vec<f64> = seed_values(claim, scenarios, results, n)
+        .into_iter()
+        .map(|v| v.1)
         .collect();
     aggregate(claim, &v).map(|s| s.mean)
 }
@@ -362,7 +615,8 @@ pub fn evaluate(
     let mut values = Vec::new();
     let mut errors = Vec::new();
     let mut first_runs: Option<Vec<&RunResult>> = None;
-    for seed in 1..=opts.seeds {
+    let seeds = results.seeds_of(claim);
+    for seed in 1..=seeds.n {
         let runs = match claim_runs(claim, |s| results.seeded.get(&(s.clone(), seed))) {
             Ok(r) => r,
             Err(e) => {
@@ -389,7 +643,7 @@ pub fn evaluate(
             form: crate::catalog::Form::Value,
             ..claim.clone()
         };
-        let mean = mean_over_seeds(opts, &c, &claim.scenarios, results);
+        let mean = mean_over_seeds(seeds.n, &c, &claim.scenarios, results);
         PreconditionOutcome {
             what: p.what.into(),
             band: p.band.clone(),
@@ -417,7 +671,7 @@ pub fn evaluate(
     let setup_runs: Vec<SetupRun> = variants
         .iter()
         .map(|v| {
-            let mean = mean_over_seeds(opts, claim, &v.scenarios, results);
+            let mean = mean_over_seeds(seeds.n, claim, &v.scenarios, results);
             SetupRun {
                 param: v.param.clone(),
                 alt: v.alt.clone(),
@@ -434,7 +688,7 @@ pub fn evaluate(
                         extract: m.extract,
                         ..claim.clone()
                     };
-                    let mean = mean_over_seeds(opts, &c, &claim.scenarios, results);
+                    let mean = mean_over_seeds(seeds.n, &c, &claim.scenarios, results);
                     SetupRun {
                         param: m.param.into(),
                         alt: vec![m.what.into()],
@@ -448,7 +702,7 @@ pub fn evaluate(
         Null::Unset => None,
         Null::Run { setup, .. } | Null::Scenarios { setup, .. } => {
             let scenarios = claim.null_scenarios().unwrap_or_default();
-            let mean = mean_over_seeds(opts, claim, &scenarios, results);
+            let mean = mean_over_seeds(seeds.n, claim, &scenarios, results);
             Some(NullOutcome::Run {
                 setup: setup.to_string(),
                 scenarios: scenarios.iter().map(ScenarioRef::label).collect(),
@@ -537,10 +791,11 @@ pub fn evaluate(
         seed_verdicts,
         exact_start,
         fragile,
-        runs: distinct_instances(claim) * (opts.seeds as usize + 1)
+        runs: distinct_instances(claim) * (seeds.n as usize + 1)
             + (variants.len() + usize::from(claim.null_scenarios().is_some()))
                 * distinct_instances(claim)
-                * opts.seeds as usize,
+                * seeds.n as usize,
+        seeds,
         explanation: claim.explanation.into(),
         errors,
         setup_runs,
@@ -585,14 +840,17 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         o.explanation = e;
     }
     let fluid_ref = ScenarioRef::file("seed003/fledbat-fluid.toml");
-    let fluid_runs: Vec<&RunResult> = (1..=opts.seeds)
-        .filter_map(|s| {
-            results
-                .seeded
-                .get(&(fluid_ref.clone(), s))
-                .and_then(|r| r.as_ref().ok())
-        })
+    let fluid_runs: Vec<&RunResult> = results
+        .seeded
+        .range((fluid_ref.clone(), 1)..=(fluid_ref.clone(), u64::MAX))
+        .filter_map(|(_, r)| r.as_ref().ok())
         .collect();
+    let outcomes_max_seeds = results
+        .seeds
+        .values()
+        .map(|s| s.n)
+        .max()
+        .unwrap_or(opts.seeds);
     let sections = vec![
         crate::fluid_compare::section(&fluid_runs),
         bed_section(),
@@ -601,7 +859,8 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
     Ok(Report {
         runs: results.len(),
         threads: rayon::current_num_threads(),
-        seeds: opts.seeds,
+        seeds: outcomes_max_seeds,
+        sequential: opts.sequential.clone(),
         quick: opts.quick,
         command: command.into(),
         claims: outcomes,
@@ -803,6 +1062,180 @@ mod tests {
         let o = evaluate_alone(&with(Band::AtMost { bound: 25.0 }));
         assert_eq!(o.verdict, Verdict::Reproduced);
         assert!(o.precondition.unwrap().holds);
+    }
+
+    /// `opts` for the source tree's scenarios under the sequential rule with `looks`.
+    fn sequential_opts(looks: &[u64]) -> Options {
+        Options {
+            scenarios_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios"),
+            sequential: Some(Rule {
+                looks: looks.to_vec(),
+                alpha: 0.05,
+                futile_from: 0,
+            }),
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn a_value_equal_in_every_seed_is_decided_at_the_first_look_with_its_null() {
+        // The duration is 2 s in every seed: a zero-width interval inside the band.
+        let claim = duration_claim(None);
+        let opts = sequential_opts(&[3, 5]);
+        let results = simulate(&opts, std::slice::from_ref(&claim));
+        let want = Seeds {
+            n: 3,
+            stop: Stop::Decided,
+        };
+        assert_eq!(results.seeds_of(&claim), want);
+        // own instance: 3 seeds + exact start; the null's (3 s): the same 3 seeds
+        assert_eq!(results.len(), 7);
+        let (o, _) = evaluate(&opts, &claim, &coverage_map(), &results);
+        assert_eq!(
+            (o.verdict, o.seeds, o.runs, o.values.len()),
+            (Verdict::Reproduced, want, 7, 3)
+        );
+        let Some(NullOutcome::Run { mean, .. }) = o.null else {
+            panic!("{:?}", o.null)
+        };
+        assert_eq!(mean, Some(3.0));
+    }
+
+    /// A claim on a 1-s run whose value is the seed's number: 1, 2, .., n.
+    fn seed_number_claim(id: &'static str, tolerance: crate::claims::Band) -> Claim {
+        use crate::claims::Band;
+        Claim {
+            scenarios: vec![ScenarioRef::with(
+                "seed003/ledbat-newreno.toml",
+                &["duration=1s", "warmup=0s"],
+            )],
+            extract: |r| Ok(r[0].seed as f64),
+            tolerance,
+            direction: Band::AtMost { bound: 100.0 },
+            form: crate::catalog::Form::Value,
+            null: Null::None { reason: "a test" },
+            ..Claim::base(id)
+        }
+    }
+
+    #[test]
+    fn a_knife_edge_goes_on_to_the_look_that_decides_it_and_a_shared_instance_runs_that_long() {
+        use crate::claims::Band;
+        // Values 1..=n, band "<= 1". Error 0.05 / 3 looks = 1/60 per interval;
+        // t(1 - 1/120, 9) < 3 since P(|T| <= 3) = 0.98504 > 59/60 = 0.98333 (nu = 9), and
+        // t(1 - 1/120, 4) > 3.5 since P(|T| <= 3.5) = 0.9751 < 59/60 (nu = 4).
+        // n = 3: mean 2, s = 1; t(1 - 1/120, 2) = 7.65 (t / sqrt(2 + t^2) = 59/60): 2 +- 4.42
+        //   holds 1: not decided; at 10 seeds 2 +- (< 3 / sqrt 10 = 0.95) would not: open.
+        // n = 5: mean 3, s = 1.5811: 3 +- (> 3.5 * 1.5811 / sqrt 5 = 2.47) holds 1; at 10
+        //   seeds 3 +- (< 3 * 1.5811 / sqrt 10 = 1.5) would not: open.
+        // n = 10: mean 5.5, s = 3.0277: 5.5 +- (< 3 * 3.0277 / sqrt 10 = 2.87), all in
+        //   (1, 100]: differs throughout: decided.
+        assert!(sequential::t_two_sided(3.0, 9) > 59.0 / 60.0);
+        assert!(sequential::t_two_sided(3.5, 4) < 59.0 / 60.0);
+        let edge = seed_number_claim("s003-edge", Band::AtMost { bound: 1.0 });
+        // Values far inside "<= 1000" from the first look on, on the same instance.
+        let easy = seed_number_claim("s003-easy", Band::AtMost { bound: 1000.0 });
+        let opts = sequential_opts(&[3, 5, 10]);
+        let claims = [edge.clone(), easy.clone()];
+        let results = simulate(&opts, &claims);
+        let seeds = |n, stop| Seeds { n, stop };
+        assert_eq!(results.seeds_of(&edge), seeds(10, Stop::Decided));
+        assert_eq!(results.seeds_of(&easy), seeds(3, Stop::Decided));
+        // One instance: 10 seeds (while the edge was open) and the exact-start run.
+        assert_eq!(results.len(), 11);
+        let (o, _) = evaluate(&opts, &easy, &coverage_map(), &results);
+        assert_eq!(o.values.len(), 3, "the easy claim reads only its own seeds");
+        let (o, _) = evaluate(&opts, &edge, &coverage_map(), &results);
+        assert_eq!((o.verdict, o.values.len()), (Verdict::Differs, 10));
+    }
+
+    #[test]
+    fn a_knife_edge_the_limit_cannot_decide_stops_early_as_futile() {
+        use crate::claims::Band;
+        // Looks 3 and 5: 0.025 per interval. n = 3: 2 +- t(0.9875, 2) / sqrt 3 = 2 +- 3.58
+        // holds 1; at 5 seeds 2 +- t(0.9875, 4) / sqrt 5 = 2 +- 1.56 (t = 3.495, > 2.3 since
+        // P(|T| <= 2.3) < 0.975) would still hold 1: futile at 3.
+        assert!(sequential::t_two_sided(2.3, 4) < 0.975);
+        let edge = seed_number_claim("s003-edge", Band::AtMost { bound: 1.0 });
+        let opts = sequential_opts(&[3, 5]);
+        let results = simulate(&opts, std::slice::from_ref(&edge));
+        let want = Seeds {
+            n: 3,
+            stop: Stop::Futile,
+        };
+        assert_eq!(results.seeds_of(&edge), want);
+        assert_eq!(results.len(), 4);
+        let (o, _) = evaluate(&opts, &edge, &coverage_map(), &results);
+        assert_eq!((o.verdict, o.seeds), (Verdict::Differs, want), "the mean 2");
+    }
+
+    #[test]
+    fn a_claim_still_open_at_the_limit_keeps_its_means_verdict() {
+        use crate::claims::Band;
+        // Values 1, 2, 3, then 30: against "<= 5" with looks 3 and 5 (0.025 each).
+        // n = 3: 2 +- 3.58 holds 5; at 5 seeds 2 +- 1.56 would not: open.
+        // n = 5: 1, 2, 3, 30, 30: mean 13.2, s = sqrt(942.8 / 4) = 15.35, half 3.495 *
+        //   15.35 / sqrt 5 = 24.0: holds 5, and it is the last look: open at the limit.
+        let claim = Claim {
+            extract: |r| {
+                Ok(if r[0].seed <= 3 {
+                    r[0].seed as f64
+                } else {
+                    30.0
+                })
+            },
+            ..seed_number_claim("s003-open", Band::AtMost { bound: 5.0 })
+        };
+        let opts = sequential_opts(&[3, 5]);
+        let results = simulate(&opts, std::slice::from_ref(&claim));
+        let want = Seeds {
+            n: 5,
+            stop: Stop::Open,
+        };
+        assert_eq!(results.seeds_of(&claim), want);
+        let (o, _) = evaluate(&opts, &claim, &coverage_map(), &results);
+        assert_eq!(
+            (o.verdict, o.seeds),
+            (Verdict::Differs, want),
+            "the mean 13.2"
+        );
+    }
+
+    #[test]
+    fn a_precondition_decided_failing_decides_the_claim_whatever_its_value() {
+        use crate::claims::Band;
+        let with = |band| Claim {
+            precondition: Some(crate::catalog::Precondition {
+                what: "the queue reaches TARGET",
+                extract: |_| Ok(3.0),
+                band,
+            }),
+            // on the knife edge at 3 seeds (values 1, 2, 3 against "<= 2")
+            ..seed_number_claim("s003-edge", Band::AtMost { bound: 2.0 })
+        };
+        let r = Rule {
+            looks: vec![3, 5],
+            alpha: 0.05,
+            futile_from: 0,
+        };
+        let late = Rule {
+            futile_from: 5,
+            ..r.clone()
+        };
+        let opts = sequential_opts(&r.looks);
+        let claim = with(Band::AtLeast { bound: 25.0 });
+        let results = simulate(&opts, std::slice::from_ref(&claim));
+        assert_eq!(
+            decide(&r, &claim, &results, 3),
+            Decision::Decided,
+            "fails everywhere: inconclusive"
+        );
+        // Holding, the value decides: 1, 2, 3 against "<= 2" at 0.05 / 4 per interval,
+        // 2 +- t(0.99375, 4) / sqrt 5 at 5 seeds (t > 2.3) still holds 2: futile.
+        let claim = with(Band::AtMost { bound: 25.0 });
+        assert_eq!(decide(&r, &claim, &results, 3), Decision::Futile);
+        // Not before the rule's first futile look.
+        assert_eq!(decide(&late, &claim, &results, 3), Decision::Open);
     }
 
     #[test]

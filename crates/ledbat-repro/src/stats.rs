@@ -54,19 +54,14 @@ impl Summary {
         if n == 0 || hits > n {
             return None;
         }
-        let (k, nf) = (hits as f64, n as f64);
-        let p = k / nf;
-        let z = 1.959_963_985_f64;
-        let z2 = z * z;
-        let centre = (p + z2 / (2.0 * nf)) / (1.0 + z2 / nf);
-        let half = z * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt() / (1.0 + z2 / nf);
+        let (ci_lo, ci_hi) = wilson(hits, n, 1.959_963_985);
         let ind: Vec<f64> = (0..n).map(|i| f64::from(u8::from(i < hits))).collect();
         Some(Summary {
             n,
-            mean: p,
+            mean: hits as f64 / n as f64,
             sd: sample_sd(&ind),
-            ci_lo: (centre - half).max(0.0),
-            ci_hi: (centre + half).min(1.0),
+            ci_lo,
+            ci_hi,
         })
     }
 
@@ -74,6 +69,17 @@ impl Summary {
     pub fn half_width(&self) -> f64 {
         (self.ci_hi - self.ci_lo) / 2.0
     }
+}
+
+/// Wilson's score interval of the share `hits / n` (`n > 0`) for the normal quantile `z`:
+/// `(p + z²/2n ± z sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`, clipped to [0, 1].
+pub fn wilson(hits: usize, n: usize, z: f64) -> (f64, f64) {
+    let (k, nf) = (hits as f64, n as f64);
+    let p = k / nf;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * nf)) / (1.0 + z2 / nf);
+    let half = z * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt() / (1.0 + z2 / nf);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// Arithmetic mean ([`ledbat_sim::stats::mean`]), NaN for an empty slice: a claim's

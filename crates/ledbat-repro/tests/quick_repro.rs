@@ -16,7 +16,7 @@ fn every_claim_runs_in_quick_mode_and_the_reports_render() {
         quick: true,
         select: Vec::new(),
         progress: false,
-        cache: None,
+        ..Options::default()
     };
     let report = run(&opts, "ledbat repro --quick --seeds 2").unwrap();
     let mut bad = Vec::new();
@@ -84,7 +84,7 @@ fn the_same_seeds_give_the_same_report() {
         quick: true,
         select: vec!["seed003".into()],
         progress: false,
-        cache: None,
+        ..Options::default()
     };
     let a = run(&opts, "x").unwrap().to_json();
     let b = run(&opts, "x").unwrap().to_json();
