@@ -22,9 +22,9 @@ mod signal;
 
 use ledbat_core::AnyController;
 use ledbat_tcp::params::TcpController;
+use ledbat_tcp::trace::{apply, core_cwnd};
 use model::{Cbr, Scenario};
 use proptest::prelude::*;
-use ledbat_tcp::trace::{apply, core_cwnd};
 use replay::{replay, Ev, Step};
 
 /// The largest difference allowed between the two fractional windows, bytes.
@@ -392,11 +392,69 @@ fn an_ack_of_several_loopback_segments_grows_the_window_by_the_rfc_step() {
     let got = replay(&c.params().expect("params"), mss as u32, &events);
     let n = got.len();
     let step = got[n - 1].cwnd - got[n - 2].cwnd;
-    assert!((got[n - 2].cwnd - before).abs() < 1e-3, "same window before the ACK");
+    assert!(
+        (got[n - 2].cwnd - before).abs() < 1e-3,
+        "same window before the ACK"
+    );
     // bytes * MSS / cwnd with cwnd just over five segments (5.2 after the ACKs of one):
     // 31,496 bytes, where the saturated product gave 2^64 / cwnd_q32 = 2^32 / cwnd = 25,238
     let expect = 5.0 * mss as f64 * mss as f64 / before;
-    assert!((step - expect).abs() < 1e-3, "step {step}, expected {expect}");
+    assert!(
+        (step - expect).abs() < 1e-3,
+        "step {step}, expected {expect}"
+    );
     let saturated = 4_294_967_296.0 / before;
-    assert!(expect > saturated * 1.2, "{expect} vs {saturated}: not the overflow's regime");
+    assert!(
+        expect > saturated * 1.2,
+        "{expect} vs {saturated}: not the overflow's regime"
+    );
+}
+
+#[test]
+fn the_host_build_computes_the_windows_the_kernel_recorded() {
+    // The kernel traces of tests/traces/ (testbed/tcpglue.py): their events through the C
+    // arithmetic compiled for the host must give, bit for bit, the Q32 windows the BPF
+    // object computed from them in the kernel (the same source: any difference is the JIT,
+    // the compiler or a trace that does not record what the glue gave its controller), up
+    // to the first undo, which the replay tool has no command for.
+    use ledbat_tcp::trace::{parse, Traced};
+    let dir = format!("{}/tests/traces", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/traces")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6, "{names:?}");
+    for path in names {
+        let text = std::fs::read_to_string(&path).expect("trace");
+        let (head, recs) = parse(&text).expect("a trace");
+        let Traced::Init { mss, .. } = recs[0].what else {
+            panic!("{path:?} starts with init")
+        };
+        let mut evs = Vec::new();
+        let mut kernel = Vec::new();
+        for r in &recs[1..] {
+            match &r.what {
+                Traced::Event(e) => {
+                    evs.push(e.clone());
+                    kernel.push(r.cwnd_q32);
+                }
+                _ => break,
+            }
+        }
+        let params = head.controller.params().expect("kernel params");
+        let got = replay(&params, mss as u32, &evs);
+        for (i, (k, h)) in kernel.iter().zip(&got).enumerate() {
+            let host = (h.cwnd * 4_294_967_296.0).round() as u64;
+            assert_eq!(
+                *k,
+                host,
+                "{path:?}: event {} {:?}: kernel {k}, host {host} (Q32)",
+                i + 1,
+                evs[i]
+            );
+        }
+        assert!(evs.len() > 50, "{path:?}");
+    }
 }
