@@ -11,8 +11,9 @@ recording it, one `netbed.tcpxfer` transfer selecting it:
   loopback    no bed: one namespace's loopback (MSS 32,741 bytes), 3 s, ACKs of several
               32 KB segments (the RFC step's product that once saturated in the C)
   drops       a FIFO of 6 frames: tail drops -> ssthresh -> loss events
-  rto         at 1.5 s the bottleneck becomes `tbf rate 8kbit limit 1600` (every data frame
-              dropped) for 2 s, then back: retransmission timeouts
+  rto         at 1.5 s the bottleneck's qdisc is deleted (its queue dropped) and replaced
+              by `tbf rate 8bit burst 1600 limit 1600` (a black hole but for one frame) for
+              2 s, then deleted and put back: a retransmission timeout
   undo        at 1.5 s the delay line is stopped (SIGSTOP) for 1.2 s and continued: the
               frames it held arrive after the RTO, which the kernel finds spurious (F-RTO,
               DSACK) and undoes
@@ -237,11 +238,16 @@ def run_one(scenario: str, spec: str, ledbat_bin: str, ccs: GlueControllers, out
             during = lambda t0: None  # noqa: E731
             if scenario == "rto":
                 def during(t0: float) -> None:
+                    # deleting the qdisc drops what it queued (`tc qdisc change` would keep
+                    # it, and those originals arriving late make the RTO spurious: undo)
+                    dev = t.RTR_RCV_IF
                     _at(t0, 1.5)
-                    proc.run(["tc", "qdisc", "change", "dev", t.RTR_RCV_IF, "root", "tbf",
-                              "rate", "8kbit", "burst", "1600", "limit", "1600"], ns=t.rtr)
+                    proc.run(["tc", "qdisc", "del", "dev", dev, "root"], ns=t.rtr)
+                    proc.run(["tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", "8bit",
+                              "burst", "1600", "limit", "1600"], ns=t.rtr)
                     _at(t0, 3.5)
-                    proc.run(b.tc_args(t.RTR_RCV_IF), ns=t.rtr)
+                    proc.run(["tc", "qdisc", "del", "dev", dev, "root"], ns=t.rtr)
+                    proc.run(b.tc_args(dev), ns=t.rtr)
                 seconds = 7.0
             elif scenario == "undo":
                 def during(t0: float) -> None:
