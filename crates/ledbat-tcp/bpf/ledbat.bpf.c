@@ -16,6 +16,8 @@
  *                the reduced window, which PRR reaches and recovery ends at
  *   cwnd_event   CA_EVENT_LOSS (RTO) -> lb_on_timeout(rto); CA_EVENT_CWND_RESTART (data
  *                after idle) -> lb_on_timeout(idle); CA_EVENT_TX_START -> lb_on_sent
+ *   set_state    entering Loss without CA_EVENT_LOSS (an RTO during Recovery, which the
+ *                kernel does not announce otherwise) -> lb_on_timeout(rto)
  *   undo_cwnd    the kernel found the reduction spurious (F-RTO, DSACK, Eifel): the window
  *                before the last loss or timeout comes back
  *
@@ -67,6 +69,7 @@ struct lb_conn {
 	__u64 reduction_snd_nxt; /* snd_nxt at the last reduction */
 	__u64 losses, timeouts, undos;
 	__u32 ca_state;
+	__u32 loss_event;        /* CA_EVENT_LOSS came and the Loss state is yet to be set */
 	__u32 delivered;         /* tcp_sock.delivered at the last ACK */
 	__u32 last_una;          /* tcp_sock.snd_una at the last ACK */
 	__u32 flight_peak;       /* the most outstanding lately (lb_flightsize), packets */
@@ -437,13 +440,40 @@ __u32 BPF_PROG(ledbat_ssthresh, struct sock *sk)
 	return pkts > 2 ? pkts : 2;
 }
 
+/* A retransmission timeout: RFC 6817's one-MSS window. */
+static __always_inline void lb_rto(struct sock *sk, struct tcp_sock *tp, struct lb_conn *c,
+				   __u64 now)
+{
+	c->timeouts++;
+	lb_on_timeout(&c->cc, &lb_params, now, LB_TIMEOUT_RTO);
+	lb_emit(sk, c, LB_EV_TIMEOUT, 1, now, 0, 0, 0, 0, 0, 0);
+	c->reduction_snd_nxt = tp->snd_nxt;
+	lb_publish(sk, tp, c, now, 1);
+}
+
+/*
+ * tcp_enter_loss (an RTO) calls ssthresh and gives CA_EVENT_LOSS only when no reduction
+ * was made in this window: an RTO that fires in Recovery (the losses that started it were
+ * found by SACK or RACK, then the retransmissions were lost too, as in an outage) sets the
+ * Loss state without either. The controller then never heard of the timeout and kept its
+ * window through every backed-off retransmission (a 2 s black hole on the bed: four RTOs,
+ * no timeout event). Entering Loss without CA_EVENT_LOSS just before is therefore the
+ * timeout too.
+ */
 SEC("struct_ops/ledbat_set_state")
 void BPF_PROG(ledbat_set_state, struct sock *sk, __u8 new_state)
 {
 	struct lb_conn *c = lb_conn(sk);
 
-	if (c)
-		c->ca_state = new_state;
+	if (!c)
+		return;
+	if (new_state == TCP_CA_Loss && c->ca_state != TCP_CA_Loss && !c->loss_event) {
+		struct tcp_sock *tp = tcp_sk(sk);
+
+		lb_rto(sk, tp, c, lb_now(tp));
+	}
+	c->loss_event = 0;
+	c->ca_state = new_state;
 }
 
 SEC("struct_ops/ledbat_cwnd_event")
@@ -457,12 +487,10 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		return;
 	switch (ev) {
 	case CA_EVENT_LOSS:
-		/* RTO; the kernel called ssthresh just before (counted there as a loss) */
-		c->timeouts++;
-		lb_on_timeout(&c->cc, &lb_params, now, LB_TIMEOUT_RTO);
-		lb_emit(sk, c, LB_EV_TIMEOUT, 1, now, 0, 0, 0, 0, 0, 0);
-		c->reduction_snd_nxt = tp->snd_nxt;
-		lb_publish(sk, tp, c, now, 1);
+		/* RTO; the kernel called ssthresh just before (counted there as a loss) and
+		 * sets the Loss state next (ledbat_set_state) */
+		lb_rto(sk, tp, c, now);
+		c->loss_event = 1;
 		break;
 	case CA_EVENT_CWND_RESTART:
 		lb_on_timeout(&c->cc, &lb_params, now, LB_TIMEOUT_IDLE);

@@ -216,18 +216,25 @@ LB_INLINE void lb_ledbat_timeout(struct lb_cc *c, __u64 now, int kind)
  * (the floor comes after). */
 LB_INLINE void lb_apply_per_rtt(struct lb_cc *c, __u64 r_q32, int negative, __u64 bytes)
 {
-	struct lb_u128 num;
+	struct lb_u128 prod, num;
 	__u64 step;
 
 	if (c->cwnd == 0)
 		return;
-	/* r_q32 * bytes * mss * 2^32 / cwnd_q32: the product with 2^32 is a 32-bit shift of
-	 * the 128-bit number, done by multiplying (bytes * mss) by 2^32 first when it fits. */
-	if (bytes * c->mss < (1ULL << 31) && bytes < (1ULL << 31) && c->mss < (1ULL << 31))
-		num = lb_mul128(r_q32, (bytes * c->mss) << 32);
-	else
-		num = lb_mul128(lb_muldiv(r_q32, bytes * c->mss, 1), 1ULL << 32);
-	step = lb_div128(num, c->cwnd);
+	/* r_q32 * bytes * mss * 2^32 / cwnd_q32: the 128-bit product r_q32 * (bytes * mss)
+	 * (bytes * mss < 2^56 for any TCP: bytes < 2^40, an MSS < 2^16), shifted 32 bits left,
+	 * over cwnd. The product exceeds 64 bits as soon as off_target * bytes * MSS >= 2^32:
+	 * four 32 KB segments in one ACK on loopback, where saturating it once cut the step to
+	 * 2^64 / cwnd_q32 (docs/tcp/README.md, "The same check on a running kernel"). A
+	 * product of 2^96 or more (a step beyond 2^64) saturates the step. */
+	prod = lb_mul128(r_q32, bytes * c->mss);
+	if (prod.hi >> 32) {
+		step = LB_U64_MAX;
+	} else {
+		num.hi = (prod.hi << 32) | (prod.lo >> 32);
+		num.lo = prod.lo << 32;
+		step = lb_div128(num, c->cwnd);
+	}
 	if (negative)
 		c->cwnd = lb_sat_sub(c->cwnd, step);
 	else

@@ -362,7 +362,10 @@ fn plausible(e: &Event) -> bool {
 /// Replays every connection of `records` that starts with its `init` through ledbat-core's
 /// controller of `c` and compares the windows after each event (the differential test's
 /// rule: fractional windows within `tol` bytes, whole-byte windows equal but for a one-byte
-/// straddle). Connections whose start is not in the trace are skipped.
+/// straddle). Connections whose start is not in the trace are skipped. At the kernel's undo
+/// of a reduction, which the core has no event for, the comparison stops after checking the
+/// window the glue restored: the one before the last loss, if that is larger (a mismatch
+/// otherwise).
 pub fn check(c: &TcpController, records: &[Record], tol: f64) -> Vec<ConnCheck> {
     let mut conns: BTreeMap<(u16, u16), Vec<&Record>> = BTreeMap::new();
     for r in records {
@@ -395,6 +398,8 @@ pub fn check(c: &TcpController, records: &[Record], tol: f64) -> Vec<ConnCheck> 
             continue;
         };
         let first = recs[start].seq;
+        // the kernel's window before the last loss, Q32 (what an undo restores)
+        let mut prior: Option<u64> = None;
         for (k, r) in recs[start + 1..].iter().enumerate() {
             let expect = first.checked_add(k as u64 + 1);
             if expect != Some(r.seq) {
@@ -412,9 +417,34 @@ pub fn check(c: &TcpController, records: &[Record], tol: f64) -> Vec<ConnCheck> 
                     ));
                     break;
                 }
-                Traced::Event(e) => e,
+                Traced::Event(e) => {
+                    if matches!(e, Event::Loss { .. }) {
+                        prior = Some(recs[start + k].cwnd_q32);
+                    }
+                    e
+                }
                 Traced::Undo { .. } => {
-                    res.stopped = Some(format!("the kernel undid a reduction at event {}", r.seq));
+                    // the glue's rule (ledbat_undo_cwnd): the window before the last loss
+                    // comes back if it is larger; checked here, as the core has no undo
+                    let before = recs[start + k].cwnd_q32;
+                    let want = prior.unwrap_or(0).max(before);
+                    if r.cwnd_q32 != want {
+                        res.mismatches += 1;
+                        if res.first_mismatch.is_none() {
+                            res.first_mismatch = Some(format!(
+                                "event {}: undo: kernel {:.6} bytes, the window before the \
+                                 last loss (or the one before the undo) {:.6}",
+                                r.seq,
+                                r.cwnd_q32 as f64 / 4_294_967_296.0,
+                                want as f64 / 4_294_967_296.0
+                            ));
+                        }
+                    }
+                    res.stopped = Some(format!(
+                        "the kernel undid a reduction at event {} (the window it restored \
+                         checked; the core has no undo)",
+                        r.seq
+                    ));
                     break;
                 }
                 Traced::Init { .. } => break,
@@ -567,9 +597,43 @@ mod tests {
         assert!(r[0].stopped.as_ref().unwrap().contains("lost"));
         let mut t = trace_of(&c, &acks(20));
         t[5].what = Traced::Undo { now: 5 };
+        t[5].cwnd_q32 = t[4].cwnd_q32;
         let r = check(&c, &t, 1e-3);
-        assert_eq!(r[0].events, 4);
+        assert_eq!((r[0].events, r[0].mismatches), (4, 0));
         assert!(r[0].stopped.as_ref().unwrap().contains("undid"));
+    }
+
+    #[test]
+    fn an_undo_must_restore_the_window_before_the_last_loss() {
+        // RFC ledbat: ten ACKs, a loss that halves the window, two ACKs, then the kernel's
+        // undo, which brings back the window the loss found (record 10's)
+        let c = TcpController::parse("ledbat", ["target=25ms"]).unwrap();
+        let mut evs = acks(10);
+        evs.push(Event::Loss {
+            now: 10_500_000,
+            sent_at: 10_000_000,
+            in_flight: 20 * 1448,
+            bytes: 0,
+        });
+        evs.extend(acks(13).into_iter().skip(11));
+        let mut t = trace_of(&c, &evs);
+        let before_loss = t[10].cwnd_q32;
+        assert!(t[11].cwnd_q32 < before_loss, "the loss reduced the window");
+        t.push(Record {
+            lport: 1,
+            rport: 2,
+            seq: 14,
+            what: Traced::Undo { now: 13_500_000 },
+            cwnd_q32: before_loss,
+        });
+        let r = check(&c, &t, 1e-3);
+        assert_eq!((r[0].events, r[0].mismatches), (13, 0), "{:?}", r[0]);
+        assert!(r[0].stopped.as_ref().unwrap().contains("restored"));
+        // an undo that kept the reduced window breaks the rule
+        t[14].cwnd_q32 = t[13].cwnd_q32;
+        let r = check(&c, &t, 1e-3);
+        assert_eq!(r[0].mismatches, 1);
+        assert!(r[0].first_mismatch.as_ref().unwrap().contains("undo"));
     }
 
     #[test]

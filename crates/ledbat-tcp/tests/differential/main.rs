@@ -22,6 +22,7 @@ mod signal;
 
 use ledbat_core::AnyController;
 use ledbat_tcp::params::TcpController;
+use ledbat_tcp::trace::{apply, core_cwnd};
 use model::{Cbr, Scenario};
 use proptest::prelude::*;
 use replay::{replay, Ev, Step};
@@ -353,5 +354,107 @@ proptest! {
         replay_random("scavenger", &["slowdown_hold_rtts=0.5", "first_slowdown_rtts=1"], evs.clone());
         replay_random("scavenger", &["slowdown_backoff=4", "slowdown_hold_rtts=0.5"], evs.clone());
         replay_random("tcp-lp", &[], evs);
+    }
+}
+
+#[test]
+fn an_ack_of_several_loopback_segments_grows_the_window_by_the_rfc_step() {
+    // A loopback connection (MSS 32,741 bytes, as `ledbat tcp trace` recorded one) whose ACK
+    // covers five segments at zero queuing delay: RFC 6817's step is GAIN * off_target *
+    // bytes_acked * MSS / cwnd (at a window of exactly five segments 1 * 1 * 163,705 *
+    // 32,741 / 163,705 = 32,741 bytes). The product off_target * bytes * MSS in Q32 exceeds
+    // 2^64 here; the kernel build once saturated it and grew by 2^64 / cwnd_q32 = 26,236
+    // bytes instead (kernel 189,941 against core 196,446 in that trace).
+    let mss = 32_741u64;
+    let c = controller("ledbat", &[]);
+    let ack = |now: u64, packets: u64| Ev::Ack {
+        now,
+        bytes: packets * mss,
+        packets: packets as u32,
+        flight: 100 * mss,
+        newest_sent: now - 20_000,
+        rtt: Some(20_000),
+        delay: Some(1_000),
+    };
+    // from the initial 2 MSS, ACKs of one segment at zero queuing delay until the window
+    // holds five segments, then one ACK of five
+    let mut events = Vec::new();
+    let mut core = build(&c, mss as u32);
+    let mut now = 1_000_000u64;
+    while core_cwnd(&core).expect("kernel build") < 5.0 * mss as f64 {
+        let e = ack(now, 1);
+        apply(&mut core, &e);
+        events.push(e);
+        now += 1_000_000;
+    }
+    let before = core_cwnd(&core).expect("kernel build");
+    events.push(ack(now, 5));
+    let got = replay(&c.params().expect("params"), mss as u32, &events);
+    let n = got.len();
+    let step = got[n - 1].cwnd - got[n - 2].cwnd;
+    assert!(
+        (got[n - 2].cwnd - before).abs() < 1e-3,
+        "same window before the ACK"
+    );
+    // bytes * MSS / cwnd with cwnd just over five segments (5.2 after the ACKs of one):
+    // 31,496 bytes, where the saturated product gave 2^64 / cwnd_q32 = 2^32 / cwnd = 25,238
+    let expect = 5.0 * mss as f64 * mss as f64 / before;
+    assert!(
+        (step - expect).abs() < 1e-3,
+        "step {step}, expected {expect}"
+    );
+    let saturated = 4_294_967_296.0 / before;
+    assert!(
+        expect > saturated * 1.2,
+        "{expect} vs {saturated}: not the overflow's regime"
+    );
+}
+
+#[test]
+fn the_host_build_computes_the_windows_the_kernel_recorded() {
+    // The kernel traces of tests/traces/ (testbed/tcpglue.py): their events through the C
+    // arithmetic compiled for the host must give, bit for bit, the Q32 windows the BPF
+    // object computed from them in the kernel (the same source: any difference is the JIT,
+    // the compiler or a trace that does not record what the glue gave its controller), up
+    // to the first undo, which the replay tool has no command for.
+    use ledbat_tcp::trace::{parse, Traced};
+    let dir = format!("{}/tests/traces", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/traces")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6, "{names:?}");
+    for path in names {
+        let text = std::fs::read_to_string(&path).expect("trace");
+        let (head, recs) = parse(&text).expect("a trace");
+        let Traced::Init { mss, .. } = recs[0].what else {
+            panic!("{path:?} starts with init")
+        };
+        let mut evs = Vec::new();
+        let mut kernel = Vec::new();
+        for r in &recs[1..] {
+            match &r.what {
+                Traced::Event(e) => {
+                    evs.push(e.clone());
+                    kernel.push(r.cwnd_q32);
+                }
+                _ => break,
+            }
+        }
+        let params = head.controller.params().expect("kernel params");
+        let got = replay(&params, mss as u32, &evs);
+        for (i, (k, h)) in kernel.iter().zip(&got).enumerate() {
+            let host = (h.cwnd * 4_294_967_296.0).round() as u64;
+            assert_eq!(
+                *k,
+                host,
+                "{path:?}: event {} {:?}: kernel {k}, host {host} (Q32)",
+                i + 1,
+                evs[i]
+            );
+        }
+        assert!(evs.len() > 50, "{path:?}");
     }
 }
