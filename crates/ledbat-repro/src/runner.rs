@@ -34,6 +34,8 @@ pub struct Options {
     pub progress: bool,
     /// The run cache ([`crate::cache`]); `None`: simulate every run.
     pub cache: Option<std::sync::Arc<crate::cache::Cache>>,
+    /// Where runs missing from the cache are simulated ([`crate::remote`]); `None`: here.
+    pub remote: Option<std::sync::Arc<crate::remote::Remote>>,
 }
 
 impl Default for Options {
@@ -45,6 +47,7 @@ impl Default for Options {
             select: Vec::new(),
             progress: false,
             cache: None,
+            remote: None,
         }
     }
 }
@@ -243,6 +246,19 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         .collect();
     let progress =
         crate::progress::Progress::new(opts.progress, weights, jobs.iter().map(|&(i, _)| i));
+    if let Some(r) = &opts.remote {
+        r.prefetch(
+            opts.cache.as_deref(),
+            jobs.iter().filter_map(|&(i, seed)| {
+                let sc = if seed.is_some() {
+                    &loaded[i].1
+                } else {
+                    &loaded[i].2
+                };
+                Some((sc.as_ref().ok()?, seed.unwrap_or(1), seed.is_none()))
+            }),
+        );
+    }
     let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> = jobs
         .par_iter()
         .map(|&(i, seed)| {
@@ -256,7 +272,9 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
                     seed.unwrap_or(1),
                     seed.is_none(),
                     || {
-                        ledbat_sim::run(sc, seed.unwrap_or(1))
+                        let (s, ex) = (seed.unwrap_or(1), seed.is_none());
+                        crate::remote::take(opts.remote.as_deref(), sc, s, ex)
+                            .unwrap_or_else(|| ledbat_sim::run(sc, s).map_err(|e| e.to_string()))
                             .map_err(|e| format!("{}: {e}", sref.label()))
                     },
                 ),

@@ -17,6 +17,7 @@ fn every_claim_runs_in_quick_mode_and_the_reports_render() {
         select: Vec::new(),
         progress: false,
         cache: None,
+        remote: None,
     };
     let report = run(&opts, "ledbat repro --quick --seeds 2").unwrap();
     let mut bad = Vec::new();
@@ -85,6 +86,7 @@ fn the_same_seeds_give_the_same_report() {
         select: vec!["seed003".into()],
         progress: false,
         cache: None,
+        remote: None,
     };
     let a = run(&opts, "x").unwrap().to_json();
     let b = run(&opts, "x").unwrap().to_json();
