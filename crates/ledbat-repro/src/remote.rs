@@ -15,8 +15,9 @@
 //! A worker runs [`run_job`] on it (`ledbat repro --run-job`, stdin to stdout): it rebuilds
 //! the scenario, recomputes the key with its own build's code hashes and refuses a job whose
 //! key differs (another version of the simulator, or a scenario that does not survive the
-//! JSON round trip), then answers with the run's cache entry ([`crate::cache::encode`]:
-//! bit-exact floats, checksummed) or the simulator's error text. [`DaskExecutor`] writes the
+//! JSON round trip: serde_json parses floats exactly only with its `float_roundtrip`
+//! feature, which this crate turns on), then answers with the run's cache entry
+//! ([`crate::cache::encode`]: bit-exact floats, checksummed) or the simulator's error text. [`DaskExecutor`] writes the
 //! jobs to a file, runs `python -m ledbat.dask_runs` (the Python package in `python/`) and
 //! reads back, per job in order, a status byte (0: entry, 1: simulation error), the payload
 //! length (u64 little-endian) and the payload.
@@ -349,6 +350,28 @@ mod tests {
         let e = run_job(job.to_line().as_bytes()).unwrap_err();
         assert!(e.contains("build"), "{e}");
         assert!(run_job(b"{}").unwrap_err().contains("not a repro job"));
+    }
+
+    #[test]
+    fn a_job_parses_back_to_the_same_key_with_floats_at_full_precision() {
+        // 9.325000000000001 (a hinge of seed 000's gain) is one ULP from what a best-effort
+        // float parser reads: without serde_json's float_roundtrip the worker refused it.
+        let sc = Scenario::from_toml(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../scenarios/seed000/fixed-gain.toml"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let mut v = serde_json::to_value(&sc).unwrap();
+        v["flow"][0]["cc"]["gain"] = serde_json::json!(9.325000000000001_f64);
+        let sc: Scenario = serde_json::from_value(v).unwrap();
+        let line = Job::new(&sc, 2, false).to_line();
+        assert!(line.contains("9.325000000000001"), "{line}");
+        let back: Job = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.scenario, sc);
+        assert_eq!(back.key, Key::of(&back.scenario, 2, false).hex());
     }
 
     struct Failing;
