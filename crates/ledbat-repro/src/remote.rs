@@ -172,12 +172,13 @@ impl Remote {
         }
     }
 
-    /// The outcome of a run sent by [`Remote::prefetch`] (handed over once); an error for
-    /// any run after a failed batch; `None` for a run never sent (simulate it here).
+    /// The outcome of a run sent by [`Remote::prefetch`] (as often as asked: instances
+    /// that load to the same scenario share a run); an error for any run after a failed
+    /// batch; `None` for a run never sent (simulate it here).
     pub fn take(&self, sc: &Scenario, seed: u64, exact: bool) -> Option<Outcome> {
         let key = Key::of(sc, seed, exact);
-        if let Some(o) = self.done.lock().expect("not poisoned").remove(&key) {
-            return Some(o);
+        if let Some(o) = self.done.lock().expect("not poisoned").get(&key) {
+            return Some(o.clone());
         }
         self.failure()
             .map(|e| Err(format!("not simulated (remote runs failed: {e})")))
@@ -372,6 +373,28 @@ mod tests {
         let back: Job = serde_json::from_str(&line).unwrap();
         assert_eq!(back.scenario, sc);
         assert_eq!(back.key, Key::of(&back.scenario, 2, false).hex());
+    }
+
+    /// Answers every job with the simulator's error `e<seed>`.
+    struct Erring;
+    impl Executor for Erring {
+        fn run(&self, jobs: &[Job]) -> Result<Vec<Outcome>, String> {
+            Ok(jobs.iter().map(|j| Err(format!("e{}", j.seed))).collect())
+        }
+    }
+
+    #[test]
+    fn a_run_sent_once_answers_every_instance_that_shares_it() {
+        let r = Remote::new(Erring);
+        let sc = Scenario::default();
+        r.prefetch(None, [(&sc, 1, false), (&sc, 1, false), (&sc, 2, false)]);
+        assert_eq!(r.sent(), 2);
+        for _ in 0..2 {
+            assert_eq!(r.take(&sc, 1, false), Some(Err("e1".to_string())));
+        }
+        assert_eq!(r.take(&sc, 2, false), Some(Err("e2".to_string())));
+        assert_eq!(r.take(&sc, 3, false), None, "not sent: simulated here");
+        assert_eq!(r.failure(), None);
     }
 
     struct Failing;
