@@ -32,6 +32,7 @@ def repro(
     cache: Union[None, bool, str, Path] = None,
     scenarios: Union[None, str, Path] = None,
     ledbat_bin: Optional[str] = None,
+    timeout: float = 10.0,
 ) -> dict:
     """Runs ``ledbat repro`` (the papers' claims) and returns its report as ``--json`` gives it.
 
@@ -41,7 +42,7 @@ def repro(
     written to `out` (report.md, index.html) is byte for byte the local one but for its
     wall-clock line. The workers need this `ledbat` package and the binary at the same path.
     `cache`: None for the default run cache, False for none (``--no-cache``), or a
-    directory. Raises RuntimeError with the command's message when it fails (an unreachable
+    directory. `timeout`: seconds to wait for the scheduler. Raises RuntimeError with the command's message when it fails (an unreachable
     scheduler, an unknown claim); no report is written then.
     """
     cmd = [_ledbat_bin(ledbat_bin), "repro", "--json", "--seeds", str(int(seeds)), "--out", str(out)]
@@ -55,7 +56,7 @@ def repro(
         cmd += ["--scenarios", str(scenarios)]
     if client is not None:
         address = client if isinstance(client, str) else client.scheduler.address
-        cmd += ["--dask", str(address), "--dask-python", sys.executable]
+        cmd += ["--dask", str(address), "--dask-python", sys.executable, "--dask-timeout", str(timeout)]
     cmd += [str(c) for c in claims]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:

@@ -49,7 +49,7 @@ def test_an_unreachable_scheduler_is_an_error_and_no_report_is_written(tmp_path,
     with pytest.raises(RuntimeError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         ledbat.repro(
             CLAIMS[0], quick=True, seeds=2, cache=tmp_path / "cache", out=out,
-            client="tcp://127.0.0.1:9", scenarios=SCENARIOS, ledbat_bin=ledbat_bin,
+            client="tcp://127.0.0.1:9", scenarios=SCENARIOS, ledbat_bin=ledbat_bin, timeout=2,
         )
     assert not (out / "report.md").exists() and not (out / "index.html").exists()
     assert not list((tmp_path / "cache").glob("v1/*/*.run")), "nothing stored"

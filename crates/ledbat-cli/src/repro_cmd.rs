@@ -57,6 +57,9 @@ pub struct Args {
     /// python3.
     #[arg(long, value_name = "PATH", requires = "dask")]
     pub dask_python: Option<PathBuf>,
+    /// Seconds to wait for the Dask scheduler before giving up (--dask).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, requires = "dask")]
+    pub dask_timeout: f64,
     /// Run one job read from stdin and write its result to stdout (what a Dask worker runs;
     /// `ledbat_repro::remote`).
     #[arg(long, hide = true)]
@@ -190,6 +193,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.seeds == 0 {
         bail!("--seeds must be at least 1");
     }
+    if !(a.dask_timeout > 0.0 && a.dask_timeout.is_finite()) {
+        bail!("--dask-timeout must be a positive number of seconds");
+    }
     if let Some(j) = a.jobs {
         if j == 0 {
             bail!("--jobs must be at least 1");
@@ -219,6 +225,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 scheduler: addr.clone(),
                 python,
                 ledbat,
+                timeout_s: a.dask_timeout,
             })))
         }
     };

@@ -210,10 +210,9 @@ pub struct DaskExecutor {
     /// The `ledbat` binary the workers run (`ledbat repro --run-job`); the same path on
     /// every worker.
     pub ledbat: PathBuf,
+    /// How long the helper waits for the scheduler before giving up (seconds).
+    pub timeout_s: f64,
 }
-
-/// How long the helper waits for the scheduler before giving up (seconds).
-const CONNECT_TIMEOUT_S: u32 = 10;
 
 impl Executor for DaskExecutor {
     fn run(&self, jobs: &[Job]) -> Result<Vec<Outcome>, String> {
@@ -251,7 +250,7 @@ impl DaskExecutor {
             .arg(&jobs_path)
             .arg("--results")
             .arg(&results_path)
-            .args(["--timeout", &CONNECT_TIMEOUT_S.to_string()])
+            .args(["--timeout", &self.timeout_s.to_string()])
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .status()
