@@ -49,7 +49,7 @@ pub struct Args {
     pub no_cache: bool,
     /// Send the runs not in the run cache to the Dask scheduler at ADDR (`tcp://host:8786`),
     /// one task per run; the report is the local one byte for byte. Needs a Python with the
-    /// `ledbat` package and its dask extra (pip install './python[dask]'), and this binary
+    /// `ledbat` package and its dask extra (`pip install './python[dask]'`), and this binary
     /// at the same path on every worker.
     #[arg(long, value_name = "ADDR")]
     pub dask: Option<String>,
