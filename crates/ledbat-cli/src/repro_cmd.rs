@@ -5,10 +5,12 @@
 //! judges every claim against its documented tolerance, prints a table (or JSON) and writes
 //! `DIR/report.md` and a self-contained `DIR/index.html` (plots inline as SVG). Runs come
 //! from the run cache (`ledbat_repro::cache`) when their scenario, seed and code are
-//! unchanged; `--no-cache` simulates them all.
+//! unchanged; `--no-cache` simulates them all. `--dask ADDR` sends the others to a Dask
+//! cluster (`ledbat_repro::remote`; the workers run `ledbat repro --run-job`).
 
 use crate::support::write_file_atomically;
 use anyhow::{bail, Context};
+use ledbat_repro::remote::{Answer, DaskExecutor, Remote};
 use ledbat_repro::runner::{self, Options};
 use std::path::{Path, PathBuf};
 
@@ -48,6 +50,23 @@ pub struct Args {
     /// Simulate every run; neither read nor write the run cache.
     #[arg(long, conflicts_with = "cache")]
     pub no_cache: bool,
+    /// Send the runs not in the run cache to the Dask scheduler at ADDR (`tcp://host:8786`),
+    /// one task per run; the report is the local one byte for byte. Needs a Python with the
+    /// `ledbat` package and its dask extra (`pip install './python[dask]'`), and this binary
+    /// at the same path on every worker.
+    #[arg(long, value_name = "ADDR")]
+    pub dask: Option<String>,
+    /// The Python that runs `-m ledbat.dask_runs` for --dask. Default: $LEDBAT_PYTHON, else
+    /// python3.
+    #[arg(long, value_name = "PATH", requires = "dask")]
+    pub dask_python: Option<PathBuf>,
+    /// Seconds to wait for the Dask scheduler before giving up (--dask).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, requires = "dask")]
+    pub dask_timeout: f64,
+    /// Run one job read from stdin and write its result to stdout (what a Dask worker runs;
+    /// `ledbat_repro::remote`).
+    #[arg(long, hide = true)]
+    pub run_job: bool,
     /// Write the pages generated from the coverage map (DIR/coverage.md, DIR/setup.md) and
     /// exit without simulating (`--coverage docs/repro` regenerates the committed ones).
     #[arg(long, value_name = "DIR")]
@@ -165,8 +184,35 @@ fn emit(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// `--run-job`: one job from stdin; its cache entry on stdout (exit 0), or the simulator's
+/// error on stdout (exit 3); a job that cannot be run here is an error (exit 1).
+fn run_job() -> anyhow::Result<()> {
+    use std::io::{Read, Write};
+    let mut line = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut line)
+        .context("reading the job from stdin")?;
+    let answer = ledbat_repro::remote::run_job(&line).map_err(anyhow::Error::msg)?;
+    let mut out = std::io::stdout().lock();
+    match answer {
+        Answer::Entry(bytes) => {
+            out.write_all(&bytes).context("writing the result")?;
+            out.flush().context("writing the result")?;
+            Ok(())
+        }
+        Answer::Failed(e) => {
+            out.write_all(e.as_bytes()).context("writing the result")?;
+            out.flush().context("writing the result")?;
+            std::process::exit(3)
+        }
+    }
+}
+
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
+    if a.run_job {
+        return run_job();
+    }
     if let Some(dir) = &a.coverage {
         return write_coverage(dir, a.papers.as_deref());
     }
@@ -176,6 +222,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             text.push_str(&format!("{:<40} {:<8} {}\n", c.id, c.paper, c.statement));
         }
         return emit(&text);
+    }
+    if !(a.dask_timeout > 0.0 && a.dask_timeout.is_finite()) {
+        bail!("--dask-timeout must be a positive number of seconds");
     }
     if let Some(j) = a.jobs {
         if j == 0 {
@@ -193,6 +242,23 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         eprintln!("repro: run cache {}", dir.display());
         Some(std::sync::Arc::new(ledbat_repro::cache::Cache::new(dir)))
     };
+    let remote = match &a.dask {
+        None => None,
+        Some(addr) => {
+            let python = a
+                .dask_python
+                .clone()
+                .or_else(|| std::env::var_os("LEDBAT_PYTHON").map(PathBuf::from))
+                .unwrap_or_else(|| PathBuf::from("python3"));
+            let ledbat = std::env::current_exe().context("--dask: locating this binary")?;
+            Some(std::sync::Arc::new(Remote::new(DaskExecutor {
+                scheduler: addr.clone(),
+                python,
+                ledbat,
+                timeout_s: a.dask_timeout,
+            })))
+        }
+    };
     let opts = Options {
         scenarios_dir: scenarios_dir(a.scenarios)?,
         seeds: match a.seeds {
@@ -204,6 +270,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         select: a.claims.clone(),
         progress: true,
         cache,
+        remote: remote.clone(),
     };
     let mut command = format!("ledbat repro --seeds {}", a.seeds);
     if a.quick {
@@ -218,6 +285,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let t0 = std::time::Instant::now();
     let mut report = runner::run(&opts, &command)?;
     report.elapsed_secs = t0.elapsed().as_secs_f64();
+    if let Some(e) = remote.as_ref().and_then(|r| r.failure()) {
+        bail!("--dask: {e}; no report written");
+    }
     write_file_atomically(&a.out.join("report.md"), report.to_markdown())?;
     write_file_atomically(&a.out.join("index.html"), report.to_html())?;
     if a.json {

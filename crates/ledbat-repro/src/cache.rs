@@ -217,6 +217,11 @@ impl Cache {
         }
     }
 
+    /// Whether a readable entry of `key` is stored (no counter moves, no warning).
+    pub fn contains(&self, key: &Key) -> bool {
+        std::fs::read(self.path(key)).is_ok_and(|b| decode(&b).is_ok())
+    }
+
     /// Stores `r` under `key` (a failure is a warning: the cache is an optimisation).
     pub fn put(&self, key: &Key, r: &RunResult) {
         let path = self.path(key);

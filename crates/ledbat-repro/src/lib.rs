@@ -10,6 +10,7 @@
 //!   equilibrium, and the comparison with the packet simulation (Fig. 4.3);
 //! - [`cache`]: the content-addressed cache of runs (keyed by scenario, seed and code
 //!   hashes) and [`progress`]: runs done, time left, and what the runs cost;
+//! - [`remote`]: runs sent to other machines (`ledbat repro --dask`), one hook in the runner;
 //! - [`atomic`]: atomic file writes (shared with the CLI);
 //! - [`sequential`]: the rule of `--seeds auto` (seeds in rounds until a claim's verdict is
 //!   decided, with its error rate);
@@ -25,6 +26,7 @@ pub mod fluid;
 pub mod fluid_compare;
 pub mod plot;
 pub mod progress;
+pub mod remote;
 pub mod report;
 pub mod runner;
 pub mod sequential;

@@ -38,6 +38,8 @@ pub struct Options {
     pub progress: bool,
     /// The run cache ([`crate::cache`]); `None`: simulate every run.
     pub cache: Option<std::sync::Arc<crate::cache::Cache>>,
+    /// Where runs missing from the cache are simulated ([`crate::remote`]); `None`: here.
+    pub remote: Option<std::sync::Arc<crate::remote::Remote>>,
 }
 
 impl Default for Options {
@@ -50,6 +52,7 @@ impl Default for Options {
             select: Vec::new(),
             progress: false,
             cache: None,
+            remote: None,
         }
     }
 }
@@ -308,20 +311,34 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
             weights.clone(),
             jobs.iter().map(|&(i, _)| i),
         );
+        // The runs the cache lacks go to the remote executor first, in one batch.
+        if let Some(r) = &opts.remote {
+            r.prefetch(
+                opts.cache.as_deref(),
+                jobs.iter().filter_map(|&(i, seed)| {
+                    let sc = if seed.is_some() {
+                        &loaded[i].1
+                    } else {
+                        &loaded[i].2
+                    };
+                    Some((sc.as_ref().ok()?, seed.unwrap_or(1), seed.is_none()))
+                }),
+            );
+        }
         let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> = jobs
             .par_iter()
             .map(|&(i, seed)| {
                 let (sref, sc, exact) = &loaded[i];
                 let sc = if seed.is_some() { sc } else { exact };
                 let t0 = std::time::Instant::now();
+                let (s, ex) = (seed.unwrap_or(1), seed.is_none());
                 let (res, cached) = match sc {
-                    Ok(sc) => crate::cache::run_with(
-                        opts.cache.as_deref(),
-                        sc,
-                        seed.unwrap_or(1),
-                        seed.is_none(),
-                        || run_one(sref, sc, seed.unwrap_or(1)),
-                    ),
+                    Ok(sc) => crate::cache::run_with(opts.cache.as_deref(), sc, s, ex, || {
+                        match crate::remote::take(opts.remote.as_deref(), sc, s, ex) {
+                            Some(r) => r.map_err(|e| format!("{}: {e}", sref.label())),
+                            None => run_one(sref, sc, s),
+                        }
+                    }),
                     Err(e) => (Err(e.clone()), false),
                 };
                 progress.done(i, t0.elapsed().as_secs_f64(), cached);

@@ -16,6 +16,7 @@ fn opts(cache: Option<Arc<Cache>>) -> Options {
         select: vec!["s003-ledbat-ledbat-fair".into()],
         progress: false,
         cache,
+        remote: None,
     }
 }
 
