@@ -439,7 +439,7 @@ def parse_args(argv):
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--cc", default="ledbat", help="our uTP controller (ledbat)")
     ap.add_argument("--max-swarm-seconds", type=float, default=None,
-                    help="give up on a swarm after this long (default: 4x the seed's "
+                    help="give up on a swarm after this long (default: 6x the seed's "
                          "minimum time to upload one copy, at least 60 s)")
     ap.add_argument("--max-seconds", type=float, default=None,
                     help="overall limit (default: 600 quick, 1200 otherwise)")
@@ -469,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     seed_copy_s = a.size_mb * 8 / a.rate_mbit
-    max_swarm = a.max_swarm_seconds or max(60.0, 4 * seed_copy_s)
+    max_swarm = a.max_swarm_seconds or max(60.0, 6 * seed_copy_s)
     plan = [(sc, c, r) for sc in scen for c in clients for r in range(1, a.repeat + 1)]
     if a.command == "list":
         for sc, c, r in plan:
