@@ -17,9 +17,9 @@ fn opts(cache: Option<Arc<Cache>>, remote: Option<Arc<Remote>>) -> Options {
         quick: true,
         select: vec!["s003-ledbat-ledbat-fair".into()],
         progress: false,
-        sequential: None,
         cache,
         remote,
+        ..Options::default()
     }
 }
 

@@ -15,9 +15,8 @@ fn opts(cache: Option<Arc<Cache>>) -> Options {
         quick: true,
         select: vec!["s003-ledbat-ledbat-fair".into()],
         progress: false,
-        sequential: None,
         cache,
-        remote: None,
+        ..Options::default()
     }
 }
 
