@@ -76,6 +76,24 @@ fn main() {
     }
     println!("cargo:rustc-env=RL_REPLAY={}", rl_replay.display());
 
+    // the competitor detection's arithmetic for the host (tests/differential/competitor.rs)
+    let comp_replay = out.join("comp-replay");
+    let status = compiler
+        .to_command()
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror"])
+        .arg("csrc/comp_replay.c")
+        .arg("-o")
+        .arg(&comp_replay)
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        other => panic!(
+            "could not compile csrc/comp_replay.c with {:?}: {other:?}",
+            compiler.path()
+        ),
+    }
+    println!("cargo:rustc-env=COMP_REPLAY={}", comp_replay.display());
+
     let linux = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
     if env::var_os("CARGO_FEATURE_BPF").is_some() && linux {
         let include = PathBuf::from(

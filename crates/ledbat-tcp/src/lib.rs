@@ -62,3 +62,7 @@ pub const REPLAY_TOOL: &str = env!("LBCC_REPLAY");
 /// Path of rLEDBAT's host replay tool built by build.rs (`csrc/rledbat.h` compiled for this
 /// machine; see `csrc/rl_replay.c`).
 pub const RL_REPLAY_TOOL: &str = env!("RL_REPLAY");
+
+/// Path of the competitor detection's host replay tool built by build.rs
+/// (`csrc/lbcc_competitor.h` compiled for this machine; see `csrc/comp_replay.c`).
+pub const COMP_REPLAY_TOOL: &str = env!("COMP_REPLAY");

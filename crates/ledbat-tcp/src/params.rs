@@ -16,6 +16,7 @@
 //! and libutp's drift correction (uTP only), more than [`MAX_BASE_HISTORY`] base buckets or
 //! [`MAX_FILTER`] filter samples, a non-integer LEDBAT++ gain divisor.
 
+use ledbat_core::competitor::CompetitorConfig;
 use ledbat_core::delay::{CurrentFilter, DelayConfig};
 use ledbat_core::ledbat_pp::LedbatPpConfig;
 use ledbat_core::registry::ParamError;
@@ -401,8 +402,9 @@ impl LbParams {
             return Err(ParamsError::Unsupported {
                 controller: name.to_string(),
                 field: "competitor.enabled".into(),
-                reason: "competitor detection has no kernel build yet (it needs delivery-rate \
-                         samples and the yield state; docs/tcp/README.md)"
+                reason: "competitor detection is not in the kernel build yet (its C mirror, \
+                         csrc/lbcc_competitor.h, lacks the kernel's rate samples and pacing; \
+                         docs/tcp/README.md)"
                     .into(),
             });
         }
@@ -542,6 +544,43 @@ impl LbParams {
     }
 }
 
+/// `LB_COMP_PARAMS_WORDS` of `csrc/lbcc_competitor.h`.
+pub const COMP_WORDS: usize = 16;
+/// `LB_COMP_MAX_WINDOW_S`: the longest `competitor.rate_window` the C's ring of 1-s buckets
+/// holds.
+pub const COMP_MAX_RATE_WINDOW: Duration = Duration::from_secs(60);
+
+/// The words of `struct lb_comp_params` (csrc/lbcc_competitor.h) for `c`: fractions in
+/// 32.32 fixed point, times in ns. Refuses a `rate_window` longer than
+/// [`COMP_MAX_RATE_WINDOW`] by name.
+pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], String> {
+    if c.rate_window > COMP_MAX_RATE_WINDOW {
+        return Err(format!(
+            "competitor.rate_window: the kernel build keeps at most {COMP_MAX_RATE_WINDOW} of \
+             1-s buckets, got {}",
+            c.rate_window
+        ));
+    }
+    Ok([
+        c.enabled as u64,
+        q32(c.share),
+        q32(c.min_share),
+        q32(c.suspect_rtts),
+        c.tests as u64,
+        c.test_gap.as_nanos(),
+        q32(c.test_packets),
+        q32(c.push_share),
+        q32(c.push_drop),
+        c.quiet.as_nanos(),
+        q32(c.yield_share),
+        c.probe_interval.as_nanos(),
+        q32(c.probe_share),
+        q32(1.0 / c.probe_share),
+        c.confirm.as_nanos(),
+        c.rate_window.as_nanos(),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -663,5 +702,23 @@ mod tests {
         assert_eq!(c.params().unwrap().slowdown_max_backoff, 1);
         let c = TcpController::parse("scavenger", ["slowdown_backoff=8"]).unwrap();
         assert_eq!(c.params().unwrap().slowdown_max_backoff, 8);
+    }
+
+    #[test]
+    fn the_competitor_words_are_the_defaults_in_fixed_point_and_a_long_window_is_refused() {
+        let w = competitor_words(&CompetitorConfig::default()).unwrap();
+        // 0.8 * 2^32 = 3,435,973,836.8; 4 RTTs; 1 s; 0.5 and its inverse 2; 60 s
+        assert_eq!(w[0], 0);
+        assert_eq!(w[1], 3_435_973_837);
+        assert_eq!(w[3], 4 << 32);
+        assert_eq!(w[5], 1_000_000_000);
+        assert_eq!((w[12], w[13]), (1 << 31, 2 << 32));
+        assert_eq!(w[15], 60_000_000_000);
+        let long = CompetitorConfig {
+            rate_window: Duration::from_secs(61),
+            ..CompetitorConfig::default()
+        };
+        let e = competitor_words(&long).unwrap_err();
+        assert!(e.contains("competitor.rate_window"), "{e}");
     }
 }

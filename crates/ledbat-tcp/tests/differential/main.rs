@@ -16,6 +16,7 @@
 //!   two fractional windows lie on either side of a whole number;
 //! - queuing delay, base delay, phase, slowdown count and the next timer are equal exactly.
 
+mod competitor;
 mod model;
 mod replay;
 mod signal;

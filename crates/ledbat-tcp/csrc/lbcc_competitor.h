@@ -1,0 +1,592 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The core's competitor detection (ledbat-core, competitor.rs, `Competitor`) in integer
+ * arithmetic, for the kernel build: the same state machine, constants and order of tests,
+ * clock-free (every entry point takes `now`). The module comment of competitor.rs gives
+ * the rules and their reasons; in short:
+ *
+ *   path rate C  = max delivery-rate sample over rate_window of time not yielding, 1 s buckets
+ *   watching:    in avoidance, on a busy link (qd >= TARGET / 2), every rate sample
+ *                rate < share C and (qd > 1.1 TARGET or rate >= min_share C or a test was
+ *                positive), for suspect_rtts RTTs (+ up to DESYNC_RTTS, splitmix64 of the
+ *                instant the suspicion began, when not above 1.1 TARGET): then a test
+ *   hold test:   qd > 1.1 TARGET: the owner holds; min qd from one RTT in to the end
+ *                > max(eta, test_packets MSS / C): positive
+ *   push test:   the window grows by C max(push_share T, (1 + push_share) T - qd) for an
+ *                RTT; the others' queue (qd + (flight at start - flight) / C) over the next
+ *                two RTTs after one more falls by push_drop T: negative; the queue rising
+ *                more than DOUBLE_PUSH times the push: void
+ *   `tests` positives in a row, test_gap apart at least: yield (one packet, paced at
+ *   yield_share C), probe every probe_interval at probe_share C, room twice `confirm`
+ *   apart: resume; a queue that backs off after two probes KIN_CONFIRM apart: our kind.
+ *
+ * Units: times in ns, rates in bytes/s (whole; the core's f64 samples are whole numbers
+ * when they come from here), fractions in 32.32 fixed point (`*_q32`), so that the core's
+ * `scale(d, k)` = round(d k) is lb_scale_q32 up to 2^-32 of d. Where the core compares
+ * floats (the push test's seconds, `rate < share * C`) this file compares exact integer
+ * products; the two can differ only on a knife edge of the last bit, which the
+ * differential test (tests/differential/competitor.rs) does not hug.
+ *
+ * Loops: the path rate's ring of LB_COMP_BUCKETS, bounded by the constant.
+ */
+#ifndef LBCC_COMPETITOR_H
+#define LBCC_COMPETITOR_H
+
+#include "lbcc_math.h"
+
+#define LB_ONE_Q32_ (1ULL << 32)
+#define LB_NS_PER_S 1000000000ULL
+/* competitor::PROBE_LEN, PROBE_GIVE_UP, KIN_CONFIRM, RATE_BUCKET */
+#define LB_COMP_PROBE_LEN_NS (30ULL * LB_NS_PER_MS)
+#define LB_COMP_PROBE_GIVE_UP_NS LB_NS_PER_S
+#define LB_COMP_KIN_CONFIRM_NS (5ULL * LB_NS_PER_S)
+#define LB_COMP_RATE_BUCKET_NS LB_NS_PER_S
+/* competitor::AFTERMATH_RTTS = 2 and DESYNC_RTTS = 4 (whole numbers); DOUBLE_PUSH = 5 / 4 */
+#define LB_COMP_AFTERMATH_RTTS 2ULL
+#define LB_COMP_DESYNC_RTTS 4ULL
+#define LB_COMP_DOUBLE_PUSH_NUM 5ULL
+#define LB_COMP_DOUBLE_PUSH_DEN 4ULL
+/* Buckets of the path rate: rate_window up to LB_COMP_MAX_WINDOW_S seconds (a bucket opens
+ * at most once a second and goes after rate_window, so at most window + 2 are kept). */
+#define LB_COMP_BUCKETS 64
+#define LB_COMP_MAX_WINDOW_S 60ULL
+
+/* `CompetitorConfig`; the loader's words (ledbat_tcp::params::CompParams). */
+struct lb_comp_params {
+	__u64 enabled;
+	__u64 share_q32;
+	__u64 min_share_q32;
+	__u64 suspect_rtts_q32;
+	__u64 tests;
+	__u64 test_gap_ns;
+	__u64 test_packets_q32;
+	__u64 push_share_q32;
+	__u64 push_drop_q32;
+	__u64 quiet_ns;
+	__u64 yield_share_q32;
+	__u64 probe_interval_ns;
+	__u64 probe_share_q32;
+	__u64 probe_inv_q32;   /* 1 / probe_share */
+	__u64 confirm_ns;
+	__u64 rate_window_ns;
+};
+
+#define LB_COMP_PARAMS_WORDS 16
+
+enum lb_comp_phase { LB_COMP_AVOIDANCE = 0, LB_COMP_OWN_HOLD = 1, LB_COMP_OTHER = 2 };
+enum lb_comp_action { LB_COMP_NONE = 0, LB_COMP_TEST = 1, LB_COMP_RESUME = 2 };
+enum lb_comp_stage { LB_COMP_WATCHING = 0, LB_COMP_SUSPECT = 1, LB_COMP_PUSH_TEST = 2,
+		     LB_COMP_QUIET = 3 };
+
+/* `Observation` */
+struct lb_comp_obs {
+	__u64 qd_ns, target_ns, rtt_ns, eta_ns, mss;
+	__u64 rate;            /* bytes/s, when has_rate */
+	__u64 newest_sent_ns;
+	__u64 flight;          /* bytes in flight before the ACK */
+	__u8 phase, has_rate, app_limited;
+};
+
+struct lb_comp {
+	/* PathRate: clock (time not yielding), ring of (start on clock, largest sample) */
+	__u64 clock_ns, last_ns;
+	__u64 bucket_t[LB_COMP_BUCKETS];
+	__u64 bucket_r[LB_COMP_BUCKETS];
+	__u32 head, len;
+	/* State::Watching */
+	__u64 suspect_since, first_positive, quiet_until;
+	__u32 positives;
+	/* State::Yielding */
+	__u64 next_probe, room_at, backed_at;
+	/* its Probe */
+	__u64 pr_start, pr_end, pr_give_up, pr_from, pr_peak, pr_acked, pr_after;
+	/* hold measurement */
+	__u64 hold_start, hold_rtt, hold_min;
+	/* share = rate / C at the last sample and at the hold's start, as (rate, C) */
+	__u64 share_r, share_c, hold_share_r, hold_share_c;
+	__u32 kin;
+	/* Push */
+	__u64 pu_q0, pu_f0, pu_c, pu_extra_ns, pu_extra, pu_push_until, pu_observe_from,
+		pu_until, pu_peak;
+	__s64 pu_after;
+	__u64 last_qd, push_target;
+	__u64 detections, tests, push_collisions;
+	__u8 has_last, yielding;
+	__u8 has_suspect, has_first, has_quiet;
+	__u8 has_probe, has_room, has_backed;
+	__u8 pr_has_peak, pr_has_acked, pr_has_after;
+	__u8 has_hold_start, has_hold_min, hold_suspected, test_pending;
+	__u8 has_push, pu_has_after, has_last_qd, has_push_target;
+};
+
+/* round(d * k) for a 32.32 factor, half up. */
+LB_INLINE __u64 lb_scale_q32(__u64 d, __u64 k_q32)
+{
+	return lb_muldiv_round(d, k_q32, LB_ONE_Q32_);
+}
+
+/* a * b < c * d, exactly. */
+LB_INLINE int lb_mul_lt(__u64 a, __u64 b, __u64 c, __u64 d)
+{
+	struct lb_u128 x = lb_mul128(a, b), y = lb_mul128(c, d);
+
+	return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo);
+}
+
+/* bbr::splitmix64 */
+LB_INLINE __u64 lb_splitmix64(__u64 x)
+{
+	__u64 z = x + 0x9E3779B97F4A7C15ULL;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+/* ---- PathRate ---- */
+
+/* (returns 0: a global BPF function returns a scalar) */
+LB_SUBPROG int lb_comp_path_tick(struct lb_comp *c, __u64 now, int frozen, __u64 window)
+{
+	int i;
+
+	if (!c) /* a global BPF function's pointer may be NULL */
+		return 0;
+	if (c->has_last && !frozen)
+		c->clock_ns = lb_sat_add(c->clock_ns, lb_since(now, c->last_ns));
+	c->last_ns = now;
+	c->has_last = 1;
+	for (i = 0; i < LB_COMP_BUCKETS; i++) {
+		__u32 h = LB_INDEX(c->head, LB_COMP_BUCKETS);
+
+		if (c->len == 0 || lb_sat_sub(c->clock_ns, c->bucket_t[h]) <= window)
+			break;
+		c->head = LB_INDEX(c->head + 1, LB_COMP_BUCKETS);
+		c->len--;
+	}
+	return 0;
+}
+
+LB_INLINE void lb_comp_path_sample(struct lb_comp *c, __u64 rate)
+{
+	__u32 back;
+
+	if (c->len > 0) {
+		back = LB_INDEX(c->head + c->len - 1, LB_COMP_BUCKETS);
+		if (lb_sat_sub(c->clock_ns, c->bucket_t[back]) < LB_COMP_RATE_BUCKET_NS) {
+			c->bucket_r[back] = lb_max_u64(c->bucket_r[back], rate);
+			return;
+		}
+	}
+	if (c->len >= LB_COMP_BUCKETS) { /* not reached with rate_window <= 60 s */
+		c->head = LB_INDEX(c->head + 1, LB_COMP_BUCKETS);
+		c->len--;
+	}
+	back = LB_INDEX(c->head + c->len, LB_COMP_BUCKETS);
+	c->bucket_t[back] = c->clock_ns;
+	c->bucket_r[back] = rate;
+	c->len++;
+}
+
+/* The path's rate, bytes/s (0 before any sample). */
+LB_SUBPROG __u64 lb_comp_path_rate(const struct lb_comp *c)
+{
+	__u64 m = 0;
+	int i;
+
+	if (!c)
+		return 0;
+	for (i = 0; i < LB_COMP_BUCKETS; i++) {
+		if ((__u32)i >= c->len)
+			break;
+		m = lb_max_u64(m, c->bucket_r[LB_INDEX(c->head + i, LB_COMP_BUCKETS)]);
+	}
+	return m;
+}
+
+/* ---- Competitor ---- */
+
+LB_INLINE void lb_comp_init(struct lb_comp *c)
+{
+	__builtin_memset(c, 0, sizeof(*c));
+}
+
+/* `probe_range`: a quarter of TARGET to 1.2 TARGET. */
+LB_INLINE int lb_comp_probe_range(__u64 qd, __u64 t)
+{
+	return qd * 4 >= t && qd * 5 <= t * 6;
+}
+
+/* `quiet_for`: quiet * 2^min(kin, 3), and one more finding. */
+LB_INLINE __u64 lb_comp_quiet_for(const struct lb_comp_params *p, __u32 *kin)
+{
+	__u64 d = p->quiet_ns << (*kin < 3 ? *kin : 3);
+
+	*kin += 1;
+	return d;
+}
+
+LB_INLINE int lb_comp_probing(const struct lb_comp *c, __u64 now)
+{
+	return c->yielding && c->has_probe && now < c->pr_end;
+}
+
+LB_INLINE int lb_comp_stage(const struct lb_comp *c, __u64 now)
+{
+	if (c->has_push)
+		return LB_COMP_PUSH_TEST;
+	if (c->yielding)
+		return LB_COMP_WATCHING;
+	if (c->has_quiet && now < c->quiet_until)
+		return LB_COMP_QUIET;
+	if (c->has_suspect)
+		return LB_COMP_SUSPECT;
+	return LB_COMP_WATCHING;
+}
+
+LB_INLINE int lb_comp_confirming(const struct lb_comp *c)
+{
+	return !c->yielding && c->positives > 0;
+}
+
+/* `limits`: while yielding, the pacing rate (bytes/s) and window (bytes). */
+LB_INLINE int lb_comp_limits(const struct lb_comp *c, const struct lb_comp_params *p,
+			     __u64 now, __u64 mss, __u64 rtt, __u64 *rate, __u64 *win)
+{
+	__u64 cr;
+
+	if (!c->yielding)
+		return 0;
+	cr = lb_max_u64(lb_comp_path_rate(c), mss);
+	if (c->has_probe && now < c->pr_end) {
+		__u64 len = lb_since(c->pr_end, c->pr_start);
+
+		*rate = lb_muldiv(cr, p->probe_share_q32, LB_ONE_Q32_);
+		*win = lb_max_u64(lb_muldiv(cr, lb_scale_q32(rtt + len, p->probe_share_q32),
+					    LB_NS_PER_S),
+				  2 * mss);
+		return 1;
+	}
+	*rate = lb_muldiv(cr, p->yield_share_q32, LB_ONE_Q32_);
+	*win = mss;
+	return 1;
+}
+
+/* `next_tick` */
+LB_INLINE int lb_comp_next_tick(const struct lb_comp *c, __u64 *at)
+{
+	if (c->has_push) {
+		__u64 last = c->has_last ? c->last_ns : 0;
+
+		*at = last < c->pu_push_until ? c->pu_push_until : c->pu_until;
+		return 1;
+	}
+	if (!c->yielding)
+		return 0;
+	if (!c->has_probe)
+		*at = c->next_probe;
+	else if (!c->has_last || c->last_ns < c->pr_end)
+		*at = c->pr_end;
+	else
+		*at = c->pr_give_up;
+	return 1;
+}
+
+/* `push_window`: during a push, the bytes the window grows by. */
+LB_INLINE __u64 lb_comp_push_window(const struct lb_comp *c, __u64 now)
+{
+	return c->has_push && now < c->pu_push_until ? c->pu_extra : 0;
+}
+
+/* `verdict` */
+LB_INLINE void lb_comp_verdict(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+			       int positive, int suspected)
+{
+	if (c->yielding)
+		return;
+	if (c->has_quiet && now < c->quiet_until)
+		return;
+	c->tests++;
+	c->has_suspect = 0;
+	if (!positive) {
+		c->positives = 0;
+		c->has_first = 0;
+		if (suspected) {
+			c->quiet_until = now + lb_comp_quiet_for(p, &c->kin);
+			c->has_quiet = 1;
+		}
+		return;
+	}
+	c->kin = 0;
+	c->positives++;
+	if (!c->has_first) {
+		c->first_positive = now;
+		c->has_first = 1;
+	}
+	if (c->positives >= p->tests && lb_since(now, c->first_positive) >= p->test_gap_ns) {
+		c->detections++;
+		c->yielding = 1;
+		c->next_probe = now + p->probe_interval_ns;
+		c->has_probe = 0;
+		c->has_room = 0;
+		c->has_backed = 0;
+	}
+}
+
+/* `poll_push`: ends a push test due at `now`. */
+LB_INLINE void lb_comp_poll_push(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+				 __u64 target)
+{
+	__s64 drop;
+
+	if (!c->has_push || now < c->pu_until)
+		return;
+	c->has_push = 0;
+	if (c->pu_c > 0 && c->pu_peak > c->pu_q0 &&
+	    (c->pu_peak - c->pu_q0) * LB_COMP_DOUBLE_PUSH_DEN >
+		    c->pu_extra_ns * LB_COMP_DOUBLE_PUSH_NUM) {
+		c->push_collisions++;
+		return;
+	}
+	drop = c->pu_has_after ? (__s64)c->pu_q0 - c->pu_after : 0;
+	lb_comp_verdict(c, p, now, !(drop >= (__s64)lb_scale_q32(target, p->push_drop_q32)), 1);
+}
+
+/* `poll`: time passes. */
+LB_INLINE void lb_comp_poll(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+			    __u64 qd, __u64 rtt)
+{
+	lb_comp_path_tick(c, now, c->yielding, p->rate_window_ns);
+	if (c->has_push_target)
+		lb_comp_poll_push(c, p, now, c->push_target);
+	if (!c->yielding)
+		return;
+	if (!c->has_probe && now >= c->next_probe) {
+		__u64 t = c->has_push_target ? c->push_target : 0;
+		__u64 rise = lb_sat_sub(lb_scale_q32(t, LB_ONE_Q32_ + p->push_share_q32), qd);
+		__u64 len = LB_COMP_PROBE_LEN_NS;
+
+		if (lb_comp_probe_range(qd, t))
+			len = lb_max_u64(len, lb_scale_q32(rise, p->probe_inv_q32));
+		c->has_probe = 1;
+		c->pr_start = now;
+		c->pr_end = now + len;
+		c->pr_give_up = c->pr_end + lb_max_u64(rtt * 4, LB_COMP_PROBE_GIVE_UP_NS);
+		c->pr_from = qd;
+		c->pr_has_peak = c->pr_has_acked = c->pr_has_after = 0;
+	} else if (c->has_probe && now >= c->pr_give_up) {
+		c->has_probe = 0;
+		c->has_room = 0;
+		c->next_probe = now + p->probe_interval_ns;
+	}
+}
+
+/* `hold_started`: the flow's own hold began. */
+LB_INLINE void lb_comp_hold_started(struct lb_comp *c, __u64 now, __u64 rtt)
+{
+	c->has_hold_start = 1;
+	c->hold_start = now;
+	c->hold_rtt = rtt;
+	c->has_hold_min = 0;
+	c->hold_suspected = c->test_pending;
+	c->test_pending = 0;
+	c->hold_share_r = c->share_r;
+	c->hold_share_c = c->share_c;
+}
+
+/* `hold_ended`: evaluates the test. */
+LB_INLINE void lb_comp_hold_ended(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+				  __u64 eta, __u64 mss)
+{
+	__u64 cr, packets = 0;
+	int low;
+
+	if (!c->has_hold_start)
+		return;
+	c->has_hold_start = 0;
+	if (!c->has_hold_min)
+		return;
+	/* hold_share < min_share, hold_share = r / C (0 before C) */
+	low = c->hold_share_c == 0 ? p->min_share_q32 > 0
+				   : lb_mul_lt(c->hold_share_r, LB_ONE_Q32_, p->min_share_q32,
+					       c->hold_share_c);
+	if (!p->enabled || (!c->hold_suspected && low))
+		return;
+	cr = lb_comp_path_rate(c);
+	if (cr > 0) /* Duration::from_secs_f64(test_packets * mss / C), rounded */
+		packets = lb_sat_add(lb_muldiv_round(mss * p->test_packets_q32, LB_NS_PER_S, cr),
+				     1ULL << 31) >> 32;
+	lb_comp_verdict(c, p, now, c->hold_min > lb_max_u64(eta, packets), c->hold_suspected);
+}
+
+/* One ACK while yielding (`on_ack`'s Yielding arm); returns the action, *resume the window. */
+LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+				   const struct lb_comp_obs *o, __u64 cr, __u64 *resume)
+{
+	__u64 len, full, drop, after;
+	int busy;
+
+	if (!c->has_probe) {
+		if (o->qd_ns <= o->eta_ns && c->has_last_qd && c->last_qd > o->eta_ns)
+			c->next_probe = lb_min_u64(c->next_probe, now);
+		c->last_qd = o->qd_ns;
+		c->has_last_qd = 1;
+		return LB_COMP_NONE;
+	}
+	if (o->newest_sent_ns >= c->pr_start && o->newest_sent_ns < c->pr_end) {
+		c->pr_peak = c->pr_has_peak ? lb_max_u64(c->pr_peak, o->qd_ns) : o->qd_ns;
+		c->pr_has_peak = 1;
+		return LB_COMP_NONE;
+	}
+	if (o->newest_sent_ns < c->pr_end)
+		return LB_COMP_NONE;
+	if (!c->pr_has_acked) {
+		c->pr_acked = now;
+		c->pr_has_acked = 1;
+	}
+	c->pr_after = c->pr_has_after ? lb_min_u64(c->pr_after, o->qd_ns) : o->qd_ns;
+	c->pr_has_after = 1;
+	if (lb_since(now, c->pr_acked) < o->rtt_ns * LB_COMP_AFTERMATH_RTTS)
+		return LB_COMP_NONE;
+	c->has_probe = 0;
+	c->next_probe = now + p->probe_interval_ns;
+	len = lb_since(c->pr_end, c->pr_start);
+	full = lb_muldiv_round(len, p->probe_share_q32, 4 * LB_ONE_Q32_);
+	after = c->pr_after; /* set just above */
+	drop = lb_scale_q32(o->target_ns, p->push_drop_q32);
+	if (lb_comp_probe_range(c->pr_from, o->target_ns)) {
+		int fell = after <= o->eta_ns || after + drop <= c->pr_from;
+		int twice = fell && c->has_backed && lb_since(now, c->backed_at) <= LB_COMP_KIN_CONFIRM_NS;
+
+		c->has_backed = (__u8)fell;
+		c->backed_at = now;
+		if (twice) {
+			c->yielding = 0;
+			c->has_suspect = 0;
+			c->positives = 0;
+			c->has_first = 0;
+			c->quiet_until = now + lb_comp_quiet_for(p, &c->kin);
+			c->has_quiet = 1;
+			*resume = 0;
+			return LB_COMP_RESUME;
+		}
+	}
+	busy = c->pr_from * 2 >= o->target_ns ||
+	       !c->pr_has_peak || lb_sat_sub(c->pr_peak, c->pr_from) >= full;
+	if (busy) {
+		c->has_room = 0;
+		return LB_COMP_NONE;
+	}
+	if (c->has_room && lb_since(now, c->room_at) >= p->confirm_ns) {
+		c->yielding = 0;
+		c->has_suspect = 0;
+		c->positives = 0;
+		c->has_first = 0;
+		c->quiet_until = now + p->quiet_ns;
+		c->has_quiet = 1;
+		*resume = lb_muldiv(cr, lb_sat_sub(o->rtt_ns, o->qd_ns), LB_NS_PER_S);
+		return LB_COMP_RESUME;
+	}
+	if (!c->has_room) {
+		c->has_room = 1;
+		c->room_at = now;
+	}
+	c->next_probe = now + p->confirm_ns;
+	return LB_COMP_NONE;
+}
+
+/* `on_ack`: one ACK; returns the action (LB_COMP_RESUME with *resume the window, bytes). */
+LB_INLINE int lb_comp_on_ack(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+			     const struct lb_comp_obs *o, __u64 *resume)
+{
+	__u64 cr, due, k;
+	int busy, above, small, confirming;
+
+	*resume = 0;
+	lb_comp_poll(c, p, now, o->qd_ns, o->rtt_ns);
+	if (o->has_rate) {
+		if (!c->yielding && (!o->app_limited || o->rate > lb_comp_path_rate(c)))
+			lb_comp_path_sample(c, o->rate);
+		c->share_r = o->rate;
+		c->share_c = lb_comp_path_rate(c);
+	}
+	if (o->phase == LB_COMP_OWN_HOLD && c->has_hold_start &&
+	    lb_since(now, c->hold_start) >= c->hold_rtt) {
+		c->hold_min = c->has_hold_min ? lb_min_u64(c->hold_min, o->qd_ns) : o->qd_ns;
+		c->has_hold_min = 1;
+	}
+	if (!p->enabled)
+		return LB_COMP_NONE;
+	c->push_target = o->target_ns;
+	c->has_push_target = 1;
+	if (c->has_push) {
+		c->pu_peak = lb_max_u64(c->pu_peak, o->qd_ns);
+		if (now >= c->pu_observe_from && c->pu_c > 0) {
+			/* other = qd + (f0 - flight) / C, in ns, signed */
+			__s64 other;
+
+			if (c->pu_f0 >= o->flight)
+				other = (__s64)o->qd_ns +
+					(__s64)lb_muldiv(c->pu_f0 - o->flight, LB_NS_PER_S, c->pu_c);
+			else
+				other = (__s64)o->qd_ns -
+					(__s64)lb_muldiv(o->flight - c->pu_f0, LB_NS_PER_S, c->pu_c);
+			c->pu_after = c->pu_has_after && c->pu_after < other ? c->pu_after : other;
+			c->pu_has_after = 1;
+		}
+		return LB_COMP_NONE;
+	}
+	cr = lb_comp_path_rate(c);
+	if (c->yielding)
+		return lb_comp_ack_yielding(c, p, now, o, cr, resume);
+	confirming = lb_comp_confirming(c);
+	busy = o->qd_ns * 2 >= o->target_ns;
+	above = o->qd_ns * 10 > o->target_ns * 11;
+	small = o->has_rate && cr > 0 &&
+		lb_mul_lt(o->rate, LB_ONE_Q32_, p->share_q32, cr) &&
+		(above || confirming || !lb_mul_lt(o->rate, LB_ONE_Q32_, p->min_share_q32, cr));
+	if (o->phase != LB_COMP_AVOIDANCE || !busy || (c->has_quiet && now < c->quiet_until)) {
+		c->has_suspect = 0;
+		return LB_COMP_NONE;
+	}
+	if (!o->has_rate)
+		return LB_COMP_NONE;
+	if (!small) {
+		c->has_suspect = 0;
+		return LB_COMP_NONE;
+	}
+	if (!c->has_suspect) {
+		c->suspect_since = now;
+		c->has_suspect = 1;
+	}
+	/* suspect_rtts + (splitmix64(since) % 1024) / 1024 * DESYNC_RTTS, in Q32 */
+	k = above ? 0 : (lb_splitmix64(c->suspect_since) % 1024) * LB_COMP_DESYNC_RTTS << 22;
+	due = lb_scale_q32(o->rtt_ns, p->suspect_rtts_q32 + k);
+	if (lb_since(now, c->suspect_since) < due ||
+	    (c->has_first && lb_since(now, c->first_positive) < p->test_gap_ns))
+		return LB_COMP_NONE;
+	c->has_suspect = 0;
+	if (above) {
+		c->test_pending = 1;
+		return LB_COMP_TEST;
+	}
+	{
+		__u64 t = o->target_ns, a = lb_scale_q32(t, p->push_share_q32);
+		__u64 b = lb_sat_sub(t + a, o->qd_ns);
+
+		c->has_push = 1;
+		c->pu_q0 = o->qd_ns;
+		c->pu_f0 = o->flight;
+		c->pu_c = cr;
+		c->pu_extra_ns = lb_max_u64(a, b);
+		c->pu_extra = lb_muldiv(cr, c->pu_extra_ns, LB_NS_PER_S);
+		c->pu_push_until = now + o->rtt_ns;
+		c->pu_observe_from = c->pu_push_until + o->rtt_ns;
+		c->pu_until = c->pu_observe_from + o->rtt_ns * 2;
+		c->pu_has_after = 0;
+		c->pu_peak = o->qd_ns;
+	}
+	return LB_COMP_NONE;
+}
+
+#endif

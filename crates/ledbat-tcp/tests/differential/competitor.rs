@@ -1,0 +1,697 @@
+//! The competitor detection's differential test: ledbat-core's `Competitor` and its C
+//! mirror (csrc/lbcc_competitor.h, compiled for the host as csrc/comp_replay.c) are given
+//! the same calls (`poll`, `hold_started`, `hold_ended`, `on_ack`) and compared after each.
+//!
+//! Equal means: the action (and a resume's window within a byte), yielding, the stage, the
+//! path's rate, the counts of tests, detections and voided pushes, confirming, pushing,
+//! probing, the next timer and the hold's minimum exactly; the pacing rate and window while
+//! yielding and a push's extra window within two bytes (the core's `f64` products are
+//! truncated by the owner, the C's are exact floors). Rates are whole bytes/s, as the kernel
+//! glue's would be.
+//!
+//! The calls come from (a) the model traces of main.rs (each ACK's queuing delay and phase
+//! from the core's scavenger, delivery-rate samples over 200 ms spans of its ACKs) and (b) a
+//! small closed-loop world whose owner does what the core's `LedbatPp` does with the
+//! detection's actions (hold on a test, one packet while yielding, a probe's window) beside
+//! a competitor that does not yield: BBR at a low queue (rate falls, delay stays below
+//! TARGET), CUBIC with a standing queue above it, and another LEDBAT++ flow that backs off
+//! from a push; (c) random call sequences.
+
+use crate::model;
+use crate::replay::Ev;
+use crate::{build, controller, MS, S};
+use ledbat_core::competitor::{
+    Action, Competitor, CompetitorConfig, FlowPhase, Observation, Stage,
+};
+use ledbat_core::{Duration, Instant};
+use ledbat_tcp::params::competitor_words;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+
+/// What both sides report after a call (csrc/comp_replay.c's line).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Out {
+    action: u64,
+    resume: u64,
+    yielding: u64,
+    stage: u64,
+    path_rate: u64,
+    tests: u64,
+    detections: u64,
+    collisions: u64,
+    confirming: u64,
+    pushing: u64,
+    probing: u64,
+    next_tick: Option<u64>,
+    hold_min: Option<u64>,
+    limit_rate: Option<u64>,
+    limit_window: Option<u64>,
+    push_window: u64,
+}
+
+fn parse(line: &str) -> Out {
+    let f: Vec<&str> = line.split(' ').collect();
+    assert_eq!(f.len(), 16, "comp-replay line `{line}`");
+    let n = |s: &str| s.parse::<u64>().expect("number");
+    let o = |s: &str| (s != "-").then(|| n(s));
+    Out {
+        action: n(f[0]),
+        resume: n(f[1]),
+        yielding: n(f[2]),
+        stage: n(f[3]),
+        path_rate: n(f[4]),
+        tests: n(f[5]),
+        detections: n(f[6]),
+        collisions: n(f[7]),
+        confirming: n(f[8]),
+        pushing: n(f[9]),
+        probing: n(f[10]),
+        next_tick: o(f[11]),
+        hold_min: o(f[12]),
+        limit_rate: o(f[13]),
+        limit_window: o(f[14]),
+        push_window: n(f[15]),
+    }
+}
+
+/// The core's detection, every call written down for the C and its outputs kept.
+pub struct Drive {
+    pub core: Competitor,
+    cfg: CompetitorConfig,
+    lines: String,
+    outs: Vec<Out>,
+    mss: u64,
+    rtt: u64,
+}
+
+fn at(ns: u64) -> Instant {
+    Instant::from_nanos(ns)
+}
+
+fn d(ns: u64) -> Duration {
+    Duration::from_nanos(ns)
+}
+
+impl Drive {
+    pub fn new(cfg: CompetitorConfig) -> Self {
+        Drive {
+            core: Competitor::new(cfg),
+            cfg,
+            lines: String::new(),
+            outs: Vec::new(),
+            mss: 1500,
+            rtt: 0,
+        }
+    }
+
+    fn record(&mut self, now: u64, action: Action) {
+        let (action, resume) = match action {
+            Action::None => (0, 0),
+            Action::Test => (1, 0),
+            Action::Resume(w) => (2, w),
+        };
+        let c = &self.core;
+        let t = at(now);
+        let limits = c.limits(t, self.mss as f64, d(self.rtt));
+        let rate = c.path_rate();
+        assert_eq!(rate.fract(), 0.0, "whole rates only");
+        self.outs.push(Out {
+            action,
+            resume,
+            yielding: c.yielding() as u64,
+            stage: match c.stage(t) {
+                Stage::Watching => 0,
+                Stage::Suspect => 1,
+                Stage::PushTest => 2,
+                Stage::Quiet => 3,
+            },
+            path_rate: rate as u64,
+            tests: c.tests(),
+            detections: c.detections(),
+            collisions: c.push_collisions(),
+            confirming: c.confirming() as u64,
+            pushing: c.pushing() as u64,
+            probing: c.probing(t) as u64,
+            next_tick: c.next_tick().map(|i| i.as_nanos()),
+            hold_min: c.hold_min().map(|m| m.as_nanos()),
+            limit_rate: limits.map(|(r, _)| r as u64),
+            limit_window: limits.map(|(_, w)| w as u64),
+            push_window: c.push_window(t).map_or(0, |w| w as u64),
+        });
+    }
+
+    pub fn poll(&mut self, now: u64, qd: u64, rtt: u64) {
+        self.rtt = rtt;
+        self.core.poll(at(now), d(qd), d(rtt));
+        let _ = writeln!(self.lines, "poll {now} {qd} {rtt}");
+        self.record(now, Action::None);
+    }
+
+    pub fn hold_started(&mut self, now: u64, rtt: u64) {
+        self.core.hold_started(at(now), d(rtt));
+        let _ = writeln!(self.lines, "hs {now} {rtt}");
+        self.record(now, Action::None);
+    }
+
+    pub fn hold_ended(&mut self, now: u64, eta: u64, mss: u64) {
+        self.mss = mss;
+        self.core.hold_ended(at(now), d(eta), mss as f64);
+        let _ = writeln!(self.lines, "he {now} {eta} {mss}");
+        self.record(now, Action::None);
+    }
+
+    /// One ACK: `rate` (bytes/s, app-limited) when the ACK closes a rate sample.
+    #[allow(clippy::too_many_arguments)]
+    pub fn ack(
+        &mut self,
+        now: u64,
+        qd: u64,
+        target: u64,
+        rtt: u64,
+        eta: u64,
+        phase: FlowPhase,
+        rate: Option<(u64, bool)>,
+        newest_sent: u64,
+        flight: u64,
+    ) -> Action {
+        self.rtt = rtt;
+        let o = Observation {
+            qd: d(qd),
+            target: d(target),
+            rtt: d(rtt),
+            eta: d(eta),
+            mss: self.mss as f64,
+            phase,
+            rate: rate.map(|(r, a)| (r as f64, a)),
+            newest_sent: at(newest_sent),
+            flight: flight as f64,
+        };
+        let a = self.core.on_ack(at(now), &o);
+        let ph = match phase {
+            FlowPhase::Avoidance => 0,
+            FlowPhase::OwnHold => 1,
+            FlowPhase::Other => 2,
+        };
+        let (r, app) = rate.map_or(("-".to_string(), 0), |(r, a)| (r.to_string(), a as u8));
+        let _ = writeln!(
+            self.lines,
+            "ack {now} {qd} {target} {rtt} {eta} {} {ph} {r} {app} {newest_sent} {flight}",
+            self.mss
+        );
+        self.record(now, a);
+        a
+    }
+
+    /// Runs the C on the same calls and compares after each; returns the calls compared.
+    pub fn check(&self, label: &str) -> usize {
+        let words = competitor_words(&self.cfg).expect("kernel words");
+        let mut input = String::from("params");
+        for w in words {
+            let _ = write!(input, " {w}");
+        }
+        input.push('\n');
+        input.push_str(&self.lines);
+        let mut child = Command::new(ledbat_tcp::COMP_REPLAY_TOOL)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the competitor replay tool runs");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+        let out = child.wait_with_output().expect("comp-replay output");
+        writer.join().expect("writer").expect("write calls");
+        assert!(
+            out.status.success(),
+            "comp-replay failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        let got: Vec<Out> = text.lines().map(parse).collect();
+        assert_eq!(got.len(), self.outs.len(), "{label}: one line per call");
+        let last = self.outs.last().cloned();
+        eprintln!(
+            "{label}: {} calls, tests/detections/voided {:?}",
+            got.len(),
+            last.map(|o| (o.tests, o.detections, o.collisions))
+        );
+        let calls: Vec<&str> = self.lines.lines().collect();
+        for (i, (core, c)) in self.outs.iter().zip(&got).enumerate() {
+            let ctx = || {
+                format!(
+                    "{label}: call {i} `{}`\n core {core:?}\n c    {c:?}",
+                    calls[i]
+                )
+            };
+            let near = |a: Option<u64>, b: Option<u64>, tol: u64| match (a, b) {
+                (Some(x), Some(y)) => x.abs_diff(y) <= tol,
+                (x, y) => x == y,
+            };
+            assert!(
+                near(Some(core.resume), Some(c.resume), 1),
+                "resume: {}",
+                ctx()
+            );
+            assert!(near(core.limit_rate, c.limit_rate, 2), "rate: {}", ctx());
+            assert!(
+                near(core.limit_window, c.limit_window, 2),
+                "window: {}",
+                ctx()
+            );
+            assert!(
+                core.push_window.abs_diff(c.push_window) <= 2,
+                "push: {}",
+                ctx()
+            );
+            let exact = |o: &Out| Out {
+                resume: 0,
+                limit_rate: o.limit_rate.map(|_| 0),
+                limit_window: o.limit_window.map(|_| 0),
+                push_window: 0,
+                ..o.clone()
+            };
+            assert_eq!(exact(core), exact(c), "{}", ctx());
+        }
+        got.len()
+    }
+}
+
+/// The detection on: the scavenger's defaults otherwise.
+pub fn on() -> CompetitorConfig {
+    CompetitorConfig {
+        enabled: true,
+        ..CompetitorConfig::default()
+    }
+}
+
+/// Feeds a model trace of the core's scavenger to the detection: each ACK's queuing delay
+/// and phase as the core had them, a rate sample when 200 ms of ACKs have passed, a hold of
+/// the flow's own on each slowdown phase, a poll on each timer.
+fn drive_trace(events: &[(Ev, crate::replay::Step)], target: u64, cfg: CompetitorConfig) -> Drive {
+    let mut dr = Drive::new(cfg);
+    let eta = 2 * MS;
+    let (mut delivered, mut span_from, mut span_bytes) = (0u64, None::<u64>, 0u64);
+    let mut in_hold = false;
+    let mut srtt = target;
+    for (ev, st) in events {
+        match *ev {
+            Ev::Ack {
+                now,
+                bytes,
+                flight,
+                newest_sent,
+                rtt,
+                ..
+            } => {
+                if let Some(r) = rtt {
+                    srtt = (7 * srtt + r) / 8;
+                }
+                let hold = st.phase == 2;
+                if hold && !in_hold {
+                    dr.hold_started(now, srtt);
+                } else if !hold && in_hold {
+                    dr.hold_ended(now, eta, 1500);
+                }
+                in_hold = hold;
+                delivered += bytes;
+                let from = *span_from.get_or_insert(now);
+                let rate = if now - from >= 200 * MS {
+                    let r = (delivered - span_bytes) * 1_000_000_000 / (now - from);
+                    span_from = Some(now);
+                    span_bytes = delivered;
+                    Some((r, false))
+                } else {
+                    None
+                };
+                let Some(qd) = st.qd else { continue };
+                let phase = match st.phase {
+                    1 => FlowPhase::Avoidance,
+                    2 => FlowPhase::OwnHold,
+                    _ => FlowPhase::Other,
+                };
+                dr.ack(now, qd, target, srtt, eta, phase, rate, newest_sent, flight);
+            }
+            Ev::Tick { now } => dr.poll(now, st.qd.unwrap_or(0), srtt),
+            _ => {}
+        }
+    }
+    dr
+}
+
+#[test]
+fn the_c_detection_matches_the_core_on_the_model_traces() {
+    let c = controller("scavenger", &[]);
+    let ledbat_core::ControllerConfig::Scavenger(sc_cfg) = &c.config else {
+        panic!("the scavenger's configuration")
+    };
+    let target = sc_cfg.0.target.as_nanos();
+    let mut total = 0;
+    for (label, sc) in crate::scenarios() {
+        let events = model::run(&sc, build(&c, sc.mss), c.signal);
+        let dr = drive_trace(&events, target, on());
+        total += dr.check(label);
+        // TARGET 10 ms: the same queues are far above it, the suspicion and hold tests run
+        let dr = drive_trace(&events, 10 * MS, on());
+        total += dr.check(&format!("{label}, TARGET 10 ms"));
+    }
+    eprintln!("{total} calls compared");
+}
+
+/// What shares the bottleneck with the owner in [`World`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Other {
+    /// Nobody.
+    None,
+    /// BBR: a queue below TARGET (a share of it), most of the link.
+    Bbr,
+    /// CUBIC: a queue standing above TARGET, most of the link.
+    Cubic,
+    /// Another LEDBAT++ flow: half the link, backs off from a push (its queue falls).
+    Kin,
+    /// Another LEDBAT++ flow that came while the owner was yielding: its queue below TARGET
+    /// drains after each of the owner's probes.
+    KinLate,
+    /// Another LEDBAT++ flow that pushes whenever the owner does: the queue rises 1.4 times
+    /// what the owner's push adds.
+    Twin,
+}
+
+/// A closed loop around the detection: a 10 Mbit/s link, base RTT `base`, ACKs every 5 ms,
+/// the competitor `other(t)`; the owner holds on a test (and every 8 s on its own, as a
+/// periodic slowdown), keeps one packet while yielding, and sends a probe's or a push's
+/// window. Returns the drive and the detection's state over time (s, yielding).
+pub fn world(
+    cfg: CompetitorConfig,
+    base: u64,
+    target: u64,
+    secs: u64,
+    other: impl Fn(u64) -> Other,
+) -> Drive {
+    const C: u64 = 1_250_000;
+    let mut dr = Drive::new(cfg);
+    let (mut was_probing, mut probe_end) = (false, None::<u64>);
+    let (eta, mss, step) = (2 * MS, 1500u64, 5 * MS);
+    let mut hold_until: Option<u64> = None;
+    let mut next_slowdown = 8 * S;
+    let mut slow_start_until = 0u64;
+    let mut delivered = 0u64;
+    let mut span = (0u64, 0u64);
+    let mut pushed_until = 0u64;
+    let mut t = 0u64;
+    while t < secs * S {
+        t += step;
+        let o = other(t);
+        let yielding = dr.core.yielding();
+        let probing = dr.core.probing(at(t));
+        if was_probing && !probing {
+            probe_end = Some(t);
+        }
+        was_probing = probing;
+        let holding = hold_until.is_some();
+        // the queue: the competitor's, plus what the owner's push or probe adds
+        let mut qd = match o {
+            Other::None => 0,
+            Other::Bbr => target * 6 / 10,
+            Other::Cubic => target * 13 / 10,
+            Other::Kin | Other::Twin if holding => 0,
+            Other::Kin | Other::Twin => target * 8 / 10,
+            Other::KinLate if probe_end.is_some_and(|e| t > e + base && t < e + 300 * MS) => 0,
+            Other::KinLate => target * 6 / 10,
+        };
+        if let Some(w) = dr.core.push_window(at(t)) {
+            pushed_until = t + 2 * (base + qd);
+            let added = (w as u64) * 1_000_000_000 / C;
+            qd += if o == Other::Twin {
+                added * 14 / 10
+            } else {
+                added / 2
+            };
+        } else if t < pushed_until {
+            qd += target / 4;
+        } else if o == Other::Kin && t < pushed_until + 3 * (base + qd) {
+            // the other LEDBAT++ flow backs off from the queue the push left
+            qd = target / 4;
+        }
+        if probing && o != Other::None {
+            qd += target / 5;
+        }
+        // the owner's share of the link
+        let share = match (o, yielding, holding) {
+            (_, true, _) => 3,
+            (_, _, true) => 2,
+            (Other::None, ..) => 100,
+            (Other::Kin | Other::KinLate | Other::Twin, ..) => 50,
+            (Other::Bbr, ..) => 35,
+            (Other::Cubic, ..) => 30,
+        };
+        let rtt = base + qd;
+        delivered += C * share / 100 * step / S;
+        let rate = if t - span.0 >= 200 * MS {
+            let r = (delivered - span.1) * S / (t - span.0);
+            span = (t, delivered);
+            Some((r, false))
+        } else {
+            None
+        };
+        let phase = if yielding || t < slow_start_until {
+            FlowPhase::Other
+        } else if holding {
+            FlowPhase::OwnHold
+        } else {
+            FlowPhase::Avoidance
+        };
+        let flight = C * share / 100 * rtt / S;
+        match dr.ack(t, qd, target, rtt, eta, phase, rate, t - rtt, flight) {
+            Action::Test if hold_until.is_none() => {
+                dr.hold_started(t, rtt);
+                hold_until = Some(t + 4 * rtt);
+            }
+            Action::Resume(_) => slow_start_until = t + 2 * rtt,
+            _ => {}
+        }
+        if let Some(h) = hold_until {
+            if t >= h {
+                hold_until = None;
+                dr.hold_ended(t, eta, mss);
+                next_slowdown = t + 8 * S;
+            }
+        } else if t >= next_slowdown && !dr.core.yielding() && !dr.core.pushing() {
+            dr.hold_started(t, rtt);
+            hold_until = Some(t + 2 * rtt);
+        }
+        if let Some(at_) = dr.core.next_tick() {
+            if at_.as_nanos() <= t {
+                dr.poll(t, qd, rtt);
+            }
+        }
+    }
+    dr
+}
+
+#[test]
+fn bbr_at_a_low_queue_is_detected_and_left_alike_in_both_builds() {
+    // The measured case: base RTT 10 ms, BBR's queue below TARGET, its rate most of the
+    // link. The owner must suspect, push, find the queue stays, yield, and resume when
+    // BBR leaves at 40 s.
+    let dr = world(on(), 10 * MS, 100 * MS, 60, |t| {
+        if (2 * S..40 * S).contains(&t) {
+            Other::Bbr
+        } else {
+            Other::None
+        }
+    });
+    let n = dr.check("bbr at 10 ms");
+    let last = dr.outs.last().unwrap();
+    assert!(last.detections >= 1, "{last:?}");
+    assert!(
+        dr.outs.iter().any(|o| o.action == 2),
+        "resumed after BBR left"
+    );
+    assert_eq!(last.yielding, 0, "not yielding at the end: {last:?}");
+    eprintln!("{n} calls compared");
+}
+
+#[test]
+fn a_standing_queue_is_found_by_hold_tests_alike_in_both_builds() {
+    let dr = world(on(), 40 * MS, 100 * MS, 30, |t| {
+        if t >= 2 * S {
+            Other::Cubic
+        } else {
+            Other::None
+        }
+    });
+    dr.check("cubic");
+    let last = dr.outs.last().unwrap();
+    assert!(last.detections >= 1 && last.yielding == 1, "{last:?}");
+    assert!(
+        dr.outs.iter().any(|o| o.action == 1),
+        "a hold test asked for"
+    );
+}
+
+#[test]
+fn a_flow_of_our_kind_backs_off_from_the_push_alike_in_both_builds() {
+    let dr = world(on(), 20 * MS, 100 * MS, 40, |t| {
+        if t >= 2 * S {
+            Other::Kin
+        } else {
+            Other::None
+        }
+    });
+    dr.check("kin");
+    let last = dr.outs.last().unwrap();
+    assert_eq!(last.detections, 0, "{last:?}");
+    assert!(
+        dr.outs.iter().any(|o| o.stage == 3),
+        "quiet after a negative push"
+    );
+}
+
+#[test]
+fn a_latecomer_of_our_kind_found_while_yielding_is_shared_with_alike_in_both_builds() {
+    // Yielding to a standing queue, then another LEDBAT++ flow whose queue drains after each
+    // probe: twice in a row, at most KIN_CONFIRM (5 s) apart, and the owner resumes sharing
+    // (Resume(0)). Probes 4.5 s apart put the two findings between 4 and 5 s apart.
+    let cfg = CompetitorConfig {
+        probe_interval: Duration::from_millis(4_500),
+        ..on()
+    };
+    let dr = world(cfg, 20 * MS, 100 * MS, 40, |t| {
+        if t < 2 * S {
+            Other::None
+        } else if t < 12 * S {
+            Other::Cubic
+        } else {
+            Other::KinLate
+        }
+    });
+    dr.check("kin while yielding");
+    assert!(
+        dr.outs.iter().any(|o| o.action == 2 && o.resume == 0),
+        "resumed sharing with our kind"
+    );
+}
+
+#[test]
+fn a_push_met_by_another_push_is_void_alike_in_both_builds() {
+    // The queue rises 1.4 times what the push added, more than DOUBLE_PUSH (1.25): no verdict.
+    let dr = world(on(), 20 * MS, 100 * MS, 30, |t| {
+        if t >= 2 * S {
+            Other::Twin
+        } else {
+            Other::None
+        }
+    });
+    dr.check("twin pushes");
+    let last = dr.outs.last().unwrap();
+    assert!(last.collisions >= 1 && last.detections == 0, "{last:?}");
+}
+
+#[test]
+fn the_detection_off_only_measures() {
+    let mut dr = Drive::new(CompetitorConfig::default());
+    for k in 1..200u64 {
+        let rate = (k % 5 == 0).then_some((1_000_000 + k, false));
+        dr.ack(
+            k * 10 * MS,
+            70 * MS,
+            100 * MS,
+            110 * MS,
+            2 * MS,
+            FlowPhase::Avoidance,
+            rate,
+            k * MS,
+            60_000,
+        );
+    }
+    dr.check("off");
+    assert!(dr.outs.iter().all(|o| o.action == 0 && o.stage == 0));
+    assert!(dr.outs.last().unwrap().path_rate > 0);
+}
+
+pub mod random {
+    //! Random call sequences (proptest): what no world produces.
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    pub enum Call {
+        Poll(u64, u64),
+        Hold(u64),
+        HoldEnd(u64),
+        Ack(u64, u64, u8, Option<(u64, bool)>, u64, u64),
+    }
+
+    pub fn arb_calls() -> impl Strategy<Value = Vec<Call>> {
+        let call = prop_oneof![
+            (1..300u64, 0..200u64).prop_map(|(dt, q)| Call::Poll(dt, q)),
+            (1..300u64).prop_map(Call::Hold),
+            (1..300u64).prop_map(Call::HoldEnd),
+            (
+                1..300u64,
+                0..200u64,
+                0..3u8,
+                prop::option::of((1_000u64..3_000_000, any::<bool>())),
+                0..400u64,
+                0..100u64
+            )
+                .prop_map(|(dt, q, ph, r, back, fl)| Call::Ack(dt, q, ph, r, back, fl)),
+        ];
+        prop::collection::vec(call, 1..400)
+    }
+
+    pub fn run(calls: &[Call], cfg: CompetitorConfig) {
+        let mut dr = Drive::new(cfg);
+        let mut t = 0;
+        let rtt = 50 * MS;
+        for c in calls {
+            match *c {
+                Call::Poll(dt, q) => {
+                    t += dt * MS;
+                    dr.poll(t, q * MS, rtt);
+                }
+                Call::Hold(dt) => {
+                    t += dt * MS;
+                    dr.hold_started(t, rtt);
+                }
+                Call::HoldEnd(dt) => {
+                    t += dt * MS;
+                    dr.hold_ended(t, 2 * MS, 1500);
+                }
+                Call::Ack(dt, q, ph, r, back, fl) => {
+                    t += dt * MS;
+                    let phase =
+                        [FlowPhase::Avoidance, FlowPhase::OwnHold, FlowPhase::Other][ph as usize];
+                    dr.ack(
+                        t,
+                        q * MS,
+                        60 * MS,
+                        rtt + q * MS,
+                        2 * MS,
+                        phase,
+                        r,
+                        t.saturating_sub(back * MS),
+                        fl * 1500,
+                    );
+                }
+            }
+        }
+        dr.check("random");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn random_calls_agree(calls in random::arb_calls()) {
+        random::run(&calls, on());
+        random::run(&calls, CompetitorConfig {
+            min_share: 0.0,
+            tests: 1,
+            test_gap: Duration::ZERO,
+            ..on()
+        });
+    }
+}
