@@ -9,6 +9,8 @@
  *   hs NOW RTT                   hold_started
  *   he NOW ETA MSS               hold_ended
  *   ack NOW QD TARGET RTT ETA MSS PHASE RATE|- APP_LIMITED NEWEST_SENT FLIGHT
+ *   span NOW DELIVERED APP_LIMITED MIN_SPAN   the rate samples (lb_span_on_ack) alone;
+ *                                             prints "RATE|- LIMITED"
  *
  * Output per call, with the limits asked for at NOW with the last MSS and RTT given:
  *   "ACTION RESUME YIELDING STAGE PATH_RATE TESTS DETECTIONS COLLISIONS CONFIRMING PUSHING
@@ -38,6 +40,7 @@ int main(void)
 	static char line[4096];
 	static struct lb_comp_params p;
 	static struct lb_comp c;
+	static struct lb_span sp;
 	int have_params = 0;
 	__u64 mss = 1500, rtt = 0;
 
@@ -73,6 +76,16 @@ int main(void)
 			return 2;
 		}
 		now = num(argv[1]);
+		if (strcmp(argv[0], "span") == 0 && argc == 5) {
+			int lim = 0;
+
+			if (lb_span_on_ack(&sp, now, num(argv[2]), (int)num(argv[3]), num(argv[4]),
+					   &rate, &lim))
+				printf("%llu %d\n", (unsigned long long)rate, lim);
+			else
+				printf("- 0\n");
+			continue;
+		}
 		if (strcmp(argv[0], "poll") == 0 && argc == 4) {
 			rtt = num(argv[3]);
 			lb_comp_poll(&c, &p, now, num(argv[2]), rtt);

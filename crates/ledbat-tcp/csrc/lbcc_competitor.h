@@ -204,6 +204,42 @@ LB_SUBPROG __u64 lb_comp_path_rate(const struct lb_comp *c)
 	return m;
 }
 
+/* ---- SpanRate (delivery.rs): the rate samples the detection takes ----
+ *
+ * The bytes delivered between the first ACK of a span and the first ACK at least
+ * min_span later (the core takes max(RATE_SPAN = 200 ms, srtt)), over the time between
+ * them; the sample is app-limited when any ACK of the span was. The kernel's inputs would be
+ * tcp_sock's bytes_acked and app_limited. The rate is the floor of the core's f64. */
+
+struct lb_span {
+	__u64 t0, d0;
+	__u8 has, limited;
+};
+
+LB_INLINE int lb_span_on_ack(struct lb_span *s, __u64 now, __u64 delivered, int app_limited,
+			     __u64 min_span, __u64 *rate, int *limited)
+{
+	__u64 span;
+
+	if (!s->has) {
+		s->has = 1;
+		s->t0 = now;
+		s->d0 = delivered;
+		s->limited = (__u8)(app_limited != 0);
+		return 0;
+	}
+	s->limited |= (__u8)(app_limited != 0);
+	span = lb_since(now, s->t0);
+	if (span < min_span || span == 0)
+		return 0;
+	*rate = lb_muldiv(lb_sat_sub(delivered, s->d0), LB_NS_PER_S, span);
+	*limited = s->limited;
+	s->t0 = now;
+	s->d0 = delivered;
+	s->limited = (__u8)(app_limited != 0);
+	return 1;
+}
+
 /* ---- Competitor ---- */
 
 LB_INLINE void lb_comp_init(struct lb_comp *c)

@@ -212,22 +212,7 @@ impl Drive {
         }
         input.push('\n');
         input.push_str(&self.lines);
-        let mut child = Command::new(ledbat_tcp::COMP_REPLAY_TOOL)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the competitor replay tool runs");
-        let mut stdin = child.stdin.take().expect("stdin");
-        let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-        let out = child.wait_with_output().expect("comp-replay output");
-        writer.join().expect("writer").expect("write calls");
-        assert!(
-            out.status.success(),
-            "comp-replay failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).expect("utf-8");
+        let text = run_tool(input);
         let got: Vec<Out> = text.lines().map(parse).collect();
         assert_eq!(got.len(), self.outs.len(), "{label}: one line per call");
         let last = self.outs.last().cloned();
@@ -275,6 +260,26 @@ impl Drive {
         }
         got.len()
     }
+}
+
+/// Runs csrc/comp_replay.c on `input`; returns its standard output.
+fn run_tool(input: String) -> String {
+    let mut child = Command::new(ledbat_tcp::COMP_REPLAY_TOOL)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the competitor replay tool runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("comp-replay output");
+    writer.join().expect("writer").expect("write calls");
+    assert!(
+        out.status.success(),
+        "comp-replay failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
 }
 
 /// The detection on: the scavenger's defaults otherwise.
@@ -683,6 +688,36 @@ pub mod random {
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn rate_samples_agree(acks in proptest::collection::vec((0..120u64, 0..40_000u64, proptest::bool::weighted(0.1)), 1..300), short in proptest::bool::ANY) {
+        // SpanRate: the C's sample is the floor of the core's f64 (within its rounding)
+        let min_span = if short { 50 * MS } else { 200 * MS };
+        let mut core = ledbat_core::delivery::SpanRate::new();
+        let mut input = String::from("params 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+        let (mut t, mut delivered) = (0, 0);
+        let mut want = Vec::new();
+        for &(dt, bytes, app) in &acks {
+            t += dt * MS;
+            delivered += bytes;
+            let _ = writeln!(input, "span {t} {delivered} {} {min_span}", app as u8);
+            want.push(core.on_ack(at(t), delivered, app, d(min_span)));
+        }
+        let text = run_tool(input);
+        let got: Vec<&str> = text.lines().collect();
+        proptest::prop_assert_eq!(got.len(), want.len());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            let f: Vec<&str> = g.split(' ').collect();
+            match w {
+                None => proptest::prop_assert_eq!(f[0], "-", "ACK {}", i),
+                Some((r, lim)) => {
+                    let c: f64 = f[0].parse().expect("rate");
+                    proptest::prop_assert!(c <= r + 1e-6 * r && r - c < 1.0 + 1e-9 * r, "ACK {}: core {} c {}", i, r, c);
+                    proptest::prop_assert_eq!(f[1] == "1", *lim, "ACK {}", i);
+                }
+            }
+        }
+    }
 
     #[test]
     fn random_calls_agree(calls in random::arb_calls()) {
