@@ -395,7 +395,11 @@ mod tests {
         let k = |seed| Key::of(&sc, seed, false);
         r.prefetch(
             None,
-            [(&sc, k(1), 1, false), (&sc, k(1), 1, false), (&sc, k(2), 2, false)],
+            [
+                (&sc, k(1), 1, false),
+                (&sc, k(1), 1, false),
+                (&sc, k(2), 2, false),
+            ],
         );
         assert_eq!(r.sent(), 2);
         for _ in 0..2 {
@@ -423,7 +427,11 @@ mod tests {
         assert_eq!(r.take(&k(1)), None, "never sent: simulate here");
         r.prefetch(
             None,
-            [(&sc, k(1), 1, false), (&sc, k(1), 1, false), (&sc, k(2), 2, false)],
+            [
+                (&sc, k(1), 1, false),
+                (&sc, k(1), 1, false),
+                (&sc, k(2), 2, false),
+            ],
         );
         assert_eq!(r.sent(), 2, "each distinct run once");
         assert_eq!(r.failure().as_deref(), Some("scheduler unreachable"));
