@@ -89,6 +89,41 @@ impl Key {
         simulator: &str,
         controller: impl Fn(&str) -> Option<&'h str>,
     ) -> Key {
+        InstanceKey::with_code(sc, simulator, controller).key(seed, exact)
+    }
+
+    /// Lower-case hex.
+    pub fn hex(&self) -> String {
+        hex(&self.0)
+    }
+}
+
+/// The part of the [`Key`]s of one scenario that does not depend on the seed, computed once
+/// for all its runs: the hash state after the format, the code hashes and the controller
+/// names, and the scenario's JSON. [`InstanceKey::key`] gives the same key as [`Key::of`].
+#[derive(Clone)]
+pub struct InstanceKey {
+    prefix: Sha256,
+    json: String,
+}
+
+impl InstanceKey {
+    /// The instance part of the keys of `sc`, with the code hashes of this build.
+    pub fn of(sc: &Scenario) -> InstanceKey {
+        InstanceKey::with_code(sc, code::SIMULATOR, |name| {
+            code::CONTROLLERS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, h)| *h)
+        })
+    }
+
+    /// The instance part with the given code hashes (see [`Key::with_code`]).
+    pub fn with_code<'h>(
+        sc: &Scenario,
+        simulator: &str,
+        controller: impl Fn(&str) -> Option<&'h str>,
+    ) -> InstanceKey {
         let json = serde_json::to_value(sc).expect("a scenario serialises");
         let mut names = std::collections::BTreeSet::new();
         named(&json, &mut names);
@@ -101,14 +136,29 @@ impl Key {
                 h.update(format!("{n}={c}\n").as_bytes());
             }
         }
-        h.update(format!("seed={seed} exact={exact}\n").as_bytes());
-        h.update(json.to_string().as_bytes());
-        Key(h.finalize().into())
+        InstanceKey {
+            prefix: h,
+            json: json.to_string(),
+        }
     }
 
-    /// Lower-case hex.
-    pub fn hex(&self) -> String {
-        hex(&self.0)
+    /// The key of the run with `seed` (`exact`: the exact-start run).
+    pub fn key(&self, seed: u64, exact: bool) -> Key {
+        let mut h = self.prefix.clone();
+        h.update(format!("seed={seed} exact={exact}\n").as_bytes());
+        h.update(self.json.as_bytes());
+        Key(h.finalize().into())
+    }
+}
+
+/// An [`InstanceKey`] computed on first use (by whichever thread first needs it).
+#[derive(Default)]
+pub struct LazyKey(std::sync::OnceLock<InstanceKey>);
+
+impl LazyKey {
+    /// The instance part of the keys of `sc` (the same `sc` at every call).
+    pub fn get(&self, sc: &Scenario) -> &InstanceKey {
+        self.0.get_or_init(|| InstanceKey::of(sc))
     }
 }
 
@@ -246,15 +296,24 @@ impl Cache {
         exact: bool,
         simulate: impl FnOnce() -> Result<RunResult, String>,
     ) -> (Result<RunResult, String>, bool) {
-        let key = Key::of(sc, seed, exact);
-        if let Some(r) = self.get(&key) {
+        self.run_keyed(&Key::of(sc, seed, exact), simulate)
+    }
+
+    /// The run of `key`: from the cache if there, else from `simulate`, stored when it
+    /// succeeds.
+    pub fn run_keyed(
+        &self,
+        key: &Key,
+        simulate: impl FnOnce() -> Result<RunResult, String>,
+    ) -> (Result<RunResult, String>, bool) {
+        if let Some(r) = self.get(key) {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return (Ok(r), true);
         }
         self.misses.fetch_add(1, Ordering::Relaxed);
         let r = simulate();
         if let Ok(r) = &r {
-            self.put(&key, r);
+            self.put(key, r);
         }
         (r, false)
     }
@@ -267,15 +326,15 @@ impl Cache {
 }
 
 /// The runs of a simulation, from `cache` when given: the one hook of [`crate::runner`].
+/// `key` (the run's [`Key`], from its instance's [`InstanceKey`]) is called only with a
+/// cache.
 pub fn run_with(
     cache: Option<&Cache>,
-    sc: &Scenario,
-    seed: u64,
-    exact: bool,
+    key: impl FnOnce() -> Key,
     simulate: impl FnOnce() -> Result<RunResult, String>,
 ) -> (Result<RunResult, String>, bool) {
     match cache {
-        Some(c) => c.run(sc, seed, exact, simulate),
+        Some(c) => c.run_keyed(&key(), simulate),
         None => (simulate(), false),
     }
 }
@@ -528,6 +587,70 @@ mod tests {
         );
     }
 
+    /// The key as computed before [`InstanceKey`] (everything per run), kept to show that
+    /// existing caches stay valid.
+    fn key_computed_per_run<'h>(
+        sc: &Scenario,
+        seed: u64,
+        exact: bool,
+        simulator: &str,
+        controller: impl Fn(&str) -> Option<&'h str>,
+    ) -> Key {
+        let json = serde_json::to_value(sc).unwrap();
+        let mut names = std::collections::BTreeSet::new();
+        named(&json, &mut names);
+        let mut h = Sha256::new();
+        h.update(MAGIC);
+        h.update(simulator.as_bytes());
+        h.update(b"\n");
+        for n in &names {
+            if let Some(c) = controller(n) {
+                h.update(format!("{n}={c}\n").as_bytes());
+            }
+        }
+        h.update(format!("seed={seed} exact={exact}\n").as_bytes());
+        h.update(json.to_string().as_bytes());
+        Key(h.finalize().into())
+    }
+
+    #[test]
+    fn the_instance_part_computed_once_gives_the_keys_computed_per_run() {
+        let swarm = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/seed003/swarm-flashcrowd.toml"
+        ))
+        .unwrap();
+        let scenarios = [
+            scenario(&[]),
+            scenario(&["flow.0.cc.target=50ms"]),
+            Scenario::from_toml(&swarm).unwrap(),
+        ];
+        let code = |n: &str| match n {
+            "ledbat" => Some("h1"),
+            "newreno" => Some("h2"),
+            _ => None,
+        };
+        for sc in &scenarios {
+            let once = InstanceKey::with_code(sc, "sim", code);
+            let this_build = InstanceKey::of(sc);
+            let lazy = LazyKey::default();
+            for seed in [1, 2, 10, u64::MAX] {
+                for exact in [false, true] {
+                    let old = key_computed_per_run(sc, seed, exact, "sim", code);
+                    assert_eq!(once.key(seed, exact), old);
+                    assert_eq!(Key::with_code(sc, seed, exact, "sim", code), old);
+                    let built = Key::of(sc, seed, exact);
+                    assert_eq!(this_build.key(seed, exact), built);
+                    assert_eq!(lazy.get(sc).key(seed, exact), built);
+                }
+            }
+        }
+        assert_ne!(
+            InstanceKey::of(&scenarios[0]).key(1, false),
+            InstanceKey::of(&scenarios[1]).key(1, false)
+        );
+    }
+
     #[test]
     fn the_key_is_the_same_however_the_scenario_was_written() {
         // A default written out, keys in another order, an override instead of a key.
@@ -637,10 +760,14 @@ mod tests {
         let sc = scenario(&["duration=100ms"]);
         let mut calls = 0;
         for _ in 0..2 {
-            let (_, hit) = run_with(None, &sc, 1, false, || {
-                calls += 1;
-                ledbat_sim::run(&sc, 1).map_err(|e| e.to_string())
-            });
+            let (_, hit) = run_with(
+                None,
+                || unreachable!("no key without a cache"),
+                || {
+                    calls += 1;
+                    ledbat_sim::run(&sc, 1).map_err(|e| e.to_string())
+                },
+            );
             assert!(!hit);
         }
         assert_eq!(calls, 2);

@@ -9,7 +9,8 @@
 //! - [`fluid`] and [`fluid_compare`]: the fLEDBAT fluid model of seed 003 section 4.3, its
 //!   equilibrium, and the comparison with the packet simulation (Fig. 4.3);
 //! - [`cache`]: the content-addressed cache of runs (keyed by scenario, seed and code
-//!   hashes) and [`progress`]: runs done, time left, and what the runs cost;
+//!   hashes), [`progress`]: runs done, time left, and what the runs cost, and [`schedule`]:
+//!   the runs of a batch longest first;
 //! - [`remote`]: runs sent to other machines (`ledbat repro --dask`), one hook in the runner;
 //! - [`atomic`]: atomic file writes (shared with the CLI);
 //! - [`sequential`]: the rule of `--seeds auto` (seeds in rounds until a claim's verdict is
@@ -29,5 +30,6 @@ pub mod progress;
 pub mod remote;
 pub mod report;
 pub mod runner;
+pub mod schedule;
 pub mod sequential;
 pub mod stats;

@@ -47,8 +47,14 @@ pub struct Job {
 impl Job {
     /// The job of `sc` run with `seed`.
     pub fn new(sc: &Scenario, seed: u64, exact: bool) -> Job {
+        Job::keyed(sc, &Key::of(sc, seed, exact), seed, exact)
+    }
+
+    /// The job of `sc` run with `seed`, whose key is `key` (from its instance's
+    /// [`crate::cache::InstanceKey`]).
+    pub fn keyed(sc: &Scenario, key: &Key, seed: u64, exact: bool) -> Job {
         Job {
-            key: Key::of(sc, seed, exact).hex(),
+            key: key.hex(),
             seed,
             exact,
             scenario: sc.clone(),
@@ -124,11 +130,12 @@ impl Remote {
     }
 
     /// Sends the runs of a batch that `cache` cannot give (each distinct run once) to the
-    /// executor, and keeps what comes back. Nothing is sent after a failure.
+    /// executor, and keeps what comes back: `(scenario, its key, seed, exact)`. Nothing is
+    /// sent after a failure.
     pub fn prefetch<'a>(
         &self,
         cache: Option<&Cache>,
-        runs: impl IntoIterator<Item = (&'a Scenario, u64, bool)>,
+        runs: impl IntoIterator<Item = (&'a Scenario, Key, u64, bool)>,
     ) {
         if self.failure().is_some() {
             return;
@@ -138,8 +145,7 @@ impl Remote {
         let mut jobs = Vec::new();
         {
             let done = self.done.lock().expect("not poisoned");
-            for (sc, seed, exact) in runs {
-                let key = Key::of(sc, seed, exact);
+            for (sc, key, seed, exact) in runs {
                 if !seen.insert(key) || done.contains_key(&key) {
                     continue;
                 }
@@ -147,7 +153,7 @@ impl Remote {
                     continue;
                 }
                 keys.push(key);
-                jobs.push(Job::new(sc, seed, exact));
+                jobs.push(Job::keyed(sc, &key, seed, exact));
             }
         }
         if jobs.is_empty() {
@@ -175,9 +181,8 @@ impl Remote {
     /// The outcome of a run sent by [`Remote::prefetch`] (as often as asked: instances
     /// that load to the same scenario share a run); an error for any run after a failed
     /// batch; `None` for a run never sent (simulate it here).
-    pub fn take(&self, sc: &Scenario, seed: u64, exact: bool) -> Option<Outcome> {
-        let key = Key::of(sc, seed, exact);
-        if let Some(o) = self.done.lock().expect("not poisoned").get(&key) {
+    pub fn take(&self, key: &Key) -> Option<Outcome> {
+        if let Some(o) = self.done.lock().expect("not poisoned").get(key) {
             return Some(o.clone());
         }
         self.failure()
@@ -195,9 +200,10 @@ impl Remote {
     }
 }
 
-/// [`Remote::take`] when there is a remote, else `None`: the runner's one call.
-pub fn take(remote: Option<&Remote>, sc: &Scenario, seed: u64, exact: bool) -> Option<Outcome> {
-    remote.and_then(|r| r.take(sc, seed, exact))
+/// [`Remote::take`] of the run of `key` when there is a remote (`key` is called only then),
+/// else `None`: the runner's one call.
+pub fn take(remote: Option<&Remote>, key: impl FnOnce() -> Key) -> Option<Outcome> {
+    remote.and_then(|r| r.take(&key()))
 }
 
 /// Runs a batch on a Dask cluster through `PYTHON -m ledbat.dask_runs`.
@@ -386,13 +392,23 @@ mod tests {
     fn a_run_sent_once_answers_every_instance_that_shares_it() {
         let r = Remote::new(Erring);
         let sc = Scenario::default();
-        r.prefetch(None, [(&sc, 1, false), (&sc, 1, false), (&sc, 2, false)]);
+        let k = |seed| Key::of(&sc, seed, false);
+        r.prefetch(
+            None,
+            [
+                (&sc, k(1), 1, false),
+                (&sc, k(1), 1, false),
+                (&sc, k(2), 2, false),
+            ],
+        );
         assert_eq!(r.sent(), 2);
         for _ in 0..2 {
-            assert_eq!(r.take(&sc, 1, false), Some(Err("e1".to_string())));
+            assert_eq!(r.take(&k(1)), Some(Err("e1".to_string())));
         }
-        assert_eq!(r.take(&sc, 2, false), Some(Err("e2".to_string())));
-        assert_eq!(r.take(&sc, 3, false), None, "not sent: simulated here");
+        assert_eq!(r.take(&k(2)), Some(Err("e2".to_string())));
+        assert_eq!(r.take(&k(3)), None, "not sent: simulated here");
+        assert_eq!(take(Some(&r), || k(1)), Some(Err("e1".to_string())));
+        assert_eq!(take(None, || unreachable!("no key without a remote")), None);
         assert_eq!(r.failure(), None);
     }
 
@@ -407,13 +423,21 @@ mod tests {
     fn after_a_failed_batch_every_run_is_an_error_and_nothing_more_is_sent() {
         let r = Remote::new(Failing);
         let sc = Scenario::default();
-        assert_eq!(r.take(&sc, 1, false), None, "never sent: simulate here");
-        r.prefetch(None, [(&sc, 1, false), (&sc, 1, false), (&sc, 2, false)]);
+        let k = |seed| Key::of(&sc, seed, false);
+        assert_eq!(r.take(&k(1)), None, "never sent: simulate here");
+        r.prefetch(
+            None,
+            [
+                (&sc, k(1), 1, false),
+                (&sc, k(1), 1, false),
+                (&sc, k(2), 2, false),
+            ],
+        );
         assert_eq!(r.sent(), 2, "each distinct run once");
         assert_eq!(r.failure().as_deref(), Some("scheduler unreachable"));
-        let e = r.take(&sc, 1, false).unwrap().unwrap_err();
+        let e = r.take(&k(1)).unwrap().unwrap_err();
         assert!(e.contains("scheduler unreachable"), "{e}");
-        r.prefetch(None, [(&sc, 3, false)]);
+        r.prefetch(None, [(&sc, k(3), 3, false)]);
         assert_eq!(r.sent(), 2);
     }
 }

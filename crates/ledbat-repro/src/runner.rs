@@ -16,7 +16,6 @@ use crate::report::Report;
 use crate::sequential::{self, Rule, Seeds, Stop};
 use crate::stats::Summary;
 use ledbat_sim::{RunResult, Scenario};
-use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
@@ -298,6 +297,10 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         .iter()
         .map(|l| l.1.as_ref().map_or(1.0, crate::progress::cost))
         .collect();
+    let labels: Vec<String> = loaded.iter().map(|l| l.0.label()).collect();
+    // The seed-independent part of each instance's cache keys (as written, exact starts),
+    // computed once ([`crate::cache::InstanceKey`]).
+    let keys: Vec<[crate::cache::LazyKey; 2]> = loaded.iter().map(|_| Default::default()).collect();
     let start = std::time::Instant::now();
     let cpu_start = crate::progress::cpu_time();
     // Runs `jobs` in parallel (`None`: the exact-start run, seed 1) into `results`, each
@@ -309,7 +312,9 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
         let progress = crate::progress::Progress::new(
             opts.progress,
             weights.clone(),
-            jobs.iter().map(|&(i, _)| i),
+            labels.clone(),
+            jobs.iter().map(|&(i, _)| i).collect(),
+            rayon::current_num_threads(),
         );
         // The runs the cache lacks go to the remote executor first, in one batch.
         if let Some(r) = &opts.remote {
@@ -321,30 +326,40 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
                     } else {
                         &loaded[i].2
                     };
-                    Some((sc.as_ref().ok()?, seed.unwrap_or(1), seed.is_none()))
+                    let sc = sc.as_ref().ok()?;
+                    let (s, ex) = (seed.unwrap_or(1), seed.is_none());
+                    Some((sc, keys[i][usize::from(ex)].get(sc).key(s, ex), s, ex))
                 }),
             );
         }
-        let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> = jobs
-            .par_iter()
-            .map(|&(i, seed)| {
+        // The runs predicted longest first ([`crate::schedule`]); results in `jobs`' order.
+        let order = crate::schedule::longest_first(
+            &jobs.iter().map(|&(i, _)| weights[i]).collect::<Vec<_>>(),
+        );
+        let numbered: Vec<(usize, (usize, Option<u64>))> =
+            jobs.iter().copied().enumerate().collect();
+        let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> =
+            crate::schedule::run_in_order(&numbered, &order, |&(j, (i, seed))| {
+                progress.started(j);
                 let (sref, sc, exact) = &loaded[i];
                 let sc = if seed.is_some() { sc } else { exact };
                 let t0 = std::time::Instant::now();
                 let (s, ex) = (seed.unwrap_or(1), seed.is_none());
                 let (res, cached) = match sc {
-                    Ok(sc) => crate::cache::run_with(opts.cache.as_deref(), sc, s, ex, || {
-                        match crate::remote::take(opts.remote.as_deref(), sc, s, ex) {
-                            Some(r) => r.map_err(|e| format!("{}: {e}", sref.label())),
-                            None => run_one(sref, sc, s),
-                        }
-                    }),
+                    Ok(sc) => {
+                        let key = || keys[i][usize::from(ex)].get(sc).key(s, ex);
+                        crate::cache::run_with(opts.cache.as_deref(), key, || {
+                            match crate::remote::take(opts.remote.as_deref(), key) {
+                                Some(r) => r.map_err(|e| format!("{}: {e}", sref.label())),
+                                None => run_one(sref, sc, s),
+                            }
+                        })
+                    }
                     Err(e) => (Err(e.clone()), false),
                 };
-                progress.done(i, t0.elapsed().as_secs_f64(), cached);
+                progress.finished(j, t0.elapsed().as_secs_f64(), cached);
                 (i, seed, res)
-            })
-            .collect();
+            });
         let round = progress.finish();
         results.cost.runs += round.runs;
         results.cost.hits += round.hits;
