@@ -148,8 +148,8 @@ const BY_CLAIM: &[(&str, f64, f64, &str)] = &[
     (
         "s003-droptail-queue",
         0.0,
-        600.0,
-        "500 packets of 1.2 ms at 10 Mb/s",
+        1.0,
+        "500 packets of 1.2 ms at 10 Mb/s: the queue as a share of its 600 ms",
     ),
 ];
 
