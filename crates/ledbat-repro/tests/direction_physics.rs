@@ -186,6 +186,26 @@ const SIBLINGS_APART: &[(&str, &str, &str)] = &[
         "two cells of Table 2.1: different flow mixes, each its own run",
     ),
     (
+        "s003-tab21-tcpw-mix-efficiency",
+        "s003-tab21-four-ledbat-efficiency",
+        "two cells of Table 2.1: different flow mixes, each its own run",
+    ),
+    (
+        "s003-tab21-tcpl-efficiency",
+        "s003-tab21-four-ledbat-efficiency",
+        "two cells of Table 2.1: different flow mixes, each its own run",
+    ),
+    (
+        "s003-tab21-four-ledbat-fair",
+        "s003-tab21-four-tcp-fair",
+        "one statement (F = 1.00) for different rows of Table 2.1: four LEDBAT, four TCP flows",
+    ),
+    (
+        "s003-tab21-tcpw-mix-fairness",
+        "s003-tab21-tcpl-mix-fairness",
+        "the same count (mixes matching the table) over the two TCP flavours' rows",
+    ),
+    (
         "s003-tab21-ledbat-starved-by-tcpl",
         "s003-tab21-flavour-ranking",
         "different quantities: the largest LEDBAT share beside Linux-like TCP, and the difference of its shares beside the two TCP flavours",
