@@ -148,8 +148,8 @@ const BY_CLAIM: &[(&str, f64, f64, &str)] = &[
     (
         "s003-droptail-queue",
         0.0,
-        600.0,
-        "500 packets of 1.2 ms at 10 Mb/s",
+        1.0,
+        "500 packets of 1.2 ms at 10 Mb/s: the queue as a share of its 600 ms",
     ),
 ];
 
@@ -184,6 +184,26 @@ const SIBLINGS_APART: &[(&str, &str, &str)] = &[
         "s003-tab21-tcpw-mix-efficiency",
         "s003-tab21-tcpl-efficiency",
         "two cells of Table 2.1: different flow mixes, each its own run",
+    ),
+    (
+        "s003-tab21-tcpw-mix-efficiency",
+        "s003-tab21-four-ledbat-efficiency",
+        "two cells of Table 2.1: different flow mixes, each its own run",
+    ),
+    (
+        "s003-tab21-tcpl-efficiency",
+        "s003-tab21-four-ledbat-efficiency",
+        "two cells of Table 2.1: different flow mixes, each its own run",
+    ),
+    (
+        "s003-tab21-four-ledbat-fair",
+        "s003-tab21-four-tcp-fair",
+        "one statement (F = 1.00) for different rows of Table 2.1: four LEDBAT, four TCP flows",
+    ),
+    (
+        "s003-tab21-tcpw-mix-fairness",
+        "s003-tab21-tcpl-mix-fairness",
+        "the same count (mixes matching the table) over the two TCP flavours' rows",
     ),
     (
         "s003-tab21-ledbat-starved-by-tcpl",

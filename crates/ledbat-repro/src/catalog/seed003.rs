@@ -72,21 +72,23 @@ pub(super) fn claims() -> Vec<Claim> {
             }),
             // Two flows with rates in ratio r have F = (1 + r)^2 / (2 (1 + r^2)): the band is
             // the image of s003-ledbat-newreno-data-ratio's 6 ± 1.2 (r = 7.2 gives 0.636,
-            // r = 4.8 gives 0.700) and the direction the image of its r >= 1.5 (0.962), so the
+            // r = 4.8 gives 0.700) and the direction the image of its r >= 2 (0.9), so the
             // two claims about one measurement cannot disagree.
             tolerance: Between {
                 lo: 0.636,
                 hi: 0.700,
             },
-            direction: AtMost { bound: 0.962 },
+            direction: AtMost { bound: 0.9 },
             tolerance_note: "the Jain indices of TCP:LEDBAT ratios 4.8 to 7.2, the data-ratio \
                 claim's band (the thesis's F = 0.65 is the index of a ratio of about 6); \
-                direction: TCP carries at least 1.5 times LEDBAT's data",
+                direction: LEDBAT yields, the two do not share fairly (the catalog's fair line, \
+                Jain 0.9: TCP carries at least twice LEDBAT's data)",
             explanation: "The same measurement as s003-ledbat-newreno-data-ratio, which explains \
                 the difference (measurement window).",
             form: Form::Value,
             null: Null::run("LEDBAT replaced by the NewReno it is compared with: two equal TCP flows share evenly", &["flow.0.cc={name=\"newreno\",slow_start=false}"]),
             siblings: relations::NEWRENO_JAIN,
+            thresholds: conventions::T_FAIR,
             ..Claim::base("s003-ledbat-newreno-jain")
         },
         Claim {
@@ -104,8 +106,10 @@ pub(super) fn claims() -> Vec<Claim> {
                 value: 6.0,
                 tol: 1.2,
             },
-            direction: AtLeast { bound: 1.5 },
-            tolerance_note: "text value ±20 %; direction: TCP carries clearly more",
+            direction: AtLeast { bound: 2.0 },
+            tolerance_note: "text value ±20 %; direction: TCP carries clearly more, at least \
+                twice LEDBAT's data (beyond the factor of two within which two values are \
+                alike; the ratio at which Jain's index is the catalog's fair line 0.9)",
             explanation: "Not root-caused. Over the 100-s run TCP carries \
                 {=s003-ledbat-newreno-data-ratio} times LEDBAT's data. An earlier explanation \
                 read the thesis's 'during the same timeframe' as the first seconds of Fig. \
@@ -121,6 +125,7 @@ pub(super) fn claims() -> Vec<Claim> {
             form: Form::Value,
             null: Null::run("LEDBAT replaced by the NewReno it is compared with: two equal TCP flows carry equal data", &["flow.0.cc={name=\"newreno\",slow_start=false}"]),
             siblings: relations::NEWRENO_DATA_RATIO,
+            thresholds: conventions::T_MORE_THAN_TWICE,
             ..Claim::base("s003-ledbat-newreno-data-ratio")
         },
         Claim {
@@ -143,19 +148,22 @@ pub(super) fn claims() -> Vec<Claim> {
                 value: 0.16,
                 tol: 0.032,
             },
-            direction: Above { bound: 0.04 },
-            tolerance_note: "text value ±20 %; direction: LEDBAT adds to the link use by more \
-                than a quarter of the thesis's 16 % (a second NewReno in LEDBAT's place, the \
-                null run, adds about 1 %: any two flows' windows sum a little above one's)",
+            direction: Above { bound: 0.0 },
+            tolerance_note: "text value ±20 %; direction: the statement's 'increases', the sum \
+                above TCP alone",
             explanation: "Not root-caused, as s003-ledbat-newreno-data-ratio: the window sum is \
                 {=s003-ledbat-newreno-window-gain} above NewReno alone. The measurement window \
                 does not account for it: over the first 20 s the sum is 12.1 % above (seed 1, \
                 `ledbat sim scenarios/seed003/ledbat-newreno.toml --set duration=20s` and the \
                 same on newreno-alone.toml), still outside the band. The sum follows LEDBAT's \
                 mean window, which is small for the reason the data ratio is large. Either way \
-                the gain over TCP alone is small, as expected with B = 40 close to the pipe's size.",
+                the gain over TCP alone is small, as expected with B = 40 close to the pipe's size. \
+                The direction reads the statement's 'increases' and cannot tell LEDBAT from any \
+                second flow: a second NewReno in LEDBAT's place adds about 1 % as well (seed 1, \
+                `ledbat sim scenarios/seed003/ledbat-newreno.toml --set \
+                flow.0.cc.name=newreno`), two sawtooths summing a little above one.",
             form: Form::Effect { null: 0.0 },
-            null: Null::run_on("LEDBAT replaced by a second NewReno: two loss-based flows fill the same pipe and buffer as one", &["seed003/ledbat-newreno.toml"], &["flow.0.cc={name=\"newreno\",slow_start=false}"]),
+            null: Null::scenarios("LEDBAT absent: TCP alone in both runs, the case the thesis compares with, adds nothing", files(&["seed003/newreno-alone.toml", "seed003/newreno-alone.toml"])),
             ..Claim::base("s003-ledbat-newreno-window-gain")
         },
         Claim {
@@ -192,22 +200,23 @@ pub(super) fn claims() -> Vec<Claim> {
             figure: "Fig. 3.3(b), section 3.2.3",
             statement: "Two LEDBAT flows are as efficient as LEDBAT + TCP: efficiency only 0.7 % \
                 lower.",
-            paper_value: "-0.7 %",
-            unit: "relative difference",
-            metric: "efficiency(LEDBAT+LEDBAT) / efficiency(LEDBAT+NewReno) - 1",
+            paper_value: "0.993 (0.7 % lower)",
+            unit: "ratio",
+            metric: "efficiency(LEDBAT+LEDBAT) / efficiency(LEDBAT+NewReno)",
             scenarios: files(&["seed003/ledbat-ledbat.toml", "seed003/ledbat-newreno.toml"]),
-            extract: |r| Ok(r[0].aggregate.efficiency / r[1].aggregate.efficiency - 1.0),
+            extract: |r| Ok(r[0].aggregate.efficiency / r[1].aggregate.efficiency),
             draw: None,
-            tolerance: Between { lo: -0.02, hi: 0.0 },
-            direction: AtLeast { bound: -0.05 },
-            tolerance_note: "lower, as the paper says, by at most 2 points; wider because a 0.7 % difference of two efficiencies near 1 is within run-to-run noise (±20 % of it would be 0.14 points); direction: as efficient within 5 points, either sign",
+            tolerance: Between { lo: 0.98, hi: 1.0 },
+            direction: Between { lo: 0.8, hi: 1.25 },
+            tolerance_note: "lower, as the paper says, by at most 2 points (a 0.7 % difference of two efficiencies near 1 is within run-to-run noise, ±20 % of it would be 0.14 points); direction: as efficient, the catalog's 'alike' on a ratio (0.8 to 1.25)",
             explanation:
-                "Ours: the two mixes are equally efficient to well within run-to-run noise, with \
-                the opposite sign (two LEDBAT flows very slightly more efficient). The thesis's \
-                -0.7 % is within the same noise, so the substance (as efficient) holds; the sign \
-                does not.",
-            form: Form::Value,
+                "Ours: {=s003-ledbat-ledbat-efficiency}, the two mixes equally efficient to well \
+                within run-to-run noise, with the opposite sign (two LEDBAT flows very slightly \
+                more efficient). The thesis's 0.7 % is within the same noise, so the substance \
+                (as efficient) holds; the sign does not.",
+            form: Form::Alike { null: 1.0 },
             null: Null::none("a no-difference statement between two mixes that both keep the 40-packet buffer from emptying; no mechanism or model predicts a gap of more than 2 points here to run or exclude"),
+            thresholds: conventions::T_ALIKE_RATIO,
             ..Claim::base("s003-ledbat-ledbat-efficiency")
         },
         Claim {
@@ -289,8 +298,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 value: 0.5,
                 tol: 0.1,
             },
-            direction: Between { lo: 0.2, hi: 0.8 },
-            tolerance_note: "figure value ±10 points",
+            direction: Between { lo: 0.25, hi: 0.75 },
+            tolerance_note: "figure value ±10 points; direction: near even, neither side past 1 : 3 (shares 1/4 to 3/4)",
             explanation: "Same mechanism as s003-target-region3-starves-tcp: without per-packet \
                 jitter (the thesis gives chapter 3 none) the split at T = 150 % is near even; \
                 with section 4.4's 1-ms jitter, the hinge, LEDBAT shares TCP's losses and TCP \
@@ -300,6 +309,7 @@ pub(super) fn claims() -> Vec<Claim> {
             hinge: Some(super::Hinge { choice: "per-packet jitter: section 4.4's U[0, 1] ms instead of none", alt: &["topology.jitter=1ms"], files: &[], unstated: true }),
             form: Form::Value,
             null: Null::scenarios("target at 40 % of the buffer (region 2): LEDBAT yields, no even split", vec![ScenarioRef::with("seed003/target-sweep.toml", &[tau_for_share(0.4)])]),
+            thresholds: conventions::T_EVEN_SPLIT,
             ..Claim::base("s003-target-region4-half")
         },
         Claim {
@@ -325,8 +335,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 )
             }),
             tolerance: AtLeast { bound: 0.8 },
-            direction: AtLeast { bound: 0.3 },
-            tolerance_note: "≈100 % to ≈0 % is a fall of ≈1; at least 0.8",
+            direction: Above { bound: 0.0 },
+            tolerance_note: "≈100 % to ≈0 % is a fall of ≈1; at least 0.8; direction: the share falls",
             explanation: "The four regions appear without per-packet jitter, the thesis's \
                 chapter-3 setup (TCP share {=s003-target-region2-yields} at T = 40 %, \
                 {=s003-target-region3-starves-tcp} at 100 %, {=s003-target-region4-half} beyond the buffer); with section 4.4's 1-ms jitter, the hinge, region 3 vanishes and TCP keeps \
@@ -345,17 +355,24 @@ pub(super) fn claims() -> Vec<Claim> {
             statement: "The gain (1..10) barely matters: the TCP% curve against LEDBAT is flat \
                 in G.",
             paper_value: "flat",
-            unit: "|ΔTCP share|",
-            metric: "|TCP share at G = 10 - TCP share at G = 1|, tau = 25 ms, B = 100",
+            unit: "relative spread",
+            metric: "(max - min) / min of the TCP share at G = 1 and G = 10, tau = 25 ms, B = 100",
             scenarios: gain_points(),
-            extract: |r| Ok((tcp_share(r[1]) - tcp_share(r[0])).abs()),
+            extract: |r| {
+                let (a, b) = (tcp_share(r[0]), tcp_share(r[1]));
+                if a.min(b) <= 0.0 {
+                    return Err("a TCP share of zero: no relative spread".into());
+                }
+                Ok((a - b).abs() / a.min(b))
+            },
             draw: None,
             tolerance: AtMost { bound: 0.05 },
-            direction: AtMost { bound: 0.15 },
-            tolerance_note: "flat = within 5 points",
+            direction: AtMost { bound: 0.25 },
+            tolerance_note: "flat = within 5 %; direction: the catalog's 'alike' on a relative spread, within 25 %",
             explanation: "",
             form: Form::Alike { null: 0.0 },
             null: Null::scenarios("the target moved instead of the gain (25 ms to 120 ms, region 3): a parameter that does move the share", vec![gain_points().remove(0), ScenarioRef::with("seed003/target-sweep.toml", &[tau_for_share(1.0)])]),
+            thresholds: conventions::T_ALIKE_SPREAD,
             ..Claim::base("s003-gain-flat")
         },
         Claim {
@@ -401,7 +418,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 lo: 0.01,
                 hi: 0.75 / 11.0,
             },
-            tolerance_note: "within 1 point; wider because, as for s003-lbe10-ledbat-each, ±20 % of 3 % (0.6 points) is below the spread of ten flows' shares; direction: the thesis's order of magnitude (at least a third of its 3 %) and under three quarters of the fair share 1/11",
+            tolerance_note: "within 1 point; wider because, as for s003-lbe10-ledbat-each, ±20 % of 3 % (0.6 points) is below the spread of ten flows' shares; direction: above LEDBAT's 1 % each, which the thesis sets NICE's 3 % against, and under three quarters of the fair share 1/11",
             explanation: "Setup difference found: the window floor. Our NICE may fall to 1/48 \
                 packet per RTT (the NICE paper's prototype limit, nice.rs default) and then \
                 starves against NewReno's standing queue. The same scenario with a floor of 1 \
@@ -412,6 +429,14 @@ pub(super) fn claims() -> Vec<Claim> {
                 may drop below 1. The scenario keeps our implementation's documented default.",
             form: Form::Value,
             null: Null::run("the ten NICE flows replaced by NewReno: eleven equal TCP flows, 1/11 each", &["flow.0.cc={name=\"newreno\",slow_start=false}"]),
+            thresholds: &[
+                super::Threshold::Quote {
+                    value: 0.01,
+                    written: "1%",
+                    quote: "a mere 1% of the capacity each",
+                },
+                super::Threshold::Convention(&conventions::BELOW_ELEVENTH),
+            ],
             ..Claim::base("s003-lbe10-nice-each")
         },
         Claim {
@@ -469,9 +494,10 @@ pub(super) fn claims() -> Vec<Claim> {
             },
             draw: None,
             tolerance: AtLeast { bound: 1.0 },
-            direction: AtLeast { bound: 1.0 / 3.0 },
+            direction: Above { bound: 0.0 },
             tolerance_note: "the ranking is the statement: all three pairs in the thesis's \
-                order; direction: two of the three pairs",
+                order; direction: more pairs in it than against it (with three protocols, two \
+                of the three pairs)",
             explanation: "Our NICE flows fall to a window far below one packet per RTT (the NICE \
                 prototype's documented limit, nice.rs) and starve beside NewReno's standing \
                 queue, below LEDBAT's one-packet floor; see s003-lbe10-nice-each for the floor \
@@ -564,8 +590,9 @@ pub(super) fn claims() -> Vec<Claim> {
                 (seed 1, `ledbat sim scenarios/seed003/rtt-hetero-nice.toml`: 0.70 Mb/s together \
                 on the 10 Mb/s link, 0.82 Mb/s with a 2-packet floor) and the index of two \
                 near-zero rates swings from seed to seed. NICE without its early detector, i.e. \
-                Vegas, shares fairly in the same scenario (F 0.953-0.957 in seeds 1-6, with the \
-                controller set to vegas), the property the thesis attributes to NICE's Vegas \
+                Vegas, shares fairly in the same scenario (F 0.953-0.957 in seeds 1-6, `ledbat sim \
+                scenarios/seed003/rtt-hetero-nice.toml --set 'flow.0.cc={name=\"vegas\",slow_start=false}' \
+                --set 'flow.1.cc={name=\"vegas\",slow_start=false}' --seed N`), the property the thesis attributes to NICE's Vegas \
                 inheritance; so the thesis's NICE evidently did not trigger its detector here \
                 (an rtt_max initialised from a full buffer would do that, and would be another \
                 controller). The thesis's extra delay on the return path only, which our \
@@ -672,26 +699,37 @@ pub(super) fn claims() -> Vec<Claim> {
             figure: "Fig. 7.1 (DropTail), chapter 7",
             statement: "5 NewReno + 5 LEDBAT over a 600-ms DropTail buffer: queueing delay \
                 approaches half a second.",
-            paper_value: "≈ 0.5 s",
-            unit: "ms",
+            paper_value: "≈ 0.5 s of a 600-ms buffer (0.83)",
+            unit: "queue / buffer",
             metric: "time-averaged bottleneck queue in ms (packets waiting x 1.2 ms, the \
-                thesis's E[Q]), 20-120 s",
+                thesis's E[Q]), 20-120 s, over the buffer's 600 ms",
             scenarios: vec![ScenarioRef::file("seed003/aqm-droptail.toml")],
-            extract: queue_ms_10mbps,
+            extract: |r| Ok(queue_ms_10mbps(r)? / 600.0),
             draw: Some(|r| plots([queue_plot("DropTail 600 ms: queue", r[0], 1500.0)])),
             tolerance: Near {
-                value: 500.0,
-                tol: 100.0,
+                value: 500.0 / 600.0,
+                tol: 100.0 / 600.0,
             },
-            direction: AtLeast { bound: 250.0 },
-            tolerance_note: "text value ±20 %",
-            explanation: "",
+            direction: Above { bound: 0.5 },
+            tolerance_note: "text value ±20 % (400 to 600 ms); direction: the larger part of \
+                the buffer standing, more than half of it (300 ms)",
+            explanation: "One seed stands apart, a TCP lock-out of the simulated NewReno: in seed 8 \
+                one NewReno flow holds the buffer near full alone and the four others starve, \
+                each retransmitting after one spurious timeout after another and never getting an \
+                RTT sample, so the queue is longer than in the other seeds (`ledbat sim \
+                scenarios/seed003/aqm-droptail.toml --seed 8`: tcp.0 at 9.34 Mb/s with no \
+                retransmission, tcp.1-4 at 0.068 Mb/s with 187-224 timeouts each and no RTT \
+                measured, mean queueing delay 490 ms against 409 ms in seed 7). Why their \
+                retransmission timer stays under the half-second queue, and whether ns-2's TCP \
+                would lock out the same way, is not established; the lock-out also moves \
+                s003-red-utilisation-cost's DropTail side in that seed.",
             form: Form::Value,
             null: Null::scenarios(
                 "RED (ns-2's defaults) in place of DropTail: early drops keep the queue short",
                 vec![ScenarioRef::file("seed003/aqm-red.toml")],
             ),
             siblings: relations::DROPTAIL_QUEUE,
+            thresholds: conventions::T_HALF,
             ..Claim::base("s003-droptail-queue")
         },
         Claim {
@@ -730,21 +768,22 @@ pub(super) fn claims() -> Vec<Claim> {
             extract: queue_ms_10mbps,
             draw: None,
             tolerance: Near { value: 4.0, tol: 0.8 },
-            direction: AtMost { bound: 10.0 },
-            tolerance_note: "the thesis's 4 ms ±20 %; direction: a queue of a few ms, under \
-                10 ms (gentle RED's hard ceiling, twice max_th, is 15 ms with ns-2's automatic \
-                thresholds and 36 ms with the classic ones, so the bound can fail)",
+            direction: AtMost { bound: 25.0 },
+            tolerance_note: "the thesis's 4 ms ±20 %; direction: a queue held under the LEDBAT \
+                flows' own 25-ms target (gentle RED's hard ceiling, twice max_th, is 15 ms with \
+                ns-2's automatic thresholds and 36 ms with the classic ones, so the bound can \
+                fail)",
             explanation: "Which RED the thesis ran. The thesis gives no RED parameters, only \
-                'ns2 simulation'. Every ns-2 release since 2002 (2.34 and 2.35 were current \
-                when the thesis was written) configures Queue/RED automatically unless the \
-                script sets thresh_, maxthresh_ and q_weight_: byte mode, thresholds at half \
-                and one and a half times the 5-ms target delay (2.5 and 7.5 ms of queue at 10 \
-                Mb/s), w_q 0.0004, wait_ spacing. Under persistent load RED holds its average \
-                between the thresholds, so ns-2's defaults put the queue in the thesis's range, \
-                while the set this catalog used before (min_th 5, max_th 15 packets, w_q 0.002: \
-                ns-2's defaults before 2002, 6 and 18 ms of queue) cannot reach 4 ms; the hinge \
-                shows it. The thesis's ns-2 most likely ran RED with its defaults, which this \
-                scenario now does (preset ns2-auto).",
+                'ns2 simulation'. Every ns-2 release current when the thesis was written \
+                configures Queue/RED automatically unless the script sets thresh_, maxthresh_ \
+                and q_weight_: byte mode, thresholds at half and one and a half times the 5-ms \
+                target delay, w_q 0.0004, wait_ spacing. Under persistent load RED holds its \
+                average between the thresholds, so ns-2's defaults put the queue in the \
+                thesis's range, while the set this catalog used before (the hinge: min_th 5, \
+                max_th 15 packets, ns-2's values before its automatic configuration, about 6 \
+                ms of queue and more) cannot reach 4 ms; the hinge shows it. The thesis's ns-2 \
+                most likely ran RED with its defaults, which this scenario now does (preset \
+                ns2-auto).",
             hinge: Some(super::Hinge { choice: "RED's parameters: the simulator's classic set (min_th 5, max_th 15 packets, w_q 0.002, packet mode, Floyd-Jacobson spacing; ns-2's values before 2002) instead of ns-2.35's defaults with automatic configuration", alt: &["topology.queue.preset=\"classic\""], files: &["seed003/aqm-red.toml"], unstated: true }),
             form: Form::Value,
             null: Null::scenarios(
@@ -752,6 +791,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 vec![ScenarioRef::file("seed003/aqm-droptail.toml")],
             ),
             siblings: relations::RED_QUEUE,
+            thresholds: conventions::T_UNDER_TARGET,
             ..Claim::base("s003-red-queue")
         },
         Claim {
@@ -800,8 +840,8 @@ pub(super) fn claims() -> Vec<Claim> {
             extract: first_tcp_share,
             draw: Some(|r| plots([rate_plot("RED: rates", r[0])])),
             tolerance: Near { value: 0.5, tol: 0.1 },
-            direction: AtMost { bound: 0.8 },
-            tolerance_note: "comparable shares: TCP 50 % ±20 %; direction: TCP no longer takes nearly all",
+            direction: Between { lo: 0.25, hi: 0.75 },
+            tolerance_note: "comparable shares: TCP 50 % ±20 %; direction: near even, neither side past 1 : 3 (TCP's share 1/4 to 3/4), the priority gone and not reversed",
             explanation: "",
             hinge: Some(super::Hinge { choice: "RED's parameters: the simulator's classic set (min_th 5, max_th 15 packets, w_q 0.002, packet mode, Floyd-Jacobson spacing; ns-2's values before 2002) instead of ns-2.35's defaults with automatic configuration", alt: &["topology.queue.preset=\"classic\""], files: &["seed003/aqm-red.toml"], unstated: true }),
             form: Form::Value,
@@ -809,6 +849,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 "DropTail in place of RED: LEDBAT's delay signal works again and it yields",
                 vec![ScenarioRef::file("seed003/aqm-droptail.toml")],
             ),
+            thresholds: conventions::T_EVEN_SPLIT,
             ..Claim::base("s003-red-removes-priority")
         },
     ]

@@ -4,7 +4,7 @@
 //! (`thresholds`). The catalog-wide ones ([`FAIR_JAIN`]) are in `catalog`.
 
 use crate::catalog::Threshold::{self, Convention as By};
-use crate::catalog::{Convention, FAIR_JAIN};
+use crate::catalog::{Convention, ALIKE_RATIO_HI, ALIKE_RATIO_LO, ALIKE_SPREAD, FAIR_JAIN};
 
 /// A share of the link, or of the points of a sweep, on one side of one half.
 pub(in crate::catalog) const HALF: Convention = Convention {
@@ -88,6 +88,33 @@ pub(in crate::catalog) const BELOW_ELEVENTH: Convention = Convention {
           could not tell low priority from fair sharing; three quarters of it can",
 };
 
+/// Two parties' shares near even, as the share of one of them: the 1 : 3 line of
+/// [`JAIN_ONE_TO_THREE`], lower end.
+pub(in crate::catalog) const EVEN_SPLIT_LO: Convention = Convention {
+    name: "near even: one of two parties' share at least 1/4",
+    value: 0.25,
+    why: "the share form of the 1 : 3 line (JAIN_ONE_TO_THREE): two parties at 1 : 3 hold \
+          1/4 and 3/4 of the link; past it one has more than three times the other's share, \
+          which no reading of 'near even' or 'comparable' allows",
+};
+
+/// See [`EVEN_SPLIT_LO`].
+pub(in crate::catalog) const EVEN_SPLIT_HI: Convention = Convention {
+    name: "near even: one of two parties' share at most 3/4",
+    value: 0.75,
+    why: "see the lower end: the same 1 : 3 line from the other side",
+};
+
+/// A queue held under the LEDBAT flows' own target.
+pub(in crate::catalog) const UNDER_TARGET: Convention = Convention {
+    name: "a short queue: under LEDBAT's 25-ms target",
+    value: 25.0,
+    why: "25 ms is the TARGET the thesis's LEDBAT flows run with (the draft's mandatory value, \
+          section 3.2.5.1); a queue an AQM keeps under it is shorter than the one LEDBAT alone \
+          would hold, the least 'successfully limited' can mean beside a DropTail buffer of \
+          half a second, and a queue above it would give LEDBAT back its signal to yield",
+};
+
 /// The one-number lists the claims name.
 pub(in crate::catalog) const T_HALF: &[Threshold] = &[By(&HALF)];
 /// See [`CLEAR_MAJORITY`].
@@ -106,6 +133,17 @@ pub(in crate::catalog) const T_JAIN_ONE_TO_THREE: &[Threshold] = &[By(&JAIN_ONE_
 pub(in crate::catalog) const T_JAIN_THREE_QUARTERS: &[Threshold] = &[By(&JAIN_THREE_QUARTERS)];
 /// See [`BELOW_ELEVENTH`].
 pub(in crate::catalog) const T_BELOW_ELEVENTH: &[Threshold] = &[By(&BELOW_ELEVENTH)];
+/// See [`EVEN_SPLIT_LO`].
+pub(in crate::catalog) const T_EVEN_SPLIT: &[Threshold] = &[By(&EVEN_SPLIT_LO), By(&EVEN_SPLIT_HI)];
+/// See [`UNDER_TARGET`].
+pub(in crate::catalog) const T_UNDER_TARGET: &[Threshold] = &[By(&UNDER_TARGET)];
+/// More than twice: the upper end of [`FACTOR_TWO_HI`], read from the other side.
+pub(in crate::catalog) const T_MORE_THAN_TWICE: &[Threshold] = &[By(&FACTOR_TWO_HI)];
+/// "As ... as", on a ratio: the catalog's [`ALIKE_RATIO_LO`] and [`ALIKE_RATIO_HI`].
+pub(in crate::catalog) const T_ALIKE_RATIO: &[Threshold] =
+    &[By(&ALIKE_RATIO_LO), By(&ALIKE_RATIO_HI)];
+/// A relative spread: the catalog's [`ALIKE_SPREAD`].
+pub(in crate::catalog) const T_ALIKE_SPREAD: &[Threshold] = &[By(&ALIKE_SPREAD)];
 /// The catalog's "fair" (Jain's index 0.9), for "fair" and "not fair" directions.
 pub(in crate::catalog) const T_FAIR: &[Threshold] = &[By(&FAIR_JAIN)];
 
@@ -119,6 +157,15 @@ mod tests {
         assert!((jain(3.0) - JAIN_ONE_TO_THREE.value).abs() < 1e-12);
         let r = 2.0 + 3f64.sqrt();
         assert!((jain(r) - JAIN_THREE_QUARTERS.value).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_even_split_is_the_one_to_three_line_as_shares() {
+        // Shares 1/4 and 3/4 are rates in ratio 3, Jain's index 0.8.
+        assert_eq!(EVEN_SPLIT_HI.value / EVEN_SPLIT_LO.value, 3.0);
+        assert_eq!(EVEN_SPLIT_LO.value + EVEN_SPLIT_HI.value, 1.0);
+        let jain = |r: f64| (1.0 + r).powi(2) / (2.0 * (1.0 + r * r));
+        assert!((jain(3.0) - JAIN_ONE_TO_THREE.value).abs() < 1e-12);
     }
 
     #[test]
