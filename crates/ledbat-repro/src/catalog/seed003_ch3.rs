@@ -12,8 +12,58 @@ mod target_sweep;
 mod traces;
 
 use super::extract::*;
-use super::Claim;
+use super::Threshold::{self, Convention as By};
+use super::{Claim, Convention};
 use ledbat_sim::RunResult;
+
+/// "Nearly flat", as a direction, for a quantity between 0 and 1 (a share, an efficiency, a
+/// Jain index) over a sweep: it moves by at most 0.15.
+const FLAT_IN_UNIT: Convention = Convention {
+    name: "nearly flat, as a direction, on a 0-1 scale: a change of at most 0.15",
+    value: 0.15,
+    why: "on a figure whose axis runs from 0 to 1 a change of 0.15 is a seventh of the axis, \
+          which a reader sees at a glance as a slope; three times the 0.05 tolerance",
+};
+
+/// "Approaches its lower bound 1/(N + 1)", as a direction, at N = 10: in the lower half of
+/// the range of Jain's index over 11 flows, from 1/11 to 1, in units of 1/11.
+const NEAR_LOWER_BOUND_11: Convention = Convention {
+    name: "approaches the lower bound 1/11: under 6 times it, the middle of 1/11 to 1",
+    value: 6.0,
+    why: "Jain's index over 11 flows lies between 1/11 (one flow takes all) and 1 (even \
+          shares, 11 times the bound); a value that approaches the lower end is at least \
+          nearer it than the upper one: (1 + 11) / 2 = 6 times the bound",
+};
+
+/// "Holds one target (each flow half)" against the alternative of one target per flow.
+const NEARER_ONE_TARGET: Convention = Convention {
+    name: "one target between two flows, not one each: under 1.5 targets",
+    value: 1.5,
+    why: "two flows that measure the same base delay hold one target together; flows that \
+          each hold their own hold two: 1.5 is the middle, past which the queue is nearer \
+          the alternative than the statement",
+};
+
+/// A large share of a link that three flows share: at least the even third.
+const EVEN_THIRD: Convention = Convention {
+    name: "a large share of three flows' link: at least the even third",
+    value: 1.0 / 3.0,
+    why: "three flows sharing evenly get a third each; a flow below it has less than its \
+          even share, which no reading of 'a large share' or 'a significant part' allows",
+};
+
+/// See [`FLAT_IN_UNIT`].
+const T_FLAT_IN_UNIT: &[Threshold] = &[By(&FLAT_IN_UNIT)];
+/// See [`NEAR_LOWER_BOUND_11`].
+const T_NEAR_LOWER_BOUND_11: &[Threshold] = &[By(&NEAR_LOWER_BOUND_11)];
+/// One target between the two flows: within a factor of two below it, and nearer it than
+/// two targets ([`NEARER_ONE_TARGET`]).
+const T_ONE_TARGET: &[Threshold] = &[
+    By(&super::seed003::conventions::FACTOR_TWO_LO),
+    By(&NEARER_ONE_TARGET),
+];
+/// See [`EVEN_THIRD`].
+const T_EVEN_THIRD: &[Threshold] = &[By(&EVEN_THIRD)];
 
 /// The protocols of Figs. 3.2 and 3.6, as indices (into `lbe_n`'s scenario files, whose
 /// last is the all-TCP reference).

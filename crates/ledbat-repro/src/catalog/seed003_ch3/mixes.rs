@@ -148,8 +148,9 @@ pub(super) fn claims() -> Vec<Claim> {
                 value: 2.0 / 3.0,
                 tol: 2.0 / 15.0,
             },
-            direction: Between { lo: 0.33, hi: 1.0 },
-            tolerance_note: "2/3 ±20 %; direction: between a third and full",
+            direction: Above { bound: 0.5 },
+            tolerance_note: "2/3 ±20 %; direction: above half the buffer, one sawtooth's mean \
+                (the null's model)",
             sweep: Some(crate::catalog::SweepRange { key: "flow.0.count", paper: (1.0, 5.0), left_out: "k = 4 is not run" }),
             form: Form::Value,
             null: Null::excludes(
@@ -159,6 +160,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 before the next loss, a mean of B/2",
             ),
             siblings: crate::catalog::seed003::relations::MIX_RENO_QUEUE,
+            thresholds: crate::catalog::seed003::conventions::T_HALF,
             ..Claim::base("s003-mix-reno-queue-two-thirds")
         },
         Claim {
@@ -210,13 +212,13 @@ pub(super) fn claims() -> Vec<Claim> {
                 lo: 1.0 / 3.0,
                 hi: 5.0 / 9.0,
             },
-            direction: AtLeast { bound: 0.2 },
+            direction: AtLeast { bound: 1.0 / 3.0 },
             tolerance_note: "large = at least the even third, and at most 5/9: the same \
                 section says TCP-LP's and LEDBAT's shares are very close at k = 1 \
                 (s003-mix-ledbat-as-tcplp-at-k1, a ratio within 1.25), and a LEDBAT share s \
                 leaves TCP-LP at most 1 - s, so s / (1 - s) <= 1.25 caps s at 5/9; wider \
                 because the band is the range the two statements allow together, not a value \
-                read off a figure; direction: a fifth",
+                read off a figure; direction: at least the even third",
             explanation:
                 "Ours takes {=s003-mix-ledbat-large-at-k1}: large, as section 3.2.6 says, but \
                 more than the same section's 'TCP-LP and LEDBAT performance are very close' \
@@ -234,6 +236,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 &["flow.0.cc.delta=0.9"],
             ),
             siblings: crate::catalog::seed003::relations::MIX_LEDBAT_LARGE,
+            thresholds: super::T_EVEN_THIRD,
             ..Claim::base("s003-mix-ledbat-large-at-k1")
         },
         Claim {
