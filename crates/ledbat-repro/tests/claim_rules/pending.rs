@@ -100,17 +100,12 @@ pub const THRESHOLDS: &[&str] = &[
 /// allowed kind.
 pub const FIGURES: &[&str] = &[
     "s003-backlogged-zeta5-model-over",
-    "s003-ch5-target-ratio-1-2",
     "s003-fledbat-latecomer-zeta-range",
     "s003-fledbat-vs-tcp-low-priority",
-    "s003-gain-flat-all-metrics",
     "s003-latecomer-gap10-b40-fairer-later",
     "s003-latecomer-vs-tcp-negligible",
-    "s003-lbe-n-tcplp-losses-like-tcp",
-    "s003-mix-queue-needs-two-each",
     "s003-red-queue",
     "s003-rtt-hetero-nice-fair",
     "s003-tab21-four-tcpw-efficiency",
     "s003-tab21-ledbat-above-tcpw",
-    "s003-target-losses-rise",
 ];

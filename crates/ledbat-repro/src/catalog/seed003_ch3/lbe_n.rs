@@ -354,8 +354,8 @@ pub(super) fn claims() -> Vec<Claim> {
             explanation: "Same root cause as s003-lbe10-tcplp-each: our TCP-LP, with the \
                 thesis's stated delta = 0.15 (section 3.1.2: alpha = 1/8, delta = 0.15), halves \
                 on its early-congestion threshold long before the buffer fills, so it drives \
-                far fewer packets into drops than TCP (loss rate 0.0044 against 0.0266 with 11 \
-                TCP flows, seed 1). That the threshold is the cause, and not a departure of the \
+                far fewer packets into drops than TCP: its loss rate is \
+                {=s003-lbe-n-tcplp-losses-like-tcp} times the all-TCP reference's. That the threshold is the cause, and not a departure of the \
                 setup, is shown by moving it: with delta = 0.5 (not the thesis's value) the \
                 loss rate is 0.0267, TCP's (seed 1, `ledbat sim \
                 scenarios/seed003/lbe10-tcp-lp.toml --set flow.0.cc.delta=0.5`). Why the \

@@ -183,10 +183,11 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "an order, decided in each seed (the mix's queue reaching the all-TCP level only from two flows per protocol); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             explanation:
                 "Our mix's queue is the same at k = 1 and k = 2 to within a few thousandths of \
-                the buffer, either sign depending on the seed (seed 1: 0.523 and 0.521 of the \
-                buffer, all-TCP 0.554 with three flows; measured before this claim read the \
-                all-TCP level): our LEDBAT dominates the mix at every \
-                k (s003-mix-ledbat-large-at-k1) and holds the queue near its own target plus \
+                the buffer, either sign depending on the seed (the metric is \
+                {=s003-mix-queue-needs-two-each@seed1} in seed 1 and \
+                {=s003-mix-queue-needs-two-each@seed2} in seed 2, the all-TCP level \
+                {=s003-mix-reno-queue-two-thirds} of the buffer): our LEDBAT dominates the mix \
+                at every k (s003-mix-ledbat-large-at-k1) and holds the queue near its own target plus \
                 TCP-LP's small windows, so adding a flow per protocol changes little. The \
                 thesis's lower queue at k = 1 comes with TCP-LP and LEDBAT sharing there, \
                 which ours do not (root cause at s003-lbe10-tcplp-each).",

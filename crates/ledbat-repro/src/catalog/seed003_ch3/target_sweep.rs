@@ -131,9 +131,9 @@ pub(super) fn claims() -> Vec<Claim> {
             explanation:
                 "The loss rate is flat at TCP's own sawtooth level through regions 1-2 (2.7e-4 \
                 for T <= 40 %), dips at 65 % (1.6e-4) and rises through region 3 to its peak \
-                at 100 % (2.5, 4.0, 7.1e-4 at 80, 90, 100 %; seed 1, command at \
-                s003-target-queue-rises); the rank correlation over the whole 2-100 % range is \
-                low because of the flat part. The peak itself reproduces \
+                at 100 % (2.5, 4.0, 7.1e-4 at 80, 90, 100 %; seed 1, `ledbat sim \
+                scenarios/seed003/target-sweep.toml --set flow.0.cc.target=...`), so the rank \
+                correlation over the whole 2-100 % range is low because of the flat part. The peak itself reproduces \
                 (s003-target-losses-peak-at-100).",
             sweep: Some(crate::catalog::SweepRange {
                 key: "flow.0.cc.target",
@@ -214,10 +214,10 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "as s003-gain-flat, for every metric",
             explanation:
                 "Nearly fixed by the thesis's setting: with B = 100 NewReno's window peaks at \
-                141.7 packets, so after a loss its halved window (about 71 packets against a \
-                41.7-packet pipe) leaves about 29 packets queued, above LEDBAT's 20.8-packet \
-                target; after the 10-s warm-up LEDBAT sits at its floor whatever G is, and the \
-                gain has nothing to act on. At B = 40, where the queue drains every cycle, the \
+                the buffer plus the pipe (the bandwidth-delay product), so after a loss its \
+                halved window still exceeds the pipe by more than LEDBAT's target, and the \
+                queue never falls below the target; after the 10-s warm-up LEDBAT sits at its floor \
+                whatever G is, and the gain has nothing to act on. At B = 40, where the queue drains every cycle, the \
                 metrics still barely move: TCP share 0.929 and 0.905, Jain index 0.576 and \
                 0.604 at G = 1 and 10 (seed 1, `ledbat sim scenarios/seed003/target-sweep.toml \
                 --set topology.queue.packets=40 --set flow.0.cc.gain=G`); the null run shows \
