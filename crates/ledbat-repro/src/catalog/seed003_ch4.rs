@@ -170,6 +170,19 @@ fn slowest_slot(r: &RunResult) -> Result<f64, String> {
     Ok(x.iter().cloned().fold(f64::INFINITY, f64::min) / m)
 }
 
+/// Fig. 4.5(c)'s runs over the shaded zone (as `seed003`'s latecomer zeta range: the same
+/// instances), with `extra` overrides appended.
+fn latecomer_zone(extra: &[&str]) -> Vec<ScenarioRef> {
+    ZETA_ZONE
+        .iter()
+        .map(|z| {
+            let mut set = vec![format!("flow.0.cc.zeta={z}"), format!("flow.1.cc.zeta={z}")];
+            set.extend(extra.iter().map(|e| e.to_string()));
+            ScenarioRef::with("seed003/chunks-fledbat.toml", &set)
+        })
+        .collect()
+}
+
 /// Why the RTT-heterogeneity claim bounds none of the other claims on Fig. 4.7's runs.
 const P2P_RTT_INDEPENDENT: &[super::Sibling] = &[
     super::Sibling::Independent {
@@ -284,6 +297,84 @@ fn review_claims() -> Vec<Claim> {
             ..Claim::base("s003-fledbat-n-flows-efficient")
         },
         Claim {
+            figure: "Fig. 4.6, section 4.6.4",
+            statement: "For the number of flows typically active in BitTorrent (its five \
+                upload slots) any zeta of the shaded zone {0.01, 0.1, 0.2, 0.5} keeps the \
+                flows fair.",
+            paper_value: "fair for any zeta of the zone",
+            unit: "Jain index",
+            metric: "lowest long-term Jain index over the four zetas, N = 5 (Fig. 4.6's runs)",
+            scenarios: ZETA_ZONE
+                .iter()
+                .map(|z| {
+                    ScenarioRef::with(
+                        "seed003/chunks-fledbat-n.toml",
+                        &["flow.0.count=5".to_string(), format!("flow.0.cc.zeta={z}")],
+                    )
+                })
+                .collect(),
+            extract: |r| min_over(r, jain_long),
+            sweep: Some(super::SweepRange {
+                key: "flow.0.cc.zeta",
+                paper: (0.01, 0.5),
+                left_out: "",
+            }),
+            tolerance: AtLeast { bound: 0.9 },
+            direction: AtLeast { bound: 0.75 },
+            tolerance_note: "fair = F >= 0.9 at every zeta",
+            explanation: "N = 5 is read as the number of flows typically active: BitTorrent's \
+                five upload slots, which the thesis itself uses in section 4.7.",
+            form: Form::Value,
+            null: Null::scenarios(
+                "fLEDBAT replaced by LEDBAT (same chunks, same 2-s spacing, N = 5): without the \
+                multiplicative decrease the latecomers keep their advantage",
+                vec![
+                    ScenarioRef::with(
+                        "seed003/chunks-fledbat-n.toml",
+                        &["flow.0.count=5".to_string(), LEDBAT_CC_0.to_string()],
+                    );
+                    ZETA_ZONE.len()
+                ],
+            ),
+            thresholds: super::seed003::conventions::T_JAIN_THREE_QUARTERS,
+            ..Claim::base("s003-fledbat-n5-any-zone-zeta-fair")
+        },
+        Claim {
+            figure: "Fig. 4.5(c), section 4.6.3",
+            statement: "Two fLEDBAT flows (latecomer 10 s later) operate efficiently for \
+                every zeta of the shaded zone {0.01, 0.1, 0.2, 0.5}.",
+            paper_value: "efficient over the zone",
+            unit: "efficiency",
+            metric: "lowest efficiency over the four zetas (chunk mode, B = 100, 20-120 s; \
+                the runs of s003-fledbat-latecomer-zeta-range)",
+            scenarios: latecomer_zone(&[]),
+            extract: |r| min_over(r, |x| Ok(x.aggregate.efficiency)),
+            sweep: Some(super::SweepRange {
+                key: "flow.0.cc.zeta",
+                paper: (0.01, 0.5),
+                left_out: "",
+            }),
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.85 },
+            tolerance_note: "efficient = at least 95 % of the link",
+            form: Form::Value,
+            null: Null::scenarios(
+                "the window reset at every chunk (PP = 0), section 4.7.1's case where 'the \
+                link capacity is not fully utilized': each chunk restarts from one packet",
+                latecomer_zone(&[
+                    "flow.0.traffic.persistence=0",
+                    "flow.1.traffic.persistence=0",
+                ]),
+            ),
+            siblings: &[super::Sibling::Independent {
+                other: "s003-fledbat-latecomer-zeta-range",
+                why: "the efficiency is the sum of the two rates, the index their split: a \
+                      starved flow leaves the link full",
+            }],
+            thresholds: super::seed003::conventions::T_EFFICIENT,
+            ..Claim::base("s003-fledbat-latecomer-zone-efficient")
+        },
+        Claim {
             figure: "Fig. 4.7 (right), section 4.7.1",
             statement: "Heterogeneous delays introduce RTT unfairness in both fLEDBAT and \
                 LEDBAT, reducing the absolute value of F.",
@@ -294,12 +385,12 @@ fn review_claims() -> Vec<Claim> {
                 (Fig. 4.7's runs): both protocols in each seed",
             scenarios: p2p_points([false, true]),
             extract: |r| {
-                let drop = |ledbat| {
+                let fall = |ledbat| {
                     Ok::<f64, String>(
                         p2p_mean_fairness(r, true, ledbat)? - p2p_mean_fairness(r, false, ledbat)?,
                     )
                 };
-                Ok(drop(false)?.min(drop(true)?))
+                Ok(fall(false)?.min(fall(true)?))
             },
             tolerance: super::ORDER_TOLERANCE,
             direction: super::ORDER_DIRECTION,
