@@ -71,6 +71,21 @@ fn crossover(r: &[&RunResult]) -> Result<f64, String> {
 const LEDBAT_CC_0: &str = "flow.0.cc={ name = \"ledbat\", target = \"25ms\", gain = 1.0, \
     min_cwnd = 1.0, allowed_increase = 1000.0 }";
 
+/// The time Fig. 4.1(a) (middle) gives for the first flow's floor, "slightly after t = 20
+/// s" (section 4.2.1): the gap-10 floor claim reads its time as a multiple of it.
+const FLOOR_PAPER_S: f64 = 20.0;
+
+/// "Negligible", as a direction on the shift of a share between two runs (module doc of
+/// `catalog`, rule 14).
+pub(super) const NEGLIGIBLE_SHIFT: super::Convention = super::Convention {
+    name: "a negligible shift of a share, as a direction: under a fifth of the link",
+    value: 0.2,
+    why: "the latecomer advantage a 'negligible' effect is set against moves half the link or \
+          more (Fig. 4.1: from an even split to starvation); a shift of a fifth of the link is \
+          40 % of a two-flow fair share, a change of rate a figure shows at a glance, and \
+          less than half of that advantage",
+};
+
 /// Two backlogged fLEDBAT flows 10 s apart, both with `zeta`.
 fn backlogged_10s(zeta: f64) -> ScenarioRef {
     ScenarioRef::with(
@@ -97,7 +112,354 @@ fn fledbat_tcp_as_newreno() -> Vec<ScenarioRef> {
 pub(super) fn claims() -> Vec<Claim> {
     let mut v = latecomer_claims();
     v.extend(zeta_claims());
+    v.extend(review_claims());
     v
+}
+
+/// The persistences and the two protocol files of section 4.7.1's runs (Fig. 4.7), as
+/// `seed003_p2p` sweeps them: the same instances, so they are simulated once for both.
+const P2P_PPS: [f64; 5] = [0.0, 0.2, 0.5, 0.8, 1.0];
+const P2P_FILES: [&str; 2] = [
+    "seed003/p2p-peer-fledbat.toml",
+    "seed003/p2p-peer-ledbat.toml",
+];
+
+/// Fig. 4.7's 20 instances in `seed003_p2p`'s order: for each RTT case of `cases` (false:
+/// the mixed access delays of the files, true: every host at 12.5 ms), each PP, fLEDBAT
+/// then LEDBAT.
+fn p2p_points(cases: [bool; 2]) -> Vec<ScenarioRef> {
+    let mut v = Vec::new();
+    for equal in cases {
+        for pp in P2P_PPS {
+            for file in P2P_FILES {
+                let mut set: Vec<String> = (0..5)
+                    .map(|k| format!("flow.{k}.traffic.persistence={pp}"))
+                    .collect();
+                if equal {
+                    set.extend((0..=10).map(|h| format!("topology.host.{h}.delay=12.5ms")));
+                }
+                v.push(ScenarioRef::with(file, &set));
+            }
+        }
+    }
+    v
+}
+
+/// Mean over PP of the 1-s Jain index of protocol `ledbat` (false: fLEDBAT) in the RTT case
+/// `equal` of [`p2p_points`]' runs.
+fn p2p_mean_fairness(r: &[&RunResult], equal: bool, ledbat: bool) -> Result<f64, String> {
+    let x: Vec<f64> = (0..P2P_PPS.len())
+        .map(|pp| {
+            let run = r[(equal as usize * P2P_PPS.len() + pp) * 2 + ledbat as usize];
+            run.aggregate
+                .jain_short
+                .ok_or_else(|| format!("{}: no short-term Jain index", run.scenario))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(mean(&x))
+}
+
+/// The slowest flow's rate over the flows' mean rate (1 when all are equal, 0 when one is
+/// starved).
+fn slowest_slot(r: &RunResult) -> Result<f64, String> {
+    let x: Vec<f64> = r.flows.iter().map(|f| f.throughput_bps).collect();
+    let m = mean(&x);
+    if x.is_empty() || m <= 0.0 {
+        return Err(format!("{}: no throughput", r.scenario));
+    }
+    Ok(x.iter().cloned().fold(f64::INFINITY, f64::min) / m)
+}
+
+/// Fig. 4.5(c)'s runs over the shaded zone (as `seed003`'s latecomer zeta range: the same
+/// instances), with `extra` overrides appended.
+fn latecomer_zone(extra: &[&str]) -> Vec<ScenarioRef> {
+    ZETA_ZONE
+        .iter()
+        .map(|z| {
+            let mut set = vec![format!("flow.0.cc.zeta={z}"), format!("flow.1.cc.zeta={z}")];
+            set.extend(extra.iter().map(|e| e.to_string()));
+            ScenarioRef::with("seed003/chunks-fledbat.toml", &set)
+        })
+        .collect()
+}
+
+/// Why the RTT-heterogeneity claim bounds none of the other claims on Fig. 4.7's runs.
+const P2P_RTT_INDEPENDENT: &[super::Sibling] = &[
+    super::Sibling::Independent {
+        other: "s003-chunks-fledbat-fairer",
+        why: "the gap between the protocols at each point is not the gap between the RTT \
+              cases of each protocol: both indices of a protocol may fall by the same amount",
+    },
+    super::Sibling::Independent {
+        other: "s003-chunks-fledbat-efficient",
+        why: "efficiency is the sum of the slots' rates, the index their split",
+    },
+    super::Sibling::Independent {
+        other: "s003-chunks-fairness-gap-at-high-pp",
+        why: "the protocols' gap over PP ranges says nothing of each protocol's index with \
+              mixed against equal RTTs",
+    },
+    super::Sibling::Independent {
+        other: "s003-chunks-ledbat-fairness-falls-with-pp",
+        why: "LEDBAT's trend over PP with equal RTTs orders the equal-RTT indices among \
+              themselves; their mean against the mixed-RTT mean is not bounded by an order",
+    },
+    super::Sibling::Independent {
+        other: "s003-chunks-fledbat-fairness-rises-with-pp",
+        why: "fLEDBAT's trend over PP with equal RTTs orders the equal-RTT indices among \
+              themselves; their mean against the mixed-RTT mean is not bounded by an order",
+    },
+    super::Sibling::Independent {
+        other: "s003-chunks-pp0-underuses",
+        why: "efficiency is the sum of the slots' rates, the index their split",
+    },
+    super::Sibling::Independent {
+        other: "s003-chunks-mixed-rtt-wastes-more",
+        why: "the efficiency mixed RTTs cost at PP = 0 is the sum of the slots' rates, the \
+              index their split: slower long-RTT slots may lower either alone",
+    },
+];
+
+/// Claims added for a line-by-line review of chapter 4: TARGET = 100 ms (footnote 4),
+/// efficiency for N flows (section 4.6.4), RTT heterogeneity in Fig. 4.7 (section 4.7.1).
+fn review_claims() -> Vec<Claim> {
+    use crate::claims::Band::*;
+    let t100 = ["flow.0.cc.target=100ms", "flow.1.cc.target=100ms"];
+    vec![
+        Claim {
+            figure: "footnote 4 and Fig. 4.3, section 4.4",
+            statement: "The actual value of tau is not critical: with both targets at 100 ms \
+                (BEP-29's setting) two fLEDBAT flows 2 s apart still share the capacity \
+                fairly, X_i = C/2, as with 25 ms.",
+            paper_value: "X_i = C/2 at tau = 100 ms",
+            unit: "Jain index",
+            metric: "long-term Jain's index, 20-60 s, Fig. 4.3's two fLEDBAT flows (zeta 0.1, \
+                2 s apart, B = 100) with both targets at 100 ms",
+            scenarios: vec![ScenarioRef::with("seed003/fledbat-fluid.toml", &t100)],
+            extract: first_jain_long,
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.8 },
+            tolerance_note: "fair = F >= 0.95, as s003-fledbat-fluid-fair at 25 ms",
+            explanation: "The footnote's condition holds here: one target for both flows, and \
+                100 ms at 10 Mb/s is under the 100-packet buffer. Its null breaks the first \
+                half of that condition: with targets 25 and 100 ms the index is \
+                {=s003-fledbat-fluid-fair-target100:null}. Of the chapter's results only this \
+                one is rerun at 100 ms.",
+            form: Form::Value,
+            null: Null::run(
+                "the targets unequal, 25 and 100 ms (the footnote's 'all flows have the same \
+                target value' broken): the 100-ms flow holds the queue above the other's \
+                target",
+                &["flow.0.cc.target=25ms"],
+            ),
+            thresholds: super::seed003::conventions::T_JAIN_ONE_TO_THREE,
+            ..Claim::base("s003-fledbat-fluid-fair-target100")
+        },
+        Claim {
+            figure: "Fig. 4.6, section 4.6.4",
+            statement: "The zetas that give N fLEDBAT flows a fair share also use the link \
+                efficiently, shown for N = 2 and holding for N > 2.",
+            paper_value: "efficient for N = 2 .. 10",
+            unit: "efficiency",
+            metric: "lowest efficiency over N = 2, 5, 10 and zeta in {0.01, 0.1, 0.2, 0.5} \
+                (Fig. 4.6's runs)",
+            scenarios: n_points(),
+            extract: |r| min_over(r, |x| Ok(x.aggregate.efficiency)),
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.85 },
+            tolerance_note: "efficient = at least 95 % of the link",
+            explanation: "The lowest point is two flows at the zone's largest zeta (`ledbat sim \
+                scenarios/seed003/chunks-fledbat-n.toml --set flow.0.count=2 --set \
+                flow.0.cc.zeta=0.5` gives 0.925, and 1.000 with flow.0.count=10). The larger \
+                the multiplicative decrease and the fewer the flows, the more often the queue \
+                empties between chunks: the inefficiency section 4.5.2 notes at zeta = 5, \
+                reached here within the zone.",
+            form: Form::Value,
+            null: Null::scenarios(
+                "the window reset at every chunk (PP = 0), section 4.7.1's case where 'the \
+                link capacity is not fully utilized': each chunk restarts from one packet",
+                FLOWS_N
+                    .iter()
+                    .flat_map(|n| {
+                        ZETA_ZONE.iter().map(move |z| {
+                            ScenarioRef::with(
+                                "seed003/chunks-fledbat-n.toml",
+                                &[
+                                    format!("flow.0.count={n}"),
+                                    format!("flow.0.cc.zeta={z}"),
+                                    "flow.0.traffic.persistence=0".to_string(),
+                                ],
+                            )
+                        })
+                    })
+                    .collect(),
+            ),
+            siblings: &[super::Sibling::Independent {
+                other: "s003-fledbat-n-flows-fair",
+                why: "the efficiency is the sum of the flows' rates, the index their split; \
+                      and the fair claim takes the best zeta per N, this one the worst",
+            }],
+            thresholds: super::seed003::conventions::T_EFFICIENT,
+            ..Claim::base("s003-fledbat-n-flows-efficient")
+        },
+        Claim {
+            figure: "Fig. 4.6, section 4.6.4",
+            statement: "For the number of flows typically active in BitTorrent (its five \
+                upload slots) any zeta of the shaded zone {0.01, 0.1, 0.2, 0.5} keeps the \
+                flows fair.",
+            paper_value: "fair for any zeta of the zone",
+            unit: "Jain index",
+            metric: "lowest long-term Jain index over the four zetas, N = 5 (Fig. 4.6's runs)",
+            scenarios: ZETA_ZONE
+                .iter()
+                .map(|z| {
+                    ScenarioRef::with(
+                        "seed003/chunks-fledbat-n.toml",
+                        &["flow.0.count=5".to_string(), format!("flow.0.cc.zeta={z}")],
+                    )
+                })
+                .collect(),
+            extract: |r| min_over(r, jain_long),
+            sweep: Some(super::SweepRange {
+                key: "flow.0.cc.zeta",
+                paper: (0.01, 0.5),
+                left_out: "",
+            }),
+            tolerance: AtLeast { bound: 0.9 },
+            direction: AtLeast { bound: 0.75 },
+            tolerance_note: "fair = F >= 0.9 at every zeta",
+            explanation: "N = 5 is read as the number of flows typically active: BitTorrent's \
+                five upload slots, which the thesis itself uses in section 4.7.",
+            form: Form::Value,
+            null: Null::scenarios(
+                "fLEDBAT replaced by LEDBAT (same chunks, same 2-s spacing, N = 5): without the \
+                multiplicative decrease the latecomers keep their advantage",
+                vec![
+                    ScenarioRef::with(
+                        "seed003/chunks-fledbat-n.toml",
+                        &["flow.0.count=5".to_string(), LEDBAT_CC_0.to_string()],
+                    );
+                    ZETA_ZONE.len()
+                ],
+            ),
+            thresholds: super::seed003::conventions::T_JAIN_THREE_QUARTERS,
+            ..Claim::base("s003-fledbat-n5-any-zone-zeta-fair")
+        },
+        Claim {
+            figure: "Fig. 4.5(c), section 4.6.3",
+            statement: "Two fLEDBAT flows (latecomer 10 s later) operate efficiently for \
+                every zeta of the shaded zone {0.01, 0.1, 0.2, 0.5}.",
+            paper_value: "efficient over the zone",
+            unit: "efficiency",
+            metric: "lowest efficiency over the four zetas (chunk mode, B = 100, 20-120 s; \
+                the runs of s003-fledbat-latecomer-zeta-range)",
+            scenarios: latecomer_zone(&[]),
+            extract: |r| min_over(r, |x| Ok(x.aggregate.efficiency)),
+            sweep: Some(super::SweepRange {
+                key: "flow.0.cc.zeta",
+                paper: (0.01, 0.5),
+                left_out: "",
+            }),
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.85 },
+            tolerance_note: "efficient = at least 95 % of the link",
+            explanation: "The lowest point is the zone's largest zeta (`ledbat sim \
+                scenarios/seed003/chunks-fledbat.toml --set flow.0.cc.zeta=0.5 --set \
+                flow.1.cc.zeta=0.5` gives 0.925, and 0.972 with both zetas at 0.01). The \
+                larger the multiplicative decrease, the more often the queue empties between \
+                chunks: the inefficiency section 4.5.2 notes at zeta = 5, reached here within \
+                the zone.",
+            form: Form::Value,
+            null: Null::scenarios(
+                "the window reset at every chunk (PP = 0), section 4.7.1's case where 'the \
+                link capacity is not fully utilized': each chunk restarts from one packet",
+                latecomer_zone(&[
+                    "flow.0.traffic.persistence=0",
+                    "flow.1.traffic.persistence=0",
+                ]),
+            ),
+            siblings: &[super::Sibling::Independent {
+                other: "s003-fledbat-latecomer-zeta-range",
+                why: "the efficiency is the sum of the two rates, the index their split: a \
+                      starved flow leaves the link full",
+            }],
+            thresholds: super::seed003::conventions::T_EFFICIENT,
+            ..Claim::base("s003-fledbat-latecomer-zone-efficient")
+        },
+        Claim {
+            figure: "Fig. 4.7 (right), section 4.7.1",
+            statement: "Heterogeneous delays introduce RTT unfairness in both fLEDBAT and \
+                LEDBAT, reducing the absolute value of F.",
+            paper_value: "F(mixed RTTs) < F(equal RTTs), both protocols",
+            unit: "share of seeds",
+            metric: "per seed, the smaller over fLEDBAT and LEDBAT of the mean over PP in {0, \
+                0.2, 0.5, 0.8, 1} of the 1-Hz Jain index with equal RTTs minus with mixed RTTs \
+                (Fig. 4.7's runs): both protocols in each seed",
+            scenarios: p2p_points([false, true]),
+            extract: |r| {
+                let fall = |ledbat| {
+                    Ok::<f64, String>(
+                        p2p_mean_fairness(r, true, ledbat)? - p2p_mean_fairness(r, false, ledbat)?,
+                    )
+                };
+                Ok(fall(false)?.min(fall(true)?))
+            },
+            tolerance: super::ORDER_TOLERANCE,
+            direction: super::ORDER_DIRECTION,
+            tolerance_note: "an order, decided in each seed (the 1-s index lower with mixed RTTs than with equal ones, for both protocols); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
+            form: Form::Order { null: 0.0, above: true },
+            null: Null::scenarios(
+                "equal RTTs in place of the mixed ones: no RTT heterogeneity, so no RTT \
+                unfairness to lower the index",
+                p2p_points([true, true]),
+            ),
+            siblings: P2P_RTT_INDEPENDENT,
+            ..Claim::base("s003-chunks-mixed-rtt-lowers-fairness")
+        },
+        Claim {
+            figure: "Fig. 4.7 (right), section 4.7.1",
+            statement: "With mixed RTTs, RTT unfairness does not translate into serious issues \
+                such as long-time starvation of an fLEDBAT upload slot.",
+            paper_value: "no starvation",
+            unit: "slowest slot / mean slot",
+            metric: "smallest, over PP in {0, 0.2, 0.5, 0.8, 1}, of the slowest of the five \
+                fLEDBAT upload slots' mean rate (over the run) divided by the slots' mean rate, \
+                mixed RTTs (Fig. 4.7's runs)",
+            scenarios: p2p_points([false, true])
+                .into_iter()
+                .take(2 * P2P_PPS.len())
+                .step_by(2)
+                .collect(),
+            extract: |r| min_over(r, slowest_slot),
+            sweep: Some(super::SweepRange {
+                key: "flow.0.traffic.persistence",
+                paper: (0.0, 1.0),
+                left_out: "",
+            }),
+            tolerance: AtLeast { bound: 0.5 },
+            direction: Above { bound: 0.0 },
+            tolerance_note: "no serious issue = no slot under half the slots' mean rate (a \
+                factor of two, the catalog's line for 'alike'); direction: no slot starved to \
+                nothing",
+            explanation: "The null is the thesis's own contrast in the same sentence, LEDBAT, \
+                whose latecomer advantage persists at PP = 1: there one slot keeps under half \
+                the mean rate ({=s003-chunks-mixed-rtt-no-starvation:null}). No slot of either \
+                protocol falls near zero over a whole run, so the 'long time' of the \
+                statement is read as the run, not as spells of a few seconds.",
+            form: Form::Effect { null: 0.0 },
+            null: Null::scenarios(
+                "LEDBAT in place of fLEDBAT (the same mixed RTTs and PPs): its latecomer \
+                advantage leaves one slot far behind at PP = 1",
+                p2p_points([false, true])
+                    .into_iter()
+                    .take(2 * P2P_PPS.len())
+                    .skip(1)
+                    .step_by(2)
+                    .collect(),
+            ),
+            ..Claim::base("s003-chunks-mixed-rtt-no-starvation")
+        },
+    ]
 }
 
 /// Fig. 4.1 and section 4.2.1; Fig. 4.4 and section 4.5.
@@ -160,13 +522,14 @@ fn latecomer_claims() -> Vec<Claim> {
             extract: |r| Ok((share(r[0], "latecomer")? - share(r[1], "latecomer")?).abs()),
             tolerance: AtMost { bound: 0.05 },
             direction: AtMost { bound: 0.2 },
-            tolerance_note: "negligible = within 5 points of the share; direction: 20 points",
+            tolerance_note: "negligible = within 5 points of the share; direction: \
+                NEGLIGIBLE_SHIFT (a fifth of the link)",
             explanation:
                 "Run with B = 40, where the correction the thesis describes can happen: TCP's \
-                window peaks at 41.7 + 40 = 81.7 packets and its halving (40.8) falls under the \
-                41.7-packet pipe, so the queue empties and the latecomer measures the true base \
-                delay. With B = 100 TCP's halved window (about 71 packets) leaves about 29 \
-                packets queued, above LEDBAT's 20.8-packet target, so LEDBAT sits at its \
+                window peaks at the pipe (C x RTT, a little over 40 packets) plus B, and its \
+                halving falls just under the pipe, so the queue empties and the latecomer \
+                measures the true base delay. With B = 100 TCP's halved window, (pipe + B) / \
+                2, leaves a standing queue larger than LEDBAT's target, so LEDBAT sits at its \
                 floor whenever it starts and the claim could not fail there. Section 4.2.1 \
                 states no buffer for this case.",
             form: Form::Alike { null: 0.0 },
@@ -181,6 +544,7 @@ fn latecomer_claims() -> Vec<Claim> {
                     ),
                 ],
             ),
+            thresholds: &[super::Threshold::Convention(&NEGLIGIBLE_SHIFT)],
             ..Claim::base("s003-latecomer-vs-tcp-negligible")
         },
         Claim {
@@ -211,9 +575,9 @@ fn latecomer_claims() -> Vec<Claim> {
             statement: "With a 10-s gap and B = 40 the latecomer's doubled target drives the \
                 first flow to its minimum just after 20 s.",
             paper_value: "just after 20 s",
-            unit: "s",
-            metric: "time the first flow's window first falls to 1.5 packets or less after 10 s, \
-                gap 10 s, B = 40 (the run's end when it never does)",
+            unit: "x 20 s",
+            metric: "time the first flow's window first falls to 1.5 packets or less after 10 s \
+                (the run's end when it never does), over the thesis's 20 s; gap 10 s, B = 40",
             scenarios: vec![ScenarioRef::with(
                 "seed003/latecomer-ledbat.toml",
                 &["topology.queue.packets=40", "warmup=0s"],
@@ -222,12 +586,13 @@ fn latecomer_claims() -> Vec<Claim> {
                 Ok(flow_points(r[0], 0, |f| &f.cwnd_pkts)?
                     .into_iter()
                     .find(|(t, w)| *t >= 10.0 && *w <= 1.5)
-                    .map_or(r[0].duration_s, |p| p.0))
+                    .map_or(r[0].duration_s, |p| p.0)
+                    / FLOOR_PAPER_S)
             },
             draw: Some(|r| plots([cwnd_plot("latecomer 10 s later, B = 40: windows", r[0])])),
-            tolerance: Between { lo: 16.0, hi: 26.4 },
-            direction: AtMost { bound: 40.0 },
-            tolerance_note: "20-22 s ±20 %; wider because \"just after 20 s\" is a range read off a figure, widened at both ends; direction: well before the end",
+            tolerance: Between { lo: 0.8, hi: 1.32 },
+            direction: Between { lo: 0.5, hi: 2.0 },
+            tolerance_note: "20-22 s ±20 % (16-26.4 s); wider because \"just after 20 s\" is a range read off a figure, widened at both ends; direction: within a factor of two of 20 s (10-40 s)",
             form: Form::Value,
             null: Null::run(
                 "a 2-s gap: the latecomer measures the same base delay as the first flow, \
@@ -235,6 +600,7 @@ fn latecomer_claims() -> Vec<Claim> {
                 &["flow.1.start=2s"],
             ),
             siblings: super::seed003::relations::GAP10_FLOOR,
+            thresholds: super::seed003::conventions::T_FACTOR_TWO,
             ..Claim::base("s003-latecomer-gap10-b40-first-floor")
         },
         Claim {
@@ -255,8 +621,8 @@ fn latecomer_claims() -> Vec<Claim> {
             direction: super::ORDER_DIRECTION,
             tolerance_note: "an order, decided in each seed (the sharing fairer after the loss than before); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             explanation:
-                "The reference window was 12-25 s until a review found it held the moment the \
-                two windows cross (about 15 s), whose near-equal mean rates made the verdict \
+                "The reference window began before the first flow's floor until a review found \
+                it held the moment the two windows cross, whose near-equal mean rates made the verdict \
                 an artefact of the window; it is now the thesis's own 'before' interval, from \
                 the first flow's floor (just after 20 s, s003-latecomer-gap10-b40-first-floor) \
                 to the loss near 25 s. What a run shows (seed 1, `ledbat sim \
@@ -284,14 +650,15 @@ fn latecomer_claims() -> Vec<Claim> {
             extract: |r| Ok(r[0].flows[4].throughput_bps / total_tput(r[0])),
             draw: Some(|r| plots([rate_plot("five LEDBAT flows 4 s apart: rates", r[0])])),
             tolerance: AtLeast { bound: 0.8 },
-            direction: AtLeast { bound: 0.4 },
-            tolerance_note: "all = at least 80 %; direction: by far the largest (twice the fair \
-                fifth)",
+            direction: AtLeast { bound: 0.5 },
+            tolerance_note: "all = at least 80 %; direction: the larger part, more than the \
+                four others together",
             form: Form::Value,
             null: Null::run(
                 "the five flows started together: none arrives on another's standing queue",
                 &["flow.0.start_spacing=0s"],
             ),
+            thresholds: super::seed003::conventions::T_HALF,
             ..Claim::base("s003-latecomer-five-last-takes-all")
         },
         Claim {
@@ -388,8 +755,8 @@ fn latecomer_claims() -> Vec<Claim> {
             direction: super::ORDER_DIRECTION,
             tolerance_note: "an order, decided in each seed (the fluid model's queue above the simulated one); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             explanation:
-                "A weak test: Q*(5) is only 0.2 packet above C tau = 20.8 packets, so any run \
-                whose mean queue stays at or under the target passes; 'slightly' is not \
+                "A weak test: Q*(5) lies a fraction of a packet above C tau, the queue at the \
+                target alone, so any run whose mean queue stays at or under the target passes; 'slightly' is not \
                 bounded. The thesis's 'the protocol is less efficient' at zeta = 5 is read by \
                 no claim.",
             null: Null::scenarios(
@@ -473,8 +840,8 @@ fn zeta_claims() -> Vec<Claim> {
                 0.1, not 1e-3. Beside a TCP that holds the queue delta above the target, a \
                 fLEDBAT window settles where the increase alpha per RTT equals the decrease \
                 zeta (delta / tau) W, at W* = alpha tau / (zeta delta); with the 100-packet \
-                buffer delta reaches 95 ms, so W* = 263 packets at zeta = 1e-3, 26 at 1e-2 (a \
-                fair share) and 2.6 at 0.1. Backlogged (`ledbat sim \
+                buffer delta reaches several times tau, so W* is hundreds of packets at zeta = \
+                1e-3, about a fair share at 1e-2 and a few packets at 0.1. Backlogged (`ledbat sim \
                 scenarios/seed003/chunks-fledbat-tcp.toml` with both flows' traffic \
                 backlogged, seed 1) fLEDBAT keeps 42, 35, 4 and 1 % at zeta = 1e-3, 1e-2, 0.1, \
                 1, as that predicts; in chunk mode TCP also idles about an RTT per chunk, \
@@ -649,14 +1016,26 @@ fn zeta_claims() -> Vec<Claim> {
                     .try_fold(0.0, |m: f64, v| v.map(|v| m.max(v)))
             },
             tolerance: AtMost { bound: 0.9 },
-            direction: AtMost { bound: 0.95 },
-            tolerance_note: "never fair = always below the catalog's 0.9 for fair",
+            direction: AtMost { bound: 0.9 },
+            tolerance_note: "never fair = below the catalog's 0.9 for fair at every zeta; \
+                direction: the same line, since a run fair by the catalog's own convention at \
+                some zeta refutes 'in no case' and leaves no weaker reading",
             explanation:
-                "Near the crossover (zeta 0.1-1) our two flows share almost evenly in a run (highest index {=s003-fledbat-vs-ledbat-never-fair}): with random start times in [0, 10] s the latecomer \
-                advantage often does not develop in chunk mode. The thesis's 'never fair' \
-                describes runs where one flow starves the other; its mean breakdown near 50 % \
-                at the crossover is then an average over runs, which our per-run index does \
-                not reproduce.",
+                "Near the crossover (zeta 0.1-1) our two flows share evenly in most seeds \
+                (highest index {=s003-fledbat-vs-ledbat-never-fair}; seed 1 \
+                {=s003-fledbat-vs-ledbat-never-fair@seed1}, seed 4 \
+                {=s003-fledbat-vs-ledbat-never-fair@seed4}): with random start times in [0, \
+                10] s the latecomer advantage often does not develop in chunk mode, and the \
+                index reaches that of two fLEDBAT flows with one zeta \
+                ({=s003-fledbat-vs-ledbat-never-fair:null}), the intra-protocol case the \
+                thesis calls fair (Fig. 4.5(c)). The direction was looser than the tolerance until a \
+                full run found the claim and its null both 'differs' in the gap: that gap \
+                called a fair share (by the catalog's 0.9) consistent with 'never fair', so \
+                the claim could not tell fLEDBAT-LEDBAT from fLEDBAT-fLEDBAT; the direction is \
+                now the catalog's fair line, and a run fair at some zeta contradicts the \
+                statement. The thesis's 'never fair' may describe an average over runs, some \
+                of which starve one flow; a per-run index at the fairest zeta does not \
+                reproduce it.",
             sweep: Some(super::SweepRange { key: "flow.0.cc.zeta", paper: (0.0001, 10.0), left_out: "" }),
             form: Form::Value,
             null: Null::scenarios(
@@ -670,6 +1049,7 @@ fn zeta_claims() -> Vec<Claim> {
                     ZETA_LEDBAT.len()
                 ],
             ),
+            thresholds: super::seed003::conventions::T_FAIR,
             ..Claim::base("s003-fledbat-vs-ledbat-never-fair")
         },
         Claim {

@@ -39,13 +39,7 @@ pub const THRESHOLDS: &[&str] = &[
     "s003-chunks-pp0-underuses",
     "s003-flashcrowd-all-tcp-queue-400",
     "s003-flashcrowd-byte-share-follows-peers",
-    "s003-fledbat-fluid-queue",
     "s003-fledbat-vs-ledbat-crossover",
-    "s003-fledbat-vs-ledbat-never-fair",
-    "s003-latecomer-five-last-takes-all",
-    "s003-latecomer-gap10-b40-first-floor",
-    "s003-latecomer-starves-first",
-    "s003-latecomer-vs-tcp-negligible",
     "s003-swarm-buffer-ledbat-flat",
     "s003-swarm-buffer-ledbat-queue-bounded",
     "s003-swarm-ledbat-queue-alike-across-behaviours",
@@ -62,9 +56,4 @@ pub const THRESHOLDS: &[&str] = &[
 /// Rule 16: claims whose explanation types a figure that is neither a template nor an
 /// allowed kind.
 pub const FIGURES: &[&str] = &[
-    "s003-backlogged-zeta5-model-over",
-    "s003-fledbat-latecomer-zeta-range",
-    "s003-fledbat-vs-tcp-low-priority",
-    "s003-latecomer-gap10-b40-fairer-later",
-    "s003-latecomer-vs-tcp-negligible",
 ];
