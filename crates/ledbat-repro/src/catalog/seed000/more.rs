@@ -488,7 +488,55 @@ pub(super) fn more_claims() -> Vec<Claim> {
                     })
                     .collect(),
             ),
+            siblings: &[Sibling::Independent {
+                other: "s000-fixed-steady-time-flat-cbr",
+                why: "the two read the time to TARGET at different gains (5..240 and \
+                    240..400, sharing only 240): a rank correlation over the first seven and a \
+                    relative spread over the last three do not bound each other",
+            }],
             ..Claim::base("s000-fixed-steady-time-falls-cbr")
+        },
+        Claim {
+            figure: "Fig. 3(e), section IV",
+            statement: "With the UDP source present, too, the time to reach steady state stays \
+                constant beyond gain 240.",
+            paper_value: "constant for gain ≥ 240",
+            unit: "relative spread",
+            metric: "(largest - smallest) / smallest of the time to TARGET at gains 240, 320, \
+                400, CBR present from the start",
+            scenarios: s000_fixed_cbr_sweep(true),
+            extract: |r| {
+                let t: Vec<f64> = r[6..9]
+                    .iter()
+                    .map(|x| time_to_target(x, 25.0))
+                    .collect::<Result<_, _>>()?;
+                Ok(rel_spread(&t))
+            },
+            tolerance: AtMost { bound: 0.2 },
+            direction: AtMost { bound: 0.25 },
+            tolerance_note: "as s000-fixed-steady-time-flat: within 20 % of the smallest; \
+                direction: within 25 % (the ALIKE_SPREAD convention)",
+            sweep: Some(crate::catalog::SweepRange { key: "flow.0.cc.gain", paper: (6.0, 10.0), left_out: "" }),
+            form: Form::Alike { null: 0.0 },
+            null: Null::scenarios(
+                "gains 5, 40 and 240 in place of 240, 320 and 400: below 240 the time falls with \
+                 the gain (Fig. 3e)",
+                {
+                    let mut v = s000_fixed_cbr_sweep(true);
+                    v[8] = v[6].clone();
+                    v[6] = v[0].clone();
+                    v[7] = v[3].clone();
+                    v
+                },
+            ),
+            siblings: &[Sibling::Independent {
+                other: "s000-fixed-steady-time-falls-cbr",
+                why: "the two read the time to TARGET at different gains (5..240 and \
+                    240..400, sharing only 240): a rank correlation over the first seven and a \
+                    relative spread over the last three do not bound each other",
+            }],
+            thresholds: &[Threshold::Convention(&crate::catalog::ALIKE_SPREAD)],
+            ..Claim::base("s000-fixed-steady-time-flat-cbr")
         },
         Claim {
             figure: "Fig. 3(e), section IV",
