@@ -378,7 +378,7 @@ fn trace_claims() -> Vec<Claim> {
                 share the losses",
                 &["flow.0.cc={ name = \"newreno\", slow_start = false }"],
             ),
-            thresholds: super::seed003::conventions::T_HALF,
+            thresholds: super::seed003::conventions::T_MOST,
             ..Claim::base("s003-fig33-losses-are-tcps")
         },
         Claim {
@@ -1089,7 +1089,7 @@ fn lbe_claims() -> Vec<Claim> {
                 lbe_points_as([RENO, NICE, TCP_LP, RENO]),
             ),
             siblings: super::seed003::relations::LBE_N_LEDBAT_BELOW,
-            thresholds: super::seed003::conventions::T_HALF,
+            thresholds: super::seed003::conventions::T_MOST,
             ..Claim::base("s003-lbe-n-ledbat-below-tcplp")
         },
         Claim {
@@ -1568,7 +1568,7 @@ fn mix_claims() -> Vec<Claim> {
                 mix_points_as(true),
             ),
             siblings: super::seed003::relations::MIX_BELOW_TCP,
-            thresholds: super::seed003::conventions::T_HALF,
+            thresholds: super::seed003::conventions::T_MOST,
             ..Claim::base("s003-mix-fairness-below-tcp")
         },
         Claim {
