@@ -163,11 +163,11 @@ fn queue_grows_with_tcp(r: &[&RunResult]) -> Result<f64, String> {
     let mut share = Vec::new();
     let mut queue = Vec::new();
     let mut added = Vec::new();
-    for k in ALL_10..n {
-        share.push(tcp_bytes(cubic[k])?);
-        let q = swarm_deq(cubic[k])?;
+    for (c, g) in cubic[ALL_10..].iter().zip(&gentle[ALL_10..]) {
+        share.push(tcp_bytes(c)?);
+        let q = swarm_deq(c)?;
         queue.push(q);
-        added.push(q - swarm_deq(gentle[k])?);
+        added.push(q - swarm_deq(g)?);
     }
     let kt = super::extract::kendall_tau;
     Ok(kt(&share, &queue).min(kt(&share, &added)))
