@@ -544,6 +544,73 @@ fn every_family_and_convention_is_written_once() {
     assert!((9.0f64 / 10.0 - catalog::FAIR_JAIN.value).abs() < 1e-12);
 }
 
+/// The words that carry a convention's meaning: those of four letters or more in its name,
+/// less the connectives every name uses (with "least" and "most" of "at least"/"at most",
+/// which say on which side a bound lies, not what it measures).
+fn meaning_words(c: &catalog::Convention) -> BTreeSet<String> {
+    const CONNECTIVES: [&str; 8] = [
+        "than",
+        "with",
+        "within",
+        "from",
+        "that",
+        "direction",
+        "least",
+        "most",
+    ];
+    c.name
+        .split(|ch: char| !ch.is_alphabetic())
+        .map(str::to_lowercase)
+        .filter(|w| w.len() >= 4 && !CONNECTIVES.contains(&w.as_str()))
+        .collect()
+}
+
+/// Two conventions say the same thing when they hold the same number and their names share
+/// a word of meaning: one of them should serve both.
+fn say_the_same(a: &catalog::Convention, b: &catalog::Convention) -> bool {
+    (a.value - b.value).abs() <= 1e-12 * a.value.abs().max(1.0)
+        && !meaning_words(a).is_disjoint(&meaning_words(b))
+}
+
+/// Rule 14's conventions are written once: no two entries of `CONVENTIONS` say the same
+/// thing, and every convention a claim names is one of them.
+#[test]
+fn conventions_are_distinct_and_listed() {
+    // The pair this check was written for: seed 003's former "more (or less) than one half"
+    // beside the catalog's "most", both 0.5.
+    let half = catalog::Convention {
+        name: "the larger part: more (or less) than one half",
+        value: 0.5,
+        why: "",
+    };
+    assert!(say_the_same(&half, &catalog::MOST));
+    let mut bad = Vec::new();
+    let all = catalog::CONVENTIONS;
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            if say_the_same(a, b) {
+                bad.push(format!(
+                    "{:?} and {:?} hold the same number ({}) for the same meaning: keep one",
+                    a.name, b.name, a.value
+                ));
+            }
+        }
+    }
+    for c in catalog::all() {
+        for t in c.thresholds {
+            if let catalog::Threshold::Convention(conv) = t {
+                if !all.iter().any(|k| *k == *conv) {
+                    bad.push(format!(
+                        "{}: convention {:?} is not in catalog::CONVENTIONS",
+                        c.id, conv.name
+                    ));
+                }
+            }
+        }
+    }
+    none(bad);
+}
+
 /// Rule 11.
 #[test]
 fn untestable_claims_say_why() {

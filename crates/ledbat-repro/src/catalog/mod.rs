@@ -360,12 +360,9 @@ pub const FAIR_JAIN: Convention = Convention {
           than twice the other's throughput, which no reading of \"fair\" allows",
 };
 
-/// An order holds when more than half the seeds show it ([`ORDER_DIRECTION`]).
-pub const ORDER_MAJORITY: Convention = Convention {
-    name: "an order: more than half the seeds show it",
-    value: 0.5,
-    why: "half the seeds is no order (rule 2)",
-};
+/// An order holds when more than half the seeds show it ([`ORDER_DIRECTION`]): "most" of
+/// the seeds, the one convention for "more than half" ([`MOST`]), not a second one.
+pub const ORDER_MAJORITY: Convention = MOST;
 
 /// "No loss", as a direction: under one packet lost in a thousand.
 pub const NO_LOSS: Convention = Convention {
@@ -376,31 +373,40 @@ pub const NO_LOSS: Convention = Convention {
           sawtooth of tens of packets) still reads as none",
 };
 
-/// "Most": more than half.
+/// "Most", "the larger part", "priority": more than half (and, read from the other side,
+/// "less than half"), of a link, of a sweep's points or of the seeds of an order
+/// ([`ORDER_MAJORITY`]).
 pub const MOST: Convention = Convention {
-    name: "most: more than half",
+    name: "most: more than half (the larger part; from the other side, less than half)",
     value: 0.5,
-    why: "the word's own meaning; half is not most",
+    why: "the word's own meaning: half is the even split of two parties (two flows, two \
+          protocols, the points of a sweep that show a relation and those that do not, the \
+          seeds that show an order and those that do not); past it one side has the larger \
+          part, the least any statement of priority or of 'most' says; half is not most",
 };
 
-/// "Alike", as a direction on a relative spread (max - min) / min: within a quarter.
+/// "Indistinguishable", as a direction on a relative spread (max - min) / min: within a
+/// quarter. For statements of no difference ([`Form::Alike`]: "no difference", "alike",
+/// "cannot be distinguished", "practically the same") whose tolerance is the
+/// no-difference family's, 5 to 10 %.
 pub const ALIKE_SPREAD: Convention = Convention {
-    name: "alike, as a direction: a relative spread within 25 %",
+    name: "indistinguishable (no difference stated), as a direction: a relative spread within 25 %",
     value: 0.25,
-    why: "the no-difference family's tolerance is 20 %; a spread past a quarter is a \
-          difference a figure shows at a glance",
+    why: "the tolerance of a statement of no difference is 5 to 10 % (the no-difference \
+          family's 20 % at most); a spread past a quarter is a difference a figure shows at a \
+          glance, which 'no difference' excludes",
 };
 
-/// "Alike", as a direction on a ratio: its lower end, 1 / 1.25.
+/// "Indistinguishable", as a direction on a ratio: its lower end, 1 / 1.25.
 pub const ALIKE_RATIO_LO: Convention = Convention {
-    name: "alike, as a direction on a ratio: at least 0.8",
+    name: "indistinguishable (no difference stated), as a direction on a ratio: at least 0.8",
     value: 0.8,
     why: "the ratio form of ALIKE_SPREAD, symmetric on a log scale: 1 / 1.25",
 };
 
-/// "Alike", as a direction on a ratio: its upper end, 1.25.
+/// "Indistinguishable", as a direction on a ratio: its upper end, 1.25.
 pub const ALIKE_RATIO_HI: Convention = Convention {
-    name: "alike, as a direction on a ratio: at most 1.25",
+    name: "indistinguishable (no difference stated), as a direction on a ratio: at most 1.25",
     value: 1.25,
     why: "the ratio form of ALIKE_SPREAD: one side 25 % above the other",
 };
@@ -414,16 +420,38 @@ pub const FULL: Convention = Convention {
           the link is idle often enough to show on a figure",
 };
 
-/// The conventions, for the report and the tests.
+/// The conventions, for the report and the tests: the catalog-wide ones above and those
+/// of seed 003's conventions module, each once (`tests/claim_rules.rs` checks that no two
+/// say the same thing, and that every convention a claim names is here).
 pub const CONVENTIONS: &[&Convention] = &[
     &FAIR_JAIN,
-    &ORDER_MAJORITY,
     &NO_LOSS,
     &MOST,
     &ALIKE_SPREAD,
     &ALIKE_RATIO_LO,
     &ALIKE_RATIO_HI,
     &FULL,
+    &seed003::conventions::CLEAR_MAJORITY,
+    &seed003::conventions::FACTOR_TWO_LO,
+    &seed003::conventions::FACTOR_TWO_HI,
+    &seed003::conventions::EFFICIENT,
+    &seed003::conventions::TREND_UP,
+    &seed003::conventions::TREND_DOWN,
+    &seed003::conventions::JAIN_ONE_TO_THREE,
+    &seed003::conventions::JAIN_THREE_QUARTERS,
+    &seed003::conventions::BELOW_ELEVENTH,
+    &seed003::conventions::EVEN_SPLIT_LO,
+    &seed003::conventions::EVEN_SPLIT_HI,
+    &seed003::conventions::UNDER_TARGET,
+    &seed003_ch3::FLAT_IN_UNIT,
+    &seed003_ch3::NEAR_LOWER_BOUND_11,
+    &seed003_ch3::NEARER_ONE_TARGET,
+    &seed003_ch3::EVEN_THIRD,
+    &seed003_ch4::NEGLIGIBLE_SHIFT,
+    &seed002::YIELDED,
+    &seed002::VISIBLY_SLOWER,
+    &seed004::MOST_OF_BUFFER,
+    &seed004::MOST_OF_REMAINING,
 ];
 
 /// Where a number of a claim's direction comes from (module doc, rule 14).

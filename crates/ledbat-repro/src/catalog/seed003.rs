@@ -276,7 +276,7 @@ pub(super) fn claims() -> Vec<Claim> {
             hinge: Some(super::Hinge { choice: "per-packet jitter: section 4.4's U[0, 1] ms instead of none", alt: &["topology.jitter=1ms"], files: &[], unstated: true }),
             form: Form::Value,
             null: Null::scenarios("target at 40 % of the buffer (region 2), where the thesis says LEDBAT yields completely", vec![ScenarioRef::with("seed003/target-sweep.toml", &[tau_for_share(0.4)])]),
-            thresholds: conventions::T_HALF,
+            thresholds: conventions::T_MOST,
             ..Claim::base("s003-target-region3-starves-tcp")
         },
         Claim {
@@ -525,7 +525,7 @@ pub(super) fn claims() -> Vec<Claim> {
             explanation: "",
             form: Form::Value,
             null: Null::run("both flows start together: no latecomer", &["flow.1.start=0s"]),
-            thresholds: conventions::T_HALF,
+            thresholds: conventions::T_MOST,
             ..Claim::base("s003-latecomer-starves-first")
         },
         Claim {
@@ -740,7 +740,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 vec![ScenarioRef::file("seed003/aqm-red.toml")],
             ),
             siblings: relations::DROPTAIL_QUEUE,
-            thresholds: conventions::T_HALF,
+            thresholds: conventions::T_MOST,
             ..Claim::base("s003-droptail-queue")
         },
         Claim {

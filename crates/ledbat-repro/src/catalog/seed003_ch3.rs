@@ -18,7 +18,7 @@ use ledbat_sim::RunResult;
 
 /// "Nearly flat", as a direction, for a quantity between 0 and 1 (a share, an efficiency, a
 /// Jain index) over a sweep: it moves by at most 0.15.
-const FLAT_IN_UNIT: Convention = Convention {
+pub(super) const FLAT_IN_UNIT: Convention = Convention {
     name: "nearly flat, as a direction, on a 0-1 scale: a change of at most 0.15",
     value: 0.15,
     why: "on a figure whose axis runs from 0 to 1 a change of 0.15 is a seventh of the axis, \
@@ -27,7 +27,7 @@ const FLAT_IN_UNIT: Convention = Convention {
 
 /// "Approaches its lower bound 1/(N + 1)", as a direction, at N = 10: in the lower half of
 /// the range of Jain's index over 11 flows, from 1/11 to 1, in units of 1/11.
-const NEAR_LOWER_BOUND_11: Convention = Convention {
+pub(super) const NEAR_LOWER_BOUND_11: Convention = Convention {
     name: "approaches the lower bound 1/11: under 6 times it, the middle of 1/11 to 1",
     value: 6.0,
     why: "Jain's index over 11 flows lies between 1/11 (one flow takes all) and 1 (even \
@@ -36,7 +36,7 @@ const NEAR_LOWER_BOUND_11: Convention = Convention {
 };
 
 /// "Holds one target (each flow half)" against the alternative of one target per flow.
-const NEARER_ONE_TARGET: Convention = Convention {
+pub(super) const NEARER_ONE_TARGET: Convention = Convention {
     name: "one target between two flows, not one each: under 1.5 targets",
     value: 1.5,
     why: "two flows that measure the same base delay hold one target together; flows that \
@@ -45,7 +45,7 @@ const NEARER_ONE_TARGET: Convention = Convention {
 };
 
 /// A large share of a link that three flows share: at least the even third.
-const EVEN_THIRD: Convention = Convention {
+pub(super) const EVEN_THIRD: Convention = Convention {
     name: "a large share of three flows' link: at least the even third",
     value: 1.0 / 3.0,
     why: "three flows sharing evenly get a third each; a flow below it has less than its \

@@ -658,7 +658,7 @@ fn latecomer_claims() -> Vec<Claim> {
                 "the five flows started together: none arrives on another's standing queue",
                 &["flow.0.start_spacing=0s"],
             ),
-            thresholds: super::seed003::conventions::T_HALF,
+            thresholds: super::seed003::conventions::T_MOST,
             ..Claim::base("s003-latecomer-five-last-takes-all")
         },
         Claim {
@@ -794,7 +794,7 @@ fn latecomer_claims() -> Vec<Claim> {
                     &["flow.0.cc.zeta=0.01", "flow.1.cc.zeta=0.01", "flow.1.start=0s"],
                 )],
             ),
-            thresholds: super::seed003::conventions::T_HALF,
+            thresholds: super::seed003::conventions::T_MOST,
             ..Claim::base("s003-backlogged-small-zeta-latecomer")
         },
     ]
@@ -854,7 +854,7 @@ fn zeta_claims() -> Vec<Claim> {
                 fledbat_tcp_as_newreno(),
             ),
             siblings: super::seed003::relations::FLEDBAT_TCP_LOW,
-            thresholds: super::seed003::conventions::T_HALF,
+            thresholds: super::seed003::conventions::T_MOST,
             ..Claim::base("s003-fledbat-vs-tcp-low-priority")
         },
         Claim {
@@ -968,7 +968,7 @@ fn zeta_claims() -> Vec<Claim> {
                 ],
             ),
             siblings: super::seed003::relations::FLEDBAT_LEDBAT_SMALL,
-            thresholds: super::seed003::conventions::T_HALF,
+            thresholds: super::seed003::conventions::T_MOST,
             ..Claim::base("s003-fledbat-vs-ledbat-small-zeta")
         },
         Claim {

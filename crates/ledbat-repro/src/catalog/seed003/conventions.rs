@@ -1,19 +1,12 @@
 //! The project conventions the directions of seed 003's chapter 2, 3, 4 and 7 claims use
 //! where the thesis gives a qualitative statement and no number (module doc of `catalog`,
 //! rule 14): each written once, with what it encodes, and named by the claims that use it
-//! (`thresholds`). The catalog-wide ones ([`FAIR_JAIN`]) are in `catalog`.
+//! (`thresholds`). The catalog-wide ones ([`FAIR_JAIN`], [`MOST`]) are in `catalog`, and
+//! `catalog::CONVENTIONS` lists these with them (the report prints that list, and the rules
+//! test that no two of its entries say the same thing).
 
 use crate::catalog::Threshold::{self, Convention as By};
-use crate::catalog::{Convention, ALIKE_RATIO_HI, ALIKE_RATIO_LO, ALIKE_SPREAD, FAIR_JAIN};
-
-/// A share of the link, or of the points of a sweep, on one side of one half.
-pub(in crate::catalog) const HALF: Convention = Convention {
-    name: "the larger part: more (or less) than one half",
-    value: 0.5,
-    why: "one half is the even split of two parties (two flows, two protocols, or the points \
-          of a sweep that show a relation and those that do not): past it one side has the \
-          larger part, which is the least any statement of priority or of 'most' says",
-};
+use crate::catalog::{Convention, ALIKE_RATIO_HI, ALIKE_RATIO_LO, ALIKE_SPREAD, FAIR_JAIN, MOST};
 
 /// A share clearly larger than the other side's.
 pub(in crate::catalog) const CLEAR_MAJORITY: Convention = Convention {
@@ -23,17 +16,27 @@ pub(in crate::catalog) const CLEAR_MAJORITY: Convention = Convention {
           noise (a few points between seeds) can produce from an even split",
 };
 
-/// Two values alike within a factor of two.
+/// Two values of the same size within a factor of two: the direction of statements that two
+/// quantities of different mechanisms are comparable ("about as many losses", "perform very
+/// closely", "nearly the same" growth) whose tolerance is already 25 % either way.
+///
+/// Not the catalog's `ALIKE_RATIO_*` (1.25): those are the direction of statements of no
+/// difference, whose tolerance is 5 to 10 %; here 1.25 is the tolerance itself, and a
+/// direction must be wider than its tolerance (catalog module doc): the next line a reader
+/// draws is "more than double".
 pub(in crate::catalog) const FACTOR_TWO_LO: Convention = Convention {
-    name: "alike: within a factor of two (lower end)",
+    name: "comparable in size (about as many, very close), as a direction on a ratio: within \
+           a factor of two (lower end)",
     value: 0.5,
-    why: "'nearly the same', 'as many as', 'very close': a ratio beyond two means one value is \
-          more than double the other, which no reading of 'alike' allows",
+    why: "'about as many', 'very close', 'nearly the same' with a tolerance of 25 % either \
+          way: the direction must hold that tolerance, and a ratio beyond two means one value \
+          is more than double the other, which no reading of 'comparable' allows",
 };
 
 /// See [`FACTOR_TWO_LO`].
 pub(in crate::catalog) const FACTOR_TWO_HI: Convention = Convention {
-    name: "alike: within a factor of two (upper end)",
+    name: "comparable in size (about as many, very close), as a direction on a ratio: within \
+           a factor of two (upper end)",
     value: 2.0,
     why: "see the lower end: the same factor of two either way",
 };
@@ -115,8 +118,9 @@ pub(in crate::catalog) const UNDER_TARGET: Convention = Convention {
           half a second, and a queue above it would give LEDBAT back its signal to yield",
 };
 
-/// The one-number lists the claims name.
-pub(in crate::catalog) const T_HALF: &[Threshold] = &[By(&HALF)];
+/// The one-number lists the claims name: "more (or less) than half" is the catalog's
+/// [`MOST`].
+pub(in crate::catalog) const T_MOST: &[Threshold] = &[By(&MOST)];
 /// See [`CLEAR_MAJORITY`].
 pub(in crate::catalog) const T_CLEAR_MAJORITY: &[Threshold] = &[By(&CLEAR_MAJORITY)];
 /// See [`FACTOR_TWO_LO`].

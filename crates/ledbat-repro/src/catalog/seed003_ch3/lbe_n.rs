@@ -153,7 +153,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 lbe_points_as([RENO, NICE, TCP_LP, RENO]),
             ),
             siblings: crate::catalog::seed003::relations::LBE_N_LEDBAT_BELOW,
-            thresholds: crate::catalog::seed003::conventions::T_HALF,
+            thresholds: crate::catalog::seed003::conventions::T_MOST,
             ..Claim::base("s003-lbe-n-ledbat-below-tcplp")
         },
         Claim {

@@ -160,7 +160,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 before the next loss, a mean of B/2",
             ),
             siblings: crate::catalog::seed003::relations::MIX_RENO_QUEUE,
-            thresholds: crate::catalog::seed003::conventions::T_HALF,
+            thresholds: crate::catalog::seed003::conventions::T_MOST,
             ..Claim::base("s003-mix-reno-queue-two-thirds")
         },
         Claim {
@@ -324,7 +324,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 mix_points_as(true),
             ),
             siblings: crate::catalog::seed003::relations::MIX_BELOW_TCP,
-            thresholds: crate::catalog::seed003::conventions::T_HALF,
+            thresholds: crate::catalog::seed003::conventions::T_MOST,
             ..Claim::base("s003-mix-fairness-below-tcp")
         },
         Claim {

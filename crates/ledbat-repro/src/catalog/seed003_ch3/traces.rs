@@ -244,7 +244,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 share the losses",
                 &["flow.0.cc={ name = \"newreno\", slow_start = false }"],
             ),
-            thresholds: crate::catalog::seed003::conventions::T_HALF,
+            thresholds: crate::catalog::seed003::conventions::T_MOST,
             ..Claim::base("s003-fig33-losses-are-tcps")
         },
         Claim {
