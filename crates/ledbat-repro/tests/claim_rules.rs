@@ -599,7 +599,7 @@ fn conventions_are_distinct_and_listed() {
     for c in catalog::all() {
         for t in c.thresholds {
             if let catalog::Threshold::Convention(conv) = t {
-                if !all.iter().any(|k| *k == *conv) {
+                if !all.contains(conv) {
                     bad.push(format!(
                         "{}: convention {:?} is not in catalog::CONVENTIONS",
                         c.id, conv.name

@@ -116,33 +116,15 @@ pub(super) fn claims() -> Vec<Claim> {
     v
 }
 
-/// The persistences and the two protocol files of section 4.7.1's runs (Fig. 4.7), as
-/// `seed003_p2p` sweeps them: the same instances, so they are simulated once for both.
-const P2P_PPS: [f64; 5] = [0.0, 0.2, 0.5, 0.8, 1.0];
-const P2P_FILES: [&str; 2] = [
-    "seed003/p2p-peer-fledbat.toml",
-    "seed003/p2p-peer-ledbat.toml",
-];
+/// Fig. 4.7's persistences, as `seed003_p2p` sweeps them (the same instances, so they are
+/// simulated once for both).
+const P2P_PPS: [f64; 5] = super::seed003_p2p::PPS;
 
 /// Fig. 4.7's 20 instances in `seed003_p2p`'s order: for each RTT case of `cases` (false:
 /// the mixed access delays of the files, true: every host at 12.5 ms), each PP, fLEDBAT
 /// then LEDBAT.
 fn p2p_points(cases: [bool; 2]) -> Vec<ScenarioRef> {
-    let mut v = Vec::new();
-    for equal in cases {
-        for pp in P2P_PPS {
-            for file in P2P_FILES {
-                let mut set: Vec<String> = (0..5)
-                    .map(|k| format!("flow.{k}.traffic.persistence={pp}"))
-                    .collect();
-                if equal {
-                    set.extend((0..=10).map(|h| format!("topology.host.{h}.delay=12.5ms")));
-                }
-                v.push(ScenarioRef::with(file, &set));
-            }
-        }
-    }
-    v
+    super::seed003_p2p::points_of(cases, super::seed003_p2p::FILES, P2P_PPS)
 }
 
 /// Mean over PP of the 1-s Jain index of protocol `ledbat` (false: fLEDBAT) in the RTT case

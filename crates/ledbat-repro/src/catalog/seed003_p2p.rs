@@ -18,8 +18,8 @@ use ledbat_sim::RunResult;
 const PAPER: &str = "seed003";
 /// The persistence probabilities swept (the thesis explores PP in [0, 1]; section 4.7.1
 /// expects BitTorrent near PP >= 0.8).
-const PPS: [f64; 5] = [0.0, 0.2, 0.5, 0.8, 1.0];
-const FILES: [&str; 2] = [
+pub(super) const PPS: [f64; 5] = [0.0, 0.2, 0.5, 0.8, 1.0];
+pub(super) const FILES: [&str; 2] = [
     "seed003/p2p-peer-fledbat.toml",
     "seed003/p2p-peer-ledbat.toml",
 ];
@@ -32,7 +32,11 @@ fn points() -> Vec<ScenarioRef> {
 /// The instances in [`points`]' order with the RTT cases `cases` (false: mixed), the files
 /// `files` in place of (fLEDBAT, LEDBAT) and the persistences `pps` in place of [`PPS`]:
 /// the null runs, which reuse the claims' own instances (module doc).
-fn points_of(cases: [bool; 2], files: [&'static str; 2], pps: [f64; 5]) -> Vec<ScenarioRef> {
+pub(super) fn points_of(
+    cases: [bool; 2],
+    files: [&'static str; 2],
+    pps: [f64; 5],
+) -> Vec<ScenarioRef> {
     let mut v = Vec::new();
     for equal in cases {
         for pp in pps {
