@@ -72,12 +72,7 @@ impl Key {
     /// The key of `sc` run with `seed` (`exact`: the exact-start run), with the code hashes
     /// of this build.
     pub fn of(sc: &Scenario, seed: u64, exact: bool) -> Key {
-        Key::with_code(sc, seed, exact, code::SIMULATOR, |name| {
-            code::CONTROLLERS
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, h)| *h)
-        })
+        InstanceKey::of(sc).key(seed, exact)
     }
 
     /// The key with the given simulator hash and controller hashes (`None`: not a
