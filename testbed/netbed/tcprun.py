@@ -31,6 +31,8 @@ import sys
 import threading
 import time
 
+from . import ktcp
+
 HOLD_S = 30.0
 """How long a holder keeps its connection open at most."""
 EOF_STATUS = 7
@@ -200,6 +202,11 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
     if end not in ("exit", "term", "killed"):
         raise ValueError(f"end `{end}`: one of exit, term, killed")
     before = _selectors()
+    # `ledbat tcp run` registers `cc` when it is absent and leaves it registered (a user's
+    # later runs reuse it); this check unregisters what it caused, so a test run leaves the
+    # machine as it found it
+    ctl = ktcp.Controllers(ledbat_bin)
+    cc_was_registered = cc in ctl.registered()
     srv = _Server()
     report = os.path.join(workdir, f"tcprun-{os.getpid()}-{end}.txt")
     if os.path.exists(report):
@@ -271,6 +278,9 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
             proc.kill()
             proc.wait(timeout=5)
         errf.close()
+        if not cc_was_registered and cc in ctl.registered():
+            ctl._run("unload", cc, check=False)
+            res["unloaded_after"] = cc not in ctl.registered()
         for f in (report, report + ".err"):
             if os.path.exists(f):
                 os.remove(f)

@@ -48,6 +48,8 @@ class RunTest(unittest.TestCase):
     def check(self, end):
         r = tcprun.check_run(paths.default_ledbat_bin(), "scavenger", end)
         self.assertTrue(r["ok"], r)
+        # a controller the run registered is unregistered by the check, and is gone
+        self.assertIn(r.get("unloaded_after", True), (True,), r)
 
     def test_the_command_and_its_child_use_the_controller_and_nothing_is_left(self):
         self.check("exit")
