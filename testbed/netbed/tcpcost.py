@@ -4,6 +4,11 @@ kernel cubic, back to back in the same run, over loopback and over a veth pair.
     sudo python3 testbed/tcpcost.py [--seconds 10] [--repeats 3] [--ccs scavenger,ledbat]
         [--paths loopback,veth] [--ledbat-bin B] [--json F] [--md F]
 
+`--ccs` names our controllers (the sender's, registered for the run) and may include
+`rledbat`: receiver-side LEDBAT, the sender kernel cubic and the receiving iperf3 run under
+`ledbat tcp run --cc cubic --rledbat` (its window clamped by the sock_ops program), so its
+ratios are those of a download with rLEDBAT to the same download without it.
+
 Each round runs iperf3 for SECONDS with cubic and with each of ours (the order rotating
 from round to round, so that a drift of the machine does not favour one), in namespaces
 of its own (`lo` of one namespace; a veth pair between two, offloads as the kernel sets
@@ -67,27 +72,64 @@ def cleanup() -> None:
     topo.delete_prefixed(NS)
 
 
-def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float) -> dict:
-    """One iperf3 transfer; the receiver's byte count and the machine's CPU over it."""
-    srv = subprocess.Popen(proc.in_ns(server_ns, ["iperf3", "-s", "-1", "-p", "5299"]),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+RLEDBAT = "rledbat"
+"""The `--ccs` entry for a cubic download whose receiver runs receiver-side LEDBAT."""
+
+
+def receiver_argv(ledbat_bin: str, server_ns: str, rledbat: bool) -> list[str]:
+    """The receiving iperf3 server's command line; with `rledbat`, under `ledbat tcp run
+    --rledbat` (which joins its cgroup before `ip netns exec` enters the namespace)."""
+    argv = proc.in_ns(server_ns, ["iperf3", "-s", "-1", "-p", "5299"])
+    if rledbat:
+        argv = [ledbat_bin, "tcp", "run", "--cc", "cubic", "--rledbat", "--", *argv]
+    return argv
+
+
+def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float,
+             receiver: list[str] | None = None) -> dict:
+    """One iperf3 transfer; the receiver's byte count and the machine's CPU over it.
+    `receiver`: the server's command line (default a plain iperf3 server)."""
+    argv = receiver or proc.in_ns(server_ns, ["iperf3", "-s", "-1", "-p", "5299"])
+    srv = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(0.5)
         c0, t0 = cpu_busy_seconds(), time.monotonic()
-        cp = subprocess.run(proc.in_ns(client_ns, ["iperf3", "-c", addr, "-p", "5299", "-C", cc,
-                                                   "-t", str(seconds), "-J"]),
-                            capture_output=True, text=True, timeout=seconds + 30)
+        cli = subprocess.Popen(proc.in_ns(client_ns, ["iperf3", "-c", addr, "-p", "5299", "-C",
+                                                      cc, "-t", str(seconds), "-J"]),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        seen = None
+        if receiver is not None and receiver[0] != "ip":
+            # receiver-side LEDBAT: one look half-way that its program holds the download
+            # (a cost that measured no clamped connection would name the wrong thing)
+            time.sleep(seconds / 2)
+            rs = subprocess.run([receiver[0], "tcp", "rstats", "--json"], capture_output=True,
+                                text=True, timeout=30)
+            seen = len(json.loads(rs.stdout or "[]")) if rs.returncode == 0 else 0
+        out, err = cli.communicate(timeout=seconds + 30)
         c1, t1 = cpu_busy_seconds(), time.monotonic()
+        cp = subprocess.CompletedProcess(cli.args, cli.returncode, out, err)
     finally:
-        srv.kill()
-        srv.wait()
+        # the server ends after its one test; a `ledbat tcp run` wrapper is asked to stop
+        # (SIGTERM: it removes its cgroup) before it is killed
+        try:
+            srv.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            srv.terminate()
+            try:
+                srv.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                srv.kill()
+                srv.wait()
     if cp.returncode != 0:
         return {"error": cp.stdout[-300:] + cp.stderr[-300:]}
+    if seen == 0:
+        return {"error": "receiver-side LEDBAT held no connection half-way (ledbat tcp rstats)"}
     j = json.loads(cp.stdout)
     received = j["end"]["sum_received"]["bytes"]
     secs = j["end"]["sum_received"]["seconds"]
     cpu = c1 - c0
     return {"cc": cc, "gbit_s": received * 8 / secs / 1e9, "bytes": received,
+            "rledbat_connections": seen,
             "cpu_s": round(cpu, 3), "wall_s": round(t1 - t0, 3),
             "cpu_s_per_gb": cpu / (received / 1e9),
             "iperf_cpu_host": j["end"]["cpu_utilization_percent"]["host_total"],
@@ -174,7 +216,7 @@ def main(argv=None) -> int:
                  "load_before": os.getloadavg(), "rounds": []}
     ccs = ktcp.Controllers(ledbat_bin)
     try:
-        names = {s: ccs.ensure(s) for s in specs}
+        names = {s: (s if s == RLEDBAT else ccs.ensure(s)) for s in specs}
         for rep in range(a.repeats):
             for p in paths_:
                 order = ["cubic"] + [names[s] for s in specs]
@@ -183,7 +225,9 @@ def main(argv=None) -> int:
                 cns, sns, addr = setup(p)
                 runs = []
                 for kn in order:
-                    r = transfer(cns, sns, addr, kn, a.seconds)
+                    rl = kn == RLEDBAT
+                    r = transfer(cns, sns, addr, "cubic" if rl else kn, a.seconds,
+                                 receiver_argv(ledbat_bin, sns, rl))
                     r["cc"] = next((s for s, n in names.items() if n == kn), kn)
                     runs.append(r)
                     print(f"[cost] round {rep + 1} {p} {r['cc']}: "

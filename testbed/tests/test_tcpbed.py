@@ -126,6 +126,13 @@ class CostTest(unittest.TestCase):
         self.assertAlmostEqual(s["loopback/scavenger"]["cpu_per_gb_vs_cubic"]["min"], 1.05)
         self.assertAlmostEqual(s["loopback/cubic"]["gbit_s"]["median"], 15)
 
+    def test_the_rledbat_receiver_joins_its_cgroup_before_entering_the_namespace(self):
+        plain = tcpcost.receiver_argv("/b/ledbat", "ns-b", False)
+        self.assertEqual(plain, ["ip", "netns", "exec", "ns-b", "iperf3", "-s", "-1", "-p", "5299"])
+        rl = tcpcost.receiver_argv("/b/ledbat", "ns-b", True)
+        self.assertEqual(rl[:6], ["/b/ledbat", "tcp", "run", "--cc", "cubic", "--rledbat"])
+        self.assertEqual(rl[6:], ["--", *plain])
+
 
 class TransferTest(unittest.TestCase):
     def test_a_byte_count_ends_when_the_receiver_has_it_all(self):
