@@ -87,6 +87,9 @@ class Topology:
     route_opts: tuple[str, ...] = ()
     """Extra options of both hosts' default routes (`ip route add default via X ...`), e.g.
     `("quickack", "1")`: the receiver acknowledges every segment, no delayed ACKs."""
+    reverse: Bottleneck | None = None
+    """A second FIFO in the router's egress toward the sender (the downlink of a home line:
+    traffic from the receiver's side queues there); None = that direction unlimited."""
     built: bool = False
     _delay_proc: "proc.Background | None" = None
 
@@ -164,6 +167,8 @@ class Topology:
         r(["ip", "-n", self.rcv, "route", "add", "default", "via", self.rtr_rcv_ip,
            *self.route_opts])
         r(self.bottleneck.tc_args(self.RTR_RCV_IF), ns=self.rtr)
+        if self.reverse is not None:
+            r(self.reverse.tc_args(self.RTR_SND_IF), ns=self.rtr)
         if self.delay_ms > 0:
             env = dict(os.environ, PYTHONUNBUFFERED="1")
             self._delay_proc = proc.Background.start(
