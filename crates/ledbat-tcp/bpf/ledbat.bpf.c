@@ -304,6 +304,15 @@ static __always_inline struct lb_conn *lb_conn(struct sock *sk)
 	return bpf_sk_storage_get(&lb_conns, sk, 0, 0);
 }
 
+static __always_inline void lb_conn_clear(struct lb_conn *c)
+{
+	volatile __u64 *w = (volatile __u64 *)c; /* not turned into a memset */
+	__u32 i;
+
+	for (i = 0; i < sizeof(*c) / 8; i++)
+		w[i] = 0;
+}
+
 SEC("struct_ops/ledbat_init")
 void BPF_PROG(ledbat_init, struct sock *sk)
 {
@@ -318,8 +327,9 @@ void BPF_PROG(ledbat_init, struct sock *sk)
 			__sync_fetch_and_add(n, 1);
 		return;
 	}
-	/* The controller may be set again on a socket that already had it. */
-	__builtin_memset(c, 0, sizeof(*c));
+	/* The controller may be set again on a socket that already had it: cleared word by
+	 * word (the state is beyond the BPF build's inline memset). */
+	lb_conn_clear(c);
 	lb_init(&c->cc, &lb_params, tp->mss_cache);
 	c->delivered = tp->delivered;
 	c->last_una = tp->snd_una;
