@@ -18,6 +18,7 @@
 
 mod competitor;
 mod model;
+mod pp_competitor;
 mod replay;
 mod signal;
 
@@ -128,10 +129,16 @@ fn build(c: &TcpController, mss: u32) -> AnyController {
 /// Runs `sc` with the controller and compares; returns (events, worst difference).
 fn check(name: &str, params: &[&str], sc: &Scenario, label: &str) -> (usize, f64) {
     let c = controller(name, params);
-    let events = model::run(sc, build(&c, sc.mss), c.signal);
-    assert!(events.len() > 100, "{label}: only {} events", events.len());
-    let worst = compare(&format!("{name} {params:?} {label}"), &c, &events, sc.mss);
+    let (events, worst) = check_events(&c, sc, &format!("{name} {params:?} {label}"));
     (events.len(), worst)
+}
+
+/// [`check`] for a parsed controller; returns the events with the core's states.
+fn check_events(c: &TcpController, sc: &Scenario, label: &str) -> (Vec<(Ev, Step)>, f64) {
+    let events = model::run(sc, build(c, sc.mss), c.signal);
+    assert!(events.len() > 100, "{label}: only {} events", events.len());
+    let worst = compare(label, c, &events, sc.mss);
+    (events, worst)
 }
 
 /// Every kernel build with the parameters the papers and presets use.
@@ -146,6 +153,7 @@ const CONFIGS: &[(&str, &[&str])] = &[
     ("ledbat++", &[]),
     ("scavenger", &[]),
     ("scavenger", &["slowdown_backoff=8"]),
+    ("scavenger", &["competitor.enabled=true"]),
     ("tcp-lp", &[]),
 ];
 
