@@ -392,6 +392,17 @@ proptest! {
         replay_random("scavenger", &["slowdown_backoff=4", "slowdown_hold_rtts=0.5"], evs.clone());
         replay_random("tcp-lp", &[], evs);
     }
+
+    #[test]
+    fn random_sequences_agree_with_competitor_detection(evs in arb_events()) {
+        replay_random("scavenger", &["competitor.enabled=true"], evs.clone());
+        replay_random(
+            "ledbat++",
+            &["competitor.enabled=true", "competitor.suspect_rtts=1", "competitor.tests=1",
+              "competitor.test_gap=0s", "competitor.rate_window=2s"],
+            evs,
+        );
+    }
 }
 
 #[test]
