@@ -28,13 +28,19 @@ TCP_OVERHEAD = 20 + 32  # IPv4 + TCP with the timestamp option
 STATS_INTERVAL_S = 0.5
 
 
+# Bed names for controller specs the tables should show short. `scav-comp`: the scavenger
+# with the core's competitor detection (`competitor.enabled=true`, opt-in; the `scavenger`
+# preset's default is unchanged), for the side-by-side beside kernel bbr.
+ALIASES = {"scav-comp": ("scavenger", ["competitor.enabled=true"])}
+
+
 class LoadFailed(RuntimeError):
     """`ledbat tcp` refused; the message is its stderr."""
 
 
 def spec_parts(spec: str) -> tuple[str, list[str]]:
     """`NAME[:KEY=VALUE...]` -> (controller, ["KEY=VALUE", ...]); ValueError naming the bad
-    part."""
+    part. NAME may be one of ALIASES (its parameters first, then the spec's)."""
     name, *kvs = spec.split(":")
     for kv in kvs:
         k, sep, v = kv.partition("=")
@@ -42,6 +48,9 @@ def spec_parts(spec: str) -> tuple[str, list[str]]:
             raise ValueError(f"controller spec `{spec}`: `{kv}` is not KEY=VALUE")
     if not name:
         raise ValueError(f"controller spec `{spec}` has no controller")
+    if name in ALIASES:
+        controller, params = ALIASES[name]
+        return controller, [*params, *kvs]
     return name, kvs
 
 

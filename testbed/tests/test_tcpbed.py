@@ -49,6 +49,13 @@ class SetupTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             ktcp.spec_parts(":target=1ms")
 
+    def test_scav_comp_is_the_scavenger_with_competitor_detection(self):
+        self.assertEqual(ktcp.spec_parts("scav-comp"),
+                         ("scavenger", ["competitor.enabled=true"]))
+        self.assertEqual(ktcp.spec_parts("scav-comp:target=25ms"),
+                         ("scavenger", ["competitor.enabled=true", "target=25ms"]))
+        self.assertEqual(ktcp.spec_parts("scavenger"), ("scavenger", []))
+
 
 class StatsTest(unittest.TestCase):
     def rows(self):

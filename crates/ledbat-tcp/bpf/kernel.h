@@ -68,8 +68,17 @@ struct sock_common {
 	struct in6_addr skc_v6_rcv_saddr;
 } __attribute__((preserve_access_index));
 
+/* include/net/sock.h */
+enum sk_pacing {
+	SK_PACING_NONE = 0,
+	SK_PACING_NEEDED = 1,
+	SK_PACING_FQ = 2,
+};
+
 struct sock {
 	struct sock_common __sk_common;
+	__u32 sk_pacing_status;  /* enum sk_pacing; a BPF congestion control may write it */
+	unsigned long sk_pacing_rate; /* bytes/s; a BPF congestion control may write it */
 } __attribute__((preserve_access_index));
 
 struct tcp_options_received {
@@ -92,6 +101,7 @@ struct tcp_sock {
 	__u32 snd_una;
 	__u32 srtt_us;
 	__u32 delivered;
+	__u32 app_limited;       /* delivered count until which samples are app-limited, 0 none */
 	__u32 max_packets_out;
 	__u64 tcp_mstamp;
 	__u8 tcp_usec_ts : 1;

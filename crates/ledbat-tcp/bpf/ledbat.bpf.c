@@ -74,6 +74,11 @@ struct lb_conn {
 	__u32 last_una;          /* tcp_sock.snd_una at the last ACK */
 	__u32 flight_peak;       /* the most outstanding lately (lb_flightsize), packets */
 	__u64 flight_peak_ns;
+	/* LEDBAT++'s competitor detection: bytes delivered so far (its rate samples), and the
+	 * pacing status to restore once it stops pacing (lb_pace) */
+	__u64 delivered_bytes;
+	__u32 pacing_status;
+	__u32 pacing_on;
 };
 
 struct {
@@ -193,6 +198,33 @@ static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c
 		tp->snd_cwnd = lb_cwnd_pkts(tp, c);
 }
 
+/*
+ * LEDBAT++ yielding to a competitor paces (`Controller::pacing_rate`): the kernel's own
+ * pacing is turned on (SK_PACING_NEEDED, unless fq already paces) and sk_pacing_rate set;
+ * when it stops, the status it found is put back. The kernel recomputes sk_pacing_rate from
+ * the window after every ACK (tcp_update_pacing_rate, after cong_avoid): the rate set here
+ * holds for the packets sent when the flow starts again from nothing in flight
+ * (CA_EVENT_TX_START, every packet of the one-packet window while yielding); a probe's
+ * later packets go at the kernel's rate for the probe's window (1.2 window / srtt).
+ */
+static __always_inline void lb_pace(struct sock *sk, struct lb_conn *c)
+{
+	__u64 rate;
+
+	if (lb_pacing_rate(&c->cc, &lb_params, &rate)) {
+		if (!c->pacing_on) {
+			c->pacing_on = 1;
+			c->pacing_status = sk->sk_pacing_status;
+		}
+		if (sk->sk_pacing_status == SK_PACING_NONE)
+			sk->sk_pacing_status = SK_PACING_NEEDED;
+		sk->sk_pacing_rate = rate;
+	} else if (c->pacing_on) {
+		c->pacing_on = 0;
+		sk->sk_pacing_status = c->pacing_status;
+	}
+}
+
 static __always_inline void lb_flow_key(struct sock *sk, struct lb_flow_key *k)
 {
 	__builtin_memset(k, 0, sizeof(*k));
@@ -304,6 +336,15 @@ static __always_inline struct lb_conn *lb_conn(struct sock *sk)
 	return bpf_sk_storage_get(&lb_conns, sk, 0, 0);
 }
 
+static __always_inline void lb_conn_clear(struct lb_conn *c)
+{
+	volatile __u64 *w = (volatile __u64 *)c; /* not turned into a memset */
+	__u32 i;
+
+	for (i = 0; i < sizeof(*c) / 8; i++)
+		w[i] = 0;
+}
+
 SEC("struct_ops/ledbat_init")
 void BPF_PROG(ledbat_init, struct sock *sk)
 {
@@ -318,8 +359,9 @@ void BPF_PROG(ledbat_init, struct sock *sk)
 			__sync_fetch_and_add(n, 1);
 		return;
 	}
-	/* The controller may be set again on a socket that already had it. */
-	__builtin_memset(c, 0, sizeof(*c));
+	/* The controller may be set again on a socket that already had it: cleared word by
+	 * word (the state is beyond the BPF build's inline memset). */
+	lb_conn_clear(c);
 	lb_init(&c->cc, &lb_params, tp->mss_cache);
 	c->delivered = tp->delivered;
 	c->last_una = tp->snd_una;
@@ -387,6 +429,9 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 	c->delivered = tp->delivered;
 	a.bytes_acked = (__u64)delivered * mss;
 	a.packets_acked = delivered;
+	c->delivered_bytes += a.bytes_acked;
+	a.delivered = c->delivered_bytes;
+	a.app_limited = tp->app_limited != 0;
 	a.flight_before = (__u64)lb_flightsize(tp, c, delivered, now) * mss;
 	if (rtt_us > 0) {
 		a.has_rtt = 1;
@@ -405,6 +450,8 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 		a.flight_before, a.newest_sent_ns, a.rtt_ns, a.delay_us, a.packets_acked);
 	if (c->ca_state != TCP_CA_CWR && c->ca_state != TCP_CA_Recovery)
 		lb_write_cwnd(tp, c, now);
+	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled)
+		lb_pace(sk, c);
 	lb_publish(sk, tp, c, now, 0);
 }
 
@@ -498,6 +545,8 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		break;
 	case CA_EVENT_TX_START:
 		lb_on_sent(&c->cc, &lb_params, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c));
+		if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled)
+			lb_pace(sk, c);
 		lb_emit(sk, c, LB_EV_SENT, 0, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c), 0, 0,
 			0, 0, 0);
 		break;

@@ -112,31 +112,59 @@ LB_INLINE __u64 lb_window(const struct lb_cc *c, lb_params_t *p)
 {
 	if (p->algo == LB_ALGO_TCP_LP)
 		return lb_max_u64(c->cwnd, c->mss << 32) >> 32;
+	if (p->algo == LB_ALGO_LEDBAT_PP)
+		return lb_pp_window(c, p);
 	return c->cwnd >> 32;
+}
+
+/* The pacing rate in bytes/s, when the controller paces (`pacing_rate`): LEDBAT++ while
+ * yielding to a competitor, at least 1. */
+LB_INLINE int lb_pacing_rate(const struct lb_cc *c, lb_params_t *p, __u64 *rate)
+{
+	__u64 win;
+
+	if (p->algo != LB_ALGO_LEDBAT_PP || !lb_pp_yield_limits(c, p, rate, &win))
+		return 0;
+	*rate = lb_max_u64(*rate, 1);
+	return 1;
 }
 
 /* The next deadline a driver should wake the controller at (`next_tick`), if any. */
 LB_INLINE int lb_next_tick(const struct lb_cc *c, lb_params_t *p, __u64 *at)
 {
-	if (p->algo != LB_ALGO_LEDBAT_PP || c->pp_slow_start || !p->periodic_slowdown)
+	__u64 sd = 0, comp = 0;
+	int has_sd = 0, has_comp;
+
+	if (p->algo != LB_ALGO_LEDBAT_PP)
 		return 0;
-	if (c->sd.phase == LB_SD_HOLD) {
-		*at = c->sd.until_ns;
-		return 1;
+	if (!c->pp_slow_start && p->periodic_slowdown && !c->comp.yielding && !c->comp.has_push) {
+		if (c->sd.phase == LB_SD_HOLD) {
+			sd = c->sd.until_ns;
+			has_sd = 1;
+		} else if (c->sd.phase == LB_SD_IDLE && c->sd.has_at) {
+			sd = c->sd.at_ns;
+			has_sd = 1;
+		}
 	}
-	if (c->sd.phase == LB_SD_IDLE && c->sd.has_at) {
-		*at = c->sd.at_ns;
-		return 1;
-	}
-	return 0;
+	has_comp = p->comp.enabled && lb_comp_next_tick(&c->comp, &comp);
+	if (has_sd && has_comp)
+		*at = lb_min_u64(sd, comp);
+	else if (has_sd || has_comp)
+		*at = has_sd ? sd : comp;
+	return has_sd || has_comp;
 }
 
 /* A phase code for stats and traces: 0 slow start, 1 avoidance, 2 slowdown hold,
- * 3 slowdown ramp, 4 TCP-LP inference. */
+ * 3 slowdown ramp, 4 TCP-LP inference, 5 yielding to a competitor, 6 yielding and probing. */
 LB_INLINE __u32 lb_phase(const struct lb_cc *c, lb_params_t *p)
 {
-	if (p->algo == LB_ALGO_LEDBAT_PP)
-		return (__u32)lb_pp_phase(c);
+	if (p->algo == LB_ALGO_LEDBAT_PP) {
+		int ph = lb_pp_phase(c);
+
+		if (ph == LB_PP_YIELD && lb_comp_probing(&c->comp, c->now_ns))
+			return 6;
+		return (__u32)ph;
+	}
 	if (p->algo == LB_ALGO_TCP_LP)
 		return c->lp.inference ? 4 : (c->cwnd < c->lp.ssthresh ? 0 : 1);
 	return c->slow_start ? 0 : 1;

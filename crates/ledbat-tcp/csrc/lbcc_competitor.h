@@ -33,6 +33,7 @@
 #define LBCC_COMPETITOR_H
 
 #include "lbcc_math.h"
+#include "lbcc_params.h"
 
 #define LB_ONE_Q32_ (1ULL << 32)
 #define LB_NS_PER_S 1000000000ULL
@@ -51,27 +52,7 @@
 #define LB_COMP_BUCKETS 64
 #define LB_COMP_MAX_WINDOW_S 60ULL
 
-/* `CompetitorConfig`; the loader's words (ledbat_tcp::params::CompParams). */
-struct lb_comp_params {
-	__u64 enabled;
-	__u64 share_q32;
-	__u64 min_share_q32;
-	__u64 suspect_rtts_q32;
-	__u64 tests;
-	__u64 test_gap_ns;
-	__u64 test_packets_q32;
-	__u64 push_share_q32;
-	__u64 push_drop_q32;
-	__u64 quiet_ns;
-	__u64 yield_share_q32;
-	__u64 probe_interval_ns;
-	__u64 probe_share_q32;
-	__u64 probe_inv_q32;   /* 1 / probe_share */
-	__u64 confirm_ns;
-	__u64 rate_window_ns;
-};
-
-#define LB_COMP_PARAMS_WORDS 16
+/* `CompetitorConfig`: struct lb_comp_params, in lbcc_params.h (the loader's words). */
 
 enum lb_comp_phase { LB_COMP_AVOIDANCE = 0, LB_COMP_OWN_HOLD = 1, LB_COMP_OTHER = 2 };
 enum lb_comp_action { LB_COMP_NONE = 0, LB_COMP_TEST = 1, LB_COMP_RESUME = 2 };
@@ -242,9 +223,23 @@ LB_INLINE int lb_span_on_ack(struct lb_span *s, __u64 now, __u64 delivered, int 
 
 /* ---- Competitor ---- */
 
+/* Clears the state word by word (a memset of this size is beyond the BPF build's inline
+ * memset; the socket storage of a connection that had the controller before); returns 0. */
+LB_SUBPROG int lb_comp_clear(struct lb_comp *c)
+{
+	volatile __u64 *w = (volatile __u64 *)c; /* not turned into a memset */
+	__u32 i;
+
+	if (!c)
+		return 0;
+	for (i = 0; i < sizeof(*c) / 8; i++)
+		w[i] = 0;
+	return 0;
+}
+
 LB_INLINE void lb_comp_init(struct lb_comp *c)
 {
-	__builtin_memset(c, 0, sizeof(*c));
+	lb_comp_clear(c);
 }
 
 /* `probe_range`: a quarter of TARGET to 1.2 TARGET. */
@@ -254,7 +249,7 @@ LB_INLINE int lb_comp_probe_range(__u64 qd, __u64 t)
 }
 
 /* `quiet_for`: quiet * 2^min(kin, 3), and one more finding. */
-LB_INLINE __u64 lb_comp_quiet_for(const struct lb_comp_params *p, __u32 *kin)
+LB_INLINE __u64 lb_comp_quiet_for(lb_comp_params_t *p, __u32 *kin)
 {
 	__u64 d = p->quiet_ns << (*kin < 3 ? *kin : 3);
 
@@ -286,7 +281,7 @@ LB_INLINE int lb_comp_confirming(const struct lb_comp *c)
 }
 
 /* `limits`: while yielding, the pacing rate (bytes/s) and window (bytes). */
-LB_INLINE int lb_comp_limits(const struct lb_comp *c, const struct lb_comp_params *p,
+LB_INLINE int lb_comp_limits(const struct lb_comp *c, lb_comp_params_t *p,
 			     __u64 now, __u64 mss, __u64 rtt, __u64 *rate, __u64 *win)
 {
 	__u64 cr;
@@ -335,7 +330,7 @@ LB_INLINE __u64 lb_comp_push_window(const struct lb_comp *c, __u64 now)
 }
 
 /* `verdict` */
-LB_INLINE void lb_comp_verdict(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+LB_INLINE void lb_comp_verdict(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 			       int positive, int suspected)
 {
 	if (c->yielding)
@@ -370,7 +365,7 @@ LB_INLINE void lb_comp_verdict(struct lb_comp *c, const struct lb_comp_params *p
 }
 
 /* `poll_push`: ends a push test due at `now`. */
-LB_INLINE void lb_comp_poll_push(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+LB_INLINE void lb_comp_poll_push(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 				 __u64 target)
 {
 	__s64 drop;
@@ -389,7 +384,7 @@ LB_INLINE void lb_comp_poll_push(struct lb_comp *c, const struct lb_comp_params 
 }
 
 /* `poll`: time passes. */
-LB_INLINE void lb_comp_poll(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+LB_INLINE void lb_comp_poll(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 			    __u64 qd, __u64 rtt)
 {
 	lb_comp_path_tick(c, now, c->yielding, p->rate_window_ns);
@@ -431,7 +426,7 @@ LB_INLINE void lb_comp_hold_started(struct lb_comp *c, __u64 now, __u64 rtt)
 }
 
 /* `hold_ended`: evaluates the test. */
-LB_INLINE void lb_comp_hold_ended(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+LB_INLINE void lb_comp_hold_ended(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 				  __u64 eta, __u64 mss)
 {
 	__u64 cr, packets = 0;
@@ -456,7 +451,7 @@ LB_INLINE void lb_comp_hold_ended(struct lb_comp *c, const struct lb_comp_params
 }
 
 /* One ACK while yielding (`on_ack`'s Yielding arm); returns the action, *resume the window. */
-LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 				   const struct lb_comp_obs *o, __u64 cr, __u64 *resume)
 {
 	__u64 len, full, drop, after;
@@ -532,7 +527,7 @@ LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, const struct lb_comp_param
 }
 
 /* `on_ack`: one ACK; returns the action (LB_COMP_RESUME with *resume the window, bytes). */
-LB_INLINE int lb_comp_on_ack(struct lb_comp *c, const struct lb_comp_params *p, __u64 now,
+LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 			     const struct lb_comp_obs *o, __u64 *resume)
 {
 	__u64 cr, due, k;

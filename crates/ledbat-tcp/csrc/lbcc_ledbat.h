@@ -23,6 +23,7 @@
 #ifndef LBCC_LEDBAT_H
 #define LBCC_LEDBAT_H
 
+#include "lbcc_competitor.h"
 #include "lbcc_delay.h"
 #include "lbcc_math.h"
 
@@ -32,11 +33,15 @@ struct lb_ack {
 	__u64 flight_before;     /* bytes in flight before the ACK, those it acknowledges included */
 	__u64 newest_sent_ns;    /* send time of the newest packet acknowledged */
 	__u64 rtt_ns;            /* valid when has_rtt (Karn's rule) */
+	/* bytes delivered so far, this ACK's included, and whether delivery is marked
+	 * application-limited (the competitor detection's rate samples; DeliveryRate) */
+	__u64 delivered;
 	__u32 delay_us;          /* one-way sample, valid when has_delay */
 	__u32 packets_acked;
 	__u8 has_rtt;
 	__u8 has_delay;
-	__u8 _pad[6];
+	__u8 app_limited;
+	__u8 _pad[5];
 };
 
 enum lb_timeout {
@@ -66,12 +71,13 @@ struct lb_slowdowns {
 	__u64 hold_rtt_ns;
 	__u64 hold_min_ns;       /* smallest queuing delay from one RTT into the hold */
 	__u64 hold_base_ns;      /* the base delay when the hold began */
+	__u64 hold_rtts_q16;     /* the next hold's length, when has_hold_rtts (a test's) */
 	__u8 phase;
 	__u8 has_at, has_start, has_end, has_ssthresh;
 	__u8 first_scheduled, join_pending, joined;
 	__u8 early, has_above, armed, has_dip;
 	__u8 has_hold_start, has_hold_min, has_hold_base;
-	__u8 _pad[1];
+	__u8 has_hold_rtts;
 };
 
 /* TCP-LP's Reno window and delay range (lbcc_lp.h), 32.32 fixed point. */
@@ -110,6 +116,11 @@ struct lb_cc {
 	__u64 last_qd_ns;
 	__u8 has_qd;
 	__u8 _pad[7];
+	/* LEDBAT++ competitor detection (competitor.enabled): the latest event's time (a
+	 * probe's limits depend on it), the rate samples' span, the detection */
+	__u64 now_ns;
+	struct lb_span span;
+	struct lb_comp comp;
 };
 
 /* Packets (Q32) times MSS: bytes in Q32. */

@@ -18,7 +18,7 @@
 
 /* "LBCC" and the layout's version. */
 #define LB_PARAMS_MAGIC 0x4c424343ULL
-#define LB_PARAMS_VERSION 2ULL
+#define LB_PARAMS_VERSION 3ULL
 
 /* Largest base history and current filter the kernel build keeps (ledbat-core allows more
  * and the loader refuses such configurations with a message). */
@@ -39,6 +39,32 @@ enum lb_signal {
 	LB_SIGNAL_OWD = 1,       /* one-way delay from the TCP timestamp option (seed 002, section 4) */
 	LB_SIGNAL_RTT = 2,       /* the round-trip time of the newest packet acknowledged */
 };
+
+/* The competitor detection's parameters (ledbat-core `CompetitorConfig`, lbcc_competitor.h;
+ * the loader's words: ledbat_tcp::params::competitor_words). */
+struct lb_comp_params {
+	__u64 enabled;
+	__u64 share_q32;
+	__u64 min_share_q32;
+	__u64 suspect_rtts_q32;
+	__u64 tests;
+	__u64 test_gap_ns;
+	__u64 test_packets_q32;
+	__u64 push_share_q32;
+	__u64 push_drop_q32;
+	__u64 quiet_ns;
+	__u64 yield_share_q32;
+	__u64 probe_interval_ns;
+	__u64 probe_share_q32;
+	__u64 probe_inv_q32;   /* 1 / probe_share */
+	__u64 confirm_ns;
+	__u64 rate_window_ns;
+};
+
+#define LB_COMP_PARAMS_WORDS 16
+
+/* Read through this, as lb_params_t (the BPF object's copy lives in read-only data). */
+typedef const volatile struct lb_comp_params lb_comp_params_t;
 
 struct lb_params {
 	__u64 magic;             /* LB_PARAMS_MAGIC */
@@ -83,9 +109,13 @@ struct lb_params {
 	/* LEDBAT++: the slowdown interval's largest factor (`slowdown_backoff`, a whole
 	 * number >= 1; 1 the draft's fixed interval) */
 	__u64 slowdown_max_backoff;
+	/* LEDBAT++: competitor detection (layout 3): `competitor.*`, and the hold of a test in
+	 * RTTs (`competitor.test_hold_rtts`, 48.16) */
+	struct lb_comp_params comp;
+	__u64 comp_test_hold_rtts_q16;
 };
 
-#define LB_PARAMS_WORDS 36
+#define LB_PARAMS_WORDS 53
 
 /* Bytes after the parameters in the BPF object's read-only data for the loader's JSON
  * description of the configuration (`ledbat tcp list` reads it back from the kernel). */

@@ -16,6 +16,16 @@
  *
  * Timers are deadlines checked on every event (the core's `poll`); the kernel has no timer
  * for a congestion control, so a deadline fires at the first ACK after it.
+ *
+ * With competitor.enabled (`LedbatPp` with `competitor::Competitor`, lbcc_competitor.h):
+ *   rate samples   bytes delivered over spans of max(200 ms, srtt) (lb_span_on_ack)
+ *   a test         the detection's Test in avoidance: a slowdown now, held test_hold_rtts
+ *   a positive     the ramp's goal (ssthresh) halved
+ *   a detection    the ramp given up, one packet, paced at yield_share of the path's rate
+ *                  (a probe's window and rate while probing), no slowdowns
+ *   the resume     slow start, quarter growth only beyond the path's BDP, the next slowdown
+ *                  first_slowdown_rtts later at the earliest
+ *   a push test    the window grows by the push's bytes for an RTT
  */
 #ifndef LBCC_PP_H
 #define LBCC_PP_H
@@ -31,6 +41,8 @@
 /* slowdown.rs: RTTs of rest before a join, RTTs of drained queue a pausing join waits for. */
 #define LB_JOIN_REST_RTTS_Q16 (4ULL << 16)
 #define LB_JOIN_DIP_RTTS_Q16 (1ULL << 15)
+/* competitor::RATE_SPAN: the shortest span of a rate sample. */
+#define LB_COMP_RATE_SPAN_NS (200ULL * LB_NS_PER_MS)
 
 /* ---- the slowdown cycle (slowdown.rs) ---- */
 
@@ -127,7 +139,9 @@ LB_INLINE int lb_sd_poll(struct lb_slowdowns *s, lb_params_t *p, __u64 now,
 		s->join_pending = 0;
 		lb_sd_reset_join(s);
 		s->phase = LB_SD_HOLD;
-		s->until_ns = now + lb_scale_q16(rtt, p->slowdown_hold_rtts_q16);
+		s->until_ns = now + lb_scale_q16(rtt, s->has_hold_rtts ? s->hold_rtts_q16 :
+							  p->slowdown_hold_rtts_q16);
+		s->has_hold_rtts = 0;
 		started = 1;
 	}
 	if (s->phase == LB_SD_HOLD && now >= s->until_ns)
@@ -153,6 +167,26 @@ LB_INLINE void lb_sd_end_ramp(struct lb_slowdowns *s, lb_params_t *p, __u64 now)
 	s->phase = LB_SD_IDLE;
 }
 
+/* `Slowdowns::start_now`: a slowdown now unless one is in progress, held `hold_rtts_q16`. */
+LB_INLINE void lb_sd_start_now(struct lb_slowdowns *s, __u64 now, __u64 hold_rtts_q16)
+{
+	if (s->phase != LB_SD_IDLE)
+		return;
+	s->at_ns = now;
+	s->has_at = 1;
+	s->hold_rtts_q16 = hold_rtts_q16;
+	s->has_hold_rtts = 1;
+}
+
+/* `Slowdowns::defer`: the next slowdown at `at` at the earliest. */
+LB_INLINE void lb_sd_defer(struct lb_slowdowns *s, __u64 at)
+{
+	if (s->phase != LB_SD_IDLE)
+		return;
+	s->at_ns = s->has_at ? lb_max_u64(s->at_ns, at) : at;
+	s->has_at = 1;
+}
+
 /* What the flow's last own hold saw (`Slowdowns::found_base`): the base where it was, which
  * doubles the interval's factor up to slowdown_max_backoff; else the factor is 1 again. */
 LB_INLINE void lb_sd_found_base(struct lb_slowdowns *s, lb_params_t *p, int same)
@@ -165,12 +199,15 @@ LB_INLINE void lb_sd_found_base(struct lb_slowdowns *s, lb_params_t *p, int same
 
 /* ---- LEDBAT++ (ledbat_pp.rs) ---- */
 
-enum lb_pp_phase { LB_PP_SLOW_START = 0, LB_PP_AVOIDANCE = 1, LB_PP_HOLD = 2, LB_PP_RAMP = 3 };
+enum lb_pp_phase { LB_PP_SLOW_START = 0, LB_PP_AVOIDANCE = 1, LB_PP_HOLD = 2, LB_PP_RAMP = 3,
+		  LB_PP_YIELD = 5 };
 
 LB_INLINE int lb_pp_phase(const struct lb_cc *c)
 {
 	if (c->pp_slow_start)
 		return LB_PP_SLOW_START;
+	if (c->comp.yielding)
+		return LB_PP_YIELD;
 	if (c->sd.phase == LB_SD_HOLD)
 		return LB_PP_HOLD;
 	if (c->sd.phase == LB_SD_RAMP)
@@ -200,6 +237,7 @@ LB_INLINE __u64 lb_pp_gain_divisor(const struct lb_cc *c, lb_params_t *p)
 LB_INLINE void lb_pp_init(struct lb_cc *c, lb_params_t *p, __u64 mss)
 {
 	lb_ledbat_init(c, p, mss);
+	lb_comp_clear(&c->comp);
 	c->pp_slow_start = (__u8)p->slow_start;
 }
 
@@ -272,9 +310,10 @@ LB_INLINE __u64 lb_pp_eta(const struct lb_cc *c)
 /* A hold ended (`LedbatPp::hold_ended` with the competitor detection off): after one of the
  * flow's own, the backoff learns whether the queue drained (below eta from one RTT into the
  * hold) and the base stayed where it was. */
-LB_INLINE void lb_pp_hold_ended(struct lb_cc *c, lb_params_t *p)
+LB_INLINE void lb_pp_hold_ended(struct lb_cc *c, lb_params_t *p, __u64 now)
 {
 	struct lb_slowdowns *s = &c->sd;
+	int was;
 
 	if (s->has_hold_base) {
 		__u64 base = 0;
@@ -285,6 +324,19 @@ LB_INLINE void lb_pp_hold_ended(struct lb_cc *c, lb_params_t *p)
 		lb_sd_found_base(s, p, drained && same);
 	}
 	s->has_hold_start = 0;
+	if (!p->comp.enabled)
+		return;
+	/* the competitor detection evaluates the hold as a test: a detection gives the ramp
+	 * up and yields, a positive test halves the ramp's goal */
+	was = c->comp.yielding;
+	lb_comp_hold_ended(&c->comp, &p->comp, now, lb_pp_eta(c), c->mss);
+	if (c->comp.yielding && !was) {
+		lb_sd_end_ramp(s, p, now);
+		lb_ss_ended(c);
+		c->cwnd = c->mss << 32;
+	} else if (lb_comp_confirming(&c->comp) && s->has_ssthresh) {
+		s->ssthresh >>= 1;
+	}
 }
 
 LB_INLINE void lb_pp_poll(struct lb_cc *c, lb_params_t *p, __u64 now)
@@ -292,10 +344,17 @@ LB_INLINE void lb_pp_poll(struct lb_cc *c, lb_params_t *p, __u64 now)
 	__u64 w, rtt;
 	int pause, was_hold;
 
-	if (c->pp_slow_start)
+	c->now_ns = lb_max_u64(c->now_ns, now);
+	rtt = lb_srtt_or_target(c, p);
+	if (p->comp.enabled) {
+		__u64 qd = 0;
+
+		lb_queuing_delay(&c->delay, p, &qd);
+		lb_comp_poll(&c->comp, &p->comp, now, qd, rtt);
+	}
+	if (c->pp_slow_start || c->comp.yielding || c->comp.has_push)
 		return;
 	w = lb_pp_hold_window(c, p);
-	rtt = lb_srtt_or_target(c, p);
 	pause = lb_pp_join_would_pause(c, p);
 	was_hold = c->sd.phase == LB_SD_HOLD;
 	if (lb_sd_poll(&c->sd, p, now, &c->cwnd, w, rtt)) {
@@ -309,10 +368,12 @@ LB_INLINE void lb_pp_poll(struct lb_cc *c, lb_params_t *p, __u64 now)
 			c->sd.has_hold_start = 1;
 			c->sd.has_hold_min = 0;
 			c->sd.has_hold_base = (__u8)lb_base_delay(&c->delay, &c->sd.hold_base_ns);
+			if (p->comp.enabled)
+				lb_comp_hold_started(&c->comp, now, rtt);
 		}
 	}
 	if (was_hold && c->sd.phase != LB_SD_HOLD)
-		lb_pp_hold_ended(c, p);
+		lb_pp_hold_ended(c, p, now);
 }
 
 /* The smallest queuing delay of the flow's own hold, from one RTT into it. */
@@ -414,6 +475,41 @@ LB_INLINE void lb_pp_avoidance(struct lb_cc *c, lb_params_t *p, __u64 qd,
 		c->cwnd = lb_sat_sub(c->cwnd, lb_min_u64(down - up, floor_down));
 }
 
+/* The competitor detection's part of an ACK with a queuing delay `qd` (after the slowdowns'
+ * poll): its observation, and what the flow does with its action. Returns 1 while yielding
+ * (the window is the detection's; nothing else happens). */
+LB_INLINE int lb_pp_competitor(struct lb_cc *c, lb_params_t *p, __u64 now, __u64 qd,
+			       const struct lb_ack *a, struct lb_comp_obs *o)
+{
+	__u64 resume = 0;
+	int phase = lb_pp_phase(c), act;
+
+	o->qd_ns = qd;
+	o->target_ns = p->target_ns;
+	o->rtt_ns = lb_srtt_or_target(c, p);
+	o->eta_ns = lb_pp_eta(c);
+	o->mss = c->mss;
+	o->newest_sent_ns = a->newest_sent_ns;
+	o->flight = a->flight_before;
+	o->phase = phase == LB_PP_AVOIDANCE ? LB_COMP_AVOIDANCE :
+		   phase == LB_PP_HOLD && !c->sd.joined ? LB_COMP_OWN_HOLD : LB_COMP_OTHER;
+	act = lb_comp_on_ack(&c->comp, &p->comp, now, o, &resume);
+	if (act == LB_COMP_TEST && phase == LB_PP_AVOIDANCE) {
+		lb_sd_start_now(&c->sd, now, p->comp_test_hold_rtts_q16);
+		lb_pp_poll(c, p, now);
+	} else if (act == LB_COMP_RESUME) {
+		/* the competitor left: slow start, at full speed up to the path's BDP */
+		c->pp_slow_start = 1;
+		c->has_empty = 0;
+		c->restarted = 1;
+		c->regrow_to = resume << 32;
+		c->has_regrow = 1;
+		lb_sd_defer(&c->sd, now + lb_scale_q16(lb_srtt_or_target(c, p),
+							p->first_slowdown_rtts_q16));
+	}
+	return c->comp.yielding;
+}
+
 LB_INLINE void lb_pp_ack(struct lb_cc *c, lb_params_t *p, __u64 now,
 			 const struct lb_ack *a)
 {
@@ -421,8 +517,18 @@ LB_INLINE void lb_pp_ack(struct lb_cc *c, lb_params_t *p, __u64 now,
 	int has_qd = lb_absorb_rtt(c, p, now, a, &qd);
 	__u64 bytes = a->bytes_acked;
 	int phase;
+	struct lb_comp_obs o = {};
 
-	if (!c->pp_slow_start) {
+	if (p->comp.enabled) {
+		__u64 span = c->rtt.has ? lb_max_u64(c->rtt.srtt_ns, LB_COMP_RATE_SPAN_NS)
+					: LB_COMP_RATE_SPAN_NS;
+		int limited = 0;
+
+		o.has_rate = (__u8)lb_span_on_ack(&c->span, now, a->delivered, a->app_limited,
+						  span, &o.rate, &limited);
+		o.app_limited = (__u8)limited;
+	}
+	if (!c->pp_slow_start && !c->comp.yielding) {
 		if (a->has_rtt)
 			lb_pp_schedule_first(c, p, now);
 		if (has_qd) {
@@ -444,6 +550,8 @@ LB_INLINE void lb_pp_ack(struct lb_cc *c, lb_params_t *p, __u64 now,
 	c->last_qd_ns = qd;
 	c->has_qd = 1;
 	lb_pp_hold_sample(c, now, qd);
+	if (p->comp.enabled && lb_pp_competitor(c, p, now, qd, a, &o))
+		return;
 	lb_pp_restart_if_empty(c, p, now, qd);
 	phase = lb_pp_phase(c);
 	if (phase == LB_PP_SLOW_START || phase == LB_PP_RAMP) {
@@ -494,6 +602,28 @@ LB_INLINE void lb_pp_timeout(struct lb_cc *c, lb_params_t *p, __u64 now, int kin
 			lb_pp_end_slow_start(c, p, now);
 	}
 	lb_ledbat_timeout(c, now, kind);
+}
+
+/* While yielding, the detection's pacing rate (bytes/s) and window (bytes): one packet, or a
+ * probe's (`LedbatPp::yield_limits`). */
+LB_INLINE int lb_pp_yield_limits(const struct lb_cc *c, lb_params_t *p, __u64 *rate,
+				 __u64 *win)
+{
+	if (!p->comp.enabled)
+		return 0;
+	return lb_comp_limits(&c->comp, &p->comp, c->now_ns, c->mss, lb_srtt_or_target(c, p),
+			      rate, win);
+}
+
+/* The window in whole bytes (`LedbatPp::window`): the detection's while yielding, the
+ * push's extra bytes added during a push test. */
+LB_INLINE __u64 lb_pp_window(const struct lb_cc *c, lb_params_t *p)
+{
+	__u64 rate, win;
+
+	if (lb_pp_yield_limits(c, p, &rate, &win))
+		return win;
+	return (c->cwnd >> 32) + (p->comp.enabled ? lb_comp_push_window(&c->comp, c->now_ns) : 0);
 }
 
 /* Whether the joined slowdown in progress pauses sending (`pause_until`). */

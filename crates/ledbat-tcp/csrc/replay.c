@@ -5,7 +5,7 @@
  * standard input, one event per line; after each controller event it prints the state the
  * test compares with ledbat-core's. Built by build.rs; not installed.
  *
- *   params W0 W1 ... W34        the lb_params words (decimal), once, first
+ *   params W0 W1 ... W52        the lb_params words (decimal), once, first
  *   init MSS                    a new connection
  *   ack NOW BYTES PACKETS FLIGHT NEWEST_SENT RTT_NS|- DELAY_US|-
  *   loss NOW SENT_AT IN_FLIGHT
@@ -19,7 +19,12 @@
  *                               the reset it asks for, then an ACK of one MSS with ten in
  *                               flight, sent one RTT (else 1 ms) before NOW
  *
- * Output per event: "CWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS NEXT_TICK|- BASE_NS|-", for
+ * An ACK's `delivered` (the competitor detection's rate samples) is the sum of the bytes the
+ * ACKs so far acknowledged, as the core's DeliveryRate counts them; no ACK is app-limited.
+ *
+ * Output per event: "CWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS NEXT_TICK|- BASE_NS|-
+ * STAGE DETECTIONS TESTS PATH_RATE PACING|-" (STAGE the competitor detection's stage in
+ * avoidance, else 0; PATH_RATE 0 with the detection off), for
  * `owd`: "SAMPLE|- RESCALED STATE", for `sigack`: "RESULT SAMPLE|- " and then the state.
  */
 #include <stdio.h>
@@ -53,7 +58,16 @@ static void print_state(const struct lb_cc *c, lb_params_t *p)
 	else
 		printf("- ");
 	if (p->algo != LB_ALGO_TCP_LP && lb_base_delay(&c->delay, &base))
-		printf("%llu\n", (unsigned long long)base);
+		printf("%llu ", (unsigned long long)base);
+	else
+		printf("- ");
+	printf("%d %llu %llu %llu ",
+	       p->comp.enabled && lb_phase(c, p) == LB_PP_AVOIDANCE ?
+		       lb_comp_stage(&c->comp, c->now_ns) : 0,
+	       (unsigned long long)c->comp.detections, (unsigned long long)c->comp.tests,
+	       p->comp.enabled ? (unsigned long long)lb_comp_path_rate(&c->comp) : 0ULL);
+	if (lb_pacing_rate(c, p, &at))
+		printf("%llu\n", (unsigned long long)at);
 	else
 		printf("-\n");
 }
@@ -65,14 +79,15 @@ int main(void)
 	static struct lb_cc c;
 	static struct lb_owd o;
 	static struct lb_sig sig;
+	static __u64 delivered;
 	int have_params = 0;
 
 	while (fgets(line, sizeof(line), stdin)) {
-		char *argv[40];
+		char *argv[64];
 		int argc = 0;
 		char *tok = strtok(line, " \t\r\n");
 
-		while (tok && argc < 40) {
+		while (tok && argc < 64) {
 			argv[argc++] = tok;
 			tok = strtok(NULL, " \t\r\n");
 		}
@@ -116,6 +131,7 @@ int main(void)
 		if (strcmp(argv[0], "init") == 0 && argc == 2) {
 			memset(&c, 0, sizeof(c));
 			memset(&sig, 0, sizeof(sig));
+			delivered = 0;
 			lb_init(&c, &p, strtoull(argv[1], NULL, 10));
 		} else if (strcmp(argv[0], "ack") == 0 && argc == 8) {
 			struct lb_ack a;
@@ -127,6 +143,8 @@ int main(void)
 			a.flight_before = strtoull(argv[4], NULL, 10);
 			a.newest_sent_ns = strtoull(argv[5], NULL, 10);
 			a.has_rtt = (__u8)parse_opt(argv[6], &a.rtt_ns);
+			delivered += a.bytes_acked;
+			a.delivered = delivered;
 			if (parse_opt(argv[7], &v)) {
 				a.has_delay = 1;
 				a.delay_us = (__u32)v;
@@ -171,6 +189,8 @@ int main(void)
 				a.rtt_ns = (__u64)in.rtt_us * LB_NS_PER_US;
 			}
 			a.newest_sent_ns = lb_sat_sub(now, a.has_rtt ? a.rtt_ns : LB_NS_PER_MS);
+			delivered += a.bytes_acked;
+			a.delivered = delivered;
 			a.has_delay = (r & LB_SIG_SAMPLE) != 0;
 			a.delay_us = sample;
 			lb_on_ack(&c, &p, now, &a);

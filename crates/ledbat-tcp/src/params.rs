@@ -26,9 +26,9 @@ use serde::{Deserialize, Serialize};
 /// `LB_PARAMS_MAGIC` of `csrc/lbcc_params.h` ("LBCC").
 pub const MAGIC: u64 = 0x4c42_4343;
 /// `LB_PARAMS_VERSION`: the layout of [`LbParams`].
-pub const VERSION: u64 = 2;
+pub const VERSION: u64 = 3;
 /// `LB_PARAMS_WORDS`.
-pub const WORDS: usize = 36;
+pub const WORDS: usize = 53;
 /// `LB_MAX_BASE`: the most base-history buckets the kernel build keeps.
 pub const MAX_BASE_HISTORY: usize = 32;
 /// `LB_MAX_FILTER`: the most current-filter samples the kernel build keeps.
@@ -304,6 +304,9 @@ pub struct LbParams {
     pub lp_delta_q32: u64,
     pub lp_inference_rtts_q16: u64,
     pub slowdown_max_backoff: u64,
+    /// `struct lb_comp_params` ([`competitor_words`]; all zero with the detection off).
+    pub comp: [u64; COMP_WORDS],
+    pub comp_test_hold_rtts_q16: u64,
 }
 
 /// `x` in 32.32 fixed point, rounded to nearest.
@@ -397,16 +400,15 @@ impl LbParams {
                 ),
             });
         }
-        // the core's extensions that the C does not mirror yet: refused, not ignored
+        // the core's extensions that the C does not mirror: refused, not ignored
         if c.competitor.enabled {
-            return Err(ParamsError::Unsupported {
-                controller: name.to_string(),
-                field: "competitor.enabled".into(),
-                reason: "competitor detection is not in the kernel build yet (its C mirror, \
-                         csrc/lbcc_competitor.h, lacks the kernel's rate samples and pacing; \
-                         docs/tcp/README.md)"
-                    .into(),
-            });
+            self.comp =
+                competitor_words(&c.competitor).map_err(|reason| ParamsError::Unsupported {
+                    controller: name.to_string(),
+                    field: "competitor.rate_window".into(),
+                    reason,
+                })?;
+            self.comp_test_hold_rtts_q16 = q16(c.competitor.test_hold_rtts);
         }
         if c.slowdown_backoff.fract() != 0.0 {
             return Err(ParamsError::Unsupported {
@@ -440,7 +442,7 @@ impl LbParams {
 
     /// The words in `struct lb_params` order.
     pub fn to_words(&self) -> [u64; WORDS] {
-        [
+        let head = [
             self.magic,
             self.version,
             self.algo,
@@ -477,7 +479,12 @@ impl LbParams {
             self.lp_delta_q32,
             self.lp_inference_rtts_q16,
             self.slowdown_max_backoff,
-        ]
+        ];
+        let mut w = [0u64; WORDS];
+        w[..36].copy_from_slice(&head);
+        w[36..36 + COMP_WORDS].copy_from_slice(&self.comp);
+        w[36 + COMP_WORDS] = self.comp_test_hold_rtts_q16;
+        w
     }
 
     /// The inverse of [`LbParams::to_words`].
@@ -519,6 +526,8 @@ impl LbParams {
             lp_delta_q32: w[33],
             lp_inference_rtts_q16: w[34],
             slowdown_max_backoff: w[35],
+            comp: w[36..36 + COMP_WORDS].try_into().expect("16 words"),
+            comp_test_hold_rtts_q16: w[36 + COMP_WORDS],
         }
     }
 
@@ -689,10 +698,10 @@ mod tests {
     #[test]
     fn the_cores_extensions_without_a_kernel_build_are_refused_by_name() {
         for (p, field) in [
-            ("competitor.enabled=true", "competitor.enabled"),
             ("slowdown_backoff=2.5", "slowdown_backoff"),
+            ("competitor.rate_window=61s", "competitor.rate_window"),
         ] {
-            let e = TcpController::parse("scavenger", [p])
+            let e = TcpController::parse("scavenger", ["competitor.enabled=true", p])
                 .and_then(|c| c.params().map(|_| c))
                 .unwrap_err()
                 .to_string();
@@ -702,6 +711,31 @@ mod tests {
         assert_eq!(c.params().unwrap().slowdown_max_backoff, 1);
         let c = TcpController::parse("scavenger", ["slowdown_backoff=8"]).unwrap();
         assert_eq!(c.params().unwrap().slowdown_max_backoff, 8);
+    }
+
+    #[test]
+    fn competitor_detection_fills_the_layout_3_words() {
+        let off = parse("scavenger", &[]).unwrap().params().unwrap();
+        assert_eq!(
+            (off.comp, off.comp_test_hold_rtts_q16),
+            ([0; COMP_WORDS], 0)
+        );
+        let c = parse("scavenger", &["competitor.enabled=true"]).unwrap();
+        let p = c.params().unwrap();
+        assert_eq!(p.version, 3);
+        assert_eq!(
+            p.comp,
+            competitor_words(&CompetitorConfig {
+                enabled: true,
+                ..Default::default()
+            })
+            .unwrap()
+        );
+        assert_eq!(p.comp[0], 1);
+        assert_eq!(p.comp_test_hold_rtts_q16, 4 << 16);
+        let w = p.to_words();
+        assert_eq!((w[36], w[WORDS - 1]), (1, 4 << 16));
+        assert_eq!(LbParams::from_bytes(&p.to_bytes()), Some(p));
     }
 
     #[test]

@@ -131,6 +131,8 @@ pub fn phase_name(code: u32) -> &'static str {
         2 => "slowdown",
         3 => "slowdown-ramp",
         4 => "inference",
+        5 => "yield",
+        6 => "yield-probe",
         _ => "unknown",
     }
 }

@@ -18,6 +18,7 @@
 
 mod competitor;
 mod model;
+mod pp_competitor;
 mod replay;
 mod signal;
 
@@ -33,6 +34,13 @@ const CWND_TOL: f64 = 1e-3;
 /// `replay::snapshot`'s phase numbers.
 const PHASE_AVOIDANCE: u32 = 1;
 const PHASE_RAMP: u32 = 3;
+const PHASE_YIELD: u32 = 5;
+/// `replay::Step::stage` of a push test.
+const STAGE_PUSH: u32 = 2;
+/// Bytes (or bytes/s) the competitor detection's windows and pacing rates may differ by:
+/// the C's path rate is the core's floored to whole bytes/s, and its products are floors
+/// where the core truncates an `f64`.
+const COMP_TOL: u64 = 2;
 
 const MS: u64 = 1_000_000;
 const S: u64 = 1_000 * MS;
@@ -69,13 +77,34 @@ fn compare_until(
             return worst;
         }
         assert!(diff <= CWND_TOL, "window differs: {}", ctx());
-        if core.window != bpf.window {
+        // the competitor detection's windows (a push's extra bytes, a probe's window) are
+        // products of the path's rate, which the C keeps in whole bytes/s
+        let comp_window = core.phase >= PHASE_YIELD || core.stage == STAGE_PUSH;
+        if comp_window {
+            assert!(
+                core.window.abs_diff(bpf.window) <= COMP_TOL,
+                "detection's window differs: {}",
+                ctx()
+            );
+        } else if core.window != bpf.window {
             let straddle = core.cwnd.floor() != bpf.cwnd.floor();
             assert!(
                 straddle && core.window.abs_diff(bpf.window) == 1,
                 "whole-byte window differs: {}",
                 ctx()
             );
+        }
+        assert_eq!(core.stage, bpf.stage, "detection stage: {}", ctx());
+        assert_eq!(core.detections, bpf.detections, "detections: {}", ctx());
+        assert_eq!(core.tests, bpf.tests, "tests: {}", ctx());
+        assert!(
+            (core.path_rate - bpf.path_rate).abs() < 1.0,
+            "path rate: {}",
+            ctx()
+        );
+        match (core.pacing, bpf.pacing) {
+            (Some(a), Some(b)) => assert!(a.abs_diff(b) <= COMP_TOL, "pacing: {}", ctx()),
+            (a, b) => assert_eq!(a, b, "pacing: {}", ctx()),
         }
         assert_eq!(core.qd, bpf.qd, "queuing delay: {}", ctx());
         assert_eq!(core.base, bpf.base, "base delay: {}", ctx());
@@ -100,10 +129,16 @@ fn build(c: &TcpController, mss: u32) -> AnyController {
 /// Runs `sc` with the controller and compares; returns (events, worst difference).
 fn check(name: &str, params: &[&str], sc: &Scenario, label: &str) -> (usize, f64) {
     let c = controller(name, params);
-    let events = model::run(sc, build(&c, sc.mss), c.signal);
-    assert!(events.len() > 100, "{label}: only {} events", events.len());
-    let worst = compare(&format!("{name} {params:?} {label}"), &c, &events, sc.mss);
+    let (events, worst) = check_events(&c, sc, &format!("{name} {params:?} {label}"));
     (events.len(), worst)
+}
+
+/// [`check`] for a parsed controller; returns the events with the core's states.
+fn check_events(c: &TcpController, sc: &Scenario, label: &str) -> (Vec<(Ev, Step)>, f64) {
+    let events = model::run(sc, build(c, sc.mss), c.signal);
+    assert!(events.len() > 100, "{label}: only {} events", events.len());
+    let worst = compare(label, c, &events, sc.mss);
+    (events, worst)
 }
 
 /// Every kernel build with the parameters the papers and presets use.
@@ -118,6 +153,7 @@ const CONFIGS: &[(&str, &[&str])] = &[
     ("ledbat++", &[]),
     ("scavenger", &[]),
     ("scavenger", &["slowdown_backoff=8"]),
+    ("scavenger", &["competitor.enabled=true"]),
     ("tcp-lp", &[]),
 ];
 
@@ -355,6 +391,17 @@ proptest! {
         replay_random("scavenger", &["slowdown_hold_rtts=0.5", "first_slowdown_rtts=1"], evs.clone());
         replay_random("scavenger", &["slowdown_backoff=4", "slowdown_hold_rtts=0.5"], evs.clone());
         replay_random("tcp-lp", &[], evs);
+    }
+
+    #[test]
+    fn random_sequences_agree_with_competitor_detection(evs in arb_events()) {
+        replay_random("scavenger", &["competitor.enabled=true"], evs.clone());
+        replay_random(
+            "ledbat++",
+            &["competitor.enabled=true", "competitor.suspect_rtts=1", "competitor.tests=1",
+              "competitor.test_gap=0s", "competitor.rate_window=2s"],
+            evs,
+        );
     }
 }
 

@@ -39,6 +39,10 @@ pub struct Scenario {
     /// Timestamps tick in milliseconds (Linux) rather than microseconds.
     pub ms_timestamps: bool,
     pub cross: Vec<Cbr>,
+    /// (from, to, packets): between the two instants another sender keeps the queue at
+    /// least this long, whatever the others do (a BBR-like competitor's standing queue
+    /// below TARGET, with a `cross` entry for its rate).
+    pub floors: Vec<(u64, u64, usize)>,
     /// The link drops everything between these instants.
     pub outages: Vec<(u64, u64)>,
     /// The application has nothing to send between these instants.
@@ -63,6 +67,7 @@ impl Scenario {
             clock_offset_us: 12_345_678,
             ms_timestamps: false,
             cross: Vec::new(),
+            floors: Vec::new(),
             outages: Vec::new(),
             stalls: Vec::new(),
             owd_step: None,
@@ -151,6 +156,9 @@ pub fn run(sc: &Scenario, mut ctl: AnyController, signal: Signal) -> Vec<(Ev, St
     let mut rto_armed = false;
     let mut idle_since: Option<u64> = None;
     let mut tick_at: Option<u64> = None;
+    // pacing (a controller that asks for it: LEDBAT++ yielding to a competitor)
+    let mut next_pace = 0u64;
+    let mut pace_wake: Option<u64> = None;
     // receiver
     let mut rcv_next = 0u64;
     let mut rcv_ooo: BTreeMap<u64, u64> = BTreeMap::new();
@@ -194,6 +202,17 @@ pub fn run(sc: &Scenario, mut ctl: AnyController, signal: Signal) -> Vec<(Ev, St
                     queue.push_back(last_dep);
                 }
                 cross_next[i] += gap;
+            }
+        }
+        for &(a, b, n) in &sc.floors {
+            if now >= a && now < b && !outage(now) {
+                while queue.front().is_some_and(|&d| d <= now) {
+                    queue.pop_front();
+                }
+                while queue.len() < n.min(sc.buffer_pkts) {
+                    last_dep = last_dep.max(now) + tx;
+                    queue.push_back(last_dep);
+                }
             }
         }
         match kind {
@@ -373,6 +392,17 @@ pub fn run(sc: &Scenario, mut ctl: AnyController, signal: Signal) -> Vec<(Ev, St
                 || (in_flight > 0 && in_flight + mss > ctl.window())
             {
                 break;
+            }
+            let pacing = ctl.pacing_rate();
+            if pacing.is_some() && now < next_pace {
+                if pace_wake.is_none_or(|w| w <= now || w > next_pace) {
+                    pace_wake = Some(next_pace);
+                    push(&mut heap, next_pace, Kind::Wake);
+                }
+                break;
+            }
+            if let Some(r) = pacing {
+                next_pace = now + mss * 1_000_000_000 / r.max(1);
             }
             let (seq, retx) = match retx_queue.pop_front() {
                 Some(s) => (s, true),

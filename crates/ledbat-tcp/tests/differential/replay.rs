@@ -54,12 +54,21 @@ pub struct Step {
     pub cwnd: f64,
     /// Whole bytes (`Controller::window`).
     pub window: u64,
-    /// 0 slow start, 1 avoidance, 2 slowdown, 3 ramp, 4 TCP-LP inference.
+    /// 0 slow start, 1 avoidance, 2 slowdown, 3 ramp, 4 TCP-LP inference, 5 yielding to a
+    /// competitor, 6 yielding and probing.
     pub phase: u32,
     pub qd: Option<u64>,
     pub slowdowns: u64,
     pub next_tick: Option<u64>,
     pub base: Option<u64>,
+    /// The competitor detection (0 with it off): its stage in avoidance (0 watching,
+    /// 1 suspect, 2 push test, 3 quiet), detections, tests, the path's rate (bytes/s, the
+    /// core's `f64`) and the pacing rate while yielding.
+    pub stage: u32,
+    pub detections: u64,
+    pub tests: u64,
+    pub path_rate: f64,
+    pub pacing: Option<u64>,
 }
 
 /// Runs the replay tool on `events` and returns its state after each one.
@@ -107,7 +116,7 @@ pub fn replay_lines(params: &LbParams, mss: u32, body: &str) -> Vec<String> {
 /// One state line of the replay tool.
 pub fn parse_step(line: &str) -> Step {
     let f: Vec<&str> = line.split(' ').collect();
-    assert_eq!(f.len(), 7, "replay line `{line}`");
+    assert_eq!(f.len(), 12, "replay line `{line}`");
     let opt = |s: &str| (s != "-").then(|| s.parse::<u64>().expect("number"));
     let q32: u64 = f[0].parse().expect("cwnd");
     Step {
@@ -118,27 +127,44 @@ pub fn parse_step(line: &str) -> Step {
         slowdowns: f[4].parse().expect("slowdowns"),
         next_tick: opt(f[5]),
         base: opt(f[6]),
+        stage: f[7].parse().expect("stage"),
+        detections: f[8].parse().expect("detections"),
+        tests: f[9].parse().expect("tests"),
+        path_rate: f[10].parse::<u64>().expect("path rate") as f64,
+        pacing: opt(f[11]),
     }
 }
 
 /// The core's state in the replay tool's terms.
 pub fn snapshot(c: &AnyController) -> Step {
     let m = c.metrics();
+    let mut comp = (0, 0, 0.0);
     let (cwnd, slowdowns) = match c {
         AnyController::Ledbat(x) => (x.state().cwnd, 0),
         AnyController::LinearMin(x) => (x.state().cwnd, 0),
         AnyController::Md(x) => (x.state().cwnd, 0),
         AnyController::MdVar(x) => (x.state().cwnd, 0),
-        AnyController::LedbatPp(x) | AnyController::Scavenger(x) => (x.state().cwnd, x.slowdowns()),
+        AnyController::LedbatPp(x) | AnyController::Scavenger(x) => {
+            let d = x.competitor();
+            if d.enabled() {
+                comp = (d.detections(), d.tests(), d.path_rate());
+            }
+            (x.state().cwnd, x.slowdowns())
+        }
         AnyController::TcpLp(x) => (x.reno().cwnd, 0),
         other => panic!("{} has no kernel build", other.name()),
     };
-    let phase = match m.state {
-        "slow-start" => 0,
-        "avoidance" => 1,
-        "slowdown" => 2,
-        "slowdown-ramp" => 3,
-        "inference" => 4,
+    let (phase, stage) = match m.state {
+        "slow-start" => (0, 0),
+        "avoidance" => (1, 0),
+        "avoidance-suspect" => (1, 1),
+        "avoidance-push-test" => (1, 2),
+        "avoidance-quiet" => (1, 3),
+        "slowdown" => (2, 0),
+        "slowdown-ramp" => (3, 0),
+        "inference" => (4, 0),
+        "yield" => (5, 0),
+        "yield-probe" => (6, 0),
         other => panic!("unknown phase {other}"),
     };
     let lp = matches!(c, AnyController::TcpLp(_));
@@ -158,5 +184,10 @@ pub fn snapshot(c: &AnyController) -> Step {
         } else {
             m.base_delay.map(|d| d.as_nanos())
         },
+        stage,
+        detections: comp.0,
+        tests: comp.1,
+        path_rate: comp.2,
+        pacing: c.pacing_rate(),
     }
 }
