@@ -280,6 +280,7 @@ pub(super) fn row_claims() -> Vec<Claim> {
                 paper: (5.0, 400.0),
                 left_out: "",
             }),
+            explanation: "Read at every initial gain, our farthest per-gain mean, {=s000-dynamic-cbr-queue-delay}, lies above the paper's band, while without UDP the same extreme lies inside it (s000-dynamic-queue-delay). The delay here is the bottleneck's, over every packet, the CBR's included; which part of the run lifts it above TARGET with the CBR present (the CBR's constant arrivals on top of LEDBAT's queue, or the dynamic gain's reading of the shared queue) is not established.",
             form: Form::Value,
             null: Null::scenarios(
                 "NewReno in LEDBAT's place beside the CBR: a loss-based window fills the \
@@ -342,6 +343,7 @@ pub(super) fn row_claims() -> Vec<Claim> {
                 paper: (5.0, 400.0),
                 left_out: "",
             }),
+            explanation: "Read at every initial gain, our farthest per-gain sd, {=s000-dynamic-cbr-queue-delay-sd}, lies above the paper's band, while without UDP ours lies below it (s000-dynamic-queue-delay-sd); both stay far below the fixed gain's 35 ms. The delay here is the bottleneck's, over every packet, the CBR's included; what widens its spread with the CBR present is not established.",
             form: Form::Value,
             null: Null::scenarios(
                 "NewReno in LEDBAT's place beside the CBR: a loss-based window saws over the \
