@@ -899,7 +899,6 @@ pub(super) fn claims() -> Vec<Claim> {
                 "DropTail in place of each AQM: the scavengers' delay signals work and they yield",
                 aqm_scavenger_runs([DROPTAIL, DROPTAIL]),
             ),
-            siblings: relations::AQM_RESETS_ALL,
             thresholds: conventions::T_EVEN_SPLIT,
             ..Claim::base("s003-aqm-resets-every-scavenger")
         },
@@ -926,7 +925,6 @@ pub(super) fn claims() -> Vec<Claim> {
                 under its target and it competes",
                 aqm_scavenger_runs([RED]),
             ),
-            siblings: relations::DROPTAIL_KEEPS_ALL,
             thresholds: conventions::T_CLEAR_MAJORITY,
             ..Claim::base("s003-droptail-keeps-every-scavenger-low")
         },

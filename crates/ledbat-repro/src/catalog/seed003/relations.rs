@@ -875,60 +875,6 @@ pub(in crate::catalog) const FLUID_QUEUE: &[Sibling] = &[Independent {
     why: "the queue is set by the sum of the windows, the index by their split",
 }];
 
-/// A share farthest from one half within `(lo, hi)` puts every run's share within the same
-/// distance of one half.
-fn within_distance_of_half((lo, hi): (f64, f64)) -> (f64, f64) {
-    let d = (lo - 0.5).abs().max((hi - 0.5).abs());
-    (0.5 - d, 0.5 + d)
-}
-
-/// A smallest share of at least `lo` puts each run's share at `lo` or above.
-fn at_least_lowest((lo, _): (f64, f64)) -> (f64, f64) {
-    (lo, 1.0)
-}
-
-/// `s003-aqm-resets-every-scavenger`.
-pub(in crate::catalog) const AQM_RESETS_ALL: &[Sibling] = &[
-    Implies {
-        other: "s003-red-removes-priority",
-        map: within_distance_of_half,
-        why: "LEDBAT behind RED is one of the six runs, the very instance of the other claim: \
-              its TCP share lies no farther from one half than the farthest of the six, so a \
-              value in [0.4, 0.6] here puts the other's in [0.4, 0.6]",
-    },
-    Independent {
-        other: "s003-red-queue",
-        why: "RED's thresholds set the mean queue; how the early drops split the bytes between \
-              NewReno and the scavenger is not fixed by that level",
-    },
-    Independent {
-        other: "s003-red-utilisation-cost",
-        why: "the utilisation is the sum of the rates, the TCP share their split: an even \
-              split may fill the link or leave it idle",
-    },
-];
-
-/// `s003-droptail-keeps-every-scavenger-low`.
-pub(in crate::catalog) const DROPTAIL_KEEPS_ALL: &[Sibling] = &[
-    Implies {
-        other: "s003-droptail-ledbat-low-priority",
-        map: at_least_lowest,
-        why: "LEDBAT behind DropTail is one of the three runs, the very instance of the other \
-              claim: the smallest TCP share bounds it from below, so at least 0.9 here puts \
-              the other's at 0.9 or above",
-    },
-    Independent {
-        other: "s003-droptail-queue",
-        why: "the queueing delay is set by the sum of the windows against the 600-ms buffer, \
-              TCP's share by their split: NewReno fills the buffer whether the scavenger \
-              yields or not",
-    },
-    Independent {
-        other: "s003-red-utilisation-cost",
-        why: "the utilisation is the sum of the rates, the TCP share their split",
-    },
-];
-
 // ------------------------------------------------ Figs. 4.1, 4.5: chapter 4
 
 /// `s003-latecomer-gap10-b40-first-floor`.

@@ -99,6 +99,60 @@ pub(super) fn claims() -> Vec<Claim> {
         },
         Claim {
             figure: "Fig. 4.5(a), section 4.6.1",
+            statement: "Against TCP the fairness index goes to 1/N, 0.5 for fLEDBAT and one \
+                TCP flow, for every zeta above 1e-3.",
+            paper_value: "F → 1/N = 0.5",
+            unit: "Jain index",
+            metric: "highest long-term Jain index of fLEDBAT and one NewReno over zeta = 1e-3, \
+                1e-2, 0.1, 1, 10 (chunk mode)",
+            scenarios: zeta_sweep("seed003/chunks-fledbat-tcp.toml", &ZETA_TCP),
+            extract: |r| {
+                r[1..]
+                    .iter()
+                    .map(|x| jain_long(x))
+                    .try_fold(0.0, |m: f64, v| v.map(|v| m.max(v)))
+            },
+            tolerance: Near {
+                value: 0.5,
+                tol: 0.1,
+            },
+            direction: AtMost { bound: 0.9 },
+            tolerance_note: "1/N for N = 2 ±20 % (two flows' index is at least 1/2, so the band \
+                reads at most 0.6: one flow near starved) at every zeta; direction: below the \
+                catalog's 0.9 for fair at every zeta",
+            explanation: "The index reads the same runs as s003-fledbat-vs-tcp-low-priority \
+                ({=s003-fledbat-vs-tcp-low-priority}), whose explanation gives the cause: \
+                where fLEDBAT keeps a large share at the small zetas the two flows share nearly \
+                evenly and the index is far from 1/N.",
+            sweep: Some(crate::catalog::SweepRange { key: "flow.0.cc.zeta", paper: (0.0001, 10.0), left_out: "" }),
+            form: Form::Value,
+            null: Null::scenarios(
+                "fLEDBAT replaced by NewReno: two TCP flows share the link fairly",
+                fledbat_tcp_as_newreno(),
+            ),
+            siblings: &[
+                crate::catalog::Sibling::Independent {
+                    other: "s003-fledbat-vs-tcp-low-priority",
+                    why: "two flows' index is symmetric in them: at most 0.6 puts fLEDBAT's \
+                          share under 0.09 or above 0.91, which bounds the share claim's value \
+                          on neither side; that claim's band (at most 0.1) bounds this index \
+                          only by 0.61, outside this band",
+                },
+                crate::catalog::Sibling::Independent {
+                    other: "s003-fledbat-vs-tcp-efficient",
+                    why: "the index is the split of the two rates, the efficiency their sum",
+                },
+                crate::catalog::Sibling::Independent {
+                    other: "s003-fledbat-vs-tcp-tiny-zeta-aggressive",
+                    why: "the order reads fLEDBAT's share at 1e-4 against the others; the index \
+                          over 1e-3 .. 10 is symmetric in the two flows and leaves out 1e-4",
+                },
+            ],
+            thresholds: crate::catalog::seed003::conventions::T_FAIR,
+            ..Claim::base("s003-fledbat-vs-tcp-fairness-one-over-n")
+        },
+        Claim {
+            figure: "Fig. 4.5(a), section 4.6.1",
             statement: "Only for zeta below 1e-3 does fLEDBAT lose its low priority against TCP.",
             paper_value: "higher share only at zeta < 1e-3",
             unit: "share difference",
@@ -256,6 +310,32 @@ pub(super) fn claims() -> Vec<Claim> {
             ..Claim::base("s003-fledbat-vs-ledbat-never-fair")
         },
         Claim {
+            figure: "Fig. 4.5(b), section 4.6.2",
+            statement: "When LEDBAT starts first and saturates the bottleneck, a fLEDBAT \
+                latecomer with a small zeta measures an incorrect base delay and, as LEDBAT \
+                decreases only linearly, never corrects it: it can starve the LEDBAT flow.",
+            paper_value: "LEDBAT starved",
+            unit: "share",
+            metric: "LEDBAT's largest share of the throughput at zeta = 1e-4 and 1e-3 (chunk \
+                mode), LEDBAT starting at 0 s and fLEDBAT at 10 s",
+            scenarios: latecomer_fledbat(&[1e-4, 1e-3], false),
+            extract: |r| Ok(share(r[0], "ledbat")?.max(share(r[1], "ledbat")?)),
+            tolerance: AtMost { bound: 0.1 },
+            direction: AtMost { bound: 0.5 },
+            tolerance_note: "starved = at most 10 % (as s003-fledbat-vs-tcp-low-priority's ≈ 0 \
+                %), at both small zetas; direction: less than half",
+            explanation: "",
+            form: Form::Value,
+            null: Null::scenarios(
+                "the first-comer decreases multiplicatively: LEDBAT replaced by a fLEDBAT with \
+                zeta = 0.1 (the zone of Fig. 4.5(c)), whose decrease lets the latecomer measure \
+                the base delay again, as the thesis says it otherwise does",
+                latecomer_fledbat(&[1e-4, 1e-3], true),
+            ),
+            thresholds: crate::catalog::seed003::conventions::T_MOST,
+            ..Claim::base("s003-fledbat-latecomer-starves-ledbat")
+        },
+        Claim {
             figure: "Fig. 4.6, section 4.6.4",
             statement: "For N = 2..10 fLEDBAT flows some zeta in {0.01, 0.1, 0.2, 0.5} keeps them \
                 fair.",
@@ -299,4 +379,29 @@ pub(super) fn claims() -> Vec<Claim> {
             ..Claim::base("s003-fledbat-n-flows-fair")
         },
     ]
+}
+
+/// Fig. 4.5(b)'s file with fixed starts: LEDBAT (flow 1) at 0 s, the fLEDBAT latecomer
+/// (flow 0) at 10 s, for each zeta of `zetas`; with `md_first`, flow 1 is a fLEDBAT with
+/// zeta = 0.1 in LEDBAT's place (its name, "ledbat", kept).
+fn latecomer_fledbat(zetas: &[f64], md_first: bool) -> Vec<ScenarioRef> {
+    zetas
+        .iter()
+        .map(|z| {
+            let mut set = vec![
+                format!("flow.0.cc.zeta={z}"),
+                "flow.0.start=10s".to_string(),
+                "flow.0.start_jitter=0s".to_string(),
+                "flow.1.start_jitter=0s".to_string(),
+            ];
+            if md_first {
+                set.push(
+                    "flow.1.cc={ name = \"fledbat\", target = \"25ms\", alpha = 1.0, zeta = 0.1, \
+                     min_cwnd = 1.0, allowed_increase = 1000.0 }"
+                        .to_string(),
+                );
+            }
+            ScenarioRef::with("seed003/chunks-fledbat-ledbat.toml", &set)
+        })
+        .collect()
 }
