@@ -951,7 +951,9 @@ const SCAVENGERS: [&str; 3] = [
 ];
 
 /// Each queue of `queues`, each scavenger of [`SCAVENGERS`] (queue-major).
-fn aqm_scavenger_runs<const N: usize>(queues: [(&'static str, &'static str); N]) -> Vec<ScenarioRef> {
+fn aqm_scavenger_runs<const N: usize>(
+    queues: [(&'static str, &'static str); N],
+) -> Vec<ScenarioRef> {
     queues
         .iter()
         .flat_map(|&(file, queue)| {
@@ -965,9 +967,13 @@ fn aqm_scavenger_runs<const N: usize>(queues: [(&'static str, &'static str); N])
 
 /// Of the runs' TCP shares, the one farthest from one half.
 fn farthest_from_half(r: &[&ledbat_sim::RunResult]) -> f64 {
-    r.iter()
-        .map(|x| x.aggregate.tcp_share)
-        .fold(0.5, |m, x| if (x - 0.5).abs() > (m - 0.5).abs() { x } else { m })
+    r.iter().map(|x| x.aggregate.tcp_share).fold(0.5, |m, x| {
+        if (x - 0.5).abs() > (m - 0.5).abs() {
+            x
+        } else {
+            m
+        }
+    })
 }
 
 /// Time-averaged queue of the first scenario's bottleneck in ms, for 1500-byte packets at

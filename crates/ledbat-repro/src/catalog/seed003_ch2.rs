@@ -115,9 +115,13 @@ fn farthest_or_lowest(v: &[f64], centre: f64, floor: f64) -> f64 {
     if lowest <= floor {
         return lowest;
     }
-    v.iter()
-        .copied()
-        .fold(centre, |m, x| if (x - centre).abs() > (m - centre).abs() { x } else { m })
+    v.iter().copied().fold(centre, |m, x| {
+        if (x - centre).abs() > (m - centre).abs() {
+            x
+        } else {
+            m
+        }
+    })
 }
 
 fn eff(r: &RunResult) -> f64 {
@@ -160,7 +164,9 @@ fn rtx_percent(r: &RunResult) -> Result<f64, String> {
         .flows
         .iter()
         .filter(|f| f.controller == "newreno")
-        .fold((0u64, 0u64), |(a, b), f| (a + f.retransmits, b + f.sent_packets));
+        .fold((0u64, 0u64), |(a, b), f| {
+            (a + f.retransmits, b + f.sent_packets)
+        });
     if sent == 0 {
         return Err(format!("{}: no TCP packet sent", r.scenario));
     }
@@ -183,17 +189,50 @@ const RTX_VS_BYTES: &str = "a retransmission percentage counts the TCP flows' lo
     other claim delivered bytes (their sum, split or index): a flow may lose often and still \
     take its share, or lose nothing and be capped by its window";
 const RTX_SIBLINGS: &[Sibling] = &[
-    Independent { other: "s003-tab21-four-tcpw-efficiency", why: RTX_VS_BYTES },
-    Independent { other: "s003-tab21-ledbat-above-tcpw", why: RTX_VS_BYTES },
-    Independent { other: "s003-tab21-tcpw-mix-efficiency", why: RTX_VS_BYTES },
-    Independent { other: "s003-tab21-ledbat-starved-by-tcpl", why: RTX_VS_BYTES },
-    Independent { other: "s003-tab21-tcpl-efficiency", why: RTX_VS_BYTES },
-    Independent { other: "s003-tab21-four-ledbat-fair", why: RTX_VS_BYTES },
-    Independent { other: "s003-tab21-flavour-ranking", why: RTX_VS_BYTES },
-    Independent { other: "s003-tab21-four-tcp-fair", why: RTX_VS_BYTES },
-    Independent { other: "s003-tab21-four-ledbat-efficiency", why: RTX_VS_BYTES },
-    Independent { other: "s003-tab21-tcpw-mix-fairness", why: RTX_VS_BYTES },
-    Independent { other: "s003-tab21-tcpl-mix-fairness", why: RTX_VS_BYTES },
+    Independent {
+        other: "s003-tab21-four-tcpw-efficiency",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-ledbat-above-tcpw",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-tcpw-mix-efficiency",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-ledbat-starved-by-tcpl",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-tcpl-efficiency",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-four-ledbat-fair",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-flavour-ranking",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-four-tcp-fair",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-four-ledbat-efficiency",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-tcpw-mix-fairness",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-tcpl-mix-fairness",
+        why: RTX_VS_BYTES,
+    },
 ];
 
 const OTHER_ROWS: &str = "the two read different rows of the table (no run is read by both), \
