@@ -83,6 +83,8 @@ const BY_UNIT: &[(&str, f64, f64)] = &[
     ("packets above C tau", f64::NEG_INFINITY, f64::INFINITY),
     // a time in units of the thesis's 20 s
     ("x 20 s", 0.0, f64::INFINITY),
+    // a time in units of the thesis's 25 s (Fig. 4.1(a)'s loss)
+    ("x 25 s", 0.0, f64::INFINITY),
     // the slowest of the slots' rates over their mean: at most 1
     ("slowest slot / mean slot", 0.0, 1.0),
     ("points", -100.0, 100.0),
@@ -162,6 +164,24 @@ const BY_CLAIM: &[(&str, f64, f64, &str)] = &[
 
 /// Sibling pairs whose tolerance bands may overlap: (claim, claim, why).
 const SIBLINGS_APART: &[(&str, &str, &str)] = &[
+    (
+        "s003-tab21-tcpw-mix-fairness",
+        "s003-tab21-tcp-retransmissions",
+        "different quantities in one unit: the share of mixes whose Jain index matches the \
+         table's, and the share of runs whose retransmission percentage does",
+    ),
+    (
+        "s003-tab21-tcpl-mix-fairness",
+        "s003-tab21-tcp-retransmissions",
+        "different quantities in one unit: the share of mixes whose Jain index matches the \
+         table's, and the share of runs whose retransmission percentage does",
+    ),
+    (
+        "s003-fledbat-vs-ledbat-small-zeta",
+        "s003-fledbat-latecomer-starves-ledbat",
+        "different runs of one file: random starts in [0, 10] s, and LEDBAT first with the \
+         fLEDBAT latecomer 10 s later; both statements bound LEDBAT's share from above",
+    ),
     (
         "s003-fledbat-n-flows-fair",
         "s003-fledbat-n5-any-zone-zeta-fair",

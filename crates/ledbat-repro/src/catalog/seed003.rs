@@ -863,7 +863,117 @@ pub(super) fn claims() -> Vec<Claim> {
             thresholds: conventions::T_EVEN_SPLIT,
             ..Claim::base("s003-red-removes-priority")
         },
+        Claim {
+            id: "s003-aqm-resets-every-scavenger",
+            paper: PAPER,
+            figure: "Section 7.2 (Fig. 7.1 generalised)",
+            statement: "Current scavenging protocols keep their low priority only behind a \
+                DropTail buffer: behind an AQM (RED, CoDel) LEDBAT, TCP-LP and NICE each get a \
+                share comparable to NewReno's.",
+            paper_value: "TCP% ≈ 50 % behind an AQM",
+            unit: "TCP share",
+            metric: "NewReno's share of throughput in the six runs of Fig. 7.1's setup with RED \
+                or CoDel and LEDBAT, TCP-LP or NICE as the five scavenger flows: the share \
+                farthest from one half (every run lies within that distance of it)",
+            scenarios: aqm_scavenger_runs(AQMS),
+            extract: |r| Ok(farthest_from_half(r)),
+            tolerance: Near { value: 0.5, tol: 0.1 },
+            direction: Between { lo: 0.25, hi: 0.75 },
+            tolerance_note: "comparable shares, as s003-red-removes-priority (TCP 50 % ±20 %), in \
+                every run; direction: near even in every run, neither side past 1 : 3",
+            explanation: "The thesis ran LEDBAT behind RED only (Fig. 7.1); the claim runs its \
+                sentence on the scavengers and AQMs the simulator has. TCP-LP and NICE infer \
+                congestion from a delay threshold set between the smallest and largest delay \
+                they have seen, not from a fixed target, so an AQM's short queue need not hide \
+                their signal as it hides LEDBAT's 25-ms target. So it is here: NICE loses its \
+                priority behind both AQMs, but TCP-LP keeps most of the link for NewReno behind \
+                CoDel (seed 1, `ledbat sim scenarios/seed003/aqm-droptail.toml --set \
+                'topology.queue={ kind = \"codel\", packets = 500 }' --set 'flow.1.cc={ name = \
+                \"tcp-lp\" }' --set duration=60s`: NewReno's share 0.86) and part of it behind \
+                RED; the value, {=s003-aqm-resets-every-scavenger}, is that run's. The thesis's \
+                sentence generalises from LEDBAT, the one scavenger it ran behind an AQM \
+                (s003-red-removes-priority).",
+            hinge: Some(super::Hinge { choice: "RED's parameters: the simulator's classic set (min_th 5, max_th 15 packets, w_q 0.002, packet mode, Floyd-Jacobson spacing; ns-2's values before 2002) instead of ns-2.35's defaults with automatic configuration", alt: &["topology.queue.preset=\"classic\""], files: &["seed003/aqm-red.toml"], unstated: true }),
+            form: Form::Value,
+            null: Null::scenarios(
+                "DropTail in place of each AQM: the scavengers' delay signals work and they yield",
+                aqm_scavenger_runs([DROPTAIL, DROPTAIL]),
+            ),
+            thresholds: conventions::T_EVEN_SPLIT,
+            ..Claim::base("s003-aqm-resets-every-scavenger")
+        },
+        Claim {
+            id: "s003-droptail-keeps-every-scavenger-low",
+            paper: PAPER,
+            figure: "Section 7.2 (Fig. 7.1 generalised)",
+            statement: "Behind a DropTail buffer current scavenging protocols (LEDBAT, TCP-LP, \
+                NICE) realise a low-priority service beside NewReno.",
+            paper_value: "LBE behind DropTail",
+            unit: "TCP share",
+            metric: "NewReno's smallest share of throughput over Fig. 7.1's DropTail setup with \
+                LEDBAT, TCP-LP or NICE as the five scavenger flows",
+            scenarios: aqm_scavenger_runs([DROPTAIL]),
+            extract: |r| Ok(r.iter().map(|x| x.aggregate.tcp_share).fold(f64::INFINITY, f64::min)),
+            tolerance: AtLeast { bound: 0.9 },
+            direction: AtLeast { bound: 0.6 },
+            tolerance_note: "low priority = TCP ≥ 90 % (5 of 10 flows), as \
+                s003-droptail-ledbat-low-priority, for each scavenger",
+            explanation: "",
+            form: Form::Value,
+            null: Null::scenarios(
+                "RED (ns-2's defaults) in place of DropTail: LEDBAT's delay signal is hidden \
+                under its target and it competes",
+                aqm_scavenger_runs([RED]),
+            ),
+            thresholds: conventions::T_CLEAR_MAJORITY,
+            ..Claim::base("s003-droptail-keeps-every-scavenger-low")
+        },
     ]
+}
+
+/// Fig. 7.1's queues as overrides of `seed003/aqm-droptail.toml` (RED is `aqm-red.toml`'s,
+/// so that LEDBAT behind RED is the very instance of `s003-red-removes-priority`).
+const DROPTAIL: (&str, &str) = ("seed003/aqm-droptail.toml", "");
+const RED: (&str, &str) = ("seed003/aqm-red.toml", "");
+const CODEL: (&str, &str) = (
+    "seed003/aqm-droptail.toml",
+    "topology.queue={ kind = \"codel\", packets = 500 }",
+);
+/// The AQMs the simulator has (RFC 8289's CoDel with its defaults, target 5 ms).
+const AQMS: [(&str, &str); 2] = [RED, CODEL];
+
+/// The five scavenger flows of Fig. 7.1's files as LEDBAT (as the files have them), TCP-LP
+/// or NICE (their default configurations).
+const SCAVENGERS: [&str; 3] = [
+    "",
+    "flow.1.cc={ name = \"tcp-lp\" }",
+    "flow.1.cc={ name = \"nice\" }",
+];
+
+/// Each queue of `queues`, each scavenger of [`SCAVENGERS`] (queue-major).
+fn aqm_scavenger_runs<const N: usize>(
+    queues: [(&'static str, &'static str); N],
+) -> Vec<ScenarioRef> {
+    queues
+        .iter()
+        .flat_map(|&(file, queue)| {
+            SCAVENGERS.iter().map(move |cc| {
+                let set: Vec<&str> = [queue, cc].into_iter().filter(|s| !s.is_empty()).collect();
+                ScenarioRef::with(file, &set)
+            })
+        })
+        .collect()
+}
+
+/// Of the runs' TCP shares, the one farthest from one half.
+fn farthest_from_half(r: &[&ledbat_sim::RunResult]) -> f64 {
+    r.iter().map(|x| x.aggregate.tcp_share).fold(0.5, |m, x| {
+        if (x - 0.5).abs() > (m - 0.5).abs() {
+            x
+        } else {
+            m
+        }
+    })
 }
 
 /// Time-averaged queue of the first scenario's bottleneck in ms, for 1500-byte packets at

@@ -77,6 +77,53 @@ fn per_flow(r: &RunResult, ctrl: &str) -> Result<f64, String> {
     Ok(mean(&x))
 }
 
+/// The largest share of the link (throughput / capacity) of any one flow of controller
+/// `ctrl` (each flow, not their mean).
+fn largest_flow(r: &RunResult, ctrl: &str) -> Result<f64, String> {
+    r.flows
+        .iter()
+        .filter(|f| f.controller == ctrl)
+        .map(|f| f.throughput_bps / r.capacity_bps)
+        .reduce(f64::max)
+        .ok_or_else(|| format!("{}: no {ctrl} flow", r.scenario))
+}
+
+/// The smallest share of the link of any one flow of controller `ctrl`.
+fn smallest_flow(r: &RunResult, ctrl: &str) -> Result<f64, String> {
+    r.flows
+        .iter()
+        .filter(|f| f.controller == ctrl)
+        .map(|f| f.throughput_bps / r.capacity_bps)
+        .reduce(f64::min)
+        .ok_or_else(|| format!("{}: no {ctrl} flow", r.scenario))
+}
+
+/// Of the Windows-like mixes (k = 1, 2, 3 TCP flows), the ratio of the smallest LEDBAT flow's
+/// share to the largest TCP flow's share that lies farthest from `centre` (so all three lie
+/// within a band symmetric around `centre` exactly when this one does), or the smallest
+/// ratio when one is at most 1 (so the value is above 1 exactly when every mix's is).
+fn tcpw_ratio_farthest(r: &[&RunResult], centre: f64) -> Result<f64, String> {
+    let v: Vec<f64> = (0..3)
+        .map(|k| Ok(smallest_flow(r[k], "ledbat")? / largest_flow(r[k], "newreno")?))
+        .collect::<Result<_, String>>()?;
+    Ok(farthest_or_lowest(&v, centre, 1.0))
+}
+
+/// The value of `v` farthest from `centre`, or the smallest when one is at most `floor`.
+fn farthest_or_lowest(v: &[f64], centre: f64, floor: f64) -> f64 {
+    let lowest = v.iter().copied().fold(f64::INFINITY, f64::min);
+    if lowest <= floor {
+        return lowest;
+    }
+    v.iter().copied().fold(centre, |m, x| {
+        if (x - centre).abs() > (m - centre).abs() {
+            x
+        } else {
+            m
+        }
+    })
+}
+
 fn eff(r: &RunResult) -> f64 {
     r.aggregate.efficiency
 }
@@ -104,6 +151,89 @@ fn mixes_within_table(r: &[&RunResult], first: usize, table: [f64; 3]) -> Result
     }
     Ok(f64::from(hits) / 3.0)
 }
+
+/// Table 2.1's TCP retransmission percentages (RTX%) and the rows of `rows()` they belong
+/// to: four Windows-like flows (5e-4), four Linux-like (0.06), three Linux-like beside one
+/// LEDBAT (0.14), two beside two (4e-3); the table gives none for the other mixes.
+const RTX_TABLE: [(usize, f64); 4] = [(W4, 5e-4), (L4, 0.06), (L1 + 2, 0.14), (L1 + 1, 4e-3)];
+
+/// The TCP flows' retransmitted packets over their sent packets, in per cent (netstat's
+/// retransmission percentage, which the thesis read on its Linux hosts).
+fn rtx_percent(r: &RunResult) -> Result<f64, String> {
+    let (rtx, sent) = r
+        .flows
+        .iter()
+        .filter(|f| f.controller == "newreno")
+        .fold((0u64, 0u64), |(a, b), f| {
+            (a + f.retransmits, b + f.sent_packets)
+        });
+    if sent == 0 {
+        return Err(format!("{}: no TCP packet sent", r.scenario));
+    }
+    Ok(100.0 * rtx as f64 / sent as f64)
+}
+
+/// The share of [`RTX_TABLE`]'s four runs whose RTX% lies within ±20 % of the table's.
+fn rtx_within_table(r: &[&RunResult]) -> Result<f64, String> {
+    let mut hits = 0;
+    for (row, want) in RTX_TABLE {
+        if (rtx_percent(r[row])? / want - 1.0).abs() <= 0.2 {
+            hits += 1;
+        }
+    }
+    Ok(f64::from(hits) / RTX_TABLE.len() as f64)
+}
+
+/// Why the retransmission claim bounds none of the other Table 2.1 claims.
+const RTX_VS_BYTES: &str = "a retransmission percentage counts the TCP flows' losses, the \
+    other claim delivered bytes (their sum, split or index): a flow may lose often and still \
+    take its share, or lose nothing and be capped by its window";
+const RTX_SIBLINGS: &[Sibling] = &[
+    Independent {
+        other: "s003-tab21-four-tcpw-efficiency",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-ledbat-above-tcpw",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-tcpw-mix-efficiency",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-ledbat-starved-by-tcpl",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-tcpl-efficiency",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-four-ledbat-fair",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-flavour-ranking",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-four-tcp-fair",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-four-ledbat-efficiency",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-tcpw-mix-fairness",
+        why: RTX_VS_BYTES,
+    },
+    Independent {
+        other: "s003-tab21-tcpl-mix-fairness",
+        why: RTX_VS_BYTES,
+    },
+];
 
 const OTHER_ROWS: &str = "the two read different rows of the table (no run is read by both), \
     so neither constrains the other";
@@ -308,21 +438,19 @@ pub(super) fn claims() -> Vec<Claim> {
                 flow's share (0.57 against 0.14, 0.40 against 0.10, 0.31 against 0.08).",
             paper_value: "≈ 4x",
             unit: "ratio",
-            metric: "mean over k = 1, 2, 3 TCP flows of (one LEDBAT flow's share / one TCP \
-                flow's share), Windows-like TCP",
+            metric: "per mix (k = 1, 2, 3 Windows-like TCP flows) the smallest LEDBAT flow's \
+                share over the largest TCP flow's; of the three, the one farthest from 4, or \
+                the smallest when one is at most 1 (every mix, every flow)",
             scenarios: rows(),
-            extract: |r| {
-                let v: Vec<f64> = (0..3)
-                    .map(|k| Ok(per_flow(r[k], "ledbat")? / per_flow(r[k], "newreno")?))
-                    .collect::<Result<_, String>>()?;
-                Ok(mean(&v))
-            },
+            extract: |r| tcpw_ratio_farthest(r, 4.0),
             tolerance: Near {
                 value: 4.0,
                 tol: 0.8,
             },
             direction: Above { bound: 1.0 },
-            tolerance_note: "the table's ratios 3.9-4.1 ±20 %; direction: LEDBAT above TCP",
+            tolerance_note: "the table's ratios 3.9-4.1 ±20 %, in every mix (the value is the \
+                mix farthest from 4); direction: each LEDBAT flow above each TCP flow in every \
+                mix",
             explanation:
                 "Ours: {=s003-tab21-ledbat-above-tcpw}. Each Windows-like TCP flow is capped by \
                 its 12-segment window at 1.89 Mb/s (12 x 1500 B per 76-ms RTT: 50 ms plus \
@@ -345,9 +473,12 @@ pub(super) fn claims() -> Vec<Claim> {
                 0.92-0.94.",
             paper_value: "η = 0.92-0.94",
             unit: "efficiency",
-            metric: "mean efficiency over k = 1, 2, 3 TCP flows, Windows-like TCP",
+            metric: "of the mixes with k = 1, 2, 3 Windows-like TCP flows, the efficiency \
+                farthest from 0.93, the middle of the table's range (so every mix lies in a \
+                band around 0.93 exactly when this one does; an efficiency is at most 1, so a \
+                mix under 0.85 is always the farthest)",
             scenarios: rows(),
-            extract: |r| Ok((eff(r[0]) + eff(r[1]) + eff(r[2])) / 3.0),
+            extract: |r| Ok(farthest_or_lowest(&[eff(r[0]), eff(r[1]), eff(r[2])], 0.93, 0.0)),
             tolerance: Between { lo: 0.9, hi: 0.96 },
             direction: AtLeast { bound: 0.85 },
             tolerance_note: "the table's 0.92-0.94 widened by 2 points either way, not ±20 %: \
@@ -371,11 +502,12 @@ pub(super) fn claims() -> Vec<Claim> {
                 link per flow).",
             paper_value: "0.00-0.05",
             unit: "share of the link",
-            metric: "largest per-flow LEDBAT share over k = 1, 2, 3 TCP flows, Linux-like TCP",
+            metric: "largest share of any one LEDBAT flow over the mixes with k = 1, 2, 3 \
+                Linux-like TCP flows (each flow, not their mean)",
             scenarios: rows(),
             extract: |r| {
                 (L1..L1 + 3)
-                    .map(|i| per_flow(r[i], "ledbat"))
+                    .map(|i| largest_flow(r[i], "ledbat"))
                     .try_fold(0.0, |m: f64, v| v.map(|v| m.max(v)))
             },
             tolerance: AtMost { bound: 0.05 },
@@ -451,21 +583,17 @@ pub(super) fn claims() -> Vec<Claim> {
                 slightly above Windows-like TCP and starved by Linux-like TCP.",
             paper_value: "above TCPW, below TCPL",
             unit: "share of the link",
-            metric: "mean per-flow LEDBAT share beside Windows-like TCP minus beside Linux-like \
-                TCP, over k = 1, 2, 3",
+            metric: "the smallest, over k = 1, 2, 3 TCP flows, of the mean per-flow LEDBAT \
+                share beside k Windows-like TCP flows minus beside k Linux-like ones (every mix)",
             scenarios: rows(),
             extract: |r| {
-                let w: Vec<f64> = (0..3)
-                    .map(|k| per_flow(r[k], "ledbat"))
-                    .collect::<Result<_, _>>()?;
-                let l: Vec<f64> = (L1..L1 + 3)
-                    .map(|k| per_flow(r[k], "ledbat"))
-                    .collect::<Result<_, _>>()?;
-                Ok(mean(&w) - mean(&l))
+                (0..3)
+                    .map(|k| Ok(per_flow(r[k], "ledbat")? - per_flow(r[L1 + k], "ledbat")?))
+                    .try_fold(f64::INFINITY, |m: f64, v: Result<f64, String>| v.map(|v| m.min(v)))
             },
             tolerance: super::ORDER_TOLERANCE,
             direction: super::ORDER_DIRECTION,
-            tolerance_note: "an order, decided in each seed: LEDBAT's share beside Windows-like TCP above its share beside Linux-like TCP (the other half of the sentence, LEDBAT above Windows-like TCP, is s003-tab21-ledbat-above-tcpw); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
+            tolerance_note: "an order, decided in each seed: LEDBAT's share beside Windows-like TCP above its share beside Linux-like TCP in every mix (the other half of the sentence, LEDBAT above Windows-like TCP, is s003-tab21-ledbat-above-tcpw); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Order { null: 0.0, above: true },
             null: Null::scenarios("the two TCP flavours swapped: LEDBAT beside Linux-like TCP counted as beside Windows-like", rows_as(SWAPPED)),
@@ -562,6 +690,39 @@ pub(super) fn claims() -> Vec<Claim> {
             siblings: TCPL_MIX_FAIR,
             thresholds: &[Threshold::Convention(&super::MOST)],
             ..Claim::base("s003-tab21-tcpl-mix-fairness")
+        },
+        Claim {
+            figure: "Table 2.1, section 2.3",
+            statement: "TCP's retransmission percentage is 5e-4 for four Windows-like flows, \
+                and 0.06, 0.14 and 4e-3 for four Linux-like flows and for three and two of \
+                them beside LEDBAT.",
+            paper_value: "RTX% = 5e-4, 0.06, 0.14, 4e-3",
+            unit: "fraction",
+            metric: "share of the table's four runs with an RTX% (the TCP flows' retransmitted \
+                over sent packets, in per cent) within ±20 % of the table's",
+            scenarios: rows(),
+            extract: rtx_within_table,
+            tolerance: AtLeast { bound: 1.0 },
+            direction: Above { bound: 0.5 },
+            tolerance_note: "each run's percentage within ±20 % of the table's (a value read from \
+                a table, the catalog's figure tolerance), all four of them; direction: most of \
+                the runs",
+            explanation: "None of the four matches (seed 1, `ledbat sim \
+                scenarios/seed003/table21.toml --seed 1` with each row's overrides, retransmits \
+                over sent packets of the NewReno flows): the four Windows-like flows never \
+                retransmit, and the Linux-like runs retransmit 2.2, 1.7 and 1.3 % with four, \
+                three and two TCP flows, falling as LEDBAT flows replace TCP flows, where the \
+                table's 0.06, 0.14 and 4e-3 rise and then fall. The column is headed 'RTX%'; \
+                read as fractions the table's values would be a hundred times larger, which \
+                ours do not match either. The thesis counted with netstat on its Linux hosts \
+                over the last minutes of each run; what its clients' losses were is not \
+                established beyond the table.",
+            hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
+            form: Form::Value,
+            null: Null::scenarios("the two TCP flavours swapped: each percentage read from the other flavour's run", rows_as(SWAPPED)),
+            siblings: RTX_SIBLINGS,
+            thresholds: &[Threshold::Convention(&super::MOST)],
+            ..Claim::base("s003-tab21-tcp-retransmissions")
         },
     ]
 }
