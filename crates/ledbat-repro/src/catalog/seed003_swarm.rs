@@ -26,10 +26,56 @@ mod buffer;
 mod queues;
 mod targets;
 
-use super::{Claim, Form, Null, ScenarioRef, Sibling, SweepRange};
+use super::{Claim, Convention, Form, Null, ScenarioRef, Sibling, SweepRange, Threshold};
 use crate::plot::{Plot, Series};
 use ledbat_sim::swarm::report::{ClassResult, SwarmResult};
 use ledbat_sim::RunResult;
+
+/// "Intermediate" on the position scale between two ends (0 at the one, 1 at the other): not
+/// past the far end.
+pub(in crate::catalog) const FAR_END: Convention = Convention {
+    name: "intermediate between two ends, on the position scale from the one (0) to the other \
+           (1): at most the far end, 1",
+    value: 1.0,
+    why: "a value between two ends lies between them: past 1 it is beyond the far end, which \
+          no reading of 'intermediate' allows (the near end, 0, is the form's null)",
+};
+
+/// "Affected" (differs), as a direction on the relative difference of two mean completion
+/// times: beyond 5 %.
+pub(in crate::catalog) const AFFECTED: Convention = Convention {
+    name: "affected (differs), as a direction on a relative difference of mean completion \
+           times: beyond 5 %",
+    value: 0.05,
+    why: "half the 10 % that 'alike' allows as its tolerance (s003-swarm-random-stay-homogeneous-\
+          alike): a difference under it is one two runs of one swarm show, past it the \
+          populations are told apart in the direction of 'affected'",
+};
+
+/// "Seconds" of queueing delay, as a direction: at least one second.
+pub(in crate::catalog) const SECONDS: Convention = Convention {
+    name: "seconds of queueing delay, as a direction: at least one second",
+    value: 1.0,
+    why: "a wait under a second is told in milliseconds; 'seconds' says the queue holds a \
+          second of data or more (the plural, two or more, is the tolerance)",
+};
+
+/// A value the thesis states ("about 20 %", "near the target", "settles to 630ms"), read as
+/// a ratio to it: within a factor of two either way (comparable in size).
+pub(super) const T_FACTOR_TWO: &[Threshold] = &[
+    Threshold::Convention(&super::seed003::conventions::FACTOR_TWO_LO),
+    Threshold::Convention(&super::seed003::conventions::FACTOR_TWO_HI),
+];
+
+/// The share of TCP uplink samples above 100 packets that section 5.2.1 reads off Fig. 5.2
+/// ("about 20% of the cases").
+const STATED_OVER_100: f64 = 0.2;
+
+/// Chapter 5's LEDBAT TARGET, ms (section 5.1; `scenarios/seed003/swarm.toml`).
+const CH5_TARGET_MS: f64 = 100.0;
+
+/// The T1 peers' mean delay section 5.2.2 states ("settles to 630ms"), ms.
+const STATED_T1_DELAY_MS: f64 = 630.0;
 
 const SWARM: &str = "seed003/swarm.toml";
 const TARGET: &str = "seed003/swarm-target.toml";
@@ -61,6 +107,29 @@ fn ch5_with(pop: Pop, behaviour: &str, extra: &[&str]) -> ScenarioRef {
 
 fn ch5(pop: Pop, behaviour: &str) -> ScenarioRef {
     ch5_with(pop, behaviour, &[])
+}
+
+/// The random-stay swarm of `pop` with one upload slot per peer (one regular unchoke, no
+/// optimistic one): no upload starts beside another on the same uplink.
+fn one_slot(pop: Pop) -> ScenarioRef {
+    ch5_with(
+        pop,
+        "random-stay",
+        &["swarm.choke.regular=1", "swarm.choke.optimistic=0"],
+    )
+}
+
+/// The 50-50 swarm with seed behaviour `behaviour` and TARGET 25 ms for both classes
+/// (section 5.1's footnote 1; class `tcp`'s target matters only where its roles are swapped).
+fn at_25ms(behaviour: &str) -> ScenarioRef {
+    ch5_with(
+        Pop::Mixed,
+        behaviour,
+        &[
+            "swarm.class.0.utp_cc.target=25ms",
+            "swarm.class.1.utp_cc.target=25ms",
+        ],
+    )
 }
 
 /// The three populations with one seed behaviour: all-TCP, all-LEDBAT, 50-50.
@@ -184,6 +253,36 @@ fn swarm_q(r: &RunResult) -> Result<f64, String> {
     need(sw(r)?.queue_mean_ms, "queue sample")
 }
 
+/// The `q` quantile of the 10-Hz sampled uplink queueing delay over the swarm's classes
+/// pooled, s (histogram bins of 1 ms, read at their lower edge).
+fn sampled_wait_quantile(r: &RunResult, q: f64) -> Result<f64, String> {
+    let mut pooled: Vec<u64> = Vec::new();
+    for c in &sw(r)?.classes {
+        if pooled.len() < c.queue_hist_ms.len() {
+            pooled.resize(c.queue_hist_ms.len(), 0);
+        }
+        for (p, n) in pooled.iter_mut().zip(&c.queue_hist_ms) {
+            *p += n;
+        }
+    }
+    hist_quantile(&pooled, q)
+        .map(|ms| ms as f64 / 1000.0)
+        .ok_or_else(|| format!("{}: no queue sample", r.scenario))
+}
+
+/// The smallest bin `k` of `hist` with at least a share `q` of the counts in bins up to `k`.
+fn hist_quantile(hist: &[u64], q: f64) -> Option<usize> {
+    let total: u64 = hist.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let mut seen = 0;
+    hist.iter().position(|&n| {
+        seen += n;
+        seen as f64 >= q * total as f64
+    })
+}
+
 /// Share of class `name`'s 10-Hz uplink samples with more than 100 packets waiting.
 fn over_100(r: &RunResult, name: &str) -> Result<f64, String> {
     need(class(r, name)?.queue_over_100_pkts, "queue sample")
@@ -299,4 +398,20 @@ pub(super) fn claims() -> Vec<Claim> {
     v.extend(buffer::claims());
     v.extend(targets::claims());
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hist_quantile;
+
+    #[test]
+    fn a_quantile_is_the_first_bin_reaching_its_share() {
+        // 10 samples: 5 at 0 ms, 4 at 2 ms, 1 at 7 ms.
+        let h = [5, 0, 4, 0, 0, 0, 0, 1];
+        assert_eq!(hist_quantile(&h, 0.5), Some(0));
+        assert_eq!(hist_quantile(&h, 0.51), Some(2));
+        assert_eq!(hist_quantile(&h, 0.9), Some(2));
+        assert_eq!(hist_quantile(&h, 0.99), Some(7));
+        assert_eq!(hist_quantile(&[0, 0], 0.5), None);
+    }
 }

@@ -220,6 +220,7 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: 0.05 },
             tolerance_note: "'affected': at least as far as the 10 % that 'alike' allows; \
                 direction: beyond 5 %",
+            thresholds: &[crate::catalog::Threshold::Convention(&AFFECTED)],
             explanation: SETUP,
             form: Form::Effect { null: 0.0 },
             null: Null::scenarios(
