@@ -769,27 +769,48 @@ fn siblings_declare_their_relation() {
     against_pending("13", found, pending::SIBLINGS);
 }
 
-/// The numbers written in `text`, as values (`0.95`, `25`, `1.5`): the leading number of
-/// each word that starts with a digit (`1.5Mb/s` is 1.5); a word that starts with a letter
-/// is an identifier (`s003-x2`, `flow.0.cc`), not a figure.
+/// The numbers written in `text`, as values (`0.95`, `25`, `1.5`, `-2`): the leading number
+/// of each word that starts with a digit (`1.5Mb/s` is 1.5), negative where a minus sign
+/// (`-` or `−`) stands right before its first digit (`10−2` is 10 and -2, the exponent of a
+/// logarithmic unit); a word that starts with a letter is an identifier (`s003-x2`,
+/// `flow.0.cc`), not a figure.
 fn numbers_in(text: &str) -> Vec<f64> {
     let word_char = |c: char| c.is_alphanumeric() || "._-/".contains(c);
-    text.split(|c: char| !word_char(c))
-        .filter_map(|w| {
-            let w = w.strip_prefix('-').unwrap_or(w);
-            if !w.starts_with(|c: char| c.is_ascii_digit()) {
-                return None;
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        match (start, word_char(c) && i < text.len()) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                let minus_before = text[..s].ends_with('\u{2212}');
+                out.extend(leading_number(&text[s..i], minus_before));
+                start = None;
             }
-            let end = w
-                .char_indices()
-                .find(|&(i, c)| {
-                    !(c.is_ascii_digit()
-                        || c == '.' && w[i + 1..].starts_with(|d: char| d.is_ascii_digit()))
-                })
-                .map_or(w.len(), |(i, _)| i);
-            w[..end].parse().ok()
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The number `w` starts with, if it starts with a digit or a minus sign and a digit;
+/// negative after a minus sign, in `w` or (`minus_before`) just before it.
+fn leading_number(w: &str, minus_before: bool) -> Option<f64> {
+    let (negative, w) = match w.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (minus_before, w),
+    };
+    if !w.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let end = w
+        .char_indices()
+        .find(|&(i, c)| {
+            !(c.is_ascii_digit()
+                || c == '.' && w[i + 1..].starts_with(|d: char| d.is_ascii_digit()))
         })
-        .collect()
+        .map_or(w.len(), |(i, _)| i);
+    let x: f64 = w[..end].parse().ok()?;
+    Some(if negative { -x } else { x })
 }
 
 /// `text` cut into sentences: at a full stop followed by a space and a capital letter (so
@@ -814,6 +835,18 @@ fn numbers_are_read_as_written() {
         vec![27.0, 0.95, 1.5]
     );
     assert_eq!(numbers_in("s003-x2 and flow_2x"), Vec::<f64>::new());
+}
+
+#[test]
+fn numbers_keep_their_sign() {
+    // A log10 unit's thresholds are negative: "ζ < 10−2" holds 10 and the exponent -2.
+    assert_eq!(
+        numbers_in("when ζ < 10−2 and tau -0.2"),
+        vec![10.0, -2.0, -0.2]
+    );
+    assert_eq!(numbers_in("−1 decade"), vec![-1.0]);
+    // A hyphen inside a word is no sign: a range, an identifier.
+    assert_eq!(numbers_in("10-20 ms, s003-x2"), vec![10.0]);
 }
 
 /// Rule 14: every number of a claim's direction is the value of no effect of its form, or
@@ -950,7 +983,8 @@ fn typed_figures(c: &Claim, map: &ledbat_repro::coverage::Map) -> Vec<String> {
             }
         }
     }
-    let known = numbers_in(&known);
+    // Magnitudes: a sign is not what rule 16 tells apart.
+    let known: Vec<f64> = numbers_in(&known).into_iter().map(f64::abs).collect();
     // Drop templates, then code spans (commands, ids, keys).
     let mut text = String::new();
     let mut rest = c.explanation;
@@ -976,7 +1010,7 @@ fn typed_figures(c: &Claim, map: &ledbat_repro::coverage::Map) -> Vec<String> {
             .collect::<Vec<_>>()
             .join(" ");
         let lower = plain.to_lowercase();
-        for x in numbers_in(&plain) {
+        for x in numbers_in(&plain).into_iter().map(f64::abs) {
             if (x.fract() == 0.0 && x <= 10.0) || known.contains(&x) {
                 continue;
             }

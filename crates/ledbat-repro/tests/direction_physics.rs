@@ -47,6 +47,8 @@ const BY_UNIT: &[(&str, f64, f64)] = &[
     ("relative spread", 0.0, f64::INFINITY),
     ("relative increase", -1.0, f64::INFINITY),
     ("Kendall τ", -1.0, 1.0),
+    ("Pearson r", -1.0, 1.0),
+    ("× the stated value", 0.0, f64::INFINITY),
     ("Kendall's tau", -1.0, 1.0),
     ("Kendall tau", -1.0, 1.0),
     ("Jain index", 0.0, 1.0),

@@ -8,17 +8,7 @@
 pub const SIBLINGS: &[(&str, &str)] = &[];
 
 /// Rule 14: claims with a direction number that no threshold accounts for.
-pub const THRESHOLDS: &[&str] = &[
-    "s003-flashcrowd-all-tcp-queue-400",
-    "s003-flashcrowd-byte-share-follows-peers",
-    "s003-fledbat-vs-ledbat-crossover",
-    "s003-swarm-ledbat-queue-near-target",
-    "s003-swarm-mixed-queue-intermediate",
-    "s003-swarm-random-stay-heterogeneous-differs",
-    "s003-swarm-target-delay-630",
-    "s003-swarm-tcp-queue-over-100-leave-at-once",
-    "s003-swarm-tcp-queue-over-100-random-stay",
-];
+pub const THRESHOLDS: &[&str] = &[];
 
 /// Rule 16: claims whose explanation types a figure that is neither a template nor an
 /// allowed kind.

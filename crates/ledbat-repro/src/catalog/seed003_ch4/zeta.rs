@@ -242,8 +242,13 @@ pub(super) fn claims() -> Vec<Claim> {
                 value: 5f64.log10(),
                 tol: 0.3,
             },
-            direction: Between { lo: -1.0, hi: 2.0 },
-            tolerance_note: "a factor of two around 5 (the axis is logarithmic); wider because zeta is swept in coarse steps (1, 5, 10) and \"near 5\" resolves only to a factor of two; direction: within the swept range beyond 0.1",
+            direction: AtLeast { bound: -2.0 },
+            tolerance_note: "a factor of two around 5 (the axis is logarithmic); wider because zeta is swept in coarse steps (1, 5, 10) and \"near 5\" resolves only to a factor of two; direction: beyond zeta = 1e-2, below which the thesis finds LEDBAT under 20 %",
+            thresholds: &[crate::catalog::Threshold::Quote {
+                value: -2.0,
+                written: "−2",
+                quote: "less than 20% of the bottleneck is occupied by LEDBAT when ζ < 10−2",
+            }],
             explanation: "Ours crosses much earlier, at log10 zeta = {=s003-fledbat-vs-ledbat-crossover}: by the law of \
                 s003-fledbat-vs-tcp-low-priority, fLEDBAT's decrease overtakes its increase \
                 once zeta (delta / tau) W exceeds alpha, and beside LEDBAT's standing queue \
