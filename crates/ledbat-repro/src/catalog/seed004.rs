@@ -8,6 +8,7 @@ use crate::stats::quantile;
 use ledbat_sim::RunResult;
 
 mod more;
+mod rates;
 
 const PAPER: &str = "seed004";
 
@@ -113,6 +114,7 @@ fn five_from_start() -> ScenarioRef {
 pub(super) fn claims() -> Vec<Claim> {
     let mut v = paper_claims();
     v.extend(more::claims());
+    v.extend(rates::claims());
     v
 }
 
