@@ -7,6 +7,7 @@ use super::{files, Claim, Convention, Form, Null, ScenarioRef, Sibling, Threshol
 use ledbat_sim::RunResult;
 
 mod more;
+mod steady;
 
 const PAPER: &str = "seed002";
 
@@ -121,6 +122,7 @@ fn sum_rate(r: &RunResult) -> Result<f64, String> {
 pub(super) fn claims() -> Vec<Claim> {
     let mut v = paper_claims();
     v.extend(more::claims());
+    v.extend(steady::claims());
     v
 }
 
