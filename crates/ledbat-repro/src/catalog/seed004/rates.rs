@@ -71,6 +71,20 @@ fn top_claim(
     }
 }
 
+/// The smallest, over [`FIG7_PERIODS`], of the link's use by the flows present: their mean
+/// rates summed over the period's last 50 s, over the 1 Mb/s link.
+fn fig7_periods_min_use(r: &[&RunResult]) -> Result<f64, String> {
+    let mut m = f64::INFINITY;
+    for (_, to, n) in FIG7_PERIODS {
+        let mut sum = 0.0;
+        for i in 0..n {
+            sum += window_mean(&flow_points(r[0], i, |f| &f.rate_mbps)?, to - 50.0, to)?;
+        }
+        m = m.min(sum * 1e6 / r[0].capacity_bps);
+    }
+    Ok(m)
+}
+
 pub(super) fn claims() -> Vec<Claim> {
     use crate::claims::Band::*;
     vec![
@@ -201,5 +215,40 @@ pub(super) fn claims() -> Vec<Claim> {
                 },
             ],
         ),
+        Claim {
+            figure: "Fig. 7(b), section III-B",
+            statement: "Whatever the number of flows present, as flows enter and as they \
+                leave, they use close to the full link capacity.",
+            paper_value: "close to full link capacity",
+            unit: "fraction of capacity",
+            metric: "the smallest, over the periods with 2, 3 and 4 flows present (100-400 s \
+                as flows enter, 600-900 s as they leave), of the present flows' summed mean \
+                rates over the period's last 50 s, over the 1 Mb/s link",
+            scenarios: vec![five_with_departures()],
+            extract: fig7_periods_min_use,
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.85 },
+            tolerance_note: "close to full = at least 95 % (as s004-five-flows-link-use with \
+                all five present); direction: the link used efficiently (the EFFICIENT \
+                convention, 85 %)",
+            thresholds: &[crate::catalog::Threshold::Convention(
+                &crate::catalog::seed003::conventions::EFFICIENT,
+            )],
+            explanation: "The periods are those of s004-five-flows-enter-and-leave-fair on the \
+                same run; the smallest period's use is the claim's value, so every period \
+                with fewer than five flows must be close to full.",
+            form: Form::Value,
+            null: Null::excludes(
+                0.75,
+                "synchronised loss-based AIMD flows: their aggregate rate saws between C/2 and \
+                    C, 0.75 of the link on average",
+            ),
+            siblings: &[Sibling::Independent {
+                other: "s004-five-flows-enter-and-leave-fair",
+                why: "a full link can be divided in any proportion and a fair division can \
+                    leave the link idle: the smallest use bounds no Jain index, nor the reverse",
+            }],
+            ..Claim::base("s004-five-flows-periods-link-use")
+        },
     ]
 }
