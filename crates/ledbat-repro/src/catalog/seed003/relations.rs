@@ -862,9 +862,9 @@ pub(in crate::catalog) const RED_QUEUE: &[Sibling] = &[Independent {
           NewReno and LEDBAT is not fixed by that level",
 }];
 
-/// `s003-rtt-hetero-ledbat-unfair`.
-pub(in crate::catalog) const RTT_HETERO_UNFAIR: &[Sibling] = &[Independent {
-    other: "s003-rtt-hetero-ledbat-efficient",
+/// `s003-rtt-hetero-ledbat-efficient`.
+pub(in crate::catalog) const RTT_HETERO_EFFICIENT: &[Sibling] = &[Independent {
+    other: "s003-rtt-hetero-ledbat-unfair-all",
     why: "the index is the split of the two rates, the efficiency their sum: a starving \
           long-RTT flow leaves a full link",
 }];
