@@ -728,6 +728,63 @@ pub(in crate::catalog) const MIX_TCPLP_GROWS: &[Sibling] = &[Independent {
           that it raises it, so the trends bound each other in neither sense",
 }];
 
+/// LEDBAT's share trend against an index of all the mix's flows.
+const LEDBAT_TREND_VS_INDEX: &str = "the index depends on how all the mix's flows split; \
+    LEDBAT's share can fall with k while the index rises or falls, as the other flows take \
+    what it leaves";
+
+/// `s003-mix-ledbat-share-falls`.
+pub(in crate::catalog) const MIX_LEDBAT_FALLS: &[Sibling] = &[
+    Independent {
+        other: "s003-mix-efficiency",
+        why: MIX_EFF_VS,
+    },
+    Independent {
+        other: "s003-mix-reno-efficiency-falls",
+        why: MIX_VS_TCP,
+    },
+    Independent {
+        other: "s003-mix-reno-queue-two-thirds",
+        why: MIX_VS_TCP,
+    },
+    Independent {
+        other: "s003-mix-queue-needs-two-each",
+        why: "the mix's queue is set by its loss-based flows' windows, not by which flow \
+              carries the bytes: LEDBAT's share trend bounds no queue level",
+    },
+    Independent {
+        other: "s003-mix-ledbat-large-at-k1",
+        why: "a large share at k = 1 leaves room to fall but does not force it; a small one \
+              can still fall",
+    },
+    Independent {
+        other: "s003-mix-ledbat-as-tcplp-at-k1",
+        why: "the two shares' ratio at k = 1 says nothing of how LEDBAT's share moves at \
+              larger k",
+    },
+    Independent {
+        other: "s003-mix-fewer-losses",
+        why: SHARE_VS_LOSSES,
+    },
+    Independent {
+        other: "s003-mix-fairness-below-tcp",
+        why: LEDBAT_TREND_VS_INDEX,
+    },
+    Independent {
+        other: "s003-mix-fairest-at-k1",
+        why: LEDBAT_TREND_VS_INDEX,
+    },
+    Independent {
+        other: "s003-mix-tcplp-share-grows",
+        why: "TCP-LP's share growing leaves LEDBAT's free: NICE's or TCP's shares can give \
+              way instead, and both can grow together while those fall",
+    },
+    Independent {
+        other: "s003-mix-fairness-falls",
+        why: LEDBAT_TREND_VS_INDEX,
+    },
+];
+
 // ------------------------------------------------ Table 2.1: rows()
 
 const TAB_OTHER_ROWS: &str = "the two read different rows of the table (no run is read by \
