@@ -123,6 +123,49 @@ pub(in crate::catalog) const FIG33_TARGET: &[Sibling] = &[
     },
 ];
 
+/// `s003-fig33-second-cycle-target-earlier`.
+pub(in crate::catalog) const FIG33_SECOND_CYCLE: &[Sibling] = &[
+    Independent {
+        other: "s003-ledbat-newreno-jain",
+        why: "how fast the second cycle's queue refills fixes nothing of how the whole run \
+              splits the bytes",
+    },
+    Independent {
+        other: "s003-ledbat-newreno-data-ratio",
+        why: "how fast the second cycle's queue refills fixes nothing of how the whole run \
+              splits the bytes",
+    },
+    Independent {
+        other: "s003-fig33-ramp-together",
+        why: RAMP,
+    },
+    Independent {
+        other: "s003-fig33-ledbat-slows-as-queue-builds",
+        why: "LEDBAT's slowing in the first cycle and the second cycle's refill are separate \
+              phases of the trace",
+    },
+    Independent {
+        other: "s003-fig33-target-after-2s",
+        why: "the first hit time is this ratio's denominator, but the second cycle's refill \
+              time, its numerator, is free of it: any first time allows any ratio",
+    },
+    Independent {
+        other: "s003-fig33-ledbat-min-before-6s",
+        why: "LEDBAT's floor time in the first cycle does not bound how fast TCP refills the \
+              queue after its halving",
+    },
+    Independent {
+        other: "s003-fig33-losses-are-tcps",
+        why: "whose the overflow's losses are does not bound how fast the queue refills after \
+              it",
+    },
+    Independent {
+        other: "s003-fig33-queue-drains",
+        why: "a queue that drains starts the second cycle this ratio reads, but how fast it \
+              refills is TCP's growth from its halved window, which the drain does not bound",
+    },
+];
+
 /// `s003-fig33-ledbat-min-before-6s`.
 pub(in crate::catalog) const FIG33_FLOOR: &[Sibling] = &[Independent {
     other: "s003-fig33-losses-are-tcps",
