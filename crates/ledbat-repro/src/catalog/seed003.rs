@@ -577,6 +577,7 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "perfectly efficient = η ≥ 0.95",
             explanation: "",
             form: Form::Value,
+            sweep: Some(super::SweepRange { key: "flow.1.access_delay", paper: (5.0, 230.0), left_out: "RTT1/RTT2 = 1 (5 ms) is two equal flows; the ratios run are 2, 4, 8 and 10" }),
             null: Null::none("backlogged window-based flows keep a 40-packet buffer busy whatever their RTTs; no model of this setup predicts an efficiency below 0.95 to run or exclude"),
             siblings: relations::RTT_HETERO_EFFICIENT,
             thresholds: conventions::T_EFFICIENT,
@@ -615,6 +616,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 symmetric access delay cannot express, does not enter: RTT- and OWD-based \
                 estimates cancel the base delay either way.",
             form: Form::Value,
+            sweep: Some(super::SweepRange { key: "flow.1.access_delay", paper: (5.0, 230.0), left_out: "RTT1/RTT2 = 1 (5 ms) is two equal flows; the ratios run are 2, 4, 8 and 10" }),
             null: Null::scenarios("LEDBAT in place of NICE, the same RTTs: LEDBAT's RTT unfairness (s003-rtt-hetero-ledbat-unfair-all)", super::seed003_ch3::rtt_points(None)),
             thresholds: conventions::T_JAIN_THREE_QUARTERS,
             ..Claim::base("s003-rtt-hetero-nice-fair")
