@@ -123,6 +123,54 @@ pub(in crate::catalog) const FIG33_TARGET: &[Sibling] = &[
     },
 ];
 
+/// TCP's growth while the queue builds, against another phase of the trace.
+const TCP_GROWTH_PHASE: &str = "TCP's growth per RTT over 1.1-2.0 s, before the queue \
+    reaches the target and before any loss, is a phase of its own: it bounds nothing read \
+    in another phase";
+
+/// `s003-fig33-tcp-stays-linear`.
+pub(in crate::catalog) const FIG33_TCP_LINEAR: &[Sibling] = &[
+    Independent {
+        other: "s003-ledbat-newreno-jain",
+        why: TCP_GROWTH_PHASE,
+    },
+    Independent {
+        other: "s003-ledbat-newreno-data-ratio",
+        why: TCP_GROWTH_PHASE,
+    },
+    Independent {
+        other: "s003-fig33-ramp-together",
+        why: RAMP,
+    },
+    Independent {
+        other: "s003-fig33-ledbat-slows-as-queue-builds",
+        why: "the slowing claim reads LEDBAT's growth over TCP's in the same phase, this one \
+              TCP's growth per RTT: TCP at one packet per RTT allows any LEDBAT growth, and \
+              the ratio allows any TCP growth",
+    },
+    Independent {
+        other: "s003-fig33-target-after-2s",
+        why: "TCP's growth per RTT does not fix when the queue reaches the target: LEDBAT's \
+              growth adds to the queue too",
+    },
+    Independent {
+        other: "s003-fig33-ledbat-min-before-6s",
+        why: TCP_GROWTH_PHASE,
+    },
+    Independent {
+        other: "s003-fig33-losses-are-tcps",
+        why: TCP_GROWTH_PHASE,
+    },
+    Independent {
+        other: "s003-fig33-queue-drains",
+        why: TCP_GROWTH_PHASE,
+    },
+    Independent {
+        other: "s003-fig33-second-cycle-target-earlier",
+        why: TCP_GROWTH_PHASE,
+    },
+];
+
 /// `s003-fig33-second-cycle-target-earlier`.
 pub(in crate::catalog) const FIG33_SECOND_CYCLE: &[Sibling] = &[
     Independent {
