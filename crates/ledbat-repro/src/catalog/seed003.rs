@@ -238,7 +238,13 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance: AtLeast { bound: 0.9 },
             direction: AtLeast { bound: 0.6 },
             tolerance_note: "near 100 % = at least 90 %, at every point of the region",
-            explanation: "",
+            explanation: "The lowest share, {=s003-target-region2-yields}, is at the region's \
+                upper end, T = 65 %: TCP's halved window leaves a standing queue below that \
+                target, so after each TCP loss LEDBAT sees the delay under its target and \
+                regrows until the queue passes it, taking part of the link in every cycle. At \
+                T = 20 and 40 % the standing queue after TCP's halving stays above the target \
+                and LEDBAT stays at its floor. The thesis's region 2 ends where ours already \
+                erodes TCP: its T3 boundary lies below 65 % in our runs.",
             sweep: Some(super::SweepRange { key: "flow.0.cc.target", paper: (24000.0, 78000.0), left_out: "the region's other targets are not run: its two ends and its middle bound it, and TCP% is monotone in the target (s003-target-sweep-curve)" }),
             form: Form::Value,
             null: Null::scenarios("target at 150 % of the buffer (region 4), where the thesis says LEDBAT falls back to loss-based behaviour and stops yielding", vec![ScenarioRef::with("seed003/target-sweep.toml", &[tau_for_share(1.5)]); 3]),
