@@ -239,12 +239,14 @@ pub(super) fn claims() -> Vec<Claim> {
             direction: AtLeast { bound: 0.6 },
             tolerance_note: "near 100 % = at least 90 %, at every point of the region",
             explanation: "The lowest share, {=s003-target-region2-yields}, is at the region's \
-                upper end, T = 65 %: TCP's halved window leaves a standing queue below that \
-                target, so after each TCP loss LEDBAT sees the delay under its target and \
-                regrows until the queue passes it, taking part of the link in every cycle. At \
-                T = 20 and 40 % the standing queue after TCP's halving stays above the target \
-                and LEDBAT stays at its floor. The thesis's region 2 ends where ours already \
-                erodes TCP: its T3 boundary lies below 65 % in our runs.",
+                upper end, T = 65 %. TCP's halved window leaves a standing queue (the halved \
+                window less the pipe) that lies above the target at T = 20 %, so LEDBAT stays \
+                at its floor there; below it at T = 40 and 65 %, so after each TCP loss LEDBAT \
+                regrows by GAIN x off_target packets per RTT until TCP's growth lifts the queue \
+                past the target. At 40 % that gap is small and short and LEDBAT gains little; \
+                at 65 % it is wider and longer, and LEDBAT takes part of the link in every \
+                cycle. The erosion the thesis places in region 3 starts within region 2 in our \
+                runs.",
             sweep: Some(super::SweepRange { key: "flow.0.cc.target", paper: (24000.0, 78000.0), left_out: "the region's other targets are not run: its two ends and its middle bound it, and TCP% is monotone in the target (s003-target-sweep-curve)" }),
             form: Form::Value,
             null: Null::scenarios("target at 150 % of the buffer (region 4), where the thesis says LEDBAT falls back to loss-based behaviour and stops yielding", vec![ScenarioRef::with("seed003/target-sweep.toml", &[tau_for_share(1.5)]); 3]),
