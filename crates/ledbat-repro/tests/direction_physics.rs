@@ -185,6 +185,12 @@ const SIBLINGS_APART: &[(&str, &str, &str)] = &[
          fLEDBAT latecomer 10 s later; both statements bound LEDBAT's share from above",
     ),
     (
+        "s003-lbe-n-efficiency-ranking",
+        "s003-lbe-n-lbe-fill-capacity",
+        "different quantities in one unit: the share of seeds in which LEDBAT and NICE fill \
+         more than TCP-LP and TCP at every N, and LEDBAT's and NICE's lowest efficiency",
+    ),
+    (
         "s003-fledbat-n-flows-fair",
         "s003-fledbat-n5-any-zone-zeta-fair",
         "different quantities in one unit: the best zeta's index at the worst N, and the \

@@ -11,6 +11,8 @@ mod ratios;
 mod target_sweep;
 mod traces;
 
+pub(super) use ratios::rtt_points;
+
 use super::extract::*;
 use super::Threshold::{self, Convention as By};
 use super::{Claim, Convention};
@@ -25,14 +27,15 @@ pub(super) const FLAT_IN_UNIT: Convention = Convention {
           which a reader sees at a glance as a slope; three times the 0.05 tolerance",
 };
 
-/// "Approaches its lower bound 1/(N + 1)", as a direction, at N = 10: in the lower half of
-/// the range of Jain's index over 11 flows, from 1/11 to 1, in units of 1/11.
+/// "Approaches its lower bound 1/(N + 1)", as a direction: Jain's index over N + 1 flows lies
+/// between 1/(N + 1) (one flow takes all) and 1 (even shares); a value that approaches the
+/// lower end lies in the lower half of that range, position at most 0.5.
 pub(super) const NEAR_LOWER_BOUND_11: Convention = Convention {
-    name: "approaches the lower bound 1/11: under 6 times it, the middle of 1/11 to 1",
-    value: 6.0,
-    why: "Jain's index over 11 flows lies between 1/11 (one flow takes all) and 1 (even \
-          shares, 11 times the bound); a value that approaches the lower end is at least \
-          nearer it than the upper one: (1 + 11) / 2 = 6 times the bound",
+    name: "approaches the bound 1/(N + 1) of Jain's index: nearer it than even shares",
+    value: 0.5,
+    why: "Jain's index over N + 1 flows lies between 1/(N + 1) (one flow takes all) and 1 \
+          (even shares); a value that approaches the lower end is at least nearer it than \
+          the upper one: position (J - 1/(N + 1)) / (1 - 1/(N + 1)) at most one half",
 };
 
 /// "Holds one target (each flow half)" against the alternative of one target per flow.

@@ -123,6 +123,97 @@ pub(in crate::catalog) const FIG33_TARGET: &[Sibling] = &[
     },
 ];
 
+/// TCP's growth while the queue builds, against another phase of the trace.
+const TCP_GROWTH_PHASE: &str = "TCP's growth per RTT over 1.1-2.0 s, before the queue \
+    reaches the target and before any loss, is a phase of its own: it bounds nothing read \
+    in another phase";
+
+/// `s003-fig33-tcp-stays-linear`.
+pub(in crate::catalog) const FIG33_TCP_LINEAR: &[Sibling] = &[
+    Independent {
+        other: "s003-ledbat-newreno-jain",
+        why: TCP_GROWTH_PHASE,
+    },
+    Independent {
+        other: "s003-ledbat-newreno-data-ratio",
+        why: TCP_GROWTH_PHASE,
+    },
+    Independent {
+        other: "s003-fig33-ramp-together",
+        why: RAMP,
+    },
+    Independent {
+        other: "s003-fig33-ledbat-slows-as-queue-builds",
+        why: "the slowing claim reads LEDBAT's growth over TCP's in the same phase, this one \
+              TCP's growth per RTT: TCP at one packet per RTT allows any LEDBAT growth, and \
+              the ratio allows any TCP growth",
+    },
+    Independent {
+        other: "s003-fig33-target-after-2s",
+        why: "TCP's growth per RTT does not fix when the queue reaches the target: LEDBAT's \
+              growth adds to the queue too",
+    },
+    Independent {
+        other: "s003-fig33-ledbat-min-before-6s",
+        why: TCP_GROWTH_PHASE,
+    },
+    Independent {
+        other: "s003-fig33-losses-are-tcps",
+        why: TCP_GROWTH_PHASE,
+    },
+    Independent {
+        other: "s003-fig33-queue-drains",
+        why: TCP_GROWTH_PHASE,
+    },
+    Independent {
+        other: "s003-fig33-second-cycle-target-earlier",
+        why: TCP_GROWTH_PHASE,
+    },
+];
+
+/// `s003-fig33-second-cycle-target-earlier`.
+pub(in crate::catalog) const FIG33_SECOND_CYCLE: &[Sibling] = &[
+    Independent {
+        other: "s003-ledbat-newreno-jain",
+        why: "how fast the second cycle's queue refills fixes nothing of how the whole run \
+              splits the bytes",
+    },
+    Independent {
+        other: "s003-ledbat-newreno-data-ratio",
+        why: "how fast the second cycle's queue refills fixes nothing of how the whole run \
+              splits the bytes",
+    },
+    Independent {
+        other: "s003-fig33-ramp-together",
+        why: RAMP,
+    },
+    Independent {
+        other: "s003-fig33-ledbat-slows-as-queue-builds",
+        why: "LEDBAT's slowing in the first cycle and the second cycle's refill are separate \
+              phases of the trace",
+    },
+    Independent {
+        other: "s003-fig33-target-after-2s",
+        why: "the first hit time is this ratio's denominator, but the second cycle's refill \
+              time, its numerator, is free of it: any first time allows any ratio",
+    },
+    Independent {
+        other: "s003-fig33-ledbat-min-before-6s",
+        why: "LEDBAT's floor time in the first cycle does not bound how fast TCP refills the \
+              queue after its halving",
+    },
+    Independent {
+        other: "s003-fig33-losses-are-tcps",
+        why: "whose the overflow's losses are does not bound how fast the queue refills after \
+              it",
+    },
+    Independent {
+        other: "s003-fig33-queue-drains",
+        why: "a queue that drains starts the second cycle this ratio reads, but how fast it \
+              refills is TCP's growth from its halved window, which the drain does not bound",
+    },
+];
+
 /// `s003-fig33-ledbat-min-before-6s`.
 pub(in crate::catalog) const FIG33_FLOOR: &[Sibling] = &[Independent {
     other: "s003-fig33-losses-are-tcps",
@@ -728,6 +819,63 @@ pub(in crate::catalog) const MIX_TCPLP_GROWS: &[Sibling] = &[Independent {
           that it raises it, so the trends bound each other in neither sense",
 }];
 
+/// LEDBAT's share trend against an index of all the mix's flows.
+const LEDBAT_TREND_VS_INDEX: &str = "the index depends on how all the mix's flows split; \
+    LEDBAT's share can fall with k while the index rises or falls, as the other flows take \
+    what it leaves";
+
+/// `s003-mix-ledbat-share-falls`.
+pub(in crate::catalog) const MIX_LEDBAT_FALLS: &[Sibling] = &[
+    Independent {
+        other: "s003-mix-efficiency",
+        why: MIX_EFF_VS,
+    },
+    Independent {
+        other: "s003-mix-reno-efficiency-falls",
+        why: MIX_VS_TCP,
+    },
+    Independent {
+        other: "s003-mix-reno-queue-two-thirds",
+        why: MIX_VS_TCP,
+    },
+    Independent {
+        other: "s003-mix-queue-needs-two-each",
+        why: "the mix's queue is set by its loss-based flows' windows, not by which flow \
+              carries the bytes: LEDBAT's share trend bounds no queue level",
+    },
+    Independent {
+        other: "s003-mix-ledbat-large-at-k1",
+        why: "a large share at k = 1 leaves room to fall but does not force it; a small one \
+              can still fall",
+    },
+    Independent {
+        other: "s003-mix-ledbat-as-tcplp-at-k1",
+        why: "the two shares' ratio at k = 1 says nothing of how LEDBAT's share moves at \
+              larger k",
+    },
+    Independent {
+        other: "s003-mix-fewer-losses",
+        why: SHARE_VS_LOSSES,
+    },
+    Independent {
+        other: "s003-mix-fairness-below-tcp",
+        why: LEDBAT_TREND_VS_INDEX,
+    },
+    Independent {
+        other: "s003-mix-fairest-at-k1",
+        why: LEDBAT_TREND_VS_INDEX,
+    },
+    Independent {
+        other: "s003-mix-tcplp-share-grows",
+        why: "TCP-LP's share growing leaves LEDBAT's free: NICE's or TCP's shares can give \
+              way instead, and both can grow together while those fall",
+    },
+    Independent {
+        other: "s003-mix-fairness-falls",
+        why: LEDBAT_TREND_VS_INDEX,
+    },
+];
+
 // ------------------------------------------------ Table 2.1: rows()
 
 const TAB_OTHER_ROWS: &str = "the two read different rows of the table (no run is read by \
@@ -862,9 +1010,9 @@ pub(in crate::catalog) const RED_QUEUE: &[Sibling] = &[Independent {
           NewReno and LEDBAT is not fixed by that level",
 }];
 
-/// `s003-rtt-hetero-ledbat-unfair`.
-pub(in crate::catalog) const RTT_HETERO_UNFAIR: &[Sibling] = &[Independent {
-    other: "s003-rtt-hetero-ledbat-efficient",
+/// `s003-rtt-hetero-ledbat-efficient`.
+pub(in crate::catalog) const RTT_HETERO_EFFICIENT: &[Sibling] = &[Independent {
+    other: "s003-rtt-hetero-ledbat-unfair-all",
     why: "the index is the split of the two rates, the efficiency their sum: a starving \
           long-RTT flow leaves a full link",
 }];

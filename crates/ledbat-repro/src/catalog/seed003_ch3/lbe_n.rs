@@ -31,7 +31,7 @@ fn lbe_points() -> Vec<ScenarioRef> {
 }
 
 /// Fig. 3.6's runs with the protocols' files in the slots given (a null's swap of roles).
-fn lbe_points_as(slots: [usize; 4]) -> Vec<ScenarioRef> {
+fn lbe_points_as<const K: usize>(slots: [usize; K]) -> Vec<ScenarioRef> {
     slots
         .iter()
         .flat_map(|p| {
@@ -120,6 +120,32 @@ pub(super) fn claims() -> Vec<Claim> {
             ..Claim::base("s003-lbe-n-efficiency-ranking")
         },
         Claim {
+            figure: "Fig. 3.6(a), section 3.2.5.1",
+            statement: "NICE and LEDBAT are able to fully utilize the spare band left by the TCP \
+                flow (efficiency near 1 at every N).",
+            paper_value: "≈ 1",
+            unit: "efficiency",
+            metric: "lowest efficiency of the LEDBAT and the NICE runs over N = 1, 2, 5, 10",
+            scenarios: lbe_points_as([LEDBAT, NICE]),
+            extract: |r| min_over(r, |x| Ok(x.aggregate.efficiency)),
+            tolerance: AtLeast { bound: 0.95 },
+            direction: AtLeast { bound: 0.85 },
+            tolerance_note: "near 1 = at least 95 %, as s003-mix-efficiency",
+            explanation: "Read with s003-lbe10-nice-each: our NICE flows nearly starve, so the \
+                NICE runs' efficiency is mostly the TCP flow's own; LEDBAT's flows, held at \
+                their floor, likewise leave the link to TCP's sawtooth, which the 40-packet \
+                buffer keeps busy.",
+            sweep: Some(crate::catalog::SweepRange { key: "flow.0.count", paper: (1.0, 10.0), left_out: "N = 3, 4 and 6-9 are not run: the four points 1, 2, 5, 10 span the range and the trends are monotone at them" }),
+            form: Form::Value,
+            null: Null::run(
+                "the buffer cut to 10 packets, a quarter of the 41.7-packet pipe: the TCP flow's \
+                halving then idles the link unless the low-priority flows fill it",
+                &["topology.queue.packets=10"],
+            ),
+            thresholds: crate::catalog::seed003::conventions::T_EFFICIENT,
+            ..Claim::base("s003-lbe-n-lbe-fill-capacity")
+        },
+        Claim {
             figure: "Fig. 3.6(b), section 3.2.5.1",
             statement: "The TCP-share trends hold over the whole N = 1..10 sweep: LEDBAT leaves \
                 TCP more than TCP-LP does.",
@@ -161,21 +187,33 @@ pub(super) fn claims() -> Vec<Claim> {
             statement: "With LEDBAT and with NICE, fairness over all N + 1 flows approaches its \
                 lower bound 1/(N + 1).",
             paper_value: "≈ 1/(N + 1)",
-            unit: "x lower bound",
-            metric: "the larger of LEDBAT's and NICE's long-term Jain index over all 11 flows at \
-                N = 10, in units of the lower bound 1/11",
+            unit: "position",
+            metric: "the largest over N = 1, 2, 5, 10 and over LEDBAT and NICE of where the \
+                long-term Jain index over all N + 1 flows lies between its lower bound 1/(N + \
+                1) (position 0) and even shares, 1 (position 1): (J - 1/(N + 1)) / (1 - 1/(N + \
+                1))",
             scenarios: lbe_points(),
             extract: |r| {
-                let j = |p: usize| jain_long(r[lbe_at(p, 3)]);
-                Ok(j(LEDBAT)?.max(j(NICE)?) * 11.0)
+                let mut worst = f64::NEG_INFINITY;
+                for (n, big_n) in LBE_N.iter().enumerate() {
+                    let lo = 1.0 / (big_n + 1.0);
+                    for p in [LEDBAT, NICE] {
+                        worst = worst.max((jain_long(r[lbe_at(p, n)])? - lo) / (1.0 - lo));
+                    }
+                }
+                Ok(worst)
             },
-            tolerance: AtMost { bound: 1.5 },
-            direction: AtMost { bound: 6.0 },
-            tolerance_note: "approaches = within 50 % of the bound; direction: nearer the \
-                bound than the even shares' index",
+            tolerance: AtMost { bound: 0.05 },
+            direction: AtMost { bound: 0.5 },
+            tolerance_note: "approaches = within 5 % of the index's range above the bound (at N \
+                = 10, within 50 % of the bound 1/11, as this claim read it at N = 10 alone); \
+                direction: nearer the bound than even shares, at every N",
             explanation:
-                "Floor effect, as s003-lbe10-ledbat-each: our ten LEDBAT flows keep one packet \
-                per RTT each, about 2 % of the capacity, so the index over 11 flows sits at {=s003-lbe-n-fairness-lower-bound} times its lower bound rather than near it.",
+                "Floor effect, as s003-lbe10-ledbat-each: our LEDBAT flows keep one packet \
+                per RTT each ({=s003-lbe10-ledbat-each} of the capacity each at N = 10), so the \
+                index does not reach its bound; the worst point over N and the two protocols lies at \
+                {=s003-lbe-n-fairness-lower-bound} of the way from the bound to even shares. \
+                Until a review this claim read N = 10 alone.",
             sweep: Some(crate::catalog::SweepRange { key: "flow.0.count", paper: (1.0, 10.0), left_out: "N = 3, 4 and 6-9 are not run: the four points 1, 2, 5, 10 span the range and the trends are monotone at them" }),
             form: Form::Value,
             null: Null::scenarios(
@@ -192,9 +230,18 @@ pub(super) fn claims() -> Vec<Claim> {
             statement: "Fairness among the low-priority flows alone stays high.",
             paper_value: "high",
             unit: "Jain index",
-            metric: "the lower of LEDBAT's and TCP-LP's Jain index over their 10 flows, N = 10",
+            metric: "the lowest over N = 2, 5, 10 of LEDBAT's and TCP-LP's Jain index over \
+                their N flows (at N = 1 one flow is trivially fair)",
             scenarios: lbe_points(),
-            extract: |r| Ok(lbe_jain(r[lbe_at(LEDBAT, 3)])?.min(lbe_jain(r[lbe_at(TCP_LP, 3)])?)),
+            extract: |r| {
+                let mut low = f64::INFINITY;
+                for n in 1..LBE_N.len() {
+                    low = low
+                        .min(lbe_jain(r[lbe_at(LEDBAT, n)])?)
+                        .min(lbe_jain(r[lbe_at(TCP_LP, n)])?);
+                }
+                Ok(low)
+            },
             tolerance: AtLeast { bound: 0.9 },
             direction: AtLeast { bound: 0.75 },
             tolerance_note: "high = at least 0.9; direction: fair on balance, no flow starved",
@@ -216,17 +263,23 @@ pub(super) fn claims() -> Vec<Claim> {
             statement: "Among the low-priority flows fairness is lowest for NICE.",
             paper_value: "NICE lowest",
             unit: "Jain difference",
-            metric: "min(LEDBAT's, TCP-LP's) - NICE's Jain index over the 10 LBE flows, N = 10",
+            metric: "the smallest over N = 2, 5, 10 of min(LEDBAT's, TCP-LP's) - NICE's Jain \
+                index over the N low-priority flows: the order must hold at every N (at N = 1 \
+                one flow is trivially fair)",
             scenarios: lbe_points(),
             extract: |r| {
-                let j = |p: usize| lbe_jain(r[lbe_at(p, 3)]);
-                Ok(j(LEDBAT)?.min(j(TCP_LP)?) - j(NICE)?)
+                let mut low = f64::INFINITY;
+                for n in 1..LBE_N.len() {
+                    let j = |p: usize| lbe_jain(r[lbe_at(p, n)]);
+                    low = low.min(j(LEDBAT)?.min(j(TCP_LP)?) - j(NICE)?);
+                }
+                Ok(low)
             },
             tolerance: crate::catalog::ORDER_TOLERANCE,
             direction: crate::catalog::ORDER_DIRECTION,
             tolerance_note: "an order, decided in each seed (NICE the least fair among the low-priority flows); reproduced when 8 seeds in 10 show it, the direction holds when more than half do",
             explanation:
-                "Read with care: our ten NICE flows nearly starve beside the TCP flow \
+                "Read with care: our NICE flows nearly starve beside the TCP flow \
                 (s003-lbe10-nice-each), and a Jain index of near-zero rates swings from seed \
                 to seed (s003-rtt-hetero-nice-fair), so NICE's low index here says that its \
                 flows get next to nothing, unevenly, rather than that NICE shares unfairly \
@@ -345,17 +398,28 @@ pub(super) fn claims() -> Vec<Claim> {
                 plain TCP.",
             paper_value: "≈ TCP's",
             unit: "ratio",
-            metric: "loss rate with 10 TCP-LP flows / with 10 more TCP flows (N = 10)",
+            metric: "loss rate with N TCP-LP flows / with N more TCP flows, at the N of 1, 2, \
+                5, 10 where it lies farthest from 1 (by its logarithm): about as many at every \
+                N",
             scenarios: lbe_points(),
-            extract: |r| Ok(loss(r[lbe_at(TCP_LP, 3)])? / loss(r[lbe_at(RENO, 3)])?),
+            extract: |r| {
+                let mut far = 1.0_f64;
+                for n in 0..LBE_N.len() {
+                    let x = loss(r[lbe_at(TCP_LP, n)])? / loss(r[lbe_at(RENO, n)])?.max(1e-12);
+                    if x.ln().abs() > far.ln().abs() {
+                        far = x;
+                    }
+                }
+                Ok(far)
+            },
             tolerance: Between { lo: 0.8, hi: 1.25 },
             direction: Between { lo: 0.5, hi: 2.0 },
             tolerance_note: "about as many = within 25 %; direction: within a factor of two",
             explanation: "Same root cause as s003-lbe10-tcplp-each: our TCP-LP, with the \
                 thesis's stated delta = 0.15 (section 3.1.2: alpha = 1/8, delta = 0.15), halves \
                 on its early-congestion threshold long before the buffer fills, so it drives \
-                far fewer packets into drops than TCP: its loss rate is \
-                {=s003-lbe-n-tcplp-losses-like-tcp} times the all-TCP reference's. That the threshold is the cause, and not a departure of the \
+                far fewer packets into drops than TCP: at the N where the two differ most its loss \
+                rate is {=s003-lbe-n-tcplp-losses-like-tcp} times the all-TCP reference's. That the threshold is the cause, and not a departure of the \
                 setup, is shown by moving it: with delta = 0.5 (not the thesis's value) the \
                 loss rate is 0.0267, TCP's (seed 1, `ledbat sim \
                 scenarios/seed003/lbe10-tcp-lp.toml --set flow.0.cc.delta=0.5`). Why the \

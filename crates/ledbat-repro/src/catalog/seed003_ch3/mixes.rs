@@ -388,6 +388,34 @@ pub(super) fn claims() -> Vec<Claim> {
             ..Claim::base("s003-mix-tcplp-share-grows")
         },
         Claim {
+            figure: "Figs. 3.7(a), 3.8, section 3.2.6",
+            statement: "With two or more TCP-LP flows their early-congestion phases rarely \
+                coincide, so LEDBAT has fewer chances and its share of the mix falls.",
+            paper_value: "LEDBAT's share falls",
+            unit: "Kendall τ",
+            metric: "Kendall's tau between k and LEDBAT's share of the mix",
+            scenarios: mix_points(),
+            extract: |r| {
+                Ok(kendall_tau(
+                    &MIX_K,
+                    &(0..4).map(|k| share_of(r[k], "ledbat")).collect::<Vec<_>>(),
+                ))
+            },
+            tolerance: AtMost { bound: -0.6 },
+            direction: Below { bound: 0.0 },
+            tolerance_note: "falls = at most one of six pairs out of order; direction: not rising",
+            sweep: Some(crate::catalog::SweepRange { key: "flow.0.count", paper: (1.0, 5.0), left_out: "k = 4 is not run" }),
+            form: Form::Effect { null: 0.0 },
+            null: Null::run_on(
+                "TCP-LP held at one flow while LEDBAT and NICE grow to k: no second TCP-LP flow \
+                to take LEDBAT's chances, and LEDBAT's own flows grow in number",
+                &["seed003/lbe-mix.toml"],
+                &["flow.0.count=1"],
+            ),
+            siblings: crate::catalog::seed003::relations::MIX_LEDBAT_FALLS,
+            ..Claim::base("s003-mix-ledbat-share-falls")
+        },
+        Claim {
             figure: "Fig. 3.8, section 3.2.6",
             statement: "With more flows per protocol the mix's fairness falls.",
             paper_value: "falls",
