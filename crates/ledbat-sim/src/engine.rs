@@ -15,7 +15,7 @@
 //! through a few hundred entries deep instead of thousands. `pop` takes the smaller of the
 //! two tops; keys are unique, so the order is still that of a single heap.
 //!
-//! Both heaps are 4-ary min-heaps on the key ([`QuadHeap`]): half the depth of a binary
+//! Both heaps are 4-ary min-heaps on the key (`QuadHeap`): half the depth of a binary
 //! heap (7 levels for the swarm's ~9,000 timers instead of 13), each level's four children
 //! adjacent in memory, so a pop touches fewer cache lines. Keys are unique, so any correct
 //! heap pops the same sequence.
