@@ -14,10 +14,13 @@
 //! every event is a pipe's, so keeping the timers apart keeps the heap those events sift
 //! through a few hundred entries deep instead of thousands. `pop` takes the smaller of the
 //! two tops; keys are unique, so the order is still that of a single heap.
+//!
+//! Both heaps are 4-ary min-heaps on the key (`QuadHeap`): half the depth of a binary
+//! heap (7 levels for the swarm's ~9,000 timers instead of 13), each level's four children
+//! adjacent in memory, so a pop touches fewer cache lines. Keys are unique, so any correct
+//! heap pops the same sequence.
 
-use std::cmp::Ordering;
-use std::collections::binary_heap::PeekMut;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 /// What happens at an instant. Every variant is a few machine words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,21 +75,87 @@ struct Pipe {
     last: u128,
 }
 
-impl PartialEq for Entry {
-    fn eq(&self, o: &Self) -> bool {
-        self.key == o.key
-    }
+/// A 4-ary min-heap of [`Entry`]s by key: the children of slot `i` are `4i + 1 ..= 4i + 4`.
+#[derive(Debug, Default)]
+struct QuadHeap {
+    v: Vec<Entry>,
 }
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
+
+impl QuadHeap {
+    fn with_capacity(cap: usize) -> Self {
+        QuadHeap {
+            v: Vec::with_capacity(cap),
+        }
     }
-}
-impl Ord for Entry {
-    /// Reversed, so that the max-heap pops the earliest (then first-inserted) entry.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.key.cmp(&self.key)
+
+    #[inline]
+    fn peek(&self) -> Option<&Entry> {
+        self.v.first()
+    }
+
+    #[inline]
+    fn push(&mut self, e: Entry) {
+        let mut i = self.v.len();
+        self.v.push(e);
+        while i > 0 {
+            let parent = (i - 1) / 4;
+            if self.v[parent].key <= e.key {
+                break;
+            }
+            self.v[i] = self.v[parent];
+            i = parent;
+        }
+        self.v[i] = e;
+    }
+
+    /// Removes the smallest entry.
+    #[inline]
+    fn pop(&mut self) -> Option<Entry> {
+        let last = self.v.pop()?;
+        if self.v.is_empty() {
+            return Some(last);
+        }
+        let top = self.v[0];
+        self.sift_down(last);
+        Some(top)
+    }
+
+    /// Replaces the smallest entry's key and event (the heap must not be empty).
+    #[inline]
+    fn replace_top(&mut self, key: u128, ev: Ev) {
+        let e = Entry {
+            key,
+            ev,
+            ..self.v[0]
+        };
+        self.sift_down(e);
+    }
+
+    /// Puts `e` at the root's place and moves it down to where it belongs.
+    #[inline]
+    fn sift_down(&mut self, e: Entry) {
+        let n = self.v.len();
+        let mut i = 0;
+        loop {
+            let c = 4 * i + 1;
+            if c >= n {
+                break;
+            }
+            let end = (c + 4).min(n);
+            let (mut m, mut mk) = (c, self.v[c].key);
+            for j in c + 1..end {
+                let k = self.v[j].key;
+                if k < mk {
+                    (m, mk) = (j, k);
+                }
+            }
+            if mk >= e.key {
+                break;
+            }
+            self.v[i] = self.v[m];
+            i = m;
+        }
+        self.v[i] = e;
     }
 }
 
@@ -94,9 +163,9 @@ impl Ord for Entry {
 #[derive(Debug, Default)]
 pub struct EventQueue {
     /// Pipe heads.
-    heap: BinaryHeap<Entry>,
+    heap: QuadHeap,
     /// Everything pushed outside a pipe (and a pipe's out-of-order events).
-    timers: BinaryHeap<Entry>,
+    timers: QuadHeap,
     pipes: Vec<Pipe>,
     len: usize,
     seq: u64,
@@ -108,8 +177,8 @@ impl EventQueue {
     /// An empty queue with room for `cap` events.
     pub fn with_capacity(cap: usize) -> Self {
         EventQueue {
-            heap: BinaryHeap::with_capacity(cap),
-            timers: BinaryHeap::with_capacity(cap),
+            heap: QuadHeap::with_capacity(cap),
+            timers: QuadHeap::with_capacity(cap),
             ..Default::default()
         }
     }
@@ -169,29 +238,24 @@ impl EventQueue {
         let from_timers = match (self.heap.peek(), self.timers.peek()) {
             (_, None) => false,
             (None, Some(_)) => true,
-            // Reversed order: the greater entry is the earlier one.
-            (Some(h), Some(t)) => t > h,
+            (Some(h), Some(t)) => t.key < h.key,
         };
         let (key, ev) = if from_timers {
             let e = self.timers.pop()?;
             (e.key, e.ev)
         } else {
-            let mut top = self.heap.peek_mut()?;
-            let (key, ev) = (top.key, top.ev);
+            let top = *self.heap.peek()?;
             // Only pipe heads are in `heap`.
             let p = &mut self.pipes[top.pipe as usize];
             match p.waiting.pop_front() {
-                // The pipe's next event takes the top's place; dropping `top` sifts it.
-                Some((k, e)) => {
-                    top.key = k;
-                    top.ev = e;
-                }
+                // The pipe's next event takes the top's place (one sift).
+                Some((k, e)) => self.heap.replace_top(k, e),
                 None => {
                     p.in_heap = false;
-                    PeekMut::pop(top);
+                    self.heap.pop();
                 }
             }
-            (key, ev)
+            (top.key, top.ev)
         };
         self.len -= 1;
         self.popped += 1;

@@ -24,8 +24,8 @@
 //! calls [`Peer::handle_closed`]).
 //!
 //! Randomness (random first piece, rarest-first ties, the choker's draws) comes from one
-//! ChaCha8 generator the driver seeds; connections are kept in a `BTreeMap` by id, so every
-//! iteration that reaches the wire or the generator is in id order.
+//! ChaCha8 generator the driver seeds; connections are kept sorted by id (`conn::ConnMap`),
+//! so every iteration that reaches the wire or the generator is in id order.
 //!
 //! Policies not fixed by BEP 3, as implemented: an INTERESTED from a choked peer is
 //! unchoked at once when fewer than `regular + optimistic` connections are unchoked (as
@@ -63,7 +63,7 @@ use crate::wire::{
     ext_handshake, parse_ext_handshake, BlockData, BlockRequest, Frame, Handshake, Message,
 };
 use crate::ConnId;
-use conn::{Conn, Phase};
+use conn::{Conn, ConnMap, Phase};
 use ledbat_core::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -88,7 +88,7 @@ pub struct Peer<D> {
     picker: Picker,
     choker: Choker,
     rng: ChaCha8Rng,
-    conns: BTreeMap<ConnId, Conn<D>>,
+    conns: ConnMap<D>,
     dirty: VecDeque<ConnId>,
     events: VecDeque<Event>,
     next_round: Instant,
@@ -121,7 +121,7 @@ impl<D: BlockData> Peer<D> {
             cfg,
             layout,
             rng: ChaCha8Rng::seed_from_u64(rng_seed),
-            conns: BTreeMap::new(),
+            conns: ConnMap::default(),
             dirty: VecDeque::new(),
             events: VecDeque::new(),
             completed_at: complete.then_some(now),

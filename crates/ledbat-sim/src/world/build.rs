@@ -42,6 +42,7 @@ impl<'a> World<'a> {
             dropped: 0,
             scratch: Vec::new(),
             brief: Vec::new(),
+            peer_brief: Vec::new(),
             series_t: Vec::new(),
             series_links: Vec::new(),
             swarm: None,

@@ -32,8 +32,37 @@ pub(super) struct Brief {
     pub unsent: bool,
     /// Sent packets not yet cumulatively acknowledged.
     pub outstanding: bool,
+    /// The sending peer (swarm flows; kept after the flow closes).
+    pub from: u32,
     /// The sender's last transmission or ACK.
     pub last_activity: Instant,
+}
+
+/// Per sending peer, how many of its open flows are [`Brief::outstanding`] and
+/// [`Brief::unsent`]: kept up to date with the briefs, so that a sample of an idle uplink
+/// whose flows have nothing outstanding visits none of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct PeerBrief {
+    pub outstanding: u32,
+    pub unsent: u32,
+}
+
+impl PeerBrief {
+    /// Adds (`add`) or removes the counts of open flow brief `b`.
+    #[inline]
+    fn count(&mut self, b: &Brief, add: bool) {
+        if !b.live {
+            return;
+        }
+        let (o, u) = (b.outstanding as u32, b.unsent as u32);
+        if add {
+            self.outstanding += o;
+            self.unsent += u;
+        } else {
+            self.outstanding -= o;
+            self.unsent -= u;
+        }
+    }
 }
 
 /// What a flow's packets never touch: its name and controller for the report, its
@@ -277,15 +306,40 @@ impl World<'_> {
         if fi >= self.brief.len() {
             self.brief.resize(fi + 1, Brief::default());
         }
-        self.brief[fi] = match self.flows[fi].sender.as_ref() {
+        let old = self.brief[fi];
+        let f = &self.flows[fi];
+        // The sending peer is read from the connection once, when the flow opens.
+        let from = if old.live {
+            old.from
+        } else {
+            f.conn().map_or(old.from, |c| c.from)
+        };
+        let new = match f.sender.as_ref() {
             Some(s) => Brief {
                 live: true,
                 unsent: s.written() > s.snd_nxt(),
                 outstanding: s.outstanding() > 0,
+                from,
                 last_activity: s.last_activity(),
             },
-            None => Brief::default(),
+            None => Brief {
+                from,
+                ..Brief::default()
+            },
         };
+        if old == new {
+            return;
+        }
+        self.brief[fi] = new;
+        if (old.live, old.outstanding, old.unsent) != (new.live, new.outstanding, new.unsent) {
+            if from as usize >= self.peer_brief.len() {
+                self.peer_brief
+                    .resize(from as usize + 1, PeerBrief::default());
+            }
+            let c = &mut self.peer_brief[from as usize];
+            c.count(&old, false);
+            c.count(&new, true);
+        }
     }
 
     /// Sends while the sender has something it may send now.

@@ -76,6 +76,8 @@ struct World<'a> {
     /// What the swarm's idle-uplink classification reads of each flow's sender, kept
     /// compact (see [`flow::Brief`]); empty outside a swarm.
     brief: Vec<flow::Brief>,
+    /// The briefs' counts per sending peer (see [`flow::PeerBrief`]).
+    peer_brief: Vec<flow::PeerBrief>,
     series_t: Vec<f64>,
     series_links: Vec<Vec<u32>>,
     /// Number of time-series samples (0 without series): vectors are allocated exactly.

@@ -190,22 +190,27 @@ impl World<'_> {
                     // Idle: charge the sample to the outgoing flow with data outstanding that
                     // has been silent longest; what next moves that flow (its timer or an
                     // ACK) classifies it. None outstanding: nothing to send.
+                    // The per-peer counts say whether any open flow has data unsent or
+                    // outstanding; only in the second case are the flows visited.
                     let flows = &mut self.flows;
                     let brief = &self.brief;
-                    let (mut unsent, mut waiting) = (false, None);
-                    let members = &sw.members;
-                    for fi in members[id as usize].iter().flat_map(|m| m.out_flows()) {
-                        let b = brief[fi as usize];
-                        if !b.live {
-                            continue;
-                        }
-                        unsent |= b.unsent;
-                        if b.outstanding {
-                            let c = (b.last_activity, fi);
-                            waiting = Some(waiting.map_or(c, |w: (Instant, u32)| w.min(c)));
+                    let counts = self
+                        .peer_brief
+                        .get(id as usize)
+                        .copied()
+                        .unwrap_or_default();
+                    let mut waiting = None;
+                    if counts.outstanding > 0 {
+                        let members = &sw.members;
+                        for fi in members[id as usize].iter().flat_map(|m| m.out_flows()) {
+                            let b = brief[fi as usize];
+                            if b.live && b.outstanding {
+                                let c = (b.last_activity, fi);
+                                waiting = Some(waiting.map_or(c, |w: (Instant, u32)| w.min(c)));
+                            }
                         }
                     }
-                    r.idle_unsent += unsent as u64;
+                    r.idle_unsent += (counts.unsent > 0) as u64;
                     match waiting {
                         Some((_, fi)) => flows[fi as usize].stats.idle_pending += 1,
                         None => r.idle_no_data += 1,

@@ -492,7 +492,8 @@ impl<'a> World<'a> {
         fi
     }
 
-    /// Writes `frame` into flow `fi`'s stream (sent by the next [`World::try_send`]).
+    /// Writes `frame` into flow `fi`'s stream (sent by the next [`World::try_send`], which
+    /// both callers make before the event ends, and which refreshes the flow's brief).
     fn conn_write(&mut self, fi: usize, frame: Frame<Len>) {
         let f = &mut self.flows[fi];
         let (Some(c), Some(s)) = (f.payload.conn_mut(), f.sender.as_mut()) else {
@@ -502,7 +503,6 @@ impl<'a> World<'a> {
             .stream
             .write(frame.encoded_len() as u32, frame, s.snd_nxt());
         s.write(n);
-        self.refresh_brief(fi);
     }
 
     /// Bytes written to flow `fi` and not yet in a transmitted segment.
