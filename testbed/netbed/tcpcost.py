@@ -86,11 +86,11 @@ def receiver_argv(ledbat_bin: str, server_ns: str, rledbat: bool) -> list[str]:
 
 
 def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float,
-             receiver: list[str] | None = None) -> dict:
+             ledbat_bin: str, rledbat: bool = False) -> dict:
     """One iperf3 transfer; the receiver's byte count and the machine's CPU over it.
-    `receiver`: the server's command line (default a plain iperf3 server)."""
-    argv = receiver or proc.in_ns(server_ns, ["iperf3", "-s", "-1", "-p", "5299"])
-    srv = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    `rledbat`: the receiver under receiver-side LEDBAT (`receiver_argv`)."""
+    srv = subprocess.Popen(receiver_argv(ledbat_bin, server_ns, rledbat),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(0.5)
         c0, t0 = cpu_busy_seconds(), time.monotonic()
@@ -98,11 +98,11 @@ def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float,
                                                       cc, "-t", str(seconds), "-J"]),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         seen = None
-        if receiver is not None and receiver[0] != "ip":
+        if rledbat:
             # receiver-side LEDBAT: one look half-way that its program holds the download
             # (a cost that measured no clamped connection would name the wrong thing)
             time.sleep(seconds / 2)
-            rs = subprocess.run([receiver[0], "tcp", "rstats", "--json"], capture_output=True,
+            rs = subprocess.run([ledbat_bin, "tcp", "rstats", "--json"], capture_output=True,
                                 text=True, timeout=30)
             seen = len(json.loads(rs.stdout or "[]")) if rs.returncode == 0 else 0
         out, err = cli.communicate(timeout=seconds + 30)
@@ -226,8 +226,8 @@ def main(argv=None) -> int:
                 runs = []
                 for kn in order:
                     rl = kn == RLEDBAT
-                    r = transfer(cns, sns, addr, "cubic" if rl else kn, a.seconds,
-                                 receiver_argv(ledbat_bin, sns, rl))
+                    r = transfer(cns, sns, addr, "cubic" if rl else kn, a.seconds, ledbat_bin,
+                                 rl)
                     r["cc"] = next((s for s, n in names.items() if n == kn), kn)
                     runs.append(r)
                     print(f"[cost] round {rep + 1} {p} {r['cc']}: "
