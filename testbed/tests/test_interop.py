@@ -154,6 +154,14 @@ def test_capture_commands():
     assert capture.capture_cmd("c0", [46881, 46882], "/w/c.pcapng") == [
         "tshark", "-i", "c0", "-s", "200", "-f",
         "(udp or tcp) and (port 46881 or port 46882)", "-w", "/w/c.pcapng", "-q"]
+
+
+def test_capture_leaves_out_tcp_on_the_control_ports():
+    # A WebUI poll from ephemeral port 46882 to 127.0.0.1:48881 is not a peer connection.
+    argv = capture.capture_cmd("lo", [46881, 46882], "/w/c.pcapng", 0, [47882, 48881])
+    assert argv[6] == ("(udp or tcp) and (port 46881 or port 46882)"
+                       " and not (tcp and (port 47882 or port 48881))")
+    assert argv[4] == "0"
     assert capture.fields_cmd("/w/c.pcapng", "bt-utp", ["bt-utp.type"]) == [
         "tshark", "-r", "/w/c.pcapng", "--enable-heuristic", "bt_utp_udp", "-Y", "bt-utp",
         "-T", "fields", "-e", "bt-utp.type"]

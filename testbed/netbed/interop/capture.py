@@ -20,12 +20,20 @@ UTP_TYPES = {"0": "data", "1": "fin", "2": "state", "3": "reset", "4": "syn"}
 SNAP_BYTES = 200
 
 
-def capture_cmd(iface: str, ports: list[int], path: str, snap: int = SNAP_BYTES) -> list[str]:
+def capture_cmd(iface: str, ports: list[int], path: str, snap: int = SNAP_BYTES,
+                control_ports: list[int] = ()) -> list[str]:
     """tshark writing the first `snap` bytes (0: all) of the UDP and TCP packets on `ports`
-    to `path`."""
-    flt = " or ".join(f"port {p}" for p in ports)
-    return ["tshark", "-i", iface, "-s", str(snap), "-f",
-            f"(udp or tcp) and ({flt})", "-w", path, "-q"]
+    to `path`, except TCP on `control_ports`.
+
+    The real peers are driven over HTTP on 127.0.0.1 (qBittorrent's WebUI, Transmission's
+    RPC). Those connections leave from an ephemeral port, and the ephemeral range holds the
+    peers' ports: on loopback a poll that happens to leave from a peer's port would show up
+    as TCP "on the peer's port" though it carries no BitTorrent. A segment with a control
+    port at either end is such a poll, never a peer connection."""
+    flt = f"(udp or tcp) and ({' or '.join(f'port {p}' for p in ports)})"
+    if control_ports:
+        flt += f" and not (tcp and ({' or '.join(f'port {p}' for p in control_ports)}))"
+    return ["tshark", "-i", iface, "-s", str(snap), "-f", flt, "-w", path, "-q"]
 
 
 def fields_cmd(path: str, display_filter: str, fields: list[str]) -> list[str]:
@@ -66,11 +74,12 @@ def capture_ok(c: dict, size: int, want_utp: bool) -> bool:
 class Capture:
     """tshark running on the case's capture interface from start to `stop`."""
 
-    def __init__(self, h, ports):
+    def __init__(self, h, ports, control_ports=()):
         iface, ns = h.net.capture_iface
         self.path = os.path.join(h.workdir, f"capture-{h.case}-{h.net.name}.pcapng")
         snap = getattr(h.a, "capture_bytes", SNAP_BYTES)
-        self.proc = h.group.start("tshark", capture_cmd(iface, ports, self.path, snap), ns=ns)
+        cmd = capture_cmd(iface, ports, self.path, snap, sorted(control_ports))
+        self.proc = h.group.start("tshark", cmd, ns=ns)
         proc.wait_until(lambda: "Capturing on" in self.proc.stderr_text(), 10, 0.1)
         time.sleep(0.3)
 

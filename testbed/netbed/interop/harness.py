@@ -157,7 +157,8 @@ class Harness:
         getter = PEERS[getter_kind](self, "c", net.get_ip, GET_PORT)
         seed_addr, get_addr = f"{net.seed_ip}:{SEED_PORT}", f"{net.get_ip}:{GET_PORT}"
         q0 = net.queue_stats()
-        cap = Capture(self, [SEED_PORT, GET_PORT])
+        control = {p.control_port for p in (seeder, getter) if getattr(p, "control_port", None)}
+        cap = Capture(self, [SEED_PORT, GET_PORT], control)
         try:
             # Transmission never dials: when it downloads, the seeder connects to it.
             getter_dials = getter_kind != "tr"

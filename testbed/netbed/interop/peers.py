@@ -193,7 +193,10 @@ def split_http_response(text: str) -> tuple[int, dict[str, str], str]:
 
 class RpcClientPeer:
     """A real client driven over an HTTP API whose torrent view `_torrent()` also refreshes
-    the connection evidence: polled while a case runs, errors of one poll ignored."""
+    the connection evidence: polled while a case runs, errors of one poll ignored. The API's
+    TCP port is `control_port` (the capture leaves it out)."""
+
+    control_port: int | None = None
 
     def poll(self):
         try:
@@ -211,7 +214,7 @@ class TrPeer(RpcClientPeer):
 
     def __init__(self, h, side, ip, port):
         self.h, self.side, self.ip, self.port = h, side, ip, port
-        self.rpc_port = port + 1000
+        self.rpc_port = self.control_port = port + 1000
         self.proc = None
         self.session_id = ""
         self.utp_seen = False

@@ -115,7 +115,7 @@ class QbtPeer(RpcClientPeer):
 
     def __init__(self, h, side, ip, port):
         self.h, self.side, self.ip, self.port = h, side, ip, port
-        self.web_port = web_port_for(port, h.net.ns(side))
+        self.web_port = self.control_port = web_port_for(port, h.net.ns(side))
         self.proc = None
         self.profile = os.path.join(h.workdir, f"qbt-{side}-profile")
         self.info_hash = None
