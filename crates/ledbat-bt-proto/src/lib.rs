@@ -16,7 +16,9 @@
 //!   and which of two connections to one peer stays;
 //! - [`config`]: every setting, with the values where the client and the simulator differ;
 //! - [`peer`]: one torrent as one peer sees it, composing the above: `handle_*` in,
-//!   `poll_*` out, time passed in, randomness from a generator the driver seeds.
+//!   `poll_*` out, time passed in, randomness from a generator the driver seeds;
+//! - [`sorted_map`]: the ordered map of a peer's per-connection tables (here and in the
+//!   simulator's swarms).
 //!
 //! No socket, no clock, no disk: metainfo, storage, SHA-1, trackers and the network are
 //! the drivers' business.
@@ -29,6 +31,7 @@ pub mod disposition;
 pub mod layout;
 pub mod peer;
 pub mod picker;
+pub mod sorted_map;
 pub mod wire;
 
 /// A connection, as the peer names it (any number the driver chooses, unique among the

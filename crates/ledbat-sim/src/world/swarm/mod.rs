@@ -100,46 +100,9 @@ struct Out {
     data_transport: Transport,
 }
 
-/// A peer's [`Out`]s by neighbour: a vector sorted by peer id, so that lookups are a
-/// binary search over a few dozen contiguous entries and iteration is in id order (the
-/// order a `BTreeMap` gave, which the run's event order depends on).
-#[derive(Debug, Default)]
-struct OutMap(Vec<(PeerId, Out)>);
-
-impl OutMap {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn find(&self, n: PeerId) -> Result<usize, usize> {
-        self.0.binary_search_by_key(&n, |e| e.0)
-    }
-    fn contains_key(&self, n: PeerId) -> bool {
-        self.find(n).is_ok()
-    }
-    fn get(&self, n: PeerId) -> Option<&Out> {
-        self.find(n).ok().map(|i| &self.0[i].1)
-    }
-    fn get_mut(&mut self, n: PeerId) -> Option<&mut Out> {
-        self.find(n).ok().map(|i| &mut self.0[i].1)
-    }
-    /// Adds or replaces neighbour `n`'s entry.
-    fn insert(&mut self, n: PeerId, o: Out) {
-        match self.find(n) {
-            Ok(i) => self.0[i].1 = o,
-            Err(i) => self.0.insert(i, (n, o)),
-        }
-    }
-    fn remove(&mut self, n: PeerId) -> Option<Out> {
-        self.find(n).ok().map(|i| self.0.remove(i).1)
-    }
-    /// Entries in increasing neighbour id.
-    fn iter(&self) -> impl Iterator<Item = (PeerId, Out)> + '_ {
-        self.0.iter().copied()
-    }
-    fn values(&self) -> impl Iterator<Item = &Out> + '_ {
-        self.0.iter().map(|e| &e.1)
-    }
-}
+/// A peer's [`Out`]s by neighbour, iterated in increasing id (the order a `BTreeMap`
+/// gave, which the run's event order depends on).
+type OutMap = ledbat_bt_proto::sorted_map::SortedMap<PeerId, Out>;
 
 /// A peer present in the swarm.
 #[derive(Debug)]
@@ -336,7 +299,7 @@ impl<'a> World<'a> {
         for n in reply {
             let sw = self.sw();
             let (mine, theirs, known) = match (&sw.members[id as usize], &sw.members[n as usize]) {
-                (Some(a), Some(b)) => (a.out.len(), b.out.len(), a.out.contains_key(n)),
+                (Some(a), Some(b)) => (a.out.len(), b.out.len(), a.out.contains_key(&n)),
                 _ => continue,
             };
             if mine >= cfg.max_initiate as usize {
@@ -517,14 +480,14 @@ impl<'a> World<'a> {
     /// Hands `from`'s queued blocks for `to` to their data flow (opening it if needed)
     /// while less than one block waits unsent in it, and sends.
     fn pump_data(&mut self, from: PeerId, to: PeerId) {
-        let Some(out) = self.member(from).and_then(|m| m.out.get(to).copied()) else {
+        let Some(out) = self.member(from).and_then(|m| m.out.get(&to).copied()) else {
             return;
         };
         let fi = match out.data {
             Some(fi) => fi,
             None => {
                 let fi = self.open_flow(from, to, out.data_transport, Carries::Data);
-                if let Some(o) = self.member(from).and_then(|m| m.out.get_mut(to)) {
+                if let Some(o) = self.member(from).and_then(|m| m.out.get_mut(&to)) {
                     o.data = Some(fi);
                 }
                 fi
@@ -584,7 +547,7 @@ impl<'a> World<'a> {
             for conn in dirty.drain(..) {
                 let Some(out) = self
                     .member(id)
-                    .and_then(|m| m.out.get(neighbour_of(conn)).copied())
+                    .and_then(|m| m.out.get(&neighbour_of(conn)).copied())
                 else {
                     continue;
                 };
@@ -768,7 +731,7 @@ impl<'a> World<'a> {
     fn disconnect(&mut self, a: PeerId, b: PeerId) {
         let now = self.now;
         for (x, y) in [(a, b), (b, a)] {
-            if let Some(o) = self.member(x).and_then(|m| m.out.remove(y)) {
+            if let Some(o) = self.member(x).and_then(|m| m.out.remove(&y)) {
                 self.close_out(o);
             }
             if let Some(m) = self.member(x) {
@@ -788,9 +751,9 @@ impl<'a> World<'a> {
         self.sw().present.retain(|&p| p != id);
         let stats = m.peer.stats();
         self.sw().measure.on_leave(id, now, stats);
-        for (n, out) in m.out.iter() {
+        for (&n, &out) in m.out.iter() {
             self.close_out(out);
-            if let Some(o) = self.member(n).and_then(|nm| nm.out.remove(id)) {
+            if let Some(o) = self.member(n).and_then(|nm| nm.out.remove(&id)) {
                 self.close_out(o);
             }
             if let Some(nm) = self.member(n) {
@@ -814,48 +777,5 @@ impl<'a> World<'a> {
         let cfg = self.sc.swarm.as_ref()?;
         let target = (cfg.discard + cfg.measure).max(1) as f64;
         Some((sw.measure.completions() as f64 / target).min(1.0))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn out(control: u32) -> Out {
-        Out {
-            control,
-            data: None,
-            data_transport: Transport::Tcp,
-        }
-    }
-
-    #[test]
-    fn out_map_iterates_in_neighbour_order_whatever_the_insertion_order() {
-        let mut m = OutMap::default();
-        for n in [7, 2, 9, 4] {
-            m.insert(n, out(n * 10));
-        }
-        let ids: Vec<PeerId> = m.iter().map(|(n, _)| n).collect();
-        assert_eq!(ids, vec![2, 4, 7, 9]);
-        assert_eq!(m.get(7).map(|o| o.control), Some(70));
-        assert!(m.get(3).is_none());
-        assert!(m.contains_key(9) && !m.contains_key(8));
-    }
-
-    #[test]
-    fn out_map_replaces_and_removes_like_a_map() {
-        let mut m = OutMap::default();
-        m.insert(5, out(1));
-        m.insert(3, out(2));
-        m.insert(5, out(3));
-        assert_eq!(m.len(), 2, "a second insert replaces");
-        assert_eq!(m.get(5).map(|o| o.control), Some(3));
-        if let Some(o) = m.get_mut(3) {
-            o.data = Some(8);
-        }
-        assert_eq!(m.remove(3).and_then(|o| o.data), Some(8));
-        assert_eq!(m.remove(3).map(|o| o.control), None);
-        let flows: Vec<u32> = m.values().map(|o| o.control).collect();
-        assert_eq!(flows, vec![3]);
     }
 }
