@@ -292,15 +292,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.quick:
         a.seconds, a.wave2, a.size_mb = 120.0, 40.0, 2.0
-    ledbat = install.preflight("network namespaces", a.ledbat_bin)
+    ledbat = install.prepare("network namespaces", a.ledbat_bin,
+                             install.Needs(["ip", "tc", "ethtool", "nft", "ping", "sysctl", "curl",
+                                            "opentracker"], libtorrent=True),
+                             install=not a.no_install)
     if ledbat is None:
-        return 2
-    try:
-        install.ensure(install.Needs(["ip", "tc", "ethtool", "nft", "ping", "sysctl", "curl",
-                                      "opentracker"], libtorrent=True),
-                       install=not a.no_install)
-    except proc.CommandError as e:
-        print(f"error: {e}", file=sys.stderr)
         return 2
     out = a.out_dir or paths.default_out_dir("attack")
     os.makedirs(out, exist_ok=True)

@@ -279,15 +279,11 @@ def main(argv=None) -> int:
             print(f"error: no ledbat binary at {binary}", file=sys.stderr)
             return 2
     else:
-        binary = install.preflight("namespaces, qdiscs", a.ledbat_bin)
+        binary = install.prepare("namespaces, qdiscs", a.ledbat_bin,
+                                 install.Needs(["ip", "tc", "nft", "ping", "sysctl", "iperf3"]),
+                                 install=not a.no_install,
+                                 log=lambda m: print(f"[bbrbed] {m}", flush=True))
         if binary is None:
-            return 2
-        try:
-            install.ensure(install.Needs(["ip", "tc", "nft", "ping", "sysctl", "iperf3"]),
-                           install=not a.no_install,
-                           log=lambda m: print(f"[bbrbed] {m}", flush=True))
-        except proc.CommandError as e:
-            print(f"error: {e}", file=sys.stderr)
             return 2
     out_dir = os.path.abspath(a.out_dir or paths.default_out_dir("bbrbed"))
     os.makedirs(out_dir, exist_ok=True)

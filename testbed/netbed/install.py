@@ -178,6 +178,21 @@ def preflight(needs: str, ledbat_bin: str | None = None, need_bin: bool = True) 
     return path
 
 
+def prepare(needs: str, ledbat_bin: str | None, tools: Needs, install: bool = True,
+            log: Callable[[str], None] = print, need_bin: bool = True) -> str | None:
+    """`preflight`, then `ensure(tools)`: the opening of every bed command. Prints the first
+    problem and returns None (the caller exits 2); else our binary's absolute path."""
+    path = preflight(needs, ledbat_bin, need_bin)
+    if path is None:
+        return None
+    try:
+        ensure(tools, install=install, log=log)
+    except proc.CommandError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return None
+    return path
+
+
 def check_installed() -> str | None:
     """None when this interpreter imports the package from anywhere (so that the children
     a run starts with `python3 -m netbed.X`, in other directories, find it too), else the

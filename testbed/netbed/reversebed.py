@@ -157,14 +157,10 @@ def main(argv=None) -> int:
     ap.add_argument("--md", default=None)
     ap.add_argument("--logdir", default="/tmp")
     a = ap.parse_args(argv)
-    ledbat_bin = install.preflight("namespaces, BPF", a.ledbat_bin)
+    ledbat_bin = install.prepare("namespaces, BPF", a.ledbat_bin,
+                                 install.Needs(["ip", "iperf3", "ethtool"]),
+                                 log=lambda m: print(f"[reverse] {m}"))
     if ledbat_bin is None:
-        return 2
-    try:
-        install.ensure(install.Needs(["ip", "iperf3", "ethtool"]),
-                       log=lambda m: print(f"[reverse] {m}"))
-    except proc.CommandError as e:
-        print(f"error: {e}", file=sys.stderr)
         return 2
     specs = [x for x in a.ccs.split(",") if x]
     doc: dict = {"command": " ".join(["python3 -m netbed.reversebed", *(argv or sys.argv[1:])]),

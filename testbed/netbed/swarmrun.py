@@ -477,15 +477,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(plan)} swarms, each at most {max_swarm:.0f} s (one copy from the seed: "
               f"{seed_copy_s:.0f} s)")
         return 0
-    ledbat = install.preflight("network namespaces", a.ledbat_bin)
+    ledbat = install.prepare("network namespaces", a.ledbat_bin,
+                             install.Needs(["ip", "tc", "ethtool", "nft", "ping", "sysctl", "curl",
+                                            "opentracker"], libtorrent=True),
+                             install=not a.no_install)
     if ledbat is None:
-        return 2
-    try:
-        install.ensure(install.Needs(["ip", "tc", "ethtool", "nft", "ping", "sysctl", "curl",
-                                      "opentracker"], libtorrent=True),
-                       install=not a.no_install)
-    except proc.CommandError as e:
-        print(f"error: {e}", file=sys.stderr)
         return 2
     out = a.out_dir or paths.default_out_dir("swarm")
     os.makedirs(out, exist_ok=True)

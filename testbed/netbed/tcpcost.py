@@ -194,13 +194,9 @@ def main(argv=None) -> int:
     ap.add_argument("--json", default=None)
     ap.add_argument("--md", default=None)
     a = ap.parse_args(argv)
-    ledbat_bin = install.preflight("namespaces, BPF", a.ledbat_bin)
+    ledbat_bin = install.prepare("namespaces, BPF", a.ledbat_bin, install.Needs(["ip", "iperf3"]),
+                                 log=lambda m: print(f"[cost] {m}"))
     if ledbat_bin is None:
-        return 2
-    try:
-        install.ensure(install.Needs(["ip", "iperf3"]), log=lambda m: print(f"[cost] {m}"))
-    except proc.CommandError as e:
-        print(f"error: {e}", file=sys.stderr)
         return 2
     specs = [x for x in a.ccs.split(",") if x]
     paths_ = [x for x in a.paths.split(",") if x]

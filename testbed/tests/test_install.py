@@ -104,3 +104,19 @@ def test_preflight_names_what_is_missing(monkeypatch, capsys, tmp_path):
     exe.write_text("#!/bin/sh\n")
     exe.chmod(0o755)
     assert inst.preflight("x", str(exe)) == str(exe)
+
+
+def test_prepare_stops_at_a_missing_tool_without_installing(monkeypatch, capsys, tmp_path):
+    from netbed import install as inst
+    monkeypatch.setattr(inst.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(inst, "check_installed", lambda: None)
+    exe = tmp_path / "bin"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    assert inst.prepare("x", str(exe), inst.Needs(["sh"]), install=False) == str(exe)
+    absent = "no-such-command-for-ledbat-tests"
+    assert inst.prepare("x", str(exe), inst.Needs([absent]), install=False) is None
+    assert absent in capsys.readouterr().err
+    monkeypatch.setattr(inst.os, "geteuid", lambda: 1000)
+    assert inst.prepare("namespaces", str(exe), inst.Needs(["sh"])) is None
+    assert "needs root (namespaces)" in capsys.readouterr().err
