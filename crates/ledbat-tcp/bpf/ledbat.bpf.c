@@ -199,7 +199,8 @@ static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c
 }
 
 /*
- * LEDBAT++ yielding to a competitor paces (`Controller::pacing_rate`): the kernel's own
+ * LEDBAT++ yielding to a competitor paces (`Controller::pacing_rate`; only with competitor
+ * detection on, nothing otherwise): the kernel's own
  * pacing is turned on (SK_PACING_NEEDED, unless fq already paces) and sk_pacing_rate set;
  * when it stops, the status it found is put back. The kernel recomputes sk_pacing_rate from
  * the window after every ACK (tcp_update_pacing_rate, after cong_avoid): the rate set here
@@ -211,6 +212,8 @@ static __always_inline void lb_pace(struct sock *sk, struct lb_conn *c)
 {
 	__u64 rate;
 
+	if (lb_params.algo != LB_ALGO_LEDBAT_PP || !lb_params.comp.enabled)
+		return;
 	if (lb_pacing_rate(&c->cc, &lb_params, &rate)) {
 		if (!c->pacing_on) {
 			c->pacing_on = 1;
@@ -450,8 +453,7 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 		a.flight_before, a.newest_sent_ns, a.rtt_ns, a.delay_us, a.packets_acked);
 	if (c->ca_state != TCP_CA_CWR && c->ca_state != TCP_CA_Recovery)
 		lb_write_cwnd(tp, c, now);
-	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled)
-		lb_pace(sk, c);
+	lb_pace(sk, c);
 	lb_publish(sk, tp, c, now, 0);
 }
 
@@ -545,8 +547,7 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		break;
 	case CA_EVENT_TX_START:
 		lb_on_sent(&c->cc, &lb_params, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c));
-		if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled)
-			lb_pace(sk, c);
+		lb_pace(sk, c);
 		lb_emit(sk, c, LB_EV_SENT, 0, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c), 0, 0,
 			0, 0, 0);
 		break;
