@@ -58,9 +58,24 @@ struct in6_addr {
 	} in6_u;
 } __attribute__((preserve_access_index));
 
+/* include/net/netns/ipv4.h, include/net/net_namespace.h: the one sysctl the object reads
+ * (net.ipv4.tcp_min_tso_segs, a u8 in Linux 6.18) */
+struct netns_ipv4 {
+	__u8 sysctl_tcp_min_tso_segs;
+} __attribute__((preserve_access_index));
+
+struct net {
+	struct netns_ipv4 ipv4;
+} __attribute__((preserve_access_index));
+
+typedef struct {
+	struct net *net;
+} __attribute__((preserve_access_index)) possible_net_t;
+
 struct sock_common {
 	__be32 skc_daddr;
 	__be32 skc_rcv_saddr;
+	possible_net_t skc_net;
 	__be16 skc_dport;
 	__u16 skc_num;
 	unsigned short skc_family;
@@ -124,6 +139,7 @@ struct tcp_congestion_ops {
 	void (*set_state)(struct sock *sk, __u8 new_state);
 	void (*cwnd_event)(struct sock *sk, enum tcp_ca_event ev);
 	void (*pkts_acked)(struct sock *sk, const struct ack_sample *sample);
+	__u32 (*min_tso_segs)(struct sock *sk);
 	__u32 (*undo_cwnd)(struct sock *sk);
 	__u32 (*sndbuf_expand)(struct sock *sk);
 	void (*init)(struct sock *sk);

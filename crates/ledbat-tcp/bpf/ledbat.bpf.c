@@ -20,6 +20,8 @@
  *                kernel does not announce otherwise) -> lb_on_timeout(rto)
  *   undo_cwnd    the kernel found the reduction spurious (F-RTO, DSACK, Eifel): the window
  *                before the last loss or timeout comes back
+ *   min_tso_segs before packets leave (tcp_tso_segs): the competitor detection's pacing
+ *                rate written again over the kernel's (lb_pace); returns the sysctl
  *
  * What the kernel cannot do as the core's drivers do, and what is done instead:
  * - no timers for a congestion control: LEDBAT++'s slowdown deadlines fire at the first ACK
@@ -199,18 +201,21 @@ static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c
 }
 
 /*
- * LEDBAT++ yielding to a competitor paces (`Controller::pacing_rate`): the kernel's own
- * pacing is turned on (SK_PACING_NEEDED, unless fq already paces) and sk_pacing_rate set;
- * when it stops, the status it found is put back. The kernel recomputes sk_pacing_rate from
- * the window after every ACK (tcp_update_pacing_rate, after cong_avoid): the rate set here
- * holds for the packets sent when the flow starts again from nothing in flight
- * (CA_EVENT_TX_START, every packet of the one-packet window while yielding); a probe's
- * later packets go at the kernel's rate for the probe's window (1.2 window / srtt).
+ * LEDBAT++ yielding to a competitor paces (`Controller::pacing_rate`; only with competitor
+ * detection on, nothing otherwise): the kernel's own pacing is turned on (SK_PACING_NEEDED,
+ * unless fq already paces) and sk_pacing_rate set; when it stops, the status it found is
+ * put back. The kernel recomputes sk_pacing_rate from the window after every ACK
+ * (tcp_update_pacing_rate, after cong_avoid), so the rate is written again at the last
+ * points the controller runs before a packet leaves: min_tso_segs (ledbat_min_tso_segs)
+ * and CA_EVENT_TX_START. Every packet of the one-packet window and of a probe then leaves
+ * at the controller's rate.
  */
 static __always_inline void lb_pace(struct sock *sk, struct lb_conn *c)
 {
 	__u64 rate;
 
+	if (lb_params.algo != LB_ALGO_LEDBAT_PP || !lb_params.comp.enabled)
+		return;
 	if (lb_pacing_rate(&c->cc, &lb_params, &rate)) {
 		if (!c->pacing_on) {
 			c->pacing_on = 1;
@@ -450,8 +455,7 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 		a.flight_before, a.newest_sent_ns, a.rtt_ns, a.delay_us, a.packets_acked);
 	if (c->ca_state != TCP_CA_CWR && c->ca_state != TCP_CA_Recovery)
 		lb_write_cwnd(tp, c, now);
-	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled)
-		lb_pace(sk, c);
+	lb_pace(sk, c);
 	lb_publish(sk, tp, c, now, 0);
 }
 
@@ -545,8 +549,7 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		break;
 	case CA_EVENT_TX_START:
 		lb_on_sent(&c->cc, &lb_params, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c));
-		if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled)
-			lb_pace(sk, c);
+		lb_pace(sk, c);
 		lb_emit(sk, c, LB_EV_SENT, 0, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c), 0, 0,
 			0, 0, 0);
 		break;
@@ -573,6 +576,32 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 }
 
 /*
+ * tcp_write_xmit and tcp_xmit_retransmit_queue ask for the smallest TSO burst
+ * (tcp_tso_segs) before they send anything: after an ACK this is after
+ * tcp_update_pacing_rate replaced the controller's pacing rate, and it runs too when the
+ * pacing timer or TSQ sends. While the competitor detection paces,
+ * lb_pace writes its rate again here, so that the packets of a probe leave at
+ * `probe_share` of the path's rate and not at the kernel's 1.2 window / srtt. Without the
+ * detection nothing is written. The burst returned is the kernel's own choice without the
+ * callback, net.ipv4.tcp_min_tso_segs.
+ *
+ * Implementing cong_control instead would also keep the kernel from recomputing the rate,
+ * but then the kernel calls neither cong_avoid nor its PRR (tcp_cwnd_reduction, not a
+ * kfunc), which the controller relies on in CWR and Recovery.
+ */
+SEC("struct_ops/ledbat_min_tso_segs")
+__u32 BPF_PROG(ledbat_min_tso_segs, struct sock *sk)
+{
+	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled) {
+		struct lb_conn *c = lb_conn(sk);
+
+		if (c)
+			lb_pace(sk, c);
+	}
+	return sk->__sk_common.skc_net.net->ipv4.sysctl_tcp_min_tso_segs;
+}
+
+/*
  * The send buffer the kernel sizes from the window (tcp_sndbuf_expand: this many windows of
  * segments; 2 by default, 3 for BBR). A scavenger's window is often far below what the path
  * holds, and at a round trip of microseconds an application that can queue only two such
@@ -596,6 +625,7 @@ struct tcp_congestion_ops ledbat_ops = {
 	.set_state = (void *)ledbat_set_state,
 	.cwnd_event = (void *)ledbat_cwnd_event,
 	.pkts_acked = (void *)ledbat_pkts_acked,
+	.min_tso_segs = (void *)ledbat_min_tso_segs,
 	.undo_cwnd = (void *)ledbat_undo_cwnd,
 	.sndbuf_expand = (void *)ledbat_sndbuf_expand,
 	/* replaced by the loader with the name the instance is registered under */
