@@ -183,7 +183,7 @@ pub(super) fn claims() -> Vec<Claim> {
                     .collect::<Result<_, _>>()?;
                 let lo = q.iter().copied().fold(f64::INFINITY, f64::min);
                 let hi = q.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                if !(lo > 0.0) {
+                if lo <= 0.0 || !lo.is_finite() {
                     return Err("an empty all-TCP queue: no relative spread".into());
                 }
                 Ok((hi - lo) / lo)
