@@ -191,6 +191,12 @@ const SIBLINGS_APART: &[(&str, &str, &str)] = &[
          more than TCP-LP and TCP at every N, and LEDBAT's and NICE's lowest efficiency",
     ),
     (
+        "s003-latecomer-vs-tcp-negligible",
+        "s003-latecomer-ledbat-first-vs-tcp-negligible",
+        "the two start orders against TCP, each against a simultaneous start: different runs \
+         (LEDBAT late, LEDBAT first), so one value is never both claims'",
+    ),
+    (
         "s003-fledbat-n-flows-fair",
         "s003-fledbat-n5-any-zone-zeta-fair",
         "different quantities in one unit: the best zeta's index at the worst N, and the \

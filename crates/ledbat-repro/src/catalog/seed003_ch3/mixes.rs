@@ -35,6 +35,11 @@ fn mix_points() -> Vec<ScenarioRef> {
     v
 }
 
+/// Fig. 3.7's all-TCP reference runs alone (3k flows for each k).
+fn reno_points() -> Vec<ScenarioRef> {
+    mix_points().split_off(4)
+}
+
 /// The mix runs with the all-TCP runs in the LBE mix's slots as well (a null without LBE
 /// flows), or the two halves swapped (`swap`).
 fn mix_points_as(swap: bool) -> Vec<ScenarioRef> {
@@ -133,7 +138,7 @@ pub(super) fn claims() -> Vec<Claim> {
             paper_value: "≈ 2/3",
             unit: "queue / buffer",
             metric: "the all-TCP mean queue over the buffer farthest from 2/3, over k (the \
-                level at every k; that it does not move with k is not tested apart)",
+                level at every k; that it does not move with k is s003-mix-reno-queue-flat-in-n)",
             scenarios: mix_points(),
             extract: |r| {
                 let q: Vec<f64> = r[4..]
@@ -162,6 +167,62 @@ pub(super) fn claims() -> Vec<Claim> {
             siblings: crate::catalog::seed003::relations::MIX_RENO_QUEUE,
             thresholds: crate::catalog::seed003::conventions::T_MOST,
             ..Claim::base("s003-mix-reno-queue-two-thirds")
+        },
+        Claim {
+            figure: "Fig. 3.7(a), section 3.2.6",
+            statement: "The all-TCP mean queue is not affected by the number of flows.",
+            paper_value: "flat in N",
+            unit: "relative spread",
+            metric: "(max - min) / min of the all-TCP mean queue over the buffer, over 3k = 3, \
+                6, 9, 15 flows",
+            scenarios: reno_points(),
+            extract: |r| {
+                let q: Vec<f64> = r
+                    .iter()
+                    .map(|x| queue_over_buffer(x))
+                    .collect::<Result<_, _>>()?;
+                let lo = q.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = q.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                if lo <= 0.0 || !lo.is_finite() {
+                    return Err("an empty all-TCP queue: no relative spread".into());
+                }
+                Ok((hi - lo) / lo)
+            },
+            tolerance: AtMost { bound: 0.05 },
+            direction: AtMost { bound: 0.25 },
+            tolerance_note: "not affected = within 5 % (as s003-gain-flat); direction: the \
+                catalog's 'alike' on a relative spread, within 25 %",
+            explanation: "Read over every flow count of the sweep, the thesis's 'not affected \
+                by the number of flows' as written. Ours rises steadily with N (as the \
+                all-TCP queue of Fig. 3.6 does, s003-lbe-n-queue-falls-tcp): more flows \
+                means a smaller part of the aggregate window halves at each loss, so less of \
+                the buffer empties per cycle. The level itself stays within 2/3 ± 20 % at \
+                every k (s003-mix-reno-queue-two-thirds).",
+            sweep: Some(crate::catalog::SweepRange {
+                key: "flow.0.count",
+                paper: (3.0, 15.0),
+                left_out: "3k = 12 (k = 4) is not run",
+            }),
+            form: Form::Alike { null: 0.0 },
+            null: Null::scenarios(
+                "the buffer swept instead of the flow count (10, 20, 40, 100 packets, 3 \
+                flows): how much of the buffer a halving empties depends on B against the \
+                41.7-packet pipe, a parameter that does move the queue's share",
+                [10, 20, 40, 100]
+                    .iter()
+                    .map(|b| {
+                        ScenarioRef::with(
+                            "seed003/reno-mix.toml",
+                            &[
+                                "flow.0.count=3".to_string(),
+                                format!("topology.queue.packets={b}"),
+                            ],
+                        )
+                    })
+                    .collect(),
+            ),
+            thresholds: crate::catalog::seed003::conventions::T_ALIKE_SPREAD,
+            ..Claim::base("s003-mix-reno-queue-flat-in-n")
         },
         Claim {
             figure: "Fig. 3.7(a), section 3.2.6",

@@ -325,6 +325,56 @@ pub(super) fn claims() -> Vec<Claim> {
         },
         Claim {
             figure: "Fig. 3.3(a), section 3.2.3",
+            statement: "TCP's losses beside LEDBAT are those of TCP's own AIMD sawtooth: as \
+                many as TCP alone suffers on the same link.",
+            paper_value: "as TCP alone",
+            unit: "ratio",
+            metric: "TCP's retransmissions beside LEDBAT (ledbat-newreno.toml) / TCP's \
+                retransmissions alone (newreno-alone.toml), over the same 100 s",
+            scenarios: vec![
+                ScenarioRef::file("seed003/ledbat-newreno.toml"),
+                ScenarioRef::file("seed003/newreno-alone.toml"),
+            ],
+            extract: |r| {
+                let alone = retx(r[1], "tcp")?;
+                if alone <= 0.0 {
+                    return Err("TCP alone lost nothing: no ratio".into());
+                }
+                Ok(retx(r[0], "tcp")? / alone)
+            },
+            tolerance: Between { lo: 0.9, hi: 1.1 },
+            direction: Between { lo: 0.8, hi: 1.25 },
+            tolerance_note: "the normal AIMD dynamic of TCP = TCP's own loss rhythm, within 10 \
+                % of TCP alone's; direction: the catalog's 'alike' on a ratio (0.8 to 1.25)",
+            explanation: "The cause the sentence names, read where it shows: a TCP flow whose \
+                losses come from its own sawtooth loses once per cycle, as it does alone, \
+                while a competitor that took part in the overflows would add losses (the \
+                null: a second NewReno in LEDBAT's place). s003-fig33-losses-are-tcps reads \
+                the other half, that LEDBAT itself almost never loses.",
+            form: Form::Alike { null: 1.0 },
+            null: Null::scenarios(
+                "LEDBAT replaced by the NewReno it is compared with: two loss-based flows \
+                overflow the buffer together and each halving sheds only one flow's window, \
+                so TCP loses more often than alone",
+                vec![
+                    ScenarioRef::with(
+                        "seed003/ledbat-newreno.toml",
+                        &["flow.0.cc={ name = \"newreno\", slow_start = false }"],
+                    ),
+                    ScenarioRef::file("seed003/newreno-alone.toml"),
+                ],
+            ),
+            siblings: &[crate::catalog::Sibling::Independent {
+                other: "s003-ledbat-newreno-window-gain",
+                why: "the sum of the two flows' windows against TCP alone's bounds no count \
+                      of TCP's losses: LEDBAT's few packets add to the sum whether or not TCP \
+                      loses more often",
+            }],
+            thresholds: crate::catalog::seed003::conventions::T_ALIKE_RATIO,
+            ..Claim::base("s003-fig33-tcp-losses-as-alone")
+        },
+        Claim {
+            figure: "Fig. 3.3(a), section 3.2.3",
             statement: "After TCP's first buffer overflow TCP halves its window and the \
                 capacity drains the queue empty, starting a new cycle.",
             paper_value: "empty",
