@@ -26,16 +26,30 @@ use std::time::{Duration, Instant};
 /// choking rounds and piece picking per packet.
 pub const SWARM_PACKET_COST: f64 = 10.0;
 
+/// How many times a packet of a flash crowd (every leecher at t = 0) costs one of a swarm
+/// whose leechers arrive over time: on `ledbat repro --quick --seeds 8 seed003`
+/// (docs/repro/README.md) swarm-flashcrowd.toml took 1.39 µs per unit of weight at
+/// [`SWARM_PACKET_COST`] against 0.34 for swarm.toml and 0.23 for swarm-target.toml (all its
+/// peers at once exchange, choke and pick pieces with each other throughout). At 1 they
+/// were weighted at half a Poisson swarm's run and started after it, and the estimate,
+/// calibrated on the cheaper swarms, was 0.45 of the truth for the first two minutes.
+pub const FLASH_CROWD_PACKET_COST: f64 = 4.0;
+
 /// The relative cost of simulating `sc` (see the module comment): the packets it is
 /// expected to carry. A swarm carries its leechers' downloads, `leechers × file_size / mss`,
-/// however long the run may last, each counted [`SWARM_PACKET_COST`] times; flows, what the
+/// however long the run may last, each counted [`SWARM_PACKET_COST`] times (and
+/// [`FLASH_CROWD_PACKET_COST`] times more when every leecher arrives at once); flows, what the
 /// links could carry in the simulated time, `duration × Σ link rates / (8 × mss)`, infinite
 /// links counting nothing. At least 1.
 pub fn cost(sc: &Scenario) -> f64 {
     let mss = f64::from(sc.mss.max(1));
     if let Some(sw) = &sc.swarm {
         let packets = f64::from(sw.leechers) * sw.file_size.0 as f64 / mss;
-        return (SWARM_PACKET_COST * packets).max(1.0);
+        let crowd = match sw.arrival {
+            ledbat_sim::scenario::swarm::Arrival::AllAtOnce => FLASH_CROWD_PACKET_COST,
+            ledbat_sim::scenario::swarm::Arrival::Poisson { .. } => 1.0,
+        };
+        return (SWARM_PACKET_COST * crowd * packets).max(1.0);
     }
     let bps = |r: ledbat_sim::units::Rate| {
         if r.is_infinite() {
@@ -286,6 +300,23 @@ mod tests {
         assert!((cost(&sc) - 6_990_506.666_66).abs() < 1e-2, "{}", cost(&sc));
         let longer = Scenario::from_toml_with(&text, &["duration=40000s"]).unwrap();
         assert_eq!(cost(&longer), cost(&sc));
+    }
+
+    #[test]
+    fn a_flash_crowd_costs_four_times_a_poisson_swarm_per_packet() {
+        // Seed 003's flash crowd: 75 leechers of a 100-MB file in 1500-byte packets, all at
+        // t = 0: 75 x 1e8 / 1500 = 5e6 packets, x 10 x 4 = 2e8.
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/seed003/swarm-flashcrowd.toml"
+        ))
+        .unwrap();
+        let sc = Scenario::from_toml(&text).unwrap();
+        assert!((cost(&sc) - 2e8).abs() < 1e-3, "{}", cost(&sc));
+        let mut poisson = sc.clone();
+        poisson.swarm.as_mut().unwrap().arrival =
+            ledbat_sim::scenario::swarm::Arrival::Poisson { rate: 0.1 };
+        assert!((cost(&poisson) - 5e7).abs() < 1e-3, "{}", cost(&poisson));
     }
 
     #[test]
