@@ -458,8 +458,7 @@ mod tests {
         assert_eq!(e.expected(3), Some(2.5));
         assert_eq!(e.expected(1), Some(0.5));
         assert_eq!(e.eta(6.0), Some(3.0));
-        let pooled = Estimator::new(vec![100.0, 50.0, 100.0, 50.0], vec![0, 1, 2, 3], 1);
-        let mut p = pooled;
+        let mut p = Estimator::new(vec![100.0, 50.0, 100.0, 50.0], vec![0, 1, 2, 3], 1);
         p.finish(0, 1.0, false);
         p.finish(2, 5.0, false);
         assert_eq!(p.expected(3), Some(1.5));
