@@ -28,7 +28,8 @@
 //! in docs/repro/README.md, with the command that regenerates it.
 
 use crate::schedule::longest_first;
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 /// Where one run of a batch is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -198,17 +199,23 @@ impl Estimator {
         // More runs under way than workers (a caller's slip): all of them count.
         let busy = free.len();
         free.resize(self.workers.max(busy), 0.0);
+        // The earliest free worker first: a min-heap of the times' bits, which order as the
+        // times do since every time is finite and at least 0 (O(log workers) a run).
+        let mut heap: BinaryHeap<Reverse<u64>> =
+            free.iter().map(|t| Reverse(t.max(0.0).to_bits())).collect();
         for &j in &self.order {
             if self.state[j] != RunState::Waiting {
                 continue;
             }
-            let first = free
-                .iter_mut()
-                .min_by(|a, b| a.total_cmp(b))
-                .expect("at least one worker");
-            *first += expected(j) * simulated_share;
+            let Reverse(first) = heap.pop().expect("at least one worker");
+            let end = f64::from_bits(first) + (expected(j) * simulated_share).max(0.0);
+            heap.push(Reverse(end.to_bits()));
         }
-        Some(free.into_iter().fold(0.0, f64::max))
+        Some(
+            heap.into_iter()
+                .map(|Reverse(b)| f64::from_bits(b))
+                .fold(0.0, f64::max),
+        )
     }
 }
 
