@@ -23,10 +23,21 @@ def _ledbat_bin(given: Optional[str]) -> str:
     return str(found)
 
 
+def _seeds_arg(seeds: Union[int, str]) -> str:
+    """`--seeds`' value: a count of at least 1, or ``"auto"``."""
+    if isinstance(seeds, str):
+        if seeds == "auto" or (seeds.isdigit() and int(seeds) >= 1):
+            return seeds
+        raise ValueError(f"seeds={seeds!r}: a number of seeds (at least 1) or \"auto\"")
+    if isinstance(seeds, bool) or int(seeds) != seeds or seeds < 1:
+        raise ValueError(f"seeds={seeds!r}: a number of seeds (at least 1) or \"auto\"")
+    return str(int(seeds))
+
+
 def repro(
     *claims: str,
     client: Any = None,
-    seeds: int = 10,
+    seeds: Union[int, str] = 10,
     quick: bool = False,
     out: Union[str, Path] = "repro",
     cache: Union[None, bool, str, Path] = None,
@@ -36,16 +47,20 @@ def repro(
 ) -> dict:
     """Runs ``ledbat repro`` (the papers' claims) and returns its report as ``--json`` gives it.
 
-    `claims` are ids, id prefixes or papers (``"seed003"``), none for every claim. With
+    `claims` are ids, id prefixes or papers (``"seed003"``), none for every claim. `seeds`:
+    seeds per scenario, or ``"auto"`` for the sequential rule (``--seeds auto``: rounds of
+    seeds until each claim's verdict is decided); with `client`, every round's runs go to
+    the cluster within this one call, and the report is the command line's. With
     `client`, a Dask ``distributed.Client`` or a scheduler address, the runs not in the run
     cache are sent to that cluster, one task per run (``ledbat repro --dask``); the report
     written to `out` (report.md, index.html) is byte for byte the local one but for its
     wall-clock line. The workers need this `ledbat` package and the binary at the same path.
     `cache`: None for the default run cache, False for none (``--no-cache``), or a
-    directory. `timeout`: seconds to wait for the scheduler. Raises RuntimeError with the command's message when it fails (an unreachable
-    scheduler, an unknown claim); no report is written then.
+    directory. `timeout`: seconds to wait for the scheduler. Raises ValueError for `seeds`
+    that are neither a count nor ``"auto"``, and RuntimeError with the command's message
+    when it fails (an unreachable scheduler, an unknown claim); no report is written then.
     """
-    cmd = [_ledbat_bin(ledbat_bin), "repro", "--json", "--seeds", str(int(seeds)), "--out", str(out)]
+    cmd = [_ledbat_bin(ledbat_bin), "repro", "--json", "--seeds", _seeds_arg(seeds), "--out", str(out)]
     if quick:
         cmd.append("--quick")
     if cache is False:

@@ -23,6 +23,7 @@ pub mod cache;
 pub mod catalog;
 pub mod claims;
 pub mod coverage;
+pub mod eta;
 pub mod fluid;
 pub mod fluid_compare;
 pub mod plot;

@@ -4,15 +4,11 @@
 //! Runs differ in cost by three orders of magnitude (a 2-s dumbbell against a swarm of 100
 //! leechers), so each run has a weight before it starts, [`cost`], the packets it is
 //! expected to carry, and the runner starts the heaviest first ([`crate::schedule`]). The
-//! [`Estimator`] (sans-IO: given the time) expects of each run not finished the mean time of
-//! its instance's runs (other seeds) simulated so far, else its weight times the seconds per
-//! unit of weight of every run simulated so far (`Σ seconds / Σ weights`, so dominated by
-//! the heavy runs, which are most of the work); of a run under way that, less the time it
-//! has run. Time left = the sum over the runs left (waiting ones times the share of runs done
-//! so far that were simulated rather than read from the cache) over the workers, and never
-//! less than the longest run left. Measured in `docs/repro/README.md`; with the weight
-//! `duration × link rates` for swarms too (up to 100 times too high for them) it was off by
-//! a factor of 10 for minutes.
+//! time left is [`crate::eta`]'s [`Estimator`]: each run priced by its instance's own runs,
+//! else by the seconds per unit of weight of its scenario file's runs, else of every run,
+//! and the runs left played forward through the heaviest-first schedule on the workers.
+//! Measured in `docs/repro/README.md`; with the weight `duration × link rates` for swarms
+//! too (up to 100 times too high for them) it was off by a factor of 10 for minutes.
 //!
 //! On a terminal the line is redrawn in place (at most 5 times a second); otherwise a plain
 //! line is printed every 5 % of the runs.
@@ -30,16 +26,30 @@ use std::time::{Duration, Instant};
 /// choking rounds and piece picking per packet.
 pub const SWARM_PACKET_COST: f64 = 10.0;
 
+/// How many times a packet of a flash crowd (every leecher at t = 0) costs one of a swarm
+/// whose leechers arrive over time: on two traces of `ledbat repro --quick --seeds 8
+/// seed003` (docs/repro/README.md) swarm-flashcrowd.toml took 4.1 and 1.8 times
+/// swarm.toml's seconds per packet (the load of the shared machine changed under them); 3
+/// keeps the time-left estimate within 0.8-1.4 of the truth up to 1 min on both, 4 within
+/// 0.62-1.10, 1 (the two weighted alike) 0.43-0.55 on the first: weighted at half a
+/// Poisson swarm's run, the flash crowds ran after the other swarms, priced by them.
+pub const FLASH_CROWD_PACKET_COST: f64 = 3.0;
+
 /// The relative cost of simulating `sc` (see the module comment): the packets it is
 /// expected to carry. A swarm carries its leechers' downloads, `leechers × file_size / mss`,
-/// however long the run may last, each counted [`SWARM_PACKET_COST`] times; flows, what the
+/// however long the run may last, each counted [`SWARM_PACKET_COST`] times (and
+/// [`FLASH_CROWD_PACKET_COST`] times more when every leecher arrives at once); flows, what the
 /// links could carry in the simulated time, `duration × Σ link rates / (8 × mss)`, infinite
 /// links counting nothing. At least 1.
 pub fn cost(sc: &Scenario) -> f64 {
     let mss = f64::from(sc.mss.max(1));
     if let Some(sw) = &sc.swarm {
         let packets = f64::from(sw.leechers) * sw.file_size.0 as f64 / mss;
-        return (SWARM_PACKET_COST * packets).max(1.0);
+        let crowd = match sw.arrival {
+            ledbat_sim::scenario::swarm::Arrival::AllAtOnce => FLASH_CROWD_PACKET_COST,
+            ledbat_sim::scenario::swarm::Arrival::Poisson { .. } => 1.0,
+        };
+        return (SWARM_PACKET_COST * crowd * packets).max(1.0);
     }
     let bps = |r: ledbat_sim::units::Rate| {
         if r.is_infinite() {
@@ -55,122 +65,7 @@ pub fn cost(sc: &Scenario) -> f64 {
     (sc.duration.as_secs_f64() * rate / (8.0 * mss)).max(1.0)
 }
 
-/// Where one run of a batch is.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum RunState {
-    Waiting,
-    /// Started at this time, s.
-    Running(f64),
-    Done,
-}
-
-/// The time-left estimate of one batch of runs (see the module comment), sans-IO: every
-/// call is given the time, in seconds since the batch started.
-#[derive(Clone, Debug)]
-pub struct Estimator {
-    /// Per instance: its weight ([`cost`]), runs simulated and their seconds.
-    weights: Vec<f64>,
-    sim_runs: Vec<usize>,
-    sim_secs: Vec<f64>,
-    /// Per run of the batch: its instance and state.
-    instance: Vec<usize>,
-    state: Vec<RunState>,
-    workers: usize,
-    done: usize,
-    hits: usize,
-    /// Over every simulated run: seconds and weight.
-    secs_simulated: f64,
-    weight_simulated: f64,
-}
-
-impl Estimator {
-    /// A batch whose run `j` is of instance `instances[j]` (an index into `weights`, each
-    /// instance's [`cost`]), run by `workers` workers at once.
-    pub fn new(weights: Vec<f64>, instances: Vec<usize>, workers: usize) -> Estimator {
-        let n = weights.len();
-        Estimator {
-            sim_runs: vec![0; n],
-            sim_secs: vec![0.0; n],
-            weights,
-            state: vec![RunState::Waiting; instances.len()],
-            instance: instances,
-            workers: workers.max(1),
-            done: 0,
-            hits: 0,
-            secs_simulated: 0.0,
-            weight_simulated: 0.0,
-        }
-    }
-
-    /// Runs in the batch.
-    pub fn total(&self) -> usize {
-        self.instance.len()
-    }
-
-    /// Runs done.
-    pub fn done(&self) -> usize {
-        self.done
-    }
-
-    /// Runs done that came from the cache.
-    pub fn hits(&self) -> usize {
-        self.hits
-    }
-
-    /// Run `j` started at `now`.
-    pub fn start(&mut self, j: usize, now: f64) {
-        self.state[j] = RunState::Running(now);
-    }
-
-    /// Run `j` ended after `secs` of its own (`cached`: read from the cache).
-    pub fn finish(&mut self, j: usize, secs: f64, cached: bool) {
-        if self.state[j] == RunState::Done {
-            return;
-        }
-        self.state[j] = RunState::Done;
-        self.done += 1;
-        let i = self.instance[j];
-        if cached {
-            self.hits += 1;
-        } else {
-            self.sim_runs[i] += 1;
-            self.sim_secs[i] += secs;
-            self.secs_simulated += secs;
-            self.weight_simulated += self.weights[i];
-        }
-    }
-
-    /// The seconds a simulated run of instance `i` is expected to take: its instance's mean
-    /// so far, else its weight times the seconds per unit of weight so far.
-    fn expected(&self, i: usize) -> f64 {
-        if self.sim_runs[i] > 0 {
-            self.sim_secs[i] / self.sim_runs[i] as f64
-        } else {
-            self.weights[i] * self.secs_simulated / self.weight_simulated
-        }
-    }
-
-    /// The estimated seconds left at `now`; `None` before a run was simulated.
-    pub fn eta(&self, now: f64) -> Option<f64> {
-        if self.weight_simulated <= 0.0 {
-            return None;
-        }
-        let simulated_share = (self.done - self.hits) as f64 / self.done.max(1) as f64;
-        let (mut work, mut longest, mut left) = (0.0, 0.0f64, 0usize);
-        for (j, st) in self.state.iter().enumerate() {
-            let rest = match *st {
-                RunState::Done => continue,
-                RunState::Waiting => self.expected(self.instance[j]) * simulated_share,
-                RunState::Running(t0) => (self.expected(self.instance[j]) - (now - t0)).max(0.0),
-            };
-            work += rest;
-            longest = longest.max(rest);
-            left += 1;
-        }
-        let workers = self.workers.min(left).max(1) as f64;
-        Some((work / workers).max(longest))
-    }
-}
+pub use crate::eta::Estimator;
 
 struct State {
     est: Estimator,
@@ -272,6 +167,11 @@ impl Progress {
                 .ok()
                 .map(std::io::BufWriter::new)
         });
+        // Labels beyond the weights' (none in tests) are ignored; missing ones group together.
+        let groups: Vec<&str> = (0..weights.len())
+            .map(|i| labels.get(i).map_or("", |l| crate::eta::group_of(l)))
+            .collect();
+        let est = Estimator::new(weights, instances, workers).with_groups(&groups);
         Progress {
             enabled,
             tty: std::io::stderr().is_terminal(),
@@ -279,7 +179,7 @@ impl Progress {
             start: Instant::now(),
             cpu_start: cpu_time(),
             state: Mutex::new(State {
-                est: Estimator::new(weights, instances, workers),
+                est,
                 last_print: None,
                 next_line: 0,
                 trace,
@@ -306,8 +206,8 @@ impl Progress {
         let now = Instant::now();
         let elapsed = (now - self.start).as_secs_f64();
         let eta = s.est.eta(elapsed);
-        let i = s.est.instance[j];
-        let weight = s.est.weights[i];
+        let i = s.est.instance(j);
+        let weight = s.est.weight(i);
         if let Some(t) = &mut s.trace {
             let label = self.labels.get(i).map_or("", String::as_str);
             let e = eta.map_or(String::new(), |e| format!("{e:.3}"));
@@ -403,107 +303,20 @@ mod tests {
     }
 
     #[test]
-    fn eta_uses_the_instances_own_runs_then_the_weight() {
-        // Instance 0 (weight 1) has runs 0-2, instance 1 (weight 10) runs 3-4; one worker.
-        let mut e = Estimator::new(vec![1.0, 10.0], vec![0, 0, 0, 1, 1], 1);
-        assert_eq!(e.eta(0.0), None);
-        e.start(0, 0.0);
-        assert_eq!(e.eta(1.0), None, "nothing simulated yet");
-        e.finish(0, 2.0, false);
-        // Left: 2 of instance 0 at its own 2 s, 2 of instance 1 at 10 x 2 s per weight.
-        assert_eq!(e.eta(2.0), Some(44.0));
-        // Two workers: half of it, but never less than the longest run left (20 s).
-        let mut two = e.clone();
-        two.workers = 2;
-        assert_eq!(two.eta(2.0), Some(22.0));
-        // A hit of instance 0: half the runs done came from the cache, so half of each
-        // waiting run counts: (2 + 2 x 20) / 2.
-        e.start(1, 2.0);
-        e.finish(1, 0.0, true);
-        assert_eq!(e.eta(2.0), Some(21.0));
-        // Run 3 (instance 1) running for 5 s: 20 - 5 = 15 s of it left, the waiting
-        // runs 2 and 4 at half of 2 and 20 s: 26 s.
-        e.start(3, 2.0);
-        assert_eq!(e.eta(7.0), Some(26.0));
-        // Past its estimate, a running run counts nothing more.
-        assert_eq!(e.eta(30.0), Some(11.0));
-        // It took 5 s: instance 1's own mean replaces its weight, and 2 of the 3 runs done
-        // were simulated: runs 2 and 4 at 2 x 2/3 and 5 x 2/3 s.
-        e.finish(3, 5.0, false);
-        let left = e.eta(7.0).unwrap();
-        assert!((left - 7.0 * 2.0 / 3.0).abs() < 1e-12, "{left}");
-        assert_eq!((e.done(), e.hits(), e.total()), (3, 1, 5));
-    }
-
-    /// The estimate at each of `at` for runs of the given instances and true `secs`, run
-    /// longest predicted first on `workers` workers; with the true time left.
-    fn replay(
-        weights: &[f64],
-        instances: &[usize],
-        secs: &[f64],
-        workers: usize,
-        at: &[f64],
-    ) -> Vec<(Option<f64>, f64)> {
-        use crate::schedule::{list_schedule, longest_first, makespan};
-        let predicted: Vec<f64> = instances.iter().map(|&i| weights[i]).collect();
-        let slots = list_schedule(secs, &longest_first(&predicted), workers);
-        let end = makespan(&slots);
-        // (time, 0 = end before 1 = start at the same time, run)
-        let mut events: Vec<(f64, u8, usize)> = slots
-            .iter()
-            .flat_map(|s| [(s.start, 1, s.job), (s.end, 0, s.job)])
-            .collect();
-        events.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        let mut e = Estimator::new(weights.to_vec(), instances.to_vec(), workers);
-        let mut next = 0;
-        at.iter()
-            .map(|&t| {
-                while next < events.len() && events[next].0 <= t {
-                    match events[next] {
-                        (_, 1, j) => e.start(j, events[next].0),
-                        (_, _, j) => e.finish(j, secs[j], false),
-                    }
-                    next += 1;
-                }
-                (e.eta(t), end - t)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn longest_first_the_estimate_is_within_5_percent_after_an_eighth_of_the_work() {
-        // Costs three orders of magnitude apart, and a weight that is right for the costly
-        // runs but 1.5 times low for the middle ones:
-        //   2 instances of weight 1000, 2 s a run (0.002 s per unit)   40 s of work
-        //  20 instances of weight   10, 0.03 s (0.003 s per unit)     6 s
-        // 200 instances of weight    1, 0.002 s                         4 s
-        // 10 seeds each, 2 workers: 50 s of work. The costly runs go first, two at a time.
-        let mut weights = vec![1000.0; 2];
-        weights.extend([10.0; 20]);
-        weights.extend([1.0; 200]);
-        let per_unit = |w: f64| if w == 10.0 { 0.003 } else { 0.002 };
-        let instances: Vec<usize> = (0..weights.len()).flat_map(|i| [i; 10]).collect();
-        let secs: Vec<f64> = instances
-            .iter()
-            .map(|&i| weights[i] * per_unit(weights[i]))
-            .collect();
-        let total: f64 = secs.iter().sum();
-        assert!((total - 50.0).abs() < 1e-9);
-        let out = replay(&weights, &instances, &secs, 2, &[1.0, 3.0, 4.0]);
-        assert_eq!(out[0].0, None, "no run has ended at 1 s");
-        // The truth: 20 costly runs two at a time end at 20 s, the middle ones at 23 s, the
-        // cheap ones at 25 s.
-        // At 3 s (4 s of work done, 2 s under way: 12 % of it): 2 runs done, 2 running 1 s
-        // of their 2 s, 16 costly waiting (32 s), the rest by weight at 0.002 s per unit
-        // (4 + 4 s): (2 + 32 + 8) / 2 = 21 s, against 22 s.
-        let (eta, truth) = out[1];
-        assert!((eta.unwrap() - 21.0).abs() < 1e-9, "{eta:?}");
-        assert!((truth - 22.0).abs() < 1e-6, "{truth}");
-        // At 4 s (8 s done, 16 %): (4 + 28 + 8) / 2 = 20 s against 21 s.
-        let (eta, truth) = out[2];
-        assert!((eta.unwrap() - 20.0).abs() < 1e-9, "{eta:?}");
-        assert!((truth - 21.0).abs() < 1e-6, "{truth}");
-        assert!((eta.unwrap() - truth).abs() / truth < 0.05);
+    fn a_flash_crowd_costs_three_times_a_poisson_swarm_per_packet() {
+        // Seed 003's flash crowd: 75 leechers of a 100-MB file in 1500-byte packets, all at
+        // t = 0: 75 x 1e8 / 1500 = 5e6 packets, x 10 x 3 = 1.5e8.
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/seed003/swarm-flashcrowd.toml"
+        ))
+        .unwrap();
+        let sc = Scenario::from_toml(&text).unwrap();
+        assert!((cost(&sc) - 1.5e8).abs() < 1e-3, "{}", cost(&sc));
+        let mut poisson = sc.clone();
+        poisson.swarm.as_mut().unwrap().arrival =
+            ledbat_sim::scenario::swarm::Arrival::Poisson { rate: 0.1 };
+        assert!((cost(&poisson) - 5e7).abs() < 1e-3, "{}", cost(&poisson));
     }
 
     #[test]
