@@ -327,9 +327,15 @@ fn stacks_are_modelled_or_explained() {
     none(bad);
 }
 
-/// The leading number of an override's value (`10`, `"100ms"` -> 100).
+/// The leading number of an override's value (`10`, `"100ms"` -> 100); a list of one
+/// number repeated (`[200, 200]`, a range fixed to one value) is that number.
 fn number(v: &str) -> Option<f64> {
     let t = v.trim().trim_matches('"');
+    if let Some(inner) = t.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+        let items = inner.split(',').map(number).collect::<Option<Vec<f64>>>()?;
+        let first = *items.first()?;
+        return items.iter().all(|x| *x == first).then_some(first);
+    }
     let end = t
         .find(|ch: char| !(ch.is_ascii_digit() || ch == '.' || ch == '-' || ch == 'e'))
         .unwrap_or(t.len());
@@ -414,6 +420,33 @@ fn swept(c: &Claim) -> Option<(Vec<String>, Vec<f64>)> {
         }
     }
     None
+}
+
+#[test]
+fn a_list_of_one_repeated_number_is_that_number() {
+    assert_eq!(number("[200, 200]"), Some(200.0));
+    assert_eq!(number("[5,5]"), Some(5.0));
+    assert_eq!(number("\"100ms\""), Some(100.0));
+    // A real range has no single value, and an empty list none at all.
+    assert_eq!(number("[8, 12]"), None);
+    assert_eq!(number("[]"), None);
+}
+
+#[test]
+fn a_file_size_sweep_written_as_lists_is_a_sweep() {
+    // The literal rule 7 once could not read: `flow.0.traffic.chunk_packets=[n, n]`.
+    let c = catalog::all()
+        .into_iter()
+        .find(|c| c.id == "s001-small-flows-3-4x")
+        .unwrap();
+    assert!(c.scenarios.iter().any(|s| s
+        .set
+        .iter()
+        .any(|x| x == "flow.0.traffic.chunk_packets=[200, 200]")));
+    let (keys, values) = swept(&c).expect("the size sweep is seen");
+    assert_eq!(keys, vec!["flow.0.traffic.chunk_packets".to_string()]);
+    assert_eq!(values.first(), Some(&5.0));
+    assert_eq!(values.iter().copied().fold(0.0, f64::max), 200.0);
 }
 
 /// Rule 7.

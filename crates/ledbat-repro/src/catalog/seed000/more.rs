@@ -189,9 +189,15 @@ pub(super) fn more_claims() -> Vec<Claim> {
             tolerance_note: "as s000-dynamic-utilisation-cbr: 50 % ± 2 points; direction: \
                 above the ≈ 45 % the paper's fixed gain falls to at large gains",
             form: Form::Value,
-            null: Null::run(
-                "the UDP source never starts: nothing to yield to",
-                &["flow.1.start=1000s"],
+            null: Null::scenarios(
+                "LEDBAT's window growth switched off (its gain cut a thousandfold, the schema \
+                 takes no 0): it stays near its initial window and cannot take up the half \
+                 the UDP source leaves",
+                {
+                    let mut v = s000_traces();
+                    v[0] = ScenarioRef::with("seed000/fig3-trace.toml", &["flow.0.cc.gain=0.001"]);
+                    v
+                },
             ),
             siblings: &[
                 Sibling::Independent {
