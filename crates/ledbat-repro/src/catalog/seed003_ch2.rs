@@ -533,15 +533,17 @@ pub(super) fn claims() -> Vec<Claim> {
             metric: "lowest efficiency over k = 1, 2, 3 and four Linux-like TCP flows",
             scenarios: rows(),
             extract: |r| Ok((L1..=L4).map(|i| eff(r[i])).fold(f64::INFINITY, f64::min)),
-            tolerance: Near {
-                value: 0.98,
-                tol: 0.02,
-            },
+            tolerance: Between { lo: 0.96, hi: 1.0 },
             direction: AtLeast { bound: 0.85 },
-            tolerance_note: "the table's 0.98 within 2 points, not ±20 %: the upper end of \
-                ±20 % (1.176) lies above the metric's maximum 1, so that band could not fail \
-                from above, and its lower end (0.784) would call an idle fifth of the link \
-                0.98; direction: efficient, at least 85 % of the link",
+            tolerance_note: "the table's 0.98 within 2 points, [0.96, 1] (written as a range: \
+                0.98 + 0.02 computed in floating point falls short of 1), not ±20 %: the \
+                upper end of ±20 % (1.176) lies above the metric's maximum 1, so that band \
+                could not fail from above, and its lower end (0.784) would call an idle fifth \
+                of the link 0.98; direction: efficient, at least 85 % of the link",
+            explanation: "Ours is {=s003-tab21-tcpl-efficiency}: Linux-like TCP flows, \
+                without a window limit, keep the 100-packet buffer from emptying, at the top \
+                of the table's band; what left the test bed's link 2 % idle is not \
+                established.",
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
             null: Null::excludes(0.67, "Table 2.1's other flavour, four Windows-like TCP flows: eta = 0.67, the same table's value for window-capped TCP"),
@@ -707,16 +709,24 @@ pub(super) fn claims() -> Vec<Claim> {
             tolerance_note: "each run's percentage within ±20 % of the table's (a value read from \
                 a table, the catalog's figure tolerance), all four of them; direction: most of \
                 the runs",
-            explanation: "None of the four matches (seed 1, `ledbat sim \
-                scenarios/seed003/table21.toml --seed 1` with each row's overrides, retransmits \
-                over sent packets of the NewReno flows): the four Windows-like flows never \
-                retransmit, and the Linux-like runs retransmit 2.2, 1.7 and 1.3 % with four, \
-                three and two TCP flows, falling as LEDBAT flows replace TCP flows, where the \
-                table's 0.06, 0.14 and 4e-3 rise and then fall. The column is headed 'RTX%'; \
-                read as fractions the table's values would be a hundred times larger, which \
-                ours do not match either. The thesis counted with netstat on its Linux hosts \
-                over the last minutes of each run; what its clients' losses were is not \
-                established beyond the table.",
+            explanation: "A share {=s003-tab21-tcp-retransmissions} of the four runs \
+                matches, the three-TCP row in seed 1 (`ledbat sim scenarios/seed003/table21.toml --seed 1` with each \
+                row's overrides, retransmits over sent packets of the NewReno flows, both \
+                counted from the end of the warm-up, retransmissions included in the sent): \
+                the four Windows-like flows never retransmit (no drop: their 12-segment \
+                windows never fill the buffer), and the Linux-like runs retransmit 0.22, \
+                0.14 and 0.08 % with four, three and two TCP flows (980, 624 and 333 \
+                packets, each one a packet the bottleneck dropped; no timeout), so the \
+                three-TCP row matches the table's 0.14 and the others do not: ours fall as \
+                LEDBAT flows replace TCP flows, where the table's 0.06, 0.14 and 4e-3 rise \
+                and then fall. The column is headed 'RTX%'; read as fractions the table's \
+                values would be a hundred times larger, which ours do not match either. The \
+                thesis counted with netstat on its Linux hosts over the last minutes of \
+                each run; what its clients' losses were is not established beyond the \
+                table. (Until the simulator restarted the retransmission timer on \
+                retransmitting the oldest packet, as Linux does, spurious timeouts resent \
+                ten times as many packets: crates/ledbat-sim/SCENARIOS.md, transport \
+                model.)",
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Value,
             null: Null::scenarios("the two TCP flavours swapped: each percentage read from the other flavour's run", rows_as(SWAPPED)),

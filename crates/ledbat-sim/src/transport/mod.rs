@@ -12,8 +12,9 @@
 //! packets transmitted after it have been acknowledged (the transmission-order form of
 //! "3 duplicate ACKs", which also covers lost retransmissions), and on a retransmission
 //! timeout (RFC 6298: `RTO = SRTT + max(G, 4 RTTVAR)`, floor `min_rto`, doubled per
-//! back-off, capped at `max_rto`; RTT samples only from packets never retransmitted, Karn)
-//! every unacknowledged packet. Lost packets are retransmitted first, under the same window,
+//! back-off, capped at `max_rto`; RTT samples only from packets never retransmitted, Karn;
+//! the timer restarts on an ACK that advances the window and, as in Linux, when the oldest
+//! unacknowledged packet is retransmitted) every unacknowledged packet not SACKed. Lost packets are retransmitted first, under the same window,
 //! pacing and pause rules as new data (the driver contract of `ledbat_core::controller`).
 
 mod receiver;

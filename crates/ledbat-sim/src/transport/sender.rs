@@ -138,7 +138,8 @@ pub struct Segment {
     pub seq: u64,
     /// A retransmission.
     pub retransmit: bool,
-    /// The retransmission timer was armed for this instant (it was not running).
+    /// The retransmission timer was armed for this instant (it was not running, or this
+    /// is a retransmission of the oldest unacknowledged packet, which restarts it).
     pub rto_armed: Option<Instant>,
 }
 
@@ -446,7 +447,14 @@ impl Sender {
         self.last_send = now;
         self.last_activity = now;
         self.cc.on_sent(now, mss, self.in_flight);
-        let rto_armed = self.rto_deadline.is_none().then(|| self.arm_rto(now));
+        // The timer starts when it is not running (RFC 6298 (5.1)) and restarts when the
+        // oldest unacknowledged packet is retransmitted, as Linux's
+        // `tcp_xmit_retransmit_queue` does: the retransmission gets a full RTO to be
+        // acknowledged, instead of what remains of the one armed by the last ACK that
+        // advanced the window, which a fast retransmit held back by the halved window and
+        // queued behind a full buffer can outlast.
+        let head_retx = retransmit && seq == self.snd_una;
+        let rto_armed = (self.rto_deadline.is_none() || head_retx).then(|| self.arm_rto(now));
         Segment {
             seq,
             retransmit,
@@ -1031,9 +1039,13 @@ mod tests {
         let again = ack(&mut s, ms(13), 0, 3);
         assert_eq!((again.rtt, again.losses), (None, 0));
         assert_eq!(s.in_flight(), MSS);
-        // The retransmission goes first, then nothing (all written data sent).
+        // The retransmission goes first, then nothing (all written data sent). It is the
+        // oldest unacknowledged packet, so it restarts the timer: the three samples of
+        // 10-12 ms give an RTO under the 200-ms floor, 13 + 200 ms.
         match s.next(ms(13), Instant::ZERO) {
-            Next::Send(g) => assert_eq!((g.seq, g.retransmit, g.rto_armed), (0, true, None)),
+            Next::Send(g) => {
+                assert_eq!((g.seq, g.retransmit, g.rto_armed), (0, true, Some(ms(213))))
+            }
             other => panic!("expected the retransmission, got {other:?}"),
         }
         assert_eq!(s.next(ms(13), Instant::ZERO), Next::Blocked);
@@ -1041,6 +1053,55 @@ mod tests {
         let out = ack(&mut s, ms(50), 5, 0);
         assert_eq!(out.rtt, Some(Duration::from_millis(50)));
         assert_eq!((s.snd_una(), s.in_flight()), (5, 0));
+    }
+
+    #[test]
+    fn retransmitting_the_oldest_packet_restarts_the_timer_linux() {
+        let mut s = sender();
+        s.write(20);
+        assert_eq!(sent(&mut s, ms(0)).len(), 10);
+        // At 100 ms, 0 acknowledged: first RTT sample 100 ms, SRTT 100, RTTVAR 50, RTO
+        // 100 + 4 * 50 = 300 ms; the cumulative ACK arms the timer for 400 ms.
+        assert_eq!(ack(&mut s, ms(100), 1, 0).rto_armed, Some(ms(400)));
+        for q in 2..8 {
+            ack(&mut s, ms(100), 1, q);
+        }
+        // Then 2..7 selectively, six more 100-ms samples: RTTVAR decays by 3/4 each to
+        // 50 * 0.75^6 = 8.9 ms, RTO = 100 + 35.6 ms, raised to the 200-ms floor. 1 is lost
+        // (three later packets acknowledged); in flight 8, 9 = 2 packets, and the halved
+        // window ssthresh = max(6 / 2, 2) = 3 packets lets its retransmission out (at
+        // 250 ms, when the host next asks) and nothing else.
+        assert_eq!(s.rto_deadline(), Some(ms(400)));
+        let g = send_all(&mut s, ms(250));
+        assert_eq!(g.len(), 1);
+        assert_eq!((g[0].seq, g[0].retransmit), (1, true));
+        // A full RTO from the retransmission, 250 + 200 ms, not the 150 ms left of the old.
+        assert_eq!(g[0].rto_armed, Some(ms(450)));
+        assert_eq!(s.rto_deadline(), Some(ms(450)));
+    }
+
+    #[test]
+    fn retransmitting_a_later_packet_leaves_the_timer() {
+        let mut s = sender();
+        s.write(20);
+        assert_eq!(sent(&mut s, ms(0)).len(), 10);
+        // 0 acknowledged at 100 ms (timer for 400 ms, as above); 1 and 3 missing, the other
+        // seven selectively acknowledged (RTO down to the 200-ms floor, as above). 1 is lost
+        // at the SACK of 4, with 10 - 1 - 2 = 7 packets in flight: window 3.5 packets; 3 a
+        // packet later (the same congestion event). Nothing is left in flight, so at 150 ms
+        // both retransmissions and one new packet go out.
+        ack(&mut s, ms(100), 1, 0);
+        for q in [2, 4, 5, 6, 7, 8, 9] {
+            ack(&mut s, ms(100), 1, q);
+        }
+        let g = send_all(&mut s, ms(150));
+        let seqs: Vec<(u64, bool)> = g.iter().map(|x| (x.seq, x.retransmit)).collect();
+        assert_eq!(seqs, [(1, true), (3, true), (10, false)]);
+        // 1 is the oldest: the timer restarts, 200 ms from 150 ms; 3 and 10 leave it.
+        assert_eq!(g[0].rto_armed, Some(ms(350)));
+        assert_eq!(g[1].rto_armed, None);
+        assert_eq!(g[2].rto_armed, None);
+        assert_eq!(s.rto_deadline(), Some(ms(350)));
     }
 
     #[test]
