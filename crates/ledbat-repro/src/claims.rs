@@ -44,7 +44,9 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Band {
-    /// `|x - value| <= tol`.
+    /// `value - tol <= x <= value + tol` (the ends computed as `interval` gives them, so
+    /// that a value on an edge, such as 1 for 0.98 ± 0.02, is inside whatever the rounding
+    /// of `x - value`).
     Near {
         /// The centre.
         value: f64,
@@ -99,7 +101,7 @@ impl Band {
     /// Whether `x` satisfies the band.
     pub fn holds(&self, x: f64) -> bool {
         match *self {
-            Band::Near { value, tol } => (x - value).abs() <= tol,
+            Band::Near { value, tol } => value - tol <= x && x <= value + tol,
             Band::Between { lo, hi } => lo <= x && x <= hi,
             Band::AtLeast { bound } => x >= bound,
             Band::AtMost { bound } => x <= bound,
@@ -450,6 +452,18 @@ mod tests {
         assert_eq!(Verdict::judge(30.0, &tol, &dir), Verdict::Reproduced);
         assert_eq!(Verdict::judge(40.0, &tol, &dir), Verdict::Differs);
         assert_eq!(Verdict::judge(60.0, &tol, &dir), Verdict::NotReproduced);
+    }
+
+    #[test]
+    fn near_holds_a_value_on_its_edge_despite_rounding() {
+        // |1.0 - 0.98| rounds to 0.020000000000000018 > 0.02: the edge must still hold.
+        let band = Band::Near {
+            value: 0.98,
+            tol: 0.02,
+        };
+        assert!((1.0f64 - 0.98).abs() > 0.02);
+        assert!(band.holds(1.0) && band.holds(0.96) && band.holds(0.99));
+        assert!(!band.holds(1.0000001) && !band.holds(0.9599999));
     }
 
     #[test]
