@@ -11,7 +11,8 @@
 //! too (up to 100 times too high for them) it was off by a factor of 10 for minutes.
 //!
 //! On a terminal the line is redrawn in place (at most 5 times a second); otherwise a plain
-//! line is printed every 5 % of the runs.
+//! line is printed every 5 % of the runs, and at least once a minute while runs finish (the
+//! heaviest runs go first, so the first 5 % can take many minutes).
 
 use ledbat_sim::scenario::Topology;
 use ledbat_sim::Scenario;
@@ -226,7 +227,10 @@ impl Progress {
                 .is_none_or(|t| now - t >= Duration::from_millis(200))
                 || done == total
         } else {
-            done >= s.next_line || done == total
+            done >= s.next_line
+                || done == total
+                || s.last_print
+                    .is_some_and(|t| now - t >= Duration::from_secs(60))
         };
         if !print {
             return;
