@@ -20,16 +20,15 @@
 //! run under way (its expected time less the time it has run, at least 0), or now; the runs
 //! waiting are placed in that order, each on the first free worker, taking its expected time
 //! times the share of runs done so far that were simulated rather than read from the cache;
-//! the estimate is when the last worker is free ([`crate::schedule::list_schedule`]'s
+//! the estimate is when the last worker is free ([`crate::schedule::list_schedule_from`]'s
 //! makespan). Unlike `work / workers`, that sees one heavy run left to end alone while the
 //! other workers are idle. Before a run was simulated there is no estimate.
 //!
 //! Measured (estimate against the true time left at 30 s, 1 and 2 min, before and after)
 //! in docs/repro/README.md, with the command that regenerates it.
 
-use crate::schedule::longest_first;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use crate::schedule::{list_schedule_from, longest_first, makespan};
+use std::collections::HashMap;
 
 /// Where one run of a batch is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -199,23 +198,18 @@ impl Estimator {
         // More runs under way than workers (a caller's slip): all of them count.
         let busy = free.len();
         free.resize(self.workers.max(busy), 0.0);
-        // The earliest free worker first: a min-heap of the times' bits, which order as the
-        // times do since every time is finite and at least 0 (O(log workers) a run).
-        let mut heap: BinaryHeap<Reverse<u64>> =
-            free.iter().map(|t| Reverse(t.max(0.0).to_bits())).collect();
-        for &j in &self.order {
-            if self.state[j] != RunState::Waiting {
-                continue;
-            }
-            let Reverse(first) = heap.pop().expect("at least one worker");
-            let end = f64::from_bits(first) + (expected(j) * simulated_share).max(0.0);
-            heap.push(Reverse(end.to_bits()));
+        let last_busy = free.iter().copied().fold(0.0, f64::max);
+        let waiting: Vec<usize> = self
+            .order
+            .iter()
+            .copied()
+            .filter(|&j| self.state[j] == RunState::Waiting)
+            .collect();
+        let mut costs = vec![0.0; self.state.len()];
+        for &j in &waiting {
+            costs[j] = expected(j) * simulated_share;
         }
-        Some(
-            heap.into_iter()
-                .map(|Reverse(b)| f64::from_bits(b))
-                .fold(0.0, f64::max),
-        )
+        Some(makespan(&list_schedule_from(&free, &costs, &waiting)).max(last_busy))
     }
 }
 
@@ -285,7 +279,7 @@ pub fn replay(
     grouped: bool,
     at: &[f64],
 ) -> Vec<(Option<f64>, f64)> {
-    use crate::schedule::{list_schedule, makespan};
+    use crate::schedule::list_schedule;
     // Instances renumbered densely, with their weights and labels.
     let mut ids: HashMap<usize, usize> = HashMap::new();
     let (mut weights, mut keys) = (Vec::new(), Vec::new());

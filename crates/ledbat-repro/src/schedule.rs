@@ -74,17 +74,29 @@ pub struct Slot {
 /// How [`run_in_order`] would place runs of known `costs` taken in `order` on `workers`
 /// workers (each takes the next run when free; ties to the lowest worker); in `order`.
 pub fn list_schedule(costs: &[f64], order: &[usize], workers: usize) -> Vec<Slot> {
-    let mut free = vec![0.0f64; workers.max(1)];
+    list_schedule_from(&vec![0.0; workers.max(1)], costs, order)
+}
+
+/// [`list_schedule`] on workers that are free from the times `free` (one per worker, at
+/// least one), rather than all at 0: the runs left of a batch under way. Costs and times
+/// below 0 count as 0. The earliest free worker is found on a heap, O(log workers) a run.
+pub fn list_schedule_from(free: &[f64], costs: &[f64], order: &[usize]) -> Vec<Slot> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    assert!(!free.is_empty(), "at least one worker");
+    // A finite time of at least 0 orders as its bits do; the worker's index breaks ties.
+    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = free
+        .iter()
+        .enumerate()
+        .map(|(w, t)| Reverse((t.max(0.0).to_bits(), w)))
+        .collect();
     order
         .iter()
         .map(|&job| {
-            let (w, &start) = free
-                .iter()
-                .enumerate()
-                .min_by(|a, b| a.1.partial_cmp(b.1).unwrap_or(std::cmp::Ordering::Equal))
-                .expect("at least one worker");
-            let end = start + costs[job];
-            free[w] = end;
+            let Reverse((bits, w)) = heap.pop().expect("at least one worker");
+            let start = f64::from_bits(bits);
+            let end = start + costs[job].max(0.0);
+            heap.push(Reverse((end.to_bits(), w)));
             Slot { job, start, end }
         })
         .collect()
@@ -117,6 +129,16 @@ mod tests {
     #[should_panic(expected = "permutation")]
     fn an_order_of_another_length_is_refused() {
         run_in_order(&[1, 2], &[0], |x| *x);
+    }
+
+    #[test]
+    fn workers_busy_at_the_start_take_runs_when_they_are_free() {
+        // Worker 0 free at 5, worker 1 at 1. Run 2 (4 s) goes to worker 1 (1 -> 5); run 0
+        // (3 s) to the tie at 5, the lower worker 0 (5 -> 8); run 1 (1 s) to worker 1 (5 -> 6).
+        let slots = list_schedule_from(&[5.0, 1.0], &[3.0, 1.0, 4.0], &[2, 0, 1]);
+        let got: Vec<(usize, f64, f64)> = slots.iter().map(|s| (s.job, s.start, s.end)).collect();
+        assert_eq!(got, vec![(2, 1.0, 5.0), (0, 5.0, 8.0), (1, 5.0, 6.0)]);
+        assert_eq!(makespan(&slots), 8.0);
     }
 
     #[test]
