@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import numbers
 import shutil
 import subprocess
 import sys
@@ -25,13 +26,17 @@ def _ledbat_bin(given: Optional[str]) -> str:
 
 def _seeds_arg(seeds: Union[int, str]) -> str:
     """`--seeds`' value: a count of at least 1, or ``"auto"``."""
-    if isinstance(seeds, str):
-        if seeds == "auto" or (seeds.isdigit() and int(seeds) >= 1):
-            return seeds
+    if seeds == "auto":
+        return seeds
+    if isinstance(seeds, str) and seeds.isdigit():
+        count = int(seeds)
+    elif isinstance(seeds, numbers.Integral) and not isinstance(seeds, bool):
+        count = int(seeds)
+    else:
+        count = 0
+    if count < 1:
         raise ValueError(f"seeds={seeds!r}: a number of seeds (at least 1) or \"auto\"")
-    if isinstance(seeds, bool) or int(seeds) != seeds or seeds < 1:
-        raise ValueError(f"seeds={seeds!r}: a number of seeds (at least 1) or \"auto\"")
-    return str(int(seeds))
+    return str(count)
 
 
 def repro(
