@@ -267,6 +267,9 @@ def main(argv=None) -> int:
     print(markdown_table(rows), end="")
     if a.check:
         bad = [b for r in runs if r["rledbat"] for b in check(r, rate)]
+        bad += [f"left behind by a plain run: {r['run_cgroups_left']} "
+                f"{r['teardown_problems']}" for r in runs if not r["rledbat"]
+                and (r.get("run_cgroups_left") or r.get("teardown_problems"))]
         for b in bad:
             print(f"rledbatbed: {b}", file=sys.stderr)
         return 1 if bad else 0
