@@ -5,7 +5,7 @@ in three phases: alone, beside a competing plain download (the same sender cc, a
 outside the cgroup), alone again.
 
     python3 -m netbed.rledbatbed --ledbat-bin B [--sender-cc cubic,bbr] [--fifo-ms 121,300]
-        [--rtt-ms 0,10,20,40,60,100 | --delay-ms 20] [--repeats 3] [--phase-s 20]
+        [--rtt-ms 0,10,20,40,60,100 | --delay-ms 20] [--repeats 3] [--phase-s 30]
         [--sample-s 0.2] [--signal owd|rtt] [--no-baseline] [--plain] [--no-capture]
         [--json out.json] [--md out.md]
     python3 -m netbed.rledbatbed --table-from out.json [--md out.md]    # no root
@@ -200,7 +200,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python3 -m netbed.rledbatbed", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ledbat-bin")
-    ap.add_argument("--phase-s", type=float, default=20.0)
+    ap.add_argument("--phase-s", type=float, default=30.0)
     d = ap.add_mutually_exclusive_group()
     d.add_argument("--delay-ms", default=None, help="one-way delays, comma-separated")
     d.add_argument("--rtt-ms", default=None, help="base RTTs (2x the one-way delay)")
