@@ -1,18 +1,24 @@
 """Receiver-side LEDBAT on the bed: a download whose receiver runs under `ledbat tcp run
---rledbat` (its receive window clamped by the sock_ops program), from a sender using kernel
-cubic, alone and then beside a competing plain download (another cubic sender, a receiver
-outside the cgroup), through the bed's 10 Mbit/s tbf FIFO with the delay line.
+--rledbat` (its receive window clamped by the sock_ops program), from an unmodified kernel
+sender (`--sender-cc cubic|bbr`), through the bed's 10 Mbit/s tbf FIFO with the delay line,
+in three phases: alone, beside a competing plain download (the same sender cc, a receiver
+outside the cgroup), alone again.
 
-    sudo python3 -m netbed.rledbatbed --ledbat-bin B [--phase-s 15] [--delay-ms 20]
-        [--signal owd|rtt] [--plain] [--json out.json]
+    python3 -m netbed.rledbatbed --ledbat-bin B [--sender-cc cubic,bbr] [--fifo-ms 121,300]
+        [--rtt-ms 0,10,20,40,60,100 | --delay-ms 20] [--repeats 3] [--phase-s 30]
+        [--sample-s 0.2] [--signal owd|rtt] [--no-baseline] [--plain] [--no-capture]
+        [--json out.json] [--md out.md]
+    python3 -m netbed.rledbatbed --table-from out.json [--md out.md]    # no root
 
-Phase 1 (`--phase-s` seconds): the rLEDBAT download alone; phase 2: the competitor joins.
-Sampled every 0.5 s: each receiver's `bytes_received` (`ss -ti` in the receiver namespace)
-and the bottleneck's backlog (`tc -s qdisc`, as milliseconds at the link rate). Reported per
-phase, over its second half: both downloads' rates and the queue's mean; and `ledbat tcp
-rstats` at the end of each phase. `--plain` runs the same without `--rledbat` (the
-baseline: two cubic downloads). The bed is removed and the run's cgroup with it on every
-exit; every wait is bounded.
+Every cell of the grid (sender cc x FIFO x base RTT; `--delay-ms` is one way, `--rtt-ms`
+the base RTT, twice it) runs `--repeats` times with `--rledbat` and as many times without
+(the plain baseline, alone in the same cell, so (a) is a ratio measured there), the order
+alternating. Sampled every `--sample-s`: each receiver's `bytes_received` (`ss -ti` in the
+receiver's namespace) and the bottleneck's backlog (`tc -s qdisc`); the receiver's ACKs on
+both ports are captured (`netbed.ackcap`) for the right-edge check. The metrics, their
+median and range and the table are `netbed.rledbatstats`'. The JSON (runs with their
+samples, and the summary) is rewritten after every run, so a stopped grid keeps what ran.
+The bed is removed and the run's cgroup with it on every exit; every wait is bounded.
 """
 
 from __future__ import annotations
@@ -20,78 +26,67 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import time
 
 from . import topo
+from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port,
+                           markdown_table, phase_summary, right_edge_check, summarise)
 from .tcprun import _run_cgroups
 
-PORT_RL = 5001
-PORT_PLAIN = 5002
-SAMPLE_S = 0.5
-
-
-def bytes_by_port(ss_text: str) -> dict[int, int]:
-    """Local port -> bytes_received in `ss -tinH` output."""
-    out: dict[int, int] = {}
-    port = None
-    for line in ss_text.splitlines():
-        if line and not line[0].isspace():
-            f = line.split()
-            port = None
-            if len(f) >= 4:
-                try:
-                    port = int(f[-2].rsplit(":", 1)[1])
-                except (IndexError, ValueError):
-                    port = None
-            continue
-        m = re.search(r"\bbytes_received:(\d+)", line)
-        if port is not None and m:
-            out[port] = int(m.group(1))
-    return out
-
-
-def backlog_bytes(tc_json: str) -> int | None:
-    """The first qdisc's backlog in `tc -s -j qdisc show` output."""
-    try:
-        return int(json.loads(tc_json)[0]["backlog"])
-    except (ValueError, IndexError, KeyError, TypeError):
-        return None
-
-
-def phase_summary(samples: list[dict], a: float, b: float, rate_bps: int) -> dict:
-    """Rates (Mbit/s) of both downloads and the mean queue (ms) between times a and b."""
-    inside = [s for s in samples if a <= s["t"] <= b]
-    out: dict = {"from_s": a, "to_s": b, "samples": len(inside)}
-    if len(inside) < 2:
-        return out
-    first, last = inside[0], inside[-1]
-    dt = last["t"] - first["t"]
-    for name, port in (("rledbat_mbps", PORT_RL), ("plain_mbps", PORT_PLAIN)):
-        x0, x1 = first["bytes"].get(port), last["bytes"].get(port)
-        out[name] = None if x0 is None or x1 is None or dt <= 0 else \
-            round((x1 - x0) * 8 / dt / 1e6, 3)
-    q = [s["backlog"] for s in inside if s["backlog"] is not None]
-    out["queue_ms"] = round(sum(q) / len(q) * 8 / rate_bps * 1000, 1) if q else None
-    return out
+__all__ = ["bytes_by_port", "backlog_bytes", "phase_summary", "check", "run", "main"]
 
 
 def _ns(ns: str, argv: list[str]) -> list[str]:
     return ["ip", "netns", "exec", ns] + argv
 
 
+def _edges(path: str, t0: float) -> dict:
+    """The right-edge check of the rLEDBAT port's ACKs (and the plain one's, a control)."""
+    by_port: dict[int, list] = {PORT_RL: [], PORT_PLAIN: []}
+    try:
+        with open(path) as fh:
+            for line in fh:
+                t, sport, _dport, flags, ack, win, ws = json.loads(line)
+                if sport in by_port:
+                    by_port[sport].append([round(t - t0, 4), flags, ack, win, ws])
+    except (OSError, ValueError) as e:
+        return {"error": f"{path}: {e}"}
+    out = right_edge_check(by_port[PORT_RL])
+    out["plain_port"] = right_edge_check(by_port[PORT_PLAIN], limit=3)
+    return out
+
+
 def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bool,
-        logdir: str) -> dict:
+        logdir: str, sender_cc: str = "cubic", fifo_ms: float | None = None,
+        sample_s: float = 0.2, capture: bool = True) -> dict:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    t = topo.Topology(tag=f"rl{os.getpid() % 10000}", delay_ms=delay_ms, logdir=logdir)
+    bn = topo.Bottleneck()
+    if fifo_ms is not None:
+        bn = topo.Bottleneck.from_fifo_ms(bn.rate_bps, fifo_ms)
+    t = topo.Topology(tag=f"rl{os.getpid() % 10000}", delay_ms=delay_ms, logdir=logdir,
+                      bottleneck=bn)
     procs: list[subprocess.Popen] = []
-    res: dict = {"delay_ms": delay_ms, "phase_s": phase_s, "signal": signal,
-                 "rledbat": not plain, "load_before": os.getloadavg()}
+    res: dict = {"sender_cc": sender_cc, "fifo_ms": fifo_ms if fifo_ms else bn.fifo_ms,
+                 "fifo_frames": bn.fifo_frames, "rtt_ms": 2 * delay_ms, "delay_ms": delay_ms,
+                 "phase_s": phase_s, "sample_s": sample_s, "signal": signal,
+                 "rledbat": not plain, "rate_bps": bn.rate_bps,
+                 "load_before": os.getloadavg()}
+    cap = None
+    cap_path = os.path.join(logdir, f"rledbat-acks-{os.getpid()}.jsonl")
     try:
         t.setup()
+        if capture:
+            cap = subprocess.Popen(_ns(t.rcv, [sys.executable, "-m", "netbed.ackcap",
+                                               t.RCV_IF, cap_path, str(PORT_RL),
+                                               str(PORT_PLAIN)]),
+                                   env=env, stdout=subprocess.PIPE, text=True)
+            procs.append(cap)
+            line = cap.stdout.readline()
+            if "capturing" not in line:
+                raise RuntimeError(f"ACK capture did not start: {line!r}")
         xfer = [sys.executable, "-m", "netbed.tcpxfer"]
         recv_rl = _ns(t.rcv, xfer + ["recv", t.rcv_ip, str(PORT_RL)])
         if not plain:
@@ -103,39 +98,50 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
             line = p.stdout.readline()
             if "listening" not in line:
                 raise RuntimeError(f"receiver {argv} did not start: {line!r}")
-        total = 2 * phase_s
+        total = 3 * phase_s
+        t0 = time.monotonic()
         snd_a = subprocess.Popen(_ns(t.snd, xfer + ["send", t.rcv_ip, str(PORT_RL), "--cc",
-                                                    "cubic", "--seconds", str(total)]),
+                                                    sender_cc, "--seconds", str(total)]),
                                  env=env, stdout=subprocess.PIPE, text=True)
         procs.append(snd_a)
-        t0 = time.monotonic()
         samples: list[dict] = []
         snd_b = None
         rstats: list = []
+        last_plain, plain_end = 0, None
         while time.monotonic() - t0 < total:
             now = time.monotonic() - t0
             if snd_b is None and now >= phase_s:
                 rstats.append(_rstats(ledbat_bin) if not plain else None)
+                res["competitor_start_s"] = round(now, 3)
                 snd_b = subprocess.Popen(
-                    _ns(t.snd, xfer + ["send", t.rcv_ip, str(PORT_PLAIN), "--cc", "cubic",
+                    _ns(t.snd, xfer + ["send", t.rcv_ip, str(PORT_PLAIN), "--cc", sender_cc,
                                        "--seconds", str(phase_s)]),
                     env=env, stdout=subprocess.PIPE, text=True)
                 procs.append(snd_b)
+            if snd_b is not None and "rstats_2" not in res and now >= 2 * phase_s:
+                res["rstats_2"] = True
+                rstats.append(_rstats(ledbat_bin) if not plain else None)
             ss = subprocess.run(_ns(t.rcv, ["ss", "-tinH", "state", "established"]),
                                 capture_output=True, text=True, timeout=10).stdout
             tc = subprocess.run(_ns(t.rtr, ["tc", "-s", "-j", "qdisc", "show", "dev",
                                             t.RTR_RCV_IF]),
                                 capture_output=True, text=True, timeout=10).stdout
-            samples.append({"t": round(now, 3), "bytes": bytes_by_port(ss),
-                            "backlog": backlog_bytes(tc)})
-            time.sleep(SAMPLE_S)
+            when = round(time.monotonic() - t0, 3)
+            got = bytes_by_port(ss)
+            samples.append({"t": when, "bytes": got, "backlog": backlog_bytes(tc)})
+            if got.get(PORT_PLAIN, 0) > last_plain:
+                last_plain, plain_end = got[PORT_PLAIN], when
+            time.sleep(max(0.0, sample_s - (time.monotonic() - t0 - now)))
+        res.pop("rstats_2", None)
         rstats.append(_rstats(ledbat_bin) if not plain else None)
-        rate = t.bottleneck.rate_bps
-        res["alone"] = phase_summary(samples, phase_s / 2, phase_s, rate)
-        res["beside_plain"] = phase_summary(samples, phase_s * 1.5, total, rate)
+        # The competitor ends when its last byte arrives (the last sample its count grew).
+        res["competitor_end_s"] = plain_end
+        res["samples"] = samples
         res["rstats_end_of_phase"] = rstats
         res["drops"] = t.queue_stats().get("drops")
         for p in procs:
+            if p is cap:
+                continue
             try:
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:
@@ -149,6 +155,10 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                     p.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     p.kill()
+        if cap is not None and "samples" in res:
+            res["right_edge"] = _edges(cap_path, t0)
+        if os.path.exists(cap_path):
+            os.unlink(cap_path)
         res["teardown_problems"] = t.teardown()
         res["run_cgroups_left"] = _run_cgroups()
     return res
@@ -163,33 +173,103 @@ def _rstats(ledbat_bin: str):
         return cp.stderr.strip()
 
 
+def _floats(text: str, what: str) -> list[float]:
+    try:
+        v = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise SystemExit(f"rledbatbed: {what} wants numbers separated by commas, not {text!r}")
+    if not v or any(x < 0 for x in v):
+        raise SystemExit(f"rledbatbed: {what} wants non-negative numbers, not {text!r}")
+    return v
+
+
+def _write(a, runs: list[dict], rate_bps: int) -> list[dict]:
+    rows = summarise(runs, rate_bps)
+    if a.json:
+        with open(a.json + ".tmp", "w") as fh:
+            json.dump({"runs": runs, "summary": rows}, fh, indent=1)
+            fh.write("\n")
+        os.replace(a.json + ".tmp", a.json)
+    if a.md:
+        with open(a.md, "w") as fh:
+            fh.write(markdown_table(rows))
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python3 -m netbed.rledbatbed", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ledbat-bin", required=True)
-    ap.add_argument("--phase-s", type=float, default=15.0)
-    ap.add_argument("--delay-ms", type=float, default=20.0,
-                    help="one-way delay each way (base RTT twice this)")
+    ap.add_argument("--ledbat-bin")
+    ap.add_argument("--phase-s", type=float, default=30.0)
+    d = ap.add_mutually_exclusive_group()
+    d.add_argument("--delay-ms", default=None, help="one-way delays, comma-separated")
+    d.add_argument("--rtt-ms", default=None, help="base RTTs (2x the one-way delay)")
+    ap.add_argument("--sender-cc", default="cubic", help="comma-separated: cubic,bbr")
+    ap.add_argument("--fifo-ms", default="300", help="comma-separated FIFO sizes, ms")
+    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--sample-s", type=float, default=0.2)
     ap.add_argument("--signal", choices=["owd", "rtt"], default="owd")
-    ap.add_argument("--plain", action="store_true", help="without --rledbat (baseline)")
+    ap.add_argument("--plain", action="store_true", help="only runs without --rledbat")
+    ap.add_argument("--no-baseline", action="store_true", help="no plain baseline runs")
+    ap.add_argument("--no-capture", action="store_true", help="no ACK capture, no (d)")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--md", default=None, help="the summary as a Markdown table")
+    ap.add_argument("--table-from", default=None, metavar="JSON",
+                    help="print the table of an earlier run's JSON and exit")
     ap.add_argument("--check", action="store_true",
-                    help="exit 1 unless the rLEDBAT download takes at least half the link "
-                         "alone and less than a fifth of the plain one's rate beside it, "
-                         "and nothing is left behind")
+                    help="exit 1 unless, in every run, the rLEDBAT download takes at least "
+                         "half the link alone and less than a fifth of the plain one's rate "
+                         "beside it, and nothing is left behind")
     ap.add_argument("--logdir", default="/tmp")
     a = ap.parse_args(argv)
+    rate = topo.Bottleneck().rate_bps
+    if a.table_from:
+        try:
+            with open(a.table_from) as fh:
+                runs = json.load(fh)["runs"]
+        except (OSError, ValueError, KeyError) as e:
+            print(f"rledbatbed: {a.table_from}: {e}", file=sys.stderr)
+            return 2
+        a.json = None
+        print(markdown_table(_write(a, runs, rate)), end="")
+        return 0
+    if not a.ledbat_bin:
+        ap.error("--ledbat-bin is required")
+    if a.repeats < 1 or a.phase_s <= 0 or not 0.05 <= a.sample_s <= 2:
+        ap.error("--repeats >= 1, --phase-s > 0, --sample-s within 0.05..2")
+    ccs = [c for c in a.sender_cc.split(",") if c]
+    fifos = _floats(a.fifo_ms, "--fifo-ms")
+    if 0 in fifos:
+        ap.error("--fifo-ms: a FIFO of 0 ms holds nothing")
+    if a.rtt_ms is not None:
+        delays = [x / 2 for x in _floats(a.rtt_ms, "--rtt-ms")]
+    else:
+        delays = _floats(a.delay_ms or "20", "--delay-ms")
     if os.geteuid() != 0:
         print("rledbatbed: needs root (namespaces, cgroups, BPF)", file=sys.stderr)
         return 2
-    res = run(a.ledbat_bin, a.phase_s, a.delay_ms, a.signal, a.plain, a.logdir)
-    text = json.dumps(res, indent=1)
-    if a.json:
-        with open(a.json, "w") as fh:
-            fh.write(text + "\n")
-    print(text)
+    kinds = [True] if a.plain else [False] if a.no_baseline else [False, True]
+    runs: list[dict] = []
+    for cc in ccs:
+        for fifo in fifos:
+            for delay in delays:
+                for rep in range(a.repeats):
+                    for plain in (kinds if rep % 2 == 0 else kinds[::-1]):
+                        print(f"rledbatbed: {cc} fifo {fifo:g} ms rtt {2 * delay:g} ms "
+                              f"repeat {rep + 1} {'plain' if plain else 'rledbat'}",
+                              file=sys.stderr, flush=True)
+                        r = run(a.ledbat_bin, a.phase_s, delay, a.signal, plain, a.logdir,
+                                cc, fifo, a.sample_s, not a.no_capture)
+                        r["repeat"] = rep
+                        runs.append(r)
+                        _write(a, runs, rate)
+    rows = _write(a, runs, rate)
+    print(markdown_table(rows), end="")
     if a.check:
-        bad = check(res, topo.Bottleneck().rate_bps)
+        bad = [b for r in runs if r["rledbat"] for b in check(r, rate)]
+        bad += [f"left behind by a plain run: {r['run_cgroups_left']} "
+                f"{r['teardown_problems']}" for r in runs if not r["rledbat"]
+                and (r.get("run_cgroups_left") or r.get("teardown_problems"))]
         for b in bad:
             print(f"rledbatbed: {b}", file=sys.stderr)
         return 1 if bad else 0
@@ -197,7 +277,12 @@ def main(argv=None) -> int:
 
 
 def check(res: dict, rate_bps: int) -> list[str]:
-    """What the quick check found wrong (empty: passed)."""
+    """What the quick check found wrong in one rLEDBAT run (empty: passed)."""
+    if "samples" in res:
+        p = res["phase_s"]
+        c0 = res.get("competitor_start_s", p)
+        res = dict(res, alone=phase_summary(res["samples"], p / 2, p, rate_bps),
+                   beside_plain=phase_summary(res["samples"], c0 + p / 2, c0 + p, rate_bps))
     bad = []
     alone = res.get("alone", {}).get("rledbat_mbps")
     beside = res.get("beside_plain", {})

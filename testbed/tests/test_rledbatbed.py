@@ -1,9 +1,12 @@
-"""Receiver-side LEDBAT on the bed: the samplers' readers, the phase summary and the quick
-check, on synthetic text (no root): python3 -m pytest testbed/tests/test_rledbatbed.py."""
+"""Receiver-side LEDBAT on the bed: the samplers' readers, the phase summary, the quick
+check, rate series, time-to-threshold, the right-edge check, median and range and the
+per-cell summary, on hand-made data (no root): python3 -m pytest testbed/tests -k rledbat."""
 
+import struct
 import unittest
 
 from netbed import rledbatbed as rb
+from netbed import rledbatstats as st
 
 SS = """\
 0      0      10.77.2.1:5001 10.77.1.1:40000
@@ -46,6 +49,136 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(len(rb.check(greedy, 10_000_000)), 1)
         left = dict(ok, run_cgroups_left=["run-1"])
         self.assertEqual(len(rb.check(left, 10_000_000)), 1)
+
+
+def samples(rates_mbps, dt=0.2, port=5001, t0=0.0):
+    """Samples every dt s of a download receiving rates_mbps[i] during interval i."""
+    out, x, t = [{"t": t0, "bytes": {port: 0}, "backlog": 0}], 0, t0
+    for r in rates_mbps:
+        t = round(t + dt, 6)
+        x += round(r * 1e6 / 8 * dt)
+        out.append({"t": t, "bytes": {port: x}, "backlog": 0})
+    return out
+
+
+class SeriesTest(unittest.TestCase):
+    def test_rates_are_taken_over_a_trailing_window(self):
+        # 5 intervals of 0.2 s at 10, 10, 0, 0, 5 Mbit/s; window 0.4 s: from t = 0.4 on,
+        # the mean of the last two intervals: 10, 5, 0, 2.5 Mbit/s.
+        ser = st.rate_series(samples([10, 10, 0, 0, 5]), 5001, 0.4)
+        self.assertEqual([t for t, _ in ser], [0.4, 0.6, 0.8, 1.0])
+        self.assertEqual([round(v / 1e6, 6) for _, v in ser], [10, 5, 0, 2.5])
+
+    def test_a_sample_without_the_port_counts_as_no_bytes(self):
+        s = samples([8, 8])
+        s.append({"t": 0.6, "bytes": {}, "backlog": 0})  # connection closed
+        ser = st.rate_series(s, 5001, 0.2)
+        self.assertEqual([round(v / 1e6, 6) for _, v in ser], [8, 8, 0])
+
+    def test_keys_read_back_from_json_are_strings_and_still_count(self):
+        s = [{"t": 0.0, "bytes": {"5001": 0}, "backlog": 0},
+             {"t": 1.0, "bytes": {"5001": 1_000_000}, "backlog": 0}]
+        self.assertEqual(st.rate_series(s, 5001, 1.0), [(1.0, 8e6)])
+        self.assertEqual(rb.phase_summary(s, 0, 1, 10_000_000)["rledbat_mbps"], 8.0)
+
+
+class TimeToStayTest(unittest.TestCase):
+    # Points every 0.5 s from t = 10: 9, 9, 3, 1, 4, 1, 1, 1 Mbit/s.
+    SER = [(10 + 0.5 * i, v * 1e6) for i, v in enumerate([9, 9, 3, 1, 4, 1, 1, 1])]
+
+    def test_below_counts_from_the_start_to_the_last_crossing(self):
+        # Below 2 Mbit/s for good from t = 12.5 (the 4 at t = 12 breaks the first dip).
+        self.assertEqual(st.time_to_stay(self.SER, 10.0, 14.0, below=2e6), 2.5)
+        # Below 5: from t = 11.0 on.
+        self.assertEqual(st.time_to_stay(self.SER, 10.0, 14.0, below=5e6), 1.0)
+
+    def test_above_and_never(self):
+        # Above 8 Mbit/s holds only at 10.0 and 10.5, and not at the end: never settles.
+        self.assertIsNone(st.time_to_stay(self.SER, 10.0, 14.0, above=8e6))
+        # Up to 10.5 only, it holds from the first point: 0 s after a start at 10.
+        self.assertEqual(st.time_to_stay(self.SER, 10.0, 10.5, above=8e6), 0.0)
+        self.assertIsNone(st.time_to_stay(self.SER, 20.0, 30.0, above=8e6), "no point")
+
+    def test_the_start_need_not_be_a_sample_time(self):
+        self.assertEqual(st.time_to_stay(self.SER, 11.2, 14.0, below=2e6), 1.3)
+
+
+def tcp(sport, flags, ack, win, wscale=None):
+    """An IPv4 TCP segment header (no payload) with an optional window-scale option."""
+    opts = b"" if wscale is None else b"\x01\x03\x03" + bytes([wscale])
+    doff = (20 + len(opts)) // 4
+    t = struct.pack("!HHIIHHHH", sport, 40000, 7, ack, (doff << 12) | flags, win, 0, 0)
+    total = 20 + len(t) + len(opts)
+    ip = bytes([0x45, 0]) + struct.pack("!H", total) + bytes(5) + b"\x06" + bytes(10)
+    return ip + t + opts
+
+
+class RightEdgeTest(unittest.TestCase):
+    def test_headers_are_read_with_the_window_scale_of_a_syn(self):
+        h = st.parse_tcp(tcp(5001, 0x12, 1001, 65160, wscale=7))
+        self.assertEqual((h["sport"], h["dport"], h["flags"], h["ack"], h["win"],
+                          h["wscale"]), (5001, 40000, 0x12, 1001, 65160, 7))
+        self.assertIsNone(st.parse_tcp(tcp(5001, 0x10, 1, 2))["wscale"])
+        self.assertIsNone(st.parse_tcp(b"\x60" + bytes(60)), "IPv6 is not read")
+        self.assertIsNone(st.parse_tcp(tcp(5001, 0x10, 1, 2)[:30]), "truncated")
+
+    def test_an_edge_that_moves_back_is_a_retreat(self):
+        # Shift 7: edges 1000 + 100*128 = 13800; 2000 + 100*128 = 14800; 3000 + 90*128
+        # = 14520 (280 back); 5000 + 90*128 = 16520; the SYN-ACK's own edge is not checked.
+        acks = [[0.0, 0x12, 1, 65535, 7], [0.1, 0x10, 1000, 100, None],
+                [0.2, 0x10, 2000, 100, None], [0.3, 0x10, 3000, 90, None],
+                [0.4, 0x10, 5000, 90, None]]
+        out = st.right_edge_check(acks)
+        self.assertEqual((out["acks"], out["retreats"], out["max_retreat_bytes"]),
+                         (4, 1, 280))
+        self.assertEqual(out["first"], [{"t": 0.3, "retreat_bytes": 280}])
+
+    def test_a_closing_window_that_keeps_its_edge_is_no_retreat_nor_is_a_wrap(self):
+        # Shift 0: ack 2^32 - 100 win 200 (edge 100 after the wrap), then ack 50 win 50.
+        acks = [[0.0, 0x12, 0, 1000, None], [0.1, 0x10, 2**32 - 100, 200, None],
+                [0.2, 0x10, 50, 50, None], [0.3, 0x14, 0, 0, None]]  # an RST: skipped
+        out = st.right_edge_check(acks)
+        self.assertEqual((out["acks"], out["retreats"]), (2, 0))
+
+
+class SummaryOverRepeatsTest(unittest.TestCase):
+    def test_median_and_range_skip_the_missing(self):
+        self.assertEqual(st.median_range([3, None, 1, 2]),
+                         {"median": 2, "min": 1, "max": 3, "n": 3, "missing": 1})
+        self.assertEqual(st.median_range([4, 1, 2, 3])["median"], 2.5)
+        self.assertIsNone(st.median_range([None])["median"])
+
+    def _run(self, rledbat, alone, beside, again, plain_mbps=9.0, retreats=0):
+        # Phases of 4 s: rates per 0.2 s interval; the competitor from 4 s to 8 s.
+        r = [alone] * 20 + [beside] * 20 + [again] * 20
+        s = samples(r)
+        for x in s:
+            if 4.0 < x["t"] <= 8.0:
+                x["bytes"][5002] = round((x["t"] - 4.0) * plain_mbps * 1e6 / 8)
+            x["backlog"] = 75_000  # 60 ms at 10 Mbit/s
+        return {"sender_cc": "cubic", "fifo_ms": 121, "rtt_ms": 40, "rledbat": rledbat,
+                "phase_s": 4.0, "competitor_start_s": 4.0, "competitor_end_s": 8.0,
+                "samples": s, "right_edge": {"retreats": retreats}}
+
+    def test_a_cell_pairs_each_repeat_with_its_baseline(self):
+        runs = [self._run(True, 9.5, 0.1, 9.5), self._run(False, 10.0, 5.0, 10.0),
+                self._run(True, 8.0, 0.1, 9.5, retreats=2), self._run(False, 10.0, 5.0, 10.0)]
+        [row] = st.summarise(runs, 10_000_000)
+        self.assertEqual((row["runs"], row["baseline_runs"]), (2, 2))
+        # Ratios 0.95 and 0.80: median 0.875.
+        self.assertEqual(row["alone_ratio"]["median"], 0.875)
+        self.assertEqual(row["alone_queue_ms"]["median"], 60.0)
+        # The rate falls at 4 s: the 0.6-s window is below 2 Mbit/s from 4.6 s (its first
+        # sample after the competitor's start with under 1/5 of the window before it);
+        # and back above 9 Mbit/s 0.6 s after 8 s.
+        self.assertEqual(row["yield_s"]["median"], 0.6)
+        self.assertEqual(row["recover_s"]["median"], 0.6)
+        self.assertEqual(row["reach_s"]["median"], 0.6)
+        self.assertEqual(row["targets"], {"a_rate": False, "a_queue": True, "b": True,
+                                          "c": True, "d": False})
+        md = st.markdown_table([row])
+        self.assertIn("| cubic | 121 | 40 | 2 | 8.75 [8.00..9.50] (10.00 [10.00..10.00]) |",
+                      md)
 
 
 if __name__ == "__main__":

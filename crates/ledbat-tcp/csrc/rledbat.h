@@ -16,7 +16,7 @@
  *   a loss (a gap in the sequence): rcwnd /= 2, at most once per RTT
  *   periodic slowdowns: 2 RTTs after slow start ends, rcwnd is held at 2 packets for
  *       2 RTTs, then slow start climbs back to the window before; the next slowdown comes
- *       9 times the last one's duration later
+ *       9 times the last one's duration (hold and climb) after the climb ends
  *   rcwnd >= 2 packets; the RTT is the last sample (100 ms before the first), the base RTT
  *   the smallest.
  *
@@ -68,12 +68,12 @@ struct rl {
 	struct lb_delay delay;
 	__u64 rcwnd;          /* Q32 bytes */
 	__u64 mss;
-	__u64 ss_limit;       /* bytes (slow start back after a slowdown) */
+	__u64 ss_limit;       /* bytes (slow start back after a slowdown, has_limit) */
 	__u64 slowdown_at;    /* ns */
 	__u64 sd_started;     /* ns */
 	__u64 sd_until;       /* ns */
 	__u64 sd_resume;      /* bytes */
-	__u64 last_slowdown;  /* ns, the last slowdown's duration */
+	__u64 last_slowdown;  /* ns, the last slowdown's duration, hold and climb back */
 	__u64 last_halving;   /* ns */
 	__u64 rtt_ns;
 	__u64 base_rtt_ns;
@@ -131,6 +131,11 @@ LB_INLINE __u64 rl_gain_divisor(const struct rl *r, const volatile struct rl_cfg
 
 LB_INLINE void rl_enter_avoidance(struct rl *r, const volatile struct rl_cfg *cfg, __u64 now)
 {
+	/* The end of a slowdown's slow start back: its duration runs from the hold's start. */
+	if (r->has_limit) {
+		r->last_slowdown = lb_since(now, r->sd_started);
+		r->has_limit = 0;
+	}
 	r->phase = RL_AVOIDANCE;
 	r->has_slowdown_at = cfg->slowdowns != 0;
 	if (r->has_slowdown_at)
@@ -204,7 +209,6 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 		rl_avoidance_step(r, cfg, qd, bytes);
 	} else {
 		if (now >= r->sd_until) {
-			r->last_slowdown = lb_since(now, r->sd_started);
 			r->phase = RL_SLOW_START;
 			r->has_limit = 1;
 			r->ss_limit = r->sd_resume;

@@ -25,7 +25,10 @@
 //!   at most once per RTT;
 //! - periodic slowdowns: 2 RTTs after slow start ends, `rcwnd` is held at 2 packets for 2
 //!   RTTs (the queue drains, the base is measured again), then slow start climbs back to
-//!   the window before; the next slowdown comes 9 times the last one's duration later;
+//!   the window before; the next slowdown comes 9 times the last one's duration (from the
+//!   hold's start to the end of the climb back) after the climb ends, so that slowdowns
+//!   take about a tenth of the time (LEDBAT++ draft-01 section 4.4; ledbat-core's
+//!   `slowdown.rs` measures its slowdowns the same way);
 //! - `rcwnd` never falls below 2 packets.
 
 use ledbat_core::{DelayConfig, DelayEstimator, DelaySample, Duration, Instant};
@@ -79,8 +82,10 @@ pub struct Rledbat {
     base_rtt: Option<Duration>,
     rtt: Option<Duration>,
     last_halving: Option<Instant>,
-    /// Duration of the last slowdown, for the spacing of the next one.
+    /// Duration of the last slowdown (hold and climb back), for the spacing of the next.
     last_slowdown: Duration,
+    /// When the slowdown whose slow start back is running began (None: no such climb).
+    slowdown_started: Option<Instant>,
 }
 
 impl Rledbat {
@@ -96,6 +101,7 @@ impl Rledbat {
             rtt: None,
             last_halving: None,
             last_slowdown: Duration::ZERO,
+            slowdown_started: None,
         }
     }
 
@@ -186,7 +192,7 @@ impl Rledbat {
                 resume,
             } => {
                 if now >= until {
-                    self.last_slowdown = now.saturating_since(started);
+                    self.slowdown_started = Some(started);
                     self.phase = Phase::SlowStart {
                         limit: Some(resume),
                     };
@@ -197,6 +203,9 @@ impl Rledbat {
     }
 
     fn enter_avoidance(&mut self, now: Instant) {
+        if let Some(started) = self.slowdown_started.take() {
+            self.last_slowdown = now.saturating_since(started);
+        }
         let slowdown_at = self.cfg.slowdowns.then(|| {
             if self.last_slowdown.is_zero() {
                 // First slowdown: 2 RTTs after the initial slow start ends.
@@ -359,18 +368,50 @@ mod tests {
                 limit: Some(30_000)
             }
         );
-        // Slow start climbs back to 30 000 and hands over to avoidance, whose next
-        // slowdown is 9 x 80 ms later.
+        // Slow start climbs back to 30 000: 1 500-byte packets 1 ms apart at GAIN 1/3 add
+        // 500 bytes each, 2 000 + 56 x 500 = 30 000 after the packet at t2 + 56 ms; the
+        // packet at t2 + 57 ms hands over to avoidance. The slowdown lasted from t1 to
+        // there, 80 + 57 = 137 ms, and the next one comes 9 x 137 = 1 233 ms later.
         let mut t = t2;
         while matches!(r.phase, Phase::SlowStart { .. }) {
             t += Duration::from_millis(1);
-            r.on_data(t, MSS, owd(10), rev(40, 10));
+            r.on_data(t, 1500, owd(10), rev(40, 10));
         }
-        assert!(r.window() >= 30_000);
+        assert_eq!(t, t2 + Duration::from_millis(57));
+        assert_eq!(r.window(), 30_000);
         assert_eq!(
             r.phase,
             Phase::Avoidance {
-                slowdown_at: Some(t + Duration::from_millis(720))
+                slowdown_at: Some(t + Duration::from_millis(1233))
+            }
+        );
+    }
+
+    #[test]
+    fn a_loss_during_the_climb_back_ends_the_slowdown_there() {
+        let mut r = Rledbat::new(
+            RledbatConfig {
+                slowdowns: true,
+                ..cfg()
+            },
+            MSS,
+        );
+        let t0 = Instant::from_secs(1);
+        r.on_data(t0, 0, owd(10), rev(40, 10));
+        r.rcwnd = 30_000.0;
+        r.enter_avoidance(t0);
+        let t1 = t0 + Duration::from_millis(80);
+        r.on_data(t1, MSS, owd(10), rev(40, 10)); // the slowdown starts
+        let t2 = t1 + Duration::from_millis(80);
+        r.on_data(t2, MSS, owd(10), rev(40, 10)); // the climb starts
+                                                  // A loss 20 ms into the climb: avoidance from there, the slowdown 100 ms long,
+                                                  // the next one 900 ms later.
+        let t3 = t2 + Duration::from_millis(20);
+        r.on_loss(t3);
+        assert_eq!(
+            r.phase,
+            Phase::Avoidance {
+                slowdown_at: Some(t3 + Duration::from_millis(900))
             }
         );
     }

@@ -1,0 +1,286 @@
+"""Receiver-side LEDBAT on the bed: the pure half of `netbed.rledbatbed` (no root, no
+processes): the samplers' readers, rate series, the time a rate takes to cross a threshold
+for good, the advertised window's right edge (RFC 7323 section 2.4: `ack + (win <<
+wscale)` must never move back), the per-run metrics of issue targets (a)-(d) and their
+median and range over repeats, and the Markdown table.
+
+Targets checked (docs/tcp/README.md, "Receiver-side LEDBAT: downloads that yield"):
+(a) alone, the rLEDBAT download's rate at least 95 % of the same download's without
+`--rledbat` in the same cell, and the bottleneck's mean queue within 10 % of TARGET;
+(b) its rate below 20 % of the link within 2 s of a competing plain download starting;
+(c) back above 90 % of the link within 3 s after the competitor ends;
+(d) no right-edge retreat in the receiver's ACKs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+
+PORT_RL = 5001
+PORT_PLAIN = 5002
+
+TCP_FIN, TCP_SYN, TCP_RST = 0x01, 0x02, 0x04
+
+
+def bytes_by_port(ss_text: str) -> dict[int, int]:
+    """Local port -> bytes_received in `ss -tinH` output."""
+    out: dict[int, int] = {}
+    port = None
+    for line in ss_text.splitlines():
+        if line and not line[0].isspace():
+            f = line.split()
+            port = None
+            if len(f) >= 4:
+                try:
+                    port = int(f[-2].rsplit(":", 1)[1])
+                except (IndexError, ValueError):
+                    port = None
+            continue
+        m = re.search(r"\bbytes_received:(\d+)", line)
+        if port is not None and m:
+            out[port] = int(m.group(1))
+    return out
+
+
+def backlog_bytes(tc_json: str) -> int | None:
+    """The first qdisc's backlog in `tc -s -j qdisc show` output."""
+    try:
+        return int(json.loads(tc_json)[0]["backlog"])
+    except (ValueError, IndexError, KeyError, TypeError):
+        return None
+
+
+def _port(counts: dict, port: int) -> int | None:
+    """A sample's byte count of `port` (its key an int, or a string after JSON)."""
+    x = counts.get(port)
+    return counts.get(str(port)) if x is None else x
+
+
+def phase_summary(samples: list[dict], a: float, b: float, rate_bps: int) -> dict:
+    """Rates (Mbit/s) of both downloads and the mean queue (ms) between times a and b."""
+    inside = [s for s in samples if a <= s["t"] <= b]
+    out: dict = {"from_s": a, "to_s": b, "samples": len(inside)}
+    if len(inside) < 2:
+        return out
+    first, last = inside[0], inside[-1]
+    dt = last["t"] - first["t"]
+    for name, port in (("rledbat_mbps", PORT_RL), ("plain_mbps", PORT_PLAIN)):
+        x0, x1 = _port(first["bytes"], port), _port(last["bytes"], port)
+        out[name] = None if x0 is None or x1 is None or dt <= 0 else \
+            round((x1 - x0) * 8 / dt / 1e6, 3)
+    q = [s["backlog"] for s in inside if s["backlog"] is not None]
+    out["queue_ms"] = round(sum(q) / len(q) * 8 / rate_bps * 1000, 1) if q else None
+    return out
+
+
+def rate_series(samples: list[dict], port: int, window_s: float) -> list[tuple[float, float]]:
+    """(t, bit/s) of `port`'s download at every sample: the bytes received over the last
+    `window_s` (from the latest sample at least that old; a sample without the port, the
+    connection not yet open or closed, counts as no bytes since the previous one)."""
+    pts: list[tuple[float, int]] = []
+    last = 0
+    for s in samples:
+        x = _port(s["bytes"], port)
+        if x is not None:
+            last = max(last, x)
+        pts.append((s["t"], last))
+    out: list[tuple[float, float]] = []
+    j = 0
+    for i, (t, x) in enumerate(pts):
+        back = t - window_s + 1e-9  # sample times are rounded to the ms
+        while j + 1 < i and pts[j + 1][0] <= back:
+            j += 1
+        if i == 0 or pts[j][0] > back:
+            continue  # not yet a full window behind this sample
+        out.append((t, (x - pts[j][1]) * 8 / (t - pts[j][0])))
+    return out
+
+
+def time_to_stay(series: list[tuple[float, float]], start: float, end: float,
+                 below: float | None = None, above: float | None = None) -> float | None:
+    """Seconds from `start` until the series is below `below` (or above `above`) at every
+    point up to `end`; 0 if it already is at the first point; None if it never settles (the
+    last point in [start, end] fails) or has no point there."""
+    pts = [(t, v) for t, v in series if start <= t <= end]
+    if not pts:
+        return None
+    ok = (lambda v: v < below) if below is not None else (lambda v: v > above)
+    settle = None
+    for t, v in pts:
+        if ok(v):
+            if settle is None:
+                settle = t
+        else:
+            settle = None
+    return None if settle is None else round(settle - start, 3)
+
+
+def parse_tcp(ip_packet: bytes) -> dict | None:
+    """An IPv4 TCP header's fields: ports, flags, seq, ack, raw window and the window-scale
+    option (None if absent); None for anything else or a truncated packet."""
+    if len(ip_packet) < 20 or ip_packet[0] >> 4 != 4 or ip_packet[9] != 6:
+        return None
+    ihl = (ip_packet[0] & 0x0F) * 4
+    tcp = ip_packet[ihl:]
+    if len(tcp) < 20:
+        return None
+    sport, dport, seq, ack, off_flags, win = struct.unpack("!HHIIHH", tcp[:16])
+    doff = (off_flags >> 12) * 4
+    wscale = None
+    opts = tcp[20:doff]
+    i = 0
+    while i < len(opts):
+        kind = opts[i]
+        if kind == 0:
+            break
+        if kind == 1:
+            i += 1
+            continue
+        if i + 1 >= len(opts) or opts[i + 1] < 2:
+            break
+        if kind == 3 and opts[i + 1] == 3 and i + 2 < len(opts):
+            wscale = opts[i + 2]
+        i += opts[i + 1]
+    return {"sport": sport, "dport": dport, "flags": off_flags & 0x3F, "seq": seq,
+            "ack": ack, "win": win, "wscale": wscale}
+
+
+def right_edge_check(acks: list[list], limit: int = 20) -> dict:
+    """The receiver's advertised right edge over its ACKs of one connection.
+
+    `acks`: [t, flags, ack, win, wscale] in send order. The SYN-ACK gives the shift (its
+    window is unscaled, so it is not itself checked; no wscale option: shift 0); RSTs
+    are skipped. Returns the ACKs checked, the retreats (`ack + (win << shift)` below the
+    largest edge before it, modulo 2^32; the first `limit` with their time and size) and
+    the largest retreat in bytes."""
+    shift = 0
+    best = None
+    checked, n, worst, shown = 0, 0, 0, []
+    for t, flags, ack, win, ws in acks:
+        if flags & TCP_SYN:
+            shift = min(ws or 0, 14)
+            continue
+        if flags & TCP_RST:
+            continue
+        edge = (ack + (win << shift)) % 2**32
+        checked += 1
+        if best is not None:
+            back = (best - edge) % 2**32
+            if 0 < back < 2**31:
+                n += 1
+                worst = max(worst, back)
+                if len(shown) < limit:
+                    shown.append({"t": t, "retreat_bytes": back})
+                continue
+        best = edge
+    return {"acks": checked, "retreats": n, "max_retreat_bytes": worst, "first": shown}
+
+
+def median_range(values: list) -> dict:
+    """Median, min and max of the values that are not None, and how many were None."""
+    v = sorted(x for x in values if x is not None)
+    missing = len(values) - len(v)
+    if not v:
+        return {"median": None, "min": None, "max": None, "n": 0, "missing": missing}
+    k = len(v) // 2
+    med = v[k] if len(v) % 2 else (v[k - 1] + v[k]) / 2
+    return {"median": round(med, 3), "min": v[0], "max": v[-1], "n": len(v),
+            "missing": missing}
+
+
+def run_metrics(res: dict, rate_bps: int, window_s: float = 0.6) -> dict:
+    """One run's figures from its samples: the alone phase's rate and queue (second half of
+    phase 1), the rates beside the competitor and alone again (second halves), the times of
+    (b) and (c) on `window_s` rates, and the first time above 90 % after the competitor."""
+    s, p = res["samples"], res["phase_s"]
+    c0 = res.get("competitor_start_s", p)
+    c1 = res.get("competitor_end_s") or 2 * p
+    alone = phase_summary(s, p / 2, p, rate_bps)
+    beside = phase_summary(s, c0 + p / 2, c0 + p, rate_bps)
+    again = phase_summary(s, 2.5 * p, 3 * p, rate_bps)
+    ser = rate_series(s, PORT_RL, window_s)
+    out = {"alone_mbps": alone.get("rledbat_mbps"), "alone_queue_ms": alone.get("queue_ms"),
+           "beside_mbps": beside.get("rledbat_mbps"),
+           "beside_plain_mbps": beside.get("plain_mbps"), "beside_queue_ms":
+           beside.get("queue_ms"), "again_mbps": again.get("rledbat_mbps"),
+           "yield_s": time_to_stay(ser, c0, c1, below=0.2 * rate_bps),
+           "recover_s": time_to_stay(ser, c1, 3 * p, above=0.9 * rate_bps),
+           "reach_s": next((round(t - c1, 3) for t, v in ser
+                            if c1 <= t <= 3 * p and v > 0.9 * rate_bps), None)}
+    edge = res.get("right_edge")
+    if edge is not None:
+        out["edge_retreats"] = edge.get("retreats")
+    return out
+
+
+METRICS = ["alone_mbps", "alone_queue_ms", "beside_mbps", "yield_s", "recover_s", "reach_s",
+           "again_mbps", "edge_retreats"]
+
+
+def cell_key(res: dict) -> tuple:
+    return (res["sender_cc"], res["fifo_ms"], res["rtt_ms"])
+
+
+def summarise(runs: list[dict], rate_bps: int, target_ms: float = 60.0) -> list[dict]:
+    """Per cell (sender cc, FIFO, base RTT): each metric's median and range over the rLEDBAT
+    runs, the plain baseline's alone rate, and (a)'s ratio per repeat (the i-th rLEDBAT run
+    against the i-th plain one) with its median and range; the targets met or not."""
+    cells: dict[tuple, dict] = {}
+    for r in runs:
+        c = cells.setdefault(cell_key(r), {"rl": [], "plain": []})
+        c["rl" if r["rledbat"] else "plain"].append(run_metrics(r, rate_bps))
+    out = []
+    for key in sorted(cells, key=lambda k: (k[0], k[1], k[2])):
+        rl, plain = cells[key]["rl"], cells[key]["plain"]
+        row: dict = {"sender_cc": key[0], "fifo_ms": key[1], "rtt_ms": key[2],
+                     "runs": len(rl), "baseline_runs": len(plain)}
+        for m in METRICS:
+            row[m] = median_range([x.get(m) for x in rl])
+        row["baseline_alone_mbps"] = median_range([x["alone_mbps"] for x in plain])
+        ratios = [None if a["alone_mbps"] is None or not b["alone_mbps"] else
+                  a["alone_mbps"] / b["alone_mbps"] for a, b in zip(rl, plain)]
+        row["alone_ratio"] = median_range(ratios)
+        med = {m: row[m]["median"] for m in METRICS + ["alone_ratio"]}
+        row["targets"] = {
+            "a_rate": None if med["alone_ratio"] is None else med["alone_ratio"] >= 0.95,
+            "a_queue": None if med["alone_queue_ms"] is None else
+            abs(med["alone_queue_ms"] - target_ms) <= 0.1 * target_ms,
+            "b": None if not rl else all(x["yield_s"] is not None and x["yield_s"] <= 2
+                                         for x in rl),
+            "c": None if not rl else all(x["recover_s"] is not None and x["recover_s"] <= 3
+                                         for x in rl),
+            "d": None if med["edge_retreats"] is None else row["edge_retreats"]["max"] == 0}
+        out.append(row)
+    return out
+
+
+def _mr(d: dict, fmt: str = "{:.2f}") -> str:
+    if d["median"] is None:
+        return "-"
+    s = fmt.format(d["median"])
+    if d["n"] > 1:
+        s += " [" + fmt.format(d["min"]) + ".." + fmt.format(d["max"]) + "]"
+    if d.get("missing"):
+        s += f" ({d['missing']} never)"
+    return s
+
+
+def markdown_table(rows: list[dict]) -> str:
+    """The summary as a Markdown table: medians with [min..max] over repeats."""
+    yes = {True: "yes", False: "**no**", None: "-"}
+    head = ("| sender | FIFO ms | base RTT ms | runs | alone Mbit/s (plain) | (a) ratio | "
+            "queue ms | (b) yield s | (c) stay / reach s | (d) retreats | a/a/b/c/d met |")
+    lines = [head, "|" + "---|" * 11]
+    for r in rows:
+        t = r["targets"]
+        lines.append(
+            f"| {r['sender_cc']} | {r['fifo_ms']:g} | {r['rtt_ms']:g} | {r['runs']} | "
+            f"{_mr(r['alone_mbps'])} ({_mr(r['baseline_alone_mbps'])}) | "
+            f"{_mr(r['alone_ratio'], '{:.3f}')} | {_mr(r['alone_queue_ms'], '{:.0f}')} | "
+            f"{_mr(r['yield_s'], '{:.1f}')} | {_mr(r['recover_s'], '{:.1f}')} / "
+            f"{_mr(r['reach_s'], '{:.1f}')} | "
+            f"{_mr(r['edge_retreats'], '{:.0f}')} | "
+            + "/".join(yes[t[k]] for k in ("a_rate", "a_queue", "b", "c", "d")) + " |")
+    return "\n".join(lines) + "\n"
