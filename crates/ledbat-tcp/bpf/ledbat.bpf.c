@@ -18,8 +18,9 @@
  *                after idle) -> lb_on_timeout(idle); CA_EVENT_TX_START -> lb_on_sent
  *   set_state    entering Loss without CA_EVENT_LOSS (an RTO during Recovery, which the
  *                kernel does not announce otherwise) -> lb_on_timeout(rto)
- *   undo_cwnd    the kernel found the reduction spurious (F-RTO, DSACK, Eifel): the window
- *                before the last loss or timeout comes back
+ *   undo_cwnd    the kernel found the reduction spurious (F-RTO, DSACK, Eifel): lb_undo
+ *                takes back what the last congestion event changed (the window, Linux's
+ *                max(cwnd, prior_cwnd); the once-per-RTT marker) and the window is returned
  *   min_tso_segs before packets leave (tcp_tso_segs): the competitor detection's pacing
  *                rate written again over the kernel's (lb_pace); returns the sysctl
  *
@@ -66,7 +67,7 @@ struct lb_conn {
 	 * port may already be given back) */
 	struct lb_flow_key key;
 	struct lb_sig sig;       /* the delay signal's source (csrc/lbcc_signal.h) */
-	__u64 prior_cwnd;        /* Q32 window before the last loss or timeout (undo) */
+	struct lb_undo undo;     /* the controller before the last congestion event */
 	__u64 last_stats_ns;
 	__u64 reduction_snd_nxt; /* snd_nxt at the last reduction */
 	__u64 losses, timeouts, undos;
@@ -192,12 +193,17 @@ static __always_inline __u32 lb_cwnd_pkts(struct tcp_sock *tp, struct lb_conn *c
 	return (__u32)pkts;
 }
 
-static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
+/* What snd_cwnd should be: the window in packets, or one while LEDBAT++ is paused. */
+static __always_inline __u32 lb_cwnd_target(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
 {
 	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(&c->cc, now))
-		tp->snd_cwnd = 1;
-	else
-		tp->snd_cwnd = lb_cwnd_pkts(tp, c);
+		return 1;
+	return lb_cwnd_pkts(tp, c);
+}
+
+static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
+{
+	tp->snd_cwnd = lb_cwnd_target(tp, c, now);
 }
 
 /*
@@ -479,7 +485,7 @@ __u32 BPF_PROG(ledbat_ssthresh, struct sock *sk)
 
 	if (!c)
 		return tp->snd_cwnd > 4 ? tp->snd_cwnd / 2 : 2;
-	c->prior_cwnd = c->cc.cwnd;
+	lb_undo_save(&c->cc, &c->undo);
 	c->losses++;
 	sent_at = lb_sat_sub(now, (__u64)tp->srtt_us / 8 * LB_NS_PER_US);
 	in_flight = (__u64)lb_in_flight_pkts(tp) * lb_mss(c);
@@ -558,21 +564,30 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 	}
 }
 
+/*
+ * The kernel undoes a reduction it found spurious (tcp_undo_cwnd_reduction: DSACKs for
+ * every retransmission of a fast-retransmit episode, the timestamps of the late originals,
+ * F-RTO after an RTO) and sets snd_cwnd to what this returns; it is called at most once per
+ * reduction (the kernel's undo_marker). ssthresh saved the controller's state before the
+ * event (an RTO calls ssthresh before CA_EVENT_LOSS; an RTO during Recovery keeps the
+ * Recovery's save, as the kernel keeps that undo marker); lb_undo (csrc/lbcc.h) takes it
+ * back, and the window the controller then has is returned: Linux's reno and cubic return
+ * max(cwnd, prior_cwnd), which lb_undo gives the controller's window. The kernel then
+ * restores its snd_ssthresh itself.
+ */
 SEC("struct_ops/ledbat_undo_cwnd")
 __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct lb_conn *c = lb_conn(sk);
-	__u32 pkts;
+	__u64 now = lb_now(tp);
 
 	if (!c)
 		return tp->snd_cwnd;
 	c->undos++;
-	if (c->prior_cwnd > c->cc.cwnd)
-		c->cc.cwnd = c->prior_cwnd;
-	lb_emit(sk, c, LB_EV_UNDO, 0, lb_now(tp), 0, 0, 0, 0, 0, 0);
-	pkts = lb_cwnd_pkts(tp, c);
-	return pkts > tp->snd_cwnd ? pkts : tp->snd_cwnd;
+	lb_undo(&c->cc, &lb_params, &c->undo);
+	lb_emit(sk, c, LB_EV_UNDO, 0, now, 0, 0, 0, 0, 0, 0);
+	return lb_cwnd_target(tp, c, now);
 }
 
 /*
