@@ -216,11 +216,19 @@ static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c
  * and CA_EVENT_TX_START. Every packet of the one-packet window and of a probe then leaves
  * at the controller's rate.
  */
+/* Whether this controller can pace at all (lb_pacing_rate is false otherwise): read from
+ * the read-only parameters, so that the verifier drops the pacing code of the others and
+ * ledbat_min_tso_segs skips the socket-storage lookup. */
+static __always_inline int lb_may_pace(void)
+{
+	return lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled;
+}
+
 static __always_inline void lb_pace(struct sock *sk, struct lb_conn *c)
 {
 	__u64 rate;
 
-	if (lb_params.algo != LB_ALGO_LEDBAT_PP || !lb_params.comp.enabled)
+	if (!lb_may_pace())
 		return;
 	if (lb_pacing_rate(&c->cc, &lb_params, &rate)) {
 		if (!c->pacing_on) {
@@ -607,7 +615,7 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 SEC("struct_ops/ledbat_min_tso_segs")
 __u32 BPF_PROG(ledbat_min_tso_segs, struct sock *sk)
 {
-	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled) {
+	if (lb_may_pace()) {
 		struct lb_conn *c = lb_conn(sk);
 
 		if (c)
