@@ -80,6 +80,8 @@ struct lb_conn {
 	/* LEDBAT++'s competitor detection: bytes delivered so far (its rate samples), and the
 	 * pacing status to restore once it stops pacing (lb_pace) */
 	__u64 delivered_bytes;
+	__u64 max_pacing_rate;   /* sk_max_pacing_rate found when pacing started */
+	__u64 cap_written;       /* the SO_MAX_PACING_RATE written while pacing (0: none) */
 	__u32 pacing_status;
 	__u32 pacing_on;
 };
@@ -213,9 +215,30 @@ static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c
  * put back. The kernel recomputes sk_pacing_rate from the window after every ACK
  * (tcp_update_pacing_rate, after cong_avoid), so the rate is written again at the last
  * points the controller runs before a packet leaves: min_tso_segs (ledbat_min_tso_segs)
- * and CA_EVENT_TX_START. Every packet of the one-packet window and of a probe then leaves
- * at the controller's rate.
+ * and CA_EVENT_TX_START, and before an RTO's retransmission (CA_EVENT_LOSS, and entering
+ * Loss in ledbat_set_state). Every packet of the one-packet window and of a probe then
+ * leaves at the controller's rate.
+ *
+ * A tail loss probe that resends the last segment passes none of these (tcp_send_loss_probe
+ * -> __tcp_retransmit_skb calls no hook of a congestion control), nor does the kernel's
+ * recomputation after an ACK that has nothing new to send: there the rate last written is
+ * the kernel's. So the rate is also the socket's SO_MAX_PACING_RATE while pacing (set with
+ * bpf_setsockopt, only when it changes), which tcp_update_pacing_rate caps its own by:
+ * whatever the kernel writes is then at most the controller's rate. The cap found when
+ * pacing started is put back when it stops (an application's cap above 2^32 - 2 bytes/s,
+ * which setsockopt's int cannot carry, comes back as none).
  */
+static __always_inline void lb_cap_pacing(struct sock *sk, struct lb_conn *c, __u64 cap)
+{
+	int v;
+
+	if (cap == c->cap_written)
+		return;
+	v = cap >= 0xffffffffULL ? -1 : (int)(__u32)cap;
+	if (bpf_setsockopt(sk, LB_SOL_SOCKET, LB_SO_MAX_PACING_RATE, &v, sizeof(v)) == 0)
+		c->cap_written = cap;
+}
+
 /* Whether this controller can pace at all (lb_pacing_rate is false otherwise): read from
  * the read-only parameters, so that the verifier drops the pacing code of the others and
  * ledbat_min_tso_segs skips the socket-storage lookup. */
@@ -234,12 +257,18 @@ static __always_inline void lb_pace(struct sock *sk, struct lb_conn *c)
 		if (!c->pacing_on) {
 			c->pacing_on = 1;
 			c->pacing_status = sk->sk_pacing_status;
+			c->max_pacing_rate = sk->sk_max_pacing_rate;
+			c->cap_written = c->max_pacing_rate;
 		}
+		if (rate > 0xfffffffeULL)
+			rate = 0xfffffffeULL;
+		lb_cap_pacing(sk, c, rate);
 		if (sk->sk_pacing_status == SK_PACING_NONE)
 			sk->sk_pacing_status = SK_PACING_NEEDED;
 		sk->sk_pacing_rate = rate;
 	} else if (c->pacing_on) {
 		c->pacing_on = 0;
+		lb_cap_pacing(sk, c, c->max_pacing_rate);
 		sk->sk_pacing_status = c->pacing_status;
 	}
 }
@@ -536,6 +565,7 @@ void BPF_PROG(ledbat_set_state, struct sock *sk, __u8 new_state)
 		struct tcp_sock *tp = tcp_sk(sk);
 
 		lb_rto(sk, tp, c, lb_now(tp));
+		lb_pace(sk, c);
 	}
 	c->loss_event = 0;
 	c->ca_state = new_state;
@@ -555,6 +585,7 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		/* RTO; the kernel called ssthresh just before (counted there as a loss) and
 		 * sets the Loss state next (ledbat_set_state) */
 		lb_rto(sk, tp, c, now);
+		lb_pace(sk, c);
 		c->loss_event = 1;
 		break;
 	case CA_EVENT_CWND_RESTART:
