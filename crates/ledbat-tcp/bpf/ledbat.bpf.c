@@ -7,15 +7,20 @@
  *
  *   pkts_acked   every ACK: packets newly delivered (tcp_sock.delivered, cumulative and
  *                selective, counted in our MSS), the RTT of the
- *                newest packet acknowledged (Karn's rule: -1 for retransmitted data), the
+ *                newest packet acknowledged (for retransmitted data the kernel's TSecr
+ *                RTT when timestamps are on, 1 ms granularity; else none), the
  *                delay sample of the configured signal, the flight before the ACK
  *                -> lb_on_ack; the window is written to snd_cwnd unless the kernel is
  *                reducing it itself (CWR, Recovery: PRR towards our ssthresh)
  *   cong_avoid   writes the window again (the kernel calls it when it may raise cwnd)
- *   ssthresh     a congestion event (entering Recovery, or an RTO) -> lb_on_loss; returns
- *                the reduced window, which PRR reaches and recovery ends at
+ *   ssthresh     a congestion event (entering Recovery, an RTO, or CWR: an ECN echo or
+ *                local congestion) -> lb_on_loss; returns the reduced window, which PRR
+ *                reaches and recovery ends at
  *   cwnd_event   CA_EVENT_LOSS (RTO) -> lb_on_timeout(rto); CA_EVENT_CWND_RESTART (data
- *                after idle) -> lb_on_timeout(idle); CA_EVENT_TX_START -> lb_on_sent
+ *                after idle; the kernel then sets snd_cwnd itself, RFC 2861's restart
+ *                window, until the next ACK, and `now` is the last ACK's time: no
+ *                tcp_mstamp refresh on that path) -> lb_on_timeout(idle);
+ *                CA_EVENT_TX_START -> lb_on_sent
  *   set_state    entering Loss without CA_EVENT_LOSS (an RTO during Recovery, which the
  *                kernel does not announce otherwise) -> lb_on_timeout(rto)
  *   undo_cwnd    the kernel found the reduction spurious (F-RTO, DSACK, Eifel): lb_undo
@@ -23,6 +28,7 @@
  *                max(cwnd, prior_cwnd); the once-per-RTT marker) and the window is returned
  *   min_tso_segs before packets leave (tcp_tso_segs): the competitor detection's pacing
  *                rate written again over the kernel's (lb_pace); returns the sysctl
+ *   release      the statistics entry and the socket storage deleted
  *
  * What the kernel cannot do as the core's drivers do, and what is done instead:
  * - no timers for a congestion control: LEDBAT++'s slowdown deadlines fire at the first ACK
@@ -33,8 +39,9 @@
  *   RTT before the loss was detected (for the once-per-RTT rule);
  * - snd_cwnd is in packets: floor(window / MSS), at least 1, the MSS fixed at init.
  *
- * Per-connection state (struct lb_conn, about 1.5 KB) lives in socket storage: it does not
- * fit the 104 bytes of icsk_ca_priv. It is created in init and freed with the socket.
+ * Per-connection state (struct lb_conn, about 2.4 KB with the competitor detection's) lives
+ * in socket storage: it does not fit the 104 bytes of icsk_ca_priv. It is created in init
+ * and deleted in release (the socket closing, or switching to another controller).
  * Parameters are read-only data the loader writes before loading (csrc/lbcc_params.h).
  */
 #include "kernel.h"
@@ -279,7 +286,8 @@ static __always_inline void lb_flow_key(struct sock *sk, struct lb_flow_key *k)
 	k->family = sk->__sk_common.skc_family;
 	k->lport = sk->__sk_common.skc_num;
 	k->rport = bpf_ntohs(sk->__sk_common.skc_dport);
-	if (k->family == AF_INET6) {
+	/* the IPv6 fields exist only in kernels built with IPv6 */
+	if (k->family == AF_INET6 && bpf_core_field_exists(sk->__sk_common.skc_v6_daddr)) {
 		k->laddr[0] = sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[0];
 		k->laddr[1] = sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[1];
 		k->laddr[2] = sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[2];
@@ -423,8 +431,15 @@ void BPF_PROG(ledbat_release, struct sock *sk)
 {
 	struct lb_conn *c = lb_conn(sk);
 
-	if (c && c->key.family)
+	if (!c)
+		return;
+	if (c->key.family)
 		bpf_map_delete_elem(&lb_stats, &c->key);
+	/* a socket switched to another controller while ours paces gets its pacing status
+	 * back (not its SO_MAX_PACING_RATE: release may not call bpf_setsockopt) */
+	if (c->pacing_on)
+		sk->sk_pacing_status = c->pacing_status;
+	bpf_sk_storage_delete(&lb_conns, sk);
 }
 
 /* The delay sample of this ACK for the RFC family and TCP-LP (LEDBAT++ takes the RTT), as
