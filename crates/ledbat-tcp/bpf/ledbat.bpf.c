@@ -76,7 +76,8 @@ struct lb_conn {
 	struct lb_sig sig;       /* the delay signal's source (csrc/lbcc_signal.h) */
 	struct lb_undo undo;     /* the controller before the last congestion event */
 	__u64 last_stats_ns;
-	__u64 reduction_snd_nxt; /* snd_nxt at the last reduction */
+	__u32 reduction_snd_nxt; /* snd_nxt at the last loss or timeout */
+	__u32 _pad0;
 	__u64 losses, timeouts, undos;
 	__u32 ca_state;
 	__u32 loss_event;        /* CA_EVENT_LOSS came and the Loss state is yet to be set */
@@ -503,7 +504,7 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 	} else {
 		/* no RTT (retransmitted data): after the last reduction iff snd_una passed the
 		 * snd_nxt of that reduction */
-		a.newest_sent_ns = (__s32)(tp->snd_una - (__u32)c->reduction_snd_nxt) > 0 ? now : 0;
+		a.newest_sent_ns = (__s32)(tp->snd_una - c->reduction_snd_nxt) > 0 ? now : 0;
 	}
 	if (lb_params.algo != LB_ALGO_LEDBAT_PP)
 		a.has_delay =
@@ -517,6 +518,9 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 	lb_publish(sk, tp, c, now, 0);
 }
 
+/* The kernel calls this on ACKs outside CWR and Recovery when it may raise the window
+ * (tcp_may_raise_cwnd): among them the ACK that ends Recovery, where this write puts the
+ * controller's window back after PRR's (pkts_acked ran before the state changed). */
 SEC("struct_ops/ledbat_cong_avoid")
 void BPF_PROG(ledbat_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 {
@@ -604,6 +608,10 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		c->loss_event = 1;
 		break;
 	case CA_EVENT_CWND_RESTART:
+		/* raised from sendmsg (tcp_skb_entail), where tcp_mstamp is the last ACK's
+		 * time, possibly minutes old: the clock is read instead (tcp_mstamp is the same
+		 * monotonic clock in microseconds, so the events stay in order) */
+		now = lb_max_u64(now, bpf_ktime_get_ns() / LB_NS_PER_US * LB_NS_PER_US);
 		lb_on_timeout(&c->cc, &lb_params, now, LB_TIMEOUT_IDLE);
 		lb_emit(sk, c, LB_EV_TIMEOUT, 2, now, 0, 0, 0, 0, 0, 0);
 		break;
