@@ -34,6 +34,10 @@
 
 #include "lbcc.h"
 #include "lbcc_signal.h"
+/* not used here: included so that every build checks their layout asserts, which pin the
+ * offsets ledbat_tcp::stats and ::trace decode */
+#include "lbcc_stats.h"
+#include "lbcc_trace.h"
 
 static int parse_opt(const char *s, __u64 *v)
 {
