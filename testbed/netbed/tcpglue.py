@@ -17,6 +17,10 @@ recording it, one `netbed.tcpxfer` transfer selecting it:
   undo        at 1.5 s the delay line is stopped (SIGSTOP) for 1.2 s and continued: the
               frames it held arrive after the RTO, which the kernel finds spurious (F-RTO,
               DSACK) and undoes
+  reorder     from 1.5 s to 3.5 s the delay line holds every 50th data frame from the
+              sender 12 ms longer (SIGUSR1; this kernel has no netem): four 3-ms frames
+              of the 4 Mbit/s link overtake it, so that fast retransmits are spurious
+              and the DSACKs of the retransmissions make the kernel undo the reduction
   idle        the sender stops writing at 1.5 s for 2 s (more than the RTO): idle restart
   applimited  the sender writes 1 Mbit/s into a 4 Mbit/s link: transmission starts from an
               empty flight (CA_EVENT_TX_START) and ACKs whose flight caps the window
@@ -66,10 +70,10 @@ class GlueControllers(Controllers):
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KINDS = ("init", "ack", "loss", "timeout-rto", "timeout-idle", "sent", "undo", "source")
-SCENARIOS = ("loopback", "drops", "rto", "undo", "idle", "applimited")
+SCENARIOS = ("loopback", "drops", "rto", "undo", "reorder", "idle", "applimited")
 # the kinds of event a scenario is for
 WANTED = {"loopback": "wide-ack", "drops": "loss", "rto": "timeout-rto", "undo": "undo",
-          "idle": "timeout-idle", "applimited": "sent"}
+          "reorder": "undo", "idle": "timeout-idle", "applimited": "sent"}
 RATE = 4_000_000
 OWD_MS = 10.0
 PORT = 5311
@@ -232,7 +236,10 @@ def run_one(scenario: str, spec: str, ledbat_bin: str, ccs: GlueControllers, out
         else:
             fifo = 6 if scenario == "drops" else 60
             b = topo.Bottleneck(rate_bps=RATE, fifo_frames=fifo)
-            t = topo.Topology(tag=tag, bottleneck=b, delay_ms=OWD_MS, logdir=logdir)
+            extra = (("--reorder-every", "50", "--reorder-ms", "12") if scenario == "reorder"
+                     else ())
+            t = topo.Topology(tag=tag, bottleneck=b, delay_ms=OWD_MS, logdir=logdir,
+                              delay_args=extra)
             opts: list[str] = ["--bind", t.snd_ip]
             seconds = 5.0
             during = lambda t0: None  # noqa: E731
@@ -257,6 +264,13 @@ def run_one(scenario: str, spec: str, ledbat_bin: str, ccs: GlueControllers, out
                         _at(t0, 2.7)
                     finally:
                         os.killpg(t._delay_proc.popen.pid, signal.SIGCONT)
+                seconds = 5.0
+            elif scenario == "reorder":
+                def during(t0: float) -> None:
+                    _at(t0, 1.5)
+                    os.killpg(t._delay_proc.popen.pid, signal.SIGUSR1)
+                    _at(t0, 3.5)
+                    os.killpg(t._delay_proc.popen.pid, signal.SIGUSR1)
                 seconds = 5.0
             elif scenario == "idle":
                 opts += ["--pause", "1.5:2"]

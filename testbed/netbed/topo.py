@@ -90,6 +90,8 @@ class Topology:
     reverse: Bottleneck | None = None
     """A second FIFO in the router's egress toward the sender (the downlink of a home line:
     traffic from the receiver's side queues there); None = that direction unlimited."""
+    delay_args: tuple[str, ...] = ()
+    """Extra arguments of the delay line (`--reorder-every N --reorder-ms X`)."""
     built: bool = False
     _delay_proc: "proc.Background | None" = None
 
@@ -173,7 +175,8 @@ class Topology:
             env = dict(os.environ, PYTHONUNBUFFERED="1")
             self._delay_proc = proc.Background.start(
                 "delayline", [sys.executable, "-m", "netbed.delayline", self.DLY_SND_IF,
-                              self.DLY_RTR_IF, "--ms", str(self.delay_ms)],
+                              self.DLY_RTR_IF, "--ms", str(self.delay_ms),
+                              *self.delay_args],
                 ns=self.dly, logdir=self.logdir, env=env)
         # Sanity: both hosts reach each other through the router (ARP crosses the delay
         # line too; the first ping may take a moment).

@@ -48,6 +48,23 @@ class ReadReadyTest(unittest.TestCase):
         self.assertEqual(delayline.read_ready(sock, "out", heap, 0, 0.02, FakeClock()), 1)
         self.assertEqual([f for _, _, _, f in heap], [b"y"])
 
+    def test_while_reordering_every_nth_data_frame_is_held_longer(self):
+        big, ack = b"d" * 1400, b"a" * 60
+        extra = delayline.reorder_extra(2, 0.012)
+        sock = FakeSock([(big, IN), (ack, IN), (big, IN), (big, IN), (big, IN)])
+        heap = []
+        delayline._reorder = True
+        try:
+            delayline.read_ready(sock, "out", heap, 0, 0.020, FakeClock(), extra=extra)
+        finally:
+            delayline._reorder = False
+        holds = [round(d - 10.0 - 0.0004 * (s + 1), 4) for d, s, _, _ in
+                 sorted(heap, key=lambda h: h[1])]
+        # the 2nd and 4th data frames (frames 2 and 4 of 0..4; the ACK is not counted)
+        self.assertEqual(holds, [0.020, 0.020, 0.032, 0.020, 0.032])
+        # switched off: no extra hold
+        self.assertEqual(extra(big), 0.0)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -94,7 +94,15 @@ struct sock {
 	struct sock_common __sk_common;
 	__u32 sk_pacing_status;  /* enum sk_pacing; a BPF congestion control may write it */
 	unsigned long sk_pacing_rate; /* bytes/s; a BPF congestion control may write it */
+	unsigned long sk_max_pacing_rate; /* bytes/s, SO_MAX_PACING_RATE; read only */
 } __attribute__((preserve_access_index));
+
+/* bpf_setsockopt's SO_MAX_PACING_RATE (asm-generic/socket.h: x86-64, arm64, riscv; alpha,
+ * mips, parisc and sparc number them otherwise) */
+enum {
+	LB_SOL_SOCKET = 1,
+	LB_SO_MAX_PACING_RATE = 47,
+};
 
 struct tcp_options_received {
 	__u32 rcv_tsval;

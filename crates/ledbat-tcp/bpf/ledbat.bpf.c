@@ -7,21 +7,28 @@
  *
  *   pkts_acked   every ACK: packets newly delivered (tcp_sock.delivered, cumulative and
  *                selective, counted in our MSS), the RTT of the
- *                newest packet acknowledged (Karn's rule: -1 for retransmitted data), the
+ *                newest packet acknowledged (for retransmitted data the kernel's TSecr
+ *                RTT when timestamps are on, 1 ms granularity; else none), the
  *                delay sample of the configured signal, the flight before the ACK
  *                -> lb_on_ack; the window is written to snd_cwnd unless the kernel is
  *                reducing it itself (CWR, Recovery: PRR towards our ssthresh)
  *   cong_avoid   writes the window again (the kernel calls it when it may raise cwnd)
- *   ssthresh     a congestion event (entering Recovery, or an RTO) -> lb_on_loss; returns
- *                the reduced window, which PRR reaches and recovery ends at
+ *   ssthresh     a congestion event (entering Recovery, an RTO, or CWR: an ECN echo or
+ *                local congestion) -> lb_on_loss; returns the reduced window, which PRR
+ *                reaches and recovery ends at
  *   cwnd_event   CA_EVENT_LOSS (RTO) -> lb_on_timeout(rto); CA_EVENT_CWND_RESTART (data
- *                after idle) -> lb_on_timeout(idle); CA_EVENT_TX_START -> lb_on_sent
+ *                after idle; the kernel then sets snd_cwnd itself, RFC 2861's restart
+ *                window, until the next ACK, and `now` is the last ACK's time: no
+ *                tcp_mstamp refresh on that path) -> lb_on_timeout(idle);
+ *                CA_EVENT_TX_START -> lb_on_sent
  *   set_state    entering Loss without CA_EVENT_LOSS (an RTO during Recovery, which the
  *                kernel does not announce otherwise) -> lb_on_timeout(rto)
- *   undo_cwnd    the kernel found the reduction spurious (F-RTO, DSACK, Eifel): the window
- *                before the last loss or timeout comes back
+ *   undo_cwnd    the kernel found the reduction spurious (F-RTO, DSACK, Eifel): lb_undo
+ *                takes back what the last congestion event changed (the window, Linux's
+ *                max(cwnd, prior_cwnd); the once-per-RTT marker) and the window is returned
  *   min_tso_segs before packets leave (tcp_tso_segs): the competitor detection's pacing
  *                rate written again over the kernel's (lb_pace); returns the sysctl
+ *   release      the statistics entry and the socket storage deleted
  *
  * What the kernel cannot do as the core's drivers do, and what is done instead:
  * - no timers for a congestion control: LEDBAT++'s slowdown deadlines fire at the first ACK
@@ -32,8 +39,9 @@
  *   RTT before the loss was detected (for the once-per-RTT rule);
  * - snd_cwnd is in packets: floor(window / MSS), at least 1, the MSS fixed at init.
  *
- * Per-connection state (struct lb_conn, about 1.5 KB) lives in socket storage: it does not
- * fit the 104 bytes of icsk_ca_priv. It is created in init and freed with the socket.
+ * Per-connection state (struct lb_conn, about 2.4 KB with the competitor detection's) lives
+ * in socket storage: it does not fit the 104 bytes of icsk_ca_priv. It is created in init
+ * and deleted in release (the socket closing, or switching to another controller).
  * Parameters are read-only data the loader writes before loading (csrc/lbcc_params.h).
  */
 #include "kernel.h"
@@ -66,9 +74,10 @@ struct lb_conn {
 	 * port may already be given back) */
 	struct lb_flow_key key;
 	struct lb_sig sig;       /* the delay signal's source (csrc/lbcc_signal.h) */
-	__u64 prior_cwnd;        /* Q32 window before the last loss or timeout (undo) */
+	struct lb_undo undo;     /* the controller before the last congestion event */
 	__u64 last_stats_ns;
-	__u64 reduction_snd_nxt; /* snd_nxt at the last reduction */
+	__u32 reduction_snd_nxt; /* snd_nxt at the last loss or timeout */
+	__u32 _pad0;
 	__u64 losses, timeouts, undos;
 	__u32 ca_state;
 	__u32 loss_event;        /* CA_EVENT_LOSS came and the Loss state is yet to be set */
@@ -79,6 +88,8 @@ struct lb_conn {
 	/* LEDBAT++'s competitor detection: bytes delivered so far (its rate samples), and the
 	 * pacing status to restore once it stops pacing (lb_pace) */
 	__u64 delivered_bytes;
+	__u64 max_pacing_rate;   /* sk_max_pacing_rate found when pacing started */
+	__u64 cap_written;       /* the SO_MAX_PACING_RATE written while pacing (0: none) */
 	__u32 pacing_status;
 	__u32 pacing_on;
 };
@@ -192,12 +203,17 @@ static __always_inline __u32 lb_cwnd_pkts(struct tcp_sock *tp, struct lb_conn *c
 	return (__u32)pkts;
 }
 
-static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
+/* What snd_cwnd should be: the window in packets, or one while LEDBAT++ is paused. */
+static __always_inline __u32 lb_cwnd_target(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
 {
 	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(&c->cc, now))
-		tp->snd_cwnd = 1;
-	else
-		tp->snd_cwnd = lb_cwnd_pkts(tp, c);
+		return 1;
+	return lb_cwnd_pkts(tp, c);
+}
+
+static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
+{
+	tp->snd_cwnd = lb_cwnd_target(tp, c, now);
 }
 
 /*
@@ -207,25 +223,60 @@ static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c
  * put back. The kernel recomputes sk_pacing_rate from the window after every ACK
  * (tcp_update_pacing_rate, after cong_avoid), so the rate is written again at the last
  * points the controller runs before a packet leaves: min_tso_segs (ledbat_min_tso_segs)
- * and CA_EVENT_TX_START. Every packet of the one-packet window and of a probe then leaves
- * at the controller's rate.
+ * and CA_EVENT_TX_START, and before an RTO's retransmission (CA_EVENT_LOSS, and entering
+ * Loss in ledbat_set_state). Every packet of the one-packet window and of a probe then
+ * leaves at the controller's rate.
+ *
+ * A tail loss probe that resends the last segment passes none of these (tcp_send_loss_probe
+ * -> __tcp_retransmit_skb calls no hook of a congestion control), nor does the kernel's
+ * recomputation after an ACK that has nothing new to send: there the rate last written is
+ * the kernel's. So the rate is also the socket's SO_MAX_PACING_RATE while pacing (set with
+ * bpf_setsockopt, only when it changes), which tcp_update_pacing_rate caps its own by:
+ * whatever the kernel writes is then at most the controller's rate. The cap found when
+ * pacing started is put back when it stops (an application's cap above 2^32 - 2 bytes/s,
+ * which setsockopt's int cannot carry, comes back as none).
  */
+static __always_inline void lb_cap_pacing(struct sock *sk, struct lb_conn *c, __u64 cap)
+{
+	int v;
+
+	if (cap == c->cap_written)
+		return;
+	v = cap >= 0xffffffffULL ? -1 : (int)(__u32)cap;
+	if (bpf_setsockopt(sk, LB_SOL_SOCKET, LB_SO_MAX_PACING_RATE, &v, sizeof(v)) == 0)
+		c->cap_written = cap;
+}
+
+/* Whether this controller can pace at all (lb_pacing_rate is false otherwise): read from
+ * the read-only parameters, so that the verifier drops the pacing code of the others and
+ * ledbat_min_tso_segs skips the socket-storage lookup. */
+static __always_inline int lb_may_pace(void)
+{
+	return lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled;
+}
+
 static __always_inline void lb_pace(struct sock *sk, struct lb_conn *c)
 {
 	__u64 rate;
 
-	if (lb_params.algo != LB_ALGO_LEDBAT_PP || !lb_params.comp.enabled)
+	if (!lb_may_pace())
 		return;
 	if (lb_pacing_rate(&c->cc, &lb_params, &rate)) {
 		if (!c->pacing_on) {
 			c->pacing_on = 1;
 			c->pacing_status = sk->sk_pacing_status;
+			c->max_pacing_rate = sk->sk_max_pacing_rate;
+			c->cap_written = c->max_pacing_rate;
 		}
+		if (rate > 0xfffffffeULL)
+			rate = 0xfffffffeULL;
+		lb_cap_pacing(sk, c, rate);
 		if (sk->sk_pacing_status == SK_PACING_NONE)
 			sk->sk_pacing_status = SK_PACING_NEEDED;
 		sk->sk_pacing_rate = rate;
 	} else if (c->pacing_on) {
 		c->pacing_on = 0;
+		lb_cap_pacing(sk, c, c->max_pacing_rate);
 		sk->sk_pacing_status = c->pacing_status;
 	}
 }
@@ -236,7 +287,8 @@ static __always_inline void lb_flow_key(struct sock *sk, struct lb_flow_key *k)
 	k->family = sk->__sk_common.skc_family;
 	k->lport = sk->__sk_common.skc_num;
 	k->rport = bpf_ntohs(sk->__sk_common.skc_dport);
-	if (k->family == AF_INET6) {
+	/* the IPv6 fields exist only in kernels built with IPv6 */
+	if (k->family == AF_INET6 && bpf_core_field_exists(sk->__sk_common.skc_v6_daddr)) {
 		k->laddr[0] = sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[0];
 		k->laddr[1] = sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[1];
 		k->laddr[2] = sk->__sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32[2];
@@ -380,8 +432,15 @@ void BPF_PROG(ledbat_release, struct sock *sk)
 {
 	struct lb_conn *c = lb_conn(sk);
 
-	if (c && c->key.family)
+	if (!c)
+		return;
+	if (c->key.family)
 		bpf_map_delete_elem(&lb_stats, &c->key);
+	/* a socket switched to another controller while ours paces gets its pacing status
+	 * back (not its SO_MAX_PACING_RATE: release may not call bpf_setsockopt) */
+	if (c->pacing_on)
+		sk->sk_pacing_status = c->pacing_status;
+	bpf_sk_storage_delete(&lb_conns, sk);
 }
 
 /* The delay sample of this ACK for the RFC family and TCP-LP (LEDBAT++ takes the RTT), as
@@ -445,7 +504,7 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 	} else {
 		/* no RTT (retransmitted data): after the last reduction iff snd_una passed the
 		 * snd_nxt of that reduction */
-		a.newest_sent_ns = (__s32)(tp->snd_una - (__u32)c->reduction_snd_nxt) > 0 ? now : 0;
+		a.newest_sent_ns = (__s32)(tp->snd_una - c->reduction_snd_nxt) > 0 ? now : 0;
 	}
 	if (lb_params.algo != LB_ALGO_LEDBAT_PP)
 		a.has_delay =
@@ -459,6 +518,9 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 	lb_publish(sk, tp, c, now, 0);
 }
 
+/* The kernel calls this on ACKs outside CWR and Recovery when it may raise the window
+ * (tcp_may_raise_cwnd): among them the ACK that ends Recovery, where this write puts the
+ * controller's window back after PRR's (pkts_acked ran before the state changed). */
 SEC("struct_ops/ledbat_cong_avoid")
 void BPF_PROG(ledbat_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 {
@@ -479,7 +541,7 @@ __u32 BPF_PROG(ledbat_ssthresh, struct sock *sk)
 
 	if (!c)
 		return tp->snd_cwnd > 4 ? tp->snd_cwnd / 2 : 2;
-	c->prior_cwnd = c->cc.cwnd;
+	lb_undo_save(&c->cc, &c->undo);
 	c->losses++;
 	sent_at = lb_sat_sub(now, (__u64)tp->srtt_us / 8 * LB_NS_PER_US);
 	in_flight = (__u64)lb_in_flight_pkts(tp) * lb_mss(c);
@@ -522,6 +584,7 @@ void BPF_PROG(ledbat_set_state, struct sock *sk, __u8 new_state)
 		struct tcp_sock *tp = tcp_sk(sk);
 
 		lb_rto(sk, tp, c, lb_now(tp));
+		lb_pace(sk, c);
 	}
 	c->loss_event = 0;
 	c->ca_state = new_state;
@@ -541,9 +604,14 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		/* RTO; the kernel called ssthresh just before (counted there as a loss) and
 		 * sets the Loss state next (ledbat_set_state) */
 		lb_rto(sk, tp, c, now);
+		lb_pace(sk, c);
 		c->loss_event = 1;
 		break;
 	case CA_EVENT_CWND_RESTART:
+		/* raised from sendmsg (tcp_skb_entail), where tcp_mstamp is the last ACK's
+		 * time, possibly minutes old: the clock is read instead (tcp_mstamp is the same
+		 * monotonic clock in microseconds, so the events stay in order) */
+		now = lb_max_u64(now, bpf_ktime_get_ns() / LB_NS_PER_US * LB_NS_PER_US);
 		lb_on_timeout(&c->cc, &lb_params, now, LB_TIMEOUT_IDLE);
 		lb_emit(sk, c, LB_EV_TIMEOUT, 2, now, 0, 0, 0, 0, 0, 0);
 		break;
@@ -558,21 +626,30 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 	}
 }
 
+/*
+ * The kernel undoes a reduction it found spurious (tcp_undo_cwnd_reduction: DSACKs for
+ * every retransmission of a fast-retransmit episode, the timestamps of the late originals,
+ * F-RTO after an RTO) and sets snd_cwnd to what this returns; it is called at most once per
+ * reduction (the kernel's undo_marker). ssthresh saved the controller's state before the
+ * event (an RTO calls ssthresh before CA_EVENT_LOSS; an RTO during Recovery keeps the
+ * Recovery's save, as the kernel keeps that undo marker); lb_undo (csrc/lbcc.h) takes it
+ * back, and the window the controller then has is returned: Linux's reno and cubic return
+ * max(cwnd, prior_cwnd), which lb_undo gives the controller's window. The kernel then
+ * restores its snd_ssthresh itself.
+ */
 SEC("struct_ops/ledbat_undo_cwnd")
 __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct lb_conn *c = lb_conn(sk);
-	__u32 pkts;
+	__u64 now = lb_now(tp);
 
 	if (!c)
 		return tp->snd_cwnd;
 	c->undos++;
-	if (c->prior_cwnd > c->cc.cwnd)
-		c->cc.cwnd = c->prior_cwnd;
-	lb_emit(sk, c, LB_EV_UNDO, 0, lb_now(tp), 0, 0, 0, 0, 0, 0);
-	pkts = lb_cwnd_pkts(tp, c);
-	return pkts > tp->snd_cwnd ? pkts : tp->snd_cwnd;
+	lb_undo(&c->cc, &lb_params, &c->undo);
+	lb_emit(sk, c, LB_EV_UNDO, 0, now, 0, 0, 0, 0, 0, 0);
+	return lb_cwnd_target(tp, c, now);
 }
 
 /*
@@ -592,7 +669,7 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 SEC("struct_ops/ledbat_min_tso_segs")
 __u32 BPF_PROG(ledbat_min_tso_segs, struct sock *sk)
 {
-	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled) {
+	if (lb_may_pace()) {
 		struct lb_conn *c = lb_conn(sk);
 
 		if (c)

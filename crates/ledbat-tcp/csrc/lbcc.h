@@ -107,6 +107,53 @@ LB_INLINE void lb_on_delay_source_change(struct lb_cc *c, lb_params_t *p)
 		lb_delay_reset_signal(&c->delay);
 }
 
+/*
+ * The kernel's undo of a reduction it found spurious (DSACK, the timestamps of the late
+ * originals, F-RTO): ledbat-core has no such event, so the rule is Linux's own, as reno and
+ * cubic implement `undo_cwnd`: the window becomes max(the window now, the window before the
+ * reduction). What the congestion event changed besides the window is taken back too, from
+ * the snapshot `lb_undo_save` took just before it:
+ * - the once-per-RTT marker (`last_reduction_ns`): a real loss within an RTT of the undone
+ *   one is a new congestion event, not a repeat of an event that never was;
+ * - TCP-LP's slow-start threshold, as the kernel's undo brings back snd_ssthresh: the
+ *   larger of the two.
+ * A LEDBAT++ flow's slow start, which the loss ended, is not started again (the kernel
+ * restores ssthresh, not slow start), nor does the delay history change: the samples since
+ * were real.
+ */
+struct lb_undo {
+	__u64 cwnd;              /* Q32 bytes before the event */
+	__u64 last_reduction_ns;
+	__u64 lp_ssthresh;       /* Q32 bytes */
+	__u8 has_last_reduction;
+	__u8 valid;              /* a congestion event was saved since init */
+	__u8 _pad[6];
+};
+
+LB_INLINE void lb_undo_save(const struct lb_cc *c, struct lb_undo *u)
+{
+	u->cwnd = c->cwnd;
+	u->last_reduction_ns = c->last_reduction_ns;
+	u->has_last_reduction = c->has_last_reduction;
+	u->lp_ssthresh = c->lp.ssthresh;
+	u->valid = 1;
+}
+
+/* Takes back the congestion event `u` saved; nothing without one. */
+LB_INLINE void lb_undo(struct lb_cc *c, lb_params_t *p, struct lb_undo *u)
+{
+	if (!u->valid)
+		return;
+	if (u->cwnd > c->cwnd)
+		c->cwnd = u->cwnd;
+	c->last_reduction_ns = u->last_reduction_ns;
+	c->has_last_reduction = u->has_last_reduction;
+	if (p->algo == LB_ALGO_TCP_LP && u->lp_ssthresh > c->lp.ssthresh)
+		c->lp.ssthresh = u->lp_ssthresh;
+	/* one undo per saved event: the kernel's next undo follows a new reduction */
+	u->valid = 0;
+}
+
 /* The window in whole bytes (`Controller::window`). */
 LB_INLINE __u64 lb_window(const struct lb_cc *c, lb_params_t *p)
 {

@@ -88,8 +88,12 @@ LB_INLINE int lb_owd_sample(struct lb_owd *o, __u64 now, __u32 tsval, __u32 tsec
 		o->t0_ns = now;
 		o->tsval0 = tsval;
 	}
+	/* a clock that did not tick in the learning second (the slowest rate known ticks
+	 * every 10 ms) is not a clock: unusable, as a rate that matches none */
 	if (o->state == LB_OWD_LEARNING && lb_since(now, o->t0_ns) >= LB_OWD_LEARN_NS &&
-	    tsval != o->tsval0) {
+	    tsval == o->tsval0)
+		o->state = LB_OWD_UNUSABLE;
+	if (o->state == LB_OWD_LEARNING && lb_since(now, o->t0_ns) >= LB_OWD_LEARN_NS) {
 		__u32 r = lb_owd_match_rate((__u32)(tsval - o->tsval0),
 					    lb_since(now, o->t0_ns) / LB_NS_PER_US);
 

@@ -55,6 +55,33 @@ struct lb_flow_stats {
 #if defined(__bpf__) || defined(__STDC_VERSION__)
 _Static_assert(sizeof(struct lb_flow_key) == LB_FLOW_KEY_SIZE, "lb_flow_key layout");
 _Static_assert(sizeof(struct lb_flow_stats) == LB_FLOW_STATS_SIZE, "lb_flow_stats layout");
+/* where ledbat_tcp::stats::FlowStats::decode reads each field (its word indices and byte
+ * offsets are literals there): a change here must change it too */
+#define LB_AT(t, f, off) _Static_assert(__builtin_offsetof(t, f) == (off), #t "." #f)
+LB_AT(struct lb_flow_key, family, 0);
+LB_AT(struct lb_flow_key, lport, 4);
+LB_AT(struct lb_flow_key, rport, 6);
+LB_AT(struct lb_flow_key, laddr, 8);
+LB_AT(struct lb_flow_key, raddr, 24);
+LB_AT(struct lb_flow_stats, updated_ns, 0 * 8);
+LB_AT(struct lb_flow_stats, cwnd_bytes, 1 * 8);
+LB_AT(struct lb_flow_stats, snd_cwnd, 2 * 8);
+LB_AT(struct lb_flow_stats, mss, 3 * 8);
+LB_AT(struct lb_flow_stats, base_ns, 4 * 8);
+LB_AT(struct lb_flow_stats, current_ns, 5 * 8);
+LB_AT(struct lb_flow_stats, qd_ns, 6 * 8);
+LB_AT(struct lb_flow_stats, srtt_ns, 7 * 8);
+LB_AT(struct lb_flow_stats, slowdowns, 8 * 8);
+LB_AT(struct lb_flow_stats, delay_samples, 9 * 8);
+LB_AT(struct lb_flow_stats, owd_us_per_tick, 10 * 8);
+LB_AT(struct lb_flow_stats, losses, 11 * 8);
+LB_AT(struct lb_flow_stats, timeouts, 12 * 8);
+LB_AT(struct lb_flow_stats, undos, 13 * 8);
+LB_AT(struct lb_flow_stats, phase, 112);
+LB_AT(struct lb_flow_stats, flags, 116);
+_Static_assert(LB_FLOW_HAS_QD == 1 && LB_FLOW_HAS_BASE == 2 && LB_FLOW_OWD_UNUSABLE == 4 &&
+	       LB_FLOW_NO_TIMESTAMPS == 8 && LB_FLOW_PAUSED == 16, "stats.rs's flag bits");
+#undef LB_AT
 #endif
 
 #endif

@@ -42,6 +42,18 @@ struct lb_trace_event {
 
 #if defined(__bpf__) || defined(__STDC_VERSION__)
 _Static_assert(sizeof(struct lb_trace_event) == LB_TRACE_EVENT_SIZE, "lb_trace_event layout");
+/* where ledbat_tcp::trace::Record::decode reads each field (literals there) */
+#define LB_AT(f, off) _Static_assert(__builtin_offsetof(struct lb_trace_event, f) == (off), #f)
+LB_AT(now_ns, 0);
+LB_AT(cwnd_q32, 8);
+LB_AT(seq, 16);
+LB_AT(a, 24);
+LB_AT(f, 64);
+LB_AT(kind, 72);
+LB_AT(flags, 76);
+LB_AT(lport, 80);
+LB_AT(rport, 82);
+#undef LB_AT
 #endif
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The replay tool of the differential test (crates/ledbat-tcp/tests/differential.rs): the
+ * The replay tool of the differential test (crates/ledbat-tcp/tests/differential/): the
  * controller arithmetic of the BPF object, compiled for the host, driven by a trace on
  * standard input, one event per line; after each controller event it prints the state the
  * test compares with ledbat-core's. Built by build.rs; not installed.
@@ -8,7 +8,8 @@
  *   params W0 W1 ... W52        the lb_params words (decimal), once, first
  *   init MSS                    a new connection
  *   ack NOW BYTES PACKETS FLIGHT NEWEST_SENT RTT_NS|- DELAY_US|-
- *   loss NOW SENT_AT IN_FLIGHT
+ *   loss NOW SENT_AT IN_FLIGHT  (the controller is saved first, as the glue's ssthresh does)
+ *   undo NOW                    the kernel's undo of the last loss (the glue's undo_cwnd)
  *   timeout NOW rto|idle
  *   sent NOW IN_FLIGHT
  *   tick NOW
@@ -33,6 +34,10 @@
 
 #include "lbcc.h"
 #include "lbcc_signal.h"
+/* not used here: included so that every build checks their layout asserts, which pin the
+ * offsets ledbat_tcp::stats and ::trace decode */
+#include "lbcc_stats.h"
+#include "lbcc_trace.h"
 
 static int parse_opt(const char *s, __u64 *v)
 {
@@ -79,6 +84,7 @@ int main(void)
 	static struct lb_cc c;
 	static struct lb_owd o;
 	static struct lb_sig sig;
+	static struct lb_undo undo;
 	static __u64 delivered;
 	int have_params = 0;
 
@@ -131,6 +137,7 @@ int main(void)
 		if (strcmp(argv[0], "init") == 0 && argc == 2) {
 			memset(&c, 0, sizeof(c));
 			memset(&sig, 0, sizeof(sig));
+			memset(&undo, 0, sizeof(undo));
 			delivered = 0;
 			lb_init(&c, &p, strtoull(argv[1], NULL, 10));
 		} else if (strcmp(argv[0], "ack") == 0 && argc == 8) {
@@ -151,6 +158,7 @@ int main(void)
 			}
 			lb_on_ack(&c, &p, strtoull(argv[1], NULL, 10), &a);
 		} else if (strcmp(argv[0], "loss") == 0 && argc == 4) {
+			lb_undo_save(&c, &undo);
 			lb_on_loss(&c, &p, strtoull(argv[1], NULL, 10), strtoull(argv[2], NULL, 10),
 				   strtoull(argv[3], NULL, 10));
 		} else if (strcmp(argv[0], "timeout") == 0 && argc == 3) {
@@ -158,6 +166,8 @@ int main(void)
 				      strcmp(argv[2], "rto") == 0 ? LB_TIMEOUT_RTO : LB_TIMEOUT_IDLE);
 		} else if (strcmp(argv[0], "sent") == 0 && argc == 3) {
 			lb_on_sent(&c, &p, strtoull(argv[1], NULL, 10), strtoull(argv[2], NULL, 10));
+		} else if (strcmp(argv[0], "undo") == 0 && argc == 2) {
+			lb_undo(&c, &p, &undo);
 		} else if (strcmp(argv[0], "tick") == 0 && argc == 2) {
 			lb_on_tick(&c, &p, strtoull(argv[1], NULL, 10));
 		} else if (strcmp(argv[0], "source") == 0 && argc == 2) {

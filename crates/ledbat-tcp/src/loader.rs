@@ -35,6 +35,9 @@ const INIT_PROG: &str = "ledbat_init";
 /// TCP_CONG_NON_RESTRICTED: unprivileged sockets may select the controller.
 const NON_RESTRICTED: u32 = 1;
 const AVAILABLE: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
+/// The controls whose TCP_CONG_NON_RESTRICTED flag is set now: `load --unprivileged`, a
+/// later `sysctl net.ipv4.tcp_allowed_congestion_control=...`, or being made a default.
+const ALLOWED: &str = "/proc/sys/net/ipv4/tcp_allowed_congestion_control";
 const DEFAULT_CC: &str = "/proc/sys/net/ipv4/tcp_congestion_control";
 
 /// Why a `ledbat tcp` operation failed.
@@ -112,7 +115,9 @@ pub struct Instance {
     /// it (its parameter words or description do not parse here): such an instance is
     /// still listed and can be unloaded, but its statistics and events are not read.
     pub controller: Option<TcpController>,
-    /// Whether unprivileged sockets may select it.
+    /// Whether unprivileged sockets may select it: the kernel's flag now (the registered
+    /// name in `tcp_allowed_congestion_control`), or for an unregistered instance what
+    /// `load` set.
     pub unprivileged: bool,
     /// Registered (applications can select it), or unregistered but still held by the
     /// connections that use it (and by the sysctl default if that names it) until they let
@@ -184,6 +189,22 @@ fn bpf_err(what: &'static str) -> impl FnOnce(libbpf_rs::Error) -> LoadError {
             source,
             log: take_log(),
         },
+    }
+}
+
+/// Whether the instance `name` is open to unprivileged sockets: a registered one by the
+/// kernel's list of allowed controls `allowed` (the flag can change after `load`: the
+/// sysctl, or the control made a default, sets it), when that list could be read; else, and
+/// for an unregistered instance (no longer in the list), what `load` set (`loaded_open`).
+fn unprivileged_now(
+    allowed: &Option<String>,
+    name: &str,
+    registered: bool,
+    loaded_open: bool,
+) -> bool {
+    match allowed {
+        Some(list) if registered => list.split_whitespace().any(|n| n == name),
+        _ => loaded_open,
     }
 }
 
@@ -378,6 +399,7 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             .map(|p| (p.id, (p.name.to_string_lossy().into_owned(), p.map_ids)))
             .collect();
     let mut found = Vec::new();
+    let allowed = std::fs::read_to_string(ALLOWED).ok();
     for info in MapInfoIter::default() {
         if info.ty != MapType::StructOps {
             continue;
@@ -444,9 +466,10 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
         if !has_params {
             continue;
         }
+        let loaded_open = desc.as_ref().is_some_and(|d| d.unprivileged);
         found.push(Instance {
+            unprivileged: unprivileged_now(&allowed, &kernel_name, registered, loaded_open),
             name: kernel_name,
-            unprivileged: desc.as_ref().is_some_and(|d| d.unprivileged),
             controller: desc.map(|d| d.controller),
             registered,
             map_id: info.id,
@@ -596,6 +619,20 @@ pub fn trace(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_unprivileged_flag_is_the_kernels_now_for_a_registered_instance() {
+        let allowed = Some("reno cubic lb_open\n".to_string());
+        // opened later (sysctl or made a default), though loaded restricted
+        assert!(unprivileged_now(&allowed, "lb_open", true, false));
+        // restricted again by the sysctl, though loaded with --unprivileged
+        assert!(!unprivileged_now(&allowed, "lb_shut", true, true));
+        // no prefix match
+        assert!(!unprivileged_now(&allowed, "lb_ope", true, true));
+        // unregistered (no longer listed), or the list unreadable: what load set
+        assert!(unprivileged_now(&allowed, "lb_gone", false, true));
+        assert!(!unprivileged_now(&None, "lb_open", true, false));
+    }
+
     use super::*;
 
     #[test]

@@ -95,6 +95,7 @@ impl FlowStats {
         let family = u32_at(key, 0);
         let local = SocketAddr::new(addr(family, &key[8..24])?, u16_at(key, 4));
         let remote = SocketAddr::new(addr(family, &key[24..40])?, u16_at(key, 6));
+        // offsets, word indices and flag bits as csrc/lbcc_stats.h asserts them
         let phase_code = u32_at(value, 112);
         let flags = u32_at(value, 116);
         let opt = |w: u64, flag: u32| (flags & flag != 0).then_some(w);

@@ -200,6 +200,7 @@ impl Record {
         if b.len() < RECORD_SIZE {
             return None;
         }
+        // offsets as csrc/lbcc_trace.h asserts them
         let (now, cwnd_q32, seq) = (w(b, 0), w(b, 1), w(b, 2));
         let (a, bb, c, d, e, f) = (w(b, 3), w(b, 4), w(b, 5), w(b, 6), w(b, 7), w(b, 8));
         let kind = u32_at(b, 72);

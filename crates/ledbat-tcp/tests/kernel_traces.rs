@@ -108,6 +108,27 @@ fn an_undone_reduction_restores_the_window_before_the_loss() {
 }
 
 #[test]
+fn a_spurious_fast_retransmit_is_undone_with_the_window_before_it() {
+    // the delay line held every 50th data frame 12 ms longer: reordering the kernel took
+    // for a loss (fast retransmit, ssthresh) and then undid on the retransmissions' DSACKs,
+    // with no timeout: the undo of a fast-retransmit reduction, not of an RTO
+    let (recs, events) = checked("reorder-ledbat", "ledbat");
+    let undo = index_of(&recs, is_undo);
+    assert_eq!(undo, events + 1, "the comparison ran up to the undo");
+    let before: Vec<&Record> = recs.iter().filter(|r| r.seq < undo).collect();
+    assert_eq!(before.iter().filter(|r| is_rto(&r.what)).count(), 0);
+    let loss = before
+        .iter()
+        .rev()
+        .find(|r| is_loss(&r.what))
+        .expect("a loss before the undo")
+        .seq;
+    let at = |seq: u64| recs.iter().find(|r| r.seq == seq).expect("record").cwnd_q32;
+    assert!(at(loss) < at(loss - 1), "the loss reduced the window");
+    assert_eq!(at(undo), at(loss - 1).max(at(undo - 1)));
+}
+
+#[test]
 fn an_idle_restart_checks_clean() {
     let (recs, events) = checked("idle-ledbat", "ledbat");
     let idle = index_of(&recs, |t| {

@@ -21,6 +21,7 @@ mod model;
 mod pp_competitor;
 mod replay;
 mod signal;
+mod undo;
 
 use ledbat_core::AnyController;
 use ledbat_tcp::params::TcpController;

@@ -90,6 +90,20 @@ fn the_fallback_to_rtts_starts_a_fresh_base_and_keeps_the_window() {
 }
 
 #[test]
+fn a_peer_clock_that_never_ticks_falls_back_to_rtts() {
+    // A TSval that stays put (a tick longer than the run: 10^12 us) matched no rate before
+    // and stayed "learning" for ever, the samples falling 1 ms per ms with our clock: the
+    // queue read nothing. At the ACK 1 s after the first it is unusable, as 2.5 ms is.
+    let run = glue_run("ledbat", &[], 1_000_000_000_000, TS_GAPS[1], 300);
+    assert!(run[..100].iter().all(|s| s.result == 1));
+    assert_eq!(run[100].result, 3, "LB_SIG_SAMPLE | LB_SIG_CHANGED");
+    assert_eq!(run[100].sample, Some(20_000));
+    assert!(run[101..]
+        .iter()
+        .all(|s| s.result == 1 && s.sample == Some(20_000)));
+}
+
+#[test]
 fn a_learnt_peer_clock_rate_starts_a_fresh_history() {
     // 4 ms per tick: learnt at the 101st ACK (250 ticks in 1000 ms), which rescales. The
     // samples before it assumed 1 ms per tick; from it on (tsval * 4000 - tsecr * 1000) they
