@@ -79,7 +79,7 @@ fn fixed_past_80() -> Vec<ScenarioRef> {
 /// bottleneck's queueing-delay sd (ms), fixed minus dynamic; the dynamic runs first, then
 /// the fixed ones, gain for gain.
 fn jitter_cut_smallest(r: &[&RunResult]) -> Result<f64, String> {
-    if r.is_empty() || r.len() % 2 != 0 {
+    if r.is_empty() || !r.len().is_multiple_of(2) {
         return Err(format!("{} runs, an even number needed", r.len()));
     }
     let n = r.len() / 2;
