@@ -80,6 +80,8 @@ const BY_UNIT: &[(&str, f64, f64)] = &[
     ("TCP share at 40 % minus at 100 %", -1.0, 1.0),
     ("relative difference", f64::NEG_INFINITY, f64::INFINITY),
     ("ratio difference", f64::NEG_INFINITY, f64::INFINITY),
+    // one delay's spread less another's (ms): below zero when the second is the larger
+    ("ms difference", f64::NEG_INFINITY, f64::INFINITY),
     ("log10 zeta", f64::NEG_INFINITY, f64::INFINITY),
     // the queue less the fluid model's C tau: below zero when the queue holds less
     ("packets above C tau", f64::NEG_INFINITY, f64::INFINITY),

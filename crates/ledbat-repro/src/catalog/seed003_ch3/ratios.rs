@@ -58,6 +58,31 @@ pub(in crate::catalog) fn rtt_points(cc: Option<&str>) -> Vec<ScenarioRef> {
         .collect()
 }
 
+/// Of Fig. 3.9's LEDBAT runs, the long-RTT flow's largest share of the pair's throughput
+/// over the ratios (one run per ratio).
+fn long_rtt_share_largest(r: &[&RunResult]) -> Result<f64, String> {
+    r.iter()
+        .map(|x| Ok(tput(x, "long-rtt")? / total_tput(x)))
+        .try_fold(f64::NEG_INFINITY, |m: f64, v: Result<f64, String>| {
+            v.map(|v| m.max(v))
+        })
+}
+
+/// Rule 13: two flows' Jain index as a function of one flow's share s of their sum,
+/// 1 / (2 (s^2 + (1 - s)^2)), increasing on [0, 1/2]; so while every ratio's share lies in
+/// [lo, hi] within [0, 1/2], the largest index over the ratios is that of the largest share.
+fn long_share_to_jain((lo, hi): (f64, f64)) -> (f64, f64) {
+    let j = |s: f64| {
+        let s = s.clamp(0.0, 0.5);
+        1.0 / (2.0 * (s * s + (1.0 - s) * (1.0 - s)))
+    };
+    if hi <= 0.5 {
+        (j(lo), j(hi))
+    } else {
+        (0.5, 1.0)
+    }
+}
+
 /// Fig. 3.9's runs of LEDBAT, NICE, TCP-LP and NewReno, in that order, each at every ratio of
 /// `RTT_RATIOS`.
 fn rtt_most_efficient_points() -> Vec<ScenarioRef> {
@@ -288,6 +313,70 @@ pub(super) fn claims() -> Vec<Claim> {
             ),
             thresholds: crate::catalog::seed003::conventions::T_FAIR,
             ..Claim::base("s003-rtt-hetero-ledbat-unfair-all")
+        },
+        Claim {
+            figure: "Fig. 3.9 (left), section 3.2.7",
+            statement: "Under RTT heterogeneity LEDBAT is totally unfair at every RTT ratio: \
+                the small-RTT flow reaches its target first and the long-RTT flow, seeing a \
+                queueing delay equal to its target, settles in a starvation state.",
+            paper_value: "the long-RTT flow starved",
+            unit: "share",
+            metric: "the long-RTT flow's share of the two LEDBAT flows' throughput, the largest \
+                over RTT ratios 2, 4, 8, 10 (the short flow's RTT 50 ms)",
+            scenarios: rtt_points(None),
+            extract: long_rtt_share_largest,
+            tolerance: AtMost { bound: 0.1 },
+            direction: Below { bound: 0.25 },
+            tolerance_note: "starved = at most 10 % of the pair's throughput, at every ratio \
+                (the catalog's reading of the thesis's \"starves (TCP% ≃ 0%)\", section \
+                3.2.5, as s003-latecomer-starves-first); direction: totally unfair with the \
+                long-RTT flow the loser, its share below the 1 : 3 line (the EVEN_SPLIT \
+                convention), which also says that the short-RTT flow is ahead",
+            explanation: "The largest share is the smallest ratio's: the unfairness grows with \
+                the RTT ratio, and at ratio 2 the long-RTT flow is squeezed rather than \
+                starved (s003-rtt-hetero-ledbat-unfair-all's explanation gives each ratio's \
+                share with its command). The direction is not the even split itself: with \
+                equal RTTs the two flows' shares scatter around one half from seed to seed, so \
+                a direction at one half would read half of those seeds as unfair; the 1 : 3 \
+                line keeps the null's even split out.",
+            sweep: Some(crate::catalog::SweepRange {
+                key: "flow.1.access_delay",
+                paper: (5.0, 230.0),
+                left_out: "RTT1/RTT2 = 1 (5 ms) is two equal flows, the null; the ratios run \
+                    are 2, 4, 8 and 10",
+            }),
+            form: Form::Value,
+            null: Null::scenarios(
+                "equal RTTs (both access delays 5 ms): neither flow gets the faster feedback, \
+                 so neither starves",
+                vec![
+                    ScenarioRef::with(
+                        "seed003/rtt-hetero-ledbat.toml",
+                        &["flow.1.access_delay=5ms"]
+                    );
+                    4
+                ],
+            ),
+            siblings: &[
+                crate::catalog::Sibling::Implies {
+                    other: "s003-rtt-hetero-ledbat-unfair-all",
+                    map: long_share_to_jain,
+                    why: "two flows' Jain index is 1 / (2 (s^2 + (1 - s)^2)) of one flow's share \
+                          s, increasing up to s = 1/2: with the long-RTT flow's share at most \
+                          0.1 at every ratio the largest index over the ratios is at most \
+                          1 / (2 (0.01 + 0.81)) = 0.61, inside the index's direction (at most \
+                          0.9)",
+                },
+                crate::catalog::Sibling::Independent {
+                    other: "s003-rtt-hetero-ledbat-efficient",
+                    why: "the share is the split of the two rates, the efficiency their sum: a \
+                          starving long-RTT flow leaves the link full or idle alike",
+                },
+            ],
+            thresholds: &[crate::catalog::Threshold::Convention(
+                &crate::catalog::seed003::conventions::EVEN_SPLIT_LO,
+            )],
+            ..Claim::base("s003-rtt-hetero-long-rtt-starves")
         },
         Claim {
             figure: "Fig. 3.9 (left), section 3.2.7",
