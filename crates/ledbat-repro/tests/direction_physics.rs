@@ -79,6 +79,8 @@ const BY_UNIT: &[(&str, f64, f64)] = &[
     ("efficiency points", -1.0, 1.0),
     ("TCP share at 40 % minus at 100 %", -1.0, 1.0),
     ("relative difference", f64::NEG_INFINITY, f64::INFINITY),
+    // an error left over the error at the start: below 0 where the estimate overshoots
+    ("fraction of the error", f64::NEG_INFINITY, f64::INFINITY),
     ("ratio difference", f64::NEG_INFINITY, f64::INFINITY),
     ("log10 zeta", f64::NEG_INFINITY, f64::INFINITY),
     // the queue less the fluid model's C tau: below zero when the queue holds less
