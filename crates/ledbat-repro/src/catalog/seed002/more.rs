@@ -493,7 +493,8 @@ pub(super) fn claims() -> Vec<Claim> {
                 says (seed 8, two flows: 9.68 Mb/s at 30 MB up to 9.99 at 1000 MB, \
                 `ledbat sim scenarios/seed002/fig5-linear.toml --seed 8 --set flow.0.count=2 \
                 --set flow.0.traffic.bytes=1000000000 --set duration=2300s`, and the same with \
-                the other sizes). The smallest tau is an MDvar curve, which in some seeds falls \
+                the other sizes); one of them, seed 5's with four flows, levels off between 500 \
+                and 1000 MB. The smallest tau is an MDvar curve, which in some seeds falls \
                 with the size (seed 8, five flows: 9.87 Mb/s at 30 MB down to 9.71 at 1000 MB, \
                 `ledbat sim scenarios/seed002/fig5-mdvar.toml --seed 8 --set flow.0.count=5 \
                 --set flow.0.traffic.bytes=1000000000 --set duration=5300s`): there MDvar's \
