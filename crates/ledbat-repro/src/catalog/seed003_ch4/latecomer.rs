@@ -701,3 +701,82 @@ pub(super) fn claims() -> Vec<Claim> {
         },
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledbat_sim::result::{FlowSeries, LinkSeries, Series};
+
+    /// A short real run of the latecomer file (for its link and flow records), whose series
+    /// the tests replace with hand-made ones.
+    fn a_run() -> RunResult {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../scenarios/seed003/latecomer-ledbat.toml"),
+        )
+        .unwrap();
+        let sc =
+            ledbat_sim::Scenario::from_toml_with(&text, &["duration=1s", "warmup=0s"]).unwrap();
+        ledbat_sim::run(&sc, 1).unwrap()
+    }
+
+    fn flow(name: &str, cwnd: Vec<f64>, qdelay: Vec<f64>) -> FlowSeries {
+        FlowSeries {
+            name: name.into(),
+            rate_mbps: vec![0.0; cwnd.len()],
+            cwnd_pkts: cwnd,
+            qdelay_ms: qdelay,
+        }
+    }
+
+    #[test]
+    fn the_error_left_is_read_after_tcps_first_halving_over_the_arrival_error() {
+        // 0-20 s every 0.1 s. TCP's window is 60 packets and halves to 30 at 12 s. The
+        // queue holds 20 packets (24 ms at 10 Mb/s) until then, the latecomer estimating 4
+        // ms from 10 s on: an error of 20 ms on arrival. From 12 s the queue holds 10
+        // packets (12 ms) and the latecomer estimates 10 ms: 2 ms left, a tenth.
+        let t: Vec<f64> = (1..=200).map(|k| k as f64 / 10.0).collect();
+        let after = |x: &f64| *x >= 12.0 - 1e-9;
+        let cwnd = t
+            .iter()
+            .map(|x| if after(x) { 30.0 } else { 60.0 })
+            .collect();
+        let est = t
+            .iter()
+            .map(|x| {
+                if *x < 10.0 - 1e-9 {
+                    f64::NAN
+                } else if after(x) {
+                    10.0
+                } else {
+                    4.0
+                }
+            })
+            .collect();
+        let queue = t.iter().map(|x| if after(x) { 10 } else { 20 }).collect();
+        let mut r = a_run();
+        r.series = Some(Series {
+            flows: vec![
+                flow("first", cwnd, vec![f64::NAN; t.len()]),
+                flow("latecomer", vec![5.0; t.len()], est),
+            ],
+            links: vec![LinkSeries {
+                name: "bottleneck".into(),
+                queue_pkts: queue,
+            }],
+            t_s: t,
+        });
+        let left = base_error_left(&r).unwrap();
+        assert!((left - 0.1).abs() < 1e-9, "{left}");
+    }
+
+    #[test]
+    fn the_empty_queue_share_is_the_histograms_value_at_zero() {
+        let mut r = a_run();
+        let i = r.aggregate.primary_link.unwrap();
+        r.links[i].queue_hist = vec![3, 1, 0, 4];
+        assert_eq!(empty_queue_share(&r).unwrap(), 3.0 / 8.0);
+        r.links[i].queue_hist = vec![];
+        assert!(empty_queue_share(&r).is_err());
+    }
+}
