@@ -222,7 +222,7 @@ const SIBLINGS_APART: &[(&str, &str, &str)] = &[
     (
         "s002-fig5-linear-higher-sum-rate",
         "s002-fig5-gap-grows-with-size",
-        "different quantities: the gap at 300 MB, and how much it grows from 30 to 300 MB",
+        "different quantities: the gap at 1000 MB, and how much it grows from 30 to 1000 MB",
     ),
     (
         "s003-tab21-four-tcpw-efficiency",
