@@ -618,14 +618,14 @@ pub struct Stack {
 }
 
 /// Why seed 002's scenarios do not stamp at 1 ms (rule 6).
-const SEED002_CLOCK: &str = "the scenarios keep exact timestamps by default. The two-flow \
-    and five-flow files (scenarios/seed002/two-flows-*.toml, five-flows-mdvar.toml) are also \
-    run the paper's way, stamped at 1 ms on both hosts: the `timestamp resolution` rows of \
-    docs/repro/coverage/seed002.toml are hinges, so every claim on those files shows in the \
-    report the verdict the 1-ms clock gives beside its own, and is marked fragile where it \
-    flips (some two-flow fairness and finishing-order verdicts do). The Fig. 5 and \
-    tcp-20mbps files are run with exact stamps only (run time: Fig. 5's twelve runs carry \
-    transfers of up to 300 MB each). Which difference between the simulator's 1-ms clock and the paper's \
+const SEED002_CLOCK: &str = "the scenarios keep exact timestamps by default. The two-flow, \
+    five-flow and Fig. 5 files (scenarios/seed002/two-flows-*.toml, five-flows-mdvar.toml, \
+    fig5-*.toml) are also run the paper's way, stamped at 1 ms on both hosts: the `timestamp \
+    resolution` rows of docs/repro/coverage/seed002.toml are hinges, so every claim on those \
+    files shows in the report the verdict the 1-ms clock gives beside its own, and is marked \
+    fragile where it flips (some two-flow fairness and finishing-order verdicts do). The \
+    tcp-20mbps files are run with exact stamps only, and what the 1-ms clock changes there \
+    is not measured. Which difference between the simulator's 1-ms clock and the paper's \
     Linux stack makes the 1-ms runs depart from the paper is not established, so the exact \
     clock stays the default.";
 

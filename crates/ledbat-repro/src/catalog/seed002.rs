@@ -17,9 +17,16 @@ const MD_NF1: &str = "{ name = \"ledbat-md\", target = \"25ms\", beta = 0.6, del
 /// MD-NF2's (a noise filter of two samples).
 const MD_NF2: &str = "{ name = \"ledbat-md\", target = \"25ms\", beta = 0.6, delay = { \
     filter = { min = { len = 2 } } } }";
-/// Fig. 5's transfer sizes, MB, and flow counts.
-const FIG5_MB: [f64; 3] = [30.0, 100.0, 300.0];
-const FIG5_N: [u32; 2] = [2, 5];
+/// Fig. 5's transfer sizes, MB, and flow counts: the paper's whole grid (section 5.1: "30,
+/// 50, 100, 300, 500 or 1000MBytes", "2-5 parallel flows").
+const FIG5_MB: [f64; 6] = [30.0, 50.0, 100.0, 300.0, 500.0, 1000.0];
+const FIG5_N: [u32; 4] = [2, 3, 4, 5];
+/// The files' 1500 s hold every transfer up to 300 MB per flow; from 500 MB a run lasts N x
+/// MB seconds plus 300 s, a quarter more than the N x MB x 0.8 s the link needs to carry the
+/// bytes at 10 Mb/s, plus the 15-s offsets.
+fn fig5_duration(n: u32, mb: f64) -> Option<String> {
+    (mb > 300.0).then(|| format!("duration={}s", (n as f64 * mb) as u64 + 300))
+}
 
 /// "Yields to TCP": a less-than-best-effort flow keeps at most 15 % of the link beside it.
 pub(super) const YIELDED: Convention = Convention {
@@ -47,13 +54,12 @@ fn fig5_points() -> Vec<ScenarioRef> {
     for file in ["seed002/fig5-linear.toml", "seed002/fig5-mdvar.toml"] {
         for n in FIG5_N {
             for mb in FIG5_MB {
-                v.push(ScenarioRef::with(
-                    file,
-                    &[
-                        format!("flow.0.count={n}"),
-                        format!("flow.0.traffic.bytes={}", (mb * 1e6) as u64),
-                    ],
-                ));
+                let mut set = vec![
+                    format!("flow.0.count={n}"),
+                    format!("flow.0.traffic.bytes={}", (mb * 1e6) as u64),
+                ];
+                set.extend(fig5_duration(n, mb));
+                v.push(ScenarioRef::with(file, &set));
             }
         }
     }
