@@ -34,8 +34,6 @@ pub const SWEEPS: &[&str] = &[
     "s003-flashcrowd-time-grows-with-queue",
     "s003-flashcrowd-time-grows-with-tcp-share",
     "s003-flashcrowd-time-linear-in-tcp-share",
-    "s003-fledbat-n-flows-efficient",
-    "s003-fledbat-n-flows-fair",
     "s003-tab21-flavour-ranking",
     "s003-tab21-four-ledbat-efficiency",
     "s003-tab21-four-ledbat-fair",
