@@ -17,14 +17,6 @@ pub const FIGURES: &[&str] = &[];
 /// Rule 7, grids (two or more keys varying independently, each seen as its own sweep since
 /// the rule's test learnt to read them): claims that sweep a grid without the paper's range.
 pub const SWEEPS: &[&str] = &[
-    "s003-chunks-fairness-gap-at-high-pp",
-    "s003-chunks-fledbat-efficient",
-    "s003-chunks-fledbat-fairer",
-    "s003-chunks-fledbat-fairness-rises-with-pp",
-    "s003-chunks-ledbat-fairness-falls-with-pp",
-    "s003-chunks-mixed-rtt-lowers-fairness",
-    "s003-chunks-mixed-rtt-wastes-more",
-    "s003-chunks-pp0-underuses",
     "s003-flashcrowd-capacity-unchanged",
     "s003-flashcrowd-classes-alike",
     "s003-flashcrowd-default-fastest",

@@ -234,6 +234,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 p2p_points([true, true]),
             ),
             siblings: P2P_RTT_INDEPENDENT,
+            sweep: Some(crate::catalog::seed003_p2p::PP_RANGE),
             ..Claim::base("s003-chunks-mixed-rtt-lowers-fairness")
         },
         Claim {
