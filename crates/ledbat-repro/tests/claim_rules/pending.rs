@@ -17,15 +17,6 @@ pub const FIGURES: &[&str] = &[];
 /// Rule 7, grids (two or more keys varying independently, each seen as its own sweep since
 /// the rule's test learnt to read them): claims that sweep a grid without the paper's range.
 pub const SWEEPS: &[&str] = &[
-    "s003-flashcrowd-capacity-unchanged",
-    "s003-flashcrowd-classes-alike",
-    "s003-flashcrowd-default-fastest",
-    "s003-flashcrowd-mixture-faster",
-    "s003-flashcrowd-queue-grows-with-tcp-share",
-    "s003-flashcrowd-tcp-peers-slightly-ahead",
-    "s003-flashcrowd-time-grows-with-queue",
-    "s003-flashcrowd-time-grows-with-tcp-share",
-    "s003-flashcrowd-time-linear-in-tcp-share",
     "s003-tab21-flavour-ranking",
     "s003-tab21-four-ledbat-efficiency",
     "s003-tab21-four-ledbat-fair",
