@@ -16,17 +16,4 @@ pub const FIGURES: &[&str] = &[];
 
 /// Rule 7, grids (two or more keys varying independently, each seen as its own sweep since
 /// the rule's test learnt to read them): claims that sweep a grid without the paper's range.
-pub const SWEEPS: &[&str] = &[
-    "s003-tab21-flavour-ranking",
-    "s003-tab21-four-ledbat-efficiency",
-    "s003-tab21-four-ledbat-fair",
-    "s003-tab21-four-tcp-fair",
-    "s003-tab21-four-tcpw-efficiency",
-    "s003-tab21-ledbat-above-tcpw",
-    "s003-tab21-ledbat-starved-by-tcpl",
-    "s003-tab21-tcp-retransmissions",
-    "s003-tab21-tcpl-efficiency",
-    "s003-tab21-tcpl-mix-fairness",
-    "s003-tab21-tcpw-mix-efficiency",
-    "s003-tab21-tcpw-mix-fairness",
-];
+pub const SWEEPS: &[&str] = &[];
