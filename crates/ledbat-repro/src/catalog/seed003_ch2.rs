@@ -49,6 +49,18 @@ fn rows() -> Vec<ScenarioRef> {
     ));
     v
 }
+/// Rule 7: Table 2.1 sweeps the number k of TCP flows of four ("we consider a fixed number
+/// of F=4 flows, and vary the number of TCP and LEDBATβ1 connections", section 2.3), k = 0
+/// to 4 for each TCP flavour; [`rows`] runs every row. `flow.0.count` (k) and
+/// `flow.1.count` (4 - k) move in opposite directions, hence a grid; the flavour is a
+/// second axis of two values.
+const K_RANGE: super::SweepRange = super::SweepRange {
+    key: "flow.0.count",
+    paper: (0.0, 4.0),
+    left_out: "none of the table's rows: k = 4 and k = 0 are run, but not as values of \
+        flow.0.count (the all-TCP rows turn flow 1 into TCP, the all-LEDBAT row flow 0 into \
+        LEDBAT, counts 3 + 1), so the key's own values span k = 1 to 3",
+};
 const W4: usize = 3;
 const L1: usize = 4;
 const L4: usize = 7;
@@ -430,6 +442,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::excludes(1.0, "the stated setup's arithmetic: 17520 B per 50-ms RTT is 2.8 Mb/s per flow, 11.2 Mb/s for four, more than the 10 Mb/s link, so the link is full: eta = 1"),
             siblings: super::seed003::relations::TAB_FOUR_TCPW,
             thresholds: super::seed003::conventions::T_EFFICIENT,
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-four-tcpw-efficiency")
         },
         Claim {
@@ -465,6 +478,7 @@ pub(super) fn claims() -> Vec<Claim> {
             form: Form::Effect { null: 1.0 },
             null: Null::scenarios("Linux-like TCP (no receive-window cap) in the Windows-like places: the cap that left LEDBAT room is gone", rows_as(SWAPPED)),
             siblings: super::seed003::relations::TAB_ABOVE_TCPW,
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-ledbat-above-tcpw")
         },
         Claim {
@@ -494,6 +508,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::excludes(1.0, "a full link: LEDBAT fills whatever the window-capped TCP flows leave (the simulator's model of the mixes), eta = 1"),
             siblings: super::seed003::relations::TAB_TCPW_MIX,
             thresholds: super::seed003::conventions::T_EFFICIENT,
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-tcpw-mix-efficiency")
         },
         Claim {
@@ -523,6 +538,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 written: "0.25",
                 quote: "4 0 0.25 0.25 0.25 0.25 0.98 1.00 0.06",
             }],
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-ledbat-starved-by-tcpl")
         },
         Claim {
@@ -549,6 +565,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::excludes(0.67, "Table 2.1's other flavour, four Windows-like TCP flows: eta = 0.67, the same table's value for window-capped TCP"),
             siblings: super::seed003::relations::TAB_TCPL_EFF,
             thresholds: super::seed003::conventions::T_EFFICIENT,
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-tcpl-efficiency")
         },
         Claim {
@@ -577,6 +594,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::scenarios("one of the four LEDBAT flows replaced by Linux-like TCP (Table 2.1's 1-TCPL row): the four no longer share", rows_as([0, 1, 2, 3, 4, 5, 6, 7, 4])),
             siblings: super::seed003::relations::TAB_FOUR_LEDBAT,
             thresholds: super::seed003::conventions::T_JAIN_ONE_TO_THREE,
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-four-ledbat-fair")
         },
         Claim {
@@ -599,6 +617,7 @@ pub(super) fn claims() -> Vec<Claim> {
             hinge: Some(super::Hinge { choice: "delayed ACKs of the TCP receivers (flow 0; the thesis's Linux hosts' default)", alt: &["flow.0.transport.delayed_ack=true"], files: &[], unstated: false }),
             form: Form::Order { null: 0.0, above: true },
             null: Null::scenarios("the two TCP flavours swapped: LEDBAT beside Linux-like TCP counted as beside Windows-like", rows_as(SWAPPED)),
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-flavour-ranking")
         },
         Claim {
@@ -619,6 +638,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::scenarios("one TCP flow beside three LEDBAT flows (the table's 1-TCP rows) in place of four TCP flows: unequal flows, no fair share", rows_as([0, 1, 2, 0, 4, 5, 6, 4, 8])),
             siblings: FOUR_TCP_FAIR,
             thresholds: super::seed003::conventions::T_JAIN_ONE_TO_THREE,
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-four-tcp-fair")
         },
         Claim {
@@ -643,6 +663,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::excludes(1.0, "a full link: four backlogged LEDBAT flows hold a standing queue at their 25-ms target in the 100-packet buffer, so the link never idles (the fluid model of the flows), eta = 1"),
             siblings: FOUR_LEDBAT_EFF,
             thresholds: super::seed003::conventions::T_EFFICIENT,
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-four-ledbat-efficiency")
         },
         Claim {
@@ -669,6 +690,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::scenarios("Linux-like TCP in the Windows-like places: LEDBAT starves, so the indices fall with the number of LEDBAT flows where the table's rise", rows_as(SWAPPED)),
             siblings: TCPW_MIX_FAIR,
             thresholds: &[Threshold::Convention(&super::MOST)],
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-tcpw-mix-fairness")
         },
         Claim {
@@ -691,6 +713,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::scenarios("Windows-like TCP in the Linux-like places: the window-capped TCP flows leave LEDBAT room, so the indices rise with the number of LEDBAT flows where the table's fall", rows_as(SWAPPED)),
             siblings: TCPL_MIX_FAIR,
             thresholds: &[Threshold::Convention(&super::MOST)],
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-tcpl-mix-fairness")
         },
         Claim {
@@ -732,6 +755,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::scenarios("the two TCP flavours swapped: each percentage read from the other flavour's run", rows_as(SWAPPED)),
             siblings: RTX_SIBLINGS,
             thresholds: &[Threshold::Convention(&super::MOST)],
+            sweep: Some(K_RANGE),
             ..Claim::base("s003-tab21-tcp-retransmissions")
         },
     ]

@@ -22,6 +22,14 @@ const ZETA_LEDBAT: [f64; 7] = [1e-4, 1e-3, 1e-2, 0.1, 1.0, 5.0, 10.0];
 /// The shaded zone of Fig. 4.5 (c) tried for N flows (Fig. 4.6), and the N.
 const ZETA_ZONE: [f64; 4] = [0.01, 0.1, 0.2, 0.5];
 const FLOWS_N: [u32; 3] = [2, 5, 10];
+/// Fig. 4.6's range of N, "N ∈ [2, 10]" (section 4.6.4), as run by [`n_points`] (rule 7;
+/// the zeta axis is the zone's four values, all run).
+const N_RANGE: super::SweepRange = super::SweepRange {
+    key: "flow.0.count",
+    paper: (2.0, 10.0),
+    left_out: "N = 3, 4 and 6 to 9 are not run (run time): both ends and N = 5 are, and the \
+        text states the result for the whole range, not a trend between its ends",
+};
 
 fn zeta_sweep(file: &'static str, zetas: &[f64]) -> Vec<ScenarioRef> {
     zetas

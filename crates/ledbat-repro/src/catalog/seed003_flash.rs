@@ -64,6 +64,17 @@ fn flash() -> Vec<ScenarioRef> {
     flash_with(&[])
 }
 
+/// Rule 7: the swept parameter of section 6.2.3, the share of peers preferring TCP
+/// (disposition 13, class 4; class 5 takes the rest): "three peer-wise shares, namely
+/// 25/75, 50/50, and 75/25", all three run. The homogeneous swarms (all-31, all-10, all-5)
+/// are named settings of section 6.2.2, not points of that sweep; their class-4 share of 0
+/// is what makes [`flash`] a grid of the two mixture keys.
+const MIX_RANGE: super::SweepRange = super::SweepRange {
+    key: "swarm.class.4.share",
+    paper: (0.25, 0.75),
+    left_out: "",
+};
+
 /// Indices into [`flash`].
 const ALL_31: usize = 0;
 const ALL_10: usize = 1;
@@ -479,6 +490,7 @@ pub(super) fn claims() -> Vec<Claim> {
                         rank correlation among four of them",
                 },
 ],
+            sweep: Some(MIX_RANGE),
             ..Claim::base("s003-flashcrowd-default-fastest")
         },
         Claim {
@@ -598,6 +610,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 },
 ],
             thresholds: &[super::Threshold::Convention(&super::ALIKE_SPREAD)],
+            sweep: Some(MIX_RANGE),
             ..Claim::base("s003-flashcrowd-classes-alike")
         },
         Claim {
@@ -630,6 +643,7 @@ pub(super) fn claims() -> Vec<Claim> {
                  advantage",
                 MIXES.iter().map(|&k| flash_no_tcp()[k].clone()).collect(),
             ),
+            sweep: Some(MIX_RANGE),
             ..Claim::base("s003-flashcrowd-tcp-peers-slightly-ahead")
         },
         Claim {
@@ -683,6 +697,7 @@ pub(super) fn claims() -> Vec<Claim> {
                         tau",
                 },
 ],
+            sweep: Some(MIX_RANGE),
             ..Claim::base("s003-flashcrowd-mixture-faster")
         },
         Claim {
@@ -738,6 +753,7 @@ pub(super) fn claims() -> Vec<Claim> {
                         time says nothing of queue against time without queue against TCP share",
                 },
 ],
+            sweep: Some(MIX_RANGE),
             ..Claim::base("s003-flashcrowd-time-grows-with-tcp-share")
         },
         Claim {
@@ -788,6 +804,7 @@ pub(super) fn claims() -> Vec<Claim> {
                         and a high r still lets the all-5 point lie under a mixture's",
                 },
             ],
+            sweep: Some(MIX_RANGE),
             ..Claim::base("s003-flashcrowd-time-linear-in-tcp-share")
         },
         Claim {
@@ -812,6 +829,7 @@ pub(super) fn claims() -> Vec<Claim> {
             ),
             siblings: &[
 ],
+            sweep: Some(MIX_RANGE),
             ..Claim::base("s003-flashcrowd-time-grows-with-queue")
         },
         Claim {
@@ -851,6 +869,7 @@ pub(super) fn claims() -> Vec<Claim> {
                  own, whatever its share (the counterfactual is its own baseline)",
                 [flash_tcp_as_ledbat(), flash_tcp_as_ledbat()].concat(),
             ),
+            sweep: Some(MIX_RANGE),
             ..Claim::base("s003-flashcrowd-queue-grows-with-tcp-share")
         },
         Claim {
@@ -947,6 +966,7 @@ pub(super) fn claims() -> Vec<Claim> {
                  TCP share no longer sets the completion time",
                 TCP_AS_LEDBAT,
             ),
+            sweep: Some(MIX_RANGE),
             ..Claim::base("s003-flashcrowd-capacity-unchanged")
         },
     ]

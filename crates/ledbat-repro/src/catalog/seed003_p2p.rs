@@ -19,6 +19,15 @@ const PAPER: &str = "seed003";
 /// The persistence probabilities swept (the thesis explores PP in [0, 1]; section 4.7.1
 /// expects BitTorrent near PP >= 0.8).
 pub(super) const PPS: [f64; 5] = [0.0, 0.2, 0.5, 0.8, 1.0];
+/// Rule 7: Fig. 4.7's range of PP, "the full range of PP ∈ [0.1]" (section 4.7.1, read
+/// [0, 1]), both ends run. The text gives the range, not the figure's points; [`PPS`] adds
+/// 0.8, where the thesis places BitTorrent (its "PP ≥ 0.8"). Every persistence key moves
+/// with `flow.0`'s; the equal-RTT runs vary the host delays beside them, hence a grid.
+pub(super) const PP_RANGE: super::SweepRange = super::SweepRange {
+    key: "flow.0.traffic.persistence",
+    paper: (0.0, 1.0),
+    left_out: "",
+};
 pub(super) const FILES: [&str; 2] = [
     "seed003/p2p-peer-fledbat.toml",
     "seed003/p2p-peer-ledbat.toml",
@@ -185,6 +194,7 @@ pub(super) fn claims() -> Vec<Claim> {
                         uplink is used at PP = 0",
                 },
 ],
+            sweep: Some(PP_RANGE),
             ..Claim::base("s003-chunks-fledbat-fairer")
         },
         Claim {
@@ -249,6 +259,7 @@ pub(super) fn claims() -> Vec<Claim> {
                         both may be under or over 0.95",
                 },
 ],
+            sweep: Some(PP_RANGE),
             ..Claim::base("s003-chunks-fledbat-efficient")
         },
         Claim {
@@ -301,6 +312,7 @@ pub(super) fn claims() -> Vec<Claim> {
                         PP = 0",
                 },
 ],
+            sweep: Some(PP_RANGE),
             ..Claim::base("s003-chunks-fairness-gap-at-high-pp")
         },
         Claim {
@@ -359,6 +371,7 @@ pub(super) fn claims() -> Vec<Claim> {
                     why: "LEDBAT's fairness trend says nothing of the uplink's use at PP = 0",
                 },
 ],
+            sweep: Some(PP_RANGE),
             ..Claim::base("s003-chunks-ledbat-fairness-falls-with-pp")
         },
         Claim {
@@ -407,6 +420,7 @@ pub(super) fn claims() -> Vec<Claim> {
                     why: "fLEDBAT's fairness trend says nothing of the uplink's use at PP = 0",
                 },
 ],
+            sweep: Some(PP_RANGE),
             ..Claim::base("s003-chunks-fledbat-fairness-rises-with-pp")
         },
         Claim {
@@ -442,6 +456,7 @@ pub(super) fn claims() -> Vec<Claim> {
                         the mixed case may waste more or less",
                 },
 ],
+            sweep: Some(PP_RANGE),
             ..Claim::base("s003-chunks-pp0-underuses")
         },
         Claim {
@@ -474,6 +489,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 "equal RTTs in place of the mixed ones: no slower-growing long-RTT slots",
                 points_of([true, true], FILES, PPS),
             ),
+            sweep: Some(PP_RANGE),
             ..Claim::base("s003-chunks-mixed-rtt-wastes-more")
         },
     ]

@@ -16,36 +16,4 @@ pub const FIGURES: &[&str] = &[];
 
 /// Rule 7, grids (two or more keys varying independently, each seen as its own sweep since
 /// the rule's test learnt to read them): claims that sweep a grid without the paper's range.
-pub const SWEEPS: &[&str] = &[
-    "s003-chunks-fairness-gap-at-high-pp",
-    "s003-chunks-fledbat-efficient",
-    "s003-chunks-fledbat-fairer",
-    "s003-chunks-fledbat-fairness-rises-with-pp",
-    "s003-chunks-ledbat-fairness-falls-with-pp",
-    "s003-chunks-mixed-rtt-lowers-fairness",
-    "s003-chunks-mixed-rtt-wastes-more",
-    "s003-chunks-pp0-underuses",
-    "s003-flashcrowd-capacity-unchanged",
-    "s003-flashcrowd-classes-alike",
-    "s003-flashcrowd-default-fastest",
-    "s003-flashcrowd-mixture-faster",
-    "s003-flashcrowd-queue-grows-with-tcp-share",
-    "s003-flashcrowd-tcp-peers-slightly-ahead",
-    "s003-flashcrowd-time-grows-with-queue",
-    "s003-flashcrowd-time-grows-with-tcp-share",
-    "s003-flashcrowd-time-linear-in-tcp-share",
-    "s003-fledbat-n-flows-efficient",
-    "s003-fledbat-n-flows-fair",
-    "s003-tab21-flavour-ranking",
-    "s003-tab21-four-ledbat-efficiency",
-    "s003-tab21-four-ledbat-fair",
-    "s003-tab21-four-tcp-fair",
-    "s003-tab21-four-tcpw-efficiency",
-    "s003-tab21-ledbat-above-tcpw",
-    "s003-tab21-ledbat-starved-by-tcpl",
-    "s003-tab21-tcp-retransmissions",
-    "s003-tab21-tcpl-efficiency",
-    "s003-tab21-tcpl-mix-fairness",
-    "s003-tab21-tcpw-mix-efficiency",
-    "s003-tab21-tcpw-mix-fairness",
-];
+pub const SWEEPS: &[&str] = &[];

@@ -119,6 +119,7 @@ pub(super) fn claims() -> Vec<Claim> {
                       and the fair claim takes the best zeta per N, this one the worst",
             }],
             thresholds: crate::catalog::seed003::conventions::T_EFFICIENT,
+            sweep: Some(N_RANGE),
             ..Claim::base("s003-fledbat-n-flows-efficient")
         },
         Claim {
@@ -233,6 +234,7 @@ pub(super) fn claims() -> Vec<Claim> {
                 p2p_points([true, true]),
             ),
             siblings: P2P_RTT_INDEPENDENT,
+            sweep: Some(crate::catalog::seed003_p2p::PP_RANGE),
             ..Claim::base("s003-chunks-mixed-rtt-lowers-fairness")
         },
         Claim {

@@ -392,6 +392,7 @@ pub(super) fn claims() -> Vec<Claim> {
                     .collect(),
             ),
             thresholds: crate::catalog::seed003::conventions::T_JAIN_THREE_QUARTERS,
+            sweep: Some(N_RANGE),
             ..Claim::base("s003-fledbat-n-flows-fair")
         },
     ]
