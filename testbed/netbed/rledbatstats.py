@@ -14,9 +14,12 @@ Targets checked (docs/tcp/README.md, "Receiver-side LEDBAT: downloads that yield
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import struct
+
+from .summary import format_range, median_range
 
 PORT_RL = 5001
 PORT_PLAIN = 5002
@@ -178,18 +181,6 @@ def right_edge_check(acks: list[list], limit: int = 20) -> dict:
     return {"acks": checked, "retreats": n, "max_retreat_bytes": worst, "first": shown}
 
 
-def median_range(values: list) -> dict:
-    """Median, min and max of the values that are not None, and how many were None."""
-    v = sorted(x for x in values if x is not None)
-    missing = len(values) - len(v)
-    if not v:
-        return {"median": None, "min": None, "max": None, "n": 0, "missing": missing}
-    k = len(v) // 2
-    med = v[k] if len(v) % 2 else (v[k - 1] + v[k]) / 2
-    return {"median": round(med, 3), "min": v[0], "max": v[-1], "n": len(v),
-            "missing": missing}
-
-
 def run_metrics(res: dict, rate_bps: int, window_s: float = 0.6) -> dict:
     """One run's figures from its samples: the alone phase's rate and queue (second half of
     phase 1), the rates beside the competitor and alone again (second halves), the times of
@@ -237,11 +228,11 @@ def summarise(runs: list[dict], rate_bps: int, target_ms: float = 60.0) -> list[
         row: dict = {"sender_cc": key[0], "fifo_ms": key[1], "rtt_ms": key[2],
                      "runs": len(rl), "baseline_runs": len(plain)}
         for m in METRICS:
-            row[m] = median_range([x.get(m) for x in rl])
-        row["baseline_alone_mbps"] = median_range([x["alone_mbps"] for x in plain])
+            row[m] = median_range([x.get(m) for x in rl], 3)
+        row["baseline_alone_mbps"] = median_range([x["alone_mbps"] for x in plain], 3)
         ratios = [None if a["alone_mbps"] is None or not b["alone_mbps"] else
                   a["alone_mbps"] / b["alone_mbps"] for a, b in zip(rl, plain)]
-        row["alone_ratio"] = median_range(ratios)
+        row["alone_ratio"] = median_range(ratios, 3)
         med = {m: row[m]["median"] for m in METRICS + ["alone_ratio"]}
         row["targets"] = {
             "a_rate": None if med["alone_ratio"] is None else med["alone_ratio"] >= 0.95,
@@ -256,20 +247,10 @@ def summarise(runs: list[dict], rate_bps: int, target_ms: float = 60.0) -> list[
     return out
 
 
-def _mr(d: dict, fmt: str = "{:.2f}") -> str:
-    if d["median"] is None:
-        return "-"
-    s = fmt.format(d["median"])
-    if d["n"] > 1:
-        s += " [" + fmt.format(d["min"]) + ".." + fmt.format(d["max"]) + "]"
-    if d.get("missing"):
-        s += f" ({d['missing']} never)"
-    return s
-
-
 def markdown_table(rows: list[dict]) -> str:
     """The summary as a Markdown table: medians with [min..max] over repeats."""
     yes = {True: "yes", False: "**no**", None: "-"}
+    mr = functools.partial(format_range, empty="-", missing="never")
     head = ("| sender | FIFO ms | base RTT ms | runs | alone Mbit/s (plain) | (a) ratio | "
             "queue ms | (b) yield s | (c) stay / reach s | (d) retreats | a/a/b/c/d met |")
     lines = [head, "|" + "---|" * 11]
@@ -277,10 +258,10 @@ def markdown_table(rows: list[dict]) -> str:
         t = r["targets"]
         lines.append(
             f"| {r['sender_cc']} | {r['fifo_ms']:g} | {r['rtt_ms']:g} | {r['runs']} | "
-            f"{_mr(r['alone_mbps'])} ({_mr(r['baseline_alone_mbps'])}) | "
-            f"{_mr(r['alone_ratio'], '{:.3f}')} | {_mr(r['alone_queue_ms'], '{:.0f}')} | "
-            f"{_mr(r['yield_s'], '{:.1f}')} | {_mr(r['recover_s'], '{:.1f}')} / "
-            f"{_mr(r['reach_s'], '{:.1f}')} | "
-            f"{_mr(r['edge_retreats'], '{:.0f}')} | "
+            f"{mr(r['alone_mbps'])} ({mr(r['baseline_alone_mbps'])}) | "
+            f"{mr(r['alone_ratio'], 3)} | {mr(r['alone_queue_ms'], 0)} | "
+            f"{mr(r['yield_s'], 1)} | {mr(r['recover_s'], 1)} / "
+            f"{mr(r['reach_s'], 1)} | "
+            f"{mr(r['edge_retreats'], 0)} | "
             + "/".join(yes[t[k]] for k in ("a_rate", "a_queue", "b", "c", "d")) + " |")
     return "\n".join(lines) + "\n"

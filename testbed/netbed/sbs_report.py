@@ -19,8 +19,10 @@ every base RTT measured:
 
 from __future__ import annotations
 
+import functools
 import math
-import statistics
+
+from .summary import format_range, median_range
 
 DEPLOYED = ("libtorrent", "transmission")
 BACK_SHARE = 0.95  # "back at that rate": a 1 s window at 95 % of it
@@ -41,21 +43,8 @@ def _get(row: dict, path: str):
     return cur
 
 
-def spread(values: list) -> dict | None:
-    """Median, min, max and count of the measured values (None when there is none)."""
-    v = [x for x in values if not _nan(x)]
-    if not v:
-        return None
-    return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
-
-
-def fmt(s: dict | None, nd: int = 2, unit: str = "") -> str:
-    """`median [min..max]`, or the value alone for one repeat; `n/a` for none."""
-    if not s:
-        return "n/a"
-    if s["n"] == 1 or s["min"] == s["max"]:
-        return f"{s['median']:.{nd}f}{unit}"
-    return f"{s['median']:.{nd}f}{unit} [{s['min']:.{nd}f}..{s['max']:.{nd}f}]"
+# A figure over its repeats: `median [min..max]`, the median alone for one repeat or equal ones.
+fmt = functools.partial(format_range, same_once=True)
 
 
 SINGLE_FIGURES = {
@@ -95,8 +84,8 @@ def best_deployed(rows: list[dict]) -> dict[tuple, float]:
     out: dict[tuple, float] = {}
     for k, rs in _groups([r for r in rows if r["seeder"] in DEPLOYED and not r.get("error")],
                          single_key).items():
-        s = spread([_get(r, "alone.payload_mbit") for r in rs])
-        if s:
+        s = median_range([_get(r, "alone.payload_mbit") for r in rs])
+        if s["n"]:
             at = (k[0], k[1])
             out[at] = max(out.get(at, 0.0), s["median"])
     return out
@@ -122,9 +111,9 @@ def aggregate(doc: dict) -> dict:
         g = {"fifo_ms": k[0], "rtt_ms": k[1], "cross": k[2], "seeder": k[3],
              "runs": len(rs), "failed": [r["error"] for r in rs if r.get("error")]}
         for name, path in SINGLE_FIGURES.items():
-            g[name] = spread([_get(r, path) for r in ok])
+            g[name] = median_range([_get(r, path) for r in ok])
         back = [time_back(r, ref.get((k[0], k[1]))) for r in ok if r.get("after")]
-        g["back95"] = spread(back)
+        g["back95"] = median_range(back)
         g["never_back"] = sum(1 for b in back if b is None)
         # A flow that never fell below 20 % of the link has no time: it counts as "never".
         g["never_below20"] = sum(1 for r in ok if _get(r, "beside.time_until_below_20pct_s")
@@ -135,11 +124,11 @@ def aggregate(doc: dict) -> dict:
         ok = [r for r in rs if not r.get("error")]
         two.append({"fifo_ms": k[0], "rtt_ms": k[1], "cc": k[2], "runs": len(rs),
                     "failed": [r["error"] for r in rs if r.get("error")],
-                    "jain": spread([r.get("jain") for r in ok]),
-                    "flow1": spread([r.get("flow1_mbit") for r in ok]),
-                    "flow2": spread([r.get("flow2_mbit") for r in ok]),
-                    "link": spread([_pct(r.get("link_util")) for r in ok]),
-                    "queue_p50": spread([r.get("queue_p50_ms") for r in ok])})
+                    "jain": median_range([r.get("jain") for r in ok]),
+                    "flow1": median_range([r.get("flow1_mbit") for r in ok]),
+                    "flow2": median_range([r.get("flow2_mbit") for r in ok]),
+                    "link": median_range([_pct(r.get("link_util")) for r in ok]),
+                    "queue_p50": median_range([r.get("queue_p50_ms") for r in ok])})
     return {"single": single, "two": two}
 
 
@@ -184,7 +173,7 @@ def markdown(doc: dict) -> str:
             until = fmt(g["until20"], 1, " s")
             if g["never_below20"]:
                 until += f" ({g['never_below20']} never)"
-            if g["until20_q"]:
+            if g["until20_q"]["n"]:
                 # Runs before this figure was measured have none.
                 until += f"; {fmt(g['until20_q'], 1, ' s')} from its queue"
             fail = f" ({len(g['failed'])} failed)" if g["failed"] else ""
@@ -254,7 +243,7 @@ def checks(doc: dict, cc: str = DEFAULT_CC, target_ms: float = DEFAULT_TARGET_MS
                     for x, a, b, n in after)))
         if cub:
             u = cub["until20"]
-            ok = u is not None and cub["never_below20"] == 0 and u["max"] <= 2.0
+            ok = u["n"] > 0 and cub["never_below20"] == 0 and u["max"] <= 2.0
             out.append(_check(f"{where}: beside cubic below 20 % of the link within 2 s", ok,
                               f"{fmt(u, 1, ' s')}" + (f", {cub['never_below20']} runs never"
                                                       if cub["never_below20"] else "")

@@ -37,7 +37,6 @@ import argparse
 import json
 import math
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -48,6 +47,8 @@ from . import guard, install, ktcp, measure, paths, proc, sidebyside, topo
 from .bed import RunResult, run_scenario
 from .flows import Flow
 from .paths import REPO
+from .summary import format_range as _fmt
+from .summary import median_range as _med
 
 EXPERIMENTS = ["alone", "cross", "two", "seed002"]
 CROSSES = ["cubic", "bbr"]
@@ -332,21 +333,6 @@ def analyse_cross(res: RunResult, rate_bps: int, stats: list[ktcp.StatRow]) -> d
 # ---------------------------------------------------------------- report
 
 
-def _med(vals: list) -> dict | None:
-    v = [x for x in vals if isinstance(x, (int, float)) and not math.isnan(x)]
-    if not v:
-        return None
-    return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
-
-
-def _fmt(s: dict | None, nd: int = 2) -> str:
-    if not s:
-        return "n/a"
-    if s["n"] == 1:
-        return f"{s['median']:.{nd}f}"
-    return f"{s['median']:.{nd}f} [{s['min']:.{nd}f}..{s['max']:.{nd}f}]"
-
-
 def _group(rows: list[dict], key) -> dict:
     g: dict = {}
     for r in rows:
@@ -360,30 +346,30 @@ def checks(doc: dict) -> list[dict]:
     out = []
     def add(where, what, value, ok, target):
         out.append({"where": where, "check": what, "value": value, "target": target,
-                    "verdict": "n/a" if value is None else ("met" if ok else "missed")})
+                    "verdict": "n/a" if value is None else ("met" if ok(value) else "missed")})
     alone = _group([r for r in doc["alone"] if r["cc"] == "scavenger" and not r.get("error")],
                    lambda r: r["rtt_ms"])
     for rtt, rs in sorted(alone.items()):
         w = f"alone, base RTT {rtt:g} ms"
         u = _med([r["link_util"] for r in rs])
-        add(w, "link utilisation", u and u["median"], u and u["median"] >= 0.97, ">= 0.97")
+        add(w, "link utilisation", u["median"], lambda v: v >= 0.97, ">= 0.97")
         q = _med([r["queue_mean_ms"] for r in rs])
-        add(w, "queue mean (ms)", q and q["median"], q and 54 <= q["median"] <= 66,
+        add(w, "queue mean (ms)", q["median"], lambda v: 54 <= v <= 66,
             "within 10 % of TARGET 60 ms")
         d = _med([r["drops"] for r in rs])
-        add(w, "tail drops after slow start", d and d["max"], d and d["max"] == 0, "0")
+        add(w, "tail drops after slow start", d["max"], lambda v: v == 0, "0")
     cross = _group([r for r in doc["cross"] if r["cc"] == "scavenger" and r["cross"] == "cubic"
                     and not r.get("error")], lambda r: r["rtt_ms"])
     for rtt, rs in sorted(cross.items()):
         t = _med([r["beside"].get("below_20pct_after_queue_s") for r in rs])
         add(f"beside cubic, base RTT {rtt:g} ms", "s below 20 % after cubic's queue appears",
-            t and t["median"], t and t["median"] <= 2.0, "<= 2 s")
+            t["median"], lambda v: v <= 2.0, "<= 2 s")
     two = _group([r for r in doc["two"] if r["cc"] == "scavenger" and not r.get("error")],
                  lambda r: r["rtt_ms"])
     for rtt, rs in sorted(two.items()):
         j = _med([r["jain"] for r in rs])
-        add(f"two 10 s apart, base RTT {rtt:g} ms", "Jain's index", j and j["median"],
-            j and j["median"] >= 0.95, ">= 0.95")
+        add(f"two 10 s apart, base RTT {rtt:g} ms", "Jain's index", j["median"],
+            lambda v: v >= 0.95, ">= 0.95")
     return out
 
 
@@ -413,7 +399,8 @@ def seed002_table(doc: dict, sim: dict | None) -> str:
         simv = (f"{s['mean']:.3g} ({s['n']}; {c.get('verdict', '?')})" if s.get("mean") is not None
                 else "n/a")
         k = _med([r.get(key) for r in rows.get(setup, [])])
-        inside = (band_ok(c["tolerance"], k["median"]) if k and c.get("tolerance") else None)
+        inside = (band_ok(c["tolerance"], k["median"])
+                  if k["median"] is not None and c.get("tolerance") else None)
         lines.append(f"| `{cid}` | {c.get('paper_value', '?')} | {simv} | {_fmt(k, 3)} | "
                      f"{'n/a' if inside is None else ('yes' if inside else 'no')} |")
     return "\n".join(lines)

@@ -142,12 +142,6 @@ class RightEdgeTest(unittest.TestCase):
 
 
 class SummaryOverRepeatsTest(unittest.TestCase):
-    def test_median_and_range_skip_the_missing(self):
-        self.assertEqual(st.median_range([3, None, 1, 2]),
-                         {"median": 2, "min": 1, "max": 3, "n": 3, "missing": 1})
-        self.assertEqual(st.median_range([4, 1, 2, 3])["median"], 2.5)
-        self.assertIsNone(st.median_range([None])["median"])
-
     def _run(self, rledbat, alone, beside, again, plain_mbps=9.0, retreats=0):
         # Phases of 4 s: rates per 0.2 s interval; the competitor from 4 s to 8 s.
         r = [alone] * 20 + [beside] * 20 + [again] * 20

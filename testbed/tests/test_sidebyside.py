@@ -120,10 +120,13 @@ def verdicts(doc):
 
 class ReportTest(unittest.TestCase):
     def test_repeats_give_median_and_spread(self):
-        s = sbs_report.spread([9.5, None, 9.1, 9.3])
+        s = sbs_report.median_range([9.5, None, 9.1, 9.3])
         self.assertEqual((s["median"], s["min"], s["max"], s["n"]), (9.3, 9.1, 9.5, 3))
         self.assertEqual(sbs_report.fmt(s), "9.30 [9.10..9.50]")
-        self.assertEqual(sbs_report.fmt(sbs_report.spread([1.0])), "1.00")
+        self.assertEqual(sbs_report.fmt(sbs_report.median_range([1.0])), "1.00")
+        # Equal repeats print once here (the rLEDBAT and kernel tables print the range).
+        self.assertEqual(sbs_report.fmt(sbs_report.median_range([2.0, 2.0]), 1, " s"), "2.0 s")
+        self.assertEqual(sbs_report.fmt(sbs_report.median_range([None])), "n/a")
         self.assertEqual(sbs_report.fmt(None), "n/a")
 
     def test_every_target_met(self):

@@ -14,31 +14,22 @@ const PAPER: &str = "seed000";
 /// The paper's gains g (Figs. 3-4); RFC 6817 GAIN = g x TARGET(s) = g x 0.025.
 const S000_GAINS: [f64; 9] = [5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 240.0, 320.0, 400.0];
 
+/// The fixed gain at each of `gains` (paper units) in turn: RFC GAIN = g x TARGET(s) = g x
+/// 0.025.
+fn s000_fixed_at(gains: &[f64]) -> Vec<ScenarioRef> {
+    let rfc: Vec<f64> = gains.iter().map(|g| g * 0.025).collect();
+    sweep("seed000/fixed-gain.toml", "flow.0.cc.gain", &rfc)
+}
+
+/// The fixed gain at the paper's nine gains.
 fn s000_fixed_sweep() -> Vec<ScenarioRef> {
-    // paper gain g = RFC GAIN / TARGET(s): GAIN = g * 0.025
-    S000_GAINS
-        .iter()
-        .map(|g| {
-            ScenarioRef::with(
-                "seed000/fixed-gain.toml",
-                &[format!("flow.0.cc.gain={}", g * 0.025)],
-            )
-        })
-        .collect()
+    s000_fixed_at(&S000_GAINS)
 }
 
 /// Seven fixed gains over 240..400 (paper units), where Fig. 3(e)'s time to steady state
 /// stays constant: the null of the claims that it falls over 5..240.
 fn s000_flat_sweep() -> Vec<ScenarioRef> {
-    [240.0, 267.0, 293.0, 320.0, 347.0, 373.0, 400.0]
-        .iter()
-        .map(|g: &f64| {
-            ScenarioRef::with(
-                "seed000/fixed-gain.toml",
-                &[format!("flow.0.cc.gain={}", g * 0.025)],
-            )
-        })
-        .collect()
+    s000_fixed_at(&[240.0, 267.0, 293.0, 320.0, 347.0, 373.0, 400.0])
 }
 
 /// The dynamic-gain sweep of `file` over the initial gains.

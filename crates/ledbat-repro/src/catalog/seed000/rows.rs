@@ -62,19 +62,6 @@ const SIB_STARTUP_ROW: &str = "the time to reach TARGET once is a transient of t
 /// after $gain = 80$", section V-C): 160, 240, 320, 400 (paper units).
 const S000_PAST_80: [f64; 4] = [160.0, 240.0, 320.0, 400.0];
 
-/// The fixed gain at the gains past 80 (RFC GAIN = paper gain x 0.025).
-fn fixed_past_80() -> Vec<ScenarioRef> {
-    S000_PAST_80
-        .iter()
-        .map(|g| {
-            ScenarioRef::with(
-                "seed000/fixed-gain.toml",
-                &[format!("flow.0.cc.gain={}", g * 0.025)],
-            )
-        })
-        .collect()
-}
-
 /// Over gain pairs (dynamic gain started at g, fixed gain g), the smallest difference of the
 /// bottleneck's queueing-delay sd (ms), fixed minus dynamic; the dynamic runs first, then
 /// the fixed ones, gain for gain.
@@ -307,7 +294,7 @@ pub(super) fn row_claims() -> Vec<Claim> {
                 &S000_PAST_80,
             )
             .into_iter()
-            .chain(fixed_past_80())
+            .chain(s000_fixed_at(&S000_PAST_80))
             .collect(),
             extract: jitter_cut_smallest,
             tolerance: Above { bound: 0.0 },
@@ -345,7 +332,7 @@ pub(super) fn row_claims() -> Vec<Claim> {
             null: Null::scenarios(
                 "the extension off: the fixed gain on both sides of the difference at each \
                  gain past 80, so there is no cut",
-                fixed_past_80().into_iter().chain(fixed_past_80()).collect(),
+                [s000_fixed_at(&S000_PAST_80), s000_fixed_at(&S000_PAST_80)].concat(),
             ),
             ..Claim::base("s000-dynamic-cuts-jitter")
         },

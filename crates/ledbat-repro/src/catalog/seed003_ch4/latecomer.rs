@@ -7,6 +7,26 @@ use super::*;
 /// 4.2.1): the correction claim reads its time as a multiple of it.
 const LOSS_PAPER_S: f64 = 25.0;
 
+/// Two backlogged fLEDBAT flows on Fig. 4.3's file (2 s apart), both with `zeta`.
+fn backlogged_2s(zeta: f64) -> ScenarioRef {
+    ScenarioRef::with(
+        "seed003/fledbat-fluid.toml",
+        &[
+            format!("flow.0.cc.zeta={zeta}"),
+            format!("flow.1.cc.zeta={zeta}"),
+        ],
+    )
+}
+
+/// Fig. 4.3's file as is (zeta 0.1), then [`backlogged_2s`] at `zeta`: the pair Fig. 4.4(b)'s
+/// orders compare (zeta 5) and their nulls (zeta 0.5).
+fn fig43_and_zeta(zeta: f64) -> Vec<ScenarioRef> {
+    vec![
+        ScenarioRef::file("seed003/fledbat-fluid.toml"),
+        backlogged_2s(zeta),
+    ]
+}
+
 /// The share of the packets arriving at the bottleneck that find its queue empty (the
 /// histogram at enqueue's value at zero: Fig. 4.4's PDF of the queue length at 0).
 fn empty_queue_share(r: &RunResult) -> Result<f64, String> {
@@ -550,10 +570,7 @@ pub(super) fn claims() -> Vec<Claim> {
             unit: "packets",
             metric: "the model's Q* = C tau + N alpha tau / (zeta R) = 21.0 packets minus the \
                 measured mean queue (time average), zeta 5",
-            scenarios: vec![ScenarioRef::with(
-                "seed003/fledbat-fluid.toml",
-                &["flow.0.cc.zeta=5", "flow.1.cc.zeta=5"],
-            )],
+            scenarios: vec![backlogged_2s(5.0)],
             extract: |r| {
                 let q_star = 10e6 / 12000.0 * 0.025 + 2.0 * 0.025 / (5.0 * 0.05);
                 Ok(q_star - bottleneck(r[0])?.queue_mean_time_pkts)
@@ -582,13 +599,7 @@ pub(super) fn claims() -> Vec<Claim> {
             unit: "efficiency",
             metric: "efficiency at zeta = 0.1 minus efficiency at zeta = 5, two backlogged \
                 fLEDBAT flows 2 s apart (Fig. 4.3's file)",
-            scenarios: vec![
-                ScenarioRef::file("seed003/fledbat-fluid.toml"),
-                ScenarioRef::with(
-                    "seed003/fledbat-fluid.toml",
-                    &["flow.0.cc.zeta=5", "flow.1.cc.zeta=5"],
-                ),
-            ],
+            scenarios: fig43_and_zeta(5.0),
             extract: |r| Ok(r[0].aggregate.efficiency - r[1].aggregate.efficiency),
             tolerance: crate::catalog::ORDER_TOLERANCE,
             direction: crate::catalog::ORDER_DIRECTION,
@@ -603,13 +614,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::scenarios(
                 "zeta = 5 moved to 0.5, the upper end of Fig. 4.5(c)'s shaded zone, where the \
                 thesis finds fLEDBAT efficient: the queue keeps the link busy as at 0.1",
-                vec![
-                    ScenarioRef::file("seed003/fledbat-fluid.toml"),
-                    ScenarioRef::with(
-                        "seed003/fledbat-fluid.toml",
-                        &["flow.0.cc.zeta=0.5", "flow.1.cc.zeta=0.5"],
-                    ),
-                ],
+                fig43_and_zeta(0.5),
             ),
             form: Form::Order { null: 0.0, above: true },
             ..Claim::base("s003-backlogged-zeta5-less-efficient")
@@ -623,13 +628,7 @@ pub(super) fn claims() -> Vec<Claim> {
             metric: "share of the packets arriving at the bottleneck that find its queue empty \
                 at zeta = 5 minus the same at Fig. 4.3's zeta = 0.1, two backlogged fLEDBAT \
                 flows 2 s apart (Fig. 4.3's file), 20-60 s",
-            scenarios: vec![
-                ScenarioRef::file("seed003/fledbat-fluid.toml"),
-                ScenarioRef::with(
-                    "seed003/fledbat-fluid.toml",
-                    &["flow.0.cc.zeta=5", "flow.1.cc.zeta=5"],
-                ),
-            ],
+            scenarios: fig43_and_zeta(5.0),
             extract: |r| Ok(empty_queue_share(r[1])? - empty_queue_share(r[0])?),
             tolerance: crate::catalog::ORDER_TOLERANCE,
             direction: crate::catalog::ORDER_DIRECTION,
@@ -652,13 +651,7 @@ pub(super) fn claims() -> Vec<Claim> {
             null: Null::scenarios(
                 "zeta = 5 moved to 0.5, the upper end of Fig. 4.5(c)'s shaded zone: its \
                 decreases are too small to flush the queue, which never empties as at 0.1",
-                vec![
-                    ScenarioRef::file("seed003/fledbat-fluid.toml"),
-                    ScenarioRef::with(
-                        "seed003/fledbat-fluid.toml",
-                        &["flow.0.cc.zeta=0.5", "flow.1.cc.zeta=0.5"],
-                    ),
-                ],
+                fig43_and_zeta(0.5),
             ),
             form: Form::Order { null: 0.0, above: true },
             siblings: &[crate::catalog::Sibling::Independent {
