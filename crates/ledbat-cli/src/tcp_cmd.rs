@@ -69,6 +69,12 @@ struct LoadArgs {
     /// sysctl default need no such permission).
     #[arg(long)]
     unprivileged: bool,
+    /// Succeed without loading when ledbat registered NAME already with the same controller
+    /// and parameters (a boot unit run again); still fail when NAME is another controller
+    /// or program's, or ours with other parameters. An instance of ours unloaded but still
+    /// held by connections is not registered: a new one is loaded.
+    #[arg(long)]
+    if_absent: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -167,7 +173,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         // the parameters are checked whatever the build
         let c = TcpController::parse(&l.controller, l.params.iter().map(String::as_str))?;
         let name = l.name.as_deref().unwrap_or(c.default_kernel_name());
-        return imp::load(&c, name, l.unprivileged, l.json);
+        return imp::load(&c, name, l.unprivileged, l.if_absent, l.json);
     }
     match a.command {
         Cmd::Load(_) => unreachable!("handled above"),
@@ -215,7 +221,7 @@ mod imp {
         }
     }
 
-    pub fn load(_: &TcpController, _: &str, _: bool, _: bool) -> anyhow::Result<()> {
+    pub fn load(_: &TcpController, _: &str, _: bool, _: bool, _: bool) -> anyhow::Result<()> {
         Err(missing())
     }
     pub fn list(_: bool) -> anyhow::Result<()> {
@@ -268,12 +274,42 @@ mod imp {
         c: &TcpController,
         name: &str,
         unprivileged: bool,
+        if_absent: bool,
         json: bool,
     ) -> anyhow::Result<()> {
         loader::check_name(name)?;
         require(&preflight::REGISTER)?;
         let default_before = loader::default_control();
-        let i = loader::load(c, name, unprivileged)?;
+        let i = if if_absent {
+            // finding what is registered needs what `list` needs
+            require(&preflight::INSPECT)?;
+            match loader::load_if_absent(c, name, unprivileged)? {
+                loader::IfAbsent::Present(i) => {
+                    if json {
+                        outln!("{}", serde_json::to_string_pretty(&i)?);
+                    } else {
+                        outln!(
+                            "`{}` is registered already by ledbat with these parameters \
+                             ({}): nothing to do",
+                            i.name,
+                            c.name()
+                        );
+                    }
+                    return Ok(());
+                }
+                loader::IfAbsent::Loaded { instance, held } => {
+                    if held > 0 {
+                        eprintln!(
+                            "note: an earlier `{name}` of ledbat is unregistered but still held \
+                             by connections; they keep it, new ones get this one"
+                        );
+                    }
+                    instance
+                }
+            }
+        } else {
+            loader::load(c, name, unprivileged)?
+        };
         if json {
             outln!("{}", serde_json::to_string_pretty(&i)?);
         } else {

@@ -1,5 +1,7 @@
 //! `ledbat tcp` where it needs no kernel: parameters are checked in every build, and a
-//! trace file is replayed through ledbat-core (`check`) with clear errors for bad files.
+//! trace file is replayed through ledbat-core (`check`) with clear errors for bad files;
+//! and, as root on a kernel with BPF congestion controls (skipped otherwise), `load
+//! --if-absent`.
 
 use ledbat_tcp::params::TcpController;
 use ledbat_tcp::trace::{apply, core_cwnd, Event, Record, TraceHeader, Traced};
@@ -182,4 +184,92 @@ fn the_child_of_run_names_a_cgroup_it_cannot_join_and_does_not_run_the_command()
     assert!(!o.status.success());
     assert!(stderr(&o).contains("cgroup.procs"), "{}", stderr(&o));
     assert!(!marker.exists());
+}
+
+/// Unregisters a name when dropped, whatever the test did.
+struct Unload(String);
+
+impl Drop for Unload {
+    fn drop(&mut self) {
+        let _ = ledbat(&["tcp", "unload", &self.0]);
+    }
+}
+
+/// `load --if-absent` on the running kernel: the first call registers, the second (a boot
+/// unit restarted) succeeds without loading, one with other parameters or another
+/// controller fails and leaves the registered one alone, and a name the kernel owns fails.
+/// Needs root and a kernel with BPF congestion controls; skipped otherwise.
+#[test]
+fn load_if_absent_twice_succeeds_and_other_parameters_fail() {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout == b"0\n");
+    if !cfg!(all(target_os = "linux", feature = "tcp"))
+        || !matches!(root, Ok(true))
+        || !Path::new("/sys/kernel/btf/vmlinux").exists()
+    {
+        eprintln!("skipped: needs root, Linux with BTF and the tcp feature");
+        return;
+    }
+    // a name of this process's own, so that parallel runs do not meet
+    let name = format!("t_ifa{}", std::process::id() % 1_000_000);
+    let guard = Unload(name.clone());
+    let load = |extra: &[&str]| {
+        let mut a = vec!["tcp", "load", "ledbat-md", "--as", &name, "--if-absent"];
+        a.extend_from_slice(extra);
+        ledbat(&a)
+    };
+    let first = load(&["--param", "target=25ms"]);
+    if !first.status.success() && stderr(&first).contains("cannot register BPF") {
+        eprintln!("skipped: {}", stderr(&first));
+        return;
+    }
+    let out = |o: &Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(
+        out(&first).contains(&format!("registered `{name}`")),
+        "{}",
+        out(&first)
+    );
+    let map_id = |json: &str| -> Vec<u64> {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        v.as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["name"] == name.as_str())
+            .map(|i| i["map_id"].as_u64().unwrap())
+            .collect()
+    };
+    let before = map_id(&out(&ledbat(&["tcp", "list", "--json"])));
+    assert_eq!(before.len(), 1, "{before:?}");
+
+    let again = load(&["--param", "target=25ms"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(out(&again).lines().count(), 1, "{}", out(&again));
+    assert!(
+        out(&again).contains("registered already"),
+        "{}",
+        out(&again)
+    );
+
+    let other = load(&["--param", "target=50ms"]);
+    assert!(!other.status.success());
+    assert!(
+        stderr(&other).contains("target=25ms") && stderr(&other).contains("target=50ms"),
+        "{}",
+        stderr(&other)
+    );
+    // nothing was loaded or unloaded: the same single instance
+    assert_eq!(map_id(&out(&ledbat(&["tcp", "list", "--json"]))), before);
+
+    // the kernel's own reno is not ours whatever the parameters
+    let reno = ledbat(&["tcp", "load", "ledbat", "--as", "reno", "--if-absent"]);
+    assert!(!reno.status.success());
+    assert!(stderr(&reno).contains("not ledbat's"), "{}", stderr(&reno));
+
+    let un = ledbat(&["tcp", "unload", &name]);
+    assert!(un.status.success(), "{}", stderr(&un));
+    assert!(map_id(&out(&ledbat(&["tcp", "list", "--json"]))).is_empty());
+    drop(guard);
 }

@@ -118,6 +118,25 @@ impl ControllerFactory for TcpLpConfig {
     }
 }
 
+/// TCP-LP's delay state ([`TcpLp::delays`]): microseconds relative to the first sample
+/// since the delay source last changed (`origin`, the raw unwrapped sample it was), `None`
+/// before a sample set it. The kernel build's differential test compares it event by event.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LpDelays {
+    /// The first sample, unwrapped (microseconds on the peer's clock line).
+    pub origin: Option<i64>,
+    /// `D~`, the smoothed delay (eq. 3.1).
+    pub smoothed: Option<f64>,
+    /// `d_min` and `d_max` (eq. 3.2), set together by the first sample.
+    pub d_min: Option<f64>,
+    /// See `d_min`.
+    pub d_max: Option<f64>,
+    /// The record `d_max` falls back to ("forgetting the max").
+    pub d_max_rsv: Option<f64>,
+    /// The lowest sample ever (the offset-free base of the range's reset).
+    pub lowest: Option<f64>,
+}
+
 /// TCP-LP.
 #[derive(Clone, Debug)]
 pub struct TcpLp {
@@ -171,6 +190,19 @@ impl TcpLp {
     /// The Reno window (read-only), for tests and tracing.
     pub fn reno(&self) -> &RenoWindow {
         &self.w
+    }
+
+    /// The delay state behind the early-congestion test.
+    pub fn delays(&self) -> LpDelays {
+        let finite = |v: f64| v.is_finite().then_some(v);
+        LpDelays {
+            origin: self.origin,
+            smoothed: self.smoothed,
+            d_min: finite(self.d_min),
+            d_max: finite(self.d_max),
+            d_max_rsv: self.d_max_rsv,
+            lowest: finite(self.lowest),
+        }
     }
 
     fn inference(&self) -> Duration {
@@ -304,7 +336,13 @@ impl Controller for TcpLp {
             cwnd: self.window(),
             ssthresh: self.w.ssthresh_bytes(),
             queuing_delay: queuing,
-            state: self.state,
+            // inference as the last ACK found it; else the Reno window's phase now (a loss or
+            // timeout since that ACK may have moved it)
+            state: if self.state == "inference" {
+                "inference"
+            } else {
+                self.w.phase()
+            },
             gain: 1.0,
             ..Metrics::default()
         }
@@ -438,6 +476,42 @@ mod tests {
         assert_eq!(pkts(&c), 10.0);
         c.on_timeout(t0 + RTT, Timeout::Retransmission);
         assert_eq!(pkts(&c), 1.0);
+    }
+
+    #[test]
+    fn the_state_after_a_loss_or_timeout_is_the_windows_not_the_last_acks() {
+        let mut c = TcpLp::new(TcpLpConfig::default().init_cwnd(20.0), MSS).unwrap();
+        let t0 = Instant::from_secs(1);
+        c.on_ack(t0, &ack_rtt(t0 - RTT, Some(RTT), 20 * 1500));
+        assert_eq!(c.metrics().state, "slow-start");
+        // loss: ssthresh = cwnd = max(flight / 2, 2 MSS) = 10 packets, avoidance at once
+        c.on_loss(t0 + RTT, &loss(t0, 20 * 1500));
+        assert_eq!(pkts(&c), 10.0);
+        assert_eq!(c.metrics().state, "avoidance");
+        // timeout: 1 packet below ssthresh, slow start before any ACK
+        c.on_timeout(t0 + RTT * 3, Timeout::Retransmission);
+        assert_eq!(c.metrics().state, "slow-start");
+    }
+
+    #[test]
+    fn delays_are_relative_to_the_first_sample_and_empty_before_it() {
+        let mut c = lp(20.0);
+        assert_eq!(c.delays(), LpDelays::default());
+        let t0 = Instant::from_secs(1);
+        ack_owd(&mut c, t0, t0 - RTT, 10_000);
+        ack_owd(&mut c, t0, t0 - RTT, 18_000);
+        // v = 0 then 8000 us; D~ = 0 + (8000 - 0) / 8 = 1000; the 8000 record is forgotten
+        // (d_max stays at the previous record, 0)
+        let d = c.delays();
+        assert_eq!(d.origin, Some(10_000));
+        assert_eq!(d.smoothed, Some(1000.0));
+        assert_eq!(
+            (d.d_min, d.d_max, d.d_max_rsv),
+            (Some(0.0), Some(0.0), Some(8000.0))
+        );
+        assert_eq!(d.lowest, Some(0.0));
+        c.on_delay_source_change(t0);
+        assert_eq!(c.delays(), LpDelays::default());
     }
 
     #[test]

@@ -6,6 +6,8 @@
  * test compares with ledbat-core's. Built by build.rs; not installed.
  *
  *   params W0 W1 ... W52        the lb_params words (decimal), once, first
+ *   lpstate                     from now on, TCP-LP's state lines end with its delay state
+ *                               (below); no output of its own
  *   init MSS                    a new connection
  *   ack NOW BYTES PACKETS FLIGHT NEWEST_SENT RTT_NS|- DELAY_US|-
  *   loss NOW SENT_AT IN_FLIGHT  (the controller is saved first, as the glue's ssthresh does)
@@ -27,6 +29,9 @@
  * STAGE DETECTIONS TESTS PATH_RATE PACING|-" (STAGE the competitor detection's stage in
  * avoidance, else 0; PATH_RATE 0 with the detection off), for
  * `owd`: "SAMPLE|- RESCALED STATE", for `sigack`: "RESULT SAMPLE|- " and then the state.
+ * After `lpstate`, with TCP-LP's parameters, six more fields: " ORIGIN_US|- SMOOTHED_Q16|-
+ * D_MIN_Q16|- D_MAX_Q16|- D_MAX_RSV_Q16|- LOWEST_Q16|-" (the relative delays in microseconds,
+ * 48.16 signed fixed point; "-" before a sample set them).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +50,17 @@ static int parse_opt(const char *s, __u64 *v)
 		return 0;
 	*v = strtoull(s, NULL, 10);
 	return 1;
+}
+
+/* `lpstate`: TCP-LP's delay state after each state line. */
+static int lp_fields;
+
+static void print_opt_s64(int has, __s64 v)
+{
+	if (has)
+		printf(" %lld", (long long)v);
+	else
+		printf(" -");
 }
 
 static void print_state(const struct lb_cc *c, lb_params_t *p)
@@ -72,9 +88,20 @@ static void print_state(const struct lb_cc *c, lb_params_t *p)
 	       (unsigned long long)c->comp.detections, (unsigned long long)c->comp.tests,
 	       p->comp.enabled ? (unsigned long long)lb_comp_path_rate(&c->comp) : 0ULL);
 	if (lb_pacing_rate(c, p, &at))
-		printf("%llu\n", (unsigned long long)at);
+		printf("%llu", (unsigned long long)at);
 	else
-		printf("-\n");
+		printf("-");
+	if (lp_fields && p->algo == LB_ALGO_TCP_LP) {
+		const struct lb_lp *l = &c->lp;
+
+		print_opt_s64(l->has_origin, l->origin_us);
+		print_opt_s64(l->has_smoothed, l->smoothed_q16);
+		print_opt_s64(l->has_range, l->d_min_q16);
+		print_opt_s64(l->has_range, l->d_max_q16);
+		print_opt_s64(l->has_rsv, l->d_max_rsv_q16);
+		print_opt_s64(l->has_lowest, l->lowest_q16);
+	}
+	printf("\n");
 }
 
 int main(void)
@@ -115,6 +142,10 @@ int main(void)
 				return 2;
 			}
 			have_params = 1;
+			continue;
+		}
+		if (strcmp(argv[0], "lpstate") == 0 && argc == 1) {
+			lp_fields = 1;
 			continue;
 		}
 		if (strcmp(argv[0], "owd") == 0 && argc == 5) {

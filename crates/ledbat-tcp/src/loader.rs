@@ -23,6 +23,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+mod if_absent;
+pub use if_absent::{presence, Presence};
+
 /// The BPF object, compiled from bpf/ledbat.bpf.c by build.rs.
 pub const OBJECT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ledbat.bpf.o"));
 
@@ -85,6 +88,38 @@ pub enum LoadError {
     /// A kernel controller, not ours.
     #[error("`{0}` is not one of ledbat's congestion controls (it is built into the kernel or loaded by another program)")]
     NotOurs(String),
+    /// `--if-absent`: the name is registered, not by ledbat.
+    #[error(
+        "a congestion control named `{0}` is registered already and is not ledbat's (built \
+         into the kernel or loaded by another program): choose another name with --as"
+    )]
+    TakenByOther(String),
+    /// `--if-absent`: ours under the name, with another controller or other parameters.
+    #[error(
+        "`{name}` is registered by ledbat with other parameters ({have}; asked: {asked}): \
+         `ledbat tcp unload {name}` first, or choose another name with --as"
+    )]
+    OtherParams {
+        /// The kernel name.
+        name: String,
+        /// The registered controller and its parameters that differ.
+        have: String,
+        /// The same, as asked.
+        asked: String,
+    },
+    /// `--if-absent`: ours under the name, loaded by another version of ledbat.
+    #[error(
+        "`{0}` was loaded by another version of ledbat, whose parameters this one cannot \
+         compare: `ledbat tcp unload {0}` first"
+    )]
+    OtherVersion(String),
+    /// `--if-absent --unprivileged`: ours with the same parameters, restricted.
+    #[error(
+        "`{0}` is registered by ledbat with these parameters but only for privileged \
+         sockets (--unprivileged asked): `ledbat tcp unload {0}` first, or add it to \
+         net.ipv4.tcp_allowed_congestion_control"
+    )]
+    Restricted(String),
     /// The description does not fit.
     #[error("the configuration's description is {0} bytes, more than the object's {DESC_LEN}")]
     TooLong(usize),
@@ -107,7 +142,7 @@ pub enum LoadError {
 }
 
 /// One of our controllers as registered in the kernel.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Instance {
     /// The kernel name applications select.
     pub name: String,
@@ -132,6 +167,10 @@ pub struct Instance {
     /// Connections it could not take on since it was loaded (socket storage allocation
     /// failed): they ran with the kernel's window, not this controller.
     pub without_state: u64,
+    /// The parameter words it runs, when this version's layout (`--if-absent` compares
+    /// them).
+    #[serde(skip)]
+    words: Option<LbParams>,
     /// Its event ring buffer and the switch that turns tracing on (`.bss`).
     #[serde(skip)]
     trace_maps: Option<(u32, u32)>,
@@ -387,8 +426,49 @@ pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instanc
         stats_map_id: ids.get("lb_stats").copied(),
         connections: 0,
         without_state: 0,
+        words: Some(params),
         trace_maps: ids.get("lb_trace").copied().zip(bss),
     })
+}
+
+/// What [`load_if_absent`] did.
+#[derive(Debug)]
+pub enum IfAbsent {
+    /// Registered now; `held` unregistered instances of ours under the name were still held
+    /// by connections.
+    Loaded {
+        /// The new instance.
+        instance: Instance,
+        /// Unregistered instances of ours under the name, still held.
+        held: usize,
+    },
+    /// Registered already by ledbat with the controller and parameters asked for.
+    Present(Instance),
+}
+
+/// `load --if-absent`: registers `c` as `name` unless ledbat registered it already with the
+/// same controller and parameters (then nothing changes); fails when the name is taken by
+/// anything else ([`presence`] decides). Needs what [`load`] and [`list`] need.
+pub fn load_if_absent(
+    c: &TcpController,
+    name: &str,
+    unprivileged: bool,
+) -> Result<IfAbsent, LoadError> {
+    check_name(name)?;
+    layout()?;
+    // twice at most: another loader may register the name between the look and the load
+    for attempt in 0..2 {
+        let all = list()?;
+        match presence(name, c, unprivileged, &available()?, &all)? {
+            Presence::Present(i) => return Ok(IfAbsent::Present(i.clone())),
+            Presence::Absent { held } => match load(c, name, unprivileged) {
+                Ok(instance) => return Ok(IfAbsent::Loaded { instance, held }),
+                Err(LoadError::NameTaken(_)) if attempt == 0 => continue,
+                Err(e) => return Err(e),
+            },
+        }
+    }
+    Err(LoadError::NameTaken(name.to_string()))
 }
 
 /// Every controller of ours registered now.
@@ -433,6 +513,7 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             })
             .unwrap_or_default();
         let mut desc = None;
+        let mut words = None;
         let mut has_params = false;
         let mut without_state = 0;
         let mut stats = None;
@@ -446,6 +527,7 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
                 has_params = true;
                 if let Ok(Some(v)) = m.lookup(&0u32.to_ne_bytes(), MapFlags::ANY) {
                     desc = read_desc(&v);
+                    words = LbParams::from_bytes(&v);
                 }
             } else if name == "lb_stats" {
                 stats = Some((id, m.keys().count()));
@@ -467,6 +549,8 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             continue;
         }
         let loaded_open = desc.as_ref().is_some_and(|d| d.unprivileged);
+        // words and description come together, or neither (another version's layout)
+        let words = words.filter(|_| desc.is_some());
         found.push(Instance {
             unprivileged: unprivileged_now(&allowed, &kernel_name, registered, loaded_open),
             name: kernel_name,
@@ -476,6 +560,7 @@ pub fn list() -> Result<Vec<Instance>, LoadError> {
             stats_map_id: stats.map(|s| s.0),
             connections: stats.map_or(0, |s| s.1),
             without_state,
+            words,
             trace_maps: ring.zip(bss),
         });
     }
@@ -682,6 +767,7 @@ mod tests {
             stats_map_id: None,
             connections: 0,
             without_state: 0,
+            words: None,
             trace_maps: None,
         }
     }

@@ -38,6 +38,19 @@ const PHASE_RAMP: u32 = 3;
 const PHASE_YIELD: u32 = 5;
 /// `replay::Step::stage` of a push test.
 const STAGE_PUSH: u32 = 2;
+/// Microseconds TCP-LP's relative delays (smoothed, d_min, d_max, its record, the lowest
+/// sample) may differ by. The samples are whole microseconds on both sides, so `d_min`,
+/// `lowest` and the records are exact until a reduction resets the range from `D~`. `D~`
+/// differs: the C adds `alpha (D - D~)` floored to 2^-16 us (48.16 fixed point), the core
+/// computes `(1 - alpha) D~ + alpha D` in `f64`; each step's error (at most 2^-16 us, plus
+/// `|D - D~|` times alpha's 2^-32 rounding when alpha is not dyadic) decays by `1 - alpha`,
+/// so the difference stays below `2^-16 / alpha` us plus that share: 1.2e-4 us at the
+/// default 1/8. A reset's `d_max = 2 D~` doubles it, and its `min_rtt / 2` is floored to
+/// 2^-16 us. 1e-3 us (a nanosecond, the kernel clock's resolution) leaves room for that and
+/// is far below the 1-us resolution of the samples that any arithmetic slip moves it by.
+const LP_DELAY_TOL: f64 = 1e-3;
+/// The largest TCP-LP delay difference seen, us (reported by the path test).
+static LP_WORST: std::sync::Mutex<f64> = std::sync::Mutex::new(0.0);
 /// Bytes (or bytes/s) the competitor detection's windows and pacing rates may differ by:
 /// the C's path rate is the core's floored to whole bytes/s, and its products are floors
 /// where the core truncates an `f64`.
@@ -111,12 +124,41 @@ fn compare_until(
         assert_eq!(core.base, bpf.base, "base delay: {}", ctx());
         assert_eq!(core.slowdowns, bpf.slowdowns, "slowdowns: {}", ctx());
         assert_eq!(core.next_tick, bpf.next_tick, "next timer: {}", ctx());
-        // TCP-LP's phase name is only updated by an ACK in the core
-        if !lp || matches!(ev, Ev::Ack { .. }) {
-            assert_eq!(core.phase, bpf.phase, "phase: {}", ctx());
+        assert_eq!(core.phase, bpf.phase, "phase: {}", ctx());
+        if lp {
+            compare_lp(&core.lp, &bpf.lp, &ctx);
         }
     }
     worst
+}
+
+/// TCP-LP's delay state after one event: the origin exact, the delays within
+/// [`LP_DELAY_TOL`], set on both sides or on neither.
+fn compare_lp(
+    core: &Option<replay::LpState>,
+    bpf: &Option<replay::LpState>,
+    ctx: &dyn Fn() -> String,
+) {
+    let (Some(core), Some(bpf)) = (core, bpf) else {
+        panic!("TCP-LP's delay state missing: {}", ctx());
+    };
+    assert_eq!(core.origin, bpf.origin, "TCP-LP origin: {}", ctx());
+    for ((name, a), (_, b)) in core.delays().into_iter().zip(bpf.delays()) {
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                if let Ok(mut w) = LP_WORST.lock() {
+                    *w = w.max((a - b).abs());
+                }
+                assert!(
+                    (a - b).abs() <= LP_DELAY_TOL,
+                    "TCP-LP {name} differs by {:e} us: {}",
+                    (a - b).abs(),
+                    ctx()
+                )
+            }
+            (a, b) => assert_eq!(a.is_some(), b.is_some(), "TCP-LP {name} set: {}", ctx()),
+        }
+    }
 }
 
 fn controller(name: &str, params: &[&str]) -> TcpController {
@@ -156,6 +198,8 @@ const CONFIGS: &[(&str, &[&str])] = &[
     ("scavenger", &["slowdown_backoff=8"]),
     ("scavenger", &["competitor.enabled=true"]),
     ("tcp-lp", &[]),
+    // alpha not a power of two: its Q32 rounding enters the smoothed delay's difference
+    ("tcp-lp", &["alpha=0.1", "delta=0.2", "signal=rtt"]),
 ];
 
 fn scenarios() -> Vec<(&'static str, Scenario)> {
@@ -206,6 +250,10 @@ fn every_kernel_build_matches_the_core_on_every_path() {
         }
     }
     eprintln!("{total} events compared, largest window difference {worst:.3e} bytes");
+    eprintln!(
+        "largest TCP-LP delay difference {:.3e} us (paths and the random sequences so far)",
+        *LP_WORST.lock().unwrap()
+    );
 }
 
 #[test]

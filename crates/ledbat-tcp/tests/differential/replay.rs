@@ -69,6 +69,34 @@ pub struct Step {
     pub tests: u64,
     pub path_rate: f64,
     pub pacing: Option<u64>,
+    /// TCP-LP's delay state (`None` for the other controllers).
+    pub lp: Option<LpState>,
+}
+
+/// TCP-LP's delays, microseconds relative to the first sample (the replay tool's 48.16
+/// fixed point, or the core's `f64`; `ledbat_core::tcp_lp::LpDelays`), and that first
+/// sample (`origin`, exact on both sides).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LpState {
+    pub origin: Option<i64>,
+    pub smoothed: Option<f64>,
+    pub d_min: Option<f64>,
+    pub d_max: Option<f64>,
+    pub d_max_rsv: Option<f64>,
+    pub lowest: Option<f64>,
+}
+
+impl LpState {
+    /// The five relative delays with their names, in order.
+    pub fn delays(&self) -> [(&'static str, Option<f64>); 5] {
+        [
+            ("smoothed", self.smoothed),
+            ("d_min", self.d_min),
+            ("d_max", self.d_max),
+            ("d_max_rsv", self.d_max_rsv),
+            ("lowest", self.lowest),
+        ]
+    }
 }
 
 /// Runs the replay tool on `events` and returns its state after each one.
@@ -92,7 +120,8 @@ pub fn replay_lines(params: &LbParams, mss: u32, body: &str) -> Vec<String> {
     for w in params.to_words() {
         let _ = write!(input, " {w}");
     }
-    let _ = writeln!(input, "\ninit {mss}");
+    // TCP-LP's state lines carry its delay state too (the other controllers' do not change)
+    let _ = writeln!(input, "\nlpstate\ninit {mss}");
     input.push_str(body);
     let mut child = Command::new(ledbat_tcp::REPLAY_TOOL)
         .stdin(Stdio::piped())
@@ -116,8 +145,18 @@ pub fn replay_lines(params: &LbParams, mss: u32, body: &str) -> Vec<String> {
 /// One state line of the replay tool.
 pub fn parse_step(line: &str) -> Step {
     let f: Vec<&str> = line.split(' ').collect();
-    assert_eq!(f.len(), 12, "replay line `{line}`");
+    assert!(f.len() == 12 || f.len() == 18, "replay line `{line}`");
     let opt = |s: &str| (s != "-").then(|| s.parse::<u64>().expect("number"));
+    let signed = |s: &str| (s != "-").then(|| s.parse::<i64>().expect("number"));
+    let q16 = |s: &str| signed(s).map(|v| v as f64 / 65_536.0);
+    let lp = (f.len() == 18).then(|| LpState {
+        origin: signed(f[12]),
+        smoothed: q16(f[13]),
+        d_min: q16(f[14]),
+        d_max: q16(f[15]),
+        d_max_rsv: q16(f[16]),
+        lowest: q16(f[17]),
+    });
     let q32: u64 = f[0].parse().expect("cwnd");
     Step {
         cwnd: q32 as f64 / 4_294_967_296.0,
@@ -132,6 +171,7 @@ pub fn parse_step(line: &str) -> Step {
         tests: f[9].parse().expect("tests"),
         path_rate: f[10].parse::<u64>().expect("path rate") as f64,
         pacing: opt(f[11]),
+        lp,
     }
 }
 
@@ -139,6 +179,20 @@ pub fn parse_step(line: &str) -> Step {
 pub fn snapshot(c: &AnyController) -> Step {
     let m = c.metrics();
     let mut comp = (0, 0, 0.0);
+    let lp_state = match c {
+        AnyController::TcpLp(x) => {
+            let d = x.delays();
+            Some(LpState {
+                origin: d.origin,
+                smoothed: d.smoothed,
+                d_min: d.d_min,
+                d_max: d.d_max,
+                d_max_rsv: d.d_max_rsv,
+                lowest: d.lowest,
+            })
+        }
+        _ => None,
+    };
     let (cwnd, slowdowns) = match c {
         AnyController::Ledbat(x) => (x.state().cwnd, 0),
         AnyController::LinearMin(x) => (x.state().cwnd, 0),
@@ -189,5 +243,6 @@ pub fn snapshot(c: &AnyController) -> Step {
         tests: comp.1,
         path_rate: comp.2,
         pacing: c.pacing_rate(),
+        lp: lp_state,
     }
 }
