@@ -41,7 +41,10 @@
  *
  * Per-connection state (struct lb_conn, about 2.4 KB with the competitor detection's) lives
  * in socket storage: it does not fit the 104 bytes of icsk_ca_priv. It is created in init
- * and deleted in release (the socket closing, or switching to another controller).
+ * and deleted in release (the socket closing, or switching to another controller). A
+ * connection init could not create it for (counted in lb_no_state) runs Linux's reno on the
+ * tcp_sock's own fields instead (csrc/lbcc_reno.h): cong_avoid grows the window, ssthresh
+ * halves it, undo_cwnd returns max(cwnd, prior_cwnd), the other callbacks do nothing.
  * Parameters are read-only data the loader writes before loading (csrc/lbcc_params.h).
  */
 #include "kernel.h"
@@ -51,6 +54,7 @@
 #include <bpf/bpf_endian.h>
 
 #include "../csrc/lbcc.h"
+#include "../csrc/lbcc_reno.h"
 #include "../csrc/lbcc_signal.h"
 #include "../csrc/lbcc_stats.h"
 #include "../csrc/lbcc_trace.h"
@@ -114,9 +118,9 @@ struct {
 } lb_trace SEC(".maps");
 
 /* Connections the controller could not take on: socket storage allocation failed in init
- * (GFP_ATOMIC for passive opens). Every callback then returns early, so such a connection
- * runs with the kernel's initial window and its reductions, not the controller; `ledbat
- * tcp list` and `stats` show the count. */
+ * (GFP_ATOMIC for passive opens). Such a connection runs as Linux's reno on the tcp_sock's
+ * own fields (csrc/lbcc_reno.h: lb_fallback_* below), not the controller; `ledbat tcp
+ * list` and `stats` show the count. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -388,6 +392,23 @@ static __always_inline void lb_emit(struct sock *sk, struct lb_conn *c, __u32 ki
 	bpf_ringbuf_submit(ev, 0);
 }
 
+/* The reno fallback of a connection without socket storage (csrc/lbcc_reno.h). */
+static __always_inline void lb_fallback_cong_avoid(struct tcp_sock *tp, __u32 acked)
+{
+	struct lb_reno r = {};
+
+	r.cwnd = tp->snd_cwnd;
+	r.cnt = tp->snd_cwnd_cnt;
+	r.ssthresh = tp->snd_ssthresh;
+	r.clamp = tp->snd_cwnd_clamp;
+	r.max_packets_out = tp->max_packets_out;
+	r.cwnd_limited = bpf_core_field_exists(tp->is_cwnd_limited) &&
+			 BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+	lb_reno_cong_avoid(&r, acked);
+	tp->snd_cwnd = r.cwnd;
+	tp->snd_cwnd_cnt = r.cnt;
+}
+
 static __always_inline struct lb_conn *lb_conn(struct sock *sk)
 {
 	return bpf_sk_storage_get(&lb_conns, sk, 0, 0);
@@ -529,6 +550,8 @@ void BPF_PROG(ledbat_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 
 	if (c)
 		lb_write_cwnd(tp, c, lb_now(tp));
+	else
+		lb_fallback_cong_avoid(tp, acked);
 }
 
 SEC("struct_ops/ledbat_ssthresh")
@@ -540,7 +563,7 @@ __u32 BPF_PROG(ledbat_ssthresh, struct sock *sk)
 	__u32 pkts;
 
 	if (!c)
-		return tp->snd_cwnd > 4 ? tp->snd_cwnd / 2 : 2;
+		return lb_reno_ssthresh(tp->snd_cwnd);
 	lb_undo_save(&c->cc, &c->undo);
 	c->losses++;
 	sent_at = lb_sat_sub(now, (__u64)tp->srtt_us / 8 * LB_NS_PER_US);
@@ -645,7 +668,7 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 	__u64 now = lb_now(tp);
 
 	if (!c)
-		return tp->snd_cwnd;
+		return lb_reno_undo(tp->snd_cwnd, tp->prior_cwnd);
 	c->undos++;
 	lb_undo(&c->cc, &lb_params, &c->undo);
 	lb_emit(sk, c, LB_EV_UNDO, 0, now, 0, 0, 0, 0, 0, 0);

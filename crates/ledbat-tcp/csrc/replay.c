@@ -20,6 +20,14 @@
  *                               the reset it asks for, then an ACK of one MSS with ten in
  *                               flight, sent one RTT (else 1 ms) before NOW
  *
+ *
+ * Commands that need no params (each prints one line of its own, no state):
+ *   reno_ca CWND CNT SSTHRESH CLAMP MAX_PACKETS_OUT CWND_LIMITED ACKED
+ *                               the glue's reno fallback without socket storage
+ *                               (lbcc_reno.h): prints "CWND CNT" after the ACK
+ *   reno_ssthresh CWND          prints reno's ssthresh
+ *   reno_undo CWND PRIOR_CWND   prints reno's undo window
+ *
  * An ACK's `delivered` (the competitor detection's rate samples) is the sum of the bytes the
  * ACKs so far acknowledged, as the core's DeliveryRate counts them; no ACK is app-limited.
  *
@@ -34,6 +42,7 @@
 
 #include "lbcc.h"
 #include "lbcc_signal.h"
+#include "lbcc_reno.h"
 /* not used here: included so that every build checks their layout asserts, which pin the
  * offsets ledbat_tcp::stats and ::trace decode */
 #include "lbcc_stats.h"
@@ -128,6 +137,30 @@ int main(void)
 				printf("%u %d %u\n", sample, rescaled, o.state);
 			else
 				printf("- %d %u\n", rescaled, o.state);
+			continue;
+		}
+		/* the reno fallback (lbcc_reno.h), on plain tcp_sock values */
+		if (strcmp(argv[0], "reno_ca") == 0 && argc == 8) {
+			struct lb_reno r;
+
+			memset(&r, 0, sizeof(r));
+			r.cwnd = (__u32)strtoul(argv[1], NULL, 10);
+			r.cnt = (__u32)strtoul(argv[2], NULL, 10);
+			r.ssthresh = (__u32)strtoul(argv[3], NULL, 10);
+			r.clamp = (__u32)strtoul(argv[4], NULL, 10);
+			r.max_packets_out = (__u32)strtoul(argv[5], NULL, 10);
+			r.cwnd_limited = (__u8)atoi(argv[6]);
+			lb_reno_cong_avoid(&r, (__u32)strtoul(argv[7], NULL, 10));
+			printf("%u %u\n", r.cwnd, r.cnt);
+			continue;
+		}
+		if (strcmp(argv[0], "reno_ssthresh") == 0 && argc == 2) {
+			printf("%u\n", lb_reno_ssthresh((__u32)strtoul(argv[1], NULL, 10)));
+			continue;
+		}
+		if (strcmp(argv[0], "reno_undo") == 0 && argc == 3) {
+			printf("%u\n", lb_reno_undo((__u32)strtoul(argv[1], NULL, 10),
+						    (__u32)strtoul(argv[2], NULL, 10)));
 			continue;
 		}
 		if (!have_params) {

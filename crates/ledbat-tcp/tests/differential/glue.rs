@@ -1,0 +1,116 @@
+//! The glue's decisions that csrc/ states on plain tcp_sock values, through the replay tool,
+//! against values computed by hand: the reno fallback of a connection without socket
+//! storage (csrc/lbcc_reno.h, Linux's tcp_reno_cong_avoid, tcp_reno_ssthresh and
+//! tcp_reno_undo_cwnd).
+//!
+//! What this does not run: the BPF glue's reading of the tcp_sock into these values and its
+//! writes back (bpf/ledbat.bpf.c), which only a kernel executes.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// The replay tool's output lines for `input` (commands that need no params).
+fn tool(input: &str) -> Vec<String> {
+    let mut child = Command::new(ledbat_tcp::REPLAY_TOOL)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the replay tool runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("replay output");
+    assert!(
+        out.status.success(),
+        "replay failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Linux's TCP_INFINITE_SSTHRESH, what snd_ssthresh holds before the first reduction.
+const INF: u32 = 0x7fff_ffff;
+
+/// reno's (cwnd, snd_cwnd_cnt) after one ACK of `acked` packets.
+#[allow(clippy::too_many_arguments)]
+fn reno_ca(
+    cwnd: u32,
+    cnt: u32,
+    ssthresh: u32,
+    clamp: u32,
+    max_out: u32,
+    limited: bool,
+    acked: u32,
+) -> (u32, u32) {
+    let out = tool(&format!(
+        "reno_ca {cwnd} {cnt} {ssthresh} {clamp} {max_out} {} {acked}\n",
+        u8::from(limited)
+    ));
+    let f: Vec<u32> = out[0]
+        .split(' ')
+        .map(|v| v.parse().expect("number"))
+        .collect();
+    (f[0], f[1])
+}
+
+#[test]
+fn the_fallback_slow_starts_by_the_packets_acknowledged() {
+    // cwnd 10 below ssthresh, limited by the window: +2 for 2 packets
+    assert_eq!(reno_ca(10, 0, INF, 10_000, 10, true, 2), (12, 0));
+    // not flagged limited, but in slow start with cwnd < 2 max_packets_out (10 < 12)
+    assert_eq!(reno_ca(10, 0, INF, 10_000, 6, false, 4), (14, 0));
+}
+
+#[test]
+fn the_fallback_slow_start_stops_at_ssthresh_and_the_rest_counts_towards_avoidance() {
+    // 3 acked at cwnd 10, ssthresh 11: 1 to reach 11, 2 into snd_cwnd_cnt (w = 11)
+    assert_eq!(reno_ca(10, 0, 11, 10_000, 10, true, 3), (11, 2));
+}
+
+#[test]
+fn the_fallback_adds_one_packet_per_window_in_avoidance() {
+    // cwnd 20 above ssthresh 10: the 20th packet counted makes 21
+    assert_eq!(reno_ca(20, 19, 10, 10_000, 20, true, 1), (21, 0));
+    assert_eq!(reno_ca(20, 5, 10, 10_000, 20, true, 1), (20, 6));
+    // a count left at or above the window (after a reduction) first gives its packet
+    assert_eq!(reno_ca(20, 25, 10, 10_000, 20, true, 1), (21, 1));
+    // a stretch ACK of 25 at cwnd 10: two packets, 5 left over
+    assert_eq!(reno_ca(10, 0, 5, 10_000, 10, true, 25), (12, 5));
+    // window by window from 4 (= ssthresh): 4 ACKs give 5, 5 more give 6, 6 more give 7
+    let (mut cwnd, mut cnt) = (4, 0);
+    for _ in 0..15 {
+        (cwnd, cnt) = reno_ca(cwnd, cnt, 4, 10_000, cwnd, true, 1);
+    }
+    assert_eq!((cwnd, cnt), (7, 0));
+}
+
+#[test]
+fn the_fallback_does_not_grow_a_window_it_does_not_use() {
+    // avoidance, not limited by the window: nothing changes
+    assert_eq!(reno_ca(20, 3, 10, 10_000, 100, false, 5), (20, 3));
+    // slow start at cwnd = 2 max_packets_out (10 = 2 x 5), not flagged: nothing
+    assert_eq!(reno_ca(10, 0, INF, 10_000, 5, false, 4), (10, 0));
+}
+
+#[test]
+fn the_fallback_window_stays_within_the_clamp() {
+    assert_eq!(reno_ca(10, 0, INF, 11, 10, true, 4), (11, 0));
+    assert_eq!(reno_ca(11, 10, 5, 11, 11, true, 1), (11, 0));
+}
+
+#[test]
+fn the_fallback_halves_on_a_loss_and_undoes_to_the_larger_window() {
+    let out = tool(
+        "reno_ssthresh 1\nreno_ssthresh 5\nreno_ssthresh 6\nreno_ssthresh 21\n\
+         reno_ssthresh 100\nreno_undo 10 20\nreno_undo 30 20\n",
+    );
+    assert_eq!(out, ["2", "2", "3", "10", "50", "20", "30"]);
+}
