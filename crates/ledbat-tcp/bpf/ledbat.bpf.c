@@ -54,6 +54,7 @@
 #include <bpf/bpf_endian.h>
 
 #include "../csrc/lbcc.h"
+#include "../csrc/lbcc_glue.h"
 #include "../csrc/lbcc_reno.h"
 #include "../csrc/lbcc_signal.h"
 #include "../csrc/lbcc_stats.h"
@@ -96,6 +97,8 @@ struct lb_conn {
 	__u64 cap_written;       /* the SO_MAX_PACING_RATE written while pacing (0: none) */
 	__u32 pacing_status;
 	__u32 pacing_on;
+	__u32 kphase;            /* lb_phase when snd_ssthresh was last decided (lb_write_ssthresh) */
+	__u32 _pad1;
 };
 
 struct {
@@ -194,30 +197,37 @@ static __always_inline __u32 lb_mss(struct lb_conn *c)
 	return c->cc.mss ? (__u32)c->cc.mss : 1;
 }
 
-/* The window in packets for snd_cwnd: floor(window / MSS), 1 to snd_cwnd_clamp. */
+/* The window in packets for snd_cwnd (csrc/lbcc_glue.h). */
 static __always_inline __u32 lb_cwnd_pkts(struct tcp_sock *tp, struct lb_conn *c)
 {
-	__u64 pkts = lb_window(&c->cc, &lb_params) / lb_mss(c);
-	__u32 clamp = tp->snd_cwnd_clamp;
-
-	if (pkts < 1)
-		pkts = 1;
-	if (clamp && pkts > clamp)
-		pkts = clamp;
-	return (__u32)pkts;
+	return lb_glue_cwnd_pkts(&c->cc, &lb_params, tp->snd_cwnd_clamp);
 }
 
 /* What snd_cwnd should be: the window in packets, or one while LEDBAT++ is paused. */
 static __always_inline __u32 lb_cwnd_target(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
 {
-	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(&c->cc, now))
-		return 1;
-	return lb_cwnd_pkts(tp, c);
+	return lb_glue_cwnd_target(&c->cc, &lb_params, now, tp->snd_cwnd_clamp);
 }
 
 static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
 {
 	tp->snd_cwnd = lb_cwnd_target(tp, c, now);
+}
+
+/* snd_ssthresh when the controller's phase changed (csrc/lbcc_glue.h, lb_glue_ssthresh),
+ * after snd_cwnd was written; not in CWR, Recovery or Loss, where it is the kernel's
+ * target (the phase change is then written once the kernel is back in Open or Disorder). */
+static __always_inline void lb_write_ssthresh(struct tcp_sock *tp, struct lb_conn *c)
+{
+	__u32 phase, v;
+
+	if (c->ca_state >= TCP_CA_CWR)
+		return;
+	phase = lb_phase(&c->cc, &lb_params);
+	v = lb_glue_ssthresh(&c->cc, &lb_params, c->kphase, phase, tp->snd_cwnd);
+	if (v)
+		tp->snd_ssthresh = v;
+	c->kphase = phase;
 }
 
 /*
@@ -445,6 +455,9 @@ void BPF_PROG(ledbat_init, struct sock *sk)
 	c->last_una = tp->snd_una;
 	lb_emit(sk, c, LB_EV_INIT, 0, lb_now(tp), tp->mss_cache, 0, 0, 0, 0, 0);
 	tp->snd_cwnd = lb_cwnd_pkts(tp, c);
+	/* the kernel starts in slow start (TCP_INFINITE_SSTHRESH): phase 0 before init */
+	c->kphase = LB_PHASE_SLOW_START;
+	lb_write_ssthresh(tp, c);
 	lb_publish(sk, tp, c, lb_now(tp), 1);
 }
 
@@ -535,6 +548,7 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 		a.flight_before, a.newest_sent_ns, a.rtt_ns, a.delay_us, a.packets_acked);
 	if (c->ca_state != TCP_CA_CWR && c->ca_state != TCP_CA_Recovery)
 		lb_write_cwnd(tp, c, now);
+	lb_write_ssthresh(tp, c);
 	lb_pace(sk, c);
 	lb_publish(sk, tp, c, now, 0);
 }
@@ -548,9 +562,10 @@ void BPF_PROG(ledbat_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct lb_conn *c = lb_conn(sk);
 
-	if (c)
+	if (c) {
 		lb_write_cwnd(tp, c, lb_now(tp));
-	else
+		lb_write_ssthresh(tp, c);
+	} else
 		lb_fallback_cong_avoid(tp, acked);
 }
 
@@ -640,6 +655,7 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		break;
 	case CA_EVENT_TX_START:
 		lb_on_sent(&c->cc, &lb_params, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c));
+		lb_write_ssthresh(tp, c);
 		lb_pace(sk, c);
 		lb_emit(sk, c, LB_EV_SENT, 0, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c), 0, 0,
 			0, 0, 0);

@@ -20,6 +20,10 @@
  *                               the reset it asks for, then an ACK of one MSS with ten in
  *                               flight, sent one RTT (else 1 ms) before NOW
  *
+ *   kss NOW CLAMP               the glue's snd_ssthresh decision (lbcc_glue.h) on the
+ *                               state now, with the phase the last `kss` saw (0 after
+ *                               init, as the kernel starts in slow start): prints
+ *                               "kss PHASE SND_CWND SSTHRESH|-" (- nothing written)
  *
  * Commands that need no params (each prints one line of its own, no state):
  *   reno_ca CWND CNT SSTHRESH CLAMP MAX_PACKETS_OUT CWND_LIMITED ACKED
@@ -43,6 +47,7 @@
 #include "lbcc.h"
 #include "lbcc_signal.h"
 #include "lbcc_reno.h"
+#include "lbcc_glue.h"
 /* not used here: included so that every build checks their layout asserts, which pin the
  * offsets ledbat_tcp::stats and ::trace decode */
 #include "lbcc_stats.h"
@@ -95,6 +100,7 @@ int main(void)
 	static struct lb_sig sig;
 	static struct lb_undo undo;
 	static __u64 delivered;
+	static __u32 kphase;
 	int have_params = 0;
 
 	while (fgets(line, sizeof(line), stdin)) {
@@ -167,11 +173,27 @@ int main(void)
 			fprintf(stderr, "replay: %s before params\n", argv[0]);
 			return 2;
 		}
+		/* the glue's snd_ssthresh decision (lbcc_glue.h) */
+		if (strcmp(argv[0], "kss") == 0 && argc == 3) {
+			__u64 now = strtoull(argv[1], NULL, 10);
+			__u32 phase = lb_phase(&c, &p);
+			__u32 cwnd = lb_glue_cwnd_target(&c, &p, now,
+							 (__u32)strtoul(argv[2], NULL, 10));
+			__u32 v = lb_glue_ssthresh(&c, &p, kphase, phase, cwnd);
+
+			kphase = phase;
+			if (v)
+				printf("kss %u %u %u\n", phase, cwnd, v);
+			else
+				printf("kss %u %u -\n", phase, cwnd);
+			continue;
+		}
 		if (strcmp(argv[0], "init") == 0 && argc == 2) {
 			memset(&c, 0, sizeof(c));
 			memset(&sig, 0, sizeof(sig));
 			memset(&undo, 0, sizeof(undo));
 			delivered = 0;
+			kphase = LB_PHASE_SLOW_START;
 			lb_init(&c, &p, strtoull(argv[1], NULL, 10));
 		} else if (strcmp(argv[0], "ack") == 0 && argc == 8) {
 			struct lb_ack a;

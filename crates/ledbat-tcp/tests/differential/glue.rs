@@ -1,11 +1,15 @@
 //! The glue's decisions that csrc/ states on plain tcp_sock values, through the replay tool,
 //! against values computed by hand: the reno fallback of a connection without socket
 //! storage (csrc/lbcc_reno.h, Linux's tcp_reno_cong_avoid, tcp_reno_ssthresh and
-//! tcp_reno_undo_cwnd).
+//! tcp_reno_undo_cwnd), and the snd_ssthresh written when the controller's phase changes
+//! (csrc/lbcc_glue.h, `lb_glue_ssthresh`; expectations from the windows the same run
+//! printed, as tests/differential/undo.rs does).
 //!
 //! What this does not run: the BPF glue's reading of the tcp_sock into these values and its
 //! writes back (bpf/ledbat.bpf.c), which only a kernel executes.
 
+use crate::replay::{parse_step, replay_lines, Step};
+use crate::MS;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -113,4 +117,128 @@ fn the_fallback_halves_on_a_loss_and_undoes_to_the_larger_window() {
          reno_ssthresh 100\nreno_undo 10 20\nreno_undo 30 20\n",
     );
     assert_eq!(out, ["2", "2", "3", "10", "50", "20", "30"]);
+}
+
+/// One `kss` line: the phase, the snd_cwnd the glue would write, the snd_ssthresh written.
+#[derive(Debug, PartialEq)]
+struct Kss {
+    phase: u32,
+    cwnd: u32,
+    ssthresh: Option<u32>,
+}
+
+fn parse_kss(line: &str) -> Kss {
+    let f: Vec<&str> = line.split(' ').collect();
+    assert_eq!((f.len(), f[0]), (4, "kss"), "kss line `{line}`");
+    Kss {
+        phase: f[1].parse().expect("phase"),
+        cwnd: f[2].parse().expect("cwnd"),
+        ssthresh: (f[3] != "-").then(|| f[3].parse().expect("ssthresh")),
+    }
+}
+
+const MSS: u64 = 1448;
+
+/// `n` ACKs of one MSS every 10 ms from 100 ms, ten packets in flight, at the RTT (ms)
+/// `rtt(k)` for the k-th, each followed by `kss`; the state after each ACK with its `kss`.
+fn acks_with_kss(name: &str, n: u64, rtt: impl Fn(u64) -> u64) -> (Kss, Vec<(Step, Kss)>) {
+    let c = crate::controller(name, &[]);
+    let mut body = String::from("kss 0 0\n");
+    for k in 0..n {
+        let now = (100 + 10 * k) * MS;
+        let r = rtt(k) * MS;
+        body += &format!(
+            "ack {now} {MSS} 1 {} {} {r} -\nkss {now} 0\n",
+            10 * MSS,
+            now - r
+        );
+    }
+    let lines = replay_lines(&c.params().expect("kernel params"), MSS as u32, &body);
+    let first = parse_kss(&lines[1]);
+    let pairs = lines[2..]
+        .chunks(2)
+        .map(|p| (parse_step(&p[0]), parse_kss(&p[1])))
+        .collect();
+    (first, pairs)
+}
+
+/// Packets in a window of `bytes`.
+fn pkts(bytes: u64) -> u32 {
+    (bytes / MSS) as u32
+}
+
+#[test]
+fn ssthresh_is_written_when_ledbat_pp_leaves_slow_start_and_around_its_slowdowns() {
+    // slow start at 20 ms; 200 ms of RTT at ACKs 30-35 end it; then no queue: the first
+    // slowdown (2 RTTs after), its hold and ramp back to the window before it
+    let (first, st) = acks_with_kss("ledbat++", 400, |k| {
+        if (30..36).contains(&k) {
+            200
+        } else {
+            20
+        }
+    });
+    assert_eq!(
+        (first.phase, first.ssthresh),
+        (0, None),
+        "starts in slow start"
+    );
+    // written exactly where the phase changes (never into slow start)
+    let mut prev = 0;
+    for (i, (_, k)) in st.iter().enumerate() {
+        let changed = k.phase != prev && k.phase != 0;
+        assert_eq!(
+            k.ssthresh.is_some(),
+            changed,
+            "ACK {i}: {k:?} after phase {prev}"
+        );
+        prev = k.phase;
+    }
+    // leaving slow start: snd_ssthresh = snd_cwnd = floor(window / MSS)
+    let exit = st
+        .iter()
+        .position(|(_, k)| k.phase == 1)
+        .expect("slow start ends");
+    let (s, k) = &st[exit];
+    assert_eq!(k.ssthresh, Some(pkts(s.window)));
+    assert_eq!(k.cwnd, pkts(s.window));
+    // the slowdown: the ramp's goal, the window before it, in hold and ramp alike
+    let hold = st
+        .iter()
+        .position(|(_, k)| k.phase == 2)
+        .expect("a slowdown");
+    let before = pkts(st[hold - 1].0.window);
+    assert!(before > 2, "a goal above the hold window: {before}");
+    assert_eq!(st[hold].1.ssthresh, Some(before), "hold");
+    assert_eq!(st[hold].1.cwnd, 2, "the hold window");
+    let ramp = hold
+        + st[hold..]
+            .iter()
+            .position(|(_, k)| k.phase == 3)
+            .expect("ramp");
+    assert_eq!(st[ramp].1.ssthresh, Some(before), "ramp");
+    // the ramp ends at its goal, back in avoidance: snd_cwnd again
+    let end = ramp
+        + st[ramp..]
+            .iter()
+            .position(|(_, k)| k.phase == 1)
+            .expect("ramp ends");
+    assert_eq!(st[end].1.ssthresh, Some(pkts(st[end].0.window)));
+    assert_eq!(st[end].1.ssthresh, Some(before));
+}
+
+#[test]
+fn ssthresh_is_written_at_init_for_a_controller_without_slow_start() {
+    // RFC 6817 with slow start off (the default) starts in avoidance at 2 packets: the
+    // kernel's TCP_INFINITE_SSTHRESH would say slow start
+    let (first, st) = acks_with_kss("ledbat", 5, |_| 20);
+    assert_eq!(
+        first,
+        Kss {
+            phase: 1,
+            cwnd: 2,
+            ssthresh: Some(2)
+        }
+    );
+    assert!(st.iter().all(|(_, k)| k.ssthresh.is_none()), "{st:?}");
 }
