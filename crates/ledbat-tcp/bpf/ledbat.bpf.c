@@ -154,42 +154,22 @@ static __always_inline __u32 lb_in_flight_pkts(struct tcp_sock *tp)
 	return (out > left ? out - left : 0) + tp->retrans_out;
 }
 
-/* The span over which the flightsize is the most outstanding: one smoothed RTT, at least
- * this (scheduling noise of a busy host; see lb_flightsize). */
-#define LB_FLIGHT_SPAN_MIN_NS (10ULL * LB_NS_PER_MS)
-
-/*
- * RFC 6817's flightsize for an ACK of `delivered` packets: what was outstanding before it,
- * at least the window when the kernel saw the sender limited by it in this round
- * (tcp_sock.is_cwnd_limited), else at least the round's most (max_packets_out, RFC 7661's
- * measure of the window in use); and the most of these over the last smoothed RTT, but
- * at least 10 ms. At a round trip of microseconds (loopback, a LAN) rounds last less than
- * the application takes to be woken up, the flight an ACK finds is whatever the application
- * last wrote, and the kernel sizes the send buffer from the window: capping the window at
- * that flight made the two shrink each other, to 2-7 packets and a thirtieth of cubic's
- * rate on a veth pair. Where the round trip exceeds 10 ms this is the round's flight, as
- * the RFC has it; an application that stops writing still takes the window down with it
- * within 10 ms.
- */
+/* RFC 6817's flightsize for an ACK of `delivered` packets, in packets: decided by
+ * csrc/lbcc_glue.h (lb_glue_flightsize, which says why it departs from the RFC) on the
+ * tcp_sock's values. */
 static __always_inline __u32 lb_flightsize(struct tcp_sock *tp, struct lb_conn *c,
 					   __u32 delivered, __u64 now)
 {
-	__u32 f = lb_in_flight_pkts(tp) + delivered;
-	__u32 used = tp->max_packets_out;
-	__u64 span = (__u64)tp->srtt_us / 8 * LB_NS_PER_US;
+	struct lb_flight_in in = {};
 
-	if (bpf_core_field_exists(tp->is_cwnd_limited) &&
-	    BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited) && tp->snd_cwnd > used)
-		used = tp->snd_cwnd;
-	if (used > f)
-		f = used;
-	if (span < LB_FLIGHT_SPAN_MIN_NS)
-		span = LB_FLIGHT_SPAN_MIN_NS;
-	if (f >= c->flight_peak || lb_since(now, c->flight_peak_ns) > span) {
-		c->flight_peak = f;
-		c->flight_peak_ns = now;
-	}
-	return c->flight_peak;
+	in.in_flight = lb_in_flight_pkts(tp);
+	in.delivered = delivered;
+	in.max_packets_out = tp->max_packets_out;
+	in.snd_cwnd = tp->snd_cwnd;
+	in.srtt_us8 = tp->srtt_us;
+	in.cwnd_limited = bpf_core_field_exists(tp->is_cwnd_limited) &&
+			  BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+	return lb_glue_flightsize(&c->flight_peak, &c->flight_peak_ns, &in, now);
 }
 
 static __always_inline __u32 lb_mss(struct lb_conn *c)

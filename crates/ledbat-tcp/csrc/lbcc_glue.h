@@ -25,6 +25,20 @@
  * A connection starts in the kernel's view of slow start (the glue passes phase 0 as the
  * one before init), so the RFC family, which starts in avoidance unless slow_start is on,
  * writes snd_ssthresh = snd_cwnd at init.
+ *
+ * The flightsize of an ACK (lb_glue_flightsize; RFC 6817's cap on the window is
+ * allowed_increase x flightsize, departed from on purpose): what was outstanding before it
+ * (in flight now plus the packets it delivered), at least the window when the kernel saw
+ * the sender limited by it in this round (tcp_sock.is_cwnd_limited), else at least the
+ * round's most (max_packets_out, RFC 7661's measure of the window in use); and the most of
+ * these over the last smoothed RTT, but at least 10 ms: a larger or equal flight is held
+ * from its ACK, a smaller one replaces it only once the held one is older than that span.
+ * At a round trip of microseconds (loopback, a LAN) rounds last less than the application
+ * takes to be woken up, the flight an ACK finds is whatever the application last wrote,
+ * and the kernel sizes the send buffer from the window: capping the window at that flight
+ * made the two shrink each other, to 2-7 packets and a thirtieth of cubic's rate on a veth
+ * pair. Where the round trip exceeds 10 ms this is the round's flight, as the RFC has it;
+ * an application that stops writing still takes the window down with it within 10 ms.
  */
 #ifndef LBCC_GLUE_H
 #define LBCC_GLUE_H
@@ -77,6 +91,41 @@ LB_INLINE __u32 lb_glue_cwnd_target(const struct lb_cc *c, lb_params_t *p, __u64
 	if (p->algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(c, now))
 		return 1;
 	return lb_glue_cwnd_pkts(c, p, clamp);
+}
+
+/* The shortest span a flight is held for (scheduling noise of a busy host). */
+#define LB_FLIGHT_SPAN_MIN_NS (10ULL * LB_NS_PER_MS)
+
+/* The tcp_sock values the flightsize is made of. */
+struct lb_flight_in {
+	__u32 in_flight;       /* packets_out - (sacked_out + lost_out) + retrans_out */
+	__u32 delivered;       /* packets this ACK delivered */
+	__u32 max_packets_out; /* the most outstanding in the last round */
+	__u32 snd_cwnd;
+	__u32 srtt_us8;        /* tcp_sock.srtt_us: microseconds << 3 */
+	__u8 cwnd_limited;     /* tcp_sock.is_cwnd_limited */
+};
+
+/* The flightsize in packets at `now`; `peak`/`peak_ns` hold the flight and its time
+ * between ACKs (zero before the first). */
+LB_INLINE __u32 lb_glue_flightsize(__u32 *peak, __u64 *peak_ns, const struct lb_flight_in *in,
+				   __u64 now)
+{
+	__u32 f = in->in_flight + in->delivered;
+	__u32 used = in->max_packets_out;
+	__u64 span = (__u64)in->srtt_us8 / 8 * LB_NS_PER_US;
+
+	if (in->cwnd_limited && in->snd_cwnd > used)
+		used = in->snd_cwnd;
+	if (used > f)
+		f = used;
+	if (span < LB_FLIGHT_SPAN_MIN_NS)
+		span = LB_FLIGHT_SPAN_MIN_NS;
+	if (f >= *peak || lb_since(now, *peak_ns) > span) {
+		*peak = f;
+		*peak_ns = now;
+	}
+	return *peak;
 }
 
 #endif

@@ -31,6 +31,9 @@
  *                               (lbcc_reno.h): prints "CWND CNT" after the ACK
  *   reno_ssthresh CWND          prints reno's ssthresh
  *   reno_undo CWND PRIOR_CWND   prints reno's undo window
+ *   flight NOW IN_FLIGHT DELIVERED MAX_PACKETS_OUT CWND_LIMITED SND_CWND SRTT_US8
+ *                               the glue's flightsize (lbcc_glue.h), its held maximum
+ *                               kept from one `flight` to the next: prints "FLIGHT PEAK_NS"
  *
  * An ACK's `delivered` (the competitor detection's rate samples) is the sum of the bytes the
  * ACKs so far acknowledged, as the core's DeliveryRate counts them; no ACK is app-limited.
@@ -101,6 +104,8 @@ int main(void)
 	static struct lb_undo undo;
 	static __u64 delivered;
 	static __u32 kphase;
+	static __u32 flight_peak;
+	static __u64 flight_peak_ns;
 	int have_params = 0;
 
 	while (fgets(line, sizeof(line), stdin)) {
@@ -167,6 +172,23 @@ int main(void)
 		if (strcmp(argv[0], "reno_undo") == 0 && argc == 3) {
 			printf("%u\n", lb_reno_undo((__u32)strtoul(argv[1], NULL, 10),
 						    (__u32)strtoul(argv[2], NULL, 10)));
+			continue;
+		}
+		/* the glue's flightsize (lbcc_glue.h), on plain tcp_sock values */
+		if (strcmp(argv[0], "flight") == 0 && argc == 8) {
+			struct lb_flight_in in;
+			__u32 f;
+
+			memset(&in, 0, sizeof(in));
+			in.in_flight = (__u32)strtoul(argv[2], NULL, 10);
+			in.delivered = (__u32)strtoul(argv[3], NULL, 10);
+			in.max_packets_out = (__u32)strtoul(argv[4], NULL, 10);
+			in.cwnd_limited = (__u8)atoi(argv[5]);
+			in.snd_cwnd = (__u32)strtoul(argv[6], NULL, 10);
+			in.srtt_us8 = (__u32)strtoul(argv[7], NULL, 10);
+			f = lb_glue_flightsize(&flight_peak, &flight_peak_ns, &in,
+					       strtoull(argv[1], NULL, 10));
+			printf("%u %llu\n", f, (unsigned long long)flight_peak_ns);
 			continue;
 		}
 		if (!have_params) {

@@ -242,3 +242,84 @@ fn ssthresh_is_written_at_init_for_a_controller_without_slow_start() {
     );
     assert!(st.iter().all(|(_, k)| k.ssthresh.is_none()), "{st:?}");
 }
+
+/// One ACK's tcp_sock values for `flight`: (now ns, in flight, delivered, max_packets_out,
+/// is_cwnd_limited, snd_cwnd, srtt_us << 3).
+type FlightIn = (u64, u32, u32, u32, bool, u32, u32);
+
+/// The flightsize and the held maximum's time after each ACK of one connection.
+fn flights(acks: &[FlightIn]) -> Vec<(u32, u64)> {
+    let input: String = acks
+        .iter()
+        .map(|&(now, inf, del, mpo, lim, cwnd, srtt)| {
+            format!(
+                "flight {now} {inf} {del} {mpo} {} {cwnd} {srtt}\n",
+                u8::from(lim)
+            )
+        })
+        .collect();
+    tool(&input)
+        .iter()
+        .map(|l| {
+            let (f, t) = l.split_once(' ').expect("two fields");
+            (f.parse().expect("flight"), t.parse().expect("time"))
+        })
+        .collect()
+}
+
+/// A smoothed RTT of 1 ms, as tcp_sock.srtt_us holds it (below the 10 ms floor).
+const SRTT_1MS: u32 = 1000 << 3;
+
+#[test]
+fn the_flightsize_is_the_flight_before_the_ack_or_the_window_in_use() {
+    // each on a fresh connection: 8 in flight + 2 delivered; max_packets_out 12 above the
+    // 3 + 1; limited by a window of 20 above max_packets_out; limited, but the window (10)
+    // below max_packets_out (12)
+    let cases: [(FlightIn, u32); 4] = [
+        ((MS, 8, 2, 5, false, 20, SRTT_1MS), 10),
+        ((MS, 3, 1, 12, false, 20, SRTT_1MS), 12),
+        ((MS, 3, 1, 12, true, 20, SRTT_1MS), 20),
+        ((MS, 3, 1, 12, true, 10, SRTT_1MS), 12),
+    ];
+    for (acks, want) in cases {
+        assert_eq!(flights(&[acks]), [(want, MS)], "{acks:?}");
+    }
+}
+
+#[test]
+fn the_flightsize_holds_its_maximum_for_at_least_10_ms() {
+    // srtt 1 ms: the 20 is held through 10 ms after its ACK, then a flight of 4 replaces it
+    let f = flights(&[
+        (MS, 18, 2, 0, false, 30, SRTT_1MS),
+        (6 * MS, 3, 1, 0, false, 30, SRTT_1MS),
+        (11 * MS, 3, 1, 0, false, 30, SRTT_1MS),
+        (11 * MS + 1, 3, 1, 0, false, 30, SRTT_1MS),
+    ]);
+    assert_eq!(f, [(20, MS), (20, MS), (20, MS), (4, 11 * MS + 1)]);
+}
+
+#[test]
+fn the_flightsize_holds_its_maximum_for_a_smoothed_rtt_above_10_ms() {
+    // srtt 50 ms (400,000 = 50,000 us << 3): held 50 ms, not 10
+    let srtt = 50_000 << 3;
+    let f = flights(&[
+        (0, 28, 2, 0, false, 40, srtt),
+        (40 * MS, 4, 1, 0, false, 40, srtt),
+        (50 * MS, 4, 1, 0, false, 40, srtt),
+        (50 * MS + 1, 4, 1, 0, false, 40, srtt),
+    ]);
+    assert_eq!(f, [(30, 0), (30, 0), (30, 0), (5, 50 * MS + 1)]);
+}
+
+#[test]
+fn an_equal_flight_renews_the_hold() {
+    // 10 at 0 and again at 8 ms: the hold runs from 8 ms, so 2 at 15 ms is not yet taken
+    // (7 ms), at 18 ms + 1 ns it is
+    let f = flights(&[
+        (0, 9, 1, 0, false, 40, SRTT_1MS),
+        (8 * MS, 9, 1, 0, false, 40, SRTT_1MS),
+        (15 * MS, 1, 1, 0, false, 40, SRTT_1MS),
+        (18 * MS + 1, 1, 1, 0, false, 40, SRTT_1MS),
+    ]);
+    assert_eq!(f, [(10, 0), (10, 8 * MS), (10, 8 * MS), (2, 18 * MS + 1)]);
+}
