@@ -11,7 +11,8 @@
  *                RTT when timestamps are on, 1 ms granularity; else none), the
  *                delay sample of the configured signal, the flight before the ACK
  *                -> lb_on_ack; the window is written to snd_cwnd unless the kernel is
- *                reducing it itself (CWR, Recovery: PRR towards our ssthresh)
+ *                reducing it itself (CWR, Recovery: PRR towards our ssthresh); when
+ *                the controller's phase changed, snd_ssthresh too (lb_write_ssthresh)
  *   cong_avoid   writes the window again (the kernel calls it when it may raise cwnd)
  *   ssthresh     a congestion event (entering Recovery, an RTO, or CWR: an ECN echo or
  *                local congestion) -> lb_on_loss; returns the reduced window, which PRR
@@ -122,8 +123,8 @@ struct {
 
 /* Connections the controller could not take on: socket storage allocation failed in init
  * (GFP_ATOMIC for passive opens). Such a connection runs as Linux's reno on the tcp_sock's
- * own fields (csrc/lbcc_reno.h: lb_fallback_* below), not the controller; `ledbat tcp
- * list` and `stats` show the count. */
+ * own fields (csrc/lbcc_reno.h, called where a callback finds no state), not the
+ * controller; `ledbat tcp list` and `stats` show the count. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -545,8 +546,9 @@ void BPF_PROG(ledbat_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	if (c) {
 		lb_write_cwnd(tp, c, lb_now(tp));
 		lb_write_ssthresh(tp, c);
-	} else
+	} else {
 		lb_fallback_cong_avoid(tp, acked);
+	}
 }
 
 SEC("struct_ops/ledbat_ssthresh")
