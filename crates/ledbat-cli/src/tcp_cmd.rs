@@ -264,8 +264,8 @@ mod imp {
             return String::new();
         }
         format!(
-            ", {} connection(s) ran WITHOUT it (socket storage allocation failed: the \
-             kernel's window, not the controller)",
+            ", {} connection(s) ran WITHOUT it (socket storage allocation failed: \
+             Reno instead of the controller)",
             i.without_state
         )
     }

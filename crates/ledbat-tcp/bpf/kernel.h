@@ -113,6 +113,7 @@ struct tcp_options_received {
 
 struct tcp_sock {
 	__u32 snd_cwnd;
+	__u32 snd_cwnd_cnt;      /* reno's count towards the next packet (lbcc_reno.h) */
 	__u32 snd_cwnd_clamp;
 	__u32 snd_ssthresh;
 	__u32 mss_cache;
@@ -126,6 +127,7 @@ struct tcp_sock {
 	__u32 delivered;
 	__u32 app_limited;       /* delivered count until which samples are app-limited, 0 none */
 	__u32 max_packets_out;
+	__u32 prior_cwnd;        /* snd_cwnd before the last reduction (reno's undo) */
 	__u64 tcp_mstamp;
 	__u8 tcp_usec_ts : 1;
 	__u8 is_cwnd_limited : 1;

@@ -11,7 +11,8 @@
  *                RTT when timestamps are on, 1 ms granularity; else none), the
  *                delay sample of the configured signal, the flight before the ACK
  *                -> lb_on_ack; the window is written to snd_cwnd unless the kernel is
- *                reducing it itself (CWR, Recovery: PRR towards our ssthresh)
+ *                reducing it itself (CWR, Recovery: PRR towards our ssthresh); when
+ *                the controller's phase changed, snd_ssthresh too (lb_write_ssthresh)
  *   cong_avoid   writes the window again (the kernel calls it when it may raise cwnd)
  *   ssthresh     a congestion event (entering Recovery, an RTO, or CWR: an ECN echo or
  *                local congestion) -> lb_on_loss; returns the reduced window, which PRR
@@ -41,7 +42,10 @@
  *
  * Per-connection state (struct lb_conn, about 2.4 KB with the competitor detection's) lives
  * in socket storage: it does not fit the 104 bytes of icsk_ca_priv. It is created in init
- * and deleted in release (the socket closing, or switching to another controller).
+ * and deleted in release (the socket closing, or switching to another controller). A
+ * connection init could not create it for (counted in lb_no_state) runs Linux's reno on the
+ * tcp_sock's own fields instead (csrc/lbcc_reno.h): cong_avoid grows the window, ssthresh
+ * halves it, undo_cwnd returns max(cwnd, prior_cwnd), the other callbacks do nothing.
  * Parameters are read-only data the loader writes before loading (csrc/lbcc_params.h).
  */
 #include "kernel.h"
@@ -51,6 +55,8 @@
 #include <bpf/bpf_endian.h>
 
 #include "../csrc/lbcc.h"
+#include "../csrc/lbcc_glue.h"
+#include "../csrc/lbcc_reno.h"
 #include "../csrc/lbcc_signal.h"
 #include "../csrc/lbcc_stats.h"
 #include "../csrc/lbcc_trace.h"
@@ -92,6 +98,8 @@ struct lb_conn {
 	__u64 cap_written;       /* the SO_MAX_PACING_RATE written while pacing (0: none) */
 	__u32 pacing_status;
 	__u32 pacing_on;
+	__u32 kphase;            /* lb_phase when snd_ssthresh was last decided (lb_write_ssthresh) */
+	__u32 _pad1;
 };
 
 struct {
@@ -114,9 +122,9 @@ struct {
 } lb_trace SEC(".maps");
 
 /* Connections the controller could not take on: socket storage allocation failed in init
- * (GFP_ATOMIC for passive opens). Every callback then returns early, so such a connection
- * runs with the kernel's initial window and its reductions, not the controller; `ledbat
- * tcp list` and `stats` show the count. */
+ * (GFP_ATOMIC for passive opens). Such a connection runs as Linux's reno on the tcp_sock's
+ * own fields (csrc/lbcc_reno.h, called where a callback finds no state), not the
+ * controller; `ledbat tcp list` and `stats` show the count. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -147,42 +155,22 @@ static __always_inline __u32 lb_in_flight_pkts(struct tcp_sock *tp)
 	return (out > left ? out - left : 0) + tp->retrans_out;
 }
 
-/* The span over which the flightsize is the most outstanding: one smoothed RTT, at least
- * this (scheduling noise of a busy host; see lb_flightsize). */
-#define LB_FLIGHT_SPAN_MIN_NS (10ULL * LB_NS_PER_MS)
-
-/*
- * RFC 6817's flightsize for an ACK of `delivered` packets: what was outstanding before it,
- * at least the window when the kernel saw the sender limited by it in this round
- * (tcp_sock.is_cwnd_limited), else at least the round's most (max_packets_out, RFC 7661's
- * measure of the window in use); and the most of these over the last smoothed RTT, but
- * at least 10 ms. At a round trip of microseconds (loopback, a LAN) rounds last less than
- * the application takes to be woken up, the flight an ACK finds is whatever the application
- * last wrote, and the kernel sizes the send buffer from the window: capping the window at
- * that flight made the two shrink each other, to 2-7 packets and a thirtieth of cubic's
- * rate on a veth pair. Where the round trip exceeds 10 ms this is the round's flight, as
- * the RFC has it; an application that stops writing still takes the window down with it
- * within 10 ms.
- */
+/* RFC 6817's flightsize for an ACK of `delivered` packets, in packets: decided by
+ * csrc/lbcc_glue.h (lb_glue_flightsize, which says why it departs from the RFC) on the
+ * tcp_sock's values. */
 static __always_inline __u32 lb_flightsize(struct tcp_sock *tp, struct lb_conn *c,
 					   __u32 delivered, __u64 now)
 {
-	__u32 f = lb_in_flight_pkts(tp) + delivered;
-	__u32 used = tp->max_packets_out;
-	__u64 span = (__u64)tp->srtt_us / 8 * LB_NS_PER_US;
+	struct lb_flight_in in = {};
 
-	if (bpf_core_field_exists(tp->is_cwnd_limited) &&
-	    BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited) && tp->snd_cwnd > used)
-		used = tp->snd_cwnd;
-	if (used > f)
-		f = used;
-	if (span < LB_FLIGHT_SPAN_MIN_NS)
-		span = LB_FLIGHT_SPAN_MIN_NS;
-	if (f >= c->flight_peak || lb_since(now, c->flight_peak_ns) > span) {
-		c->flight_peak = f;
-		c->flight_peak_ns = now;
-	}
-	return c->flight_peak;
+	in.in_flight = lb_in_flight_pkts(tp);
+	in.delivered = delivered;
+	in.max_packets_out = tp->max_packets_out;
+	in.snd_cwnd = tp->snd_cwnd;
+	in.srtt_us8 = tp->srtt_us;
+	in.cwnd_limited = bpf_core_field_exists(tp->is_cwnd_limited) &&
+			  BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+	return lb_glue_flightsize(&c->flight_peak, &c->flight_peak_ns, &in, now);
 }
 
 static __always_inline __u32 lb_mss(struct lb_conn *c)
@@ -190,30 +178,37 @@ static __always_inline __u32 lb_mss(struct lb_conn *c)
 	return c->cc.mss ? (__u32)c->cc.mss : 1;
 }
 
-/* The window in packets for snd_cwnd: floor(window / MSS), 1 to snd_cwnd_clamp. */
+/* The window in packets for snd_cwnd (csrc/lbcc_glue.h). */
 static __always_inline __u32 lb_cwnd_pkts(struct tcp_sock *tp, struct lb_conn *c)
 {
-	__u64 pkts = lb_window(&c->cc, &lb_params) / lb_mss(c);
-	__u32 clamp = tp->snd_cwnd_clamp;
-
-	if (pkts < 1)
-		pkts = 1;
-	if (clamp && pkts > clamp)
-		pkts = clamp;
-	return (__u32)pkts;
+	return lb_glue_cwnd_pkts(&c->cc, &lb_params, tp->snd_cwnd_clamp);
 }
 
 /* What snd_cwnd should be: the window in packets, or one while LEDBAT++ is paused. */
 static __always_inline __u32 lb_cwnd_target(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
 {
-	if (lb_params.algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(&c->cc, now))
-		return 1;
-	return lb_cwnd_pkts(tp, c);
+	return lb_glue_cwnd_target(&c->cc, &lb_params, now, tp->snd_cwnd_clamp);
 }
 
 static __always_inline void lb_write_cwnd(struct tcp_sock *tp, struct lb_conn *c, __u64 now)
 {
 	tp->snd_cwnd = lb_cwnd_target(tp, c, now);
+}
+
+/* snd_ssthresh when the controller's phase changed (csrc/lbcc_glue.h, lb_glue_ssthresh),
+ * after snd_cwnd was written; not in CWR, Recovery or Loss, where it is the kernel's
+ * target (the phase change is then written once the kernel is back in Open or Disorder). */
+static __always_inline void lb_write_ssthresh(struct tcp_sock *tp, struct lb_conn *c)
+{
+	__u32 phase, v;
+
+	if (c->ca_state >= TCP_CA_CWR)
+		return;
+	phase = lb_phase(&c->cc, &lb_params);
+	v = lb_glue_ssthresh(&c->cc, &lb_params, c->kphase, phase, tp->snd_cwnd);
+	if (v)
+		tp->snd_ssthresh = v;
+	c->kphase = phase;
 }
 
 /*
@@ -388,6 +383,23 @@ static __always_inline void lb_emit(struct sock *sk, struct lb_conn *c, __u32 ki
 	bpf_ringbuf_submit(ev, 0);
 }
 
+/* The reno fallback of a connection without socket storage (csrc/lbcc_reno.h). */
+static __always_inline void lb_fallback_cong_avoid(struct tcp_sock *tp, __u32 acked)
+{
+	struct lb_reno r = {};
+
+	r.cwnd = tp->snd_cwnd;
+	r.cnt = tp->snd_cwnd_cnt;
+	r.ssthresh = tp->snd_ssthresh;
+	r.clamp = tp->snd_cwnd_clamp;
+	r.max_packets_out = tp->max_packets_out;
+	r.cwnd_limited = bpf_core_field_exists(tp->is_cwnd_limited) &&
+			 BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+	lb_reno_cong_avoid(&r, acked);
+	tp->snd_cwnd = r.cwnd;
+	tp->snd_cwnd_cnt = r.cnt;
+}
+
 static __always_inline struct lb_conn *lb_conn(struct sock *sk)
 {
 	return bpf_sk_storage_get(&lb_conns, sk, 0, 0);
@@ -424,6 +436,9 @@ void BPF_PROG(ledbat_init, struct sock *sk)
 	c->last_una = tp->snd_una;
 	lb_emit(sk, c, LB_EV_INIT, 0, lb_now(tp), tp->mss_cache, 0, 0, 0, 0, 0);
 	tp->snd_cwnd = lb_cwnd_pkts(tp, c);
+	/* the kernel starts in slow start (TCP_INFINITE_SSTHRESH): phase 0 before init */
+	c->kphase = LB_PHASE_SLOW_START;
+	lb_write_ssthresh(tp, c);
 	lb_publish(sk, tp, c, lb_now(tp), 1);
 }
 
@@ -514,6 +529,7 @@ void BPF_PROG(ledbat_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 		a.flight_before, a.newest_sent_ns, a.rtt_ns, a.delay_us, a.packets_acked);
 	if (c->ca_state != TCP_CA_CWR && c->ca_state != TCP_CA_Recovery)
 		lb_write_cwnd(tp, c, now);
+	lb_write_ssthresh(tp, c);
 	lb_pace(sk, c);
 	lb_publish(sk, tp, c, now, 0);
 }
@@ -527,8 +543,12 @@ void BPF_PROG(ledbat_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct lb_conn *c = lb_conn(sk);
 
-	if (c)
+	if (c) {
 		lb_write_cwnd(tp, c, lb_now(tp));
+		lb_write_ssthresh(tp, c);
+	} else {
+		lb_fallback_cong_avoid(tp, acked);
+	}
 }
 
 SEC("struct_ops/ledbat_ssthresh")
@@ -540,7 +560,7 @@ __u32 BPF_PROG(ledbat_ssthresh, struct sock *sk)
 	__u32 pkts;
 
 	if (!c)
-		return tp->snd_cwnd > 4 ? tp->snd_cwnd / 2 : 2;
+		return lb_reno_ssthresh(tp->snd_cwnd);
 	lb_undo_save(&c->cc, &c->undo);
 	c->losses++;
 	sent_at = lb_sat_sub(now, (__u64)tp->srtt_us / 8 * LB_NS_PER_US);
@@ -617,6 +637,7 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 		break;
 	case CA_EVENT_TX_START:
 		lb_on_sent(&c->cc, &lb_params, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c));
+		lb_write_ssthresh(tp, c);
 		lb_pace(sk, c);
 		lb_emit(sk, c, LB_EV_SENT, 0, now, (__u64)lb_in_flight_pkts(tp) * lb_mss(c), 0, 0,
 			0, 0, 0);
@@ -645,7 +666,7 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 	__u64 now = lb_now(tp);
 
 	if (!c)
-		return tp->snd_cwnd;
+		return lb_reno_undo(tp->snd_cwnd, tp->prior_cwnd);
 	c->undos++;
 	lb_undo(&c->cc, &lb_params, &c->undo);
 	lb_emit(sk, c, LB_EV_UNDO, 0, now, 0, 0, 0, 0, 0, 0);

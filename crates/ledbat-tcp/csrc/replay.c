@@ -22,6 +22,21 @@
  *                               the reset it asks for, then an ACK of one MSS with ten in
  *                               flight, sent one RTT (else 1 ms) before NOW
  *
+ *   kss NOW CLAMP               the glue's snd_ssthresh decision (lbcc_glue.h) on the
+ *                               state now, with the phase the last `kss` saw (0 after
+ *                               init, as the kernel starts in slow start): prints
+ *                               "kss PHASE SND_CWND SSTHRESH|-" (- nothing written)
+ *
+ * Commands that need no params (each prints one line of its own, no state):
+ *   reno_ca CWND CNT SSTHRESH CLAMP MAX_PACKETS_OUT CWND_LIMITED ACKED
+ *                               the glue's reno fallback without socket storage
+ *                               (lbcc_reno.h): prints "CWND CNT" after the ACK
+ *   reno_ssthresh CWND          prints reno's ssthresh
+ *   reno_undo CWND PRIOR_CWND   prints reno's undo window
+ *   flight NOW IN_FLIGHT DELIVERED MAX_PACKETS_OUT CWND_LIMITED SND_CWND SRTT_US8
+ *                               the glue's flightsize (lbcc_glue.h), its held maximum
+ *                               kept from one `flight` to the next: prints "FLIGHT PEAK_NS"
+ *
  * An ACK's `delivered` (the competitor detection's rate samples) is the sum of the bytes the
  * ACKs so far acknowledged, as the core's DeliveryRate counts them; no ACK is app-limited.
  *
@@ -39,6 +54,8 @@
 
 #include "lbcc.h"
 #include "lbcc_signal.h"
+#include "lbcc_reno.h"
+#include "lbcc_glue.h"
 /* not used here: included so that every build checks their layout asserts, which pin the
  * offsets ledbat_tcp::stats and ::trace decode */
 #include "lbcc_stats.h"
@@ -113,6 +130,9 @@ int main(void)
 	static struct lb_sig sig;
 	static struct lb_undo undo;
 	static __u64 delivered;
+	static __u32 kphase;
+	static __u32 flight_peak;
+	static __u64 flight_peak_ns;
 	int have_params = 0;
 
 	while (fgets(line, sizeof(line), stdin)) {
@@ -161,15 +181,72 @@ int main(void)
 				printf("- %d %u\n", rescaled, o.state);
 			continue;
 		}
+		/* the reno fallback (lbcc_reno.h), on plain tcp_sock values */
+		if (strcmp(argv[0], "reno_ca") == 0 && argc == 8) {
+			struct lb_reno r;
+
+			memset(&r, 0, sizeof(r));
+			r.cwnd = (__u32)strtoul(argv[1], NULL, 10);
+			r.cnt = (__u32)strtoul(argv[2], NULL, 10);
+			r.ssthresh = (__u32)strtoul(argv[3], NULL, 10);
+			r.clamp = (__u32)strtoul(argv[4], NULL, 10);
+			r.max_packets_out = (__u32)strtoul(argv[5], NULL, 10);
+			r.cwnd_limited = (__u8)atoi(argv[6]);
+			lb_reno_cong_avoid(&r, (__u32)strtoul(argv[7], NULL, 10));
+			printf("%u %u\n", r.cwnd, r.cnt);
+			continue;
+		}
+		if (strcmp(argv[0], "reno_ssthresh") == 0 && argc == 2) {
+			printf("%u\n", lb_reno_ssthresh((__u32)strtoul(argv[1], NULL, 10)));
+			continue;
+		}
+		if (strcmp(argv[0], "reno_undo") == 0 && argc == 3) {
+			printf("%u\n", lb_reno_undo((__u32)strtoul(argv[1], NULL, 10),
+						    (__u32)strtoul(argv[2], NULL, 10)));
+			continue;
+		}
+		/* the glue's flightsize (lbcc_glue.h), on plain tcp_sock values */
+		if (strcmp(argv[0], "flight") == 0 && argc == 8) {
+			struct lb_flight_in in;
+			__u32 f;
+
+			memset(&in, 0, sizeof(in));
+			in.in_flight = (__u32)strtoul(argv[2], NULL, 10);
+			in.delivered = (__u32)strtoul(argv[3], NULL, 10);
+			in.max_packets_out = (__u32)strtoul(argv[4], NULL, 10);
+			in.cwnd_limited = (__u8)atoi(argv[5]);
+			in.snd_cwnd = (__u32)strtoul(argv[6], NULL, 10);
+			in.srtt_us8 = (__u32)strtoul(argv[7], NULL, 10);
+			f = lb_glue_flightsize(&flight_peak, &flight_peak_ns, &in,
+					       strtoull(argv[1], NULL, 10));
+			printf("%u %llu\n", f, (unsigned long long)flight_peak_ns);
+			continue;
+		}
 		if (!have_params) {
 			fprintf(stderr, "replay: %s before params\n", argv[0]);
 			return 2;
+		}
+		/* the glue's snd_ssthresh decision (lbcc_glue.h) */
+		if (strcmp(argv[0], "kss") == 0 && argc == 3) {
+			__u64 now = strtoull(argv[1], NULL, 10);
+			__u32 phase = lb_phase(&c, &p);
+			__u32 cwnd = lb_glue_cwnd_target(&c, &p, now,
+							 (__u32)strtoul(argv[2], NULL, 10));
+			__u32 v = lb_glue_ssthresh(&c, &p, kphase, phase, cwnd);
+
+			kphase = phase;
+			if (v)
+				printf("kss %u %u %u\n", phase, cwnd, v);
+			else
+				printf("kss %u %u -\n", phase, cwnd);
+			continue;
 		}
 		if (strcmp(argv[0], "init") == 0 && argc == 2) {
 			memset(&c, 0, sizeof(c));
 			memset(&sig, 0, sizeof(sig));
 			memset(&undo, 0, sizeof(undo));
 			delivered = 0;
+			kphase = LB_PHASE_SLOW_START;
 			lb_init(&c, &p, strtoull(argv[1], NULL, 10));
 		} else if (strcmp(argv[0], "ack") == 0 && argc == 8) {
 			struct lb_ack a;

@@ -17,6 +17,7 @@
 //! - queuing delay, base delay, phase, slowdown count and the next timer are equal exactly.
 
 mod competitor;
+mod glue;
 mod model;
 mod pp_competitor;
 mod replay;

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * Decisions of the BPF glue (bpf/ledbat.bpf.c) stated on plain values, so that the replay
+ * tool runs them (csrc/replay.c: `kss`) and tests/differential/glue.rs checks them against
+ * values computed by hand. The glue only reads the tcp_sock into these and writes back.
+ *
+ * The kernel's slow-start threshold (lb_glue_ssthresh). The controller keeps its own
+ * phases; the kernel reads tcp_sock.snd_ssthresh to tell slow start from avoidance
+ * (tcp_in_slow_start: snd_cwnd < snd_ssthresh): the pacing rate is 200 % of cwnd/srtt
+ * below ssthresh / 2 and 120 % above (tcp_update_pacing_rate), and tcp_is_cwnd_limited,
+ * tcp_cwnd_restart and tcp_end_cwnd_reduction read it. Left at TCP_INFINITE_SSTHRESH it
+ * says "slow start" for ever. So when the controller's phase changes (lb_phase), outside
+ * the kernel's own reductions (CWR, Recovery, Loss: there snd_ssthresh is the target the
+ * kernel's PRR works towards, which the glue's ssthresh callback returned):
+ *
+ *   into avoidance, TCP-LP's inference or yielding   snd_ssthresh = snd_cwnd (at least 2):
+ *                  out of slow start, as Vegas and bpf_cubic's HyStart exit write it
+ *   into a LEDBAT++ slowdown (hold, ramp)            snd_ssthresh = the ramp's goal in
+ *                  packets (the window before the slowdown, at least 2): the ramp is a
+ *                  slow start back to it, as the kernel's view then says
+ *   into a slow start                                nothing: the kernel keeps its value
+ *                  (TCP_INFINITE_SSTHRESH before any reduction, else the last congestion
+ *                  event's, a slow start up to it as the kernel's own after a loss)
+ *
+ * A connection starts in the kernel's view of slow start (the glue passes phase 0 as the
+ * one before init), so the RFC family, which starts in avoidance unless slow_start is on,
+ * writes snd_ssthresh = snd_cwnd at init.
+ *
+ * The flightsize of an ACK (lb_glue_flightsize; RFC 6817's cap on the window is
+ * allowed_increase x flightsize, departed from on purpose): what was outstanding before it
+ * (in flight now plus the packets it delivered), at least the window when the kernel saw
+ * the sender limited by it in this round (tcp_sock.is_cwnd_limited), else at least the
+ * round's most (max_packets_out, RFC 7661's measure of the window in use); and the most of
+ * these over the last smoothed RTT, but at least 10 ms: a larger or equal flight is held
+ * from its ACK, a smaller one replaces it only once the held one is older than that span.
+ * At a round trip of microseconds (loopback, a LAN) rounds last less than the application
+ * takes to be woken up, the flight an ACK finds is whatever the application last wrote,
+ * and the kernel sizes the send buffer from the window: capping the window at that flight
+ * made the two shrink each other, to 2-7 packets and a thirtieth of cubic's rate on a veth
+ * pair. Where the round trip exceeds 10 ms this is the round's flight, as the RFC has it;
+ * an application that stops writing still takes the window down with it within 10 ms.
+ */
+#ifndef LBCC_GLUE_H
+#define LBCC_GLUE_H
+
+#include "lbcc.h"
+
+/* lb_phase's codes, as the kernel's slow start / not */
+#define LB_PHASE_SLOW_START 0
+#define LB_PHASE_HOLD 2
+#define LB_PHASE_RAMP 3
+
+/* The snd_ssthresh to write, in packets, when the phase went from `prev` to `phase` with
+ * snd_cwnd = `cwnd_pkts`; 0: none to write. */
+LB_INLINE __u32 lb_glue_ssthresh(const struct lb_cc *c, lb_params_t *p, __u32 prev,
+				 __u32 phase, __u32 cwnd_pkts)
+{
+	__u64 v = cwnd_pkts;
+
+	if (phase == prev || phase == LB_PHASE_SLOW_START)
+		return 0;
+	if (p->algo == LB_ALGO_LEDBAT_PP && (phase == LB_PHASE_HOLD || phase == LB_PHASE_RAMP)) {
+		if (!c->sd.has_ssthresh)
+			return 0;
+		v = (c->sd.ssthresh >> 32) / (c->mss ? c->mss : 1);
+	}
+	if (v < 2)
+		v = 2;
+	if (v > 0x7fffffffULL) /* TCP_INFINITE_SSTHRESH */
+		v = 0x7fffffffULL;
+	return (__u32)v;
+}
+
+/* The window in packets for snd_cwnd: floor(window / MSS), 1 to `clamp` (snd_cwnd_clamp;
+ * 0: none). */
+LB_INLINE __u32 lb_glue_cwnd_pkts(const struct lb_cc *c, lb_params_t *p, __u32 clamp)
+{
+	__u64 pkts = lb_window(c, p) / (c->mss ? c->mss : 1);
+
+	if (pkts < 1)
+		pkts = 1;
+	if (clamp && pkts > clamp)
+		pkts = clamp;
+	return (__u32)pkts;
+}
+
+/* What the glue writes to snd_cwnd: lb_glue_cwnd_pkts, or one while LEDBAT++ is paused. */
+LB_INLINE __u32 lb_glue_cwnd_target(const struct lb_cc *c, lb_params_t *p, __u64 now,
+				    __u32 clamp)
+{
+	if (p->algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(c, now))
+		return 1;
+	return lb_glue_cwnd_pkts(c, p, clamp);
+}
+
+/* The shortest span a flight is held for (scheduling noise of a busy host). */
+#define LB_FLIGHT_SPAN_MIN_NS (10ULL * LB_NS_PER_MS)
+
+/* The tcp_sock values the flightsize is made of. */
+struct lb_flight_in {
+	__u32 in_flight;       /* packets_out - (sacked_out + lost_out) + retrans_out */
+	__u32 delivered;       /* packets this ACK delivered */
+	__u32 max_packets_out; /* the most outstanding in the last round */
+	__u32 snd_cwnd;
+	__u32 srtt_us8;        /* tcp_sock.srtt_us: microseconds << 3 */
+	__u8 cwnd_limited;     /* tcp_sock.is_cwnd_limited */
+};
+
+/* The flightsize in packets at `now`; `peak`/`peak_ns` hold the flight and its time
+ * between ACKs (zero before the first). */
+LB_INLINE __u32 lb_glue_flightsize(__u32 *peak, __u64 *peak_ns, const struct lb_flight_in *in,
+				   __u64 now)
+{
+	__u32 f = in->in_flight + in->delivered;
+	__u32 used = in->max_packets_out;
+	__u64 span = (__u64)in->srtt_us8 / 8 * LB_NS_PER_US;
+
+	if (in->cwnd_limited && in->snd_cwnd > used)
+		used = in->snd_cwnd;
+	if (used > f)
+		f = used;
+	if (span < LB_FLIGHT_SPAN_MIN_NS)
+		span = LB_FLIGHT_SPAN_MIN_NS;
+	if (f >= *peak || lb_since(now, *peak_ns) > span) {
+		*peak = f;
+		*peak_ns = now;
+	}
+	return *peak;
+}
+
+#endif
