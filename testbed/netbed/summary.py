@@ -1,7 +1,8 @@
 """A figure's median and range over the repeats of a run, and its table cell.
 
 The bed's reports (`netbed.rledbatstats`, `netbed.sbs_report`, `netbed.tcpbed`,
-`netbed.reversebed`, `netbed.tcpcost`, `netbed.bbrbed`, `netbed.simbeside`) repeat each
+`netbed.reversebed`, `netbed.tcpcost`, `netbed.bbrbed`, `netbed.simbeside`,
+`netbed.simkernel`) repeat each
 scenario a few times and give every figure as its median with the spread [min..max] beside
 it. A repeat that could not measure the figure gives None (or NaN): it is left out of the
 median and counted as missing, so that a table can say how many repeats never reached it.
