@@ -2,9 +2,8 @@
 
 The bed's reports (`netbed.rledbatstats`, `netbed.sbs_report`, `netbed.tcpbed`,
 `netbed.reversebed`, `netbed.tcpcost`, `netbed.bbrbed`, `netbed.simbeside`,
-`netbed.simkernel`) repeat each
-scenario a few times and give every figure as its median with the spread [min..max] beside
-it. A repeat that could not measure the figure gives None (or NaN): it is left out of the
+`netbed.simkernel`) repeat each scenario a few times and give every figure as its median
+with the spread [min..max] beside it. A repeat that could not measure the figure gives None (or NaN): it is left out of the
 median and counted as missing, so that a table can say how many repeats never reached it.
 The median of n sorted values v_1..v_n is v_((n+1)/2) for odd n and (v_(n/2) +
 v_(n/2+1)) / 2 for even n.
