@@ -43,6 +43,7 @@ from .bed import run_scenario
 from .flows import Flow
 from .guard import Deadline, arm, disarm
 from .paths import REPO
+from .summary import format_range, median_range
 
 RATE_BPS = 10_000_000
 ALONE_S = 40.0
@@ -168,15 +169,10 @@ def sim_case(binary: str, case: str, rtt_ms: float, frames: int, seed: int) -> d
 # ----- the report
 
 def _spread(vals: list) -> str:
-    v = [x for x in vals if x is not None and not (isinstance(x, float) and math.isnan(x))]
-    if not v:
-        return "-"
-    fmt = (lambda x: f"{x:.0f}") if all(isinstance(x, int) for x in v) else (
-        lambda x: f"{x:.2f}")
-    med = statistics.median(v)
-    if len(v) == 1:
-        return fmt(med)
-    return f"{fmt(med)} [{fmt(min(v))}..{fmt(max(v))}]"
+    """`median [min..max]` over the repeats (`netbed.summary`), whole numbers for counts, "-"
+    when none measured the figure."""
+    counts = all(isinstance(x, int) or x is None or x != x for x in vals)  # x != x: NaN
+    return format_range(median_range(vals), 0 if counts else 2, empty="-")
 
 
 def _groups(ok: list[dict], case: str):

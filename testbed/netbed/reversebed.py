@@ -25,12 +25,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
 
 from . import install, ktcp, paths, proc, topo
+from .summary import format_range, median_range
 
 UPLOAD_S = 45.0
 DOWN_AT = 15.0
@@ -117,8 +117,10 @@ def one_run(kernel_cc: str, a, logdir: str) -> dict:
 
 
 def _med(v: list) -> dict | None:
-    v = [x for x in v if x is not None]
-    return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)} if v else None
+    """The repeats' median and range (`netbed.summary`) as the JSON has always had it: median,
+    min, max and n, or None when no repeat measured the figure."""
+    s = median_range(v, count_missing=False)
+    return s if s["n"] else None
 
 
 def summarise(runs: list[dict]) -> dict:
@@ -134,7 +136,7 @@ def summarise(runs: list[dict]) -> dict:
 
 def markdown(summary: dict) -> str:
     def f(s):
-        return "n/a" if not s else f"{s['median']:.2f} [{s['min']:.2f}..{s['max']:.2f}]"
+        return format_range(s, range_for_one=True)
     lines = ["| upload's controller | upload alone | upload beside the download | download | "
              "upload after |", "|---|---|---|---|---|"]
     for cc, row in summary.items():

@@ -44,6 +44,7 @@ import tempfile
 from .measure import QUEUE_APPEARS_MS, jain, time_until_below
 from .paths import REPO, default_ledbat_bin
 from .simseries import delivered, read_columns
+from .summary import format_range, median_range
 
 SCEN = os.path.join(REPO, "scenarios", "testbed")
 CROSSES = {
@@ -196,9 +197,9 @@ def spread(vals: list) -> str:
         return f"none ({nones})" if nones else "n/a"
     if isinstance(v[0], bool):
         return f"{sum(v)}/{len(v)}"
-    med = statistics.median(v)
-    txt = f"{med:.2f}" if min(v) == max(v) else f"{med:.2f} [{min(v):.2f}..{max(v):.2f}]"
-    return txt + (f" ({nones} never)" if nones else "")
+    # NaN (a figure with nothing to average) is left out but not counted as a "never"
+    s = median_range(v) | {"missing": nones}
+    return format_range(s, same_once=True, missing="never")
 
 
 COLUMNS = {

@@ -23,10 +23,10 @@ import csv
 import itertools
 import json
 import os
-import statistics
 import sys
 
 from . import swarmstats as st
+from .summary import median_range
 
 SCENARIOS = ["mixed", "utp", "tcp", "tcp25", "tcp50", "tcp75"]
 
@@ -41,13 +41,14 @@ def kernel_row(run: dict) -> dict:
 
 
 def combine(rows: list[dict]) -> dict:
-    """Several repetitions of one scenario: the median of each quantity, with its range
-    (`<key>_range`, None for a single repetition) and the number of repetitions."""
+    """Several repetitions of one scenario: the median of each quantity (`netbed.summary`),
+    with its range (`<key>_range`, None for a single repetition) and the number of
+    repetitions."""
     out: dict = {"reps": len(rows)}
     for k in ("t", "q", "tcp"):
-        vals = [r[k] for r in rows if r.get(k) is not None]
-        out[k] = statistics.median(vals) if vals else None
-        out[k + "_range"] = (min(vals), max(vals)) if len(vals) > 1 else None
+        s = median_range([r.get(k) for r in rows])
+        out[k] = s["median"]
+        out[k + "_range"] = (s["min"], s["max"]) if s["n"] > 1 else None
     return out
 
 

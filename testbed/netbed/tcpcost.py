@@ -27,13 +27,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
 
 from . import install, ktcp, paths, proc, topo
 from .paths import REPO
+from .summary import format_range, median_range
 
 NS = "ledbat-cost"
 VETH_A, VETH_B = "10.78.0.1", "10.78.0.2"
@@ -137,7 +137,9 @@ def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float,
 
 
 def _med(v: list[float]) -> dict:
-    return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
+    """The repeats' median and range (`netbed.summary`) with the keys the JSON has always had:
+    median, min, max and n."""
+    return median_range(v, count_missing=False)
 
 
 def summarise(rounds: list[dict], ccs: list[str], paths_: list[str]) -> dict:
@@ -167,9 +169,7 @@ def summarise(rounds: list[dict], ccs: list[str], paths_: list[str]) -> dict:
 
 
 def _f(s: dict | None, nd: int = 2) -> str:
-    if not s:
-        return "n/a"
-    return f"{s['median']:.{nd}f} [{s['min']:.{nd}f}..{s['max']:.{nd}f}]"
+    return format_range(s, nd, range_for_one=True)
 
 
 def markdown(doc: dict) -> str:

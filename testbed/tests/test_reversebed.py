@@ -35,6 +35,16 @@ class RateTest(unittest.TestCase):
         self.assertIn("| `ledbat` | 9.20 [9.00..9.40] | 6.50", reversebed.markdown(
             reversebed.summarise(runs)))
 
+    def test_one_repeat_keeps_its_range_and_none_measured_is_null_in_the_json(self):
+        runs = [{"cc": "cubic", "upload_alone_mbit": 9.5, "upload_beside_mbit": None,
+                 "download_mbit": 8.0, "upload_after_mbit": 9.0}]
+        s = reversebed.summarise(runs)["cubic"]
+        # The JSON keeps median, min, max and n only; a figure no repeat measured is null.
+        self.assertEqual(s["upload_alone_mbit"], {"median": 9.5, "min": 9.5, "max": 9.5, "n": 1})
+        self.assertIsNone(s["upload_beside_mbit"])
+        self.assertIn("| `cubic` | 9.50 [9.50..9.50] | n/a | 8.00 [8.00..8.00] |",
+                      reversebed.markdown({"cubic": s}))
+
 
 class TopologyTest(unittest.TestCase):
     def test_the_reverse_fifo_is_off_unless_asked(self):

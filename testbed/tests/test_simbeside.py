@@ -38,6 +38,10 @@ class SimBesideTest(unittest.TestCase):
         self.assertEqual(simbeside.spread([2.0, 2.0, None]), "2.00 (1 never)")
         self.assertEqual(simbeside.spread([None, None]), "none (2)")
         self.assertEqual(simbeside.spread([True, False, True]), "2/3")
+        # NaN (nothing to average) is left out of the median but is not a "never".
+        self.assertEqual(simbeside.spread([1.0, float("nan"), 2.0, None]),
+                         "1.50 [1.00..2.00] (1 never)")
+        self.assertEqual(simbeside.spread([float("nan")]), "n/a")
 
     def test_queue_reaches_finds_the_first_sample_at_the_level(self):
         # 1.2 ms per 1500-byte frame at 10 Mbit/s: 55 frames = 66 ms.

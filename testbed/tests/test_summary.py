@@ -34,6 +34,13 @@ class MedianRangeTest(unittest.TestCase):
         s = median_range([2.34567, 1.23456], 3)
         self.assertEqual((s["median"], s["min"], s["max"]), (1.79, 1.23456, 2.34567))
 
+    def test_without_count_missing_the_dict_has_only_the_four_older_keys(self):
+        # Sorted 1.0, 2.0: median (1.0 + 2.0) / 2 = 1.5; the None is left out, uncounted.
+        self.assertEqual(median_range([2.0, None, 1.0], count_missing=False),
+                         {"median": 1.5, "min": 1.0, "max": 2.0, "n": 2})
+        self.assertEqual(median_range([None], count_missing=False),
+                         {"median": None, "min": None, "max": None, "n": 0})
+
 
 class FormatRangeTest(unittest.TestCase):
     def test_median_then_range_with_the_decimals_asked(self):
@@ -45,6 +52,18 @@ class FormatRangeTest(unittest.TestCase):
         self.assertEqual(format_range(median_range([60.0])), "60.00")
         self.assertEqual(format_range(median_range([60.0, 60.0]), 0), "60 [60..60]")
         self.assertEqual(format_range(median_range([60.0, 60.0]), 0, same_once=True), "60")
+
+    def test_range_for_one_gives_a_single_value_its_range_too(self):
+        self.assertEqual(format_range(median_range([9.25]), range_for_one=True),
+                         "9.25 [9.25..9.25]")
+        self.assertEqual(format_range(median_range([0.5, None]), 3, range_for_one=True),
+                         "0.500 [0.500..0.500]")
+        # same_once still gives equal values once; two values have their range anyway.
+        self.assertEqual(format_range(median_range([9.25]), range_for_one=True,
+                                      same_once=True), "9.25")
+        self.assertEqual(format_range(median_range([1.0, 2.0]), 1, range_for_one=True),
+                         "1.5 [1.0..2.0]")
+        self.assertEqual(format_range(None, range_for_one=True), "n/a")
 
     def test_nothing_measured_gives_the_empty_mark(self):
         self.assertEqual(format_range(None), "n/a")

@@ -132,6 +132,12 @@ class CostTest(unittest.TestCase):
         self.assertAlmostEqual(s["loopback/scavenger"]["throughput_vs_cubic"]["median"], 0.955)
         self.assertAlmostEqual(s["loopback/scavenger"]["cpu_per_gb_vs_cubic"]["min"], 1.05)
         self.assertAlmostEqual(s["loopback/cubic"]["gbit_s"]["median"], 15)
+        # The JSON's keys stay median, min, max, n; one repeat's cell keeps its range.
+        self.assertEqual(list(s["loopback/cubic"]["gbit_s"]), ["median", "min", "max", "n"])
+        one = tcpcost.summarise(rounds[:1], ["scavenger"], ["loopback"])
+        self.assertIn("| loopback | scavenger | 9.60 [9.60..9.60] | 1.050 [1.050..1.050] | "
+                      "0.960 [0.960..0.960] | 1.050 [1.050..1.050] |",
+                      tcpcost.markdown({"summary": one}))
 
     def test_the_rledbat_receiver_joins_its_cgroup_before_entering_the_namespace(self):
         plain = tcpcost.receiver_argv("/b/ledbat", "ns-b", False)
