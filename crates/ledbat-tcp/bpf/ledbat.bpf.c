@@ -690,13 +690,19 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 SEC("struct_ops/ledbat_min_tso_segs")
 __u32 BPF_PROG(ledbat_min_tso_segs, struct sock *sk)
 {
+	__u32 segs = sk->__sk_common.skc_net.net->ipv4.sysctl_tcp_min_tso_segs;
+
 	if (lb_may_pace()) {
 		struct lb_conn *c = lb_conn(sk);
 
-		if (c)
+		if (c) {
 			lb_pace(sk, c);
+			/* yielding outside a probe: the pair leaves together (lbcc_glue.h) */
+			if (lb_glue_yield_pair(&c->cc, &lb_params) && segs < LB_YIELD_PAIR)
+				segs = LB_YIELD_PAIR;
+		}
 	}
-	return sk->__sk_common.skc_net.net->ipv4.sysctl_tcp_min_tso_segs;
+	return segs;
 }
 
 /*

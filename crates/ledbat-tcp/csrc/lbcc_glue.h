@@ -84,13 +84,45 @@ LB_INLINE __u32 lb_glue_cwnd_pkts(const struct lb_cc *c, lb_params_t *p, __u32 c
 	return (__u32)pkts;
 }
 
-/* What the glue writes to snd_cwnd: lb_glue_cwnd_pkts, or one while LEDBAT++ is paused. */
+/* Whether LEDBAT++ yields to a competitor outside a probe (the detection's window of one
+ * packet, paced at yield_share of the path's rate): the glue then sends that window as a
+ * pair of segments (lb_glue_cwnd_target, and a TSO burst of two from min_tso_segs), paced at
+ * the same rate, so a pair leaves every two packets' time.
+ *
+ * Why: a TCP receiver delays the ACK of a lone segment (Linux: its delayed-ACK timer, at
+ * least TCP_DELACK_MIN = 40 ms; others up to 200 ms) and acknowledges at once only the
+ * second full segment. With one packet in flight every RTT sample while yielding carries
+ * that delay as queuing delay: on the bed beside kernel bbr at a base RTT of 10 ms the
+ * lone packets read 62-70 ms of queue where the probe's packets, acknowledged in pairs,
+ * read 21-44 ms. A probe's queue at its start (the last of those samples) then looked
+ * high, the probe's aftermath (pairs again) fell 40 ms below it, and two such probes in a
+ * row read as a flow of our kind that backs off: the flow resumed into bbr every few
+ * seconds. The uTP receiver and the simulator acknowledge every packet; a pair is the
+ * TCP way to the same samples. The controller's own window (the core's, what the trace
+ * records and the differential test compares) stays one packet. */
+LB_INLINE int lb_glue_yield_pair(const struct lb_cc *c, lb_params_t *p)
+{
+	return p->algo == LB_ALGO_LEDBAT_PP && p->comp.enabled && c->comp.yielding &&
+	       !lb_comp_probing(&c->comp, c->now_ns);
+}
+
+/* The segments a yielding flow sends at once (lb_glue_yield_pair). */
+#define LB_YIELD_PAIR 2
+
+/* What the glue writes to snd_cwnd: lb_glue_cwnd_pkts, one while LEDBAT++ is paused, and at
+ * least a pair while it yields outside a probe. */
 LB_INLINE __u32 lb_glue_cwnd_target(const struct lb_cc *c, lb_params_t *p, __u64 now,
 				    __u32 clamp)
 {
+	__u32 pkts;
+
 	if (p->algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(c, now))
 		return 1;
-	return lb_glue_cwnd_pkts(c, p, clamp);
+	pkts = lb_glue_cwnd_pkts(c, p, clamp);
+	if (lb_glue_yield_pair(c, p) && pkts < LB_YIELD_PAIR &&
+	    (!clamp || clamp >= LB_YIELD_PAIR))
+		pkts = LB_YIELD_PAIR;
+	return pkts;
 }
 
 /* The shortest span a flight is held for (scheduling noise of a busy host). */
