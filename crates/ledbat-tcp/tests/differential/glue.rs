@@ -325,9 +325,11 @@ fn an_equal_flight_renews_the_hold() {
 }
 
 #[test]
-fn a_yielding_scavenger_sends_its_one_packet_window_as_a_pair() {
-    // the model's BBR-like competitor (pp_competitor.rs): the scavenger yields, probes and
-    // resumes; after every event, the snd_cwnd the glue would write (no clamp)
+fn a_window_of_one_packet_that_measures_the_queue_leaves_as_a_pair() {
+    // the model's BBR-like competitor (pp_competitor.rs): the scavenger slows down (its
+    // first hold is one packet), yields, probes and resumes; after every event, the
+    // snd_cwnd the glue would write (no clamp). A receiver delays the ACK of a lone
+    // segment: a pair is acknowledged at once (csrc/lbcc_glue.h, lb_glue_pair)
     let c = crate::controller("scavenger", &["competitor.enabled=true"]);
     let sc = crate::pp_competitor::bbr_like(11);
     let events = crate::model::run(&sc, crate::build(&c, sc.mss), c.signal);
@@ -347,7 +349,7 @@ fn a_yielding_scavenger_sends_its_one_packet_window_as_a_pair() {
         body += &format!("kss {now} 0\n");
     }
     let lines = replay_lines(&c.params().expect("kernel params"), sc.mss, &body);
-    let (mut yielding, mut probing) = (0, 0);
+    let (mut yielding, mut probing, mut one_packet_holds) = (0, 0, 0);
     for p in lines[1..].chunks(2) {
         let (s, k) = (parse_step(&p[0]), parse_kss(&p[1]));
         match s.phase {
@@ -356,6 +358,12 @@ fn a_yielding_scavenger_sends_its_one_packet_window_as_a_pair() {
                 assert_eq!(s.window, mss, "the controller's window: {s:?}");
                 assert_eq!(k.cwnd, 2, "a pair while yielding: {s:?}");
                 yielding += 1;
+            }
+            // a hold: at least a pair
+            2 => {
+                let pkts = (s.window / mss) as u32;
+                assert_eq!(k.cwnd, pkts.max(2), "a hold: {s:?}");
+                one_packet_holds += u32::from(pkts == 1);
             }
             // a probe's window as it is
             6 => {
