@@ -378,7 +378,7 @@ fn a_window_of_one_packet_that_measures_the_queue_leaves_as_a_pair() {
         }
     }
     assert!(
-        yielding > 50 && probing > 5,
-        "{yielding} yielding, {probing} probing"
+        yielding > 50 && probing > 5 && one_packet_holds > 0,
+        "{yielding} yielding, {probing} probing, {one_packet_holds} in holds of one packet"
     );
 }
