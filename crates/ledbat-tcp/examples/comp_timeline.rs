@@ -8,7 +8,7 @@
 //! cargo run --release -p ledbat-tcp --example comp_timeline -- FILE.trace [STEP_MS]
 //! ```
 
-use ledbat_core::{AnyController, Controller, Instant};
+use ledbat_core::{AnyController, Controller};
 use ledbat_tcp::trace::{apply, parse, Event, Traced};
 use std::collections::BTreeMap;
 
@@ -104,7 +104,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     m.cwnd,
                     m.state
                 );
-                let _ = Instant::ZERO;
                 next_print += step_ns;
                 bytes = 0;
                 qd_max = 0;
