@@ -129,6 +129,7 @@ struct tcp_sock {
 	__u32 max_packets_out;
 	__u32 prior_cwnd;        /* snd_cwnd before the last reduction (reno's undo) */
 	__u64 tcp_mstamp;
+	__u64 tcp_wstamp_ns;     /* the next packet's departure time, CLOCK_MONOTONIC (EDT) */
 	__u8 tcp_usec_ts : 1;
 	__u8 is_cwnd_limited : 1;
 	struct tcp_options_received rx_opt;

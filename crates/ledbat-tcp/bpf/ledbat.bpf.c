@@ -38,7 +38,8 @@
  *   scavenger's `slowdown_join_pause`) holds one packet;
  * - the kernel does not say which packet was lost: its send time is taken as one smoothed
  *   RTT before the loss was detected (for the once-per-RTT rule);
- * - snd_cwnd is in packets: floor(window / MSS), at least 1, the MSS fixed at init.
+ * - snd_cwnd is in packets: floor(window / MSS), at least 1 (2 where LEDBAT++ sends a window of
+ *   one packet as a pair, csrc/lbcc_glue.h lb_glue_pair), the MSS fixed at init.
  *
  * Per-connection state (struct lb_conn, about 2.4 KB with the competitor detection's) lives
  * in socket storage: it does not fit the 104 bytes of icsk_ca_priv. It is created in init
@@ -219,7 +220,7 @@ static __always_inline void lb_write_ssthresh(struct tcp_sock *tp, struct lb_con
  * (tcp_update_pacing_rate, after cong_avoid), so the rate is written again at the last
  * points the controller runs before a packet leaves: min_tso_segs (ledbat_min_tso_segs)
  * and CA_EVENT_TX_START, and before an RTO's retransmission (CA_EVENT_LOSS, and entering
- * Loss in ledbat_set_state). Every packet of the one-packet window and of a probe then
+ * Loss in ledbat_set_state). Every packet of the yield (its pair) and of a probe then
  * leaves at the controller's rate.
  *
  * A tail loss probe that resends the last segment passes none of these (tcp_send_loss_probe
@@ -243,8 +244,8 @@ static __always_inline void lb_cap_pacing(struct sock *sk, struct lb_conn *c, __
 }
 
 /* Whether this controller can pace at all (lb_pacing_rate is false otherwise): read from
- * the read-only parameters, so that the verifier drops the pacing code of the others and
- * ledbat_min_tso_segs skips the socket-storage lookup. */
+ * the read-only parameters, so that the verifier drops the pacing code of the others
+ * (ledbat_min_tso_segs looks the socket's storage up for LEDBAT++ only). */
 static __always_inline int lb_may_pace(void)
 {
 	return lb_params.algo == LB_ALGO_LEDBAT_PP && lb_params.comp.enabled;
@@ -270,8 +271,20 @@ static __always_inline void lb_pace(struct sock *sk, struct lb_conn *c)
 			sk->sk_pacing_status = SK_PACING_NEEDED;
 		sk->sk_pacing_rate = rate;
 	} else if (c->pacing_on) {
-		c->pacing_on = 0;
 		lb_cap_pacing(sk, c, c->max_pacing_rate);
+		/* The kernel stamps each packet with its departure time (tcp_sock.tcp_wstamp_ns,
+		 * advanced by the packet's length at the pacing rate) and sends it then; a packet
+		 * sent with pacing off leaves at once but keeps the stamp, and its ACK's RTT is
+		 * short by the difference. After yielding at yield_share of the path's rate the
+		 * next departure is up to one pair's time away (78 ms at 10 Mbit/s): the first
+		 * packets of the resume's slow start read 2.8 ms on a 10 ms path on the bed, a
+		 * base delay 7 ms too low, kept for base_history minutes, so every queue looked
+		 * 7 ms longer and the hold tests of a flow alone came out positive. So the
+		 * kernel's pacing (at its own rate, the cap put back) stays on until that time
+		 * has passed: the first packet waits for it. */
+		if (tcp_sk(sk)->tcp_wstamp_ns > bpf_ktime_get_ns())
+			return;
+		c->pacing_on = 0;
 		sk->sk_pacing_status = c->pacing_status;
 	}
 }
@@ -681,7 +694,9 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
  * lb_pace writes its rate again here, so that the packets of a probe leave at
  * `probe_share` of the path's rate and not at the kernel's 1.2 window / srtt. Without the
  * detection nothing is written. The burst returned is the kernel's own choice without the
- * callback, net.ipv4.tcp_min_tso_segs.
+ * callback, net.ipv4.tcp_min_tso_segs, but at least two where LEDBAT++ sends its window of
+ * one packet as a pair (lbcc_glue.h, lb_glue_pair: yielding outside a probe, and a
+ * slowdown's hold), so that the pair leaves as one burst and its ACK is not delayed.
  *
  * Implementing cong_control instead would also keep the kernel from recomputing the rate,
  * but then the kernel calls neither cong_avoid nor its PRR (tcp_cwnd_reduction, not a
@@ -690,13 +705,19 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 SEC("struct_ops/ledbat_min_tso_segs")
 __u32 BPF_PROG(ledbat_min_tso_segs, struct sock *sk)
 {
-	if (lb_may_pace()) {
+	__u32 segs = sk->__sk_common.skc_net.net->ipv4.sysctl_tcp_min_tso_segs;
+
+	if (lb_params.algo == LB_ALGO_LEDBAT_PP) {
 		struct lb_conn *c = lb_conn(sk);
 
-		if (c)
+		if (c) {
 			lb_pace(sk, c);
+			/* a window of one packet leaves as a pair (lbcc_glue.h, lb_glue_pair) */
+			if (lb_glue_pair(&c->cc, &lb_params) && segs < LB_PAIR_SEGS)
+				segs = LB_PAIR_SEGS;
+		}
 	}
-	return sk->__sk_common.skc_net.net->ipv4.sysctl_tcp_min_tso_segs;
+	return segs;
 }
 
 /*

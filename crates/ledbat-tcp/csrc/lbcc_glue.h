@@ -84,13 +84,52 @@ LB_INLINE __u32 lb_glue_cwnd_pkts(const struct lb_cc *c, lb_params_t *p, __u32 c
 	return (__u32)pkts;
 }
 
-/* What the glue writes to snd_cwnd: lb_glue_cwnd_pkts, or one while LEDBAT++ is paused. */
+/* Whether LEDBAT++ measures the queue through a window of about one packet: yielding to a
+ * competitor outside a probe (the detection's one packet, paced at yield_share of the
+ * path's rate), or holding a slowdown (`slowdown_hold_packets`, 1 in the scavenger preset).
+ * The glue then sends the window as a pair of segments (lb_glue_cwnd_target, and a TSO
+ * burst of two from min_tso_segs); while yielding the pair is paced at the same rate, so a
+ * pair leaves every two packets' time.
+ *
+ * Why: a TCP receiver delays the ACK of a lone segment (Linux: its delayed-ACK timer, at
+ * least TCP_DELACK_MIN = 40 ms; others up to 200 ms) and acknowledges at once only the
+ * second full segment. With one packet in flight every RTT sample carries that delay as
+ * queuing delay. On the bed beside kernel bbr at a base RTT of 10 ms the lone packets of
+ * the yield read 62-70 ms of queue where a probe's packets, acknowledged in pairs, read
+ * 21-44 ms: a probe's queue at its start (the last of those samples) looked high, the
+ * probe's aftermath fell 40 ms below it, and two such probes in a row read as a flow of
+ * our kind that backs off, so the flow resumed into bbr every few seconds. The first
+ * slowdown of a flow alone (a hold of one packet) read 40.8 ms of queue on an empty path:
+ * a positive hold test from nothing. The uTP receiver and the simulator acknowledge every
+ * packet; a pair is the TCP way to the same samples (a pair left in the queue is below a
+ * hold test's `test_packets`, 3). The controller's own window (the core's, what the trace
+ * records and the differential test compares) is unchanged. */
+LB_INLINE int lb_glue_pair(const struct lb_cc *c, lb_params_t *p)
+{
+	if (p->algo != LB_ALGO_LEDBAT_PP)
+		return 0;
+	if (p->comp.enabled && c->comp.yielding)
+		return !lb_comp_probing(&c->comp, c->now_ns);
+	return c->sd.phase == LB_SD_HOLD;
+}
+
+/* The segments sent at once where lb_glue_pair holds. */
+#define LB_PAIR_SEGS 2
+
+/* What the glue writes to snd_cwnd: lb_glue_cwnd_pkts, one while LEDBAT++ is paused, and at
+ * least a pair where lb_glue_pair holds. */
 LB_INLINE __u32 lb_glue_cwnd_target(const struct lb_cc *c, lb_params_t *p, __u64 now,
 				    __u32 clamp)
 {
+	__u32 pkts;
+
 	if (p->algo == LB_ALGO_LEDBAT_PP && lb_pp_paused(c, now))
 		return 1;
-	return lb_glue_cwnd_pkts(c, p, clamp);
+	pkts = lb_glue_cwnd_pkts(c, p, clamp);
+	if (lb_glue_pair(c, p) && pkts < LB_PAIR_SEGS &&
+	    (!clamp || clamp >= LB_PAIR_SEGS))
+		pkts = LB_PAIR_SEGS;
+	return pkts;
 }
 
 /* The shortest span a flight is held for (scheduling noise of a busy host). */

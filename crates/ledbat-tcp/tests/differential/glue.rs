@@ -8,7 +8,7 @@
 //! What this does not run: the BPF glue's reading of the tcp_sock into these values and its
 //! writes back (bpf/ledbat.bpf.c), which only a kernel executes.
 
-use crate::replay::{parse_step, replay_lines, Step};
+use crate::replay::{event_line, parse_step, replay_lines, Step};
 use crate::MS;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -322,4 +322,63 @@ fn an_equal_flight_renews_the_hold() {
         (18 * MS + 1, 1, 1, 0, false, 40, SRTT_1MS),
     ]);
     assert_eq!(f, [(10, 0), (10, 8 * MS), (10, 8 * MS), (2, 18 * MS + 1)]);
+}
+
+#[test]
+fn a_window_of_one_packet_that_measures_the_queue_leaves_as_a_pair() {
+    // the model's BBR-like competitor (pp_competitor.rs): the scavenger slows down (its
+    // first hold is one packet), yields, probes and resumes; after every event, the
+    // snd_cwnd the glue would write (no clamp). A receiver delays the ACK of a lone
+    // segment: a pair is acknowledged at once (csrc/lbcc_glue.h, lb_glue_pair)
+    let c = crate::controller("scavenger", &["competitor.enabled=true"]);
+    let sc = crate::pp_competitor::bbr_like(11);
+    let events = crate::model::run(&sc, crate::build(&c, sc.mss), c.signal);
+    let mss = u64::from(sc.mss);
+    let mut body = String::new();
+    for (e, _) in &events {
+        body += &event_line(e);
+        // the event's own time: kss reads the state the event left
+        let now = match *e {
+            crate::Ev::Ack { now, .. }
+            | crate::Ev::Loss { now, .. }
+            | crate::Ev::Timeout { now, .. }
+            | crate::Ev::Sent { now, .. }
+            | crate::Ev::Tick { now }
+            | crate::Ev::DelaySource { now, .. } => now,
+        };
+        body += &format!("kss {now} 0\n");
+    }
+    let lines = replay_lines(&c.params().expect("kernel params"), sc.mss, &body);
+    let (mut yielding, mut probing, mut one_packet_holds) = (0, 0, 0);
+    for p in lines[1..].chunks(2) {
+        let (s, k) = (parse_step(&p[0]), parse_kss(&p[1]));
+        match s.phase {
+            // the detection's window is one packet; two leave together, paced as one
+            5 => {
+                assert_eq!(s.window, mss, "the controller's window: {s:?}");
+                assert_eq!(k.cwnd, 2, "a pair while yielding: {s:?}");
+                yielding += 1;
+            }
+            // a hold: at least a pair
+            2 => {
+                let pkts = (s.window / mss) as u32;
+                assert_eq!(k.cwnd, pkts.max(2), "a hold: {s:?}");
+                one_packet_holds += u32::from(pkts == 1);
+            }
+            // a probe's window as it is
+            6 => {
+                assert_eq!(k.cwnd, ((s.window / mss) as u32).max(1), "{s:?}");
+                probing += 1;
+            }
+            // elsewhere the window as it is (one packet while a joined slowdown pauses)
+            _ => assert!(
+                k.cwnd == ((s.window / mss) as u32).max(1) || k.cwnd == 1,
+                "{s:?} {k:?}"
+            ),
+        }
+    }
+    assert!(
+        yielding > 50 && probing > 5 && one_packet_holds > 0,
+        "{yielding} yielding, {probing} probing, {one_packet_holds} in holds of one packet"
+    );
 }

@@ -16,7 +16,7 @@ use crate::replay::Step;
 use crate::{check_events, controller, MS, S};
 
 /// 10 Mbit/s, base RTT 10 ms, the BBR-like competitor from 3 s to 25 s.
-fn bbr_like(seed: u64) -> Scenario {
+pub(crate) fn bbr_like(seed: u64) -> Scenario {
     let mut s = Scenario::new(40, seed);
     s.owd_fwd = 5 * MS;
     s.owd_rev = 5 * MS;

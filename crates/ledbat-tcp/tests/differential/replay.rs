@@ -47,6 +47,13 @@ impl Line for Ev {
     }
 }
 
+/// The replay tool's input line of `e` (csrc/replay.c), newline included.
+pub fn event_line(e: &Ev) -> String {
+    let mut out = String::new();
+    e.line(&mut out);
+    out
+}
+
 /// What both sides report after an event.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {

@@ -1,0 +1,115 @@
+//! A time line of LEDBAT++'s competitor detection along a kernel trace (`ledbat tcp trace`):
+//! each connection replayed through ledbat-core as `ledbat tcp check` does, printing every
+//! change of the controller's phase or the detection's stage, tests, detections and every
+//! `STEP` ms the queuing delay (RTT minus the smallest RTT so far), the bytes delivered over
+//! the step (Mbit/s), the detection's path rate C and the window.
+//!
+//! ```sh
+//! cargo run --release -p ledbat-tcp --example comp_timeline -- FILE.trace [STEP_MS]
+//! ```
+
+use ledbat_core::{AnyController, Controller};
+use ledbat_tcp::trace::{apply, parse, Event, Traced};
+use std::collections::BTreeMap;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let file = args.get(1).ok_or("usage: comp_timeline FILE [STEP_MS]")?;
+    let step_ns: u64 = args.get(2).map_or(Ok(500), |s| s.parse())? * 1_000_000;
+    let (head, records) = parse(&std::fs::read_to_string(file)?)?;
+    let mut conns: BTreeMap<(u16, u16), Vec<_>> = BTreeMap::new();
+    for r in &records {
+        conns.entry((r.lport, r.rport)).or_default().push(r);
+    }
+    for (ports, recs) in conns {
+        let Some(start) = recs
+            .iter()
+            .rposition(|r| matches!(r.what, Traced::Init { .. }))
+        else {
+            continue;
+        };
+        let Traced::Init { now: t0, mss } = recs[start].what else {
+            unreachable!()
+        };
+        let mut core = head.controller.config.build(mss as u32)?;
+        println!(
+            "# {}:{} -> {} ({} events)",
+            head.instance,
+            ports.0,
+            ports.1,
+            recs.len() - start
+        );
+        let (mut last_state, mut last_tests, mut last_det) = (String::new(), 0, 0);
+        let mut min_rtt = u64::MAX;
+        let (mut next_print, mut bytes, mut qd_max, mut qd_min) =
+            (t0 + step_ns, 0u64, 0u64, u64::MAX);
+        for r in &recs[start + 1..] {
+            let Traced::Event(e) = &r.what else { continue };
+            apply(&mut core, e);
+            let now = match *e {
+                Event::Ack {
+                    now, bytes: b, rtt, ..
+                } => {
+                    bytes += b;
+                    if let Some(rtt) = rtt {
+                        min_rtt = min_rtt.min(rtt);
+                        let q = rtt - min_rtt;
+                        qd_max = qd_max.max(q);
+                        qd_min = qd_min.min(q);
+                    }
+                    now
+                }
+                Event::Loss { now, .. } => {
+                    println!("{:8.3} loss", (now - t0) as f64 / 1e9);
+                    now
+                }
+                Event::Timeout { now, .. }
+                | Event::Tick { now }
+                | Event::Sent { now, .. }
+                | Event::DelaySource { now, .. } => now,
+            };
+            let (AnyController::Scavenger(pp) | AnyController::LedbatPp(pp)) = &core else {
+                return Err("not a LEDBAT++ trace".into());
+            };
+            let m = pp.metrics();
+            let comp = pp.competitor();
+            let t = (now - t0) as f64 / 1e9;
+            if m.state != last_state || comp.tests() != last_tests || comp.detections() != last_det
+            {
+                println!(
+                    "{t:8.3}   {} tests {} det {} C {:.2} cwnd {} hold_min {:?} (qd {:.1} ms)",
+                    m.state,
+                    comp.tests(),
+                    comp.detections(),
+                    comp.path_rate() * 8e-6,
+                    m.cwnd,
+                    comp.hold_min().map(|d| d.as_nanos() as f64 / 1e6),
+                    qd_max as f64 / 1e6,
+                );
+                last_state = m.state.to_string();
+                last_tests = comp.tests();
+                last_det = comp.detections();
+            }
+            if now >= next_print {
+                println!(
+                    "{t:8.3} qd {:5.1}..{:5.1} ms  rate {:5.2} Mbit/s  C {:5.2}  cwnd {:7}  {}",
+                    if qd_min == u64::MAX {
+                        0.0
+                    } else {
+                        qd_min as f64 / 1e6
+                    },
+                    qd_max as f64 / 1e6,
+                    bytes as f64 * 8.0 / (step_ns as f64 / 1e9) / 1e6,
+                    comp.path_rate() * 8e-6,
+                    m.cwnd,
+                    m.state
+                );
+                next_print += step_ns;
+                bytes = 0;
+                qd_max = 0;
+                qd_min = u64::MAX;
+            }
+        }
+    }
+    Ok(())
+}
