@@ -9,26 +9,15 @@
 //! ```
 
 use ledbat_core::{AnyController, Controller};
-use ledbat_tcp::trace::{apply, parse, Event, Traced};
-use std::collections::BTreeMap;
+use ledbat_tcp::trace::{apply, connections, parse, Event, Traced};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let file = args.get(1).ok_or("usage: comp_timeline FILE [STEP_MS]")?;
     let step_ns: u64 = args.get(2).map_or(Ok(500), |s| s.parse())? * 1_000_000;
     let (head, records) = parse(&std::fs::read_to_string(file)?)?;
-    let mut conns: BTreeMap<(u16, u16), Vec<_>> = BTreeMap::new();
-    for r in &records {
-        conns.entry((r.lport, r.rport)).or_default().push(r);
-    }
-    for (ports, recs) in conns {
-        let Some(start) = recs
-            .iter()
-            .rposition(|r| matches!(r.what, Traced::Init { .. }))
-        else {
-            continue;
-        };
-        let Traced::Init { now: t0, mss } = recs[start].what else {
+    for (ports, recs) in connections(&records) {
+        let Traced::Init { now: t0, mss } = recs[0].what else {
             unreachable!()
         };
         let mut core = head.controller.config.build(mss as u32)?;
@@ -37,13 +26,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             head.instance,
             ports.0,
             ports.1,
-            recs.len() - start
+            recs.len()
         );
         let (mut last_state, mut last_tests, mut last_det) = (String::new(), 0, 0);
         let mut min_rtt = u64::MAX;
         let (mut next_print, mut bytes, mut qd_max, mut qd_min) =
             (t0 + step_ns, 0u64, 0u64, u64::MAX);
-        for r in &recs[start + 1..] {
+        for r in &recs[1..] {
             let Traced::Event(e) = &r.what else { continue };
             apply(&mut core, e);
             let now = match *e {

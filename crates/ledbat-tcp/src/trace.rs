@@ -360,6 +360,25 @@ fn plausible(e: &Event) -> bool {
     }
 }
 
+/// Each connection of `records` (by local and remote port, in port order) with its records
+/// from its last `init` on, the one its replay starts from; a connection whose `init` is not
+/// in the trace is left out.
+pub fn connections(records: &[Record]) -> Vec<((u16, u16), Vec<&Record>)> {
+    let mut conns: BTreeMap<(u16, u16), Vec<&Record>> = BTreeMap::new();
+    for r in records {
+        conns.entry((r.lport, r.rport)).or_default().push(r);
+    }
+    conns
+        .into_iter()
+        .filter_map(|(ports, mut recs)| {
+            let start = recs
+                .iter()
+                .rposition(|r| matches!(r.what, Traced::Init { .. }))?;
+            Some((ports, recs.split_off(start)))
+        })
+        .collect()
+}
+
 /// Replays every connection of `records` that starts with its `init` through ledbat-core's
 /// controller of `c` and compares the windows after each event (the differential test's
 /// rule: fractional windows within `tol` bytes, whole-byte windows equal but for a one-byte
@@ -368,20 +387,9 @@ fn plausible(e: &Event) -> bool {
 /// window the glue restored: the one before the last loss, if that is larger (a mismatch
 /// otherwise).
 pub fn check(c: &TcpController, records: &[Record], tol: f64) -> Vec<ConnCheck> {
-    let mut conns: BTreeMap<(u16, u16), Vec<&Record>> = BTreeMap::new();
-    for r in records {
-        conns.entry((r.lport, r.rport)).or_default().push(r);
-    }
     let mut out = Vec::new();
-    for (ports, recs) in conns {
-        // the last init of the connection starts its replay
-        let Some(start) = recs
-            .iter()
-            .rposition(|r| matches!(r.what, Traced::Init { .. }))
-        else {
-            continue;
-        };
-        let Traced::Init { mss, .. } = recs[start].what else {
+    for (ports, recs) in connections(records) {
+        let Traced::Init { mss, .. } = recs[0].what else {
             unreachable!("an init record")
         };
         let mut res = ConnCheck {
@@ -398,10 +406,10 @@ pub fn check(c: &TcpController, records: &[Record], tol: f64) -> Vec<ConnCheck> 
             out.push(res);
             continue;
         };
-        let first = recs[start].seq;
+        let first = recs[0].seq;
         // the kernel's window before the last loss, Q32 (what an undo restores)
         let mut prior: Option<u64> = None;
-        for (k, r) in recs[start + 1..].iter().enumerate() {
+        for (k, r) in recs[1..].iter().enumerate() {
             let expect = first.checked_add(k as u64 + 1);
             if expect != Some(r.seq) {
                 res.stopped = Some(match expect {
@@ -420,14 +428,14 @@ pub fn check(c: &TcpController, records: &[Record], tol: f64) -> Vec<ConnCheck> 
                 }
                 Traced::Event(e) => {
                     if matches!(e, Event::Loss { .. }) {
-                        prior = Some(recs[start + k].cwnd_q32);
+                        prior = Some(recs[k].cwnd_q32);
                     }
                     e
                 }
                 Traced::Undo { .. } => {
                     // the glue's rule (ledbat_undo_cwnd): the window before the last loss
                     // comes back if it is larger; checked here, as the core has no undo
-                    let before = recs[start + k].cwnd_q32;
+                    let before = recs[k].cwnd_q32;
                     let want = prior.unwrap_or(0).max(before);
                     if r.cwnd_q32 != want {
                         res.mismatches += 1;

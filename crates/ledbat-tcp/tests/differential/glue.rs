@@ -10,34 +10,10 @@
 
 use crate::replay::{event_line, parse_step, replay_lines, Step};
 use crate::MS;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// The replay tool's output lines for `input` (commands that need no params).
 fn tool(input: &str) -> Vec<String> {
-    let mut child = Command::new(ledbat_tcp::REPLAY_TOOL)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the replay tool runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("replay output");
-    assert!(
-        out.status.success(),
-        "replay failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(str::to_string)
-        .collect()
+    crate::replay::run_tool(input.to_string())
 }
 
 /// Linux's TCP_INFINITE_SSTHRESH, what snd_ssthresh holds before the first reduction.

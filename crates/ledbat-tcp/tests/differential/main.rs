@@ -144,7 +144,10 @@ fn compare_lp(
         panic!("TCP-LP's delay state missing: {}", ctx());
     };
     assert_eq!(core.origin, bpf.origin, "TCP-LP origin: {}", ctx());
-    for ((name, a), (_, b)) in core.delays().into_iter().zip(bpf.delays()) {
+    for ((name, a), (_, b)) in replay::lp_delays(core)
+        .into_iter()
+        .zip(replay::lp_delays(bpf))
+    {
         match (a, b) {
             (Some(a), Some(b)) => {
                 if let Ok(mut w) = LP_WORST.lock() {

@@ -81,29 +81,19 @@ pub struct Step {
 }
 
 /// TCP-LP's delays, microseconds relative to the first sample (the replay tool's 48.16
-/// fixed point, or the core's `f64`; `ledbat_core::tcp_lp::LpDelays`), and that first
-/// sample (`origin`, exact on both sides).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct LpState {
-    pub origin: Option<i64>,
-    pub smoothed: Option<f64>,
-    pub d_min: Option<f64>,
-    pub d_max: Option<f64>,
-    pub d_max_rsv: Option<f64>,
-    pub lowest: Option<f64>,
-}
+/// fixed point, or the core's `f64`), and that first sample (`origin`, exact on both sides):
+/// the core's own record of them.
+pub use ledbat_core::tcp_lp::LpDelays as LpState;
 
-impl LpState {
-    /// The five relative delays with their names, in order.
-    pub fn delays(&self) -> [(&'static str, Option<f64>); 5] {
-        [
-            ("smoothed", self.smoothed),
-            ("d_min", self.d_min),
-            ("d_max", self.d_max),
-            ("d_max_rsv", self.d_max_rsv),
-            ("lowest", self.lowest),
-        ]
-    }
+/// TCP-LP's five relative delays with their names, in order.
+pub fn lp_delays(s: &LpState) -> [(&'static str, Option<f64>); 5] {
+    [
+        ("smoothed", s.smoothed),
+        ("d_min", s.d_min),
+        ("d_max", s.d_max),
+        ("d_max_rsv", s.d_max_rsv),
+        ("lowest", s.lowest),
+    ]
 }
 
 /// Runs the replay tool on `events` and returns its state after each one.
@@ -130,6 +120,13 @@ pub fn replay_lines(params: &LbParams, mss: u32, body: &str) -> Vec<String> {
     // TCP-LP's state lines carry its delay state too (the other controllers' do not change)
     let _ = writeln!(input, "\nlpstate\ninit {mss}");
     input.push_str(body);
+    run_tool(input)
+}
+
+/// Runs the replay tool (csrc/replay.c) on the command lines `input`; returns its output
+/// lines. The input is written from a thread of its own, so that a long one cannot
+/// deadlock against the tool's output.
+pub fn run_tool(input: String) -> Vec<String> {
     let mut child = Command::new(ledbat_tcp::REPLAY_TOOL)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -187,17 +184,7 @@ pub fn snapshot(c: &AnyController) -> Step {
     let m = c.metrics();
     let mut comp = (0, 0, 0.0);
     let lp_state = match c {
-        AnyController::TcpLp(x) => {
-            let d = x.delays();
-            Some(LpState {
-                origin: d.origin,
-                smoothed: d.smoothed,
-                d_min: d.d_min,
-                d_max: d.d_max,
-                d_max_rsv: d.d_max_rsv,
-                lowest: d.lowest,
-            })
-        }
+        AnyController::TcpLp(x) => Some(x.delays()),
         _ => None,
     };
     let (cwnd, slowdowns) = match c {
