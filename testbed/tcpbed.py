@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Kernel TCP with our congestion controls on the bed (docs/tcp/README.md): `netbed.tcpbed`."""
+"""Kernel TCP with our congestion controls on the bed (docs/tcp/measured.md): `netbed.tcpbed`."""
 
 import sys
 

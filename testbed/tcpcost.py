@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What our kernel congestion controls cost against cubic (docs/tcp/README.md): `netbed.tcpcost`."""
+"""What our kernel congestion controls cost against cubic (docs/tcp/measured.md): `netbed.tcpcost`."""
 
 import sys
 

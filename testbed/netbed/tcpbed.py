@@ -120,7 +120,7 @@ class Plan:
 
 
 def plan_for(quick: bool) -> Plan:
-    """The full plan (docs/tcp/README.md), or CI's: no delay line, cubic, one repeat,
+    """The full plan (docs/tcp/measured.md), or CI's: no delay line, cubic, one repeat,
     shorter phases, no seed 002 (its 100 MB transfers take minutes each)."""
     if quick:
         return Plan(experiments=["alone", "cross", "two"], ccs=["scavenger"],
@@ -341,7 +341,7 @@ def _group(rows: list[dict], key) -> dict:
 
 
 def checks(doc: dict) -> list[dict]:
-    """The targets for `scavenger` over kernel TCP (docs/tcp/README.md), per base RTT (medians
+    """The targets for `scavenger` over kernel TCP (docs/tcp/measured.md), per base RTT (medians
     of the repeats)."""
     out = []
     def add(where, what, value, ok, target):
