@@ -156,6 +156,14 @@ static __always_inline __u32 lb_in_flight_pkts(struct tcp_sock *tp)
 	return (out > left ? out - left : 0) + tp->retrans_out;
 }
 
+/* Whether the kernel found the sender limited by its window (tcp_sock.is_cwnd_limited; not
+ * limited on a kernel without the field). The flightsize and the reno fallback read it. */
+static __always_inline int lb_cwnd_limited(struct tcp_sock *tp)
+{
+	return bpf_core_field_exists(tp->is_cwnd_limited) &&
+	       BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+}
+
 /* RFC 6817's flightsize for an ACK of `delivered` packets, in packets: decided by
  * csrc/lbcc_glue.h (lb_glue_flightsize, which says why it departs from the RFC) on the
  * tcp_sock's values. */
@@ -169,8 +177,7 @@ static __always_inline __u32 lb_flightsize(struct tcp_sock *tp, struct lb_conn *
 	in.max_packets_out = tp->max_packets_out;
 	in.snd_cwnd = tp->snd_cwnd;
 	in.srtt_us8 = tp->srtt_us;
-	in.cwnd_limited = bpf_core_field_exists(tp->is_cwnd_limited) &&
-			  BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+	in.cwnd_limited = lb_cwnd_limited(tp);
 	return lb_glue_flightsize(&c->flight_peak, &c->flight_peak_ns, &in, now);
 }
 
@@ -406,8 +413,7 @@ static __always_inline void lb_fallback_cong_avoid(struct tcp_sock *tp, __u32 ac
 	r.ssthresh = tp->snd_ssthresh;
 	r.clamp = tp->snd_cwnd_clamp;
 	r.max_packets_out = tp->max_packets_out;
-	r.cwnd_limited = bpf_core_field_exists(tp->is_cwnd_limited) &&
-			 BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+	r.cwnd_limited = lb_cwnd_limited(tp);
 	lb_reno_cong_avoid(&r, acked);
 	tp->snd_cwnd = r.cwnd;
 	tp->snd_cwnd_cnt = r.cnt;
