@@ -283,12 +283,13 @@ static __always_inline void lb_pace(struct sock *sk, struct lb_conn *c)
 		 * advanced by the packet's length at the pacing rate) and sends it then; a packet
 		 * sent with pacing off leaves at once but keeps the stamp, and its ACK's RTT is
 		 * short by the difference. After yielding at yield_share of the path's rate the
-		 * next departure is up to one pair's time away (78 ms at 10 Mbit/s): the first
-		 * packets of the resume's slow start read 2.8 ms on a 10 ms path on the bed, a
-		 * base delay 7 ms too low, kept for base_history minutes, so every queue looked
-		 * 7 ms longer and the hold tests of a flow alone came out positive. So the
-		 * kernel's pacing (at its own rate, the cap put back) stays on until that time
-		 * has passed: the first packet waits for it. */
+		 * next departure is up to one pair's time away: the first packets of the
+		 * resume's slow start read an RTT below the path's, the base delay (kept for
+		 * base_history minutes) came out too low by the difference, every queue looked
+		 * that much longer, and the hold tests of a flow alone came out positive (the
+		 * figures of the bed: docs/tcp/measured.md, "The yield's delayed ACKs and
+		 * departure stamps"). So the kernel's pacing (at its own rate, the cap put back)
+		 * stays on until that time has passed: the first packet waits for it. */
 		if (tcp_sk(sk)->tcp_wstamp_ns > bpf_ktime_get_ns())
 			return;
 		c->pacing_on = 0;
@@ -608,9 +609,9 @@ static __always_inline void lb_rto(struct sock *sk, struct tcp_sock *tp, struct 
  * was made in this window: an RTO that fires in Recovery (the losses that started it were
  * found by SACK or RACK, then the retransmissions were lost too, as in an outage) sets the
  * Loss state without either. The controller then never heard of the timeout and kept its
- * window through every backed-off retransmission (a 2 s black hole on the bed: four RTOs,
- * no timeout event). Entering Loss without CA_EVENT_LOSS just before is therefore the
- * timeout too.
+ * window through every backed-off retransmission (on the bed: docs/tcp/README.md, "An RTO
+ * during Recovery never reached the controller"). Entering Loss without CA_EVENT_LOSS just
+ * before is therefore the timeout too.
  */
 SEC("struct_ops/ledbat_set_state")
 void BPF_PROG(ledbat_set_state, struct sock *sk, __u8 new_state)

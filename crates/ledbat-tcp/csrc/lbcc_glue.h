@@ -36,9 +36,9 @@
  * At a round trip of microseconds (loopback, a LAN) rounds last less than the application
  * takes to be woken up, the flight an ACK finds is whatever the application last wrote,
  * and the kernel sizes the send buffer from the window: capping the window at that flight
- * made the two shrink each other, to 2-7 packets and a thirtieth of cubic's rate on a veth
- * pair. Where the round trip exceeds 10 ms this is the round's flight, as the RFC has it;
- * an application that stops writing still takes the window down with it within 10 ms.
+ * made the two shrink each other (on a veth pair: docs/tcp/measured.md, "Cost"). Where the
+ * round trip exceeds 10 ms this is the round's flight, as the RFC has it; an application
+ * that stops writing still takes the window down with it within 10 ms.
  */
 #ifndef LBCC_GLUE_H
 #define LBCC_GLUE_H
@@ -94,16 +94,18 @@ LB_INLINE __u32 lb_glue_cwnd_pkts(const struct lb_cc *c, lb_params_t *p, __u32 c
  * Why: a TCP receiver delays the ACK of a lone segment (Linux: its delayed-ACK timer, at
  * least TCP_DELACK_MIN = 40 ms; others up to 200 ms) and acknowledges at once only the
  * second full segment. With one packet in flight every RTT sample carries that delay as
- * queuing delay. On the bed beside kernel bbr at a base RTT of 10 ms the lone packets of
- * the yield read 62-70 ms of queue where a probe's packets, acknowledged in pairs, read
- * 21-44 ms: a probe's queue at its start (the last of those samples) looked high, the
- * probe's aftermath fell 40 ms below it, and two such probes in a row read as a flow of
- * our kind that backs off, so the flow resumed into bbr every few seconds. The first
- * slowdown of a flow alone (a hold of one packet) read 40.8 ms of queue on an empty path:
- * a positive hold test from nothing. The uTP receiver and the simulator acknowledge every
- * packet; a pair is the TCP way to the same samples (a pair left in the queue is below a
- * hold test's `test_packets`, 3). The controller's own window (the core's, what the trace
- * records and the differential test compares) is unchanged. */
+ * queuing delay. Beside a competitor the lone packets of the yield then read more queue
+ * than a probe's packets, acknowledged in pairs: a probe's queue at its start (the last
+ * of the yield's samples) looked high, the probe's aftermath fell below it by about the
+ * delayed-ACK time, and two such probes in a row read as a flow of our kind that backs
+ * off, so the flow resumed into the competitor again and again. The first slowdown of a
+ * flow alone (a hold of one packet) read the delayed-ACK time as queue on an empty path:
+ * a positive hold test from nothing (the figures of the bed, beside kernel bbr:
+ * docs/tcp/measured.md, "The yield's delayed ACKs and departure stamps"). The uTP
+ * receiver and the simulator acknowledge every packet; a pair is the TCP way to the same
+ * samples (a pair left in the queue is below a hold test's `test_packets`, 3). The
+ * controller's own window (the core's, what the trace records and the differential test
+ * compares) is unchanged. */
 LB_INLINE int lb_glue_pair(const struct lb_cc *c, lb_params_t *p)
 {
 	if (p->algo != LB_ALGO_LEDBAT_PP)
