@@ -676,7 +676,9 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
  * Recovery's save, as the kernel keeps that undo marker); lb_undo (csrc/lbcc.h) takes it
  * back, and the window the controller then has is returned: Linux's reno and cubic return
  * max(cwnd, prior_cwnd), which lb_undo gives the controller's window. The kernel then
- * restores its snd_ssthresh itself.
+ * restores its snd_ssthresh itself, possibly TCP_INFINITE_SSTHRESH while the controller
+ * stays out of slow start: lb_glue_undo (csrc/lbcc_glue.h) has lb_write_ssthresh write the
+ * controller's phase again at its next call outside the kernel's reductions.
  */
 SEC("struct_ops/ledbat_undo_cwnd")
 __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
@@ -688,7 +690,7 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 	if (!c)
 		return lb_reno_undo(tp->snd_cwnd, tp->prior_cwnd);
 	c->undos++;
-	lb_undo(&c->cc, &lb_params, &c->undo);
+	lb_glue_undo(&c->cc, &lb_params, &c->undo, &c->kphase);
 	lb_emit(sk, c, LB_EV_UNDO, 0, now, 0, 0, 0, 0, 0, 0);
 	return lb_cwnd_target(tp, c, now);
 }

@@ -26,6 +26,17 @@
  * one before init), so the RFC family, which starts in avoidance unless slow_start is on,
  * writes snd_ssthresh = snd_cwnd at init.
  *
+ * The kernel's undo of a reduction it found spurious (lb_glue_undo) puts back its own
+ * snd_ssthresh after undo_cwnd returns (tcp_undo_cwnd_reduction: prior_ssthresh where it
+ * is the larger, which is the larger of snd_ssthresh and 3/4 snd_cwnd before the
+ * reduction): TCP_INFINITE_SSTHRESH again when that reduction ended the controller's slow
+ * start, and a DSACK can undo it after Recovery ended and the glue already wrote the
+ * avoidance phase. The controller's undo does not
+ * start slow start again (lb_undo), so the glue takes the phase before the undo as slow
+ * start, the kernel's possible view: the next decision outside the kernel's reductions
+ * writes the controller's phase again (snd_cwnd in avoidance, the ramp's goal in a
+ * slowdown), and nothing when the controller is in slow start itself.
+ *
  * The flightsize of an ACK (lb_glue_flightsize; RFC 6817's cap on the window is
  * allowed_increase x flightsize, departed from on purpose): what was outstanding before it
  * (in flight now plus the packets it delivered), at least the window when the kernel saw
@@ -69,6 +80,16 @@ LB_INLINE __u32 lb_glue_ssthresh(const struct lb_cc *c, lb_params_t *p, __u32 pr
 	if (v > 0x7fffffffULL) /* TCP_INFINITE_SSTHRESH */
 		v = 0x7fffffffULL;
 	return (__u32)v;
+}
+
+/* The kernel's undo (the glue's undo_cwnd): the controller takes back the congestion event
+ * `u` saved (lb_undo), and `kphase`, the phase lb_glue_ssthresh is next asked to compare
+ * with, becomes slow start, so that the phase is written again over the snd_ssthresh the
+ * kernel puts back (above). */
+LB_INLINE void lb_glue_undo(struct lb_cc *c, lb_params_t *p, struct lb_undo *u, __u32 *kphase)
+{
+	lb_undo(c, p, u);
+	*kphase = LB_PHASE_SLOW_START;
 }
 
 /* The window in packets for snd_cwnd: floor(window / MSS), 1 to `clamp` (snd_cwnd_clamp;
