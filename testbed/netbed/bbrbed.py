@@ -285,7 +285,8 @@ def main(argv=None) -> int:
     os.makedirs(out_dir, exist_ok=True)
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True, timeout=10).stdout.strip()
-    doc = {"command": " ".join(["python3", "testbed/bbrbed.py", *(argv or sys.argv[1:])]),
+    doc = {"command": paths.command_line(["testbed/bbrbed.py"],
+                                         sys.argv[1:] if argv is None else argv),
            "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()), "git_head": commit,
            "kernel": os.uname().release, "load_before": os.getloadavg(), "rows": []}
     status = 0

@@ -1,8 +1,12 @@
-"""Where the repository and our `ledbat` binary are."""
+"""Where the repository and our `ledbat` binary are, and the command line a run records
+(`command_line`): one anyone can run from the repository root, not this machine's paths."""
 
 from __future__ import annotations
 
 import os
+import re
+import shlex
+import sys
 import tempfile
 import time
 
@@ -38,3 +42,90 @@ def write_atomic(path: str, data: str | bytes) -> None:
     with open(tmp, "wb" if isinstance(data, bytes) else "w") as fh:
         fh.write(data)
     os.replace(tmp, path)
+
+
+OUT = "$out"
+"""What a path under a temporary directory is recorded as: the run's output folder, which
+the reader chooses (`$out/NAME`, NAME the path's last part)."""
+
+BUILT_BIN = "target/release/ledbat"
+"""What a `ledbat` binary outside the repository is recorded as: a copy of a build (or
+another checkout's), which `cargo build --release -p ledbat-cli` makes here."""
+
+_PYTHON = re.compile(r"python3(\.\d+)?$")
+
+
+def temp_roots() -> list[str]:
+    """The temporary directories: /tmp, /var/tmp, `$TMPDIR` (what `tempfile.mkdtemp` uses),
+    each also as its real path."""
+    roots = {"/tmp", "/var/tmp", tempfile.gettempdir(), os.environ.get("TMPDIR") or "/tmp"}
+    return sorted({os.path.normpath(r) for r in roots} | {os.path.realpath(r) for r in roots})
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def portable_path(path: str, binary: bool = False, repo: str = REPO,
+                  cwd: str | None = None) -> str:
+    """`path` (relative to `cwd`, by default the current directory) as anyone can use it
+    from the repository root: relative to `repo` inside it; `$out/NAME` under a temporary
+    directory (`temp_roots`); `target/release/ledbat` for a `binary` elsewhere. Any other
+    path is returned as given."""
+    full = os.path.normpath(os.path.join(cwd or os.getcwd(), path))
+    if _under(full, repo):
+        return os.path.relpath(full, repo)
+    if binary:
+        return BUILT_BIN
+    if any(_under(full, r) for r in temp_roots()):
+        return OUT if full in temp_roots() else f"{OUT}/{os.path.basename(full)}"
+    return path
+
+
+def _portable_word(word: str, repo: str, cwd: str | None) -> str:
+    """One argument: the Python interpreter as `python3`, a path (absolute, or relative
+    with a directory in it) through `portable_path`, anything else as it is."""
+    if word == sys.executable or (os.sep in word and _PYTHON.match(os.path.basename(word))):
+        return "python3"
+    if os.path.isabs(word) or os.sep in word:
+        return portable_path(word, repo=repo, cwd=cwd)
+    return word
+
+
+def _quote(word: str) -> str:
+    """Shell quoting that leaves the `$out` placeholder to the shell."""
+    if word.startswith(OUT + "/") or word == OUT:
+        rest = word[len(OUT):]
+        return OUT + (rest if shlex.quote(rest) == rest else shlex.quote(rest))
+    return shlex.quote(word)
+
+
+def command_line(prog: list[str], argv: list[str],
+                 binary_options: tuple[str, ...] = ("--ledbat-bin",),
+                 path_options: tuple[str, ...] = ("--json", "--md", "--out-dir", "--logdir"),
+                 repo: str = REPO, cwd: str | None = None) -> str:
+    """The command a run records in its JSON: `python3 PROG... ARGV...` as anyone can run
+    it from the repository root (`prog`: `testbed/tcpbed.py`, or `-m netbed.NAME`). The
+    value of a `binary_options` option goes through `portable_path` as a binary, that of a
+    `path_options` one as a path (`x.json` too), any other argument or `--name=value` value
+    when it looks like a path (`_portable_word`); every word is quoted for a shell (an empty
+    argument as `''`)."""
+    def value(opt: str, v: str) -> str:
+        if opt in binary_options:
+            return portable_path(v, binary=True, repo=repo, cwd=cwd)
+        if opt in path_options:
+            return portable_path(v, repo=repo, cwd=cwd)
+        return _portable_word(v, repo, cwd)
+
+    words = ["python3", *prog]
+    prev = ""
+    for arg in argv:
+        name, eq, v = arg.partition("=")
+        if prev:
+            words.append(_quote(value(prev, arg)))
+        elif arg.startswith("-") and eq:
+            words.append(f"{shlex.quote(name)}={_quote(value(name, v))}")
+        else:
+            words.append(_quote(_portable_word(arg, repo, cwd)))
+        prev = arg if not prev and arg in binary_options + path_options else ""
+    return " ".join(words)

@@ -198,8 +198,8 @@ def needs_of(seeder: str) -> install.Needs:
     return install.Needs(tools, libtorrent=True)
 
 
-def run(a) -> int:
-    """One seeder's run (root)."""
+def run(a, argv: list[str]) -> int:
+    """One seeder's run (root); `argv` the command's arguments, for the record."""
     ledbat_bin = install.preflight("namespaces, qdiscs", a.ledbat_bin,
                                    need_bin=a.seeder in ("ours", "tcp"))
     if ledbat_bin is None:
@@ -257,12 +257,12 @@ def run(a) -> int:
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True, timeout=10).stdout.strip()
     doc.update({
-        "command": " ".join(["python3", "testbed/pingdelay.py", *sys.argv[1:]]),
+        "command": paths.command_line(["testbed/pingdelay.py"], argv),
         "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
         "git_head": commit, "rate_kbit": a.rate_kbit, "delay_ms_each_way": a.delay_ms,
         "fifo_frames": b.fifo_frames, "fifo_ms": round(b.fifo_ms), "file_bytes": size,
         "seconds": round(time.monotonic() - started), "load": os.getloadavg(),
-        "logdir": out_dir,
+        "logdir": paths.portable_path(out_dir),
     })
     path = a.json or os.path.join(out_dir, f"fig7-{a.seeder}.json")
     paths.write_atomic(path, json.dumps(doc, indent=1))
@@ -293,7 +293,8 @@ def parse_args(argv):
 
 
 def main(argv=None) -> int:
-    a = parse_args(argv if argv is not None else sys.argv[1:])
+    argv = sys.argv[1:] if argv is None else argv
+    a = parse_args(argv)
     if a.cmd == "hold":
         hold(a.ip, a.port)
         return 0
@@ -309,7 +310,7 @@ def main(argv=None) -> int:
     if a.minutes < 3:
         print("error: --minutes must be at least 3", file=sys.stderr)
         return 2
-    return run(a)
+    return run(a, argv)
 
 
 if __name__ == "__main__":

@@ -165,7 +165,8 @@ def main(argv=None) -> int:
     if ledbat_bin is None:
         return 2
     specs = [x for x in a.ccs.split(",") if x]
-    doc: dict = {"command": " ".join(["python3 -m netbed.reversebed", *(argv or sys.argv[1:])]),
+    doc: dict = {"command": paths.command_line(["-m", "netbed.reversebed"],
+                                               sys.argv[1:] if argv is None else argv),
                  "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
                  "kernel": os.uname().release, "load_before": os.getloadavg(),
                  "delay_ms": a.delay_ms, "fifo_ms": a.fifo_ms, "runs": []}

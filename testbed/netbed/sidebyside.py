@@ -458,9 +458,11 @@ def main(argv=None) -> int:
                              "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             timeout=10).stdout.strip()
     doc: dict = {
-        "command": " ".join(["python3", "testbed/sidebyside.py", *(argv or sys.argv[1:])]),
+        "command": paths.command_line(["testbed/sidebyside.py"],
+                                      sys.argv[1:] if argv is None else argv),
         "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
-        "git_head": commit, "ledbat_bin": ledbat_bin, "ledbat_version": version,
+        "git_head": commit, "ledbat_bin": paths.portable_path(ledbat_bin, binary=True),
+        "ledbat_version": version,
         "rate_mbit": a.rate_mbit, "our_packet_size": a.our_packet_size or 1400,
         "file_bytes": size, "info_hash": info_hash,
         "plan": p.__dict__ | {"single_len": p.single_len}, "leecher": "libtorrent 2.1.1 "

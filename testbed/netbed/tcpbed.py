@@ -606,9 +606,11 @@ def main(argv=None) -> int:
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True, timeout=10).stdout.strip()
     doc: dict = {
-        "command": " ".join(["python3", "testbed/tcpbed.py", *(argv or sys.argv[1:])]),
+        "command": paths.command_line(["testbed/tcpbed.py"],
+                                      sys.argv[1:] if argv is None else argv),
         "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()), "git_head": commit,
-        "ledbat_bin": ledbat_bin, "kernel": os.uname().release, "plan": p.__dict__,
+        "ledbat_bin": paths.portable_path(ledbat_bin, binary=True),
+        "kernel": os.uname().release, "plan": p.__dict__,
         "load_before": os.getloadavg(), "alone": [], "cross": [], "two": [], "seed002": [],
     }
     ccs = ktcp.Controllers(ledbat_bin)

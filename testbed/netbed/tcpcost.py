@@ -206,7 +206,8 @@ def main(argv=None) -> int:
         return 2
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True, timeout=10).stdout.strip()
-    doc: dict = {"command": " ".join(["python3", "testbed/tcpcost.py", *(argv or sys.argv[1:])]),
+    doc: dict = {"command": paths.command_line(["testbed/tcpcost.py"],
+                                               sys.argv[1:] if argv is None else argv),
                  "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
                  "git_head": commit, "kernel": os.uname().release,
                  "load_before": os.getloadavg(), "rounds": []}

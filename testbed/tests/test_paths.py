@@ -1,6 +1,7 @@
-"""Unit tests of where the runs look for our binary."""
+"""Unit tests of where the runs look for our binary, and of the command lines they record."""
 
 import os
+import sys
 
 from netbed import paths
 
@@ -35,3 +36,60 @@ def test_write_atomic_replaces_whole_and_leaves_no_temporary(tmp_path):
     paths.write_atomic(str(out), b"\x00\x01")
     assert out.read_bytes() == b"\x00\x01"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+
+
+def _cmd(argv, cwd="/r", **kw):
+    return paths.command_line(["testbed/tcpbed.py"], argv, repo="/r", cwd=cwd, **kw)
+
+
+def test_a_recorded_command_names_repo_paths_from_the_root_and_temp_paths_as_out():
+    argv = ["--experiments", "cross", "--ledbat-bin", "/tmp/r43a/ledbat",
+            "--json", "/r/results/a.json", "--md", "results/a.md",
+            "--out-dir", "/tmp/r43a/far", "--rtts-ms", "10,20"]
+    assert _cmd(argv) == (
+        "python3 testbed/tcpbed.py --experiments cross --ledbat-bin target/release/ledbat "
+        "--json results/a.json --md results/a.md "
+        "--out-dir $out/far --rtts-ms 10,20")
+
+
+def test_the_binary_is_a_build_here_unless_it_is_in_the_repo():
+    # a copy in a temporary folder, another checkout's build: what `cargo build --release`
+    # makes here; one inside the repository: its own path from the root
+    assert _cmd(["--ledbat-bin", "/home/u/other-checkout/target/release/ledbat"]).endswith(
+        " --ledbat-bin target/release/ledbat")
+    assert _cmd(["--ledbat-bin=/tmp/x/ledbat"]).endswith(" --ledbat-bin=target/release/ledbat")
+    assert _cmd(["--ledbat-bin", "/r/target/debug/ledbat"]).endswith(
+        " --ledbat-bin target/debug/ledbat")
+    # the same value after another option is a path like any other
+    assert _cmd(["--json", "/tmp/x/ledbat"]).endswith(" --json $out/ledbat")
+
+
+def test_relative_paths_are_taken_from_where_the_run_was_started():
+    argv = ["--ledbat-bin", "../target/release/ledbat", "--json=../results/x.json", "--md",
+            "x.md"]
+    assert _cmd(argv, cwd="/r/testbed") == (
+        "python3 testbed/tcpbed.py --ledbat-bin target/release/ledbat --json=results/x.json "
+        "--md testbed/x.md")
+    # a word that is no option's path stays as it is
+    assert _cmd(["--experiments", "cross"], cwd="/r/testbed").endswith(" --experiments cross")
+
+
+def test_tmpdir_and_mkdtemp_folders_are_temporary(monkeypatch):
+    monkeypatch.setenv("TMPDIR", "/scratch/t")
+    assert paths.portable_path("/scratch/t/tmpab12cd/cost.json") == "$out/cost.json"
+    assert paths.portable_path("/scratch/t") == "$out"
+    d = paths.tempfile.mkdtemp()
+    try:
+        assert paths.portable_path(os.path.join(d, "x.md")) == "$out/x.md"
+    finally:
+        os.rmdir(d)
+    # elsewhere outside the repository a path stays as given
+    assert paths.portable_path("/srv/results/x.json", repo="/r") == "/srv/results/x.json"
+
+
+def test_the_interpreter_is_python3_and_words_are_quoted_for_a_shell():
+    argv = [sys.executable, "/usr/bin/python3.11", "--two-ccs", "", "--note", "a b",
+            "--ccs", "scav-comp:competitor.tests=1", "--json", "/tmp/a b.json"]
+    assert _cmd(argv) == (
+        "python3 testbed/tcpbed.py python3 python3 --two-ccs '' --note 'a b' "
+        "--ccs scav-comp:competitor.tests=1 --json $out'/a b.json'")

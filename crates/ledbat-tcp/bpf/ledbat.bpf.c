@@ -156,6 +156,14 @@ static __always_inline __u32 lb_in_flight_pkts(struct tcp_sock *tp)
 	return (out > left ? out - left : 0) + tp->retrans_out;
 }
 
+/* Whether the kernel found the sender limited by its window (tcp_sock.is_cwnd_limited; not
+ * limited on a kernel without the field). The flightsize and the reno fallback read it. */
+static __always_inline int lb_cwnd_limited(struct tcp_sock *tp)
+{
+	return bpf_core_field_exists(tp->is_cwnd_limited) &&
+	       BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+}
+
 /* RFC 6817's flightsize for an ACK of `delivered` packets, in packets: decided by
  * csrc/lbcc_glue.h (lb_glue_flightsize, which says why it departs from the RFC) on the
  * tcp_sock's values. */
@@ -169,8 +177,7 @@ static __always_inline __u32 lb_flightsize(struct tcp_sock *tp, struct lb_conn *
 	in.max_packets_out = tp->max_packets_out;
 	in.snd_cwnd = tp->snd_cwnd;
 	in.srtt_us8 = tp->srtt_us;
-	in.cwnd_limited = bpf_core_field_exists(tp->is_cwnd_limited) &&
-			  BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+	in.cwnd_limited = lb_cwnd_limited(tp);
 	return lb_glue_flightsize(&c->flight_peak, &c->flight_peak_ns, &in, now);
 }
 
@@ -276,12 +283,13 @@ static __always_inline void lb_pace(struct sock *sk, struct lb_conn *c)
 		 * advanced by the packet's length at the pacing rate) and sends it then; a packet
 		 * sent with pacing off leaves at once but keeps the stamp, and its ACK's RTT is
 		 * short by the difference. After yielding at yield_share of the path's rate the
-		 * next departure is up to one pair's time away (78 ms at 10 Mbit/s): the first
-		 * packets of the resume's slow start read 2.8 ms on a 10 ms path on the bed, a
-		 * base delay 7 ms too low, kept for base_history minutes, so every queue looked
-		 * 7 ms longer and the hold tests of a flow alone came out positive. So the
-		 * kernel's pacing (at its own rate, the cap put back) stays on until that time
-		 * has passed: the first packet waits for it. */
+		 * next departure is up to one pair's time away: the first packets of the
+		 * resume's slow start read an RTT below the path's, the base delay (kept for
+		 * base_history minutes) came out too low by the difference, every queue looked
+		 * that much longer, and the hold tests of a flow alone came out positive (the
+		 * figures of the bed: docs/tcp/measured.md, "The yield's delayed ACKs and
+		 * departure stamps"). So the kernel's pacing (at its own rate, the cap put back)
+		 * stays on until that time has passed: the first packet waits for it. */
 		if (tcp_sk(sk)->tcp_wstamp_ns > bpf_ktime_get_ns())
 			return;
 		c->pacing_on = 0;
@@ -406,8 +414,7 @@ static __always_inline void lb_fallback_cong_avoid(struct tcp_sock *tp, __u32 ac
 	r.ssthresh = tp->snd_ssthresh;
 	r.clamp = tp->snd_cwnd_clamp;
 	r.max_packets_out = tp->max_packets_out;
-	r.cwnd_limited = bpf_core_field_exists(tp->is_cwnd_limited) &&
-			 BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+	r.cwnd_limited = lb_cwnd_limited(tp);
 	lb_reno_cong_avoid(&r, acked);
 	tp->snd_cwnd = r.cwnd;
 	tp->snd_cwnd_cnt = r.cnt;
@@ -602,9 +609,9 @@ static __always_inline void lb_rto(struct sock *sk, struct tcp_sock *tp, struct 
  * was made in this window: an RTO that fires in Recovery (the losses that started it were
  * found by SACK or RACK, then the retransmissions were lost too, as in an outage) sets the
  * Loss state without either. The controller then never heard of the timeout and kept its
- * window through every backed-off retransmission (a 2 s black hole on the bed: four RTOs,
- * no timeout event). Entering Loss without CA_EVENT_LOSS just before is therefore the
- * timeout too.
+ * window through every backed-off retransmission (on the bed: docs/tcp/README.md, "An RTO
+ * during Recovery never reached the controller"). Entering Loss without CA_EVENT_LOSS just
+ * before is therefore the timeout too.
  */
 SEC("struct_ops/ledbat_set_state")
 void BPF_PROG(ledbat_set_state, struct sock *sk, __u8 new_state)
@@ -669,7 +676,9 @@ void BPF_PROG(ledbat_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
  * Recovery's save, as the kernel keeps that undo marker); lb_undo (csrc/lbcc.h) takes it
  * back, and the window the controller then has is returned: Linux's reno and cubic return
  * max(cwnd, prior_cwnd), which lb_undo gives the controller's window. The kernel then
- * restores its snd_ssthresh itself.
+ * restores its snd_ssthresh itself, possibly TCP_INFINITE_SSTHRESH while the controller
+ * stays out of slow start: lb_glue_undo (csrc/lbcc_glue.h) has lb_write_ssthresh write the
+ * controller's phase again at its next call outside the kernel's reductions.
  */
 SEC("struct_ops/ledbat_undo_cwnd")
 __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
@@ -681,7 +690,7 @@ __u32 BPF_PROG(ledbat_undo_cwnd, struct sock *sk)
 	if (!c)
 		return lb_reno_undo(tp->snd_cwnd, tp->prior_cwnd);
 	c->undos++;
-	lb_undo(&c->cc, &lb_params, &c->undo);
+	lb_glue_undo(&c->cc, &lb_params, &c->undo, &c->kphase);
 	lb_emit(sk, c, LB_EV_UNDO, 0, now, 0, 0, 0, 0, 0, 0);
 	return lb_cwnd_target(tp, c, now);
 }

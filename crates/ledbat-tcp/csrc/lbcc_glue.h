@@ -26,6 +26,17 @@
  * one before init), so the RFC family, which starts in avoidance unless slow_start is on,
  * writes snd_ssthresh = snd_cwnd at init.
  *
+ * The kernel's undo of a reduction it found spurious (lb_glue_undo) puts back its own
+ * snd_ssthresh after undo_cwnd returns (tcp_undo_cwnd_reduction: prior_ssthresh where it
+ * is the larger, which is the larger of snd_ssthresh and 3/4 snd_cwnd before the
+ * reduction): TCP_INFINITE_SSTHRESH again when that reduction ended the controller's slow
+ * start, and a DSACK can undo it after Recovery ended and the glue already wrote the
+ * avoidance phase. The controller's undo does not
+ * start slow start again (lb_undo), so the glue takes the phase before the undo as slow
+ * start, the kernel's possible view: the next decision outside the kernel's reductions
+ * writes the controller's phase again (snd_cwnd in avoidance, the ramp's goal in a
+ * slowdown), and nothing when the controller is in slow start itself.
+ *
  * The flightsize of an ACK (lb_glue_flightsize; RFC 6817's cap on the window is
  * allowed_increase x flightsize, departed from on purpose): what was outstanding before it
  * (in flight now plus the packets it delivered), at least the window when the kernel saw
@@ -36,9 +47,9 @@
  * At a round trip of microseconds (loopback, a LAN) rounds last less than the application
  * takes to be woken up, the flight an ACK finds is whatever the application last wrote,
  * and the kernel sizes the send buffer from the window: capping the window at that flight
- * made the two shrink each other, to 2-7 packets and a thirtieth of cubic's rate on a veth
- * pair. Where the round trip exceeds 10 ms this is the round's flight, as the RFC has it;
- * an application that stops writing still takes the window down with it within 10 ms.
+ * made the two shrink each other (on a veth pair: docs/tcp/measured.md, "Cost"). Where the
+ * round trip exceeds 10 ms this is the round's flight, as the RFC has it; an application
+ * that stops writing still takes the window down with it within 10 ms.
  */
 #ifndef LBCC_GLUE_H
 #define LBCC_GLUE_H
@@ -71,6 +82,16 @@ LB_INLINE __u32 lb_glue_ssthresh(const struct lb_cc *c, lb_params_t *p, __u32 pr
 	return (__u32)v;
 }
 
+/* The kernel's undo (the glue's undo_cwnd): the controller takes back the congestion event
+ * `u` saved (lb_undo), and `kphase`, the phase lb_glue_ssthresh is next asked to compare
+ * with, becomes slow start, so that the phase is written again over the snd_ssthresh the
+ * kernel puts back (above). */
+LB_INLINE void lb_glue_undo(struct lb_cc *c, lb_params_t *p, struct lb_undo *u, __u32 *kphase)
+{
+	lb_undo(c, p, u);
+	*kphase = LB_PHASE_SLOW_START;
+}
+
 /* The window in packets for snd_cwnd: floor(window / MSS), 1 to `clamp` (snd_cwnd_clamp;
  * 0: none). */
 LB_INLINE __u32 lb_glue_cwnd_pkts(const struct lb_cc *c, lb_params_t *p, __u32 clamp)
@@ -94,16 +115,18 @@ LB_INLINE __u32 lb_glue_cwnd_pkts(const struct lb_cc *c, lb_params_t *p, __u32 c
  * Why: a TCP receiver delays the ACK of a lone segment (Linux: its delayed-ACK timer, at
  * least TCP_DELACK_MIN = 40 ms; others up to 200 ms) and acknowledges at once only the
  * second full segment. With one packet in flight every RTT sample carries that delay as
- * queuing delay. On the bed beside kernel bbr at a base RTT of 10 ms the lone packets of
- * the yield read 62-70 ms of queue where a probe's packets, acknowledged in pairs, read
- * 21-44 ms: a probe's queue at its start (the last of those samples) looked high, the
- * probe's aftermath fell 40 ms below it, and two such probes in a row read as a flow of
- * our kind that backs off, so the flow resumed into bbr every few seconds. The first
- * slowdown of a flow alone (a hold of one packet) read 40.8 ms of queue on an empty path:
- * a positive hold test from nothing. The uTP receiver and the simulator acknowledge every
- * packet; a pair is the TCP way to the same samples (a pair left in the queue is below a
- * hold test's `test_packets`, 3). The controller's own window (the core's, what the trace
- * records and the differential test compares) is unchanged. */
+ * queuing delay. Beside a competitor the lone packets of the yield then read more queue
+ * than a probe's packets, acknowledged in pairs: a probe's queue at its start (the last
+ * of the yield's samples) looked high, the probe's aftermath fell below it by about the
+ * delayed-ACK time, and two such probes in a row read as a flow of our kind that backs
+ * off, so the flow resumed into the competitor again and again. The first slowdown of a
+ * flow alone (a hold of one packet) read the delayed-ACK time as queue on an empty path:
+ * a positive hold test from nothing (the figures of the bed, beside kernel bbr:
+ * docs/tcp/measured.md, "The yield's delayed ACKs and departure stamps"). The uTP
+ * receiver and the simulator acknowledge every packet; a pair is the TCP way to the same
+ * samples (a pair left in the queue is below a hold test's `test_packets`, 3). The
+ * controller's own window (the core's, what the trace records and the differential test
+ * compares) is unchanged. */
 LB_INLINE int lb_glue_pair(const struct lb_cc *c, lb_params_t *p)
 {
 	if (p->algo != LB_ALGO_LEDBAT_PP)

@@ -93,9 +93,10 @@ LB_INLINE __u64 lb_scale_q16(__u64 d, __u64 k_q16)
 
 /* Whether a window `x` (Q32 bytes) has reached `limit`: `x >= limit` as the core compares
  * its f64, with a slack of 2^-12 byte for the rounding this file's fixed point accumulates
- * (the differential test measures it at a few 1e-5 byte). Where the core's window lands
- * exactly on a limit (a ramp back to ssthresh, a regrowth target), the fixed point may lie a
- * hair below it; without the slack the two would leave the ramp an ACK apart. */
+ * (far more than the differential test's largest difference, docs/tcp/measured.md). Where
+ * the core's window lands exactly on a limit (a ramp back to ssthresh, a regrowth target),
+ * the fixed point may lie a hair below it; without the slack the two would leave the ramp
+ * an ACK apart. */
 #define LB_REACH_SLACK_Q32 (1ULL << 20)
 LB_INLINE int lb_reached(__u64 x, __u64 limit)
 {

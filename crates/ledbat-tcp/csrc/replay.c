@@ -11,7 +11,8 @@
  *   init MSS                    a new connection
  *   ack NOW BYTES PACKETS FLIGHT NEWEST_SENT RTT_NS|- DELAY_US|-
  *   loss NOW SENT_AT IN_FLIGHT  (the controller is saved first, as the glue's ssthresh does)
- *   undo NOW                    the kernel's undo of the last loss (the glue's undo_cwnd)
+ *   undo NOW                    the kernel's undo of the last loss (the glue's undo_cwnd,
+ *                               lbcc_glue.h lb_glue_undo)
  *   timeout NOW rto|idle
  *   sent NOW IN_FLIGHT
  *   tick NOW
@@ -24,7 +25,8 @@
  *
  *   kss NOW CLAMP               the glue's snd_ssthresh decision (lbcc_glue.h) on the
  *                               state now, with the phase the last `kss` saw (0 after
- *                               init, as the kernel starts in slow start): prints
+ *                               init, as the kernel starts in slow start, and after
+ *                               `undo`, lb_glue_undo): prints
  *                               "kss PHASE SND_CWND SSTHRESH|-" (- nothing written)
  *
  * Commands that need no params (each prints one line of its own, no state):
@@ -275,7 +277,7 @@ int main(void)
 		} else if (strcmp(argv[0], "sent") == 0 && argc == 3) {
 			lb_on_sent(&c, &p, strtoull(argv[1], NULL, 10), strtoull(argv[2], NULL, 10));
 		} else if (strcmp(argv[0], "undo") == 0 && argc == 2) {
-			lb_undo(&c, &p, &undo);
+			lb_glue_undo(&c, &p, &undo, &kphase);
 		} else if (strcmp(argv[0], "tick") == 0 && argc == 2) {
 			lb_on_tick(&c, &p, strtoull(argv[1], NULL, 10));
 		} else if (strcmp(argv[0], "source") == 0 && argc == 2) {

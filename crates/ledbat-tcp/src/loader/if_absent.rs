@@ -65,10 +65,11 @@ pub fn presence<'a>(
     };
     let asked_words = asked.params()?;
     if have.name() != asked.name() || *words != asked_words {
+        let (have, asked) = differing(have, asked);
         return Err(LoadError::OtherParams {
             name: name.to_string(),
-            have: differing(have, asked).0,
-            asked: differing(have, asked).1,
+            have,
+            asked,
         });
     }
     if unprivileged && !inst.unprivileged {

@@ -2,8 +2,8 @@
 //! against values computed by hand: the reno fallback of a connection without socket
 //! storage (csrc/lbcc_reno.h, Linux's tcp_reno_cong_avoid, tcp_reno_ssthresh and
 //! tcp_reno_undo_cwnd), and the snd_ssthresh written when the controller's phase changes
-//! (csrc/lbcc_glue.h, `lb_glue_ssthresh`; expectations from the windows the same run
-//! printed, as tests/differential/undo.rs does).
+//! and again after the kernel's undo (csrc/lbcc_glue.h, `lb_glue_ssthresh`, `lb_glue_undo`;
+//! expectations from the windows the same run printed, as tests/differential/undo.rs does).
 //!
 //! What this does not run: the BPF glue's reading of the tcp_sock into these values and its
 //! writes back (bpf/ledbat.bpf.c), which only a kernel executes.
@@ -217,6 +217,60 @@ fn ssthresh_is_written_at_init_for_a_controller_without_slow_start() {
         }
     );
     assert!(st.iter().all(|(_, k)| k.ssthresh.is_none()), "{st:?}");
+}
+
+#[test]
+fn an_undo_has_the_glue_write_ssthresh_again_over_the_kernels_restored_one() {
+    // LEDBAT++ slow-starts: 61 ACKs of one MSS at a 20 ms RTT without queue, 40 packets in
+    // flight, each adding MSS / ceil(2 TARGET / base) = 1448 / 6 bytes to the 2 MSS it
+    // starts at: 2896 + 61 x 1448 / 6 = 17,617.3 bytes, 12 packets. A loss ends its slow
+    // start and halves that to 8,808.7 bytes, 6 packets; the first decision after Recovery
+    // writes snd_ssthresh = 6. A DSACK then undoes the loss: the window is 12 packets
+    // again and the kernel puts back its snd_ssthresh from before the loss,
+    // TCP_INFINITE_SSTHRESH, while the controller stays in avoidance (lb_undo does not
+    // restart slow start). The next decision writes the phase again, 12, and only once
+    let c = crate::controller("ledbat++", &[]);
+    let mut body = String::from("kss 0 0\n");
+    for k in 0..61 {
+        let now = (100 + 10 * k) * MS;
+        body += &format!(
+            "ack {now} {MSS} 1 {} {} {} -\n",
+            40 * MSS,
+            now - 20 * MS,
+            20 * MS
+        );
+    }
+    body += &format!("kss {} 0\n", 700 * MS);
+    body += &format!("loss {} {} {}\n", 710 * MS, 690 * MS, 40 * MSS);
+    body += &format!("kss {} 0\nkss {} 0\n", 710 * MS, 720 * MS);
+    body += &format!("undo {}\n", 730 * MS);
+    body += &format!("kss {} 0\nkss {} 0\n", 730 * MS, 740 * MS);
+    let lines = replay_lines(&c.params().expect("kernel params"), MSS as u32, &body);
+    // init, kss, 61 ACKs, kss, loss, kss, kss, undo, kss, kss
+    assert_eq!(lines.len(), 70, "{lines:?}");
+    let (before, lost, undone) = (
+        parse_step(&lines[62]),
+        parse_step(&lines[64]),
+        parse_step(&lines[67]),
+    );
+    let k: Vec<Kss> = [1, 63, 65, 66, 68, 69]
+        .iter()
+        .map(|&i| parse_kss(&lines[i]))
+        .collect();
+    let kss = |phase, cwnd, ssthresh| Kss {
+        phase,
+        cwnd,
+        ssthresh,
+    };
+    assert_eq!(k[0], kss(0, 2, None), "starts in slow start");
+    assert_eq!((before.phase, before.window), (0, 17_617), "{before:?}");
+    assert_eq!(k[1], kss(0, 12, None), "still in slow start");
+    assert_eq!((lost.phase, lost.window), (1, 8_808), "{lost:?}");
+    assert_eq!(k[2], kss(1, 6, Some(6)), "Recovery over: avoidance");
+    assert_eq!(k[3], kss(1, 6, None), "no phase change");
+    assert_eq!((undone.phase, undone.window), (1, 17_617), "{undone:?}");
+    assert_eq!(k[4], kss(1, 12, Some(12)), "after the undo: written again");
+    assert_eq!(k[5], kss(1, 12, None), "once");
 }
 
 /// One ACK's tcp_sock values for `flight`: (now ns, in flight, delivered, max_packets_out,
