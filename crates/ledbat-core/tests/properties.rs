@@ -169,8 +169,7 @@ fn configs() -> Vec<(String, ControllerConfig)> {
     ));
     v.push((
         "scavenger (plain, without the competitor set)".to_string(),
-        ControllerConfig::with_params("scavenger", ledbat_core::scavenger::PLAIN_PARAMS)
-            .unwrap(),
+        ControllerConfig::with_params("scavenger", ledbat_core::scavenger::PLAIN_PARAMS).unwrap(),
     ));
     v.push((
         "fledbat (slowdowns)".to_string(),

@@ -201,7 +201,10 @@ const CONFIGS: &[(&str, &[&str])] = &[
     // the preset's default (the competitor set on), the plain preset of before it, and each
     // half of the set alone
     ("scavenger", &[]),
-    ("scavenger", &["competitor.enabled=false", "slowdown_backoff=1"]),
+    (
+        "scavenger",
+        &["competitor.enabled=false", "slowdown_backoff=1"],
+    ),
     ("scavenger", &["competitor.enabled=false"]),
     ("scavenger", &["slowdown_backoff=1"]),
     ("tcp-lp", &[]),
@@ -318,7 +321,10 @@ fn the_scavenger_joins_a_slowdown_it_sees() {
             rate_bps: 4_000_000,
         },
     ];
-    let c = controller("scavenger", &["competitor.enabled=false", "slowdown_backoff=1"]);
+    let c = controller(
+        "scavenger",
+        &["competitor.enabled=false", "slowdown_backoff=1"],
+    );
     let events = model::run(&s, build(&c, s.mss), c.signal);
     let slowdowns = events.last().map_or(0, |(_, st)| st.slowdowns);
     assert!(slowdowns >= 2, "{slowdowns} slowdowns");
