@@ -28,10 +28,17 @@ TCP_OVERHEAD = 20 + 32  # IPv4 + TCP with the timestamp option
 STATS_INTERVAL_S = 0.5
 
 
-# Bed names for controller specs the tables should show short. `scav-comp`: the scavenger
-# with the core's competitor detection (`competitor.enabled=true`, opt-in; the `scavenger`
-# preset's default is unchanged), for the side-by-side beside kernel bbr.
-ALIASES = {"scav-comp": ("scavenger", ["competitor.enabled=true"])}
+# Bed names for controller specs the tables should show short. The `scavenger` preset's
+# default is the competitor set (`competitor.enabled=true`, `slowdown_backoff=8`;
+# docs/sidebyside/default.md). `scav-comp`: what the bed measured under that name while the
+# detection was opt-in (docs/tcp/measured.md, docs/tcp/competitor/): the detection on with
+# the slowdown backoff of then, 1, so that those commands measure the same controller.
+# `scav-plain`: the preset as it was before the competitor set
+# (ledbat_core::scavenger::PLAIN_PARAMS).
+ALIASES = {
+    "scav-comp": ("scavenger", ["competitor.enabled=true", "slowdown_backoff=1"]),
+    "scav-plain": ("scavenger", ["competitor.enabled=false", "slowdown_backoff=1"]),
+}
 
 
 class LoadFailed(RuntimeError):

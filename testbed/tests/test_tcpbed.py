@@ -49,12 +49,23 @@ class SetupTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             ktcp.spec_parts(":target=1ms")
 
-    def test_scav_comp_is_the_scavenger_with_competitor_detection(self):
+    def test_scav_comp_is_the_scavenger_with_competitor_detection_as_measured(self):
+        # the detection with the backoff of when the bed measured it (1), whatever the
+        # preset's default
         self.assertEqual(ktcp.spec_parts("scav-comp"),
-                         ("scavenger", ["competitor.enabled=true"]))
+                         ("scavenger", ["competitor.enabled=true", "slowdown_backoff=1"]))
         self.assertEqual(ktcp.spec_parts("scav-comp:target=25ms"),
-                         ("scavenger", ["competitor.enabled=true", "target=25ms"]))
+                         ("scavenger", ["competitor.enabled=true", "slowdown_backoff=1",
+                                        "target=25ms"]))
         self.assertEqual(ktcp.spec_parts("scavenger"), ("scavenger", []))
+
+    def test_scav_plain_is_the_scavenger_without_the_competitor_set(self):
+        self.assertEqual(ktcp.spec_parts("scav-plain"),
+                         ("scavenger", ["competitor.enabled=false", "slowdown_backoff=1"]))
+        # a spec's own keys come after the alias's, so they win
+        self.assertEqual(ktcp.spec_parts("scav-plain:slowdown_backoff=8"),
+                         ("scavenger", ["competitor.enabled=false", "slowdown_backoff=1",
+                                        "slowdown_backoff=8"]))
 
 
 class StatsTest(unittest.TestCase):

@@ -1,9 +1,9 @@
 //! Competitor detection for `ledbat++` and the `scavenger` preset (`competitor.enabled`, off
-//! by default in both; our extension): telling a flow that does not yield (BBR,
-//! a CUBIC that grows along its curve a few ms above TARGET, NewReno, a short web transfer)
-//! from the flow's own dips, a stalled receiver, delay noise and another LEDBAT++ flow, and
-//! getting out of its way until it leaves. A clock-free component that [`crate::ledbat_pp`]
-//! drives when `competitor.enabled` is on (algorithms.md section 11).
+//! by default in `ledbat++`, on in `scavenger`; our extension): telling a flow that does not
+//! yield (BBR, a CUBIC that grows along its curve a few ms above TARGET, NewReno, a short web
+//! transfer) from the flow's own dips, a stalled receiver, delay noise and another LEDBAT++
+//! flow, and getting out of its way until it leaves. A clock-free component that
+//! [`crate::ledbat_pp`] drives when `competitor.enabled` is on (algorithms.md section 11).
 //!
 //! A delay-based flow yields only to a queue above its TARGET. BBR keeps the queue below it:
 //! after its ProbeRTT it measures the path's base RTT and caps its flight at twice its
@@ -94,8 +94,8 @@ const RATE_BUCKET: Duration = Duration::from_secs(1);
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CompetitorConfig {
-    /// Detect competitors and yield to them. Default false, in `ledbat++` (as drafted) and
-    /// in the `scavenger` preset; `--cc-param competitor.enabled=true` turns it on.
+    /// Detect competitors and yield to them. Default false (`ledbat++` as drafted; `--cc-param
+    /// competitor.enabled=true` turns it on); true in the `scavenger` preset.
     pub enabled: bool,
     /// Suspect a competitor while the flow delivers less than this share of the path's rate
     /// on a busy link. Default 0.8.

@@ -160,7 +160,8 @@ pub struct LedbatPpConfig {
     /// puts it back to 1 ([`crate::slowdown::Slowdowns::found_base`]). The flow's own base is
     /// then known; a latecomer measures its own in its first slowdown, which this flow joins.
     pub slowdown_backoff: f64,
-    /// Competitor detection ([`crate::competitor`]; our extension, off by default).
+    /// Competitor detection ([`crate::competitor`]; our extension, off by default, on in
+    /// the `scavenger` preset).
     pub competitor: CompetitorConfig,
     /// Delay estimation, applied to RTT samples. Default RFC 6817 section 3.4.2.
     pub delay: DelayConfig,

@@ -273,7 +273,7 @@ builtin! {
         "LEDBAT++: RTT-based, TARGET 60 ms, GAIN 1/min(16, ceil(2 TARGET/base)), decrease bounded by W/2, periodic slowdowns",
         "draft-irtf-iccrg-ledbat-plus-plus-01; algorithms.md section 7";
     Scavenger = "scavenger" => crate::ledbat_pp::LedbatPp, crate::scavenger::ScavengerConfig,
-        "recommended preset: ledbat++ with this project's extensions (gain 1, joined slowdowns holding the share in flight, conservative slow start, restart on an empty queue)",
+        "recommended preset: ledbat++ with this project's extensions (gain 1, joined slowdowns holding the share in flight, conservative slow start, restart on an empty queue, competitor detection with spaced slowdowns)",
         "draft-irtf-iccrg-ledbat-plus-plus-01 and this project's extensions (crates/ledbat-core/src/scavenger.rs)";
     NewReno = "newreno" => crate::newreno::NewReno, crate::newreno::NewRenoConfig,
         "TCP NewReno window: slow start, +1 MSS per RTT, halve once per RTT on loss",

@@ -15,6 +15,8 @@
 //! | `slowdown_join_pause` | false | true | at a base RTT near zero a flow joining another's slowdown sends nothing during its hold, so the flow that started it (a latecomer) measures the true base |
 //! | `conservative_slow_start` | false | true | no slow-start overshoot to the FIFO limit ([`crate::slow_start`]) |
 //! | `empty_queue_restart` | false | true | back to full rate within RTTs when cross traffic leaves or the receiver stalled ([`crate::slow_start`]) |
+//! | `competitor.enabled` | false | true | yield also to competitors that keep the queue below TARGET, such as BBR, which the delay signal alone never sees ([`crate::competitor`]) |
+//! | `slowdown_backoff` | 1 | 8 | space slowdowns that find the base unchanged up to 8 times further apart: alone they cost less of the link, and the detection's probes and tests have the interval between them |
 //!
 //! Every other parameter is the draft's (TARGET 60 ms, slow-start exit at 3/4 TARGET,
 //! slowdowns 2 RTTs long, 9 durations apart) and any of them can be changed like those of
@@ -22,12 +24,14 @@
 //! not the draft's. Measured behaviour, in the simulator and on the test bed, with the
 //! commands that regenerate it: `docs/controllers-notes.md`, "scavenger".
 //!
-//! Two extensions are off here as in `ledbat++`, to be turned on together (the competitor
-//! set, [`COMPETITOR_PARAMS`]): `competitor.enabled` ([`crate::competitor`]: yield also to
-//! competitors that keep the queue below TARGET, such as BBR) and `slowdown_backoff = 8`
-//! (space slowdowns that find the base unchanged up to 8 times further apart). Nested
-//! tables given in part keep the preset's other keys (`competitor = { enabled = true }`).
+//! The last two rows, the competitor set, are on by default since the side-by-side
+//! decision of `docs/sidebyside/default.md`: without them the preset kept most of the link
+//! beside kernel BBR at short base RTTs (BBR keeps the queue below TARGET). They go
+//! together; [`PLAIN_PARAMS`] (`competitor.enabled=false`, `slowdown_backoff=1`) gives the
+//! preset as it was before, e.g. to compare with figures measured then. Nested tables given
+//! in part keep the preset's other keys (`competitor = { share = 0.7 }`).
 
+use crate::competitor::CompetitorConfig;
 use crate::controller::ControllerFactory;
 use crate::error::ConfigError;
 use crate::ledbat_pp::{LedbatPp, LedbatPpConfig};
@@ -40,9 +44,9 @@ pub struct ScavengerConfig(pub LedbatPpConfig);
 /// Registry name.
 pub const NAME: &str = "scavenger";
 
-/// The competitor set: the parameters (`--cc-param` syntax) that turn on competitor
-/// detection and the slowdown backoff that goes with it.
-pub const COMPETITOR_PARAMS: [&str; 2] = ["competitor.enabled=true", "slowdown_backoff=8"];
+/// The preset as it was before the competitor set was its default: the parameters
+/// (`--cc-param` syntax) that turn competitor detection and the slowdown backoff off.
+pub const PLAIN_PARAMS: [&str; 2] = ["competitor.enabled=false", "slowdown_backoff=1"];
 
 impl Default for ScavengerConfig {
     fn default() -> Self {
@@ -55,7 +59,12 @@ impl Default for ScavengerConfig {
                 .slowdown_hold_bdp(0.7)
                 .slowdown_join_pause(true)
                 .conservative_slow_start(true)
-                .empty_queue_restart(true),
+                .empty_queue_restart(true)
+                .competitor(CompetitorConfig {
+                    enabled: true,
+                    ..CompetitorConfig::default()
+                })
+                .slowdown_backoff(8.0),
         )
     }
 }
@@ -150,33 +159,50 @@ mod tests {
         let ctl = c.build(1500).unwrap();
         assert_eq!(ctl.name(), "scavenger");
         assert_eq!(ctl.config(), &c.0);
-        // Eight departures from the draft, one per extension.
-        assert_eq!(c.compliance_notes().len(), 8, "{:?}", c.compliance_notes());
-        // The competitor set is off: the preset is what it was before it.
-        assert!(!c.0.competitor.enabled);
-        assert_eq!(c.0.slowdown_backoff, 1.0);
+        // The competitor set is on, with the detection's own defaults.
+        assert!(c.0.competitor.enabled);
+        assert_eq!(
+            c.0.competitor,
+            crate::competitor::CompetitorConfig {
+                enabled: true,
+                ..d.competitor
+            }
+        );
+        assert_eq!(c.0.slowdown_backoff, 8.0);
+        // Ten departures from the draft, one per extension.
+        assert_eq!(c.compliance_notes().len(), 10, "{:?}", c.compliance_notes());
     }
 
     #[test]
     fn a_nested_table_given_in_part_keeps_the_presets_other_keys() {
         let c: ScavengerConfig =
-            serde_json::from_str(r#"{ "competitor": { "enabled": true }, "target": "50ms" }"#)
+            serde_json::from_str(r#"{ "competitor": { "share": 0.7 }, "target": "50ms" }"#)
                 .unwrap();
+        // The preset's `enabled = true` stays; the draft's would be false.
         assert!(c.0.competitor.enabled);
-        assert_eq!(c.0.competitor.share, 0.8);
+        assert_eq!(c.0.competitor.share, 0.7);
+        assert_eq!(c.0.competitor.tests, 2);
         assert_eq!(c.0.target, crate::Duration::from_millis(50));
         // Keys outside the table keep the preset's values, not the draft's.
         assert_eq!(c.0.slowdown_join, 0.8);
     }
 
     #[test]
-    fn the_competitor_set_turns_on_detection_and_backoff() {
-        let c = crate::ControllerConfig::with_params(NAME, COMPETITOR_PARAMS).unwrap();
+    fn the_plain_params_give_the_preset_without_the_competitor_set() {
+        let c = crate::ControllerConfig::with_params(NAME, PLAIN_PARAMS).unwrap();
         let crate::ControllerConfig::Scavenger(s) = c else {
             panic!("not the scavenger: {c:?}");
         };
-        assert!(s.0.competitor.enabled);
-        assert_eq!(s.0.slowdown_backoff, 8.0);
-        assert_eq!(s.compliance_notes().len(), 10, "{:?}", s.compliance_notes());
+        assert!(!s.0.competitor.enabled);
+        assert_eq!(s.0.slowdown_backoff, 1.0);
+        // Everything else is the preset's: the default with only those two keys changed.
+        let mut want = ScavengerConfig::default().0;
+        want.competitor.enabled = false;
+        want.slowdown_backoff = 1.0;
+        assert_eq!(s.0, want);
+        // Eight departures from the draft: the extensions before the competitor set.
+        assert_eq!(s.compliance_notes().len(), 8, "{:?}", s.compliance_notes());
+        let ctl = s.build(1500).unwrap();
+        assert_eq!(ctl.name(), "scavenger");
     }
 }

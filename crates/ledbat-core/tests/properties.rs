@@ -168,9 +168,8 @@ fn configs() -> Vec<(String, ControllerConfig)> {
         ControllerConfig::with_params("ledbat++", ext).unwrap(),
     ));
     v.push((
-        "scavenger (competitor set)".to_string(),
-        ControllerConfig::with_params("scavenger", ledbat_core::scavenger::COMPETITOR_PARAMS)
-            .unwrap(),
+        "scavenger (plain, without the competitor set)".to_string(),
+        ControllerConfig::with_params("scavenger", ledbat_core::scavenger::PLAIN_PARAMS).unwrap(),
     ));
     v.push((
         "fledbat (slowdowns)".to_string(),

@@ -1,5 +1,5 @@
-//! The `scavenger` preset with the competitor set (`competitor.enabled = true`,
-//! `slowdown_backoff = 8`; `ledbat_core::competitor`) on the bed's plan in the simulator
+//! The `scavenger` preset's competitor set (`competitor.enabled = true`, `slowdown_backoff =
+//! 8`, its default; `ledbat_core::competitor`) on the bed's plan in the simulator
 //! (`scenarios/testbed/scavenger-beside.toml`: alone until 30 s, a competitor from 30 s to
 //! 50 s, alone again until 65 s). The measures are the bed's (docs/sidebyside/README.md):
 //! time until the flow's 1 s-window rate is below 20 % of the link for good, and until a
@@ -8,12 +8,14 @@
 
 use ledbat_sim::{run, RunResult, Scenario};
 
-/// The competitor set on flow `f` (`--set` syntax).
-fn set_on(f: usize) -> [String; 2] {
-    [
-        format!("flow.{f}.cc.competitor.enabled=true"),
-        format!("flow.{f}.cc.slowdown_backoff=8"),
-    ]
+/// The plain preset on flow `f` (`--set` syntax): the competitor set off, as
+/// `ledbat_core::scavenger::PLAIN_PARAMS` has it. The scenario files' flows run the
+/// preset's default, the set on.
+fn plain(f: usize) -> Vec<String> {
+    ledbat_core::scavenger::PLAIN_PARAMS
+        .iter()
+        .map(|kv| format!("flow.{f}.cc.{kv}"))
+        .collect()
 }
 
 /// `scenarios/testbed/<file>` at a one-way delay of `delay`, with `more`, seed 1.
@@ -75,8 +77,7 @@ const GRID: [&str; 4] = ["30us", "10ms", "20ms", "50ms"];
 #[test]
 fn beside_bbr_it_yields_within_5_s_and_is_back_within_3_s_after() {
     for delay in GRID {
-        let mut sets = set_on(0).to_vec();
-        sets.push(r#"flow.1.cc={ name = "bbr" }"#.to_string());
+        let sets = [r#"flow.1.cc={ name = "bbr" }"#.to_string()];
         let r = testbed("scavenger-beside.toml", delay, &sets);
         let alone = mean_rate(&r, 0, 5.0, 30.0);
         // Below 20 % within 5 s; at a base RTT of 100 ms in 5.8 s (the target missed).
@@ -100,8 +101,7 @@ fn beside_a_slowly_growing_cubic_it_yields_within_2_s_of_its_queue() {
     // holds the queue a few ms above TARGET (60 ms). Counted from the first sample at 1.1
     // TARGET after CUBIC started (its queue appearing), as on the bed.
     for delay in ["10ms", "20ms"] {
-        let mut sets = set_on(0).to_vec();
-        sets.push(r#"flow.1.cc={ name = "cubic", hystart = "linux" }"#.to_string());
+        let sets = [r#"flow.1.cc={ name = "cubic", hystart = "linux" }"#.to_string()];
         let r = testbed("scavenger-beside.toml", delay, &sets);
         let s = r.series.as_ref().unwrap();
         let q0 = (0..s.t_s.len())
@@ -115,9 +115,9 @@ fn beside_a_slowly_growing_cubic_it_yields_within_2_s_of_its_queue() {
 
 #[test]
 fn delay_noise_and_a_stalling_sender_are_never_taken_for_a_competitor() {
-    // With the detection off and on (the backoff on in both): byte-identical runs mean it
-    // never acted.
-    let off = ["flow.0.cc.slowdown_backoff=8".to_string()];
+    // With the detection off and on (the backoff on in both, the preset's default):
+    // byte-identical runs mean it never acted.
+    let off = ["flow.0.cc.competitor.enabled=false".to_string()];
     for delay in ["30us", "20ms"] {
         for (file, extra) in [
             ("scavenger-alone.toml", "topology.jitter=5ms"),
@@ -125,8 +125,7 @@ fn delay_noise_and_a_stalling_sender_are_never_taken_for_a_competitor() {
         ] {
             let mut a = off.to_vec();
             a.push(extra.to_string());
-            let mut b = set_on(0).to_vec();
-            b.push(extra.to_string());
+            let b = [extra.to_string()];
             let (x, y) = (testbed(file, delay, &a), testbed(file, delay, &b));
             assert_eq!(
                 (x.flows[0].delivered_bytes, x.flows[0].cwnd_mean_pkts),
@@ -139,14 +138,13 @@ fn delay_noise_and_a_stalling_sender_are_never_taken_for_a_competitor() {
 
 #[test]
 fn a_latecomer_of_its_kind_is_not_a_competitor() {
-    // Not at a base RTT of 0.06 ms: there the first flow takes the latecomer, whose base
-    // includes the first flow's queue until its first slowdown, for a competitor, and
-    // yields (Jain 0.55; docs/controllers-notes.md, "scavenger"), which is why the set is
-    // not on by default.
+    // Both flows the preset's default. At a base RTT of 0.06 ms the first flow takes the
+    // latecomer, whose base includes the first flow's queue until its first slowdown, for a
+    // competitor at first; the yielded flow's probes then find it to be of its kind
+    // (docs/controllers-notes.md, "The competitor set"): controller_behaviour.rs's
+    // `scavenger_shares_with_a_latecomer_of_its_kind` checks that base RTT too.
     for delay in ["10ms", "20ms", "50ms"] {
-        let mut sets = set_on(0).to_vec();
-        sets.extend(set_on(1));
-        sets.push("flow.1.start=17s".to_string());
+        let sets = ["flow.1.start=17s".to_string()];
         let r = testbed("scavenger-latecomer.toml", delay, &sets);
         let j = r.aggregate.jain_long.unwrap();
         assert!(j >= 0.95, "Jain {j} at {delay}");
@@ -158,8 +156,8 @@ fn the_backoff_saves_link_time_alone() {
     // Alone the periodic slowdowns find the base where it was; spacing them up to 8 times
     // further apart gives back most of the ~1 % of the link they cost.
     for delay in ["10ms", "50ms"] {
-        let before = testbed("scavenger-alone.toml", delay, &[]);
-        let after = testbed("scavenger-alone.toml", delay, &set_on(0));
+        let before = testbed("scavenger-alone.toml", delay, &plain(0));
+        let after = testbed("scavenger-alone.toml", delay, &[]);
         let (a, b) = (before.aggregate.efficiency, after.aggregate.efficiency);
         assert!(b > a, "efficiency {a} -> {b} at {delay}");
         assert_eq!(after.links[0].queue_drops, 0);

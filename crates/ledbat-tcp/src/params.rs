@@ -650,6 +650,17 @@ mod tests {
             (1, 1, 1)
         );
         assert_eq!((p.base_history, p.filter_len), (10, 4));
+        // The preset's competitor set: the detection's words and the backoff of 8, as the
+        // core's default has them (the kernel follows the core, no default of its own).
+        assert_eq!(p.slowdown_max_backoff, 8);
+        assert_eq!(
+            p.comp,
+            competitor_words(&CompetitorConfig {
+                enabled: true,
+                ..Default::default()
+            })
+            .unwrap()
+        );
         assert_eq!(LbParams::from_bytes(&p.to_bytes()), Some(p));
     }
 
@@ -715,12 +726,16 @@ mod tests {
 
     #[test]
     fn competitor_detection_fills_the_layout_3_words() {
-        let off = parse("scavenger", &[]).unwrap().params().unwrap();
+        let off = parse("scavenger", &ledbat_core::scavenger::PLAIN_PARAMS)
+            .unwrap()
+            .params()
+            .unwrap();
         assert_eq!(
             (off.comp, off.comp_test_hold_rtts_q16),
             ([0; COMP_WORDS], 0)
         );
-        let c = parse("scavenger", &["competitor.enabled=true"]).unwrap();
+        assert_eq!(off.slowdown_max_backoff, 1);
+        let c = parse("scavenger", &[]).unwrap();
         let p = c.params().unwrap();
         assert_eq!(p.version, 3);
         assert_eq!(

@@ -346,7 +346,11 @@ fn drive_trace(events: &[(Ev, crate::replay::Step)], target: u64, cfg: Competito
 
 #[test]
 fn the_c_detection_matches_the_core_on_the_model_traces() {
-    let c = controller("scavenger", &[]);
+    // the traces of the plain preset (its own detection off), fed to the detection alone
+    let c = controller(
+        "scavenger",
+        &["competitor.enabled=false", "slowdown_backoff=1"],
+    );
     let ledbat_core::ControllerConfig::Scavenger(sc_cfg) = &c.config else {
         panic!("the scavenger's configuration")
     };

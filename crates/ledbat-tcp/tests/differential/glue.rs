@@ -360,7 +360,7 @@ fn a_window_of_one_packet_that_measures_the_queue_leaves_as_a_pair() {
     // first hold is one packet), yields, probes and resumes; after every event, the
     // snd_cwnd the glue would write (no clamp). A receiver delays the ACK of a lone
     // segment: a pair is acknowledged at once (csrc/lbcc_glue.h, lb_glue_pair)
-    let c = crate::controller("scavenger", &["competitor.enabled=true"]);
+    let c = crate::controller("scavenger", &[]);
     let sc = crate::pp_competitor::bbr_like(11);
     let events = crate::model::run(&sc, crate::build(&c, sc.mss), c.signal);
     let mss = u64::from(sc.mss);

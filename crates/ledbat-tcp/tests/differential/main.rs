@@ -198,9 +198,15 @@ const CONFIGS: &[(&str, &[&str])] = &[
     ("ledbat-md", &["delay.filter.min.len=1"]),
     ("ledbat-mdvar", &[]),
     ("ledbat++", &[]),
+    // the preset's default (the competitor set on), the plain preset of before it, and each
+    // half of the set alone
     ("scavenger", &[]),
-    ("scavenger", &["slowdown_backoff=8"]),
-    ("scavenger", &["competitor.enabled=true"]),
+    (
+        "scavenger",
+        &["competitor.enabled=false", "slowdown_backoff=1"],
+    ),
+    ("scavenger", &["competitor.enabled=false"]),
+    ("scavenger", &["slowdown_backoff=1"]),
     ("tcp-lp", &[]),
     // alpha not a power of two: its Q32 rounding enters the smoothed delay's difference
     ("tcp-lp", &["alpha=0.1", "delta=0.2", "signal=rtt"]),
@@ -298,7 +304,8 @@ fn rfc_defaults_roll_over_in_a_long_run() {
 #[test]
 fn the_scavenger_joins_a_slowdown_it_sees() {
     // Two scavengers are not modelled; a competitor whose queue falls sharply while this
-    // flow's flight stays up looks like another flow's slowdown: the join rule fires.
+    // flow's flight stays up looks like another flow's slowdown: the join rule fires. The
+    // plain preset: the join rule alone, without the competitor set's tests.
     let mut s = Scenario::new(40, 9);
     s.owd_fwd = 100 * 1_000;
     s.owd_rev = 100 * 1_000;
@@ -314,7 +321,10 @@ fn the_scavenger_joins_a_slowdown_it_sees() {
             rate_bps: 4_000_000,
         },
     ];
-    let c = controller("scavenger", &[]);
+    let c = controller(
+        "scavenger",
+        &["competitor.enabled=false", "slowdown_backoff=1"],
+    );
     let events = model::run(&s, build(&c, s.mss), c.signal);
     let slowdowns = events.last().map_or(0, |(_, st)| st.slowdowns);
     assert!(slowdowns >= 2, "{slowdowns} slowdowns");
@@ -328,7 +338,7 @@ fn slowdown_backoff_spaces_the_slowdowns_alike_in_both_builds() {
     let s = Scenario::new(60, 10);
     let mut counts = Vec::new();
     for backoff in ["slowdown_backoff=1", "slowdown_backoff=8"] {
-        let c = controller("scavenger", &[backoff]);
+        let c = controller("scavenger", &["competitor.enabled=false", backoff]);
         let events = model::run(&s, build(&c, s.mss), c.signal);
         compare(&format!("scavenger {backoff}"), &c, &events, s.mss);
         counts.push(events.last().map_or(0, |(_, st)| st.slowdowns));
@@ -351,6 +361,7 @@ fn slowdown_backoff_spaces_the_slowdowns_alike_in_both_builds() {
             rate_bps: 6_000_000,
         }];
         let params = [
+            "competitor.enabled=false",
             "slowdown_backoff=8",
             "delay.base_interval=1s",
             "delay.base_history=3",
@@ -440,15 +451,19 @@ proptest! {
     #[test]
     fn random_sequences_agree_for_ledbat_pp_and_tcp_lp(evs in arb_events()) {
         replay_random("ledbat++", &[], evs.clone());
-        replay_random("scavenger", &[], evs.clone());
-        replay_random("scavenger", &["slowdown_hold_rtts=0.5", "first_slowdown_rtts=1"], evs.clone());
-        replay_random("scavenger", &["slowdown_backoff=4", "slowdown_hold_rtts=0.5"], evs.clone());
+        // the plain preset (without the competitor set) and variants of it
+        replay_random("scavenger", &["competitor.enabled=false", "slowdown_backoff=1"], evs.clone());
+        replay_random("scavenger", &["competitor.enabled=false", "slowdown_hold_rtts=0.5",
+                                     "first_slowdown_rtts=1", "slowdown_backoff=1"], evs.clone());
+        replay_random("scavenger", &["competitor.enabled=false", "slowdown_backoff=4",
+                                     "slowdown_hold_rtts=0.5"], evs.clone());
         replay_random("tcp-lp", &[], evs);
     }
 
     #[test]
     fn random_sequences_agree_with_competitor_detection(evs in arb_events()) {
-        replay_random("scavenger", &["competitor.enabled=true"], evs.clone());
+        // the preset's default: the competitor set on
+        replay_random("scavenger", &[], evs.clone());
         replay_random(
             "ledbat++",
             &["competitor.enabled=true", "competitor.suspect_rtts=1", "competitor.tests=1",

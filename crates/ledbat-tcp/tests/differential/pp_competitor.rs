@@ -39,7 +39,8 @@ fn summary(steps: &[Step]) -> (u64, u64, bool, bool) {
 
 #[test]
 fn the_scavenger_yields_to_a_bbr_like_competitor_alike_in_both_builds() {
-    let c = controller("scavenger", &["competitor.enabled=true"]);
+    // the preset's default: the competitor set on
+    let c = controller("scavenger", &[]);
     for seed in [11, 12] {
         let mut sc = bbr_like(seed);
         if seed == 12 {
