@@ -34,12 +34,13 @@ def _nan(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
-def _get(row: dict, path: str):
+def _get(row: dict, path: str, absent=None):
+    """The value at the dotted `path`; `absent` where the row has no such field."""
     cur = row
     for k in path.split("."):
-        if not isinstance(cur, dict):
-            return None
-        cur = cur.get(k)
+        if not isinstance(cur, dict) or k not in cur:
+            return absent
+        cur = cur[k]
     return cur
 
 

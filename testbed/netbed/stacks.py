@@ -28,6 +28,7 @@ import json
 import math
 import sys
 
+from .sbs_report import _get
 from .summary import median_range
 
 RTTS_KEY = "rtt_ms"
@@ -57,17 +58,9 @@ FIGURES = [
 ]
 
 
+# What `_get` gives for a field the row does not have (a bed of an older build), apart
+# from None, which the bed writes when it measured nothing (a flow never below 20 %).
 ABSENT = object()
-
-
-def _get(row: dict, path: str):
-    """The value at `path`; None when the bed measured nothing (a flow that never went below
-    20 %), ABSENT when the row has no such field (a bed of an older build)."""
-    for part in path.split("."):
-        if not isinstance(row, dict) or part not in row:
-            return ABSENT
-        row = row[part]
-    return row
 
 
 def rows(doc: dict, stack: str, specs: set[str]) -> dict[str, list[dict]]:
@@ -93,7 +86,7 @@ def merge(docs: list[dict], stack: str, specs: set[str]) -> dict[str, list[dict]
 def cell(rs: dict[str, list[dict]], table: str, cross: str | None, path: str, rtt: float):
     """The figure's median and range over the rows at this base RTT (and cross kind); None
     when no row has the figure (an empty cell)."""
-    vals = [_get(r, path) for r in rs[table]
+    vals = [_get(r, path, ABSENT) for r in rs[table]
             if r.get(RTTS_KEY) == rtt and (cross is None or r.get("cross") == cross)]
     vals = [v for v in vals if v is not ABSENT]
     if not vals:
