@@ -42,7 +42,7 @@
 //! RTT once that download leaves: `(0.9 P - 2) / GAIN` RTTs to 90 % of a path of P packets
 //! (docs/tcp/README.md, "What the draft cannot reach"); with it, `ln(0.9 P / 2) /
 //! ln(1 + GAIN)` RTTs after the first RTT of empty queue. The growth is the draft's own
-//! slow start at full speed (the sender's restart grows a quarter as fast: 30 RTTs rather
+//! slow start at full speed (the sender's restart grows a quarter as fast: 31 RTTs rather
 //! than 9 at a base RTT of 100 ms on 10 Mbit/s); its overshoot is that of the draft's
 //! initial slow start. The clock runs only in avoidance: a slowdown's hold and its climb
 //! back empty the queue on purpose, and neither counts (nor does an empty queue that began
@@ -592,10 +592,12 @@ mod tests {
         r.on_data(t0, 0, owd(10), rev(40, 10));
         r.rcwnd = 30_000.0;
         r.enter_avoidance(t0);
-        // A queue of 50 ms (above eta) until the slowdown starts, 80 ms later.
+        // A queue of 50 ms (above eta), empty from 20 ms before the slowdown starts (80 ms
+        // later): that clock stops at the slowdown.
         samples(&mut r, t0, 60, 4);
         let t1 = t0 + Duration::from_millis(80);
-        r.on_data(t1, MSS, owd(60), rev(40, 60));
+        samples(&mut r, t1 - Duration::from_millis(20), 10, 1);
+        r.on_data(t1, MSS, owd(10), rev(40, 10));
         assert_eq!(r.window(), 2 * MSS);
         // The hold empties the queue for its 80 ms: no restart.
         for k in 1..80 {
