@@ -6,8 +6,8 @@ outside the cgroup), alone again.
 
     python3 -m netbed.rledbatbed --ledbat-bin B [--sender-cc cubic,bbr] [--fifo-ms 121,300]
         [--rtt-ms 0,10,20,40,60,100 | --delay-ms 20] [--repeats 3] [--phase-s 30]
-        [--sample-s 0.2] [--signal owd|rtt] [--no-baseline] [--plain] [--no-capture]
-        [--json out.json] [--md out.md]
+        [--sample-s 0.2] [--signal owd|rtt] [--rledbat-param KEY=VALUE ...]
+        [--no-baseline] [--plain] [--no-capture] [--json out.json] [--md out.md]
     python3 -m netbed.rledbatbed --table-from out.json [--md out.md]    # no root
 
 Every cell of the grid (sender cc x FIFO x base RTT; `--delay-ms` is one way, `--rtt-ms`
@@ -19,6 +19,8 @@ both ports are captured (`netbed.ackcap`) for the right-edge check. The metrics,
 median and range and the table are `netbed.rledbatstats`'. The JSON (runs with their
 samples, and the summary) is rewritten after every run, so a stopped grid keeps what ran.
 The bed is removed and the run's cgroup with it on every exit; every wait is bounded.
+`--rledbat-param KEY=VALUE` (repeatable) is handed to `ledbat tcp run` after `signal`
+(e.g. `empty_queue_restart=true`) and recorded in each run as `rledbat_params`.
 """
 
 from __future__ import annotations
@@ -58,9 +60,21 @@ def _edges(path: str, t0: float) -> dict:
     return out
 
 
+def receiver_argv(ledbat_bin: str, signal: str, params: list[str],
+                  recv: list[str]) -> list[str]:
+    """The rLEDBAT receiver's command: `recv` under `ledbat tcp run --rledbat`, with the
+    signal and then each of `params` as `--rledbat-param`."""
+    argv = [ledbat_bin, "tcp", "run", "--cc", "cubic", "--rledbat",
+            "--rledbat-param", f"signal={signal}"]
+    for p in params:
+        argv += ["--rledbat-param", p]
+    return argv + ["--"] + recv
+
+
 def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bool,
         logdir: str, sender_cc: str = "cubic", fifo_ms: float | None = None,
-        sample_s: float = 0.2, capture: bool = True) -> dict:
+        sample_s: float = 0.2, capture: bool = True,
+        rl_params: list[str] | None = None) -> dict:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
     bn = topo.Bottleneck()
@@ -73,6 +87,7 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                  "fifo_frames": bn.fifo_frames, "rtt_ms": 2 * delay_ms, "delay_ms": delay_ms,
                  "phase_s": phase_s, "sample_s": sample_s, "signal": signal,
                  "rledbat": not plain, "rate_bps": bn.rate_bps,
+                 "rledbat_params": [] if plain else list(rl_params or []),
                  "load_before": os.getloadavg()}
     cap = None
     cap_path = os.path.join(logdir, f"rledbat-acks-{os.getpid()}.jsonl")
@@ -90,8 +105,7 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
         xfer = [sys.executable, "-m", "netbed.tcpxfer"]
         recv_rl = _ns(t.rcv, xfer + ["recv", t.rcv_ip, str(PORT_RL)])
         if not plain:
-            recv_rl = [ledbat_bin, "tcp", "run", "--cc", "cubic", "--rledbat",
-                       "--rledbat-param", f"signal={signal}", "--"] + recv_rl
+            recv_rl = receiver_argv(ledbat_bin, signal, list(rl_params or []), recv_rl)
         for argv in (recv_rl, _ns(t.rcv, xfer + ["recv", t.rcv_ip, str(PORT_PLAIN)])):
             p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, text=True)
             procs.append(p)
@@ -209,6 +223,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--sample-s", type=float, default=0.2)
     ap.add_argument("--signal", choices=["owd", "rtt"], default="owd")
+    ap.add_argument("--rledbat-param", action="append", default=[], metavar="KEY=VALUE",
+                    help="a further `ledbat tcp run --rledbat-param`, e.g. "
+                         "empty_queue_restart=true; repeatable")
     ap.add_argument("--plain", action="store_true", help="only runs without --rledbat")
     ap.add_argument("--no-baseline", action="store_true", help="no plain baseline runs")
     ap.add_argument("--no-capture", action="store_true", help="no ACK capture, no (d)")
@@ -235,6 +252,10 @@ def main(argv=None) -> int:
         return 0
     if not a.ledbat_bin:
         ap.error("--ledbat-bin is required")
+    for p in a.rledbat_param:
+        k, eq, v = p.partition("=")
+        if not eq or not k or not v:
+            ap.error(f"--rledbat-param {p!r}: expected KEY=VALUE")
     if a.repeats < 1 or a.phase_s <= 0 or not 0.05 <= a.sample_s <= 2:
         ap.error("--repeats >= 1, --phase-s > 0, --sample-s within 0.05..2")
     ccs = [c for c in a.sender_cc.split(",") if c]
@@ -259,7 +280,8 @@ def main(argv=None) -> int:
                               f"repeat {rep + 1} {'plain' if plain else 'rledbat'}",
                               file=sys.stderr, flush=True)
                         r = run(a.ledbat_bin, a.phase_s, delay, a.signal, plain, a.logdir,
-                                cc, fifo, a.sample_s, not a.no_capture)
+                                cc, fifo, a.sample_s, not a.no_capture,
+                                a.rledbat_param)
                         r["repeat"] = rep
                         runs.append(r)
                         _write(a, runs, rate)

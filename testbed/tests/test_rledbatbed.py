@@ -4,6 +4,7 @@ per-cell summary, on hand-made data (no root): python3 -m pytest testbed/tests -
 
 import struct
 import unittest
+import unittest.mock
 
 from netbed import rledbatbed as rb
 from netbed import rledbatstats as st
@@ -177,3 +178,23 @@ class SummaryOverRepeatsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ReceiverArgvTest(unittest.TestCase):
+    def test_further_parameters_follow_the_signal_in_order(self):
+        argv = rb.receiver_argv("ledbat", "owd", ["empty_queue_restart=true", "target=25ms"],
+                                ["recv", "10.0.0.2", "5001"])
+        self.assertEqual(argv, ["ledbat", "tcp", "run", "--cc", "cubic", "--rledbat",
+                                "--rledbat-param", "signal=owd",
+                                "--rledbat-param", "empty_queue_restart=true",
+                                "--rledbat-param", "target=25ms",
+                                "--", "recv", "10.0.0.2", "5001"])
+        self.assertEqual(rb.receiver_argv("l", "rtt", [], ["r"]),
+                         ["l", "tcp", "run", "--cc", "cubic", "--rledbat",
+                          "--rledbat-param", "signal=rtt", "--", "r"])
+
+    def test_a_parameter_without_a_value_is_refused_before_anything_runs(self):
+        with self.assertRaises(SystemExit) as e, \
+                unittest.mock.patch("sys.stderr"):
+            rb.main(["--ledbat-bin", "x", "--rledbat-param", "empty_queue_restart"])
+        self.assertEqual(e.exception.code, 2)

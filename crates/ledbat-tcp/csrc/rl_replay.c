@@ -3,7 +3,7 @@
  * The host build of csrc/rledbat.h for its differential test against the uTP receiver
  * (crates/ledbat-tcp/tests/rledbat.rs): one event per line on standard input,
  *
- *   cfg TARGET_NS SLOWDOWNS BASE_HISTORY BASE_INTERVAL_NS FILTER_LEN   once, first
+ *   cfg TARGET_NS SLOWDOWNS BASE_HISTORY BASE_INTERVAL_NS FILTER_LEN [RESTART]   once, first
  *   init MSS                              a new connection
  *   data NOW BYTES SAMPLE_US RTT_NS       a segment (RTT_NS 0: no RTT sample)
  *   loss NOW                              a gap in the sequence
@@ -38,10 +38,13 @@ int main(void)
 	static struct rl_cfg cfg;
 	static struct rl r;
 	static struct lb_owd o;
-	unsigned long long a, b, c, d, e;
+	unsigned long long a, b, c, d, e, f;
+	int n;
 
 	while (fgets(line, sizeof(line), stdin)) {
-		if (sscanf(line, "cfg %llu %llu %llu %llu %llu", &a, &b, &c, &d, &e) == 5) {
+		f = 0;
+		n = sscanf(line, "cfg %llu %llu %llu %llu %llu %llu", &a, &b, &c, &d, &e, &f);
+		if (n == 5 || n == 6) {
 			memset(&p, 0, sizeof(p));
 			p.magic = LB_PARAMS_MAGIC;
 			p.version = LB_PARAMS_VERSION;
@@ -51,6 +54,7 @@ int main(void)
 			cfg.target_ns = a;
 			cfg.slowdowns = b;
 			cfg.signal = RL_SIGNAL_OWD;
+			cfg.empty_queue_restart = f;
 		} else if (sscanf(line, "init %llu", &a) == 1) {
 			rl_init(&r, a);
 			memset(&o, 0, sizeof(o));

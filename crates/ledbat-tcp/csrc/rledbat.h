@@ -19,6 +19,12 @@
  *       9 times the last one's duration (hold and climb) after the climb ends
  *   rcwnd >= 2 packets; the RTT is the last sample (100 ms before the first), the base RTT
  *   the smallest.
+ *   restart (cfg->empty_queue_restart, off by default; our extension, the uTP receiver's):
+ *       in avoidance, once qd <= eta = clamp(base_rtt / 8, 4 ms, 16 ms) (4 ms before an
+ *       RTT sample) has held for one RTT, slow start again (rcwnd += GAIN b, from the
+ *       segment that finds it due) until qd > 3/4 TARGET or a loss, then avoidance with
+ *       the slowdown scheduled before; the clock runs only in avoidance (a slowdown's hold
+ *       and climb back empty the queue on purpose)
  *
  * In 32.32 bytes: slow start adds b 2^32 / div; the per-RTT step in bytes is mss / div, or
  * mss / div - rcwnd (qd - TARGET) / TARGET floored at -rcwnd / 2 (with qd - TARGET capped at
@@ -49,8 +55,12 @@
 #define RL_DEFAULT_ROUND_NS (100ULL * LB_NS_PER_MS)
 /* RTT samples outside (0, 10 s) are ignored (a clock stepping). */
 #define RL_MAX_RTT_NS (10000ULL * LB_NS_PER_MS)
+/* The restart's eta: base_rtt / 8 between 4 and 16 ms (ledbat-core's slow_start.rs). */
+#define RL_ETA_MIN_NS (4ULL * LB_NS_PER_MS)
+#define RL_ETA_MAX_NS (16ULL * LB_NS_PER_MS)
+#define RL_ETA_DIVISOR 8ULL
 
-enum rl_phase { RL_SLOW_START = 0, RL_AVOIDANCE = 1, RL_SLOWDOWN = 2 };
+enum rl_phase { RL_SLOW_START = 0, RL_AVOIDANCE = 1, RL_SLOWDOWN = 2, RL_RESTART = 3 };
 
 enum rl_signal { RL_SIGNAL_OWD = 1, RL_SIGNAL_RTT = 2 };
 
@@ -60,9 +70,11 @@ struct rl_cfg {
 	__u64 slowdowns;   /* 0/1, default 1 */
 	__u64 signal;      /* enum rl_signal */
 	__u64 max_window;  /* bytes: the largest clamp written (0: no limit but the kernel's) */
+	__u64 empty_queue_restart; /* 0/1, default 0 */
 };
 
-#define RL_CFG_WORDS 4
+#define RL_CFG_WORDS 5
+_Static_assert(sizeof(struct rl_cfg) == RL_CFG_WORDS * 8, "rl_cfg is RlConfig::words()");
 
 struct rl {
 	struct lb_delay delay;
@@ -78,12 +90,14 @@ struct rl {
 	__u64 rtt_ns;
 	__u64 base_rtt_ns;
 	__u64 slowdowns;      /* count */
+	__u64 empty_since;    /* ns, since when the queue has been empty in avoidance */
 	__u8 phase;
 	__u8 has_limit;
 	__u8 has_slowdown_at;
 	__u8 has_halving;
 	__u8 has_rtt;
-	__u8 _pad[3];
+	__u8 has_empty_since;
+	__u8 _pad[2];
 };
 
 LB_INLINE void rl_init(struct rl *r, __u64 mss)
@@ -127,6 +141,38 @@ LB_INLINE __u64 rl_gain_divisor(const struct rl *r, const volatile struct rl_cfg
 	if (d > RL_MAX_GAIN_DIVISOR)
 		d = RL_MAX_GAIN_DIVISOR;
 	return d;
+}
+
+/* The restart's eta: clamp(base_rtt / 8, 4 ms, 16 ms), 4 ms before an RTT sample. */
+LB_INLINE __u64 rl_eta(const struct rl *r)
+{
+	__u64 e = r->has_rtt ? r->base_rtt_ns / RL_ETA_DIVISOR : 0;
+
+	if (e < RL_ETA_MIN_NS)
+		e = RL_ETA_MIN_NS;
+	if (e > RL_ETA_MAX_NS)
+		e = RL_ETA_MAX_NS;
+	return e;
+}
+
+/* In avoidance at queuing delay `qd`: whether one RTT of empty queue has passed (the
+ * restart is then due; ledbat-core's SlowStart::restart_due). */
+LB_INLINE int rl_restart_due(struct rl *r, const volatile struct rl_cfg *cfg, __u64 now,
+			     __u64 qd)
+{
+	if (!cfg->empty_queue_restart || qd > rl_eta(r)) {
+		r->has_empty_since = 0;
+		return 0;
+	}
+	if (!r->has_empty_since) {
+		r->has_empty_since = 1;
+		r->empty_since = now;
+	}
+	if (lb_since(now, r->empty_since) >= rl_round(r)) {
+		r->has_empty_since = 0;
+		return 1;
+	}
+	return 0;
 }
 
 LB_INLINE void rl_enter_avoidance(struct rl *r, const volatile struct rl_cfg *cfg, __u64 now)
@@ -190,6 +236,8 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 	}
 	if (!lb_queuing_delay(&r->delay, dp, &qd))
 		return;
+	if (r->phase != RL_AVOIDANCE)
+		r->has_empty_since = 0;
 	if (r->phase == RL_SLOW_START) {
 		if (qd * 4 > cfg->target_ns * 3 ||
 		    (r->has_limit && lb_reached(r->rcwnd, r->ss_limit << 32)))
@@ -204,9 +252,21 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 			r->sd_resume = rl_window(r);
 			r->rcwnd = rl_min_window(r);
 			r->slowdowns++;
+			r->has_empty_since = 0;
+			return;
+		}
+		if (rl_restart_due(r, cfg, now, qd)) {
+			/* the slowdown schedule (slowdown_at) is kept through the restart */
+			r->phase = RL_RESTART;
+			r->rcwnd += (bytes << 32) / rl_gain_divisor(r, cfg);
 			return;
 		}
 		rl_avoidance_step(r, cfg, qd, bytes);
+	} else if (r->phase == RL_RESTART) {
+		if (qd * 4 > cfg->target_ns * 3)
+			r->phase = RL_AVOIDANCE;
+		else
+			r->rcwnd += (bytes << 32) / rl_gain_divisor(r, cfg);
 	} else {
 		if (now >= r->sd_until) {
 			r->phase = RL_SLOW_START;
@@ -230,6 +290,8 @@ LB_INLINE void rl_on_loss(struct rl *r, const volatile struct rl_cfg *cfg, __u64
 		r->rcwnd = rl_min_window(r);
 	if (r->phase == RL_SLOW_START)
 		rl_enter_avoidance(r, cfg, now);
+	else if (r->phase == RL_RESTART)
+		r->phase = RL_AVOIDANCE;
 }
 
 /*

@@ -17,7 +17,9 @@
 //!
 //! Parameters (`--rledbat-param KEY=VALUE`): `target` (default 60 ms, LEDBAT++'s, which the
 //! draft adopts), `slowdowns` (periodic slowdowns, default true), `signal`, `max_window`
-//! (bytes; a cap on the clamp, default none).
+//! (bytes; a cap on the clamp, default none), `empty_queue_restart` (slow start again after
+//! one RTT of empty queue in avoidance, the uTP receiver's rule; default false, the
+//! draft's).
 
 use ledbat_core::Duration;
 use serde::Serialize;
@@ -43,6 +45,8 @@ pub struct RlConfig {
     pub signal: RlSignal,
     /// Largest clamp written, bytes (0: none).
     pub max_window: u64,
+    /// Slow start again after one RTT of empty queue in avoidance.
+    pub empty_queue_restart: bool,
 }
 
 impl Default for RlConfig {
@@ -52,6 +56,7 @@ impl Default for RlConfig {
             slowdowns: true,
             signal: RlSignal::Owd,
             max_window: 0,
+            empty_queue_restart: false,
         }
     }
 }
@@ -61,11 +66,11 @@ impl Default for RlConfig {
 pub enum RlParamError {
     /// Not `key=value`.
     #[error(
-        "rledbat parameter `{0}`: expected KEY=VALUE (keys: target, slowdowns, signal, max_window)"
+        "rledbat parameter `{0}`: expected KEY=VALUE (keys: target, slowdowns, signal, max_window, empty_queue_restart)"
     )]
     Syntax(String),
     /// Unknown key.
-    #[error("rledbat has no parameter `{0}` (keys: target, slowdowns, signal, max_window)")]
+    #[error("rledbat has no parameter `{0}` (keys: target, slowdowns, signal, max_window, empty_queue_restart)")]
     Unknown(String),
     /// A bad value.
     #[error("rledbat parameter `{0}`: {1}")]
@@ -92,6 +97,9 @@ impl RlConfig {
                 "slowdowns" => {
                     c.slowdowns = v.parse().map_err(|_| bad("true or false"))?;
                 }
+                "empty_queue_restart" => {
+                    c.empty_queue_restart = v.parse().map_err(|_| bad("true or false"))?;
+                }
                 "signal" => {
                     c.signal = match v {
                         "owd" => RlSignal::Owd,
@@ -112,26 +120,28 @@ impl RlConfig {
     }
 
     /// The words of `struct rl_cfg`.
-    pub fn words(&self) -> [u64; 4] {
+    pub fn words(&self) -> [u64; 5] {
         [
             self.target.as_nanos(),
             self.slowdowns as u64,
             self.signal as u64,
             self.max_window,
+            self.empty_queue_restart as u64,
         ]
     }
 
     /// `key=value` pairs for display.
     pub fn describe(&self) -> String {
         format!(
-            "target={} slowdowns={} signal={} max_window={}",
+            "target={} slowdowns={} signal={} max_window={} empty_queue_restart={}",
             self.target,
             self.slowdowns,
             match self.signal {
                 RlSignal::Owd => "owd",
                 RlSignal::Rtt => "rtt",
             },
-            self.max_window
+            self.max_window,
+            self.empty_queue_restart
         )
     }
 }
@@ -185,7 +195,7 @@ pub struct RlFlow {
     pub losses: u64,
     /// Slowdowns.
     pub slowdowns: u64,
-    /// 0 slow start, 1 avoidance, 2 slowdown.
+    /// 0 slow start, 1 avoidance, 2 slowdown, 3 restart (`empty_queue_restart`).
     pub phase: u32,
     /// The signal in use.
     pub signal: RlSignal,
@@ -336,15 +346,34 @@ mod tests {
     #[test]
     fn defaults_are_the_drafts_and_the_utp_receivers() {
         let c = RlConfig::default();
-        assert_eq!(c.words(), [60_000_000, 1, 1, 0]);
+        assert_eq!(c.words(), [60_000_000, 1, 1, 0, 0]);
         assert_eq!(RlConfig::parse([]).unwrap(), c);
         let d = delay_params();
         assert_eq!(
             (d.base_history, d.base_interval_ns, d.filter_len),
             (10, 60_000_000_000, 4)
         );
-        // 35 delay words then 4 rl_cfg words
-        assert_eq!(ro_bytes(&c).len(), (crate::params::WORDS + 4) * 8);
+        // 35 delay words then 5 rl_cfg words, the restart's last
+        let b = ro_bytes(&c);
+        assert_eq!(b.len(), (crate::params::WORDS + 5) * 8);
+        let on = RlConfig::parse(["empty_queue_restart=true"]).unwrap();
+        let b_on = ro_bytes(&on);
+        assert_eq!(b_on[..b.len() - 8], b[..b.len() - 8]);
+        assert_eq!(b_on[b.len() - 8..], 1u64.to_ne_bytes());
+    }
+
+    #[test]
+    fn the_words_are_as_many_as_the_headers_rl_cfg_has() {
+        // csrc/rledbat.h asserts sizeof(struct rl_cfg) == RL_CFG_WORDS * 8
+        let h = include_str!("../csrc/rledbat.h");
+        let n: usize = h
+            .lines()
+            .find_map(|l| l.strip_prefix("#define RL_CFG_WORDS "))
+            .expect("RL_CFG_WORDS")
+            .trim()
+            .parse()
+            .expect("a number");
+        assert_eq!(n, RlConfig::default().words().len());
     }
 
     #[test]
@@ -354,9 +383,15 @@ mod tests {
             "signal=rtt",
             "slowdowns=false",
             "max_window=65536",
+            "empty_queue_restart=true",
         ])
         .unwrap();
-        assert_eq!(c.words(), [25_000_000, 0, 2, 65_536]);
+        assert_eq!(c.words(), [25_000_000, 0, 2, 65_536, 1]);
+        assert!(c.describe().ends_with("empty_queue_restart=true"));
+        assert!(matches!(
+            RlConfig::parse(["empty_queue_restart=yes"]),
+            Err(RlParamError::Value(..))
+        ));
         assert_eq!(
             RlConfig::parse(["gain=2"]),
             Err(RlParamError::Unknown("gain".into()))

@@ -30,11 +30,17 @@ struct Out {
 
 const OFFSET: u32 = 0x9000_0000; // the two clocks' offset: cancels in the base
 
-fn c_replay(target_ms: u64, slowdowns: bool, mss: u64, evs: &[Ev]) -> Vec<Out> {
+/// The receiver's parameters: TARGET (ms), slowdowns, `empty_queue_restart`.
+#[derive(Clone, Copy, Debug)]
+struct Cfg(u64, bool, bool);
+
+/// The replay tool's input for `evs`.
+fn c_input(Cfg(target_ms, slowdowns, restart): Cfg, mss: u64, evs: &[Ev]) -> String {
     let mut input = format!(
-        "cfg {} {} 10 60000000000 4\ninit {mss}\n",
+        "cfg {} {} 10 60000000000 4 {}\ninit {mss}\n",
         target_ms * 1_000_000,
-        slowdowns as u8
+        slowdowns as u8,
+        restart as u8
     );
     for e in evs {
         match *e {
@@ -44,7 +50,11 @@ fn c_replay(target_ms: u64, slowdowns: bool, mss: u64, evs: &[Ev]) -> Vec<Out> {
             Ev::Loss(t) => input += &format!("loss {t}\n"),
         }
     }
-    let out = run_tool(&input);
+    input
+}
+
+fn c_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> Vec<Out> {
+    let out = run_tool(&c_input(cfg, mss, evs));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), evs.len() + 1, "one line per event and init");
     lines[1..]
@@ -55,6 +65,20 @@ fn c_replay(target_ms: u64, slowdowns: bool, mss: u64, evs: &[Ev]) -> Vec<Out> {
                 window: f[1].parse().expect("window"),
                 qd_ns: (f[3] != "-").then(|| f[3].parse().expect("qd")),
             }
+        })
+        .collect()
+}
+
+/// The kernel receiver's phase after each event (3: a restart).
+fn c_phases(cfg: Cfg, mss: u64, evs: &[Ev]) -> Vec<u32> {
+    run_tool(&c_input(cfg, mss, evs))
+        .lines()
+        .map(|l| {
+            l.split_whitespace()
+                .nth(2)
+                .expect("phase")
+                .parse()
+                .expect("phase")
         })
         .collect()
 }
@@ -74,14 +98,16 @@ fn run_tool(input: &str) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
-fn rust_replay(target_ms: u64, slowdowns: bool, mss: u64, evs: &[Ev]) -> Vec<Out> {
-    let mut r = Rledbat::new(
-        RledbatConfig {
-            target: Duration::from_millis(target_ms),
-            slowdowns,
-        },
-        mss,
-    );
+fn utp_config(Cfg(target_ms, slowdowns, restart): Cfg) -> RledbatConfig {
+    RledbatConfig {
+        target: Duration::from_millis(target_ms),
+        slowdowns,
+        empty_queue_restart: restart,
+    }
+}
+
+fn rust_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> Vec<Out> {
+    let mut r = Rledbat::new(utp_config(cfg), mss);
     evs.iter()
         .map(|e| {
             match *e {
@@ -100,17 +126,16 @@ fn rust_replay(target_ms: u64, slowdowns: bool, mss: u64, evs: &[Ev]) -> Vec<Out
 }
 
 /// Compares the two after every event; returns the number of one-byte straddles.
-fn compare(target_ms: u64, slowdowns: bool, mss: u64, evs: &[Ev]) -> usize {
-    let c = c_replay(target_ms, slowdowns, mss, evs);
-    let r = rust_replay(target_ms, slowdowns, mss, evs);
+fn compare(cfg: Cfg, mss: u64, evs: &[Ev]) -> usize {
+    let c = c_replay(cfg, mss, evs);
+    let r = rust_replay(cfg, mss, evs);
     let mut straddles = 0;
     for (i, (a, b)) in c.iter().zip(&r).enumerate() {
         assert_eq!(a.qd_ns, b.qd_ns, "queuing delay at event {i} {:?}", evs[i]);
         let d = a.window.abs_diff(b.window);
         assert!(
             d <= 1,
-            "window at event {i} {:?}: kernel {} uTP {} (target {target_ms} ms, slowdowns \
-             {slowdowns}, mss {mss})",
+            "window at event {i} {:?}: kernel {} uTP {} ({cfg:?}, mss {mss})",
             evs[i],
             a.window,
             b.window
@@ -126,8 +151,7 @@ fn compare(target_ms: u64, slowdowns: bool, mss: u64, evs: &[Ev]) -> usize {
 /// link's rate, below it they arrive `RTT / packets` apart. A competing flow adds
 /// `cross_ms` of queue between 20 and 40 s, and every `loss_every`-th segment is lost.
 fn closed_loop(
-    target_ms: u64,
-    slowdowns: bool,
+    cfg: Cfg,
     mss: u64,
     d_ms: u64,
     cross_ms: u64,
@@ -135,13 +159,7 @@ fn closed_loop(
     secs: u64,
 ) -> Vec<Ev> {
     let rate = 1250.0; // bytes per ms: 10 Mbit/s
-    let mut r = Rledbat::new(
-        RledbatConfig {
-            target: Duration::from_millis(target_ms),
-            slowdowns,
-        },
-        mss,
-    );
+    let mut r = Rledbat::new(utp_config(cfg), mss);
     let mut evs = Vec::new();
     let mut t_ms = 1000.0;
     let mut n = 0u64;
@@ -185,7 +203,7 @@ fn slow_start_adds_gain_per_byte_as_computed_by_hand() {
     let evs: Vec<Ev> = (0..3)
         .map(|_| Ev::Data(1_000_000_000, 1000, OFFSET + 10_000, 40_000))
         .collect();
-    let c = c_replay(60, false, 1000, &evs);
+    let c = c_replay(Cfg(60, false, false), 1000, &evs);
     assert_eq!(
         c.iter().map(|o| o.window).collect::<Vec<_>>(),
         [10_333, 10_666, 11_000]
@@ -208,7 +226,7 @@ fn above_target_a_segment_takes_its_share_of_the_per_rtt_decrease() {
         evs.push(Ev::Data(t, 0, OFFSET + 100_000, 130_000));
     }
     evs.push(Ev::Data(t, 1000, OFFSET + 100_000, 130_000));
-    let c = c_replay(60, false, 1000, &evs);
+    let c = c_replay(Cfg(60, false, false), 1000, &evs);
     // the loss halves 10 000 to 5 000 (slow start ends)
     assert_eq!(c[1].window, 5_000);
     // W = 5 packets: per RTT max(1/3 - 5 * 0.5, -2.5) = -2.1667 packets, a 1 000-byte
@@ -235,6 +253,7 @@ fn the_one_way_sample_learns_the_senders_clock_as_computed_by_hand() {
 fn closed_loop_traces_agree_with_the_utp_receiver() {
     let mut events = 0;
     let mut straddles = 0;
+    let mut restarts = 0;
     for (target, slowdowns, mss, d, cross, loss) in [
         (60, true, 1448, 20, 0, 0),
         (60, true, 1448, 20, 80, 0),
@@ -243,10 +262,21 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
         (100, true, 9000, 5, 200, 401),
         (60, true, 536, 100, 30, 0),
     ] {
-        let evs = closed_loop(target, slowdowns, mss, d, cross, loss, 60);
-        events += evs.len();
-        straddles += compare(target, slowdowns, mss, &evs);
+        for restart in [false, true] {
+            let cfg = Cfg(target, slowdowns, restart);
+            let evs = closed_loop(cfg, mss, d, cross, loss, 60);
+            events += evs.len();
+            straddles += compare(cfg, mss, &evs);
+            restarts += c_phases(cfg, mss, &evs)
+                .windows(2)
+                .filter(|p| p[0] == 1 && p[1] == 3)
+                .count();
+        }
     }
+    // the competitor's queue leaving at 40 s, and the slowdowns' climbs at short RTTs,
+    // leave the queue empty in avoidance: restarts happen and were compared
+    assert!(restarts >= 6, "{restarts} restarts");
+    eprintln!("{restarts} restarts");
     assert!(events > 100_000, "{events} events");
     eprintln!("{events} events, {straddles} one-byte straddles");
 }
@@ -284,8 +314,9 @@ proptest! {
         evs in arb_events(),
         target in prop::sample::select(vec![25u64, 60, 100]),
         slowdowns in any::<bool>(),
+        restart in any::<bool>(),
         mss in prop::sample::select(vec![536u64, 1448, 9000]),
     ) {
-        compare(target, slowdowns, mss, &evs);
+        compare(Cfg(target, slowdowns, restart), mss, &evs);
     }
 }

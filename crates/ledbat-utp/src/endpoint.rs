@@ -199,6 +199,14 @@ impl Endpoint {
         &self.cfg
     }
 
+    /// Replaces the configuration of the connections opened or accepted from now on; those
+    /// open keep theirs (e.g. one receiver with and without rLEDBAT side by side).
+    pub fn set_connection_config(&mut self, c: ConnectionConfig) -> Result<(), ConfigError> {
+        c.validate()?;
+        self.cfg.connection = c;
+        Ok(())
+    }
+
     /// Endpoint-wide counters.
     pub fn stats(&self) -> &EndpointStats {
         &self.stats

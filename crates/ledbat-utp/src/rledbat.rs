@@ -30,7 +30,25 @@
 //!   take about a tenth of the time (LEDBAT++ draft-01 section 4.4; ledbat-core's
 //!   `slowdown.rs` measures its slowdowns the same way);
 //! - `rcwnd` never falls below 2 packets.
+//!
+//! **Restart** (`empty_queue_restart`, off by default: our extension, not the draft's; the
+//! sender's rule of ledbat-core's `slow_start.rs`, whose helpers this uses): in congestion
+//! avoidance, once the queuing delay has stayed at or below
+//! `eta = clamp(base_rtt / 8, 4 ms, 16 ms)` (RFC 9406 section 4.2's thresholds) for one RTT,
+//! slow start again: `rcwnd += GAIN b` from the packet that finds it due, until
+//! `qd > 3/4 TARGET` or a loss; the slowdown scheduled before stays scheduled (one due
+//! meanwhile starts at the first packet after the restart ends). Without it, a window
+//! left at the floor by a loss-based download that filled the queue grows GAIN packets per
+//! RTT once that download leaves: `(0.9 P - 2) / GAIN` RTTs to 90 % of a path of P packets
+//! (docs/tcp/README.md, "What the draft cannot reach"); with it, `ln(0.9 P / 2) /
+//! ln(1 + GAIN)` RTTs after the first RTT of empty queue. The growth is the draft's own
+//! slow start at full speed (the sender's restart grows a quarter as fast: 31 RTTs rather
+//! than 9 at a base RTT of 100 ms on 10 Mbit/s); its overshoot is that of the draft's
+//! initial slow start. The clock runs only in avoidance: a slowdown's hold and its climb
+//! back empty the queue on purpose, and neither counts (nor does an empty queue that began
+//! before the slowdown).
 
+use ledbat_core::slow_start::{empty_queue_threshold, SlowStart, SlowStartRules};
 use ledbat_core::{DelayConfig, DelayEstimator, DelaySample, Duration, Instant};
 
 /// `rcwnd` at the start, packets.
@@ -45,6 +63,9 @@ pub struct RledbatConfig {
     pub target: Duration,
     /// Periodic slowdowns. Default on (the draft's way of keeping the base delay true).
     pub slowdowns: bool,
+    /// Slow start again after one RTT of empty queue in avoidance (see the module comment).
+    /// Default off (the draft has no such rule).
+    pub empty_queue_restart: bool,
 }
 
 impl Default for RledbatConfig {
@@ -52,6 +73,7 @@ impl Default for RledbatConfig {
         RledbatConfig {
             target: Duration::from_millis(60),
             slowdowns: true,
+            empty_queue_restart: false,
         }
     }
 }
@@ -63,6 +85,9 @@ enum Phase {
     SlowStart { limit: Option<u64> },
     /// LEDBAT++'s delay-based increase and decrease; a slowdown starts at `slowdown_at`.
     Avoidance { slowdown_at: Option<Instant> },
+    /// A restart (`empty_queue_restart`): slow start until the delay says stop, then back
+    /// to avoidance with the slowdown scheduled before.
+    Restart { slowdown_at: Option<Instant> },
     /// Held at the minimum until `until`; then slow start back to `resume` bytes.
     Slowdown {
         started: Instant,
@@ -86,6 +111,8 @@ pub struct Rledbat {
     last_slowdown: Duration,
     /// When the slowdown whose slow start back is running began (None: no such climb).
     slowdown_started: Option<Instant>,
+    /// The empty-queue clock of `empty_queue_restart`.
+    restart: SlowStart,
 }
 
 impl Rledbat {
@@ -102,6 +129,10 @@ impl Rledbat {
             last_halving: None,
             last_slowdown: Duration::ZERO,
             slowdown_started: None,
+            restart: SlowStart::new(SlowStartRules {
+                conservative: false,
+                restart: cfg.empty_queue_restart,
+            }),
         }
     }
 
@@ -127,6 +158,11 @@ impl Rledbat {
     /// The RTT the per-RTT rules use: the last sample, else a guess of 100 ms.
     fn round(&self) -> Duration {
         self.rtt.unwrap_or(Duration::from_millis(100))
+    }
+
+    /// `eta` of the restart: the queuing delay up to which the queue counts as empty.
+    fn eta(&self) -> Duration {
+        empty_queue_threshold(self.base_rtt)
     }
 
     fn gain(&self) -> f64 {
@@ -158,6 +194,9 @@ impl Rledbat {
         let gain = self.gain();
         let mss = self.mss as f64;
         let b = bytes as f64;
+        if !matches!(self.phase, Phase::Avoidance { .. }) {
+            self.restart.not_avoiding();
+        }
         match self.phase {
             Phase::SlowStart { limit } => {
                 if qd_ratio > 0.75 || limit.is_some_and(|l| self.rcwnd >= l as f64) {
@@ -175,6 +214,16 @@ impl Rledbat {
                         resume: self.rcwnd as u64,
                     };
                     self.rcwnd = self.min_window();
+                    self.restart.not_avoiding();
+                    return;
+                }
+                let eta = self.eta();
+                if self
+                    .restart
+                    .restart_due(now, qd, eta, self.round(), self.rcwnd, mss)
+                {
+                    self.phase = Phase::Restart { slowdown_at };
+                    self.rcwnd += gain * b;
                     return;
                 }
                 // The per-RTT step in packets, applied in proportion b / rcwnd.
@@ -185,6 +234,13 @@ impl Rledbat {
                     (gain - w * (qd_ratio - 1.0)).max(-w / 2.0)
                 };
                 self.rcwnd += step * mss * b / self.rcwnd;
+            }
+            Phase::Restart { slowdown_at } => {
+                if qd_ratio > 0.75 {
+                    self.end_restart(slowdown_at);
+                } else {
+                    self.rcwnd += gain * b;
+                }
             }
             Phase::Slowdown {
                 started,
@@ -200,6 +256,12 @@ impl Rledbat {
             }
         }
         self.rcwnd = self.rcwnd.max(self.min_window());
+    }
+
+    /// A restart ends (on delay or a loss): avoidance, the slowdown schedule kept.
+    fn end_restart(&mut self, slowdown_at: Option<Instant>) {
+        self.restart.ended();
+        self.phase = Phase::Avoidance { slowdown_at };
     }
 
     fn enter_avoidance(&mut self, now: Instant) {
@@ -228,8 +290,10 @@ impl Rledbat {
         }
         self.last_halving = Some(now);
         self.rcwnd = (self.rcwnd / 2.0).max(self.min_window());
-        if let Phase::SlowStart { .. } = self.phase {
-            self.enter_avoidance(now);
+        match self.phase {
+            Phase::SlowStart { .. } => self.enter_avoidance(now),
+            Phase::Restart { slowdown_at } => self.end_restart(slowdown_at),
+            _ => {}
         }
     }
 }
@@ -261,6 +325,7 @@ mod tests {
         RledbatConfig {
             target: Duration::from_millis(60),
             slowdowns: false,
+            empty_queue_restart: false,
         }
     }
 
@@ -414,5 +479,165 @@ mod tests {
                 slowdown_at: Some(t3 + Duration::from_millis(900))
             }
         );
+    }
+
+    fn restart_cfg() -> RledbatConfig {
+        RledbatConfig {
+            empty_queue_restart: true,
+            ..cfg()
+        }
+    }
+
+    /// `n` samples without bytes at a forward delay of `fwd_ms` and an RTT of 40 ms.
+    fn samples(r: &mut Rledbat, t: Instant, fwd_ms: u64, n: usize) {
+        for _ in 0..n {
+            r.on_data(t, 0, owd(fwd_ms), rev(40, fwd_ms));
+        }
+    }
+
+    /// At the floor (2 packets), base 10 ms one way, RTT 40 ms: GAIN 1/3, eta =
+    /// clamp(40 / 8, 4, 16) = 5 ms.
+    fn at_the_floor(c: RledbatConfig) -> Rledbat {
+        let mut r = Rledbat::new(c, MSS);
+        let t = Instant::from_secs(1);
+        r.on_data(t, 0, owd(10), rev(40, 10));
+        r.rcwnd = (2 * MSS) as f64;
+        r.enter_avoidance(t);
+        r
+    }
+
+    #[test]
+    fn restart_slow_starts_at_the_floor_after_one_rtt_of_empty_queue() {
+        let mut r = at_the_floor(restart_cfg());
+        assert_eq!(r.eta(), Duration::from_millis(5));
+        let t = Instant::from_secs(2);
+        // qd 0: the clock starts at t; 39 ms later (under the 40 ms RTT) nothing yet.
+        samples(&mut r, t, 10, 1);
+        samples(&mut r, t + Duration::from_millis(39), 10, 1);
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
+        // At t + 40 ms the packet finds it due and is the first of the slow start: + GAIN b
+        // = 333.33 bytes, not avoidance's GAIN mss b / rcwnd = 166.67.
+        let t1 = t + Duration::from_millis(40);
+        r.on_data(t1, MSS, owd(10), rev(40, 10));
+        assert_eq!(r.phase, Phase::Restart { slowdown_at: None });
+        assert_eq!(r.window(), 2_333);
+        r.on_data(t1, MSS, owd(10), rev(40, 10));
+        assert_eq!(r.window(), 2_666);
+        // It ends like the initial one: qd 44 ms <= 45 (3/4 TARGET) goes on, 46 ms stops.
+        samples(&mut r, t1, 54, 4);
+        assert_eq!(r.phase, Phase::Restart { slowdown_at: None });
+        samples(&mut r, t1, 56, 4);
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
+        assert_eq!(r.window(), 2_666);
+    }
+
+    #[test]
+    fn a_queue_above_eta_restarts_the_clock() {
+        let mut r = at_the_floor(restart_cfg());
+        let t = Instant::from_secs(2);
+        samples(&mut r, t, 10, 1);
+        // qd 6 ms > eta 5 at t + 20 ms (four samples fill the minimum filter), empty again
+        // from t + 30 ms: due at t + 70 ms, not at t + 69.
+        samples(&mut r, t + Duration::from_millis(20), 16, 4);
+        samples(&mut r, t + Duration::from_millis(30), 10, 1);
+        samples(&mut r, t + Duration::from_millis(69), 10, 1);
+        assert!(matches!(r.phase, Phase::Avoidance { .. }));
+        samples(&mut r, t + Duration::from_millis(70), 10, 1);
+        assert!(matches!(r.phase, Phase::Restart { .. }));
+        // At eta exactly the queue still counts as empty.
+        let mut r = at_the_floor(restart_cfg());
+        samples(&mut r, t, 15, 4);
+        assert_eq!(r.queuing_delay(), Some(Duration::from_millis(5)));
+        samples(&mut r, t + Duration::from_millis(40), 15, 1);
+        assert!(matches!(r.phase, Phase::Restart { .. }));
+    }
+
+    #[test]
+    fn without_the_parameter_an_empty_queue_only_adds_gain_per_rtt() {
+        let mut r = at_the_floor(cfg());
+        let t = Instant::from_secs(2);
+        samples(&mut r, t, 10, 1);
+        for k in [40, 100, 1000] {
+            samples(&mut r, t + Duration::from_millis(k), 10, 1);
+        }
+        // Avoidance: one packet applies GAIN mss b / rcwnd = 1000 / 3 / 2 = 166.67 bytes.
+        r.on_data(t + Duration::from_secs(2), MSS, owd(10), rev(40, 10));
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
+        assert_eq!(r.window(), 2_166);
+    }
+
+    #[test]
+    fn a_loss_ends_a_restart_halving_the_window() {
+        let mut r = at_the_floor(restart_cfg());
+        let t = Instant::from_secs(2);
+        samples(&mut r, t, 10, 1);
+        r.rcwnd = 8_000.0;
+        samples(&mut r, t + Duration::from_millis(40), 10, 1);
+        assert!(matches!(r.phase, Phase::Restart { .. }));
+        r.on_loss(t + Duration::from_millis(41));
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
+        assert_eq!(r.window(), 4_000);
+    }
+
+    #[test]
+    fn neither_a_slowdowns_hold_nor_its_climb_counts_and_the_schedule_survives_a_restart() {
+        let mut r = Rledbat::new(
+            RledbatConfig {
+                slowdowns: true,
+                ..restart_cfg()
+            },
+            MSS,
+        );
+        let t0 = Instant::from_secs(1);
+        r.on_data(t0, 0, owd(10), rev(40, 10));
+        r.rcwnd = 30_000.0;
+        r.enter_avoidance(t0);
+        // A queue of 50 ms (above eta), empty from 20 ms before the slowdown starts (80 ms
+        // later): that clock stops at the slowdown.
+        samples(&mut r, t0, 60, 4);
+        let t1 = t0 + Duration::from_millis(80);
+        samples(&mut r, t1 - Duration::from_millis(20), 10, 1);
+        r.on_data(t1, MSS, owd(10), rev(40, 10));
+        assert_eq!(r.window(), 2 * MSS);
+        // The hold empties the queue for its 80 ms: no restart.
+        for k in 1..80 {
+            samples(&mut r, t1 + Duration::from_millis(k), 10, 1);
+        }
+        assert!(matches!(r.phase, Phase::Slowdown { .. }));
+        let t2 = t1 + Duration::from_millis(80);
+        r.on_data(t2, MSS, owd(10), rev(40, 10));
+        assert_eq!(
+            r.phase,
+            Phase::SlowStart {
+                limit: Some(30_000)
+            }
+        );
+        // The climb back at an empty queue, as in the test above: 57 ms to 30 000, then
+        // avoidance with the next slowdown 9 x 137 ms later.
+        let mut t = t2;
+        while matches!(r.phase, Phase::SlowStart { .. }) {
+            t += Duration::from_millis(1);
+            r.on_data(t, 1500, owd(10), rev(40, 10));
+        }
+        assert_eq!(t, t2 + Duration::from_millis(57));
+        let next = Some(t + Duration::from_millis(1233));
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: next });
+        // The clock starts at the first packet in avoidance (t + 1 ms), not in the hold:
+        // due at t + 41 ms.
+        samples(&mut r, t + Duration::from_millis(1), 10, 1);
+        samples(&mut r, t + Duration::from_millis(40), 10, 1);
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: next });
+        samples(&mut r, t + Duration::from_millis(41), 10, 1);
+        assert_eq!(r.phase, Phase::Restart { slowdown_at: next });
+        // The restart runs past the slowdown's time; when it ends, that slowdown starts at
+        // the next packet.
+        let late = t + Duration::from_millis(1300);
+        samples(&mut r, late, 10, 1);
+        assert!(matches!(r.phase, Phase::Restart { .. }));
+        samples(&mut r, late, 56, 4);
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: next });
+        r.on_data(late, MSS, owd(56), rev(40, 56));
+        assert!(matches!(r.phase, Phase::Slowdown { .. }));
+        assert_eq!(r.window(), 2 * MSS);
     }
 }

@@ -1,10 +1,12 @@
 //! Receiver-driven LEDBAT in the harness: a loss-based sender (NewReno) that fills a
 //! bloated bottleneck on its own is held near the receiver's delay target when the
 //! receiver runs rLEDBAT, and still fills the link; and what the periodic slowdowns cost
-//! at each base RTT (docs/tcp/README.md, "Where the alone utilisation goes").
+//! at each base RTT (docs/tcp/README.md, "Where the alone utilisation goes"); and how soon
+//! it fills the link again after a competing plain download leaves, with and without
+//! `empty_queue_restart` (docs/tcp/README.md, "What the draft cannot reach").
 
-use ledbat_core::{ControllerConfig, Duration};
-use ledbat_utp::harness::{run_flows, LinkConfig, Net};
+use ledbat_core::{ControllerConfig, Duration, Instant};
+use ledbat_utp::harness::{addr_b, run_flows, LinkConfig, Net};
 use ledbat_utp::rledbat::RledbatConfig;
 use ledbat_utp::{ConnectionConfig, EndpointConfig};
 
@@ -99,6 +101,143 @@ fn slowdowns_cost_at_most_a_tenth_of_the_link_at_every_base_rtt() {
             r_on > 0.9 * r_off,
             "slowdowns cost {:.3}",
             1.0 - r_on / r_off
+        );
+    }
+}
+
+/// Link rate of the recovery scenario, bit/s.
+const RATE: u64 = 10_000_000;
+
+/// A backlogged NewReno sender to an rLEDBAT receiver (`rl`), 10 Mbit/s, 300 ms FIFO, `d_ms`
+/// each way; from 10 s to 25 s a second backlogged NewReno download to the same receiver
+/// without rLEDBAT fills the FIFO, then its sender vanishes (removed at once, no FIN). The
+/// time from the competitor's last byte at the receiver until the rLEDBAT download's
+/// goodput over the trailing 0.6 s (the bed's rate) is first at least 9 Mbit/s, and the
+/// rLEDBAT window when the competitor left (`None`: not within 20 s).
+fn recovery_after_a_competitor(d_ms: u64, rl: RledbatConfig) -> (Option<f64>, u64) {
+    let plain =
+        ConnectionConfig::default().controller(ControllerConfig::from_name("newreno").unwrap());
+    let mut net = Net::new(
+        EndpointConfig::default().connection(plain.clone().rledbat(Some(rl))),
+        LinkConfig::bottleneck(Duration::from_millis(d_ms), RATE, 375_000),
+        LinkConfig::bottleneck(Duration::from_millis(d_ms), 0, 0),
+        3,
+    );
+    let start = net.now;
+    let (joins, leaves, until) = (
+        start + Duration::from_secs(10),
+        start + Duration::from_secs(25),
+        start + Duration::from_secs(45),
+    );
+    let ours = net.a.connect(net.now, addr_b()).unwrap();
+    let mut comp = None;
+    let mut left = false;
+    let mut servers = Vec::new();
+    let chunk = vec![0x5au8; 16 * 1024];
+    let mut buf = vec![0u8; 64 * 1024];
+    // (time, bytes the rLEDBAT download has read by then), at each step
+    let mut ours_read: Vec<(Instant, u64)> = Vec::new();
+    let mut total = 0u64;
+    let mut comp_last = None;
+    let mut window_then = 0;
+    while net.now < until {
+        if comp.is_none() && net.now >= joins {
+            net.b.set_connection_config(plain.clone()).unwrap();
+            comp = Some(net.a.connect(net.now, addr_b()).unwrap());
+        }
+        if !left && net.now >= leaves {
+            net.a.remove(comp.unwrap());
+            left = true;
+        }
+        for c in [Some(ours), comp].into_iter().flatten() {
+            if let Some(conn) = net.a.connection_mut(c) {
+                while conn.write(&chunk).is_ok() {}
+            }
+        }
+        while let Some(h) = net.b.accept() {
+            servers.push(h);
+        }
+        for (i, &h) in servers.iter().enumerate() {
+            let Some(conn) = net.b.connection_mut(h) else {
+                continue;
+            };
+            while let Ok(k) = conn.read(&mut buf) {
+                if k == 0 {
+                    break;
+                }
+                if i == 0 {
+                    total += k as u64;
+                } else {
+                    comp_last = Some(net.now);
+                }
+            }
+        }
+        if comp_last == Some(net.now) {
+            window_then = net
+                .b
+                .connection(servers[0])
+                .map_or(0, |c| c.stats().rledbat_window.unwrap_or(0));
+        }
+        ours_read.push((net.now, total));
+        if !net.step(until) {
+            break;
+        }
+    }
+    let last = comp_last.expect("the competitor got bytes");
+    let span = Duration::from_millis(600);
+    let need = 9_000_000.0 / 8.0 * 0.6;
+    let mut j = 0;
+    let reach = ours_read.iter().find_map(|&(t, b)| {
+        if t < last {
+            return None;
+        }
+        while ours_read[j].0 + span < t {
+            j += 1;
+        }
+        ((b - ours_read[j].1) as f64 >= need)
+            .then(|| t.saturating_since(last).as_millis_f64() / 1e3)
+    });
+    (reach, window_then)
+}
+
+/// Without the restart the window left at its 2-packet floor grows GAIN packets per RTT:
+/// `(0.9 P - 2) / GAIN` RTTs to 90 % of a path of P packets. With it, after one RTT of empty
+/// queue, slow start at GAIN per byte: `ln(0.9 P / 2) / ln(1 + GAIN)` RTTs, plus the 0.6 s
+/// over which the rate is measured, within 3 s at base RTTs 10, 40 and 100 ms.
+#[test]
+fn empty_queue_restart_fills_the_link_within_3_s_after_a_competitor_leaves() {
+    let off = RledbatConfig::default();
+    let on = RledbatConfig {
+        empty_queue_restart: true,
+        ..off
+    };
+    let show = |r: Option<f64>| r.map_or("never".to_string(), |s| format!("{s:.2} s"));
+    for d in [5u64, 20, 50] {
+        let (r_off, w_off) = recovery_after_a_competitor(d, off);
+        let (r_on, w_on) = recovery_after_a_competitor(d, on);
+        eprintln!(
+            "base RTT {:3} ms: back at 9 Mbit/s after {} without the restart, {} with \
+             (windows when the competitor left: {w_off} and {w_on} bytes)",
+            2 * d,
+            show(r_off),
+            show(r_on)
+        );
+        let on_s = r_on.expect("back at 90 % with the restart");
+        assert!(on_s < 3.0, "within 3 s: {on_s:.2} s");
+        // By hand, from the floor: one RTT of empty queue, n RTTs of slow start from 2
+        // packets to 90 % of the path (payload 1 380 bytes a packet), one RTT more for the
+        // filter and the last window to arrive, and the 0.6 s of the rate.
+        let rtt = 2.0 * d as f64 / 1e3;
+        let gain = 1.0 / (120.0 / (2 * d) as f64).ceil().min(16.0);
+        let packets = 0.9 * RATE as f64 / 8.0 * rtt / 1380.0;
+        let n = ((packets / 2.0).ln() / (1.0 + gain).ln()).ceil();
+        let bound = rtt * (n + 2.0) + 0.6;
+        eprintln!("  by hand with the restart: at most {bound:.2} s ({n} RTTs of slow start)");
+        assert!(on_s <= bound, "{on_s:.2} s over the bound {bound:.2} s");
+        assert!(
+            r_off.is_none_or(|s| s > on_s),
+            "the restart is faster: {} vs {on_s:.2} s",
+            show(r_off)
         );
     }
 }

@@ -55,7 +55,7 @@ pub struct RlArgs {
     #[arg(long)]
     pub rledbat: bool,
     /// A receiver-side LEDBAT parameter: target=60ms, slowdowns=true, signal=owd|rtt,
-    /// max_window=BYTES; repeatable (implies --rledbat).
+    /// max_window=BYTES, empty_queue_restart=false; repeatable (implies --rledbat).
     #[arg(long = "rledbat-param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
 }
@@ -402,7 +402,7 @@ mod on {
                         ms(f.base_rtt_ns),
                         f.losses,
                         f.slowdowns,
-                        ["slow-start", "avoidance", "slowdown"]
+                        ["slow-start", "avoidance", "slowdown", "restart"]
                             .get(f.phase as usize)
                             .unwrap_or(&"?"),
                         serde_json::to_value(f.signal)?.as_str().unwrap_or("?")
