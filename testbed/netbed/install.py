@@ -36,6 +36,7 @@ APT_PACKAGES = {
     "iperf3": "iperf3",
     "ping": "iputils-ping",
     "sysctl": "procps",
+    "bpftool": "bpftool",
     "curl": "curl",
     "tshark": "tshark",
     "transmission-daemon": "transmission-daemon",

@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 
-from . import topo
+from . import install, topo
 from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port,
                            markdown_table, phase_summary, right_edge_check, summarise)
 from .tcprun import _run_cgroups
@@ -266,8 +266,10 @@ def main(argv=None) -> int:
         delays = [x / 2 for x in _floats(a.rtt_ms, "--rtt-ms")]
     else:
         delays = _floats(a.delay_ms or "20", "--delay-ms")
-    if os.geteuid() != 0:
-        print("rledbatbed: needs root (namespaces, cgroups, BPF)", file=sys.stderr)
+    ledbat_bin = install.prepare("namespaces, cgroups, BPF", a.ledbat_bin, install.Needs(
+        ["ip", "tc", "ss", "ethtool", "ping", "sysctl"]),
+        log=lambda m: print(f"rledbatbed: {m}", file=sys.stderr, flush=True))
+    if ledbat_bin is None:
         return 2
     kinds = [True] if a.plain else [False] if a.no_baseline else [False, True]
     runs: list[dict] = []
@@ -279,7 +281,7 @@ def main(argv=None) -> int:
                         print(f"rledbatbed: {cc} fifo {fifo:g} ms rtt {2 * delay:g} ms "
                               f"repeat {rep + 1} {'plain' if plain else 'rledbat'}",
                               file=sys.stderr, flush=True)
-                        r = run(a.ledbat_bin, a.phase_s, delay, a.signal, plain, a.logdir,
+                        r = run(ledbat_bin, a.phase_s, delay, a.signal, plain, a.logdir,
                                 cc, fifo, a.sample_s, not a.no_capture,
                                 a.rledbat_param)
                         r["repeat"] = rep

@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 
-from . import ktcp
+from . import install, ktcp
 
 HOLD_S = 30.0
 """How long a holder keeps its connection open at most."""
@@ -302,10 +302,11 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.cmd == "hold":
         return hold(a.port, a.report, not a.no_child)
-    if os.geteuid() != 0:
-        print("tcprun check: needs root (cgroups, BPF)", file=sys.stderr)
+    ledbat_bin = install.prepare("cgroups, BPF", a.ledbat_bin, install.Needs(["ss", "bpftool"]),
+                                 log=lambda m: print(f"tcprun: {m}", file=sys.stderr, flush=True))
+    if ledbat_bin is None:
         return 2
-    results = [check_run(a.ledbat_bin, a.cc, e) for e in a.ends.split(",")]
+    results = [check_run(ledbat_bin, a.cc, e) for e in a.ends.split(",")]
     print(json.dumps(results, indent=1))
     return 0 if all(r["ok"] for r in results) else 1
 
