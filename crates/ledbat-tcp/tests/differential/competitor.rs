@@ -582,6 +582,102 @@ fn a_latecomer_of_our_kind_found_while_yielding_is_shared_with_alike_in_both_bui
     );
 }
 
+/// While yielding (TARGET 100 ms, RTT 100 ms, eta 2 ms): a probe that starts at `t` (the
+/// queue `from`), whose ACKs show `peak`, its aftermath `after`; returns when the probe was
+/// evaluated and the action then.
+fn scripted_probe(dr: &mut Drive, t: u64, from: u64, peak: u64, after: u64) -> (u64, Action) {
+    let (target, rtt, eta) = (100 * MS, 100 * MS, 2 * MS);
+    let ack = |dr: &mut Drive, now: u64, qd: u64, sent: u64| {
+        dr.ack(
+            now,
+            qd,
+            target,
+            rtt,
+            eta,
+            FlowPhase::Other,
+            None,
+            sent,
+            3_000,
+        )
+    };
+    ack(dr, t, from, t - rtt);
+    assert!(dr.core.probing(Instant::from_nanos(t)), "a probe at {t}");
+    let end = dr.core.next_tick().unwrap().as_nanos();
+    ack(dr, t + rtt, peak, t + MS);
+    ack(dr, end + rtt, after, end);
+    ack(dr, end + 2 * rtt, after, end + rtt);
+    let a = ack(dr, end + 3 * rtt, after, end + 2 * rtt);
+    (end + 3 * rtt, a)
+}
+
+#[test]
+fn a_probertt_that_drains_then_settles_is_not_our_kind_alike_in_both_builds() {
+    // Yielding to cubic, then the bed's trace beside bbr (docs/sidebyside/default.md): a
+    // probe from 66 ms whose aftermath drains (bbr's ProbeRTT), a probe at once from the
+    // empty queue, one from 42 ms after which bbr's queue settles 15 ms lower (>= push_drop
+    // x TARGET), one from 27 ms after which it stands. Neither build takes it for our kind.
+    let mut dr = world(on(), 20 * MS, 100 * MS, 30, |t| {
+        if t >= 2 * S {
+            Other::Cubic
+        } else {
+            Other::None
+        }
+    });
+    assert!(dr.core.yielding());
+    // cubic's queue (130 ms) until a probe has just been evaluated: none runs, the next is
+    // due 1 s later (ACKs 7 ms apart: never at a 30-ms probe's end, whose give-up is 1 s on).
+    let mut t = 30 * S;
+    loop {
+        t += 7 * MS;
+        dr.ack(
+            t,
+            130 * MS,
+            100 * MS,
+            150 * MS,
+            2 * MS,
+            FlowPhase::Other,
+            None,
+            t - 150 * MS,
+            3_000,
+        );
+        if !dr.core.probing(Instant::from_nanos(t))
+            && dr.core.next_tick().map(|i| i.as_nanos()) == Some(t + S)
+        {
+            break;
+        }
+        assert!(t < 40 * S, "no probe evaluated");
+    }
+    let (done, a) = scripted_probe(&mut dr, t + S, 66 * MS, 80 * MS, 0);
+    assert_eq!(a, Action::None);
+    // The queue drained: the next ACK asks for a probe at once.
+    dr.ack(
+        done + 5 * MS,
+        0,
+        100 * MS,
+        100 * MS,
+        2 * MS,
+        FlowPhase::Other,
+        None,
+        done,
+        3_000,
+    );
+    let (_, a) = scripted_probe(&mut dr, done + 10 * MS, 0, 20 * MS, 0);
+    assert_eq!(a, Action::None);
+    let t = dr.core.next_tick().unwrap().as_nanos();
+    let (done, a) = scripted_probe(&mut dr, t, 42 * MS, 70 * MS, 27 * MS);
+    assert_eq!(
+        a,
+        Action::None,
+        "two falls, the first a drain: not yet our kind"
+    );
+    let t = dr.core.next_tick().unwrap().as_nanos();
+    assert!(t > done);
+    let (_, a) = scripted_probe(&mut dr, t, 27 * MS, 50 * MS, 27 * MS);
+    assert_eq!(a, Action::None);
+    assert!(dr.core.yielding());
+    dr.check("probertt drain and settle");
+}
+
 #[test]
 fn a_push_met_by_another_push_is_void_alike_in_both_builds() {
     // The queue rises 1.4 times what the push added, more than DOUBLE_PUSH (1.25): no verdict.
