@@ -247,7 +247,7 @@ impl EventQueue {
             let top = *self.heap.peek()?;
             // Only pipe heads are in `heap`.
             let p = &mut self.pipes[top.pipe as usize];
-            match p.waiting.pop_front() {
+            match crate::deque::pop_front(&mut p.waiting) {
                 // The pipe's next event takes the top's place (one sift).
                 Some((k, e)) => self.heap.replace_top(k, e),
                 None => {
