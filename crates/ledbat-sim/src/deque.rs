@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 #[inline]
 pub(crate) fn pop_front<T>(q: &mut VecDeque<T>) -> Option<T> {
     let x = q.pop_front();
-    if q.is_empty() {
+    if x.is_some() && q.is_empty() {
         q.clear();
     }
     x
