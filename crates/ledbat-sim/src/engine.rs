@@ -141,12 +141,21 @@ impl QuadHeap {
             if c >= n {
                 break;
             }
-            let end = (c + 4).min(n);
             let (mut m, mut mk) = (c, self.v[c].key);
-            for j in c + 1..end {
-                let k = self.v[j].key;
-                if k < mk {
-                    (m, mk) = (j, k);
+            if c + 4 <= n {
+                // A full group of four: fixed indices into one slice, no bounds checks.
+                let g = &self.v[c..c + 4];
+                for (j, x) in g.iter().enumerate().skip(1) {
+                    if x.key < mk {
+                        (m, mk) = (c + j, x.key);
+                    }
+                }
+            } else {
+                for j in c + 1..n {
+                    let k = self.v[j].key;
+                    if k < mk {
+                        (m, mk) = (j, k);
+                    }
                 }
             }
             if mk >= e.key {
