@@ -132,7 +132,7 @@ impl QuadHeap {
     }
 
     /// Puts `e` at the root's place and moves it down to where it belongs.
-    #[inline]
+    #[inline(always)]
     fn sift_down(&mut self, e: Entry) {
         let n = self.v.len();
         let mut i = 0;
