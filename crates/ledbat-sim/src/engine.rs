@@ -132,7 +132,7 @@ impl QuadHeap {
     }
 
     /// Puts `e` at the root's place and moves it down to where it belongs.
-    #[inline]
+    #[inline(always)]
     fn sift_down(&mut self, e: Entry) {
         let n = self.v.len();
         let mut i = 0;
@@ -141,12 +141,21 @@ impl QuadHeap {
             if c >= n {
                 break;
             }
-            let end = (c + 4).min(n);
             let (mut m, mut mk) = (c, self.v[c].key);
-            for j in c + 1..end {
-                let k = self.v[j].key;
-                if k < mk {
-                    (m, mk) = (j, k);
+            if c + 4 <= n {
+                // A full group of four: fixed indices into one slice, no bounds checks.
+                let g = &self.v[c..c + 4];
+                for (j, x) in g.iter().enumerate().skip(1) {
+                    if x.key < mk {
+                        (m, mk) = (c + j, x.key);
+                    }
+                }
+            } else {
+                for j in c + 1..n {
+                    let k = self.v[j].key;
+                    if k < mk {
+                        (m, mk) = (j, k);
+                    }
                 }
             }
             if mk >= e.key {
@@ -247,7 +256,7 @@ impl EventQueue {
             let top = *self.heap.peek()?;
             // Only pipe heads are in `heap`.
             let p = &mut self.pipes[top.pipe as usize];
-            match p.waiting.pop_front() {
+            match crate::deque::pop_front(&mut p.waiting) {
                 // The pipe's next event takes the top's place (one sift).
                 Some((k, e)) => self.heap.replace_top(k, e),
                 None => {

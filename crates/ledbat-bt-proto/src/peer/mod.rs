@@ -45,6 +45,7 @@
 
 mod conn;
 mod events;
+
 #[cfg(test)]
 mod tests;
 mod timers;
@@ -245,7 +246,7 @@ impl<D: BlockData> Peer<D> {
     /// timer counts from there).
     pub fn poll_transmit(&mut self, now: Instant, conn: ConnId) -> Option<Frame<D>> {
         let c = self.conns.get_mut(&conn)?;
-        let f = c.out.pop_front()?;
+        let f = pop_front(&mut c.out)?;
         c.last_sent = now;
         Some(f)
     }
@@ -253,7 +254,7 @@ impl<D: BlockData> Peer<D> {
     /// A connection that got frames to send since it was last named here, in the order
     /// they first did.
     pub fn poll_dirty(&mut self) -> Option<ConnId> {
-        while let Some(id) = self.dirty.pop_front() {
+        while let Some(id) = pop_front(&mut self.dirty) {
             if let Some(c) = self.conns.get_mut(&id) {
                 c.dirty = false;
                 return Some(id);
@@ -266,7 +267,7 @@ impl<D: BlockData> Peer<D> {
     /// sends it as a PIECE (the block's bytes read from storage, or its length).
     pub fn poll_upload(&mut self, now: Instant, conn: ConnId) -> Option<BlockRequest> {
         let c = self.conns.get_mut(&conn)?;
-        let r = c.uploads.pop_front()?;
+        let r = pop_front(&mut c.uploads)?;
         let n = r.length as u64;
         c.up_round += n;
         c.stats.uploaded += n;
@@ -280,7 +281,7 @@ impl<D: BlockData> Peer<D> {
 
     /// The next event, in order.
     pub fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        pop_front(&mut self.events)
     }
 
     /// When [`Peer::handle_timeout`] next has work.
@@ -988,4 +989,17 @@ impl<D: BlockData> Peer<D> {
         }
         Ok(())
     }
+}
+
+/// `q.pop_front()`, then, if that emptied `q`, its start back at the buffer's first slot
+/// (`VecDeque::clear` on an empty ring): a queue that empties often then keeps reusing
+/// its first cache lines instead of walking its whole capacity (a simulator drives
+/// thousands of peers' queues). Contents and order are unchanged.
+#[inline]
+fn pop_front<T>(q: &mut VecDeque<T>) -> Option<T> {
+    let x = q.pop_front();
+    if x.is_some() && q.is_empty() {
+        q.clear();
+    }
+    x
 }

@@ -209,7 +209,7 @@ impl Queue {
                 break;
             }
             let (at, size) = (e.enq_at, e.size as u64);
-            self.ring.pop_front();
+            crate::deque::pop_front(&mut self.ring);
             self.bytes -= size;
             dequeued(Dequeue {
                 at,
@@ -274,7 +274,7 @@ impl Queue {
     }
 
     fn pop(&mut self) -> Option<QEntry> {
-        let e = self.ring.pop_front()?;
+        let e = crate::deque::pop_front(&mut self.ring)?;
         self.bytes -= e.size as u64;
         Some(e)
     }

@@ -113,7 +113,7 @@ impl<T> Stream<T> {
             self.end_of(rcv_nxt.min(self.segments()) - 1)
         };
         while self.msgs.front().is_some_and(|(end, _)| *end <= upto) {
-            out.push(self.msgs.pop_front().expect("checked").1);
+            out.push(crate::deque::pop_front(&mut self.msgs).expect("checked").1);
         }
     }
 
@@ -129,7 +129,7 @@ impl<T> Stream<T> {
     pub fn trim(&mut self, snd_una: u64, rcv_nxt: u64) {
         let keep_from = snd_una.min(rcv_nxt).min(self.segments());
         while self.base < keep_from {
-            self.before = self.ends.pop_front().expect("live");
+            self.before = crate::deque::pop_front(&mut self.ends).expect("live");
             self.base += 1;
         }
     }
