@@ -27,6 +27,7 @@ pub mod bencode;
 pub mod bitfield;
 pub mod choker;
 pub mod config;
+pub mod deque;
 pub mod disposition;
 pub mod layout;
 pub mod peer;

@@ -20,6 +20,7 @@
 //! adjacent in memory, so a pop touches fewer cache lines. Keys are unique, so any correct
 //! heap pops the same sequence.
 
+use ledbat_bt_proto::deque;
 use std::collections::VecDeque;
 
 /// What happens at an instant. Every variant is a few machine words.
@@ -256,7 +257,7 @@ impl EventQueue {
             let top = *self.heap.peek()?;
             // Only pipe heads are in `heap`.
             let p = &mut self.pipes[top.pipe as usize];
-            match crate::deque::pop_front(&mut p.waiting) {
+            match deque::pop_front(&mut p.waiting) {
                 // The pipe's next event takes the top's place (one sift).
                 Some((k, e)) => self.heap.replace_top(k, e),
                 None => {

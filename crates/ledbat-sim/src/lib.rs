@@ -19,7 +19,6 @@
 //! assert!(r.aggregate.efficiency > 0.5);
 //! ```
 
-mod deque;
 pub mod engine;
 pub mod export;
 pub mod queue;

@@ -433,16 +433,9 @@ mod tests {
                 limit: Some(30_000)
             }
         );
-        // Slow start climbs back to 30 000: 1 500-byte packets 1 ms apart at GAIN 1/3 add
-        // 500 bytes each, 2 000 + 56 x 500 = 30 000 after the packet at t2 + 56 ms; the
-        // packet at t2 + 57 ms hands over to avoidance. The slowdown lasted from t1 to
-        // there, 80 + 57 = 137 ms, and the next one comes 9 x 137 = 1 233 ms later.
-        let mut t = t2;
-        while matches!(r.phase, Phase::SlowStart { .. }) {
-            t += Duration::from_millis(1);
-            r.on_data(t, 1500, owd(10), rev(40, 10));
-        }
-        assert_eq!(t, t2 + Duration::from_millis(57));
+        // Slow start climbs back to 30 000 in 57 ms (`climb_back`). The slowdown lasted from
+        // t1 to there, 80 + 57 = 137 ms, and the next one comes 9 x 137 = 1 233 ms later.
+        let t = climb_back(&mut r, t2);
         assert_eq!(r.window(), 30_000);
         assert_eq!(
             r.phase,
@@ -479,6 +472,19 @@ mod tests {
                 slowdown_at: Some(t3 + Duration::from_millis(900))
             }
         );
+    }
+
+    /// The climb back after a slowdown from 2 000 bytes to 30 000 at an empty queue: 1 500-byte
+    /// packets 1 ms apart at GAIN 1/3 add 500 bytes each, 2 000 + 56 x 500 = 30 000 after the
+    /// packet at `t2` + 56 ms; the packet at `t2` + 57 ms (returned) hands over to avoidance.
+    fn climb_back(r: &mut Rledbat, t2: Instant) -> Instant {
+        let mut t = t2;
+        while matches!(r.phase, Phase::SlowStart { .. }) {
+            t += Duration::from_millis(1);
+            r.on_data(t, 1500, owd(10), rev(40, 10));
+        }
+        assert_eq!(t, t2 + Duration::from_millis(57));
+        t
     }
 
     fn restart_cfg() -> RledbatConfig {
@@ -614,12 +620,7 @@ mod tests {
         );
         // The climb back at an empty queue, as in the test above: 57 ms to 30 000, then
         // avoidance with the next slowdown 9 x 137 ms later.
-        let mut t = t2;
-        while matches!(r.phase, Phase::SlowStart { .. }) {
-            t += Duration::from_millis(1);
-            r.on_data(t, 1500, owd(10), rev(40, 10));
-        }
-        assert_eq!(t, t2 + Duration::from_millis(57));
+        let t = climb_back(&mut r, t2);
         let next = Some(t + Duration::from_millis(1233));
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: next });
         // The clock starts at the first packet in avoidance (t + 1 ms), not in the hold:

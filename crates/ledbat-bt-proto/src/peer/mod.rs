@@ -45,7 +45,6 @@
 
 mod conn;
 mod events;
-
 #[cfg(test)]
 mod tests;
 mod timers;
@@ -57,6 +56,7 @@ pub use events::{
 use crate::bitfield::Bitfield;
 use crate::choker::Choker;
 use crate::config::{Opening, PeerConfig, Pipeline, SnubClock, Verification};
+use crate::deque::pop_front;
 use crate::disposition::{self, ConnKind, Transport};
 use crate::layout::{Block, Layout};
 use crate::picker::{Arrival, Picker};
@@ -989,17 +989,4 @@ impl<D: BlockData> Peer<D> {
         }
         Ok(())
     }
-}
-
-/// `q.pop_front()`, then, if that emptied `q`, its start back at the buffer's first slot
-/// (`VecDeque::clear` on an empty ring): a queue that empties often then keeps reusing
-/// its first cache lines instead of walking its whole capacity (a simulator drives
-/// thousands of peers' queues). Contents and order are unchanged.
-#[inline]
-fn pop_front<T>(q: &mut VecDeque<T>) -> Option<T> {
-    let x = q.pop_front();
-    if x.is_some() && q.is_empty() {
-        q.clear();
-    }
-    x
 }

@@ -1051,23 +1051,3 @@ proptest::proptest! {
         }
     }
 }
-
-#[test]
-fn an_emptied_queue_starts_again_at_its_first_slot() {
-    let mut q: VecDeque<u32> = VecDeque::with_capacity(8);
-    q.push_back(0);
-    let first_slot = q.as_slices().0.as_ptr();
-    for i in 1..5 {
-        q.push_back(i);
-    }
-    for i in 0..5 {
-        assert_eq!(pop_front(&mut q), Some(i));
-    }
-    assert_eq!(pop_front(&mut q), None);
-    // Without the rewind the next push would land in slot 5.
-    q.push_back(7);
-    assert_eq!(q.as_slices().0.as_ptr(), first_slot);
-    q.push_back(8);
-    assert_eq!(pop_front(&mut q), Some(7));
-    assert_eq!(q.iter().copied().collect::<Vec<_>>(), vec![8]);
-}

@@ -16,6 +16,7 @@
 mod red;
 
 use crate::scenario::QueueConfig;
+use ledbat_bt_proto::deque;
 use rand_chacha::ChaCha8Rng;
 pub use red::red_thresholds_without_link;
 use red::RedState;
@@ -209,7 +210,7 @@ impl Queue {
                 break;
             }
             let (at, size) = (e.enq_at, e.size as u64);
-            crate::deque::pop_front(&mut self.ring);
+            deque::pop_front(&mut self.ring);
             self.bytes -= size;
             dequeued(Dequeue {
                 at,
@@ -274,7 +275,7 @@ impl Queue {
     }
 
     fn pop(&mut self) -> Option<QEntry> {
-        let e = crate::deque::pop_front(&mut self.ring)?;
+        let e = deque::pop_front(&mut self.ring)?;
         self.bytes -= e.size as u64;
         Some(e)
     }

@@ -28,6 +28,7 @@
 
 use super::AckFields;
 use crate::scenario::{SpuriousRto, TransportConfig};
+use ledbat_bt_proto::deque;
 use ledbat_core::{
     Ack, AnyController, Controller, DelaySample, Duration, Instant, Loss, RttEstimator, Timeout,
 };
@@ -384,7 +385,7 @@ impl Sender {
                 retx = Some(s);
                 break;
             }
-            crate::deque::pop_front(&mut self.retx);
+            deque::pop_front(&mut self.retx);
         }
         let seq = match retx {
             Some(s) => s,
@@ -425,7 +426,7 @@ impl Sender {
         let mss = self.cfg.mss as u64;
         self.tx_count += 1;
         if retransmit {
-            crate::deque::pop_front(&mut self.retx);
+            deque::pop_front(&mut self.retx);
         } else {
             self.board.make_room(self.snd_una, self.snd_nxt + 1);
             *self.board.get(seq) = Seg::default();
@@ -568,12 +569,12 @@ impl Sender {
         let thresh = self.cfg.dupthresh as u64;
         while let Some(&(tx, s)) = self.sent_list.front() {
             if s < self.snd_una {
-                crate::deque::pop_front(&mut self.sent_list);
+                deque::pop_front(&mut self.sent_list);
                 continue;
             }
             let seg = self.board.get(s);
             if seg.tx != tx || seg.sacked || seg.lost {
-                crate::deque::pop_front(&mut self.sent_list);
+                deque::pop_front(&mut self.sent_list);
                 continue;
             }
             if tx + thresh > self.h_tx {
@@ -591,7 +592,7 @@ impl Sender {
             };
             self.retx.push_back(s);
             out.losses += 1;
-            crate::deque::pop_front(&mut self.sent_list);
+            deque::pop_front(&mut self.sent_list);
             self.cc.on_loss(now, &loss);
         }
         out.advanced = advanced;

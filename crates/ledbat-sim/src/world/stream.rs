@@ -12,6 +12,7 @@
 //! The stream keeps the byte end of every segment not yet both acknowledged and delivered,
 //! and the messages not yet delivered; [`Stream::trim`] forgets the rest.
 
+use ledbat_bt_proto::deque;
 use std::collections::VecDeque;
 
 /// One direction of a connection, as bytes and messages.
@@ -113,7 +114,7 @@ impl<T> Stream<T> {
             self.end_of(rcv_nxt.min(self.segments()) - 1)
         };
         while self.msgs.front().is_some_and(|(end, _)| *end <= upto) {
-            out.push(crate::deque::pop_front(&mut self.msgs).expect("checked").1);
+            out.push(deque::pop_front(&mut self.msgs).expect("checked").1);
         }
     }
 
@@ -129,7 +130,7 @@ impl<T> Stream<T> {
     pub fn trim(&mut self, snd_una: u64, rcv_nxt: u64) {
         let keep_from = snd_una.min(rcv_nxt).min(self.segments());
         while self.base < keep_from {
-            self.before = crate::deque::pop_front(&mut self.ends).expect("live");
+            self.before = deque::pop_front(&mut self.ends).expect("live");
             self.base += 1;
         }
     }

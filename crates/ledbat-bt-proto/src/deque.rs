@@ -4,17 +4,17 @@
 //! that holds a few elements at a time still walks its whole capacity as it is used:
 //! every push lands on the next slot, and after the capacity has been grown once (a
 //! burst) each push writes a line not touched since the ring last went round. With
-//! thousands of such rings (a swarm's pipes, streams, senders and link queues), those
-//! lines have left the caches. [`pop_front`] moves an emptied ring's start back to slot 0
-//! (`VecDeque::clear` does so on an empty ring), so that a ring which empties often
-//! keeps reusing its first lines. Contents and order are unchanged: only where the
+//! thousands of such rings (a simulated swarm's pipes, streams, senders and link queues,
+//! and its peers' frame and upload queues), those lines have left the caches.
+//! [`pop_front`] moves an emptied ring's start back to slot 0 (`VecDeque::clear` does so
+//! on an empty ring), so that a ring which empties often keeps reusing its first lines. Contents and order are unchanged: only where the
 //! elements sit in the buffer differs.
 
 use std::collections::VecDeque;
 
 /// `q.pop_front()`, then back to slot 0 if that emptied `q`.
 #[inline]
-pub(crate) fn pop_front<T>(q: &mut VecDeque<T>) -> Option<T> {
+pub fn pop_front<T>(q: &mut VecDeque<T>) -> Option<T> {
     let x = q.pop_front();
     if x.is_some() && q.is_empty() {
         q.clear();
