@@ -103,4 +103,21 @@ LB_INLINE int lb_reached(__u64 x, __u64 limit)
 	return x >= limit || limit - x <= LB_REACH_SLACK_Q32;
 }
 
+/* slow_start.rs's `empty_queue_threshold`: RFC 9406's eta, base / 8 within 4..16 ms (4 ms
+ * before a base is known: pass 0). */
+#define LB_ETA_MIN_NS (4ULL * LB_NS_PER_MS)
+#define LB_ETA_MAX_NS (16ULL * LB_NS_PER_MS)
+#define LB_ETA_DIVISOR 8ULL
+
+LB_INLINE __u64 lb_empty_queue_eta(__u64 base_ns)
+{
+	__u64 eta = base_ns / LB_ETA_DIVISOR;
+
+	if (eta < LB_ETA_MIN_NS)
+		eta = LB_ETA_MIN_NS;
+	if (eta > LB_ETA_MAX_NS)
+		eta = LB_ETA_MAX_NS;
+	return eta;
+}
+
 #endif

@@ -32,10 +32,7 @@
 
 #include "lbcc_ledbat.h"
 
-/* slow_start.rs: RFC 9406's eta bounds and divisor, RFC 3742's max_ssthresh. */
-#define LB_ETA_MIN_NS (4ULL * LB_NS_PER_MS)
-#define LB_ETA_MAX_NS (16ULL * LB_NS_PER_MS)
-#define LB_ETA_DIVISOR 8ULL
+/* slow_start.rs: CSS's growth divisor (RFC 9406), RFC 3742's max_ssthresh (eta: lbcc_math.h). */
 #define LB_CSS_GROWTH_DIVISOR 4ULL
 #define LB_MAX_SSTHRESH_PACKETS 100ULL
 /* slowdown.rs: RTTs of rest before a join, RTTs of drained queue a pausing join waits for. */
@@ -296,15 +293,10 @@ LB_INLINE __u64 lb_pp_hold_window(const struct lb_cc *c, lb_params_t *p)
 
 LB_INLINE __u64 lb_pp_eta(const struct lb_cc *c)
 {
-	__u64 base = 0, eta;
+	__u64 base = 0;
 
 	lb_base_delay(&c->delay, &base);
-	eta = base / LB_ETA_DIVISOR;
-	if (eta < LB_ETA_MIN_NS)
-		eta = LB_ETA_MIN_NS;
-	if (eta > LB_ETA_MAX_NS)
-		eta = LB_ETA_MAX_NS;
-	return eta;
+	return lb_empty_queue_eta(base);
 }
 
 /* A hold ended (`LedbatPp::hold_ended` with the competitor detection off): after one of the

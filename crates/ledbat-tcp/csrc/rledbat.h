@@ -55,10 +55,6 @@
 #define RL_DEFAULT_ROUND_NS (100ULL * LB_NS_PER_MS)
 /* RTT samples outside (0, 10 s) are ignored (a clock stepping). */
 #define RL_MAX_RTT_NS (10000ULL * LB_NS_PER_MS)
-/* The restart's eta: base_rtt / 8 between 4 and 16 ms (ledbat-core's slow_start.rs). */
-#define RL_ETA_MIN_NS (4ULL * LB_NS_PER_MS)
-#define RL_ETA_MAX_NS (16ULL * LB_NS_PER_MS)
-#define RL_ETA_DIVISOR 8ULL
 
 enum rl_phase { RL_SLOW_START = 0, RL_AVOIDANCE = 1, RL_SLOWDOWN = 2, RL_RESTART = 3 };
 
@@ -146,13 +142,7 @@ LB_INLINE __u64 rl_gain_divisor(const struct rl *r, const volatile struct rl_cfg
 /* The restart's eta: clamp(base_rtt / 8, 4 ms, 16 ms), 4 ms before an RTT sample. */
 LB_INLINE __u64 rl_eta(const struct rl *r)
 {
-	__u64 e = r->has_rtt ? r->base_rtt_ns / RL_ETA_DIVISOR : 0;
-
-	if (e < RL_ETA_MIN_NS)
-		e = RL_ETA_MIN_NS;
-	if (e > RL_ETA_MAX_NS)
-		e = RL_ETA_MAX_NS;
-	return e;
+	return lb_empty_queue_eta(r->has_rtt ? r->base_rtt_ns : 0);
 }
 
 /* In avoidance at queuing delay `qd`: whether one RTT of empty queue has passed (the
