@@ -50,8 +50,8 @@
 //!            from a queue of TARGET / 4 to 1.2 TARGET, the others backed off when in the
 //!            AFTERMATH_RTTS after the probe it fell by push_drop * TARGET or below eta;
 //!            they backed off after two probes in a row, at most KIN_CONFIRM apart: a
-//!            flow of our kind; resume sharing with it (after three when the last fell
-//!            short of eta and an ACK saw qd <= eta since the first of them began)
+//!            flow of our kind; resume sharing with it (after three when a drain below
+//!            eta was followed by a fall short of it)
 //! ```
 //!
 //! Why each guard: a slowdown empties the queue of a flow alone, so its own dips never test
@@ -63,8 +63,9 @@
 //! 10 s, which is why room is confirmed 500 ms later; it also empties the queue after one
 //! probe and leaves bbr's queue lower (its window set from the base RTT it just measured)
 //! after the next, two falls in a row from one ProbeRTT (a trace on the bed:
-//! docs/sidebyside/default.md), which is why a fall short of a drain after the queue
-//! drained needs a third. Figures and the choice of each value:
+//! docs/sidebyside/default.md), which is why a fall short of a drain right after a fall
+//! that drained needs a third (not every fall after an empty queue: our kind's own
+//! slowdowns empty it between two probes). Figures and the choice of each value:
 //! docs/controllers-notes.md, "scavenger".
 
 use crate::error::{in_range, nonzero, ConfigError};
@@ -337,10 +338,8 @@ enum State {
         /// a row.
         backed_at: Option<Instant>,
         falls: u32,
-        /// When the probe of the row's first fall began.
-        row_from: Instant,
-        /// When an ACK last showed the queue drained (at most eta).
-        emptied_at: Option<Instant>,
+        /// Whether the row's last fall drained the queue (to at most eta).
+        drained_last: bool,
     },
 }
 
@@ -652,8 +651,7 @@ impl Competitor {
                 room_at: None,
                 backed_at: None,
                 falls: 0,
-                row_from: now,
-                emptied_at: None,
+                drained_last: false,
             };
         }
     }
@@ -806,12 +804,8 @@ impl Competitor {
                 room_at,
                 backed_at,
                 falls,
-                row_from,
-                emptied_at,
+                drained_last,
             } => {
-                if o.qd <= o.eta {
-                    *emptied_at = Some(now);
-                }
                 let Some(mut p) = *probe else {
                     // The queue drained: the competitor may have left; probe at once.
                     if o.qd <= o.eta && self.last_qd.is_some_and(|q| q > o.eta) {
@@ -853,29 +847,30 @@ impl Competitor {
                 // the probe's end). Once is not enough: BBR's queue falls at times of its
                 // own (the window it sets after a ProbeRTT) and drains in its ProbeRTT, a
                 // competitor's drains when it leaves (which the room test below finds);
-                // only our kind backs off after each probe. Nor a fall short of a drain
-                // after the queue drained since the first of them began: one ProbeRTT
-                // empties the queue after one probe and leaves BBR's queue lower after the
-                // next; our kind falls a third time, BBR's queue stands by then.
+                // only our kind backs off after each probe. Nor a drain and then a fall
+                // short of one: one ProbeRTT empties the queue after one probe and leaves
+                // BBR's queue lower after the next; our kind falls a third time, BBR's
+                // queue stands by then. An empty queue between two falls short of a drain
+                // proves nothing: our kind's periodic slowdowns empty it too.
                 let drop = crate::slowdown::scale(o.target, self.cfg.push_drop).as_nanos();
                 if probe_range(p.from, o.target) {
                     let drained = after <= o.eta.as_nanos();
                     let fell = drained || after + drop <= from;
                     let in_row = backed_at.is_some_and(|b| now.saturating_since(b) <= KIN_CONFIRM);
+                    let need = if fell && in_row && *drained_last && !drained {
+                        3
+                    } else {
+                        2
+                    };
                     if !fell {
                         *falls = 0;
                     } else if in_row {
                         *falls += 1;
                     } else {
                         *falls = 1;
-                        *row_from = p.start;
                     }
                     *backed_at = fell.then_some(now);
-                    let need = if !drained && emptied_at.is_some_and(|e| e >= *row_from) {
-                        3
-                    } else {
-                        2
-                    };
+                    *drained_last = drained;
                     if *falls >= need {
                         self.state = State::Watching {
                             suspect_since: None,
@@ -1219,8 +1214,7 @@ mod tests {
             room_at: None,
             backed_at: None,
             falls: 0,
-            row_from: at(t),
-            emptied_at: None,
+            drained_last: false,
         };
         c
     }
@@ -1336,22 +1330,33 @@ mod tests {
     }
 
     #[test]
-    fn a_fall_short_of_a_drain_after_the_queue_drained_needs_a_third_fall() {
+    fn two_falls_with_the_queue_emptied_between_them_are_a_flow_of_our_kind() {
         let mut c = yielding_at(0);
         // A fall to 45 ms (by 15 >= 9 ms); then the queue drains between the probes (an ACK
-        // at 0 ms: a slowdown of our kind's, or BBR's ProbeRTT); the next probe starts at
-        // once, from an empty queue (cannot tell: busy, its 15 ms show in full).
+        // at 0 ms: a periodic slowdown of our kind's); the next probe starts at once, from
+        // an empty queue (cannot tell: busy, its 15 ms show in full).
         assert_eq!(probe_near_target(&mut c, 1000, 45), Action::None);
         c.on_ack(at(1350), &obs(45, FlowPhase::Other, None, at(1250)));
         c.on_ack(at(1400), &obs(0, FlowPhase::Other, None, at(1300)));
         assert_eq!(c.next_tick(), Some(at(1400)));
         assert_eq!(probe(&mut c, 1405, 0, 15, 0), Action::None);
         // Probe 1 s after that one was evaluated (1735 ms): falls to 45 ms again, 1.735 s
-        // after the first. Our kind's, or BBR's queue settling after its ProbeRTT: not yet.
-        assert_eq!(probe_near_target(&mut c, 2735, 45), Action::None);
+        // after the first (<= KIN_CONFIRM). Neither fall drained: our kind.
+        assert_eq!(probe_near_target(&mut c, 2735, 45), Action::Resume(0));
+        assert!(!c.yielding());
+    }
+
+    #[test]
+    fn a_fall_short_of_a_drain_right_after_a_drain_needs_a_third_fall() {
+        let mut c = yielding_at(0);
+        // A drain after the first probe (a ProbeRTT, or our kind joining the slowdown it
+        // read), then a fall to 45 ms 1.345 s later: BBR's queue settling lower could do
+        // that after its ProbeRTT; not yet our kind.
+        assert_eq!(probe_near_target(&mut c, 1000, 0), Action::None);
+        assert_eq!(probe_near_target(&mut c, 2345, 45), Action::None);
         assert!(c.yielding());
-        // Once more, 1.345 s later: a flow that backs off after each probe.
-        assert_eq!(probe_near_target(&mut c, 4080, 45), Action::Resume(0));
+        // A third fall in the row, 1.345 s later: a flow that backs off after each probe.
+        assert_eq!(probe_near_target(&mut c, 3690, 45), Action::Resume(0));
     }
 
     #[test]
@@ -1422,8 +1427,8 @@ mod tests {
         assert_eq!(c.next_tick(), Some(at(2175)));
         // Probe 3 from 42 ms (72 ms long): BBR's queue settles 13 ms lower after its
         // ProbeRTT (>= push_drop x TARGET = 9 ms): a second fall, 0.9 s after the first.
-        // Two falls in a row, but this one short of a drain and the queue emptied since the
-        // first probe began: not yet our kind (the flow used to resume here).
+        // Two falls in a row, the first a drain and this one short of it: not yet our kind
+        // (the flow used to resume here).
         assert_eq!(probe_from(&mut c, 2175, 42, 70, 29), Action::None);
         assert!(c.yielding());
         // Evaluated at 2175 + 100 + 72 + 200 = 2547 ms; probe 4 a second later, from 29 ms

@@ -19,8 +19,7 @@
  *   `tests` positives in a row, test_gap apart at least: yield (one packet, paced at
  *   yield_share C), probe every probe_interval at probe_share C, room twice `confirm`
  *   apart: resume; a queue that backs off after two probes in a row, KIN_CONFIRM apart at
- *   most: our kind (three when the last fell short of a drain and an ACK saw the queue
- *   drained since the first of them began).
+ *   most: our kind (three when a drain was followed by a fall short of one).
  *
  * Units: times in ns, rates in bytes/s (whole; the core's f64 samples are whole numbers
  * when they come from here), fractions in 32.32 fixed point (`*_q32`), so that the core's
@@ -80,7 +79,7 @@ struct lb_comp {
 	__u64 suspect_since, first_positive, quiet_until;
 	__u32 positives;
 	/* State::Yielding */
-	__u64 next_probe, room_at, backed_at, row_from, emptied_at;
+	__u64 next_probe, room_at, backed_at;
 	__u32 falls;
 	/* its Probe */
 	__u64 pr_start, pr_end, pr_give_up, pr_from, pr_peak, pr_acked, pr_after;
@@ -97,7 +96,7 @@ struct lb_comp {
 	__u64 detections, tests, push_collisions;
 	__u8 has_last, yielding;
 	__u8 has_suspect, has_first, has_quiet;
-	__u8 has_probe, has_room, has_backed, has_emptied;
+	__u8 has_probe, has_room, has_backed, drained_last;
 	__u8 pr_has_peak, pr_has_acked, pr_has_after;
 	__u8 has_hold_start, has_hold_min, hold_suspected, test_pending;
 	__u8 has_push, pu_has_after, has_last_qd, has_push_target;
@@ -365,8 +364,7 @@ LB_INLINE void lb_comp_verdict(struct lb_comp *c, lb_comp_params_t *p, __u64 now
 		c->has_room = 0;
 		c->has_backed = 0;
 		c->falls = 0;
-		c->row_from = now;
-		c->has_emptied = 0;
+		c->drained_last = 0;
 	}
 }
 
@@ -463,10 +461,6 @@ LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, lb_comp_params_t *p, __u64
 	__u64 len, full, drop, after;
 	int busy;
 
-	if (o->qd_ns <= o->eta_ns) {
-		c->emptied_at = now;
-		c->has_emptied = 1;
-	}
 	if (!c->has_probe) {
 		if (o->qd_ns <= o->eta_ns && c->has_last_qd && c->last_qd > o->eta_ns)
 			c->next_probe = lb_min_u64(c->next_probe, now);
@@ -501,19 +495,18 @@ LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, lb_comp_params_t *p, __u64
 		int in_row = c->has_backed && lb_since(now, c->backed_at) <= LB_COMP_KIN_CONFIRM_NS;
 		__u32 need;
 
-		if (!fell) {
+		/* a drain, then a fall short of one: three falls (a ProbeRTT, then BBR's queue
+		 * settling lower) */
+		need = fell && in_row && c->drained_last && !drained ? 3 : 2;
+		if (!fell)
 			c->falls = 0;
-		} else if (in_row) {
+		else if (in_row)
 			c->falls++;
-		} else {
+		else
 			c->falls = 1;
-			c->row_from = c->pr_start;
-		}
 		c->has_backed = (__u8)fell;
 		c->backed_at = now;
-		/* a fall short of a drain after the queue drained since the row's first probe
-		 * began: three falls (a ProbeRTT, then BBR's queue settling lower) */
-		need = !drained && c->has_emptied && c->emptied_at >= c->row_from ? 3 : 2;
+		c->drained_last = (__u8)drained;
 		if (c->falls >= need) {
 			c->yielding = 0;
 			c->has_suspect = 0;
