@@ -18,7 +18,12 @@ use std::process::ExitCode;
 /// Less-than-best-effort ("scavenger") transport: LEDBAT controllers, a packet-level
 /// simulator and uTP file transfer.
 #[derive(Parser, Debug)]
-#[command(name = "ledbat", version, about, propagate_version = true)]
+#[command(
+    name = "ledbat",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("LEDBAT_BUILD_COMMIT"), ")"),
+    about,
+    propagate_version = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
