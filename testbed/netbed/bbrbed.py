@@ -283,11 +283,10 @@ def main(argv=None) -> int:
             return 2
     out_dir = os.path.abspath(a.out_dir or paths.default_out_dir("bbrbed"))
     os.makedirs(out_dir, exist_ok=True)
-    commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True, timeout=10).stdout.strip()
     doc = {"command": paths.command_line(["testbed/bbrbed.py"],
                                          sys.argv[1:] if argv is None else argv),
-           "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()), "git_head": commit,
+           "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
+           **paths.provenance(binary),
            "kernel": os.uname().release, "load_before": os.getloadavg(), "rows": []}
     status = 0
     started = time.monotonic()

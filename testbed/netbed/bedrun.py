@@ -285,8 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     print_table(metrics, settings, sys.stdout)
     failed = [m for m in metrics if m.passed is False]
     report = {
-        "settings": {**asdict(settings), "ledbat_bin": paths.portable_path(ledbat_bin, binary=True),
-                     "out_dir": paths.portable_path(out_dir)},
+        **paths.provenance(ledbat_bin),
+        "settings": {**asdict(settings), "out_dir": paths.portable_path(out_dir)},
         "seconds": round(time.monotonic() - started, 1),
         "complete": status == 0,
         "metrics": [asdict(m) for m in metrics],

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import subprocess
 import sys
 import tempfile
 import time
@@ -129,3 +130,33 @@ def command_line(prog: list[str], argv: list[str],
             words.append(_quote(_portable_word(arg, repo, cwd)))
         prev = arg if not prev and arg in binary_options + path_options else ""
     return " ".join(words)
+
+
+def build_commit(ledbat_bin: str) -> str | None:
+    """The commit `ledbat_bin` was built from, as `ledbat --version` prints it in
+    parentheses (`ledbat 0.1.0 (6f3d5970ab)`, `-dirty` when the tree had changes, `unknown`
+    for a build outside git); None for a binary that does not say or does not run."""
+    try:
+        out = subprocess.run([ledbat_bin, "--version"], capture_output=True, text=True,
+                             timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"\(([^()\s]+)\)\s*$", out.strip())
+    return m.group(1) if m else None
+
+
+def provenance(ledbat_bin: str | None = None, repo: str = REPO) -> dict:
+    """What a bed's results were measured with, for its JSON: the checkout's commit
+    (`git_head`) and, when `ledbat` ran, the binary as anyone can name it (`ledbat_bin`)
+    and the commit it was built from (`ledbat_build`). The two commits differ when a build
+    kept aside ran, as in an A/B of two commits."""
+    try:
+        head = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        head = ""
+    doc: dict = {"git_head": head or None}
+    if ledbat_bin:
+        doc["ledbat_bin"] = portable_path(ledbat_bin, binary=True)
+        doc["ledbat_build"] = build_commit(ledbat_bin)
+    return doc

@@ -50,7 +50,6 @@ from . import bittorrent, flows, install, ktcp, measure, paths, proc, topo
 from .bed import run_scenario
 from .guard import arm
 from .flows import Context, Flow, FlowKind
-from .paths import REPO
 
 TARGET_MS = 100.0
 """TARGET of all three stacks (libutp, libtorrent and our `ledbat`: 100 ms)."""
@@ -254,12 +253,11 @@ def run(a, argv: list[str]) -> int:
         topo.delete_tagged(tag)
         shutil.rmtree(work, ignore_errors=True)
     doc = analyse(res, a.seeder, a.minutes, rate)
-    commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True, timeout=10).stdout.strip()
     doc.update({
         "command": paths.command_line(["testbed/pingdelay.py"], argv),
         "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
-        "git_head": commit, "rate_kbit": a.rate_kbit, "delay_ms_each_way": a.delay_ms,
+        **paths.provenance(ledbat_bin), "rate_kbit": a.rate_kbit,
+        "delay_ms_each_way": a.delay_ms,
         "fifo_frames": b.fifo_frames, "fifo_ms": round(b.fifo_ms), "file_bytes": size,
         "seconds": round(time.monotonic() - started), "load": os.getloadavg(),
         "logdir": paths.portable_path(out_dir),

@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 
-from . import install, topo
+from . import install, paths, topo
 from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port,
                            markdown_table, phase_summary, right_edge_check, summarise)
 from .tcprun import _run_cgroups
@@ -197,16 +197,15 @@ def _floats(text: str, what: str) -> list[float]:
     return v
 
 
-def _write(a, runs: list[dict], rate_bps: int) -> list[dict]:
+def _write(a, runs: list[dict], rate_bps: int, head: dict | None = None) -> list[dict]:
+    """The JSON (`head`: the command, date and builds, then the runs and their summary)
+    and the Markdown table, each replaced whole."""
     rows = summarise(runs, rate_bps)
     if a.json:
-        with open(a.json + ".tmp", "w") as fh:
-            json.dump({"runs": runs, "summary": rows}, fh, indent=1)
-            fh.write("\n")
-        os.replace(a.json + ".tmp", a.json)
+        doc = {**(head or {}), "runs": runs, "summary": rows}
+        paths.write_atomic(a.json, json.dumps(doc, indent=1) + "\n")
     if a.md:
-        with open(a.md, "w") as fh:
-            fh.write(markdown_table(rows))
+        paths.write_atomic(a.md, markdown_table(rows))
     return rows
 
 
@@ -272,6 +271,10 @@ def main(argv=None) -> int:
     if ledbat_bin is None:
         return 2
     kinds = [True] if a.plain else [False] if a.no_baseline else [False, True]
+    head = {"command": paths.command_line(["-m", "netbed.rledbatbed"],
+                                          sys.argv[1:] if argv is None else argv),
+            "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
+            **paths.provenance(ledbat_bin), "kernel": os.uname().release}
     runs: list[dict] = []
     for cc in ccs:
         for fifo in fifos:
@@ -286,8 +289,8 @@ def main(argv=None) -> int:
                                 a.rledbat_param)
                         r["repeat"] = rep
                         runs.append(r)
-                        _write(a, runs, rate)
-    rows = _write(a, runs, rate)
+                        _write(a, runs, rate, head)
+    rows = _write(a, runs, rate, head)
     print(markdown_table(rows), end="")
     if a.check:
         bad = [b for r in runs if r["rledbat"] for b in check(r, rate)]

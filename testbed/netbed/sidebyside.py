@@ -50,7 +50,6 @@ from . import bittorrent, flows, install, measure, paths, proc, sbs_report, topo
 from .bed import RunResult, run_scenario
 from .guard import Deadline, arm, disarm
 from .flows import Flow
-from .paths import REPO
 
 OUR_CCS = ["scavenger", "ledbat", "ledbat-linear-min", "fledbat", "ledbat++"]
 SEEDERS = ["libtorrent", "transmission"] + OUR_CCS
@@ -452,17 +451,11 @@ def main(argv=None) -> int:
         fh.truncate(size)
     info_hash = bittorrent.make_torrent(data, data + ".torrent")
     ctx = dict(workdir=work, ledbat_bin=ledbat_bin, send_file=data)
-    version = subprocess.run([ledbat_bin, "--version"], capture_output=True, text=True,
-                             timeout=10).stdout.strip() if uses_ours else None
-    commit = subprocess.run(["git", "-C", REPO,
-                             "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            timeout=10).stdout.strip()
     doc: dict = {
         "command": paths.command_line(["testbed/sidebyside.py"],
                                       sys.argv[1:] if argv is None else argv),
         "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
-        "git_head": commit, "ledbat_bin": paths.portable_path(ledbat_bin, binary=True),
-        "ledbat_version": version,
+        **paths.provenance(ledbat_bin if uses_ours else None),
         "rate_mbit": a.rate_mbit, "our_packet_size": a.our_packet_size or 1400,
         "file_bytes": size, "info_hash": info_hash,
         "plan": p.__dict__ | {"single_len": p.single_len}, "leecher": "libtorrent 2.1.1 "

@@ -37,7 +37,6 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 import time
 import tomllib
@@ -603,13 +602,11 @@ def main(argv=None) -> int:
     out_dir = os.path.abspath(a.out_dir or paths.default_out_dir("tcpbed"))
     work = os.path.join(out_dir, "work")
     os.makedirs(work, exist_ok=True)
-    commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True, timeout=10).stdout.strip()
     doc: dict = {
         "command": paths.command_line(["testbed/tcpbed.py"],
                                       sys.argv[1:] if argv is None else argv),
-        "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()), "git_head": commit,
-        "ledbat_bin": paths.portable_path(ledbat_bin, binary=True),
+        "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
+        **paths.provenance(ledbat_bin),
         "kernel": os.uname().release, "plan": p.__dict__,
         "load_before": os.getloadavg(), "alone": [], "cross": [], "two": [], "seed002": [],
     }

@@ -32,7 +32,6 @@ import sys
 import time
 
 from . import install, ktcp, paths, proc, topo
-from .paths import REPO
 from .summary import format_range, median_range
 
 NS = "ledbat-cost"
@@ -204,12 +203,10 @@ def main(argv=None) -> int:
     if bad:
         print(f"error: unknown path(s) {bad} (loopback, veth)", file=sys.stderr)
         return 2
-    commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True, timeout=10).stdout.strip()
     doc: dict = {"command": paths.command_line(["testbed/tcpcost.py"],
                                                sys.argv[1:] if argv is None else argv),
                  "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
-                 "git_head": commit, "kernel": os.uname().release,
+                 **paths.provenance(ledbat_bin), "kernel": os.uname().release,
                  "load_before": os.getloadavg(), "rounds": []}
     ccs = ktcp.Controllers(ledbat_bin)
     try:

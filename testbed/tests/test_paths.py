@@ -93,3 +93,26 @@ def test_the_interpreter_is_python3_and_words_are_quoted_for_a_shell():
     assert _cmd(argv) == (
         "python3 testbed/tcpbed.py python3 python3 --two-ccs '' --note 'a b' "
         "--ccs scav-comp:competitor.tests=1 --json $out'/a b.json'")
+
+
+def _fake_ledbat(tmp_path, text):
+    b = tmp_path / "ledbat"
+    b.write_text(f"#!/bin/sh\necho '{text}'\n")
+    b.chmod(0o755)
+    return str(b)
+
+
+def test_the_build_commit_is_read_from_the_version_line(tmp_path):
+    assert paths.build_commit(_fake_ledbat(tmp_path, "ledbat 0.1.0 (6f3d5970ab-dirty)")) \
+        == "6f3d5970ab-dirty"
+    # an older build says no commit; a path that does not run says nothing either
+    assert paths.build_commit(_fake_ledbat(tmp_path, "ledbat 0.1.0")) is None
+    assert paths.build_commit(str(tmp_path / "missing")) is None
+
+
+def test_provenance_names_the_checkout_and_the_build_that_ran(tmp_path):
+    doc = paths.provenance(_fake_ledbat(tmp_path, "ledbat 0.1.0 (86be323abc)"))
+    assert doc["ledbat_build"] == "86be323abc"
+    assert doc["ledbat_bin"] == "target/release/ledbat"  # a build outside the repository
+    assert doc["git_head"] and len(doc["git_head"]) >= 7
+    assert set(paths.provenance()) == {"git_head"}

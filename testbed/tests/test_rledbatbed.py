@@ -198,3 +198,20 @@ class ReceiverArgvTest(unittest.TestCase):
                 unittest.mock.patch("sys.stderr"):
             rb.main(["--ledbat-bin", "x", "--rledbat-param", "empty_queue_restart"])
         self.assertEqual(e.exception.code, 2)
+
+
+class WriteTest(unittest.TestCase):
+    def test_the_json_opens_with_the_head_and_the_table_reads_it_back(self):
+        import argparse
+        import json
+        import os
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            a = argparse.Namespace(json=os.path.join(d, "r.json"), md=os.path.join(d, "r.md"))
+            head = {"command": "python3 -m netbed.rledbatbed", "ledbat_build": "6f3d5970ab"}
+            self.assertEqual(rb._write(a, [], 10_000_000, head), [])
+            with open(a.json) as fh:
+                doc = json.load(fh)
+            self.assertEqual(list(doc), ["command", "ledbat_build", "runs", "summary"])
+            self.assertEqual(sorted(os.listdir(d)), ["r.json", "r.md"])  # no .tmp left
+            self.assertEqual(rb.main(["--table-from", a.json]), 0)
