@@ -3,7 +3,9 @@
 //! yield (BBR, a CUBIC that grows along its curve a few ms above TARGET, NewReno, a short web
 //! transfer) from the flow's own dips, a stalled receiver, delay noise and another LEDBAT++
 //! flow, and getting out of its way until it leaves. A clock-free component that
-//! [`crate::ledbat_pp`] drives when `competitor.enabled` is on (algorithms.md section 11).
+//! [`crate::ledbat_pp`] drives when `competitor.enabled` is on (algorithms.md section 11);
+//! the uTP rLEDBAT receiver drives it too, with two owner options ([`Competitor::busy_above_eta`],
+//! [`Competitor::probe_rtts`]) that the sender leaves off.
 //!
 //! A delay-based flow yields only to a queue above its TARGET. BBR keeps the queue below it:
 //! after its ProbeRTT it measures the path's base RTT and caps its flight at twice its
@@ -396,6 +398,11 @@ pub struct Competitor {
     tests: u64,
     /// Push tests voided because another flow pushed at the same time.
     push_collisions: u64,
+    /// The link counts as busy above `eta` rather than from TARGET / 2
+    /// ([`Competitor::busy_above_eta`]).
+    busy_above_eta: bool,
+    /// A probe lasts at least this many RTTs ([`Competitor::probe_rtts`]; 0: PROBE_LEN).
+    probe_rtts: f64,
 }
 
 impl Competitor {
@@ -424,7 +431,27 @@ impl Competitor {
             detections: 0,
             tests: 0,
             push_collisions: 0,
+            busy_above_eta: false,
+            probe_rtts: 0.0,
         }
+    }
+
+    /// A probe lasts at least `k` RTTs (the sender's: PROBE_LEN). For an owner that cannot
+    /// pace: its probe's window arrives as a burst of `probe_share` C RTT, which queues
+    /// `probe_share` RTT on an idle link; a probe of `k` RTTs judges its growth against
+    /// `probe_share k RTT / 4`, above that burst when `k > 4`.
+    pub fn probe_rtts(mut self, k: f64) -> Self {
+        self.probe_rtts = k;
+        self
+    }
+
+    /// The link counts as busy whenever the queue stands above `eta` (the sender's rule:
+    /// from TARGET / 2). For an owner that cannot bring the queue up to TARGET itself: a
+    /// receiver whose sender is not limited by its window (BBR keeps about one BDP of
+    /// queue, under TARGET / 2 at short RTTs; `ledbat_utp::rledbat`).
+    pub fn busy_above_eta(mut self) -> Self {
+        self.busy_above_eta = true;
+        self
     }
 
     /// RTTs a test holds.
@@ -556,6 +583,11 @@ impl Competitor {
                     PROBE_LEN.max(crate::slowdown::scale(rise, 1.0 / self.cfg.probe_share))
                 } else {
                     PROBE_LEN
+                };
+                let len = if self.probe_rtts > 0.0 {
+                    len.max(crate::slowdown::scale(rtt, self.probe_rtts))
+                } else {
+                    len
                 };
                 let end = now + len;
                 *probe = Some(Probe {
@@ -731,7 +763,11 @@ impl Competitor {
                 first_positive,
                 ..
             } => {
-                let busy = o.qd.as_nanos() * 2 >= o.target.as_nanos();
+                let busy = if self.busy_above_eta {
+                    o.qd > o.eta
+                } else {
+                    o.qd.as_nanos() * 2 >= o.target.as_nanos()
+                };
                 // Above TARGET the flow's share does not matter: LEDBAT++ flows bring the
                 // queue down to TARGET, a standing queue above it is a competitor's. Nor
                 // after a positive test: the test's hold left the flow with little, and a

@@ -103,6 +103,7 @@ fn utp_config(Cfg(target_ms, slowdowns, restart): Cfg) -> RledbatConfig {
         target: Duration::from_millis(target_ms),
         slowdowns,
         empty_queue_restart: restart,
+        ..RledbatConfig::default()
     }
 }
 

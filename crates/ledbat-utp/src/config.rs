@@ -224,6 +224,7 @@ impl ConnectionConfig {
                     format!("must be in (0, 10 s], got {}", r.target),
                 );
             }
+            r.competitor.validate_as("rledbat")?;
         }
         self.controller.validate()?;
         Ok(())
