@@ -37,6 +37,12 @@ use std::collections::VecDeque;
 /// Longest back-off exponent: the RTO doubles at most 20 times (then `max_rto` caps it).
 const MAX_BACKOFF: u32 = 20;
 
+/// Initial capacity of the scoreboard and of the list in transmission order, packets (a
+/// power of two; both grow with the window). Small, because a ring's slots are written in
+/// turn: a flow whose window stays small then keeps its few lines instead of walking a
+/// large ring, which matters with thousands of flows taking turns (a swarm).
+const INITIAL_RING: usize = 16;
+
 /// Scoreboard entry of one sequence in `[snd_una, snd_nxt)`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Seg {
@@ -73,8 +79,8 @@ struct SegRing {
 impl SegRing {
     fn new() -> Self {
         SegRing {
-            segs: vec![Seg::default(); 64],
-            mask: 63,
+            segs: vec![Seg::default(); INITIAL_RING],
+            mask: INITIAL_RING as u64 - 1,
         }
     }
     #[inline]
@@ -254,7 +260,7 @@ impl Sender {
             snd_una: 0,
             snd_nxt: 0,
             board: SegRing::new(),
-            sent_list: VecDeque::with_capacity(64),
+            sent_list: VecDeque::with_capacity(INITIAL_RING),
             retx: VecDeque::new(),
             tx_count: 0,
             h_tx: 0,
