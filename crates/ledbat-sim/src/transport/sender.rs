@@ -218,36 +218,43 @@ impl SenderConfig {
 }
 
 /// Sender state of one connection.
+///
+/// In declaration order (`repr(C)`): the fields an ACK or a transmission reads or writes,
+/// then the configuration, then the controller. A swarm has thousands of senders taking
+/// turns, so each packet finds its sender's lines cold; this way the sender's own state
+/// spans its first five lines, next to the controller's start, instead of lines at both
+/// ends of the 1.6-kB controller (where the compiler's own order put them).
 #[derive(Debug)]
+#[repr(C)]
 pub struct Sender {
-    cfg: SenderConfig,
-    cc: AnyController,
     /// Packets written by the application so far (new data is sent below this).
     written: u64,
     snd_una: u64,
     snd_nxt: u64,
+    in_flight: u64,
+    tx_count: u64,
+    /// Highest transmission number acknowledged.
+    h_tx: u64,
+    last_send: Instant,
+    last_activity: Instant,
     board: SegRing,
     /// `(transmission number, seq)` in transmission order, for loss detection.
     sent_list: VecDeque<(u64, u64)>,
     /// Sequences to retransmit, oldest first.
     retx: VecDeque<u64>,
-    tx_count: u64,
-    /// Highest transmission number acknowledged.
-    h_tx: u64,
-    in_flight: u64,
-    rtt: RttEstimator,
-    backoff: u32,
     rto_deadline: Option<Instant>,
-    last_send: Instant,
-    last_activity: Instant,
+    rtt: RttEstimator,
     /// When the first retransmission still outstanding left (Linux's `retrans_stamp`),
     /// and one past the highest sequence retransmitted since.
     retx_stamp: Option<Instant>,
     retx_high: u64,
     /// The timeout episode, when spurious timeouts are detected.
     episode: Option<Box<Episode>>,
+    backoff: u32,
     /// F-RTO step 2b: until the next ACK, send only new data.
     frto_new_data: bool,
+    cfg: SenderConfig,
+    cc: AnyController,
 }
 
 impl Sender {
