@@ -222,8 +222,8 @@ impl SenderConfig {
 /// In declaration order (`repr(C)`): the fields an ACK or a transmission reads or writes,
 /// then the configuration, then the controller. A swarm has thousands of senders taking
 /// turns, so each packet finds its sender's lines cold; this way the sender's own state
-/// spans its first five lines, next to the controller's start, instead of lines at both
-/// ends of the 1.6-kB controller (where the compiler's own order put them).
+/// spans its first six lines, the last shared with the controller's start, instead of
+/// lines at both ends of the 1.6-kB controller (where the compiler's own order put them).
 #[derive(Debug)]
 #[repr(C)]
 pub struct Sender {
