@@ -130,25 +130,98 @@ impl DelayConfig {
 /// Base- and current-delay state for one direction of one connection.
 ///
 /// All storage is allocated at construction; [`DelayEstimator::on_sample`] never allocates.
+/// With the default history (10 buckets, a filter of 4) both buffers are inline
+/// ([`INLINE_SLOTS`]), so that an estimator is one block of memory.
 #[derive(Clone, Debug)]
 pub struct DelayEstimator {
     config: DelayConfig,
     unwrap: Unwrapper,
-    /// Base buckets as a ring: `base[(base_head + i) % cap]` for `i < base_len`.
-    base: Box<[i64]>,
+    /// Base buckets as a ring: `base[(base_head + i) % cap]` for `i < base_len`, and the
+    /// current filter's samples.
+    hist: History,
     base_head: usize,
     base_len: usize,
     base_min: i64,
     last_rollover: Option<Instant>,
     /// Last raw sample, to report absolute values back in wire units.
     anchor: Option<(u32, i64)>,
-    current: Box<[i64]>,
     current_head: usize,
     current_len: usize,
     ewma: Option<f64>,
     min_rtt: Option<Duration>,
     reverse: Option<ReverseBase>,
     samples: u64,
+}
+
+/// Base buckets and current-filter slots beyond which the two buffers share one
+/// allocation instead of sitting inline in the estimator.
+pub const INLINE_SLOTS: usize = 16;
+
+/// The base buckets (`[0, base_cap)`) and the current filter's slots (`[base_cap,
+/// base_cap + cur_cap)`) in one buffer: inline when they fit in [`INLINE_SLOTS`], else in
+/// `spill`.
+#[derive(Clone, Debug)]
+struct History {
+    inline: [i64; INLINE_SLOTS],
+    spill: Box<[i64]>,
+    base_cap: usize,
+    cur_cap: usize,
+}
+
+impl History {
+    fn new(base_cap: usize, cur_cap: usize) -> Self {
+        let n = base_cap + cur_cap;
+        History {
+            inline: [0; INLINE_SLOTS],
+            spill: if n <= INLINE_SLOTS {
+                Box::default()
+            } else {
+                vec![0; n].into_boxed_slice()
+            },
+            base_cap,
+            cur_cap,
+        }
+    }
+
+    #[inline]
+    fn slots(&self) -> &[i64] {
+        if self.spill.is_empty() {
+            &self.inline
+        } else {
+            &self.spill
+        }
+    }
+
+    #[inline]
+    fn slots_mut(&mut self) -> &mut [i64] {
+        if self.spill.is_empty() {
+            &mut self.inline
+        } else {
+            &mut self.spill
+        }
+    }
+
+    #[inline]
+    fn base(&self) -> &[i64] {
+        &self.slots()[..self.base_cap]
+    }
+
+    #[inline]
+    fn base_mut(&mut self) -> &mut [i64] {
+        let n = self.base_cap;
+        &mut self.slots_mut()[..n]
+    }
+
+    #[inline]
+    fn current(&self) -> &[i64] {
+        &self.slots()[self.base_cap..self.base_cap + self.cur_cap]
+    }
+
+    #[inline]
+    fn current_mut(&mut self) -> &mut [i64] {
+        let (a, n) = (self.base_cap, self.cur_cap);
+        &mut self.slots_mut()[a..a + n]
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -167,13 +240,12 @@ impl DelayEstimator {
         DelayEstimator {
             config,
             unwrap: Unwrapper::default(),
-            base: vec![0; config.base_history.max(1)].into_boxed_slice(),
+            hist: History::new(config.base_history.max(1), cur),
             base_head: 0,
             base_len: 0,
             base_min: i64::MAX,
             last_rollover: None,
             anchor: None,
-            current: vec![0; cur].into_boxed_slice(),
             current_head: 0,
             current_len: 0,
             ewma: None,
@@ -197,7 +269,7 @@ impl DelayEstimator {
         self.anchor = Some((sample.0, v));
         self.samples += 1;
         // Base history (RFC 6817 update_base_delay).
-        let cap = self.base.len();
+        let cap = self.hist.base_cap;
         let roll = match self.last_rollover {
             None => true,
             Some(t) => now.saturating_since(t) >= self.config.base_interval,
@@ -209,16 +281,19 @@ impl DelayEstimator {
                 self.base_len -= 1;
             }
             let idx = (self.base_head + self.base_len) % cap;
-            self.base[idx] = v;
+            let base = self.hist.base_mut();
+            base[idx] = v;
             self.base_len += 1;
+            let head = self.base_head;
             self.base_min = (0..self.base_len)
-                .map(|i| self.base[(self.base_head + i) % cap])
+                .map(|i| base[(head + i) % cap])
                 .min()
                 .unwrap_or(v);
         } else {
             let tail = (self.base_head + self.base_len - 1) % cap;
-            if v < self.base[tail] {
-                self.base[tail] = v;
+            let base = self.hist.base_mut();
+            if v < base[tail] {
+                base[tail] = v;
             }
             if v < self.base_min {
                 self.base_min = v;
@@ -227,8 +302,8 @@ impl DelayEstimator {
         // Current filter (RFC 6817 update_current_delay).
         match self.config.filter {
             CurrentFilter::Min { .. } => {
-                let n = self.current.len();
-                self.current[self.current_head] = v;
+                let n = self.hist.cur_cap;
+                self.hist.current_mut()[self.current_head] = v;
                 self.current_head = (self.current_head + 1) % n;
                 self.current_len = (self.current_len + 1).min(n);
             }
@@ -256,9 +331,10 @@ impl DelayEstimator {
                 rev.min = Some(v);
                 if self.base_len > 0 {
                     // Raise every bucket (and so the base) by the drift step.
-                    let cap = self.base.len();
+                    let cap = self.hist.base_cap;
+                    let base = self.hist.base_mut();
                     for i in 0..self.base_len {
-                        self.base[(self.base_head + i) % cap] += step;
+                        base[(self.base_head + i) % cap] += step;
                     }
                     self.base_min += step;
                 }
@@ -285,7 +361,10 @@ impl DelayEstimator {
     /// The filtered current delay on the continuous line.
     pub fn current_unwrapped(&self) -> Option<i64> {
         match self.config.filter {
-            CurrentFilter::Min { .. } => (0..self.current_len).map(|i| self.current[i]).min(),
+            CurrentFilter::Min { .. } => self.hist.current()[..self.current_len]
+                .iter()
+                .copied()
+                .min(),
             CurrentFilter::Ewma { .. } => self.ewma.map(|e| e.round() as i64),
         }
     }
@@ -319,8 +398,9 @@ impl DelayEstimator {
 
     /// The base buckets, oldest first, on the continuous line (for tests and tracing).
     pub fn base_buckets(&self) -> impl Iterator<Item = i64> + '_ {
-        let cap = self.base.len();
-        (0..self.base_len).map(move |i| self.base[(self.base_head + i) % cap])
+        let cap = self.hist.base_cap;
+        let base = self.hist.base();
+        (0..self.base_len).map(move |i| base[(self.base_head + i) % cap])
     }
 
     /// Forgets the base history (used by the `ledbat-pause` mitigation is *not* this: it
@@ -356,7 +436,7 @@ impl DelayEstimator {
     /// Whether the oldest bucket will be dropped at the next rollover (the history is full):
     /// only then can the base delay rise.
     pub fn history_full(&self) -> bool {
-        self.base_len == self.base.len()
+        self.base_len == self.hist.base_cap
     }
 }
 
@@ -418,6 +498,29 @@ mod tests {
         assert_eq!(e.base_unwrapped(), Some(10_000));
         e.on_sample(Instant::from_secs(120), DelaySample(40_000));
         assert_eq!(e.base_unwrapped(), Some(30_000));
+    }
+
+    #[test]
+    fn a_history_too_long_to_sit_inline_works_the_same() {
+        // 20 buckets and a filter of 8: 28 slots, more than INLINE_SLOTS.
+        let cfg = DelayConfig::default()
+            .base_history(20)
+            .base_interval(Duration::from_secs(1))
+            .filter(CurrentFilter::Min { len: 8 });
+        let mut e = est(cfg);
+        const { assert!(20 + 8 > INLINE_SLOTS) };
+        e.on_sample(Instant::from_secs(0), DelaySample(30_000));
+        for t in 1..20 {
+            e.on_sample(Instant::from_secs(t), DelaySample(50_000));
+        }
+        // 20 buckets, the oldest holding 30 ms; the last 8 samples are 50 ms.
+        assert!(e.history_full());
+        assert_eq!(e.base_buckets().count(), 20);
+        assert_eq!(e.queuing_delay(), Some(Duration::from_millis(20)));
+        // A 21st bucket drops the 30-ms one.
+        e.on_sample(Instant::from_secs(20), DelaySample(50_000));
+        assert_eq!(e.base_unwrapped(), Some(50_000));
+        assert_eq!(e.queuing_delay(), Some(Duration::ZERO));
     }
 
     #[test]

@@ -206,7 +206,7 @@ proptest! {
     #[test]
     fn base_delay_never_exceeds_a_sample_in_its_history(
         samples in proptest::collection::vec((0u32..120_000_000, 0u32..3_000_000), 1..300),
-        history in 1usize..12,
+        history in 1usize..24,
         offset in any::<u32>(),
         ewma in any::<bool>(),
     ) {

@@ -81,27 +81,31 @@ pub(super) struct FlowMeta {
     pub finished_at: Option<Instant>,
 }
 
+/// A flow's record. A swarm has thousands of flows taking turns, so each packet finds its
+/// flow's lines cold: the fields a packet reads or writes come first, in declaration order
+/// (`repr(C)`), and a record starts on a cache line (`align(64)`), so that they span the
+/// first six lines (the counters at the start of [`FlowStats`] included) and the series,
+/// the metadata and the jitter state come after them.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub(super) struct Flow {
-    // configuration
-    pub meta: Box<FlowMeta>,
+    /// None for CBR, which sends without a transport.
+    pub sender: Option<Box<Sender>>,
+    pub interrupted_until: Instant,
+    pub snd_clock: ClockConfig,
+    pub rcv_clock: ClockConfig,
+    pub payload: Payload,
+    pub timers: Timers,
+    pub receiver: Receiver,
     pub data_route: u32,
     pub ack_route: u32,
     pub from: u32,
     pub to: u32,
-    pub snd_clock: ClockConfig,
-    pub rcv_clock: ClockConfig,
-    pub send_jitter: Duration,
-    // state
     pub active: bool,
-    pub interrupted_until: Instant,
-    pub jitter_last: Instant,
-    pub timers: Timers,
-    /// None for CBR, which sends without a transport.
-    pub sender: Option<Box<Sender>>,
-    pub receiver: Receiver,
     pub stats: FlowStats,
-    pub payload: Payload,
+    pub send_jitter: Duration,
+    pub jitter_last: Instant,
+    pub meta: Box<FlowMeta>,
 }
 
 /// What a flow carries. The generic flow path below knows nothing else about it: its

@@ -10,45 +10,50 @@ use ledbat_core::Controller;
 use std::collections::BTreeMap;
 
 /// A flow's statistics. Counters named "measured" count after the warm-up only.
+///
+/// In declaration order (`repr(C)`): the counters that packets update first, the series
+/// and the per-sample state after them, so that a packet touches the fewest lines of its
+/// flow ([`Flow`]'s comment).
 #[derive(Debug, Default)]
+#[repr(C)]
 pub(super) struct FlowStats {
     /// Data packets (and datagrams) sent, measured.
     pub sent_pkts: u64,
     /// Retransmissions, measured.
     pub retx_pkts: u64,
-    /// Retransmission timeouts, measured.
-    pub timeouts: u64,
     /// Packets declared lost, measured.
     pub losses: u64,
     /// ACKs that declared at least one packet lost (loss-recovery episodes started by
     /// duplicate acknowledgements rather than by the timer), measured.
     pub loss_acks: u64,
-    /// First retransmission timeouts (not back-offs) that fired although the receiver
-    /// already had the oldest unacknowledged packet: its ACK was late or lost, so the
-    /// timeout was spurious for that packet (a lower bound on spurious timeouts), measured.
-    pub rto_head_delivered: u64,
     /// Retransmission timeouts found spurious and undone (`transport.spurious_rto`),
     /// measured.
     pub rto_undone: u64,
+    pub rtt_sum_ms: f64,
+    pub rtt_n: u64,
     /// Swarm only: idle-uplink samples charged to this flow (it had data outstanding and
     /// had been silent longest), classified by what ends the wait: the retransmission
     /// timer or an acknowledgement ([`FlowStats::take_idle`]).
     pub idle_pending: u64,
-    /// Data packets dropped in the network, measured.
-    pub dropped: u64,
     /// Bytes delivered in order, measured.
     pub delivered_win: u64,
     /// Bytes delivered since the last sample.
     pub sample_bytes: u64,
     /// Bytes delivered in the current one-second window.
     pub sec_bytes: u64,
+    /// Data packets dropped in the network, measured.
+    pub dropped: u64,
+    /// Retransmission timeouts, measured.
+    pub timeouts: u64,
+    /// First retransmission timeouts (not back-offs) that fired although the receiver
+    /// already had the oldest unacknowledged packet: its ACK was late or lost, so the
+    /// timeout was spurious for that packet (a lower bound on spurious timeouts), measured.
+    pub rto_head_delivered: u64,
+    pub app_discarded: u64,
     /// Bits delivered per one-second window.
     pub per_sec: Vec<f64>,
     pub cwnd_w: Welford,
-    pub rtt_sum_ms: f64,
-    pub rtt_n: u64,
     pub completions: Vec<Completion>,
-    pub app_discarded: u64,
     pub s_cwnd: Vec<f64>,
     pub s_rate: Vec<f64>,
     pub s_qd: Vec<f64>,
