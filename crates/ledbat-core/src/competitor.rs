@@ -33,7 +33,7 @@
 //!              extra = C * max(push_share * TARGET, (1 + push_share) * TARGET - qd)
 //!            for an RTT; over the two RTTs after the next one, the others' queue is
 //!              other = qd + (flight at the start - flight now) / C
-//!            min(other) <= qd at the start - push_drop * TARGET     negative (they backed
+//!            min(other) <= qd at the start - PUSH_BACKOFF * TARGET  negative (they backed
 //!                                                                   off: our own kind)
 //!            max qd - qd at the start > DOUBLE_PUSH * extra / C     void (another flow
 //!                                                                   pushed at once)
@@ -85,6 +85,11 @@ pub const PROBE_GIVE_UP: Duration = Duration::from_secs(1);
 pub const AFTERMATH_RTTS: f64 = 2.0;
 /// A push test is void when the queue rose more than this many times what the push added.
 pub const DOUBLE_PUSH: f64 = 1.25;
+/// A push test is negative when the others' queue fell by at least this share of TARGET in
+/// the two RTTs it watches: a flow of our kind backs off, a competitor's queue stands. Less
+/// than `push_drop` (the probes' rule): a flow of our kind with a small share of the link
+/// backs off by only a few ms in two RTTs (docs/sidebyside/push-backoff.md).
+pub const PUSH_BACKOFF: f64 = 0.05;
 /// A queue that falls after a probe shows a flow of our kind only when it fell after the
 /// previous probe too, at most this long before (BBR's ProbeRTT comes every 10 s).
 pub const KIN_CONFIRM: Duration = Duration::from_secs(5);
@@ -128,8 +133,9 @@ pub struct CompetitorConfig {
     /// A push test raises the queue to (1 + this) TARGET for an RTT (by this share of TARGET
     /// at least). Default 0.3.
     pub push_share: f64,
-    /// ... and is negative when the queue then falls this share of TARGET below where it
-    /// was: the other traffic backed off. Default 0.15.
+    /// While yielding, the queue falling this share of TARGET below where a probe found it
+    /// shows the other traffic backing off (a flow of our kind, when it does so after two
+    /// probes in a row). Default 0.15. (A push test uses [`PUSH_BACKOFF`].)
     pub push_drop: f64,
     /// No test for this long after a negative one (or after finding that the flow yielded
     /// to one of its own kind), doubled at each such finding in a row up to 8 times. Default
@@ -305,6 +311,36 @@ struct Push {
     after: Option<f64>,
     /// Largest queuing delay until `until` (seconds).
     peak: f64,
+    /// The flow's share of the path's rate when it began.
+    share: f64,
+}
+
+/// How a push test ended ([`Competitor::last_push`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PushVerdict {
+    /// The others backed off: a flow of our kind.
+    Negative,
+    /// They did not: a competitor, if a second test agrees.
+    Positive,
+    /// Another flow pushed at the same time: no verdict.
+    Collision,
+}
+
+/// The figures of the last push test, for traces.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PushOutcome {
+    /// When it ended.
+    pub at: Instant,
+    /// The flow's share of the path's rate when it began.
+    pub share: f64,
+    /// How far the others' queue fell below the queue at its start, as a share of TARGET
+    /// (negative: it rose).
+    pub drop: f64,
+    /// How far the queue rose above the queue at its start, as a share of what the push
+    /// added.
+    pub rise: f64,
+    /// The verdict.
+    pub verdict: PushVerdict,
 }
 
 /// A probe while yielding.
@@ -398,6 +434,7 @@ pub struct Competitor {
     tests: u64,
     /// Push tests voided because another flow pushed at the same time.
     push_collisions: u64,
+    last_push: Option<PushOutcome>,
     /// The link counts as busy above `eta` rather than from TARGET / 2
     /// ([`Competitor::busy_above_eta`]).
     busy_above_eta: bool,
@@ -431,6 +468,7 @@ impl Competitor {
             detections: 0,
             tests: 0,
             push_collisions: 0,
+            last_push: None,
             busy_above_eta: false,
             probe_rtts: 0.0,
         }
@@ -693,6 +731,11 @@ impl Competitor {
         self.push.filter(|p| now < p.push_until).map(|p| p.extra)
     }
 
+    /// The figures of the last push test that ended, if any.
+    pub fn last_push(&self) -> Option<PushOutcome> {
+        self.last_push
+    }
+
     /// Whether a push test is in progress (the owner starts no slowdown meanwhile).
     pub fn pushing(&self) -> bool {
         self.push.is_some()
@@ -706,16 +749,34 @@ impl Competitor {
         }
         self.push = None;
         let q0 = p.q0.as_secs_f64();
-        if p.c > 0.0 && p.peak - q0 > DOUBLE_PUSH * p.extra / p.c {
+        let t = target.as_secs_f64();
+        let drop = q0 - p.after.unwrap_or(q0);
+        let rise = if p.c > 0.0 && p.extra > 0.0 {
+            (p.peak - q0) / (p.extra / p.c)
+        } else {
+            0.0
+        };
+        let verdict = if rise > DOUBLE_PUSH {
             // The queue rose well beyond what this push added: another flow pushed at the
             // same time (another of our kind testing), and neither could back off. No
             // verdict; the next suspicion waits a different random time.
-            self.push_collisions += 1;
-            return;
+            PushVerdict::Collision
+        } else if drop >= PUSH_BACKOFF * t {
+            PushVerdict::Negative
+        } else {
+            PushVerdict::Positive
+        };
+        self.last_push = Some(PushOutcome {
+            at: now,
+            share: p.share,
+            drop: if t > 0.0 { drop / t } else { 0.0 },
+            rise,
+            verdict,
+        });
+        match verdict {
+            PushVerdict::Collision => self.push_collisions += 1,
+            v => self.verdict(now, v == PushVerdict::Positive, true),
         }
-        let drop = q0 - p.after.unwrap_or(q0);
-        let backed_off = drop >= self.cfg.push_drop * target.as_secs_f64();
-        self.verdict(now, !backed_off, true);
     }
 
     /// Whether a test has been positive and another is wanted (the owner keeps the ramp
@@ -829,6 +890,7 @@ impl Competitor {
                         until: observe_from + rtt * 2,
                         after: None,
                         peak: o.qd.as_secs_f64(),
+                        share: self.share,
                     });
                     return Action::None;
                 }
@@ -1188,7 +1250,7 @@ mod tests {
     fn a_push_the_others_back_off_from_is_negative_and_quiets_the_tests() {
         let (mut c, t) = pushed();
         // Observed from 2 to 4 RTTs after it began: the queue falls to 45 ms with our flight
-        // as before, 15 ms below where it was (>= 0.15 x 60 = 9 ms): the others backed off.
+        // as before, 15 ms below where it was (>= 0.05 x 60 = 3 ms): the others backed off.
         for d in [250, 300, 350] {
             c.on_ack(at(t + d), &obs(45, FlowPhase::Avoidance, None, at(t + d)));
         }
@@ -1206,6 +1268,43 @@ mod tests {
             assert_eq!(a, Action::None);
         }
         assert!(!c.pushing());
+    }
+
+    /// A push whose queue is `qd` ms (our flight as at the start) from 2 to 4 RTTs after
+    /// it began; returns the outcome.
+    fn push_met_by(qd: u64) -> (Competitor, PushOutcome) {
+        let (mut c, t) = pushed();
+        for d in [250, 300, 350] {
+            c.on_ack(at(t + d), &obs(qd, FlowPhase::Avoidance, None, at(t + d)));
+        }
+        c.poll(at(t + 400), ms(qd), ms(100));
+        assert!(!c.pushing());
+        let o = c.last_push().expect("the push ended");
+        assert_eq!(o.at, at(t + 400));
+        (c, o)
+    }
+
+    #[test]
+    fn a_push_the_others_back_off_from_by_a_few_ms_is_negative() {
+        // 60 -> 56 ms: 4 ms >= PUSH_BACKOFF x TARGET = 3 ms (a small flow of our kind; the
+        // probes' push_drop, 9 ms, would call it a competitor).
+        let (c, o) = push_met_by(56);
+        assert_eq!(o.verdict, PushVerdict::Negative);
+        assert!((o.drop - 4.0 / 60.0).abs() < 1e-9, "{}", o.drop);
+        assert!((o.share - 0.5).abs() < 1e-9, "{}", o.share);
+        // The queue never rose above 60 ms: 0 of the push's 18 ms.
+        assert_eq!(o.rise, 0.0);
+        assert_eq!(c.tests(), 1);
+        assert!(!c.confirming());
+    }
+
+    #[test]
+    fn a_push_the_others_back_off_from_by_less_than_push_backoff_is_positive() {
+        // 60 -> 58 ms: 2 ms < 3 ms.
+        let (c, o) = push_met_by(58);
+        assert_eq!(o.verdict, PushVerdict::Positive);
+        assert!((o.drop - 2.0 / 60.0).abs() < 1e-9, "{}", o.drop);
+        assert!(c.confirming(), "one positive");
     }
 
     #[test]
@@ -1238,6 +1337,10 @@ mod tests {
         assert!(!c.pushing());
         assert_eq!((c.tests(), c.push_collisions()), (0, 1));
         assert!(!c.confirming());
+        // Risen 36 ms, twice the push's 18 ms.
+        let o = c.last_push().unwrap();
+        assert_eq!(o.verdict, PushVerdict::Collision);
+        assert!((o.rise - 2.0).abs() < 1e-9, "{}", o.rise);
     }
 
     /// A detection yielding from `t` ms with C known, its first probe due at `t` + 1 s.

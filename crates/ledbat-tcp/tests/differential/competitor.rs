@@ -721,6 +721,42 @@ fn a_push_met_by_another_push_is_void_alike_in_both_builds() {
     assert!(last.collisions >= 1 && last.detections == 0, "{last:?}");
 }
 
+/// A push test at TARGET 60 ms, RTT 100 ms, the flow at half of C = 1.25 MB/s and the queue
+/// at 60 ms, whose queue is `after` (ns) from 2 to 4 RTTs after it began; returns the
+/// detection after the test ended.
+fn push_met_by(after: u64) -> Drive {
+    let (target, rtt, eta) = (60 * MS, 100 * MS, 2 * MS);
+    let mut dr = Drive::new(on());
+    let avoid = |dr: &mut Drive, now: u64, qd: u64, rate: Option<(u64, bool)>| {
+        dr.ack(now, qd, target, rtt, eta, FlowPhase::Avoidance, rate, now, 75_000)
+    };
+    avoid(&mut dr, 0, 0, Some((1_250_000, false)));
+    let mut t = S;
+    while !dr.core.pushing() {
+        avoid(&mut dr, t, 60 * MS, Some((625_000, false)));
+        t += 100 * MS;
+    }
+    let t = t - 100 * MS;
+    for k in [250, 300, 350] {
+        avoid(&mut dr, t + k * MS, after, None);
+    }
+    dr.poll(t + 400 * MS, after, rtt);
+    assert!(!dr.core.pushing());
+    dr
+}
+
+#[test]
+fn a_push_the_others_back_off_from_by_a_few_ms_is_negative_alike_in_both_builds() {
+    // 60 -> 56 ms: 4 ms >= PUSH_BACKOFF (1/20) x 60 ms = 3 ms; 58 ms: 2 ms, positive.
+    let dr = push_met_by(56 * MS);
+    dr.check("a push met by a 4-ms fall");
+    assert_eq!(dr.core.tests(), 1);
+    assert!(!dr.core.confirming(), "negative");
+    let dr = push_met_by(58 * MS);
+    dr.check("a push met by a 2-ms fall");
+    assert!(dr.core.confirming(), "positive");
+}
+
 #[test]
 fn the_detection_off_only_measures() {
     let mut dr = Drive::new(CompetitorConfig::default());
