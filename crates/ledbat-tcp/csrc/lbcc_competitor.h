@@ -14,7 +14,7 @@
  *                > max(eta, test_packets MSS / C): positive
  *   push test:   the window grows by C max(push_share T, (1 + push_share) T - qd) for an
  *                RTT; the others' queue (qd + (flight at start - flight) / C) over the next
- *                two RTTs after one more falls by PUSH_BACKOFF T: negative; the queue rising
+ *                two RTTs after one more falls by push_drop T: negative; the queue rising
  *                more than DOUBLE_PUSH times the push: void
  *   `tests` positives in a row, test_gap apart at least: yield (one packet, paced at
  *   yield_share C), probe every probe_interval at probe_share C, room twice `confirm`
@@ -43,13 +43,11 @@
 #define LB_COMP_PROBE_GIVE_UP_NS LB_NS_PER_S
 #define LB_COMP_KIN_CONFIRM_NS (5ULL * LB_NS_PER_S)
 #define LB_COMP_RATE_BUCKET_NS LB_NS_PER_S
-/* competitor::AFTERMATH_RTTS = 2 and DESYNC_RTTS = 4 (whole numbers); DOUBLE_PUSH = 5 / 4;
- * PUSH_BACKOFF = 1 / 20 */
+/* competitor::AFTERMATH_RTTS = 2 and DESYNC_RTTS = 4 (whole numbers); DOUBLE_PUSH = 5 / 4 */
 #define LB_COMP_AFTERMATH_RTTS 2ULL
 #define LB_COMP_DESYNC_RTTS 4ULL
 #define LB_COMP_DOUBLE_PUSH_NUM 5ULL
 #define LB_COMP_DOUBLE_PUSH_DEN 4ULL
-#define LB_COMP_PUSH_BACKOFF_DEN 20
 /* Buckets of the path rate: rate_window up to LB_COMP_MAX_WINDOW_S seconds (a bucket opens
  * at most once a second and goes after rate_window, so at most window + 2 are kept). */
 #define LB_COMP_BUCKETS 64
@@ -386,7 +384,7 @@ LB_INLINE void lb_comp_poll_push(struct lb_comp *c, lb_comp_params_t *p, __u64 n
 		return;
 	}
 	drop = c->pu_has_after ? (__s64)c->pu_q0 - c->pu_after : 0;
-	lb_comp_verdict(c, p, now, !(drop * LB_COMP_PUSH_BACKOFF_DEN >= (__s64)target), 1);
+	lb_comp_verdict(c, p, now, !(drop >= (__s64)lb_scale_q32(target, p->push_drop_q32)), 1);
 }
 
 /* `poll`: time passes. */

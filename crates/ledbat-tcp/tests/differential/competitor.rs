@@ -728,7 +728,17 @@ fn push_met_by(after: u64) -> Drive {
     let (target, rtt, eta) = (60 * MS, 100 * MS, 2 * MS);
     let mut dr = Drive::new(on());
     let avoid = |dr: &mut Drive, now: u64, qd: u64, rate: Option<(u64, bool)>| {
-        dr.ack(now, qd, target, rtt, eta, FlowPhase::Avoidance, rate, now, 75_000)
+        dr.ack(
+            now,
+            qd,
+            target,
+            rtt,
+            eta,
+            FlowPhase::Avoidance,
+            rate,
+            now,
+            75_000,
+        )
     };
     avoid(&mut dr, 0, 0, Some((1_250_000, false)));
     let mut t = S;
@@ -746,14 +756,15 @@ fn push_met_by(after: u64) -> Drive {
 }
 
 #[test]
-fn a_push_the_others_back_off_from_by_a_few_ms_is_negative_alike_in_both_builds() {
-    // 60 -> 56 ms: 4 ms >= PUSH_BACKOFF (1/20) x 60 ms = 3 ms; 58 ms: 2 ms, positive.
-    let dr = push_met_by(56 * MS);
-    dr.check("a push met by a 4-ms fall");
+fn a_push_the_others_back_off_from_by_more_than_push_drop_is_negative_alike_in_both_builds() {
+    // 60 -> 50 ms: 10 ms >= push_drop (0.15) x 60 ms = 9 ms, negative; 60 -> 53 ms: 7 ms,
+    // positive.
+    let dr = push_met_by(50 * MS);
+    dr.check("a push met by a 10-ms fall");
     assert_eq!(dr.core.tests(), 1);
     assert!(!dr.core.confirming(), "negative");
-    let dr = push_met_by(58 * MS);
-    dr.check("a push met by a 2-ms fall");
+    let dr = push_met_by(53 * MS);
+    dr.check("a push met by a 7-ms fall");
     assert!(dr.core.confirming(), "positive");
 }
 
