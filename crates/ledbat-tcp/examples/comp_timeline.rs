@@ -2,20 +2,25 @@
 //! each connection replayed through ledbat-core as `ledbat tcp check` does, printing every
 //! change of the controller's phase or the detection's stage, tests, detections and every
 //! `STEP` ms the queuing delay (RTT minus the smallest RTT so far), the bytes delivered over
-//! the step (Mbit/s), the detection's path rate C and the window.
+//! the step (Mbit/s), the detection's path rate C and the window, and each push test's
+//! figures. The replay runs the core this tool was built with: each connection's header
+//! says whether its windows matched the kernel's (`ledbat tcp check`'s rule), and from the
+//! first mismatch on the time line is that core's, not what the kernel did (a trace of
+//! another build: build this tool at that build's commit).
 //!
 //! ```sh
 //! cargo run --release -p ledbat-tcp --example comp_timeline -- FILE.trace [STEP_MS]
 //! ```
 
 use ledbat_core::{AnyController, Controller};
-use ledbat_tcp::trace::{apply, connections, parse, Event, Traced};
+use ledbat_tcp::trace::{apply, check, connections, parse, Event, Traced};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let file = args.get(1).ok_or("usage: comp_timeline FILE [STEP_MS]")?;
     let step_ns: u64 = args.get(2).map_or(Ok(500), |s| s.parse())? * 1_000_000;
     let (head, records) = parse(&std::fs::read_to_string(file)?)?;
+    let checks = check(&head.controller, &records, 1e-3);
     for (ports, recs) in connections(&records) {
         let Traced::Init { now: t0, mss } = recs[0].what else {
             unreachable!()
@@ -28,6 +33,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ports.1,
             recs.len()
         );
+        match checks.iter().find(|c| c.ports == ports) {
+            Some(c) if c.mismatches == 0 => {
+                println!("# the replay matches the kernel ({} events)", c.events)
+            }
+            Some(c) => println!(
+                "# WARNING: the replay departs from the kernel ({} of {} events; first: {}): \
+                 this tool's core is not the traced one from there on",
+                c.mismatches,
+                c.events,
+                c.first_mismatch.as_deref().unwrap_or("?")
+            ),
+            None => println!("# not compared with the kernel"),
+        }
         let (mut last_state, mut last_tests, mut last_det) = (String::new(), 0, 0);
         let mut last_push = None;
         let mut min_rtt = u64::MAX;
