@@ -2,11 +2,14 @@
 //! beside their results, so that a run with a build kept aside (an A/B of two commits)
 //! names the build it ran and not the checkout it ran from.
 //!
-//! `LEDBAT_BUILD_COMMIT` is `git describe --always --dirty --abbrev=10` of the workspace:
-//! the commit's short hash, `-dirty` when a tracked file differed from it at build time,
-//! `unknown` outside a git checkout (a source tarball) or without git. The script runs
-//! again when HEAD moves (a commit, a checkout) and when a file under `crates/` changes, so
-//! that the string follows the tree the binary was compiled from.
+//! `LEDBAT_BUILD_COMMIT` is the workspace's commit as a 10-digit short hash (`git
+//! rev-parse --short=10 HEAD`), with `-dirty` when a tracked file differed from it at build
+//! time (`git status`, without taking the index lock, so that a commit run beside a build
+//! does not fail), `unknown` outside a git checkout (a source tarball) or without git. The
+//! script runs again when HEAD moves (a commit, a checkout) and when a file the binary is
+//! built from changes (`crates/`, the workspace's `Cargo.toml` and `Cargo.lock`, and
+//! `docs/repro/coverage/`, which ledbat-repro embeds), so that the string follows the tree
+//! the binary was compiled from.
 
 use std::path::Path;
 use std::process::Command;
@@ -25,8 +28,12 @@ fn git(args: &[&str]) -> Option<String> {
 
 fn main() {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = crates.join("..");
     println!("cargo:rerun-if-changed={}", crates.display());
-    let workspace = crates.join("..").canonicalize().ok();
+    for input in ["Cargo.toml", "Cargo.lock", "docs/repro/coverage"] {
+        println!("cargo:rerun-if-changed={}", root.join(input).display());
+    }
+    let workspace = root.canonicalize().ok();
     // Only the workspace's own checkout: a tarball unpacked inside another repository is
     // not that repository's commit.
     let ours = git(&["rev-parse", "--show-toplevel"])
@@ -45,12 +52,28 @@ fn main() {
                 }
             }
         }
-        git(&["describe", "--always", "--dirty", "--abbrev=10"])
+        git(&["rev-parse", "--short=10", "HEAD"]).map(|head| {
+            if clean() {
+                head
+            } else {
+                format!("{head}-dirty")
+            }
+        })
     } else {
         None
     };
     let commit = commit.unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=LEDBAT_BUILD_COMMIT={commit}");
+}
+
+/// Whether no tracked file differs from HEAD (false when git cannot tell: a build that
+/// cannot be named clean is not called clean).
+fn clean() -> bool {
+    Command::new("git")
+        .args(["-C", env!("CARGO_MANIFEST_DIR"), "--no-optional-locks"])
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .output()
+        .is_ok_and(|out| out.status.success() && out.stdout.is_empty())
 }
 
 /// `git rev-parse --git-path` answers relative to the directory git ran in.
