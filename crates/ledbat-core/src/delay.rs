@@ -130,8 +130,8 @@ impl DelayConfig {
 /// Base- and current-delay state for one direction of one connection.
 ///
 /// All storage is allocated at construction; [`DelayEstimator::on_sample`] never allocates.
-/// With the default history (10 buckets, a filter of 4) both buffers are inline
-/// ([`INLINE_SLOTS`]), so that an estimator is one block of memory.
+/// With the default history (10 buckets, a filter of 4) both buffers are inline (up to 16
+/// slots together), so that an estimator is one block of memory.
 #[derive(Clone, Debug)]
 pub struct DelayEstimator {
     config: DelayConfig,
@@ -155,10 +155,10 @@ pub struct DelayEstimator {
 
 /// Base buckets and current-filter slots beyond which the two buffers share one
 /// allocation instead of sitting inline in the estimator.
-pub const INLINE_SLOTS: usize = 16;
+pub(crate) const INLINE_SLOTS: usize = 16;
 
 /// The base buckets (`[0, base_cap)`) and the current filter's slots (`[base_cap,
-/// base_cap + cur_cap)`) in one buffer: inline when they fit in [`INLINE_SLOTS`], else in
+/// base_cap + cur_cap)`) in one buffer: inline when they fit in `INLINE_SLOTS`, else in
 /// `spill`.
 #[derive(Clone, Debug)]
 struct History {

@@ -42,6 +42,8 @@ const MAX_BACKOFF: u32 = 20;
 /// turn: a flow whose window stays small then keeps its few lines instead of walking a
 /// large ring, which matters with thousands of flows taking turns (a swarm).
 const INITIAL_RING: usize = 16;
+// The scoreboard indexes its ring with `mask = len - 1`.
+const _: () = assert!(INITIAL_RING.is_power_of_two());
 
 /// Scoreboard entry of one sequence in `[snd_una, snd_nxt)`.
 #[derive(Clone, Copy, Debug, Default)]
