@@ -452,8 +452,9 @@ fn competitor_detection_alone_costs_at_most_two_percent() {
 
 /// Two rLEDBAT downloads (the second from 5 s), both detecting: the detection makes neither
 /// yield to the other, their shares over 10..45 s are those without it within 2 % of the
-/// link (with NewReno senders the draft itself leaves the first download little: the
-/// latecomer's base delay).
+/// link with NewReno senders (the draft itself leaves the first download little there: the
+/// latecomer's base delay) and within 3 % with BBR senders, which ignore a push's extra
+/// window (the push tests then read positive whatever the other flow is).
 #[test]
 fn two_detecting_rledbat_downloads_do_not_yield_to_each_other() {
     for sender in ["newreno", "bbr"] {
@@ -477,10 +478,9 @@ fn two_detecting_rledbat_downloads_do_not_yield_to_each_other() {
                 on[0],
                 on[1]
             );
-            if sender == "newreno" {
-                for k in 0..2 {
-                    assert!((on[k] - off[k]).abs() <= 0.02, "download {k}");
-                }
+            let tol = if sender == "newreno" { 0.02 } else { 0.03 };
+            for k in 0..2 {
+                assert!((on[k] - off[k]).abs() <= tol, "{sender} download {k}");
             }
         }
     }
