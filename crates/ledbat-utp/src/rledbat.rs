@@ -237,6 +237,13 @@ impl Rledbat {
         (self.rcwnd + self.comp.push_window(self.now).unwrap_or(0.0)) as u64
     }
 
+    /// Time passes without data (a window is about to be advertised in a packet sent from a
+    /// timer): what [`Rledbat::window`] says from `now` on, a push's extra or a probe's
+    /// window gone when they have ended.
+    pub fn advance(&mut self, now: Instant) {
+        self.now = self.now.max(now);
+    }
+
     /// The competitor detection (read-only), for tests and statistics.
     pub fn competitor(&self) -> &Competitor {
         &self.comp
@@ -424,7 +431,7 @@ impl Rledbat {
             phase,
             rate,
             // The data that arrives now left under the window advertised an RTT ago.
-            newest_sent: Instant::from_nanos(now.as_nanos().saturating_sub(rtt.as_nanos())),
+            newest_sent: now - rtt,
             // What the sender has in flight: the window it was given, or what it delivers
             // in an RTT when it sends less.
             flight: match self.last_rate {
@@ -994,6 +1001,36 @@ mod tests {
         assert!(after >= Duration::from_millis(600) && after <= Duration::from_millis(1_002));
         // The push ends an RTT after it began (ACKs 2 ms apart).
         assert_eq!(last.saturating_since(first), Duration::from_millis(98));
+    }
+
+    #[test]
+    fn a_push_s_extra_leaves_the_window_when_time_passes_without_data() {
+        // The push of the test above, its data stopped just after it began: the window
+        // advertised from a timer keeps the extra for the push's RTT (100 ms), not after.
+        let run = |r: &mut Rledbat, from: Instant, until: Instant| {
+            let mut first = None;
+            stream(r, from, until, 2, (70, 100), |r, now| {
+                if first.is_none() && r.window() > r.rcwnd as u64 {
+                    first = Some(now);
+                }
+            });
+            first
+        };
+        let mut probe = Rledbat::new(detecting_cfg(), MSS);
+        let t = rate_learnt(&mut probe);
+        let first = run(&mut probe, t, t + Duration::from_secs(2)).unwrap();
+        let mut r = Rledbat::new(detecting_cfg(), MSS);
+        let t = rate_learnt(&mut r);
+        assert_eq!(
+            run(&mut r, t, first + Duration::from_millis(1)),
+            Some(first)
+        );
+        let base = r.rcwnd as u64;
+        assert_eq!(r.window(), base + 18_000);
+        r.advance(first + Duration::from_millis(99));
+        assert_eq!(r.window(), base + 18_000);
+        r.advance(first + Duration::from_millis(100));
+        assert_eq!(r.window(), base);
     }
 
     #[test]

@@ -26,6 +26,10 @@ fn pace_gap_end(due: Instant, len: u64, rate: u64) -> Instant {
 
 impl Connection {
     fn header(&mut self, now: Instant, ty: PacketType, seq_nr: u16) -> Header {
+        if let Some(r) = &mut self.rledbat {
+            // A packet from a timer: a push or probe that has ended no longer widens it.
+            r.advance(now);
+        }
         let wnd = self.adv_wnd();
         self.last_adv_wnd = wnd;
         Header {
