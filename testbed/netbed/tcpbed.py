@@ -85,6 +85,8 @@ class Plan:
     crosses: list[str]
     repeats: int
     fifo_ms: float = 121.0
+    burst_bytes: int = topo.Bottleneck.burst_bytes
+    """The tbf bucket of the bottleneck (not seed 002's setups)."""
     alone_len: float = 45.0
     cross_at: float = 25.0
     cross_for: float = 20.0
@@ -507,6 +509,10 @@ def parse_args(argv):
                          "ledbat-core (`ledbat tcp trace` and `check`); a mismatch exits 1")
     ap.add_argument("--keep-traces", action="store_true",
                     help="keep the trace files (tens of MB per flow and minute)")
+    ap.add_argument("--tbf-burst", type=int, default=None, metavar="BYTES",
+                    help=f"the bottleneck's tbf bucket (default {topo.Bottleneck.burst_bytes}; "
+                         f"at least one {topo.FULL_FRAME}-byte frame): a link idle for a "
+                         "while passes that much at line rate")
     ap.add_argument("--list", action="store_true")
     return ap.parse_args(argv)
 
@@ -530,6 +536,11 @@ def _plan(a) -> Plan:
         p.seed002_bytes = int(a.seed002_mb * 1e6)
     if a.repeats is not None:
         p.repeats = a.repeats
+    if a.tbf_burst is not None:
+        if a.tbf_burst < topo.FULL_FRAME:
+            raise ValueError(f"--tbf-burst {a.tbf_burst}: less than one frame "
+                             f"({topo.FULL_FRAME} bytes)")
+        p.burst_bytes = a.tbf_burst
     bad = [e for e in p.experiments if e not in EXPERIMENTS]
     bad += [x for x in p.crosses if x not in CROSSES]
     bad += [s for s in p.seed002 if s not in SEED002]
@@ -653,6 +664,7 @@ def main(argv=None) -> int:
             else:
                 kname = ccs.ensure(who)
                 b = topo.Bottleneck.from_fifo_ms(10_000_000, p.fifo_ms)
+                b.burst_bytes = p.burst_bytes
                 row.update({"cc": who, "rtt_ms": rtt})
                 if exp == "alone":
                     fl = [Flow("ours", "ktcp", 0.0, p.alone_len, cc=kname)]

@@ -42,6 +42,14 @@ class SetupTest(unittest.TestCase):
         self.assertEqual(fl[0].params["bytes"], "10000000")
         self.assertEqual(fl[1].cc, "tb_0")
 
+    def test_the_tbf_burst_is_a_plan_setting_of_at_least_one_frame(self):
+        p = tcpbed._plan(tcpbed.parse_args(["--quick"]))
+        self.assertEqual(p.burst_bytes, 15 * 1024)
+        p = tcpbed._plan(tcpbed.parse_args(["--quick", "--tbf-burst", "3028"]))
+        self.assertEqual(p.burst_bytes, 3028)
+        with self.assertRaisesRegex(ValueError, "--tbf-burst 1500: less than one frame"):
+            tcpbed._plan(tcpbed.parse_args(["--tbf-burst", "1500"]))
+
     def test_specs_name_their_bad_part(self):
         self.assertEqual(ktcp.spec_parts("ledbat:target=25ms"), ("ledbat", ["target=25ms"]))
         with self.assertRaises(ValueError):
