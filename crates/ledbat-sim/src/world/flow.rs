@@ -240,7 +240,7 @@ impl World<'_> {
             ts: wire_clock(&f.rcv_clock, self.now).0,
             echo: a.delay.0,
             tsecr: a.tsecr,
-            route: f.ack_route,
+            route: self.routes[f.ack_route as usize],
             hop: 0,
             kind: Kind::Ack,
         };
@@ -383,7 +383,7 @@ impl World<'_> {
             ts: wire_clock(&f.snd_clock, self.now).0,
             echo: 0,
             tsecr: 0,
-            route: f.data_route,
+            route: self.routes[f.data_route as usize],
             hop: 0,
             kind: Kind::Data,
         };

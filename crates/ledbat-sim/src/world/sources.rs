@@ -258,7 +258,7 @@ impl World<'_> {
                     ts: wire_clock(&f.snd_clock, now).0,
                     echo: 0,
                     tsecr: 0,
-                    route: f.data_route,
+                    route: self.routes[f.data_route as usize],
                     hop: 0,
                     kind: Kind::Udp,
                 };
