@@ -174,6 +174,7 @@ impl World<'_> {
                         let from = f.from;
                         let (d, a) = self.star_routes(from, to);
                         let clock = self.star[to as usize].2;
+                        let (d, a) = (self.routes[d as usize], self.routes[a as usize]);
                         let f = &mut self.flows[fi];
                         f.to = to;
                         f.data_route = d;
@@ -258,7 +259,7 @@ impl World<'_> {
                     ts: wire_clock(&f.snd_clock, now).0,
                     echo: 0,
                     tsecr: 0,
-                    route: self.routes[f.data_route as usize],
+                    route: f.data_route,
                     hop: 0,
                     kind: Kind::Udp,
                 };
