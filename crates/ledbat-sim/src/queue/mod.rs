@@ -45,14 +45,20 @@ struct CodelState {
     dropping: bool,
 }
 
+/// 16 bytes: the DropTail limits inline (`u32::MAX`, `u64::MAX`: none), the larger states
+/// of RED and CoDel behind a pointer, so that a [`Queue`] is one cache line.
 #[derive(Clone, Debug)]
 enum Disc {
-    DropTail {
-        packets: Option<u32>,
-        bytes: Option<u64>,
-    },
-    Red(RedState),
-    Codel(CodelState),
+    DropTail { packets: u32, bytes: u64 },
+    Red(Box<RedState>),
+    Codel(Box<CodelState>),
+}
+
+/// Whether DropTail with limits `packets` and `bytes` admits `size` bytes to `q` packets of
+/// `q_bytes` bytes waiting.
+#[inline]
+fn droptail_admits(packets: u32, bytes: u64, q: usize, q_bytes: u64, size: u32) -> bool {
+    (q as u64) < packets as u64 && q_bytes + size as u64 <= bytes
 }
 
 /// What one dequeue leaves behind: the packet entering service at `at` (ns) leaves `pkts`
@@ -69,8 +75,10 @@ pub struct Dequeue {
     pub bytes: u64,
 }
 
-/// A link's output queue.
+/// A link's output queue: 64 bytes (`repr(C)`: the ring, the counts, the discipline), one
+/// cache line inside a link's record.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Queue {
     ring: VecDeque<QEntry>,
     bytes: u64,
@@ -95,11 +103,13 @@ impl Queue {
     pub fn for_link(cfg: &QueueConfig, cap: usize, rate_bps: Option<u64>, delay_ns: u64) -> Queue {
         let disc = match cfg {
             QueueConfig::DropTail(d) => Disc::DropTail {
-                packets: d.packets,
-                bytes: d.bytes,
+                packets: d.packets.unwrap_or(u32::MAX),
+                bytes: d.bytes.unwrap_or(u64::MAX),
             },
-            QueueConfig::Red(r) => Disc::Red(RedState::new(red::resolve(r, rate_bps, delay_ns))),
-            QueueConfig::Codel(c) => Disc::Codel(CodelState {
+            QueueConfig::Red(r) => {
+                Disc::Red(Box::new(RedState::new(red::resolve(r, rate_bps, delay_ns))))
+            }
+            QueueConfig::Codel(c) => Disc::Codel(Box::new(CodelState {
                 limit: c.packets,
                 target: c.target.as_nanos(),
                 interval: c.interval.as_nanos(),
@@ -108,7 +118,7 @@ impl Queue {
                 count: 0,
                 lastcount: 0,
                 dropping: false,
-            }),
+            })),
         };
         Queue {
             ring: VecDeque::with_capacity(cap),
@@ -172,8 +182,7 @@ impl Queue {
         let q = self.ring.len();
         let admit = match &mut self.disc {
             Disc::DropTail { packets, bytes } => {
-                packets.is_none_or(|p| (q as u64) < p as u64)
-                    && bytes.is_none_or(|b| self.bytes + size as u64 <= b)
+                droptail_admits(*packets, *bytes, q, self.bytes, size)
             }
             Disc::Red(r) => r.admit(q, self.bytes, size, now, typical_tx_ns, rng),
             Disc::Codel(_) => unreachable!("CoDel decides at dequeue"),
@@ -239,8 +248,7 @@ impl Queue {
         let q = self.ring.len();
         let admit = match &mut self.disc {
             Disc::DropTail { packets, bytes } => {
-                packets.is_none_or(|p| (q as u64) < p as u64)
-                    && bytes.is_none_or(|b| self.bytes + e.size as u64 <= b)
+                droptail_admits(*packets, *bytes, q, self.bytes, e.size)
             }
             Disc::Codel(c) => (q as u64) < c.limit as u64,
             Disc::Red(r) => r.admit(q, self.bytes, e.size, e.enq_at, typical_tx_ns, rng),

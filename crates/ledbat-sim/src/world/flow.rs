@@ -3,7 +3,7 @@
 //! events.
 
 use super::metrics::FlowStats;
-use super::net::{Kind, Packet};
+use super::net::{Kind, Packet, Route};
 use super::sources::AppState;
 use super::swarm::{SwarmConn, SEGMENT_HEADER};
 use super::{wire_clock, World};
@@ -85,7 +85,7 @@ pub(super) struct FlowMeta {
 /// flow's lines cold: the fields a packet reads or writes come first, in declaration order
 /// (`repr(C)`), and a record starts on a cache line (`align(64)`), so that they span the
 /// first six lines (the counters at the start of [`FlowStats`] included) and the series,
-/// the metadata and the jitter state come after them.
+/// the metadata and the send jitter's last departure come after them.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub(super) struct Flow {
@@ -97,13 +97,16 @@ pub(super) struct Flow {
     pub payload: Payload,
     pub timers: Timers,
     pub receiver: Receiver,
-    pub data_route: u32,
-    pub ack_route: u32,
+    /// Copies of the routes (`World::routes`) the flow's data and ACKs take, which each
+    /// packet carries: read here, on the flow's lines that a packet reads anyway.
+    pub data_route: Route,
+    pub ack_route: Route,
+    /// Read by every packet sent (zero almost always).
+    pub send_jitter: Duration,
     pub from: u32,
     pub to: u32,
     pub active: bool,
     pub stats: FlowStats,
-    pub send_jitter: Duration,
     pub jitter_last: Instant,
     pub meta: Box<FlowMeta>,
 }

@@ -27,8 +27,11 @@ pub(super) enum Kind {
     Udp,
 }
 
-/// A packet in flight: a few words, copied freely.
+/// A packet in flight: a few words, copied freely. It carries its route (a copy, 20
+/// bytes), so that each hop reads the packet's line and not also a route's, and a slot is
+/// one cache line (`align(64)`: 64 bytes, where 48 bytes put every other slot across two).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
 pub(super) struct Packet {
     /// Data: sequence. ACK: the SACKed sequence.
     pub seq: u64,
@@ -42,7 +45,7 @@ pub(super) struct Packet {
     pub echo: u32,
     /// ACK: the echoed timestamp (RFC 7323 TSecr).
     pub tsecr: u32,
-    pub route: u32,
+    pub route: Route,
     /// Index of the next link on the route.
     pub hop: u8,
     pub kind: Kind,
@@ -80,10 +83,14 @@ impl Pool {
 }
 
 /// Up to four links, traversed in order.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Route {
     pub links: [u32; 4],
     pub len: u8,
+    /// Bit `i` set: link `links[i]` only delays (infinite rate, no loss, no jitter, not
+    /// monitored), so that a packet crosses it in the event that brings it there
+    /// (`World::propagate_at`). A link's properties are fixed before a route uses it.
+    delay_only: u8,
 }
 
 /// Measurement counters of a monitored link (integer nanoseconds and packet counts, added
@@ -174,22 +181,26 @@ impl LinkStats {
 
 const OCC_HIST_MAX: usize = 4096;
 
+/// A link. A swarm has some 150 links taking turns, so a packet finds its link's lines
+/// cold: what a packet reads comes first (`repr(C)`, `align(64)`), the scalars on the first
+/// cache line and the [`Queue`] (64 bytes) on the second, the name and the rest after.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub(super) struct Link {
-    pub name: String,
+    pub stats: Option<Box<LinkStats>>,
     pub rate: Rate,
     pub delay: Duration,
     pub jitter: Duration,
     pub loss: f64,
-    pub limit: Option<u32>,
-    pub queue: Queue,
-    busy: bool,
-    in_tx: u32,
-    last_out: Instant,
     /// Serialisation time of one MSS packet, ns (queue disciplines' unit).
     typical_tx: u64,
     pub total_departures: u64,
-    pub stats: Option<Box<LinkStats>>,
+    in_tx: u32,
+    busy: bool,
+    pub queue: Queue,
+    last_out: Instant,
+    pub limit: Option<u32>,
+    pub name: String,
 }
 
 impl Link {
@@ -212,19 +223,19 @@ impl Link {
             .map_or(OCC_HIST_MAX, |l| (l as usize).min(OCC_HIST_MAX))
             + 1;
         Link {
-            name,
+            stats: monitor.then(|| Box::new(LinkStats::new(hist_len))),
             rate,
             delay,
             jitter: Duration::ZERO,
             loss,
-            limit: q.packet_limit(),
-            queue: Queue::for_link(q, prealloc, Some(rate.0), delay.as_nanos()),
-            busy: false,
-            in_tx: 0,
-            last_out: Instant::ZERO,
             typical_tx: rate.tx_time_ns(mss),
             total_departures: 0,
-            stats: monitor.then(|| Box::new(LinkStats::new(hist_len))),
+            in_tx: 0,
+            busy: false,
+            queue: Queue::for_link(q, prealloc, Some(rate.0), delay.as_nanos()),
+            last_out: Instant::ZERO,
+            limit: q.packet_limit(),
+            name,
         }
     }
 
@@ -245,8 +256,15 @@ impl World<'_> {
         let mut r = Route {
             links: [0; 4],
             len: links.len() as u8,
+            delay_only: 0,
         };
         r.links[..links.len()].copy_from_slice(links);
+        for (i, &l) in links.iter().enumerate() {
+            let l = &self.links[l as usize];
+            if l.rate.is_infinite() && l.loss == 0.0 && l.jitter.is_zero() && l.stats.is_none() {
+                r.delay_only |= 1 << i;
+            }
+        }
         self.routes.push(r);
         (self.routes.len() - 1) as u32
     }
@@ -275,10 +293,9 @@ impl World<'_> {
 
     #[inline]
     pub(super) fn arrive(&mut self, pkt: u32) {
-        let p = self.pool.pkts[pkt as usize];
-        let r = self.routes[p.route as usize];
-        if p.hop < r.len {
-            self.link_arrive(r.links[p.hop as usize] as usize, pkt);
+        let p = &self.pool.pkts[pkt as usize];
+        if p.hop < p.route.len {
+            self.link_arrive(p.route.links[p.hop as usize] as usize, pkt);
         } else {
             self.deliver(pkt);
         }
@@ -473,16 +490,10 @@ impl World<'_> {
         }
         let p = &mut self.pool.pkts[pkt as usize];
         p.hop += 1;
-        let r = &self.routes[p.route as usize];
-        while p.hop < r.len {
-            let nl = &self.links[r.links[p.hop as usize] as usize];
-            if nl.rate.is_infinite() && nl.loss == 0.0 && nl.jitter.is_zero() && nl.stats.is_none()
-            {
-                t += nl.delay;
-                p.hop += 1;
-            } else {
-                break;
-            }
+        let r = &p.route;
+        while p.hop < r.len && r.delay_only & (1 << p.hop) != 0 {
+            t += self.links[r.links[p.hop as usize] as usize].delay;
+            p.hop += 1;
         }
         self.ev.push_via(l as u32, t.as_nanos(), Ev::Arrive(pkt));
     }

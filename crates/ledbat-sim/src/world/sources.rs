@@ -174,6 +174,7 @@ impl World<'_> {
                         let from = f.from;
                         let (d, a) = self.star_routes(from, to);
                         let clock = self.star[to as usize].2;
+                        let (d, a) = (self.routes[d as usize], self.routes[a as usize]);
                         let f = &mut self.flows[fi];
                         f.to = to;
                         f.data_route = d;
