@@ -157,6 +157,9 @@ pub enum Refusal {
     /// `max_half_open` connections wait for their handshake.
     #[error("{0} connections already wait for their handshake")]
     HalfOpen(usize),
+    /// [`MAX_HALF_OPEN_PER_ADDRESS`] connections from this address wait for their handshake.
+    #[error("{MAX_HALF_OPEN_PER_ADDRESS} connections from {0} already wait for their handshake")]
+    HalfOpenFrom(std::net::IpAddr),
 }
 
 impl Default for TorrentConfig {
@@ -373,10 +376,13 @@ impl Torrent {
                     .values()
                     .filter(|&&a| a.is_some() && a == ip)
                     .count();
-                if s.half_open.len() >= s.limits.max_half_open || same >= MAX_HALF_OPEN_PER_ADDRESS
-                {
+                if s.half_open.len() >= s.limits.max_half_open {
                     s.exceeded.half_open += 1;
                     return Err(Refusal::HalfOpen(s.limits.max_half_open));
+                }
+                if let Some(ip) = ip.filter(|_| same >= MAX_HALF_OPEN_PER_ADDRESS) {
+                    s.exceeded.half_open += 1;
+                    return Err(Refusal::HalfOpenFrom(ip));
                 }
             }
             s.next_conn += 1;
@@ -779,7 +785,13 @@ mod tests {
         // never are.
         let from = |k| Some(SocketAddr::from(([10, 0, 0, k], 1000)));
         let two: Vec<Link> = (0..2).map(|_| t.open(info, from(1)).unwrap()).collect();
-        assert!(t.open(info, from(1)).is_err());
+        let refused = t.open(info, from(1)).err().unwrap();
+        assert_eq!(refused, Refusal::HalfOpenFrom([10, 0, 0, 1].into()));
+        // The reason names the address's limit, not the torrent's (16).
+        assert_eq!(
+            refused.to_string(),
+            "2 connections from 10.0.0.1 already wait for their handshake"
+        );
         assert!(t.open(info, from(2)).is_ok());
         let out = ConnInfo {
             outgoing: true,
