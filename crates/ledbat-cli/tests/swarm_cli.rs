@@ -379,6 +379,68 @@ fn a_partial_download_resumes_after_a_recheck() {
     assert_eq!(j["counters"]["tcp"]["downloaded"], want, "{j}");
 }
 
+/// A peer that closes our first connection before its handshake (a busy peer: its cap on
+/// connections waiting for a handshake) is dialled again a second later, not a minute: the
+/// seed is reached through a proxy that closes the first connection it accepts.
+#[test]
+fn a_peer_that_closed_before_the_handshake_is_dialled_again_soon() {
+    let d = tmpdir("swarm", "early-close");
+    let seed_dir = d.0.join("seed");
+    std::fs::create_dir_all(&seed_dir).unwrap();
+    let data = payload(&seed_dir.join("f.bin"), 1_000_000);
+    let torrent = d.0.join("f.torrent");
+    create(&seed_dir.join("f.bin"), &torrent, None);
+    let (_seed, listen) = tcp_seed(&torrent, &seed_dir, &[]);
+    let proxy = TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy_at = proxy.local_addr().unwrap().to_string();
+    let accepted = Arc::new(Mutex::new(0));
+    let count = accepted.clone();
+    std::thread::spawn(move || {
+        for (i, c) in proxy.incoming().enumerate() {
+            let Ok(c) = c else { return };
+            *count.lock().unwrap() += 1;
+            if i == 0 {
+                continue; // closed at once: the leecher reads the end before a handshake
+            }
+            // The seed may still be starting: retried for up to 5 s.
+            let up = (0..50).find_map(|_| {
+                std::net::TcpStream::connect(&listen)
+                    .inspect_err(|_| std::thread::sleep(std::time::Duration::from_millis(100)))
+                    .ok()
+            });
+            let Some(up) = up else { return };
+            for (mut from, mut to) in [(c.try_clone().unwrap(), up.try_clone().unwrap()), (up, c)] {
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut from, &mut to);
+                    let _ = to.shutdown(std::net::Shutdown::Write);
+                });
+            }
+        }
+    });
+    let out = d.0.join("out");
+    let leech = run(
+        &torrent,
+        &out,
+        &[
+            "--peer",
+            &proxy_at,
+            "--disposition",
+            "1",
+            "--seed-seconds",
+            "0",
+            "--max-seconds",
+            "20",
+        ],
+    );
+    let (o, j) = finish(leech);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(j["complete"], true, "{j}");
+    assert_eq!(std::fs::read(out.join("f.bin")).unwrap(), data);
+    assert!(*accepted.lock().unwrap() >= 2);
+    // Complete well before a minute's redial (the first retry is due after a second).
+    assert!(j["completed_after"].as_f64().unwrap() < 10.0, "{j}");
+}
+
 /// A tracker that is down, or answers garbage, is reported and retried; the download
 /// still completes from a peer given by hand.
 #[test]

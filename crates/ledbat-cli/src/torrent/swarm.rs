@@ -135,21 +135,34 @@ struct Ended {
     outgoing: bool,
     /// Refused after the handshake because another connection to the peer is kept.
     duplicate: bool,
+    /// Closed by the peer before its handshake came (refused, or busy).
+    before_handshake: bool,
     result: std::result::Result<PeerSummary, String>,
     utp: Option<ConnectionStats>,
 }
 
 type Key = (SocketAddr, Transport);
 
+/// A dial whose connection the peer closed before its BitTorrent handshake is tried again
+/// after this long, twice as long after each such close in a row, up to `redial_after`.
+/// Such a close is usually a busy peer (its cap on connections waiting for a handshake,
+/// two per address, which every peer behind one NAT, or on one loopback, shares), not a
+/// peer that does not want us; waiting `redial_after` (a minute) lost it for good in a
+/// short swarm.
+const EARLY_RETRY: Duration = Duration::from_secs(1);
+
 /// Whom to dial: every address learned, over each transport the disposition attempts,
-/// once; again after `redial_after` if the connection we opened ended, unless the peer
-/// refused it as a duplicate (it has another connection with us, which is kept).
+/// once; again after `redial_after` if the connection we opened ended (sooner, from
+/// [`EARLY_RETRY`], if it ended before the peer's handshake), unless the peer refused it
+/// as a duplicate (it has another connection with us, which is kept).
 #[derive(Default)]
 struct Dialer {
     known: Vec<SocketAddr>,
     dialing: HashSet<Key>,
     open: HashSet<Key>,
     last_try: HashMap<Key, Instant>,
+    /// Dials closed before the handshake, and how long to wait before the next.
+    backoff: HashMap<Key, Duration>,
     duplicate: HashSet<SocketAddr>,
 }
 
@@ -161,6 +174,7 @@ impl Dialer {
         plan: &Plan,
         local: SocketAddr,
         live: usize,
+        now: Instant,
     ) -> Vec<Key> {
         if !self.known.contains(&addr) {
             // Addresses come from trackers and from peers (BEP 10): bounded, the oldest
@@ -169,6 +183,7 @@ impl Dialer {
                 let old = self.known.remove(0);
                 for t in Transport::ALL {
                     self.last_try.remove(&(old, t));
+                    self.backoff.remove(&(old, t));
                 }
             }
             self.known.push(addr);
@@ -179,14 +194,15 @@ impl Dialer {
         let mut out = Vec::new();
         for t in plan.disposition.dials() {
             let key = (addr, t);
+            let wait = self.backoff.get(&key).copied().unwrap_or(plan.redial_after);
             let fresh = self
                 .last_try
                 .get(&key)
-                .is_none_or(|at| at.elapsed() >= plan.redial_after);
+                .is_none_or(|&at| now.saturating_duration_since(at) >= wait);
             let room = live + self.dialing.len() < plan.max_peers;
             if room && fresh && !self.dialing.contains(&key) && !self.open.contains(&key) {
                 self.dialing.insert(key);
-                self.last_try.insert(key, Instant::now());
+                self.last_try.insert(key, now);
                 out.push(key);
             }
         }
@@ -200,11 +216,35 @@ impl Dialer {
         }
     }
 
-    fn ended(&mut self, key: Key, duplicate: bool) {
+    /// Whether a dial closed before the handshake will be tried again sooner than
+    /// `redial_after`: a download from peers given by hand does not give up meanwhile.
+    fn retry_pending(&self, redial_after: Duration) -> bool {
+        self.backoff.values().any(|&d| d < redial_after)
+    }
+
+    /// A connection we opened ended at `now`: `before_handshake` when the peer closed it
+    /// before its handshake came (see [`EARLY_RETRY`]).
+    fn ended(
+        &mut self,
+        key: Key,
+        duplicate: bool,
+        before_handshake: bool,
+        redial_after: Duration,
+        now: Instant,
+    ) {
         self.open.remove(&key);
-        self.last_try.insert(key, Instant::now());
+        self.last_try.insert(key, now);
         if duplicate {
             self.duplicate.insert(key.0);
+        }
+        if before_handshake {
+            let next = self
+                .backoff
+                .get(&key)
+                .map_or(EARLY_RETRY, |&d| d.saturating_mul(2));
+            self.backoff.insert(key, next.min(redial_after));
+        } else {
+            self.backoff.remove(&key);
         }
     }
 }
@@ -244,11 +284,13 @@ fn spawn_peer(c: NewConn, torrent: Torrent, env: PeerEnv) {
         };
         last.sample(&stats);
         let duplicate = matches!(result, Err(PeerError::Closed(CloseReason::Duplicate)));
+        let before_handshake = matches!(result, Err(PeerError::ClosedInHandshake));
         let _ = env.done.send(Ended {
             addr: c.peer,
             transport: c.transport,
             outgoing: c.outgoing,
             duplicate,
+            before_handshake,
             result: result.map_err(|e| e.to_string()),
             utp: last.0,
         });
@@ -492,7 +534,8 @@ pub async fn run_swarm(
         .max_seconds
         .map(|s| t0 + Duration::from_secs_f64(s.max(0.0)));
     let mut tick = tokio::time::interval(Duration::from_millis(200));
-    let mut redial = tokio::time::interval(Duration::from_secs(5));
+    // As often as the first retry after an early close (EARLY_RETRY) may be due.
+    let mut redial = tokio::time::interval(EARLY_RETRY);
     let mut changes = torrent.subscribe();
     let mut rate_mark = (Instant::now(), torrent.counters());
     let mut rates = (0.0, 0.0);
@@ -501,7 +544,7 @@ pub async fn run_swarm(
         if torrent.is_banned(addr.ip()) {
             return;
         }
-        for (addr, t) in dialer.wanted(addr, plan, local, live) {
+        for (addr, t) in dialer.wanted(addr, plan, local, live, Instant::now()) {
             let (net, tx, timeout) = (net.clone(), dial_tx.clone(), plan.connect_timeout);
             let pb = pb.clone();
             tokio::spawn(async move {
@@ -545,6 +588,7 @@ pub async fn run_swarm(
             && completed_after.is_none()
             && live == 0
             && dialer.dialing.is_empty()
+            && !dialer.retry_pending(plan.redial_after)
         {
             let why = if dial_errors.is_empty() {
                 String::new()
@@ -582,7 +626,8 @@ pub async fn run_swarm(
             Some(e) = done_rx.recv() => {
                 live -= 1;
                 if e.outgoing {
-                    dialer.ended((e.addr, e.transport), e.duplicate);
+                    let now = Instant::now();
+                    dialer.ended((e.addr, e.transport), e.duplicate, e.before_handshake, plan.redial_after, now);
                 }
                 reports.ended(&e, t0.elapsed().as_secs_f64(), pb);
             }
@@ -690,6 +735,84 @@ pub async fn run_swarm(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A uTP-only plan that may dial again a minute after a connection ended.
+    fn utp_plan() -> Plan {
+        Plan {
+            disposition: Disposition::UTP_ONLY,
+            listen: "127.0.0.1:6881".parse().unwrap(),
+            peers: Vec::new(),
+            trackers: Vec::new(),
+            connect_timeout: 5.0,
+            redial_after: Duration::from_secs(60),
+            numwant: 50,
+            max_peers: 50,
+            dial_back: true,
+            stop: StopRule {
+                seed_seconds: None,
+                max_seconds: None,
+                give_up_without_peers: false,
+            },
+            trace: None,
+        }
+    }
+
+    /// Dials `addr` at `at` and says whether one was started.
+    fn dials(d: &mut Dialer, plan: &Plan, addr: SocketAddr, at: Instant) -> bool {
+        let local = plan.listen;
+        !d.wanted(addr, plan, local, 0, at).is_empty()
+    }
+
+    #[test]
+    fn a_dial_closed_before_the_handshake_is_retried_after_one_two_four_seconds() {
+        let plan = utp_plan();
+        let peer: SocketAddr = "127.0.0.1:7000".parse().unwrap();
+        let key = (peer, Transport::Utp);
+        let t0 = Instant::now();
+        let mut d = Dialer::default();
+        let mut at = t0;
+        for wait in [1, 2, 4] {
+            assert!(dials(&mut d, &plan, peer, at));
+            d.dialed(key, true);
+            d.ended(key, false, true, plan.redial_after, at);
+            assert!(d.retry_pending(plan.redial_after));
+            let wait = Duration::from_secs(wait);
+            assert!(!dials(
+                &mut d,
+                &plan,
+                peer,
+                at + wait - Duration::from_millis(1)
+            ));
+            at += wait;
+        }
+        assert!(dials(&mut d, &plan, peer, at));
+    }
+
+    #[test]
+    fn early_closes_back_off_to_redial_after_and_a_handshake_resets_the_wait() {
+        let plan = utp_plan();
+        let peer: SocketAddr = "127.0.0.1:7000".parse().unwrap();
+        let key = (peer, Transport::Utp);
+        let mut d = Dialer::default();
+        let t0 = Instant::now();
+        for _ in 0..10 {
+            d.ended(key, false, true, plan.redial_after, t0);
+        }
+        // 2^9 s would be 512 s: capped at the minute, and no retry counts as pending.
+        assert_eq!(d.backoff[&key], plan.redial_after);
+        assert!(!d.retry_pending(plan.redial_after));
+        d.ended(key, false, false, plan.redial_after, t0);
+        let s59 = t0 + Duration::from_secs(59);
+        assert!(!dials(&mut d, &plan, peer, s59));
+        assert!(dials(&mut d, &plan, peer, t0 + plan.redial_after));
+        d.dialed(key, true);
+        d.ended(key, false, true, plan.redial_after, t0 + plan.redial_after);
+        let again = t0 + plan.redial_after + EARLY_RETRY;
+        assert!(
+            dials(&mut d, &plan, peer, again),
+            "the back-off starts over"
+        );
+    }
 
     #[test]
     fn idle_and_refused_connections_do_not_crowd_out_the_peers_that_traded() {
