@@ -4,7 +4,7 @@ can be compared point by point.
 
     python3 -m netbed.simbeside [--ledbat-bin BIN] [--seeds 3] [--rtts-ms 0,20,40,100]
         [--cases beside,two,noise,stall,web] [--crosses cubic,cubic-hystart,bbr,newreno]
-        [--variant LABEL[:KEY=VALUE,...]] ... [--json F] [--md F] [--jobs 2]
+        [--variant LABEL[:KEY=VALUE,...]] ... [--burst BYTES] [--json F] [--md F] [--jobs 2]
 
 Cases, each at every base RTT (half of it each way, no access delay; 0 = 30 us each way) and
 for every seed (the seed moves each flow's start by up to 100 ms, so seeds are repeats):
@@ -23,6 +23,10 @@ for every seed (the seed moves each flow's start by up to 100 ms, so seeds are r
 - `web`: short web-like TCP transfers (NewReno sessions of 20-200 packets, 0.5-2 s apart)
   from 30 s to 50 s: their mean completion time beside our flow and beside nothing, and our
   rate over that time.
+
+`--burst BYTES` puts a token bucket of that size in front of the bottleneck's FIFO, as the
+bed's `tbf` (`topology.burst`; the bed's default is 15360); without it the simulated link
+serialises each packet at its rate.
 
 A variant is our controller with parameters (`before:competitor.enabled=false,
 slowdown_backoff=1` is the preset of before the detection); rows are keyed by it. Needs only
@@ -262,6 +266,8 @@ def main(argv=None) -> int:
                     help="LABEL[:KEY=VALUE,...]: our controller's parameters (repeatable; "
                          "default `scavenger` with none)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--burst", type=int, default=None, metavar="BYTES",
+                    help="a token bucket of BYTES in front of the bottleneck (topology.burst)")
     ap.add_argument("--json", default=None)
     ap.add_argument("--md", default=None)
     a = ap.parse_args(argv)
@@ -280,7 +286,8 @@ def main(argv=None) -> int:
     if not shutil.which(binary):
         print(f"error: no ledbat binary at {binary} (--ledbat-bin)", file=sys.stderr)
         return 2
-    work = [(v, case, rtt, label, scen, sets, seed)
+    shape = [] if a.burst is None else [f"topology.burst={a.burst}"]
+    work = [(v, case, rtt, label, scen, sets + shape, seed)
             for v in variants for case in cases for rtt in rtts
             for label, scen, sets in jobs_for(case, rtt, crosses)
             for seed in range(1, a.seeds + 1)]

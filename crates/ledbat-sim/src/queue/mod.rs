@@ -13,7 +13,10 @@
 //! Storage is a ring of small entries that grows to the largest occupancy seen and is
 //! never shrunk: no allocation per packet in steady state.
 
+mod bucket;
 mod red;
+
+pub use bucket::TokenBucket;
 
 use crate::scenario::QueueConfig;
 use ledbat_bt_proto::deque;
@@ -162,12 +165,17 @@ impl Queue {
     /// behind it in the ring then are exactly those that arrived before it started (a later
     /// arrival would have found it started and removed it), so what it leaves is the ring
     /// after its removal. An arrival at the very instant a packet starts counts as after it.
+    ///
+    /// Behind a token bucket ([`TokenBucket`]) a packet waits in the queue until the bucket
+    /// lets it go and then leaves at once: its `start` and `end` are that instant.
+    #[allow(clippy::too_many_arguments)]
     pub fn offer_fifo(
         &mut self,
         now: u64,
         size: u32,
         tx_ns: u64,
         typical_tx_ns: u64,
+        bucket: Option<&mut TokenBucket>,
         rng: &mut ChaCha8Rng,
         dequeued: &mut impl FnMut(Dequeue),
     ) -> (usize, Option<(u64, u64)>) {
@@ -190,8 +198,14 @@ impl Queue {
         if !admit {
             return (q, None);
         }
-        let start = self.busy_until.max(now);
-        let end = start + tx_ns;
+        let ready = self.busy_until.max(now);
+        let (start, end) = match bucket {
+            None => (ready, ready + tx_ns),
+            Some(b) => {
+                let leave = b.depart(ready, tx_ns);
+                (leave, leave)
+            }
+        };
         self.busy_until = end;
         if start > now {
             self.bytes += size as u64;
@@ -441,13 +455,46 @@ mod tests {
     /// settles are appended to `log`. Returns whether it was admitted.
     fn offer(q: &mut Queue, now: u64, size: u32, tx: u64, log: &mut Vec<Dequeue>) -> bool {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        q.offer_fifo(now, size, tx, tx, &mut rng, &mut |d| log.push(d))
+        q.offer_fifo(now, size, tx, tx, None, &mut rng, &mut |d| log.push(d))
             .1
             .is_some()
     }
 
     fn deq(at: u64, pkts: usize, bytes: u64) -> Dequeue {
         Dequeue { at, pkts, bytes }
+    }
+
+    #[test]
+    fn behind_a_bucket_the_burst_leaves_at_once_and_the_rest_waits_in_the_queue() {
+        // A drop-tail of 2 packets behind a bucket of 2 packets of 10 ns: five packets at
+        // t = 100. Two leave at once (nothing waits), the third and fourth wait for credit
+        // (at 110 and 120) and count in the queue, the fifth finds two waiting: dropped.
+        let mut q = Queue::new(&QueueConfig::DropTail(DropTail {
+            packets: Some(2),
+            bytes: None,
+        }));
+        let mut b = TokenBucket::new(20);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut log = Vec::new();
+        let mut offer = |q: &mut Queue, b: &mut TokenBucket| {
+            q.offer_fifo(100, 1000, 10, 10, Some(b), &mut rng, &mut |d| log.push(d))
+        };
+        assert_eq!(offer(&mut q, &mut b), (0, Some((100, 100))));
+        assert_eq!(offer(&mut q, &mut b), (0, Some((100, 100))));
+        assert_eq!(offer(&mut q, &mut b), (0, Some((110, 110))));
+        assert_eq!(offer(&mut q, &mut b), (1, Some((120, 120))));
+        assert_eq!(offer(&mut q, &mut b), (2, None));
+        assert_eq!(q.waiting_at(115), 1);
+        q.settle_fifo(200, &mut |d| log.push(d));
+        assert_eq!(
+            log,
+            [
+                deq(100, 0, 0),
+                deq(100, 0, 0),
+                deq(110, 1, 1000),
+                deq(120, 0, 0)
+            ]
+        );
     }
 
     #[test]

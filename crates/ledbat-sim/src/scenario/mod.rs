@@ -122,6 +122,13 @@ pub struct Dumbbell {
     pub access_rate: Rate,
     /// Access link queue. Default DropTail 1000 packets.
     pub access_queue: QueueConfig,
+    /// A token bucket of this many bytes in front of the forward bottleneck's queue, as
+    /// Linux's `tbf` shapes the test bed's (`burst`; the bed's default is 15360): up to that
+    /// many bytes pass an idle link at once, the rest wait for credit earned at `rate`
+    /// (`queue::TokenBucket`). At least `mss`; not with CoDel. Default none: a packet takes
+    /// its serialisation time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst: Option<u32>,
 }
 
 impl Default for Dumbbell {
@@ -140,6 +147,7 @@ impl Default for Dumbbell {
                 packets: Some(1000),
                 bytes: None,
             }),
+            burst: None,
         }
     }
 }
@@ -876,6 +884,29 @@ cc = { name = "ledbat", target = "25ms" }
             .unwrap_err()
             .to_string();
         assert!(e.contains("flow.0.cc"), "{e}");
+    }
+
+    #[test]
+    fn a_bucket_smaller_than_a_packet_or_before_codel_is_refused_by_name() {
+        let e = Scenario::from_toml_with(MINIMAL, &["topology.burst=1499"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("topology.burst") && e.contains("mss 1500"),
+            "{e}"
+        );
+        let codel = ["topology.burst=3000", "topology.queue={ kind = \"codel\" }"];
+        let e = Scenario::from_toml_with(MINIMAL, &codel)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("topology.burst"), "{e}");
+        let s = Scenario::from_toml_with(MINIMAL, &["topology.burst=15360"]).unwrap();
+        assert!(s.to_toml().contains("burst = 15360"));
+        // Without a bucket the scenario's text has no `burst` (cache keys unchanged).
+        assert!(!Scenario::from_toml(MINIMAL)
+            .unwrap()
+            .to_toml()
+            .contains("burst"));
     }
 
     #[test]

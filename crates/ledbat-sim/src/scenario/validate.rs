@@ -72,6 +72,20 @@ impl Scenario {
                 validate_queue("topology.access_queue", &d.access_queue)?;
                 prob("topology.loss", d.loss)?;
                 prob("topology.reverse_loss", d.reverse_loss)?;
+                if let Some(b) = d.burst {
+                    if b < self.mss {
+                        return Err(invalid(
+                            "topology.burst",
+                            format!("{b} bytes: less than one packet (mss {})", self.mss),
+                        ));
+                    }
+                    if matches!(d.queue, QueueConfig::Codel(_)) || d.rate.is_infinite() {
+                        return Err(invalid(
+                            "topology.burst",
+                            "needs a finite rate and a drop-tail or RED queue",
+                        ));
+                    }
+                }
             }
             Topology::Star(s) => {
                 if s.hosts.is_empty() {

@@ -8,6 +8,7 @@ use super::net::{Link, Pool};
 use super::sources::{App, AppState};
 use super::{uniform_dur, RunError, World};
 use crate::engine::{Ev, EventQueue};
+use crate::queue::TokenBucket;
 use crate::scenario::{Direction, FlowSpec, Scenario, Topology, Traffic};
 use crate::transport::{Receiver, Sender, SenderConfig};
 use ledbat_core::{Duration, Instant};
@@ -65,6 +66,7 @@ impl<'a> World<'a> {
                     mss,
                 );
                 f.jitter = d.jitter;
+                f.bucket = d.burst.map(|b| TokenBucket::new(d.rate.tx_time_ns(b)));
                 let rq = d.reverse_queue.clone().unwrap_or_else(|| d.queue.clone());
                 let rr = d.reverse_rate.unwrap_or(d.rate);
                 let mut r = Link::new(
