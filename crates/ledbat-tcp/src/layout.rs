@@ -159,10 +159,10 @@ pub(crate) fn compare(name: &str, size: usize, fields: &[(&str, usize, usize)]) 
             diff.push(format!("{f}: in Rust only (offset {off})"));
         }
     }
-    let c_order: Vec<&str> = c_fields.iter().map(|(f, _, _)| f.as_str()).collect();
-    let r_order: Vec<&str> = fields.iter().map(|(f, _, _)| *f).collect();
-    if c_order != r_order {
-        diff.push(format!("order: C {c_order:?}, Rust {r_order:?}"));
+    let c_order = c_fields.iter().map(|(f, _, _)| f.as_str());
+    let r_order = fields.iter().map(|(f, _, _)| *f);
+    if let Some((i, (c, r))) = c_order.zip(r_order).enumerate().find(|(_, (c, r))| c != r) {
+        diff.push(format!("order: field {i} is {c} in C, {r} in Rust"));
     }
     diff
 }
@@ -199,6 +199,11 @@ mod tests {
         assert!(
             diff.iter()
                 .any(|d| d == "target_ns: C offset 0 size 8, Rust offset 8 size 8"),
+            "{diff:?}"
+        );
+        assert!(
+            diff.iter()
+                .any(|d| d == "order: field 0 is target_ns in C, slowdowns in Rust"),
             "{diff:?}"
         );
         let extra = vec![("target_ns", 0, 8), ("slowdowns", 8, 8), ("spare", 16, 8)];
