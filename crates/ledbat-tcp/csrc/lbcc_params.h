@@ -6,7 +6,7 @@
  * the same controller, so that `--param target=25ms` means what it means to the core.
  *
  * Every field is a little 64-bit word, in this order, with no padding: the Rust side writes
- * the same words in the same order (`LbParams::to_bytes`), and both check the size.
+ * the same words (`LbParams::to_bytes`); a unit test compares the layouts by field name.
  * Fractions are fixed point: `_q32` fields in 32.32, `_q16` fields in 48.16. Thresholds the
  * core compares in floating point (`qd > f * TARGET`) arrive as the integer the comparison
  * is equivalent to, computed by the Rust side in the core's own arithmetic.
