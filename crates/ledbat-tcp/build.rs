@@ -1,6 +1,7 @@
-//! Builds the host replay tool of the differential test (always: it needs only the C
-//! compiler every Rust toolchain links with) and, with the `bpf` feature on Linux, provides
-//! the BPF objects of [`OBJECTS`] in OUT_DIR.
+//! Builds the host tools of the tests (always: they need only the C compiler every Rust
+//! toolchain links with), the replay tools of the differential tests and the layout table
+//! (csrc/layout.c) that unit tests compare with the Rust structs, and, with the `bpf`
+//! feature on Linux, provides the BPF objects of [`OBJECTS`] in OUT_DIR.
 //!
 //! The objects are committed (`bpf/NAME.bpf.o`, with the stamp `bpf/NAME.bpf.stamp`), so a
 //! build needs no clang: build/plan.rs decides, per object, between the committed bytes and
@@ -40,59 +41,33 @@ fn main() {
         println!("cargo:rerun-if-env-changed={var}");
     }
 
-    let replay = out.join("lbcc-replay");
     let compiler = cc::Build::new().opt_level(2).get_compiler();
-    let status = compiler
-        .to_command()
-        .args(["-std=c11", "-Wall", "-Wextra", "-Werror"])
-        .arg("csrc/replay.c")
-        .arg("-o")
-        .arg(&replay)
-        .status();
-    match status {
-        Ok(s) if s.success() => {}
-        other => panic!(
-            "could not compile csrc/replay.c with {:?}: {other:?}",
-            compiler.path()
-        ),
+    // the controller arithmetic for the host (tests/differential), rLEDBAT's
+    // (tests/rledbat.rs), the competitor detection's (tests/differential/competitor.rs), and
+    // the layouts the loader writes (the unit tests of src/params.rs and src/rledbat.rs)
+    for (source, tool, var) in [
+        ("csrc/replay.c", "lbcc-replay", "LBCC_REPLAY"),
+        ("csrc/rl_replay.c", "rl-replay", "RL_REPLAY"),
+        ("csrc/comp_replay.c", "comp-replay", "COMP_REPLAY"),
+        ("csrc/layout.c", "lbcc-layout", "LBCC_LAYOUT"),
+    ] {
+        let path = out.join(tool);
+        let status = compiler
+            .to_command()
+            .args(["-std=c11", "-Wall", "-Wextra", "-Werror"])
+            .arg(source)
+            .arg("-o")
+            .arg(&path)
+            .status();
+        match status {
+            Ok(s) if s.success() => {}
+            other => panic!(
+                "could not compile {source} with {:?}: {other:?}",
+                compiler.path()
+            ),
+        }
+        println!("cargo:rustc-env={var}={}", path.display());
     }
-    println!("cargo:rustc-env=LBCC_REPLAY={}", replay.display());
-
-    // rLEDBAT's arithmetic for the host (tests/rledbat.rs)
-    let rl_replay = out.join("rl-replay");
-    let status = compiler
-        .to_command()
-        .args(["-std=c11", "-Wall", "-Wextra", "-Werror"])
-        .arg("csrc/rl_replay.c")
-        .arg("-o")
-        .arg(&rl_replay)
-        .status();
-    match status {
-        Ok(s) if s.success() => {}
-        other => panic!(
-            "could not compile csrc/rl_replay.c with {:?}: {other:?}",
-            compiler.path()
-        ),
-    }
-    println!("cargo:rustc-env=RL_REPLAY={}", rl_replay.display());
-
-    // the competitor detection's arithmetic for the host (tests/differential/competitor.rs)
-    let comp_replay = out.join("comp-replay");
-    let status = compiler
-        .to_command()
-        .args(["-std=c11", "-Wall", "-Wextra", "-Werror"])
-        .arg("csrc/comp_replay.c")
-        .arg("-o")
-        .arg(&comp_replay)
-        .status();
-    match status {
-        Ok(s) if s.success() => {}
-        other => panic!(
-            "could not compile csrc/comp_replay.c with {:?}: {other:?}",
-            compiler.path()
-        ),
-    }
-    println!("cargo:rustc-env=COMP_REPLAY={}", comp_replay.display());
 
     let linux = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
     if env::var_os("CARGO_FEATURE_BPF").is_some() && linux {

@@ -58,19 +58,28 @@
 
 enum rl_phase { RL_SLOW_START = 0, RL_AVOIDANCE = 1, RL_SLOWDOWN = 2, RL_RESTART = 3 };
 
-enum rl_signal { RL_SIGNAL_OWD = 1, RL_SIGNAL_RTT = 2 };
+#define RL_SIGNALS(X)       \
+	X(RL_SIGNAL_OWD, 1) \
+	X(RL_SIGNAL_RTT, 2)
 
-/* Configuration (the object's read-only data after the delay estimator's lb_params). */
+enum rl_signal { RL_SIGNALS(LB_DECLARE_CONST) };
+
+/* Configuration (the object's read-only data after the delay estimator's lb_params), one
+ * list as lbcc_params.h's: ledbat_tcp::rledbat::RlCfg is checked against it by name. */
+#define RL_CFG_FIELDS(X)                                                      \
+	X(__u64, target_ns)           /* TARGET, default 60 ms */             \
+	X(__u64, slowdowns)           /* 0/1, default 1 */                    \
+	X(__u64, signal)              /* enum rl_signal */                    \
+	/* bytes: the largest clamp written (0: no limit but the kernel's) */ \
+	X(__u64, max_window)                                                  \
+	X(__u64, empty_queue_restart) /* 0/1, default 0 */
+
 struct rl_cfg {
-	__u64 target_ns;   /* TARGET, default 60 ms */
-	__u64 slowdowns;   /* 0/1, default 1 */
-	__u64 signal;      /* enum rl_signal */
-	__u64 max_window;  /* bytes: the largest clamp written (0: no limit but the kernel's) */
-	__u64 empty_queue_restart; /* 0/1, default 0 */
+	RL_CFG_FIELDS(LB_DECLARE_FIELD)
 };
 
 #define RL_CFG_WORDS 5
-_Static_assert(sizeof(struct rl_cfg) == RL_CFG_WORDS * 8, "rl_cfg is RlConfig::words()");
+_Static_assert(sizeof(struct rl_cfg) == RL_CFG_WORDS * 8, "rl_cfg is RlCfg");
 
 struct rl {
 	struct lb_delay delay;

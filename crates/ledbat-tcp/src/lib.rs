@@ -41,6 +41,7 @@
 //! compiler.
 
 pub mod cgroup;
+mod layout;
 pub mod params;
 pub mod preflight;
 pub mod rledbat;

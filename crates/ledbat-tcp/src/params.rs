@@ -23,6 +23,8 @@ use ledbat_core::registry::ParamError;
 use ledbat_core::{ControllerConfig, Duration};
 use serde::{Deserialize, Serialize};
 
+use crate::layout::words_layout;
+
 /// `LB_PARAMS_MAGIC` of `csrc/lbcc_params.h` ("LBCC").
 pub const MAGIC: u64 = 0x4c42_4343;
 /// `LB_PARAMS_VERSION`: the layout of [`LbParams`].
@@ -264,8 +266,11 @@ impl TcpController {
     }
 }
 
-/// The words of `struct lb_params`, in its order.
+/// The words of `struct lb_params` (csrc/lbcc_params.h), in its order: the field names are
+/// the C names, and `the_c_and_rust_layouts_agree_field_by_field` checks them against the C
+/// compiler's layout.
 #[allow(missing_docs)]
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LbParams {
     pub magic: u64,
@@ -304,10 +309,52 @@ pub struct LbParams {
     pub lp_delta_q32: u64,
     pub lp_inference_rtts_q16: u64,
     pub slowdown_max_backoff: u64,
-    /// `struct lb_comp_params` ([`competitor_words`]; all zero with the detection off).
+    /// `struct lb_comp_params` ([`CompParams`], [`competitor_words`]; all zero with the
+    /// detection off).
     pub comp: [u64; COMP_WORDS],
     pub comp_test_hold_rtts_q16: u64,
 }
+
+words_layout!(LbParams, WORDS, {
+    magic,
+    version,
+    algo,
+    signal,
+    target_ns,
+    gain_q32,
+    allowed_increase_q32,
+    min_cwnd_q32,
+    init_cwnd_q32,
+    slow_start,
+    ss_exit_ge_ns,
+    ss_exit_gt_ns,
+    base_history,
+    base_interval_ns,
+    filter_len,
+    clamp_to_min_rtt,
+    min_decrease_q32,
+    beta_q32,
+    extra_decrease_q32,
+    max_gain_divisor,
+    periodic_slowdown,
+    first_slowdown_rtts_q16,
+    slowdown_hold_rtts_q16,
+    slowdown_interval_q16,
+    ramp_delay_exit,
+    join,
+    join_gt_ns,
+    hold_packets_q32,
+    hold_bdp_q32,
+    join_pause,
+    conservative_slow_start,
+    empty_queue_restart,
+    lp_alpha_q32,
+    lp_delta_q32,
+    lp_inference_rtts_q16,
+    slowdown_max_backoff,
+    comp,
+    comp_test_hold_rtts_q16,
+});
 
 /// `x` in 32.32 fixed point, rounded to nearest.
 pub fn q32(x: f64) -> u64 {
@@ -440,97 +487,6 @@ impl LbParams {
         self.delay(name, &c.delay)
     }
 
-    /// The words in `struct lb_params` order.
-    pub fn to_words(&self) -> [u64; WORDS] {
-        let head = [
-            self.magic,
-            self.version,
-            self.algo,
-            self.signal,
-            self.target_ns,
-            self.gain_q32,
-            self.allowed_increase_q32,
-            self.min_cwnd_q32,
-            self.init_cwnd_q32,
-            self.slow_start,
-            self.ss_exit_ge_ns,
-            self.ss_exit_gt_ns,
-            self.base_history,
-            self.base_interval_ns,
-            self.filter_len,
-            self.clamp_to_min_rtt,
-            self.min_decrease_q32,
-            self.beta_q32,
-            self.extra_decrease_q32,
-            self.max_gain_divisor,
-            self.periodic_slowdown,
-            self.first_slowdown_rtts_q16,
-            self.slowdown_hold_rtts_q16,
-            self.slowdown_interval_q16,
-            self.ramp_delay_exit,
-            self.join,
-            self.join_gt_ns,
-            self.hold_packets_q32,
-            self.hold_bdp_q32,
-            self.join_pause,
-            self.conservative_slow_start,
-            self.empty_queue_restart,
-            self.lp_alpha_q32,
-            self.lp_delta_q32,
-            self.lp_inference_rtts_q16,
-            self.slowdown_max_backoff,
-        ];
-        let mut w = [0u64; WORDS];
-        w[..36].copy_from_slice(&head);
-        w[36..36 + COMP_WORDS].copy_from_slice(&self.comp);
-        w[36 + COMP_WORDS] = self.comp_test_hold_rtts_q16;
-        w
-    }
-
-    /// The inverse of [`LbParams::to_words`].
-    pub fn from_words(w: &[u64; WORDS]) -> Self {
-        LbParams {
-            magic: w[0],
-            version: w[1],
-            algo: w[2],
-            signal: w[3],
-            target_ns: w[4],
-            gain_q32: w[5],
-            allowed_increase_q32: w[6],
-            min_cwnd_q32: w[7],
-            init_cwnd_q32: w[8],
-            slow_start: w[9],
-            ss_exit_ge_ns: w[10],
-            ss_exit_gt_ns: w[11],
-            base_history: w[12],
-            base_interval_ns: w[13],
-            filter_len: w[14],
-            clamp_to_min_rtt: w[15],
-            min_decrease_q32: w[16],
-            beta_q32: w[17],
-            extra_decrease_q32: w[18],
-            max_gain_divisor: w[19],
-            periodic_slowdown: w[20],
-            first_slowdown_rtts_q16: w[21],
-            slowdown_hold_rtts_q16: w[22],
-            slowdown_interval_q16: w[23],
-            ramp_delay_exit: w[24],
-            join: w[25],
-            join_gt_ns: w[26],
-            hold_packets_q32: w[27],
-            hold_bdp_q32: w[28],
-            join_pause: w[29],
-            conservative_slow_start: w[30],
-            empty_queue_restart: w[31],
-            lp_alpha_q32: w[32],
-            lp_delta_q32: w[33],
-            lp_inference_rtts_q16: w[34],
-            slowdown_max_backoff: w[35],
-            comp: w[36..36 + COMP_WORDS].try_into().expect("16 words"),
-            comp_test_hold_rtts_q16: w[36 + COMP_WORDS],
-        }
-    }
-
     /// The bytes of `struct lb_params` on this machine (native byte order, as the BPF object
     /// reads them on the same machine).
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -553,14 +509,57 @@ impl LbParams {
     }
 }
 
-/// `LB_COMP_PARAMS_WORDS` of `csrc/lbcc_competitor.h`.
+/// `LB_COMP_PARAMS_WORDS` of `csrc/lbcc_params.h`.
 pub const COMP_WORDS: usize = 16;
+
+/// The words of `struct lb_comp_params` (csrc/lbcc_params.h), in its order, named as there:
+/// fractions in 32.32 fixed point, times in ns ([`competitor_words`]).
+#[allow(missing_docs)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompParams {
+    pub enabled: u64,
+    pub share_q32: u64,
+    pub min_share_q32: u64,
+    pub suspect_rtts_q32: u64,
+    pub tests: u64,
+    pub test_gap_ns: u64,
+    pub test_packets_q32: u64,
+    pub push_share_q32: u64,
+    pub push_drop_q32: u64,
+    pub quiet_ns: u64,
+    pub yield_share_q32: u64,
+    pub probe_interval_ns: u64,
+    pub probe_share_q32: u64,
+    /// `1 / probe_share`.
+    pub probe_inv_q32: u64,
+    pub confirm_ns: u64,
+    pub rate_window_ns: u64,
+}
+
+words_layout!(CompParams, COMP_WORDS, {
+    enabled,
+    share_q32,
+    min_share_q32,
+    suspect_rtts_q32,
+    tests,
+    test_gap_ns,
+    test_packets_q32,
+    push_share_q32,
+    push_drop_q32,
+    quiet_ns,
+    yield_share_q32,
+    probe_interval_ns,
+    probe_share_q32,
+    probe_inv_q32,
+    confirm_ns,
+    rate_window_ns,
+});
 /// `LB_COMP_MAX_WINDOW_S`: the longest `competitor.rate_window` the C's ring of 1-s buckets
 /// holds.
 pub const COMP_MAX_RATE_WINDOW: Duration = Duration::from_secs(60);
 
-/// The words of `struct lb_comp_params` (csrc/lbcc_competitor.h) for `c`: fractions in
-/// 32.32 fixed point, times in ns. Refuses a `rate_window` longer than
+/// The words of `struct lb_comp_params` for `c` ([`CompParams`]). Refuses a `rate_window` longer than
 /// [`COMP_MAX_RATE_WINDOW`] by name.
 pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], String> {
     if c.rate_window > COMP_MAX_RATE_WINDOW {
@@ -570,24 +569,25 @@ pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], Strin
             c.rate_window
         ));
     }
-    Ok([
-        c.enabled as u64,
-        q32(c.share),
-        q32(c.min_share),
-        q32(c.suspect_rtts),
-        c.tests as u64,
-        c.test_gap.as_nanos(),
-        q32(c.test_packets),
-        q32(c.push_share),
-        q32(c.push_drop),
-        c.quiet.as_nanos(),
-        q32(c.yield_share),
-        c.probe_interval.as_nanos(),
-        q32(c.probe_share),
-        q32(1.0 / c.probe_share),
-        c.confirm.as_nanos(),
-        c.rate_window.as_nanos(),
-    ])
+    Ok(CompParams {
+        enabled: c.enabled as u64,
+        share_q32: q32(c.share),
+        min_share_q32: q32(c.min_share),
+        suspect_rtts_q32: q32(c.suspect_rtts),
+        tests: c.tests as u64,
+        test_gap_ns: c.test_gap.as_nanos(),
+        test_packets_q32: q32(c.test_packets),
+        push_share_q32: q32(c.push_share),
+        push_drop_q32: q32(c.push_drop),
+        quiet_ns: c.quiet.as_nanos(),
+        yield_share_q32: q32(c.yield_share),
+        probe_interval_ns: c.probe_interval.as_nanos(),
+        probe_share_q32: q32(c.probe_share),
+        probe_inv_q32: q32(1.0 / c.probe_share),
+        confirm_ns: c.confirm.as_nanos(),
+        rate_window_ns: c.rate_window.as_nanos(),
+    }
+    .to_words())
 }
 
 #[cfg(test)]
@@ -762,5 +762,78 @@ mod tests {
         };
         let e = competitor_words(&long).unwrap_err();
         assert!(e.contains("competitor.rate_window"), "{e}");
+    }
+
+    #[test]
+    fn the_c_and_rust_layouts_agree_field_by_field() {
+        for (name, size, fields) in [
+            (
+                "lb_params",
+                std::mem::size_of::<LbParams>(),
+                LbParams::fields(),
+            ),
+            (
+                "lb_comp_params",
+                std::mem::size_of::<CompParams>(),
+                CompParams::fields(),
+            ),
+        ] {
+            let diff = crate::layout::compare(name, size, &fields);
+            assert!(diff.is_empty(), "struct {name}:\n{}", diff.join("\n"));
+        }
+    }
+
+    #[test]
+    fn each_word_is_its_field_at_the_fields_offset() {
+        // word i holds 100 + i: the fields in the header's order, by hand
+        let w: [u64; WORDS] = std::array::from_fn(|i| 100 + i as u64);
+        let p = LbParams::from_words(&w);
+        assert_eq!((p.magic, p.signal, p.target_ns), (100, 103, 104));
+        assert_eq!((p.join, p.slowdown_max_backoff), (125, 135));
+        assert_eq!((p.comp[0], p.comp[15]), (136, 151));
+        assert_eq!(p.comp_test_hold_rtts_q16, 152);
+        assert_eq!(p.to_words(), w);
+        let c = CompParams::from_words(&p.comp);
+        assert_eq!(
+            (c.enabled, c.probe_inv_q32, c.rate_window_ns),
+            (136, 149, 151)
+        );
+        assert_eq!(c.to_words(), p.comp);
+    }
+
+    #[test]
+    fn the_enums_carry_the_c_constants() {
+        // the C name: LB_ALGO_ and the variant's words in capitals, joined by `_` (MdVar
+        // is MDVAR); a variant added here must be named in the match
+        let c_name = |a: Algo| match a {
+            Algo::Ledbat => "LB_ALGO_LEDBAT",
+            Algo::LinearMin => "LB_ALGO_LINEAR_MIN",
+            Algo::Md => "LB_ALGO_MD",
+            Algo::MdVar => "LB_ALGO_MDVAR",
+            Algo::LedbatPp => "LB_ALGO_LEDBAT_PP",
+            Algo::TcpLp => "LB_ALGO_TCP_LP",
+        };
+        let all = [
+            Algo::Ledbat,
+            Algo::LinearMin,
+            Algo::Md,
+            Algo::MdVar,
+            Algo::LedbatPp,
+            Algo::TcpLp,
+        ];
+        let rust: Vec<(String, u64)> = all
+            .iter()
+            .map(|&a| (c_name(a).to_string(), a as u64))
+            .collect();
+        assert_eq!(crate::layout::c_enum("lb_algo"), rust);
+        let c_name = |s: Signal| match s {
+            Signal::Owd => "LB_SIGNAL_OWD",
+            Signal::Rtt => "LB_SIGNAL_RTT",
+        };
+        let rust: Vec<(String, u64)> = [Signal::Owd, Signal::Rtt]
+            .iter()
+            .map(|&s| (c_name(s).to_string(), s.word()))
+            .collect();
+        assert_eq!(crate::layout::c_enum("lb_signal"), rust);
     }
 }

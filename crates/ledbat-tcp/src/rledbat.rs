@@ -24,6 +24,8 @@
 use ledbat_core::Duration;
 use serde::Serialize;
 
+use crate::layout::words_layout;
+
 /// `enum rl_signal` of csrc/rledbat.h.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -33,6 +35,32 @@ pub enum RlSignal {
     /// The receiver's RTT estimate.
     Rtt = 2,
 }
+
+/// `RL_CFG_WORDS` of csrc/rledbat.h.
+pub const CFG_WORDS: usize = 5;
+
+/// The words of `struct rl_cfg` (csrc/rledbat.h), in its order, named as there
+/// ([`RlConfig::words`]).
+#[allow(missing_docs)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RlCfg {
+    pub target_ns: u64,
+    pub slowdowns: u64,
+    /// `enum rl_signal`.
+    pub signal: u64,
+    /// Bytes, 0 for none.
+    pub max_window: u64,
+    pub empty_queue_restart: u64,
+}
+
+words_layout!(RlCfg, CFG_WORDS, {
+    target_ns,
+    slowdowns,
+    signal,
+    max_window,
+    empty_queue_restart,
+});
 
 /// rLEDBAT's parameters for the kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -119,15 +147,16 @@ impl RlConfig {
         Ok(c)
     }
 
-    /// The words of `struct rl_cfg`.
-    pub fn words(&self) -> [u64; 5] {
-        [
-            self.target.as_nanos(),
-            self.slowdowns as u64,
-            self.signal as u64,
-            self.max_window,
-            self.empty_queue_restart as u64,
-        ]
+    /// The words of `struct rl_cfg` ([`RlCfg`]).
+    pub fn words(&self) -> [u64; CFG_WORDS] {
+        RlCfg {
+            target_ns: self.target.as_nanos(),
+            slowdowns: self.slowdowns as u64,
+            signal: self.signal as u64,
+            max_window: self.max_window,
+            empty_queue_restart: self.empty_queue_restart as u64,
+        }
+        .to_words()
     }
 
     /// `key=value` pairs for display.
@@ -442,5 +471,21 @@ mod tests {
             (1, 2, 1, RlSignal::Rtt)
         );
         assert_eq!(RlFlow::decode(&key[..8], &val), None);
+    }
+
+    #[test]
+    fn the_c_and_rust_layouts_agree_field_by_field() {
+        let diff = crate::layout::compare("rl_cfg", std::mem::size_of::<RlCfg>(), &RlCfg::fields());
+        assert!(diff.is_empty(), "struct rl_cfg:\n{}", diff.join("\n"));
+        // the C name: RL_SIGNAL_ and the variant in capitals
+        let c_name = |s: RlSignal| match s {
+            RlSignal::Owd => "RL_SIGNAL_OWD",
+            RlSignal::Rtt => "RL_SIGNAL_RTT",
+        };
+        let rust: Vec<(String, u64)> = [RlSignal::Owd, RlSignal::Rtt]
+            .iter()
+            .map(|&s| (c_name(s).to_string(), s as u64))
+            .collect();
+        assert_eq!(crate::layout::c_enum("rl_signal"), rust);
     }
 }

@@ -513,6 +513,10 @@ mod tests {
     use super::*;
 
     const MSS: u64 = 1000;
+    /// The path of most tests: a base delay of 10 ms one way and an RTT of 40 ms, which
+    /// make GAIN = 1 / min(16, ceil(2 TARGET / 40 ms)) = 1/3 and eta = clamp(40 / 8, 4, 16)
+    /// = 5 ms.
+    const BASE: (u64, u64) = (10, 40);
 
     /// Wire value of a one-way delay of `ms` (plus an arbitrary clock offset).
     fn owd(ms: u64) -> u32 {
@@ -523,11 +527,16 @@ mod tests {
         ((rtt_ms * 1000) as u32).wrapping_sub(owd(fwd_ms))
     }
 
-    /// Feeds empty samples until the current-delay filter (minimum of the last 4) holds
-    /// only `fwd_ms`: the window does not move on 0 bytes.
-    fn hold_delay(r: &mut Rledbat, t: Instant, fwd_ms: u64, rtt_ms: u64) {
-        for _ in 0..4 {
-            r.on_data(t, 0, owd(fwd_ms), rev(rtt_ms, fwd_ms));
+    /// One packet of `bytes` at a forward delay of `fwd_ms` and an RTT of `rtt_ms`.
+    fn packet(r: &mut Rledbat, t: Instant, bytes: u64, (fwd_ms, rtt_ms): (u64, u64)) {
+        r.on_data(t, bytes, owd(fwd_ms), rev(rtt_ms, fwd_ms));
+    }
+
+    /// `n` packets without bytes (the window does not move on 0 bytes) on `path`: four
+    /// fill the current-delay filter (minimum of the last 4) with its forward delay.
+    fn samples(r: &mut Rledbat, t: Instant, path: (u64, u64), n: usize) {
+        for _ in 0..n {
+            packet(r, t, 0, path);
         }
     }
 
@@ -540,20 +549,37 @@ mod tests {
         }
     }
 
-    /// A receiver with slowdowns on (`c` otherwise), base delay 10 ms one way, RTT 40 ms,
-    /// put into avoidance at 1 s (returned) with a window of 30 000 bytes: its first
-    /// slowdown is due 2 RTTs later.
-    fn avoiding_with_slowdowns(c: RledbatConfig) -> (Rledbat, Instant) {
-        let mut r = Rledbat::new(
-            RledbatConfig {
-                slowdowns: true,
-                ..c
+    fn with_slowdowns(c: RledbatConfig) -> RledbatConfig {
+        RledbatConfig {
+            slowdowns: true,
+            ..c
+        }
+    }
+
+    fn restart_cfg() -> RledbatConfig {
+        RledbatConfig {
+            empty_queue_restart: true,
+            ..cfg()
+        }
+    }
+
+    fn detecting_cfg() -> RledbatConfig {
+        RledbatConfig {
+            competitor: CompetitorConfig {
+                enabled: true,
+                ..CompetitorConfig::default()
             },
-            MSS,
-        );
+            ..cfg()
+        }
+    }
+
+    /// A receiver with `c` put into avoidance at 1 s (returned) on [`BASE`] with a window of
+    /// `w` bytes.
+    fn avoiding(c: RledbatConfig, w: u64) -> (Rledbat, Instant) {
+        let mut r = Rledbat::new(c, MSS);
         let t0 = Instant::from_secs(1);
-        r.on_data(t0, 0, owd(10), rev(40, 10));
-        r.rcwnd = 30_000.0;
+        packet(&mut r, t0, 0, BASE);
+        r.rcwnd = w as f64;
         r.enter_avoidance(t0);
         (r, t0)
     }
@@ -564,41 +590,31 @@ mod tests {
         assert_eq!(r.window(), 10_000);
         let t = Instant::from_secs(1);
         // Base delay 10 ms; RTT 40 ms: GAIN = 1 / min(16, ceil(120 / 40)) = 1/3.
-        r.on_data(t, MSS, owd(10), rev(40, 10));
+        packet(&mut r, t, MSS, BASE);
         assert_eq!(r.rtt(), Some(Duration::from_millis(40)));
         // 3 000 bytes at GAIN 1/3: + 1 000 (the first packet grew it by 333 already).
         for _ in 0..3 {
-            r.on_data(t, MSS, owd(10), rev(40, 10));
+            packet(&mut r, t, MSS, BASE);
         }
         assert_eq!(r.window(), 10_000 + 1_333);
         // Queuing delay 44 ms < 45 (3/4 of 60): still slow start.
-        hold_delay(&mut r, t, 54, 84);
+        samples(&mut r, t, (54, 84), 4);
         assert!(matches!(r.phase, Phase::SlowStart { .. }));
         // 46 ms > 45: slow start ends, the window stays.
-        hold_delay(&mut r, t, 56, 86);
+        samples(&mut r, t, (56, 86), 4);
         assert_eq!(r.window(), 11_333);
         assert!(matches!(r.phase, Phase::Avoidance { .. }));
     }
 
-    /// A controller in avoidance with a window of `w` bytes, base delay 10 ms, RTT 40 ms.
-    fn in_avoidance(w: u64) -> Rledbat {
-        let mut r = Rledbat::new(cfg(), MSS);
-        let t = Instant::from_secs(1);
-        r.on_data(t, 0, owd(10), rev(40, 10));
-        r.rcwnd = w as f64;
-        r.enter_avoidance(t);
-        r
-    }
-
     #[test]
     fn below_target_the_window_grows_by_gain_packets_per_window() {
-        let mut r = in_avoidance(20_000);
+        let (mut r, _) = avoiding(cfg(), 20_000);
         // qd 30 ms < 60: per RTT + GAIN (1/3) packets; one packet of b = 1 000 bytes
         // applies b / rcwnd = 1/20 of it: 1/3 * 1000 / 20 = 16.67 bytes.
         let t = Instant::from_secs(2);
-        hold_delay(&mut r, t, 40, 70);
+        samples(&mut r, t, (40, 70), 4);
         assert_eq!(r.queuing_delay(), Some(Duration::from_millis(30)));
-        r.on_data(t, MSS, owd(40), rev(70, 40));
+        packet(&mut r, t, MSS, (40, 70));
         // The RTT sample of 70 ms leaves the base RTT at 40: GAIN stays 1/3.
         assert!((r.rcwnd - 20_016.667).abs() < 0.01, "{}", r.rcwnd);
     }
@@ -608,20 +624,20 @@ mod tests {
         // qd 90 ms = 1.5 TARGET, W = 20 packets: per RTT max(1/3 - 20 * 0.5, -10) = -9.67
         // packets; one packet applies 1/20: -483.3 bytes.
         let t = Instant::from_secs(2);
-        let mut r = in_avoidance(20_000);
-        hold_delay(&mut r, t, 100, 130);
-        r.on_data(t, MSS, owd(100), rev(130, 100));
+        let (mut r, _) = avoiding(cfg(), 20_000);
+        samples(&mut r, t, (100, 130), 4);
+        packet(&mut r, t, MSS, (100, 130));
         assert!((r.rcwnd - (20_000.0 - 483.333)).abs() < 0.01, "{}", r.rcwnd);
         // qd 190 ms: 1/3 - 20 * (190/60 - 1) = -43 packets, capped at -W/2 = -10: -500.
-        let mut r = in_avoidance(20_000);
-        hold_delay(&mut r, t, 200, 230);
-        r.on_data(t, MSS, owd(200), rev(230, 200));
+        let (mut r, _) = avoiding(cfg(), 20_000);
+        samples(&mut r, t, (200, 230), 4);
+        packet(&mut r, t, MSS, (200, 230));
         assert!((r.rcwnd - 19_500.0).abs() < 0.01, "{}", r.rcwnd);
     }
 
     #[test]
     fn a_loss_halves_the_window_once_per_rtt_never_below_two_packets() {
-        let mut r = in_avoidance(20_000);
+        let (mut r, _) = avoiding(cfg(), 20_000);
         let t = Instant::from_secs(2);
         r.on_loss(t);
         assert_eq!(r.window(), 10_000);
@@ -637,15 +653,15 @@ mod tests {
 
     #[test]
     fn a_slowdown_holds_two_packets_for_two_rtts_then_climbs_back() {
-        let (mut r, t0) = avoiding_with_slowdowns(cfg());
+        let (mut r, t0) = avoiding(with_slowdowns(cfg()), 30_000);
         // 2 RTTs (80 ms) later the slowdown starts: 2 packets for 2 RTTs.
         let t1 = t0 + Duration::from_millis(80);
-        r.on_data(t1, MSS, owd(10), rev(40, 10));
+        packet(&mut r, t1, MSS, BASE);
         assert_eq!(r.window(), 2 * MSS);
-        r.on_data(t1 + Duration::from_millis(79), MSS, owd(10), rev(40, 10));
+        packet(&mut r, t1 + Duration::from_millis(79), MSS, BASE);
         assert_eq!(r.window(), 2 * MSS, "held for 80 ms");
         let t2 = t1 + Duration::from_millis(80);
-        r.on_data(t2, MSS, owd(10), rev(40, 10));
+        packet(&mut r, t2, MSS, BASE);
         assert_eq!(
             r.phase,
             Phase::SlowStart {
@@ -666,11 +682,11 @@ mod tests {
 
     #[test]
     fn a_loss_during_the_climb_back_ends_the_slowdown_there() {
-        let (mut r, t0) = avoiding_with_slowdowns(cfg());
+        let (mut r, t0) = avoiding(with_slowdowns(cfg()), 30_000);
         let t1 = t0 + Duration::from_millis(80);
-        r.on_data(t1, MSS, owd(10), rev(40, 10)); // the slowdown starts
+        packet(&mut r, t1, MSS, BASE); // the slowdown starts
         let t2 = t1 + Duration::from_millis(80);
-        r.on_data(t2, MSS, owd(10), rev(40, 10)); // the climb starts
+        packet(&mut r, t2, MSS, BASE); // the climb starts
 
         // A loss 20 ms into the climb: avoidance from there, the slowdown 100 ms long,
         // the next one 900 ms later.
@@ -691,104 +707,79 @@ mod tests {
         let mut t = t2;
         while matches!(r.phase, Phase::SlowStart { .. }) {
             t += Duration::from_millis(1);
-            r.on_data(t, 1500, owd(10), rev(40, 10));
+            packet(r, t, 1500, BASE);
         }
         assert_eq!(t, t2 + Duration::from_millis(57));
         t
     }
 
-    fn restart_cfg() -> RledbatConfig {
-        RledbatConfig {
-            empty_queue_restart: true,
-            ..cfg()
-        }
-    }
-
-    /// `n` samples without bytes at a forward delay of `fwd_ms` and an RTT of 40 ms.
-    fn samples(r: &mut Rledbat, t: Instant, fwd_ms: u64, n: usize) {
-        for _ in 0..n {
-            r.on_data(t, 0, owd(fwd_ms), rev(40, fwd_ms));
-        }
-    }
-
-    /// At the floor (2 packets), base 10 ms one way, RTT 40 ms: GAIN 1/3, eta =
-    /// clamp(40 / 8, 4, 16) = 5 ms.
-    fn at_the_floor(c: RledbatConfig) -> Rledbat {
-        let mut r = Rledbat::new(c, MSS);
-        let t = Instant::from_secs(1);
-        r.on_data(t, 0, owd(10), rev(40, 10));
-        r.rcwnd = (2 * MSS) as f64;
-        r.enter_avoidance(t);
-        r
-    }
-
     #[test]
     fn restart_slow_starts_at_the_floor_after_one_rtt_of_empty_queue() {
-        let mut r = at_the_floor(restart_cfg());
+        let (mut r, _) = avoiding(restart_cfg(), 2 * MSS);
         assert_eq!(r.eta(), Duration::from_millis(5));
         let t = Instant::from_secs(2);
         // qd 0: the clock starts at t; 39 ms later (under the 40 ms RTT) nothing yet.
-        samples(&mut r, t, 10, 1);
-        samples(&mut r, t + Duration::from_millis(39), 10, 1);
+        samples(&mut r, t, BASE, 1);
+        samples(&mut r, t + Duration::from_millis(39), BASE, 1);
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
         // At t + 40 ms the packet finds it due and is the first of the slow start: + GAIN b
         // = 333.33 bytes, not avoidance's GAIN mss b / rcwnd = 166.67.
         let t1 = t + Duration::from_millis(40);
-        r.on_data(t1, MSS, owd(10), rev(40, 10));
+        packet(&mut r, t1, MSS, BASE);
         assert_eq!(r.phase, Phase::Restart { slowdown_at: None });
         assert_eq!(r.window(), 2_333);
-        r.on_data(t1, MSS, owd(10), rev(40, 10));
+        packet(&mut r, t1, MSS, BASE);
         assert_eq!(r.window(), 2_666);
         // It ends like the initial one: qd 44 ms <= 45 (3/4 TARGET) goes on, 46 ms stops.
-        samples(&mut r, t1, 54, 4);
+        samples(&mut r, t1, (54, 40), 4);
         assert_eq!(r.phase, Phase::Restart { slowdown_at: None });
-        samples(&mut r, t1, 56, 4);
+        samples(&mut r, t1, (56, 40), 4);
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
         assert_eq!(r.window(), 2_666);
     }
 
     #[test]
     fn a_queue_above_eta_restarts_the_clock() {
-        let mut r = at_the_floor(restart_cfg());
+        let (mut r, _) = avoiding(restart_cfg(), 2 * MSS);
         let t = Instant::from_secs(2);
-        samples(&mut r, t, 10, 1);
+        samples(&mut r, t, BASE, 1);
         // qd 6 ms > eta 5 at t + 20 ms (four samples fill the minimum filter), empty again
         // from t + 30 ms: due at t + 70 ms, not at t + 69.
-        samples(&mut r, t + Duration::from_millis(20), 16, 4);
-        samples(&mut r, t + Duration::from_millis(30), 10, 1);
-        samples(&mut r, t + Duration::from_millis(69), 10, 1);
+        samples(&mut r, t + Duration::from_millis(20), (16, 40), 4);
+        samples(&mut r, t + Duration::from_millis(30), BASE, 1);
+        samples(&mut r, t + Duration::from_millis(69), BASE, 1);
         assert!(matches!(r.phase, Phase::Avoidance { .. }));
-        samples(&mut r, t + Duration::from_millis(70), 10, 1);
+        samples(&mut r, t + Duration::from_millis(70), BASE, 1);
         assert!(matches!(r.phase, Phase::Restart { .. }));
         // At eta exactly the queue still counts as empty.
-        let mut r = at_the_floor(restart_cfg());
-        samples(&mut r, t, 15, 4);
+        let (mut r, _) = avoiding(restart_cfg(), 2 * MSS);
+        samples(&mut r, t, (15, 40), 4);
         assert_eq!(r.queuing_delay(), Some(Duration::from_millis(5)));
-        samples(&mut r, t + Duration::from_millis(40), 15, 1);
+        samples(&mut r, t + Duration::from_millis(40), (15, 40), 1);
         assert!(matches!(r.phase, Phase::Restart { .. }));
     }
 
     #[test]
     fn without_the_parameter_an_empty_queue_only_adds_gain_per_rtt() {
-        let mut r = at_the_floor(cfg());
+        let (mut r, _) = avoiding(cfg(), 2 * MSS);
         let t = Instant::from_secs(2);
-        samples(&mut r, t, 10, 1);
+        samples(&mut r, t, BASE, 1);
         for k in [40, 100, 1000] {
-            samples(&mut r, t + Duration::from_millis(k), 10, 1);
+            samples(&mut r, t + Duration::from_millis(k), BASE, 1);
         }
         // Avoidance: one packet applies GAIN mss b / rcwnd = 1000 / 3 / 2 = 166.67 bytes.
-        r.on_data(t + Duration::from_secs(2), MSS, owd(10), rev(40, 10));
+        packet(&mut r, t + Duration::from_secs(2), MSS, BASE);
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
         assert_eq!(r.window(), 2_166);
     }
 
     #[test]
     fn a_loss_ends_a_restart_halving_the_window() {
-        let mut r = at_the_floor(restart_cfg());
+        let (mut r, _) = avoiding(restart_cfg(), 2 * MSS);
         let t = Instant::from_secs(2);
-        samples(&mut r, t, 10, 1);
+        samples(&mut r, t, BASE, 1);
         r.rcwnd = 8_000.0;
-        samples(&mut r, t + Duration::from_millis(40), 10, 1);
+        samples(&mut r, t + Duration::from_millis(40), BASE, 1);
         assert!(matches!(r.phase, Phase::Restart { .. }));
         r.on_loss(t + Duration::from_millis(41));
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
@@ -797,21 +788,21 @@ mod tests {
 
     #[test]
     fn neither_a_slowdowns_hold_nor_its_climb_counts_and_the_schedule_survives_a_restart() {
-        let (mut r, t0) = avoiding_with_slowdowns(restart_cfg());
+        let (mut r, t0) = avoiding(with_slowdowns(restart_cfg()), 30_000);
         // A queue of 50 ms (above eta), empty from 20 ms before the slowdown starts (80 ms
         // later): that clock stops at the slowdown.
-        samples(&mut r, t0, 60, 4);
+        samples(&mut r, t0, (60, 40), 4);
         let t1 = t0 + Duration::from_millis(80);
-        samples(&mut r, t1 - Duration::from_millis(20), 10, 1);
-        r.on_data(t1, MSS, owd(10), rev(40, 10));
+        samples(&mut r, t1 - Duration::from_millis(20), BASE, 1);
+        packet(&mut r, t1, MSS, BASE);
         assert_eq!(r.window(), 2 * MSS);
         // The hold empties the queue for its 80 ms: no restart.
         for k in 1..80 {
-            samples(&mut r, t1 + Duration::from_millis(k), 10, 1);
+            samples(&mut r, t1 + Duration::from_millis(k), BASE, 1);
         }
         assert!(matches!(r.phase, Phase::Slowdown { .. }));
         let t2 = t1 + Duration::from_millis(80);
-        r.on_data(t2, MSS, owd(10), rev(40, 10));
+        packet(&mut r, t2, MSS, BASE);
         assert_eq!(
             r.phase,
             Phase::SlowStart {
@@ -825,31 +816,21 @@ mod tests {
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: next });
         // The clock starts at the first packet in avoidance (t + 1 ms), not in the hold:
         // due at t + 41 ms.
-        samples(&mut r, t + Duration::from_millis(1), 10, 1);
-        samples(&mut r, t + Duration::from_millis(40), 10, 1);
+        samples(&mut r, t + Duration::from_millis(1), BASE, 1);
+        samples(&mut r, t + Duration::from_millis(40), BASE, 1);
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: next });
-        samples(&mut r, t + Duration::from_millis(41), 10, 1);
+        samples(&mut r, t + Duration::from_millis(41), BASE, 1);
         assert_eq!(r.phase, Phase::Restart { slowdown_at: next });
         // The restart runs past the slowdown's time; when it ends, that slowdown starts at
         // the next packet.
         let late = t + Duration::from_millis(1300);
-        samples(&mut r, late, 10, 1);
+        samples(&mut r, late, BASE, 1);
         assert!(matches!(r.phase, Phase::Restart { .. }));
-        samples(&mut r, late, 56, 4);
+        samples(&mut r, late, (56, 40), 4);
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: next });
-        r.on_data(late, MSS, owd(56), rev(40, 56));
+        packet(&mut r, late, MSS, (56, 40));
         assert!(matches!(r.phase, Phase::Slowdown { .. }));
         assert_eq!(r.window(), 2 * MSS);
-    }
-
-    fn detecting_cfg() -> RledbatConfig {
-        RledbatConfig {
-            competitor: CompetitorConfig {
-                enabled: true,
-                ..CompetitorConfig::default()
-            },
-            ..cfg()
-        }
     }
 
     /// Packets of MSS bytes every `every_ms` ms from `t` until before `until`, at a forward
@@ -864,33 +845,30 @@ mod tests {
         mut watch: impl FnMut(&Rledbat, Instant),
     ) -> Instant {
         while t < until {
-            r.on_data(t, MSS, owd(fwd_ms), rev(rtt_ms, fwd_ms));
+            packet(r, t, MSS, (fwd_ms, rtt_ms));
             watch(r, t);
             t += Duration::from_millis(every_ms);
         }
         t
     }
 
-    /// In avoidance at 30 000 bytes from 1 s, then 1 s at 1 MB/s over an empty queue (base
-    /// 10 ms one way, RTT 40 ms): the path's rate is learnt from 200-ms spans, 200 000
-    /// bytes / 0.2 s = C = 1 000 000 bytes/s. Returns the time after.
-    fn rate_learnt(r: &mut Rledbat) -> Instant {
-        let t0 = Instant::from_secs(1);
-        r.on_data(t0, 0, owd(10), rev(40, 10));
-        r.rcwnd = 30_000.0;
-        r.enter_avoidance(t0);
+    /// A receiver with `c` in avoidance at 30 000 bytes from 1 s, then 1 s at 1 MB/s over an
+    /// empty queue on [`BASE`]: the path's rate is learnt from 200-ms spans, 200 000 bytes /
+    /// 0.2 s = C = 1 000 000 bytes/s. Returns it and the time after.
+    fn rate_learnt(c: RledbatConfig) -> (Rledbat, Instant) {
+        let (mut r, t0) = avoiding(c, 30_000);
         let t = stream(
-            r,
+            &mut r,
             t0 + Duration::from_millis(1),
             t0 + Duration::from_secs(1),
             1,
-            (10, 40),
+            BASE,
             |_, _| {},
         );
         if r.comp.enabled() {
             assert_eq!(r.competitor().path_rate(), 1_000_000.0);
         }
-        t
+        (r, t)
     }
 
     #[test]
@@ -900,8 +878,7 @@ mod tests {
         // 2 packets; the queue stays (70 ms > max(eta 5 ms, 3 packets / C = 3 ms)):
         // positive. The second test at least test_gap = 1 s after the first positive, also
         // positive: yield, at max(2 packets, yield_share C RTT = 0.03 x 1e6 x 0.11 = 3 300).
-        let mut r = Rledbat::new(detecting_cfg(), MSS);
-        let t = rate_learnt(&mut r);
+        let (mut r, t) = rate_learnt(detecting_cfg());
         let (mut holds, mut yielded) = (Vec::new(), None);
         let end = t + Duration::from_secs(5);
         stream(&mut r, t, end, 4, (80, 110), |r, now| {
@@ -932,8 +909,7 @@ mod tests {
         assert_eq!(r.phase, Phase::Yield);
 
         // The draft alone never holds for it (no slowdowns here).
-        let mut d = Rledbat::new(cfg(), MSS);
-        let t = rate_learnt(&mut d);
+        let (mut d, t) = rate_learnt(cfg());
         stream(&mut d, t, end, 4, (80, 110), |d, _| {
             assert!(matches!(d.phase, Phase::Avoidance { .. }));
         });
@@ -941,8 +917,7 @@ mod tests {
 
     #[test]
     fn yielding_the_window_is_yield_share_and_a_probe_opens_probe_share_for_six_rtts() {
-        let mut r = Rledbat::new(detecting_cfg(), MSS);
-        let t = rate_learnt(&mut r);
+        let (mut r, t) = rate_learnt(detecting_cfg());
         let mut yielded = None;
         let mut windows = Vec::new();
         stream(
@@ -977,8 +952,7 @@ mod tests {
         // push after 4 to 8 RTTs of suspicion (DESYNC_RTTS at random), of
         // extra = C max(0.3 TARGET, 1.3 TARGET - qd) = 1e6 x 0.018 = 18 000 bytes, for one
         // RTT.
-        let mut r = Rledbat::new(detecting_cfg(), MSS);
-        let t = rate_learnt(&mut r);
+        let (mut r, t) = rate_learnt(detecting_cfg());
         let mut pushed: Vec<(Instant, u64)> = Vec::new();
         stream(
             &mut r,
@@ -1016,11 +990,9 @@ mod tests {
             });
             first
         };
-        let mut probe = Rledbat::new(detecting_cfg(), MSS);
-        let t = rate_learnt(&mut probe);
+        let (mut probe, t) = rate_learnt(detecting_cfg());
         let first = run(&mut probe, t, t + Duration::from_secs(2)).unwrap();
-        let mut r = Rledbat::new(detecting_cfg(), MSS);
-        let t = rate_learnt(&mut r);
+        let (mut r, t) = rate_learnt(detecting_cfg());
         assert_eq!(
             run(&mut r, t, first + Duration::from_millis(1)),
             Some(first)
@@ -1035,19 +1007,19 @@ mod tests {
 
     #[test]
     fn after_a_competitor_slow_start_grows_a_byte_per_byte_up_to_the_bdp() {
-        let mut r = at_the_floor(detecting_cfg());
+        let (mut r, _) = avoiding(detecting_cfg(), 2 * MSS);
         r.full_speed_to = 5_000.0;
         r.phase = Phase::SlowStart { limit: None };
         let t = Instant::from_secs(2);
         // 2 000 + 3 x 1 000 = 5 000, then GAIN (1/3) per byte.
         for _ in 0..3 {
-            r.on_data(t, MSS, owd(10), rev(40, 10));
+            packet(&mut r, t, MSS, BASE);
         }
         assert_eq!(r.window(), 5_000);
-        r.on_data(t, MSS, owd(10), rev(40, 10));
+        packet(&mut r, t, MSS, BASE);
         assert_eq!(r.window(), 5_333);
         // Its end forgets the bound.
-        samples(&mut r, t, 56, 4);
+        samples(&mut r, t, (56, 40), 4);
         assert!(matches!(r.phase, Phase::Avoidance { .. }));
         assert_eq!(r.full_speed_to, 0.0);
     }
