@@ -562,6 +562,13 @@ pub const COMP_MAX_RATE_WINDOW: Duration = Duration::from_secs(60);
 /// The words of `struct lb_comp_params` for `c` ([`CompParams`]). Refuses a `rate_window` longer than
 /// [`COMP_MAX_RATE_WINDOW`] by name.
 pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], String> {
+    if c.clean_spans {
+        return Err(
+            "competitor.clean_spans: not in the kernel build (tried in the simulator \
+                    only)"
+                .into(),
+        );
+    }
     if c.rate_window > COMP_MAX_RATE_WINDOW {
         return Err(format!(
             "competitor.rate_window: the kernel build keeps at most {COMP_MAX_RATE_WINDOW} of \
@@ -704,6 +711,7 @@ mod tests {
         for (p, field) in [
             ("slowdown_backoff=2.5", "slowdown_backoff"),
             ("competitor.rate_window=61s", "competitor.rate_window"),
+            ("competitor.clean_spans=true", "competitor.clean_spans"),
         ] {
             let e = TcpController::parse("scavenger", ["competitor.enabled=true", p])
                 .and_then(|c| c.params().map(|_| c))
