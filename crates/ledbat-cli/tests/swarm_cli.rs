@@ -9,7 +9,7 @@ use common::{s, tmpdir, Kid, BIN};
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 
@@ -102,6 +102,23 @@ fn create(src: &Path, torrent: &Path, announce: Option<&str>) {
     }
     let o = Command::new(BIN).args(&args).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// A fresh directory (`tag`) with a seed's data `seed/f.bin` of `len` random bytes and its
+/// torrent `f.torrent` (announcing to `announce`): the directory, the seed's directory, the
+/// data and the torrent's path.
+fn seeded(
+    tag: &str,
+    len: usize,
+    announce: Option<&str>,
+) -> (common::Dir, PathBuf, Vec<u8>, PathBuf) {
+    let d = tmpdir("swarm", tag);
+    let seed_dir = d.0.join("seed");
+    std::fs::create_dir_all(&seed_dir).unwrap();
+    let data = payload(&seed_dir.join("f.bin"), len);
+    let torrent = d.0.join("f.torrent");
+    create(&seed_dir.join("f.bin"), &torrent, announce);
+    (d, seed_dir, data, torrent)
 }
 
 fn run(torrent: &Path, data: &Path, extra: &[&str]) -> Child {
@@ -282,12 +299,7 @@ fn four_peers_trade_pieces_and_connect_as_their_dispositions_say() {
 /// dials it back over uTP, and the uTP connection is the one kept.
 #[test]
 fn a_peer_that_dialled_in_over_tcp_is_dialled_back_over_utp() {
-    let d = tmpdir("swarm", "dialback");
-    let seed_dir = d.0.join("seed");
-    std::fs::create_dir_all(&seed_dir).unwrap();
-    let data = payload(&seed_dir.join("f.bin"), 4_000_000);
-    let torrent = d.0.join("f.torrent");
-    create(&seed_dir.join("f.bin"), &torrent, None);
+    let (d, seed_dir, data, torrent) = seeded("dialback", 4_000_000, None);
     let free = || {
         TcpListener::bind("127.0.0.1:0")
             .unwrap()
@@ -356,12 +368,7 @@ fn a_peer_that_dialled_in_over_tcp_is_dialled_back_over_utp() {
 /// A `.part` holding some good pieces is re-checked and only the rest is downloaded.
 #[test]
 fn a_partial_download_resumes_after_a_recheck() {
-    let d = tmpdir("swarm", "resume");
-    let seed_dir = d.0.join("seed");
-    std::fs::create_dir_all(&seed_dir).unwrap();
-    let data = payload(&seed_dir.join("f.bin"), 1_000_000);
-    let torrent = d.0.join("f.torrent");
-    create(&seed_dir.join("f.bin"), &torrent, None);
+    let (d, seed_dir, data, torrent) = seeded("resume", 1_000_000, None);
     // The first 10 pieces of 64 KiB are there, one of them corrupted.
     let out = d.0.join("out");
     std::fs::create_dir_all(&out).unwrap();
@@ -384,12 +391,7 @@ fn a_partial_download_resumes_after_a_recheck() {
 /// seed is reached through a proxy that closes the first connection it accepts.
 #[test]
 fn a_peer_that_closed_before_the_handshake_is_dialled_again_soon() {
-    let d = tmpdir("swarm", "early-close");
-    let seed_dir = d.0.join("seed");
-    std::fs::create_dir_all(&seed_dir).unwrap();
-    let data = payload(&seed_dir.join("f.bin"), 1_000_000);
-    let torrent = d.0.join("f.torrent");
-    create(&seed_dir.join("f.bin"), &torrent, None);
+    let (d, seed_dir, data, torrent) = seeded("early-close", 1_000_000, None);
     let (_seed, listen) = tcp_seed(&torrent, &seed_dir, &[]);
     let proxy = TcpListener::bind("127.0.0.1:0").unwrap();
     let proxy_at = proxy.local_addr().unwrap().to_string();
@@ -525,12 +527,7 @@ fn a_full_disk_stops_the_download_and_keeps_the_part() {
         eprintln!("skipped: needs root and unshare(1)");
         return;
     }
-    let d = tmpdir("swarm", "full");
-    let seed_dir = d.0.join("seed");
-    std::fs::create_dir_all(&seed_dir).unwrap();
-    payload(&seed_dir.join("f.bin"), 2_000_000);
-    let torrent = d.0.join("f.torrent");
-    create(&seed_dir.join("f.bin"), &torrent, None);
+    let (d, seed_dir, _, torrent) = seeded("full", 2_000_000, None);
     let (_seed, listen) = tcp_seed(&torrent, &seed_dir, &[]);
     let out = d.0.join("out");
     std::fs::create_dir_all(&out).unwrap();
