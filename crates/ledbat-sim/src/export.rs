@@ -164,6 +164,26 @@ pub fn series_table(s: &Series) -> Table {
     t
 }
 
+/// The controllers' state names as a table (`states.csv`): `t_s`, then per flow
+/// `NAME.state` (empty while the flow is inactive).
+pub fn states_table(s: &Series) -> Table {
+    let mut t = Table::default();
+    t.push(
+        "t_s",
+        Cells::Float {
+            values: s.t_s.clone(),
+            decimals: 3,
+        },
+    );
+    for (f, states) in s.flows.iter().zip(&s.states) {
+        t.push(
+            format!("{}.state", f.name),
+            Cells::Text(states.iter().map(|&x| x.to_owned()).collect()),
+        );
+    }
+    t
+}
+
 /// A swarm's peers (`peers.csv`), one row per peer that joined, in id order; the columns
 /// are [`crate::swarm::report::PeerResult`]'s fields (times in s, delays in ms, bytes).
 pub fn swarm_peers_table(s: &SwarmResult) -> Table {
@@ -439,12 +459,17 @@ mod tests {
                 name: "bottleneck".into(),
                 queue_pkts: vec![0, 7],
             }],
+            states: vec![vec!["", "yield-probe"]],
         };
         assert_eq!(
             series_table(&s).to_csv(),
             "t_s,a.cwnd_pkts,a.rate_mbps,a.qdelay_ms,bottleneck.queue_pkts\n\
              0.100,2.000,1.0000,,0\n\
              0.200,3.500,2.2500,4.000,7\n"
+        );
+        assert_eq!(
+            states_table(&s).to_csv(),
+            "t_s,a.state\n0.100,\n0.200,yield-probe\n"
         );
     }
 

@@ -199,6 +199,11 @@ pub struct Series {
     pub flows: Vec<FlowSeries>,
     /// Per monitored link (at most 8).
     pub links: Vec<LinkSeries>,
+    /// Per flow, the controller's state name at each sample (`states.csv`): what a
+    /// scavenger's competitor detection was doing (`avoidance-push-test`, `yield`, ...).
+    /// Not serialised: a run's summary and cached results are unchanged by it.
+    #[serde(skip)]
+    pub states: Vec<Vec<&'static str>>,
 }
 
 /// One flow's series.

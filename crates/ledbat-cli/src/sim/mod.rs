@@ -227,6 +227,7 @@ fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> anyhow::Result<()> {
     std::fs::write(dir.join("scenario.toml"), sc.to_toml())?;
     if let Some(s) = &r.series {
         std::fs::write(dir.join("series.csv"), export::series_table(s).to_csv())?;
+        std::fs::write(dir.join("states.csv"), export::states_table(s).to_csv())?;
         plot::write_plots(dir, s)?;
     }
     if let Some(s) = &r.swarm {
@@ -348,6 +349,7 @@ mod tests {
         let files = [
             "summary.json",
             "series.csv",
+            "states.csv",
             "cwnd.svg",
             "queue.svg",
             "throughput.svg",

@@ -57,6 +57,8 @@ pub(super) struct FlowStats {
     pub s_cwnd: Vec<f64>,
     pub s_rate: Vec<f64>,
     pub s_qd: Vec<f64>,
+    /// The controller's state name at each sample (`Metrics::state`; "" while inactive).
+    pub s_state: Vec<&'static str>,
 }
 
 impl FlowStats {
@@ -66,6 +68,7 @@ impl FlowStats {
             s_cwnd: Vec::with_capacity(series_len),
             s_rate: Vec::with_capacity(series_len),
             s_qd: Vec::with_capacity(series_len),
+            s_state: Vec::with_capacity(series_len),
             ..FlowStats::default()
         };
         s.per_sec.reserve_exact(seconds);
@@ -84,16 +87,17 @@ impl World<'_> {
         let mss = self.mss as f64;
         let secs = self.sample_every.as_secs_f64();
         for f in &mut self.flows {
-            let (cwnd, qd) = match (&f.sender, f.active) {
+            let (cwnd, qd, state) = match (&f.sender, f.active) {
                 (Some(s), true) => {
                     let cc = s.cc();
                     let m = cc.metrics();
                     (
                         cc.window() as f64 / mss,
                         m.queuing_delay.map_or(f64::NAN, |d| d.as_millis_f64()),
+                        m.state,
                     )
                 }
-                _ => (0.0, f64::NAN),
+                _ => (0.0, f64::NAN, ""),
             };
             let st = &mut f.stats;
             if measuring && f.active && f.sender.is_some() {
@@ -103,6 +107,7 @@ impl World<'_> {
                 st.s_cwnd.push(cwnd);
                 st.s_rate.push(st.sample_bytes as f64 * 8.0 / secs / 1e6);
                 st.s_qd.push(qd);
+                st.s_state.push(state);
             }
             st.sample_bytes = 0;
         }
@@ -218,6 +223,11 @@ impl World<'_> {
             .collect();
         let series = self.sc.series.then(|| Series {
             t_s: std::mem::take(&mut self.series_t),
+            states: self
+                .flows
+                .iter_mut()
+                .map(|f| std::mem::take(&mut f.stats.s_state))
+                .collect(),
             flows: self
                 .flows
                 .iter_mut()

@@ -749,6 +749,7 @@ mod tests {
         let queue = t.iter().map(|x| if after(x) { 10 } else { 20 }).collect();
         let mut r = a_run();
         r.series = Some(Series {
+            states: Vec::new(),
             flows: vec![
                 flow("first", cwnd, vec![f64::NAN; t.len()]),
                 flow("latecomer", vec![5.0; t.len()], est),
