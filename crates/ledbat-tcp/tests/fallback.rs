@@ -398,26 +398,9 @@ impl Bed {
                 "off",
             ]);
         }
-        run(&[
-            "ip",
-            "-n",
-            s,
-            "route",
-            "add",
-            "default",
-            "via",
-            RTR_SND_ADDR,
-        ]);
-        run(&[
-            "ip",
-            "-n",
-            r,
-            "route",
-            "add",
-            "default",
-            "via",
-            RTR_RCV_ADDR,
-        ]);
+        for (ns, via) in [(s, RTR_SND_ADDR), (r, RTR_RCV_ADDR)] {
+            run(&["ip", "-n", ns, "route", "add", "default", "via", via]);
+        }
         run(&[
             "ip",
             "netns",
@@ -618,6 +601,12 @@ fn sample(ca_state: u8, cwnd: u32, ssthresh: u32, delivered: u32, retrans: u32) 
     }
 }
 
+/// Asserts that the checks fail `s` with an error starting with `prefix`.
+fn fails_with(s: &[Sample], prefix: &str) {
+    let e = check_reno(s).unwrap_err();
+    assert!(e.starts_with(prefix), "{e}");
+}
+
 /// Reno by hand: slow start 10 -> 30 over 20 packets, a loss at 30 (ssthresh 15, Recovery
 /// state 3), then avoidance from 15: 15 + 16 + 17 = 48 packets take it to 18; a second loss
 /// at 18 -> 9.
@@ -652,13 +641,11 @@ fn a_window_behind_renos_in_slow_start_passes_the_checks() {
     assert_eq!(check_reno(&s).unwrap().slow_start_to, 30);
     // but the window never falls in slow start, nor passes Reno's
     s[2].cwnd = 19;
-    let e = check_reno(&s).unwrap_err();
-    assert_eq!(e, "slow start, sample 2: the window fell from 20 to 19");
+    fails_with(&s, "slow start, sample 2: the window fell from 20 to 19");
     s[2].cwnd = 22;
-    let e = check_reno(&s).unwrap_err();
-    assert_eq!(
-        e,
-        "slow start, sample 2: cwnd 22 after 11 packets delivered, more than Reno's 21"
+    fails_with(
+        &s,
+        "slow start, sample 2: cwnd 22 after 11 packets delivered, more than Reno's 21",
     );
 }
 
@@ -669,11 +656,10 @@ fn a_window_never_written_back_fails_the_checks() {
     for x in &mut s[..3] {
         x.cwnd = 10;
     }
-    let e = check_reno(&s).unwrap_err();
-    assert_eq!(
-        e,
+    fails_with(
+        &s,
         "slow start: the window grew by 0 packets over 20 delivered, less than 3/4 of \
-         Reno's one per packet"
+         Reno's one per packet",
     );
 }
 
@@ -687,10 +673,9 @@ fn a_count_never_written_back_fails_the_checks() {
     // the losses then halve the window it kept
     s[7].ssthresh = 7;
     s[8] = sample(0, 7, 7, 130, 8);
-    let e = check_reno(&s).unwrap_err();
-    assert!(
-        e.starts_with("avoidance, samples 4..=6: the window went from 15 to 15"),
-        "{e}"
+    fails_with(
+        &s,
+        "avoidance, samples 4..=6: the window went from 15 to 15",
     );
 }
 
@@ -699,11 +684,7 @@ fn an_ssthresh_other_than_half_the_window_fails_the_checks() {
     // cubic's 0.7 instead of Reno's half
     let mut s = reno_by_hand();
     s[7].ssthresh = 12;
-    let e = check_reno(&s).unwrap_err();
-    assert!(
-        e.starts_with("congestion event at sample 7: ssthresh 12"),
-        "{e}"
-    );
+    fails_with(&s, "congestion event at sample 7: ssthresh 12");
 }
 
 #[test]
