@@ -547,20 +547,32 @@ fn a_connection_without_socket_storage_runs_renos_window_on_the_kernel() {
     }
     assert_eq!(without_state(&name), 0);
 
-    let (ready_tx, ready) = mpsc::channel();
-    let rcv_ns = bed.rcv.clone();
-    let receiver = std::thread::spawn(move || receive(rcv_ns, ready_tx));
-    ready.recv_timeout(Duration::from_secs(10)).unwrap();
-    let (samples, cc_ran, sent) = send(&mut bed, &sender, &name);
-    let received = receiver.join().unwrap();
-    assert_eq!(received, sent);
-    assert_eq!(cc_ran, name, "the connection ran the test build");
-
-    // 1. counted as a connection without state, and listed
-    assert_eq!(without_state(&name), 1);
+    // One transfer; a second only when the first met the kernel's constant ssthresh (see
+    // `kernels_constant`), which the program cannot have set: any other failure fails.
+    let mut transfers = 0;
+    let (samples, sent, checked) = loop {
+        transfers += 1;
+        let (ready_tx, ready) = mpsc::channel();
+        let rcv_ns = bed.rcv.clone();
+        let receiver = std::thread::spawn(move || receive(rcv_ns, ready_tx));
+        ready.recv_timeout(Duration::from_secs(10)).unwrap();
+        let (samples, cc_ran, sent) = send(&mut bed, &sender, &name);
+        let received = receiver.join().unwrap();
+        assert_eq!(received, sent);
+        assert_eq!(cc_ran, name, "the connection ran the test build");
+        // 1. counted as a connection without state, and listed
+        assert_eq!(without_state(&name), transfers);
+        let checked = check_reno(&samples);
+        match (&checked, kernels_constant(&samples)) {
+            (Err(e), Some(v)) if transfers == 1 => {
+                eprintln!("the kernel's constant ssthresh {v} ({e}): one more transfer");
+            }
+            _ => break (samples, sent, checked),
+        }
+    };
 
     // 2. and 3.
-    match check_reno(&samples) {
+    match checked {
         Ok(f) => eprintln!(
             "{} samples, {sent} bytes: slow start 10 -> {}; congestion events (window, \
              ssthresh): {:?}; avoidance stretches (from, to, delivered): {:?}",
@@ -587,6 +599,15 @@ fn a_connection_without_socket_storage_runs_renos_window_on_the_kernel() {
         }
     }
     drop(bed);
+}
+
+/// An `snd_ssthresh` above 2^31 - 1 (TCP_INFINITE_SSTHRESH), if a sample has one: no u32
+/// window halved gives it, so the fallback's `ssthresh` did not. On kernel 6.18.44 a
+/// Recovery entered from Disorder now and then sets one constant, 2,183,148,773, with this
+/// BPF `ssthresh` and never with the kernel's own reno (docs/tcp/README.md, "The Reno
+/// fallback on a running kernel").
+fn kernels_constant(s: &[Sample]) -> Option<u32> {
+    s.iter().map(|x| x.ssthresh).find(|&v| v > INFINITE)
 }
 
 // The checks on hand-made samples: they pass Reno and fail what a broken copy would give.
@@ -685,6 +706,18 @@ fn an_ssthresh_other_than_half_the_window_fails_the_checks() {
     let mut s = reno_by_hand();
     s[7].ssthresh = 12;
     fails_with(&s, "congestion event at sample 7: ssthresh 12");
+}
+
+#[test]
+fn only_an_ssthresh_above_infinite_is_taken_for_the_kernels_constant() {
+    let mut s = reno_by_hand();
+    assert_eq!(
+        kernels_constant(&s),
+        None,
+        "infinite and Reno's halves are not"
+    );
+    s[7].ssthresh = 2_183_148_773;
+    assert_eq!(kernels_constant(&s), Some(2_183_148_773));
 }
 
 #[test]
