@@ -79,6 +79,12 @@ fn main() {
                 panic!("{e}");
             }
         }
+        // tests/fallback.rs compiles a test build of bpf/ledbat.bpf.c the same way
+        println!("cargo:rustc-env=LEDBAT_BPF_INCLUDE={}", include.display());
+        println!(
+            "cargo:rustc-env=LEDBAT_BPF_CLANG_FLAGS={}",
+            CLANG_FLAGS.join(" ")
+        );
     }
 }
 

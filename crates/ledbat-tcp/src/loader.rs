@@ -338,6 +338,20 @@ fn layout() -> Result<Layout, LoadError> {
 /// Registers `c` as the congestion control `name`; with `unprivileged`, any socket may
 /// select it (otherwise only privileged ones, and routes and the sysctl default).
 pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instance, LoadError> {
+    load_object(OBJECT, c, name, unprivileged)
+}
+
+/// [`load`] for another build of bpf/ledbat.bpf.c than the one built in: `object` must be
+/// compiled from that file (its parameter section, its ops placeholder and its `init`
+/// program, by which [`list`] finds it; anything else panics). For tests only: the
+/// live-kernel test of the Reno fallback (tests/fallback.rs) loads the program compiled
+/// so that no connection gets socket storage. `ledbat tcp` loads [`OBJECT`].
+pub fn load_object(
+    object: &[u8],
+    c: &TcpController,
+    name: &str,
+    unprivileged: bool,
+) -> Result<Instance, LoadError> {
     check_name(name)?;
     layout()?;
     if available()?.iter().any(|n| n == name) {
@@ -356,7 +370,7 @@ pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instanc
     libbpf_rs::set_print(Some((libbpf_rs::PrintLevel::Debug, collect_log)));
     let _ = take_log();
     let mut open = ObjectBuilder::default()
-        .open_memory(OBJECT)
+        .open_memory(object)
         .map_err(bpf_err("opening the BPF object"))?;
     let mut wrote_params = false;
     let mut wrote_name = false;
@@ -384,7 +398,7 @@ pub fn load(c: &TcpController, name: &str, unprivileged: bool) -> Result<Instanc
     }
     assert!(
         wrote_params && wrote_name,
-        "the built-in BPF object has its parameter section and ops placeholder"
+        "the BPF object has its parameter section and ops placeholder (bpf/ledbat.bpf.c's)"
     );
     let mut obj = open.load().map_err(bpf_err("loading the BPF object"))?;
     // the ids of the object's maps, read from its own descriptors: finding them again by id
