@@ -209,10 +209,14 @@ impl Dialer {
         out
     }
 
+    /// A dial ended: connected (`ok`) or not. A dial that could not connect is no busy
+    /// peer: it waits `redial_after` like any other, not the early back-off.
     fn dialed(&mut self, key: Key, ok: bool) {
         self.dialing.remove(&key);
         if ok {
             self.open.insert(key);
+        } else {
+            self.backoff.remove(&key);
         }
     }
 
@@ -786,6 +790,25 @@ mod tests {
             at += wait;
         }
         assert!(dials(&mut d, &plan, peer, at));
+    }
+
+    #[test]
+    fn a_retry_that_cannot_connect_waits_redial_after_and_leaves_nothing_pending() {
+        let plan = utp_plan();
+        let peer: SocketAddr = "127.0.0.1:7000".parse().unwrap();
+        let key = (peer, Transport::Utp);
+        let t0 = Instant::now();
+        let mut d = Dialer::default();
+        assert!(dials(&mut d, &plan, peer, t0));
+        d.dialed(key, true);
+        d.ended(key, false, true, plan.redial_after, t0);
+        let t1 = t0 + EARLY_RETRY;
+        assert!(dials(&mut d, &plan, peer, t1));
+        // The peer is gone: the retry does not connect.
+        d.dialed(key, false);
+        assert!(!d.retry_pending(plan.redial_after));
+        assert!(!dials(&mut d, &plan, peer, t1 + Duration::from_secs(59)));
+        assert!(dials(&mut d, &plan, peer, t1 + plan.redial_after));
     }
 
     #[test]
