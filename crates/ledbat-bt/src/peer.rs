@@ -46,7 +46,7 @@ pub enum PeerError {
     /// piece that failed its hash, a refused or duplicate connection).
     #[error("{0}")]
     Closed(CloseReason),
-    /// The connection closed before the handshake completed.
+    /// The connection closed or was reset before the peer's handshake came.
     #[error("connection closed during the handshake")]
     ClosedInHandshake,
     /// Storage failed.
@@ -282,6 +282,13 @@ where
     if result.is_err() {
         let _ = w.shutdown().await;
     }
+    // A transport error before the peer's handshake came ends the handshake like an end of
+    // stream does: a peer that refuses a connection may close it or reset it (closing with
+    // our handshake unread resets it), and a caller tells a busy peer by this error.
+    let result = match result {
+        Err(PeerError::Io(_)) if ended.peer_id.is_none() => Err(PeerError::ClosedInHandshake),
+        r => r,
+    };
     let reason = result?;
     Ok(PeerSummary {
         peer_id: ended.peer_id.as_ref().map(printable_id).unwrap_or_default(),

@@ -100,6 +100,32 @@ fn make(d: &Path, len: usize, piece: u32) -> (Metainfo, PathBuf, Vec<u8>) {
     (meta, src, data)
 }
 
+/// A peer that resets the connection before its handshake (closing it with ours unread)
+/// ends it in the handshake, as a clean close would: the caller may retry a busy peer.
+#[tokio::test]
+async fn a_reset_before_the_peers_handshake_ends_in_the_handshake() {
+    let d = tmpdir("reset");
+    let (meta, _, _) = make(&d.0, 100_000, 32768);
+    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let l = leecher_with(&meta, &out, config());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let at = listener.local_addr().unwrap();
+    let refuse = tokio::spawn(async move {
+        let (c, _) = listener.accept().await.unwrap();
+        // Wait for the leecher's handshake, leave it unread, reset.
+        let mut probe = [0u8; 1];
+        while c.peek(&mut probe).await.unwrap() == 0 {}
+        // Deprecated for a linger that blocks on drop; a zero linger resets at once.
+        #[allow(deprecated)]
+        c.set_linger(Some(std::time::Duration::ZERO)).unwrap();
+        drop(c);
+    });
+    let stream = tokio::net::TcpStream::connect(at).await.unwrap();
+    let r = run_peer(stream, l, opts()).await;
+    refuse.await.unwrap();
+    assert!(matches!(r, Err(PeerError::ClosedInHandshake)), "{r:?}");
+}
+
 #[tokio::test]
 async fn seeder_to_downloader_over_a_pipe() {
     let d = tmpdir("pipe");
