@@ -71,13 +71,10 @@ impl Net {
         } else {
             None
         };
-        // Dial TCP from the listener's address but an ephemeral port; with no listener,
-        // from exactly the address asked for.
-        let tcp_from = if tcp.is_some() {
-            SocketAddr::new(local.ip(), 0)
-        } else {
-            addr
-        };
+        // Dial TCP from the address asked for but an ephemeral port, listener or not: a
+        // fixed port would let one connection at a time leave, and none while another
+        // program (another client on 6881) listens there.
+        let tcp_from = SocketAddr::new(local.ip(), 0);
         Ok(Self {
             utp,
             tcp,
@@ -158,7 +155,7 @@ impl Net {
                 } else {
                     tokio::net::TcpSocket::new_v6()?
                 };
-                if !from.ip().is_unspecified() || from.port() != 0 {
+                if !from.ip().is_unspecified() {
                     sock.bind(from)
                         .with_context(|| format!("cannot bind tcp {from}"))?;
                 }
@@ -188,5 +185,36 @@ impl LastStats {
     pub fn sample(&mut self, h: &Option<StatsHandle>) -> Option<&ConnectionStats> {
         let s = h.as_ref().and_then(StatsHandle::get)?;
         Some(self.0.insert(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A disposition that only dials TCP leaves from ephemeral ports: two connections at
+    /// once, while another socket listens on the port it was given.
+    #[tokio::test]
+    async fn a_dial_only_tcp_peer_leaves_from_ephemeral_ports() {
+        let other = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let taken = other.local_addr().unwrap();
+        let peer = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let to = peer.local_addr().unwrap();
+        let net = Net::bind(
+            Disposition::new(1).unwrap(),
+            taken,
+            &ConnectionConfig::default(),
+        )
+        .await
+        .unwrap();
+        let a = net.connect(to, Transport::Tcp).await.unwrap();
+        let b = net.connect(to, Transport::Tcp).await.unwrap();
+        assert!(a.outgoing && b.outgoing);
+        let (ca, from_a) = peer.accept().await.unwrap();
+        let (_cb, from_b) = peer.accept().await.unwrap();
+        assert_eq!(from_a.ip(), taken.ip());
+        assert_ne!(from_a.port(), taken.port());
+        assert_ne!(from_a.port(), from_b.port());
+        drop(ca);
     }
 }
