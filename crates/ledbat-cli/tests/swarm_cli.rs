@@ -7,7 +7,7 @@
 mod common;
 use common::{s, tmpdir, Kid, BIN};
 
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -140,16 +140,31 @@ fn run(torrent: &Path, data: &Path, extra: &[&str]) -> Child {
         .unwrap()
 }
 
+/// Where a `torrent run` started with `--listen 127.0.0.1:0`, not `--quiet` and stderr piped
+/// listens, from its "listening on" line; a thread reads the rest of its stderr (a full pipe
+/// would stall it).
+fn listening(child: &mut Child) -> String {
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { return };
+            if let Some(rest) = line.strip_prefix("listening on ") {
+                let addr = rest.split_whitespace().next().unwrap_or("").to_owned();
+                let _ = tx.send(addr);
+            }
+        }
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(20))
+        .expect("the peer reports where it listens")
+}
+
 /// A seed of `seed_dir` accepting TCP only (disposition 12: accepts both, dials nothing) on
-/// a free loopback port; returns it and its address.
+/// a loopback port it picks itself; returns it and the address it reports on stderr. (A
+/// port found free here and passed on could be taken by another test before the seed binds
+/// it.)
 fn tcp_seed(torrent: &Path, seed_dir: &Path, extra: &[&str]) -> (Kid, String) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let listen = format!("127.0.0.1:{port}");
-    let kid = Kid(Command::new(BIN)
+    let mut child = Command::new(BIN)
         .args([
             "torrent",
             "run",
@@ -157,14 +172,16 @@ fn tcp_seed(torrent: &Path, seed_dir: &Path, extra: &[&str]) -> (Kid, String) {
             "--data",
             s(seed_dir),
             "--listen",
-            &listen,
+            "127.0.0.1:0",
         ])
-        .args(["--disposition", "12", "--quiet", "--max-seconds", "60"])
+        .args(["--disposition", "12", "--max-seconds", "60"])
         .args(extra)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
-        .unwrap());
+        .unwrap();
+    let listen = listening(&mut child);
+    let kid = Kid(child);
     (kid, listen)
 }
 
@@ -300,17 +317,7 @@ fn four_peers_trade_pieces_and_connect_as_their_dispositions_say() {
 #[test]
 fn a_peer_that_dialled_in_over_tcp_is_dialled_back_over_utp() {
     let (d, seed_dir, data, torrent) = seeded("dialback", 4_000_000, None);
-    let free = || {
-        TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port()
-    };
-    let (sp, lp) = (free(), free());
-    let seed_at = format!("127.0.0.1:{sp}");
-    let leech_at = format!("127.0.0.1:{lp}");
-    let seed = Command::new(BIN)
+    let mut seed = Command::new(BIN)
         .args([
             "torrent",
             "run",
@@ -318,14 +325,14 @@ fn a_peer_that_dialled_in_over_tcp_is_dialled_back_over_utp() {
             "--data",
             s(&seed_dir),
             "--listen",
-            &seed_at,
+            "127.0.0.1:0",
         ])
-        .args(["--no-tracker", "--json", "--quiet", "--max-seconds", "8"])
+        .args(["--no-tracker", "--json", "--max-seconds", "8"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    let seed_at = listening(&mut seed);
     let out = d.0.join("out");
     let (o, j) = finish(
         Command::new(BIN)
@@ -336,7 +343,7 @@ fn a_peer_that_dialled_in_over_tcp_is_dialled_back_over_utp() {
                 "--data",
                 s(&out),
                 "--listen",
-                &leech_at,
+                "127.0.0.1:0",
             ])
             .args([
                 "--peer",
@@ -358,10 +365,13 @@ fn a_peer_that_dialled_in_over_tcp_is_dialled_back_over_utp() {
         j["counters"]["utp"]["downloaded"].as_u64().unwrap() > 0,
         "{j}"
     );
+    let leech_at = j["listen"].as_str().unwrap();
     let (_, sj) = finish(seed);
-    let back = sj["peers"].as_array().unwrap().iter().find(|p| {
-        p["outgoing"] == true && p["transport"] == "utp" && p["addr"] == leech_at.as_str()
-    });
+    let back = sj["peers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["outgoing"] == true && p["transport"] == "utp" && p["addr"] == leech_at);
     assert!(back.is_some(), "the seed dialled back over uTP: {sj}");
 }
 
@@ -404,13 +414,9 @@ fn a_peer_that_closed_before_the_handshake_is_dialled_again_soon() {
             if i == 0 {
                 continue; // closed at once: the leecher reads the end before a handshake
             }
-            // The seed may still be starting: retried for up to 5 s.
-            let up = (0..50).find_map(|_| {
-                std::net::TcpStream::connect(&listen)
-                    .inspect_err(|_| std::thread::sleep(std::time::Duration::from_millis(100)))
-                    .ok()
-            });
-            let Some(up) = up else { return };
+            let Ok(up) = std::net::TcpStream::connect(&listen) else {
+                return;
+            };
             for (mut from, mut to) in [(c.try_clone().unwrap(), up.try_clone().unwrap()), (up, c)] {
                 std::thread::spawn(move || {
                     let _ = std::io::copy(&mut from, &mut to);
@@ -535,7 +541,7 @@ fn a_full_disk_stops_the_download_and_keeps_the_part() {
     // listing of what is left there (the mount disappears with the namespace).
     let script = format!(
         "mount -t tmpfs -o size=1m tmpfs {out} && {bin} torrent run {t} --data {out} --peer {listen} \
-         --disposition 1 --seed-seconds 0 --max-seconds 60 --quiet >/dev/null; echo \"exit=$?\"; ls {out}",
+         --disposition 1 --seed-seconds 0 --max-seconds 60 >/dev/null; echo \"exit=$?\"; ls {out}",
         out = s(&out),
         bin = BIN,
         t = s(&torrent),

@@ -151,7 +151,9 @@ struct RunArgs {
     /// re-checked) and is renamed to NAME when every piece is verified.
     #[arg(long)]
     data: PathBuf,
-    /// Address of the uTP socket and the TCP listener (one port for both).
+    /// Address of the uTP socket and the TCP listener (one port for both; port 0 picks
+    /// one, printed as "listening on"). Outgoing TCP leaves from its address and an
+    /// ephemeral port.
     #[arg(long, default_value = "0.0.0.0:6881")]
     listen: SocketAddr,
     /// Also dial this peer (repeatable).

@@ -515,6 +515,14 @@ pub async fn run_swarm(
         .into_iter()
         .any(|t| plan.disposition.accepts(t));
     torrent.set_listen_port(accepts.then_some(local.port()));
+    if accepts {
+        let on: Vec<&str> = Transport::ALL
+            .into_iter()
+            .filter(|&t| plan.disposition.accepts(t))
+            .map(Transport::name)
+            .collect();
+        pb.note(format!("listening on {local} ({})", on.join(", ")));
+    }
     let env = PeerEnv {
         stop: stop_rx,
         done: done_tx,
