@@ -15,7 +15,9 @@ for every seed (the seed moves each flow's start by up to 100 ms, so seeds are r
   queue appearing); both rates over 40-50 s; our rate from 53 s, and when a 1 s window first
   reaches 95 % of our alone rate after 50 s.
 - `two`: two of ours 10 s apart (`scavenger-latecomer.toml`, 60 s): Jain's index over the last
-  half of the time both run, as the bed's.
+  half of the time both run, as the bed's, and the detections in the whole run (either flow
+  taking the other for a competitor), each in the JSON by the positive tests that led to it
+  (`yield_kinds`, from the run's `tests.csv`).
 - `noise`: alone with 5 ms of per-packet jitter (`topology.jitter`); `stall`: alone with a
   receiver that stalls every 2-5 s for 100-400 ms (`scavenger-stall.toml`). Rate, and whether
   the run is byte-identical to the same run with the competitor detection off (it then
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import csv
 import json
 import os
 import shutil
@@ -76,8 +79,30 @@ def run_sim(binary: str, scenario: str, seed: int, sets: list[str], out: str) ->
         summary = json.load(fh)
     with open(os.path.join(out, "series.csv"), "rb") as fh:
         raw = fh.read()
+    with open(os.path.join(out, "tests.csv"), newline="") as fh:
+        tests = list(csv.DictReader(fh))
     return {"cols": read_columns(os.path.join(out, "series.csv")), "summary": summary,
-            "raw": raw}
+            "raw": raw, "tests": tests}
+
+
+def yield_kinds(tests: list[dict]) -> dict[str, int]:
+    """The detections of a run (rows of `tests.csv`) counted by the positive tests in a row
+    that led to each, in order: `push+hold-periodic` is a push test, then a periodic
+    slowdown's hold."""
+    kinds: dict[str, int] = {}
+    row: dict[str, list[str]] = {}
+    for t in tests:
+        run = row.setdefault(t["flow"], [])
+        if t["verdict"] == "negative":
+            run.clear()
+        if t["verdict"] != "positive":
+            continue
+        run.append(t["kind"] + ("" if t["suspected"] == "1" else "-periodic"))
+        if t["yielded"] == "1":
+            key = "+".join(run[-int(t["positives"]):])
+            kinds[key] = kinds.get(key, 0) + 1
+            run.clear()
+    return kinds
 
 
 def mean_in(cols: dict, key: str, a: float, b: float) -> float:
@@ -126,7 +151,9 @@ def analyse_two(res: dict) -> dict:
     c = res["cols"]
     a, b = delivered(c, "first"), delivered(c, "latecomer")
     r1, r2 = a.rate_bps(35, 60), b.rate_bps(35, 60)
-    return {"jain": jain([r1, r2]), "flow1_mbit": r1 / 1e6, "flow2_mbit": r2 / 1e6}
+    kinds = yield_kinds(res.get("tests", []))
+    return {"jain": jain([r1, r2]), "flow1_mbit": r1 / 1e6, "flow2_mbit": r2 / 1e6,
+            "yields": sum(kinds.values()), "yield_kinds": kinds}
 
 
 def analyse_alone(res: dict, ref: dict, start: float) -> dict:
@@ -212,7 +239,8 @@ COLUMNS = {
                ("until20_from_queue_s", "< 20 % after queue s"),
                ("ours_beside_mbit", "ours / "), ("cross_beside_mbit", "cross Mbit/s"),
                ("after_from3_mbit", "after, from 3 s"), ("back95_s", "95 % after s")],
-    "two": [("jain", "Jain"), ("flow1_mbit", "flow 1 / "), ("flow2_mbit", "flow 2 Mbit/s")],
+    "two": [("jain", "Jain"), ("flow1_mbit", "flow 1 / "), ("flow2_mbit", "flow 2 Mbit/s"),
+            ("yields", "detections")],
     "noise": [("rate_mbit", "Mbit/s"), ("identical", "same as without detection")],
     "stall": [("rate_mbit", "Mbit/s"), ("identical", "same as without detection")],
     "web": [("web_s", "web transfer s"), ("web_alone_s", "without ours s"),

@@ -49,6 +49,23 @@ class SimBesideTest(unittest.TestCase):
         self.assertEqual(simbeside.queue_reaches(cols, 30, 50, 66.0), 30.1)
         self.assertIsNone(simbeside.queue_reaches(cols, 30, 50, 90.0))
 
+    def test_yield_kinds_names_the_positives_in_a_row_before_each_detection(self):
+        def t(flow, kind, verdict, suspected="1", positives="0", yielded="0"):
+            return {"flow": flow, "kind": kind, "verdict": verdict, "suspected": suspected,
+                    "positives": positives, "yielded": yielded}
+        tests = [
+            t("first", "push", "positive", positives="1"),
+            t("latecomer", "hold", "positive", "0", "1"),
+            t("first", "push", "negative"),  # resets the first flow's row
+            t("first", "hold", "positive", "0", "1"),
+            t("first", "push", "collision"),  # no verdict: the row stays
+            t("first", "push", "positive", positives="2", yielded="1"),
+            t("latecomer", "hold", "positive", "0", "2", "1"),
+        ]
+        self.assertEqual(simbeside.yield_kinds(tests),
+                         {"hold-periodic+push": 1, "hold-periodic+hold-periodic": 1})
+        self.assertEqual(simbeside.yield_kinds([]), {})
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -318,32 +318,109 @@ struct Push {
     share: f64,
 }
 
-/// How a push test ended ([`Competitor::last_push`]).
+/// How a test ended ([`Competitor::last_test`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PushVerdict {
-    /// The others backed off: a flow of our kind.
+pub enum Verdict {
+    /// The others backed off (a push test), or the queue left with the flow's own (a hold):
+    /// a flow of our kind, or no one.
     Negative,
     /// They did not: a competitor, if a second test agrees.
     Positive,
-    /// Another flow pushed at the same time: no verdict.
+    /// Another flow pushed at the same time (push tests only): no verdict.
     Collision,
 }
 
-/// The figures of the last push test, for traces.
+impl Verdict {
+    /// Lower-case name for traces (`positive`, `negative`, `collision`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Negative => "negative",
+            Verdict::Positive => "positive",
+            Verdict::Collision => "collision",
+        }
+    }
+}
+
+/// Which test, with the figures its verdict was taken from.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PushOutcome {
+pub enum TestKind {
+    /// A hold of the flow's own (asked for by the suspicion, or a periodic slowdown).
+    Hold {
+        /// The smallest queuing delay after the hold's first RTT.
+        min: Duration,
+        /// Positive above this: max(eta, test_packets at the path's rate).
+        threshold: Duration,
+    },
+    /// A push test.
+    Push {
+        /// How far the others' queue fell below the queue at its start, as a share of
+        /// TARGET (negative: it rose).
+        drop: f64,
+        /// How far the queue rose above the queue at its start, as a share of what the push
+        /// added.
+        rise: f64,
+    },
+}
+
+/// The figures of the last test that counted (or collided), for traces: what a detection's
+/// verdicts were taken from (`tests.csv` of a simulation, `comp_timeline` of a kernel trace).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TestOutcome {
     /// When it ended.
     pub at: Instant,
+    /// Which test.
+    pub kind: TestKind,
     /// The flow's share of the path's rate when it began.
     pub share: f64,
-    /// How far the others' queue fell below the queue at its start, as a share of TARGET
-    /// (negative: it rose).
-    pub drop: f64,
-    /// How far the queue rose above the queue at its start, as a share of what the push
-    /// added.
-    pub rise: f64,
+    /// The suspicion asked for it (a periodic slowdown's hold did not).
+    pub suspected: bool,
     /// The verdict.
-    pub verdict: PushVerdict,
+    pub verdict: Verdict,
+    /// Positive tests in a row after it.
+    pub positives: u32,
+    /// It made the flow yield.
+    pub yielded: bool,
+}
+
+impl std::fmt::Display for TestOutcome {
+    /// One line: `hold positive (suspected): share 0.42, min 10.0 ms > 3.6 ms; 2 in a row,
+    /// yields`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (name, asked) = match self.kind {
+            TestKind::Hold { .. } => (
+                "hold",
+                if self.suspected {
+                    " (suspected)"
+                } else {
+                    " (periodic)"
+                },
+            ),
+            TestKind::Push { .. } => ("push", ""),
+        };
+        write!(
+            f,
+            "{name} {}{asked}: share {:.2}, ",
+            self.verdict.name(),
+            self.share
+        )?;
+        match self.kind {
+            TestKind::Hold { min, threshold } => write!(
+                f,
+                "min {:.1} ms against {:.1} ms",
+                min.as_millis_f64(),
+                threshold.as_millis_f64()
+            )?,
+            TestKind::Push { drop, rise } => write!(
+                f,
+                "the others' queue fell {drop:.3} TARGET, rose {rise:.2} of the push"
+            )?,
+        }
+        write!(f, "; {} in a row", self.positives)?;
+        if self.yielded {
+            write!(f, ", yields")?;
+        }
+        Ok(())
+    }
 }
 
 /// A probe while yielding.
@@ -439,7 +516,7 @@ pub struct Competitor {
     tests: u64,
     /// Push tests voided because another flow pushed at the same time.
     push_collisions: u64,
-    last_push: Option<PushOutcome>,
+    last_test: Option<TestOutcome>,
     /// The link counts as busy above `eta` rather than from TARGET / 2
     /// ([`Competitor::busy_above_eta`]).
     busy_above_eta: bool,
@@ -474,7 +551,7 @@ impl Competitor {
             detections: 0,
             tests: 0,
             push_collisions: 0,
-            last_push: None,
+            last_test: None,
             busy_above_eta: false,
             probe_rtts: 0.0,
         }
@@ -685,13 +762,26 @@ impl Competitor {
         } else {
             Duration::ZERO
         };
-        let suspected = self.hold_suspected;
-        self.verdict(now, min > eta.max(packets), suspected);
+        let threshold = eta.max(packets);
+        let kind = TestKind::Hold { min, threshold };
+        let verdict = if min > threshold {
+            Verdict::Positive
+        } else {
+            Verdict::Negative
+        };
+        self.verdict(now, kind, self.hold_share, verdict, self.hold_suspected);
     }
 
-    /// A test's outcome at `now`; `suspected` when the suspicion asked for it. Tests are
-    /// ignored while quiet.
-    fn verdict(&mut self, now: Instant, positive: bool, suspected: bool) {
+    /// A test's outcome at `now` (Positive or Negative); `suspected` when the suspicion
+    /// asked for it. Tests are ignored while quiet.
+    fn verdict(
+        &mut self,
+        now: Instant,
+        kind: TestKind,
+        share: f64,
+        verdict: Verdict,
+        suspected: bool,
+    ) {
         let State::Watching {
             suspect_since,
             positives,
@@ -707,7 +797,18 @@ impl Competitor {
         }
         self.tests += 1;
         *suspect_since = None;
+        let positive = verdict == Verdict::Positive;
+        let mut outcome = TestOutcome {
+            at: now,
+            kind,
+            share,
+            suspected,
+            verdict,
+            positives: 0,
+            yielded: false,
+        };
         if !positive {
+            self.last_test = Some(outcome);
             *positives = 0;
             *first_positive = None;
             if suspected {
@@ -718,8 +819,12 @@ impl Competitor {
         }
         self.kin = 0;
         *positives += 1;
+        outcome.positives = *positives;
         let first = *first_positive.get_or_insert(now);
-        if *positives >= self.cfg.tests && now.saturating_since(first) >= self.cfg.test_gap {
+        outcome.yielded =
+            *positives >= self.cfg.tests && now.saturating_since(first) >= self.cfg.test_gap;
+        self.last_test = Some(outcome);
+        if outcome.yielded {
             self.detections += 1;
             self.state = State::Yielding {
                 next_probe: now + self.cfg.probe_interval,
@@ -737,9 +842,9 @@ impl Competitor {
         self.push.filter(|p| now < p.push_until).map(|p| p.extra)
     }
 
-    /// The figures of the last push test that ended, if any.
-    pub fn last_push(&self) -> Option<PushOutcome> {
-        self.last_push
+    /// The figures of the last test that counted or collided, if any.
+    pub fn last_test(&self) -> Option<TestOutcome> {
+        self.last_test
     }
 
     /// Whether a push test is in progress (the owner starts no slowdown meanwhile).
@@ -766,22 +871,29 @@ impl Competitor {
             // The queue rose well beyond what this push added: another flow pushed at the
             // same time (another of our kind testing), and neither could back off. No
             // verdict; the next suspicion waits a different random time.
-            PushVerdict::Collision
+            Verdict::Collision
         } else if drop >= self.cfg.push_drop * t {
-            PushVerdict::Negative
+            Verdict::Negative
         } else {
-            PushVerdict::Positive
+            Verdict::Positive
         };
-        self.last_push = Some(PushOutcome {
-            at: now,
-            share: p.share,
+        let kind = TestKind::Push {
             drop: if t > 0.0 { drop / t } else { 0.0 },
             rise,
-            verdict,
-        });
-        match verdict {
-            PushVerdict::Collision => self.push_collisions += 1,
-            v => self.verdict(now, v == PushVerdict::Positive, true),
+        };
+        if verdict == Verdict::Collision {
+            self.push_collisions += 1;
+            self.last_test = Some(TestOutcome {
+                at: now,
+                kind,
+                share: p.share,
+                suspected: true,
+                verdict,
+                positives: 0,
+                yielded: false,
+            });
+        } else {
+            self.verdict(now, kind, p.share, verdict, true);
         }
     }
 
@@ -1158,11 +1270,26 @@ mod tests {
             "the 70 ms of the first RTT do not count"
         );
         assert!(c.confirming() && !c.yielding());
+        let o = c.last_test().unwrap();
+        assert_eq!(
+            o.kind,
+            TestKind::Hold {
+                min: ms(10),
+                threshold: Duration::from_secs_f64(3.0 * MSS / C)
+            }
+        );
+        assert_eq!(
+            (o.at, o.verdict, o.suspected),
+            (at(1400), Verdict::Positive, false)
+        );
+        assert_eq!((o.positives, o.yielded), (1, false));
         // A second positive 0.5 s after the first: not yet test_gap (1 s) apart.
         hold(&mut c, 1500, 10);
         assert!(!c.yielding());
         hold(&mut c, 2000, 10);
         assert!(c.yielding());
+        let o = c.last_test().unwrap();
+        assert_eq!((o.positives, o.yielded), (3, true));
         assert_eq!((c.detections(), c.tests()), (1, 3));
         // Yielding: one packet, paced at 3 % of C.
         let (rate, window) = c.limits(at(2400), MSS, ms(100)).unwrap();
@@ -1321,16 +1448,60 @@ mod tests {
 
     /// A push whose queue is `qd` ms (our flight as at the start) from 2 to 4 RTTs after
     /// it began; returns the outcome.
-    fn push_met_by(qd: u64) -> (Competitor, PushOutcome) {
+    fn push_met_by(qd: u64) -> (Competitor, TestOutcome) {
         let (mut c, t) = pushed();
         for d in [250, 300, 350] {
             c.on_ack(at(t + d), &obs(qd, FlowPhase::Avoidance, None, at(t + d)));
         }
         c.poll(at(t + 400), ms(qd), ms(100));
         assert!(!c.pushing());
-        let o = c.last_push().expect("the push ended");
+        let o = c.last_test().expect("the push ended");
         assert_eq!(o.at, at(t + 400));
         (c, o)
+    }
+
+    #[test]
+    fn a_test_outcome_reads_as_one_line_for_traces() {
+        let hold = TestOutcome {
+            at: at(1400),
+            kind: TestKind::Hold {
+                min: ms(10),
+                threshold: Duration::from_micros(3_600),
+            },
+            share: 0.5,
+            suspected: false,
+            verdict: Verdict::Positive,
+            positives: 2,
+            yielded: true,
+        };
+        assert_eq!(
+            hold.to_string(),
+            "hold positive (periodic): share 0.50, min 10.0 ms against 3.6 ms; 2 in a row, yields"
+        );
+        let push = TestOutcome {
+            kind: TestKind::Push {
+                drop: 0.0667,
+                rise: 0.0,
+            },
+            suspected: true,
+            verdict: Verdict::Negative,
+            positives: 0,
+            yielded: false,
+            ..hold
+        };
+        assert_eq!(
+            push.to_string(),
+            "push negative: share 0.50, the others' queue fell 0.067 TARGET, rose 0.00 of the \
+             push; 0 in a row"
+        );
+    }
+
+    /// A push test's figures (drop, rise).
+    fn push_figures(o: &TestOutcome) -> (f64, f64) {
+        match o.kind {
+            TestKind::Push { drop, rise } => (drop, rise),
+            k => panic!("not a push test: {k:?}"),
+        }
     }
 
     #[test]
@@ -1340,17 +1511,21 @@ mod tests {
         // small share backs off by about that much in two RTTs at a base RTT near zero;
         // docs/sidebyside/push-backoff.md tells why the threshold stays.
         let (c, o) = push_met_by(56);
-        assert_eq!(o.verdict, PushVerdict::Positive);
-        assert!((o.drop - 4.0 / 60.0).abs() < 1e-9, "{}", o.drop);
+        assert_eq!(o.verdict, Verdict::Positive);
+        let (drop, rise) = push_figures(&o);
+        assert!((drop - 4.0 / 60.0).abs() < 1e-9, "{drop}");
         assert!((o.share - 0.5).abs() < 1e-9, "{}", o.share);
         // The queue never rose above 60 ms: 0 of the push's 18 ms.
-        assert_eq!(o.rise, 0.0);
+        assert_eq!(rise, 0.0);
+        assert!(o.suspected);
+        assert_eq!((o.positives, o.yielded), (1, false));
         assert_eq!(c.tests(), 1);
         assert!(c.confirming(), "one positive");
         // 60 -> 50 ms: 10 ms >= 9 ms, negative.
         let (c, o) = push_met_by(50);
-        assert_eq!(o.verdict, PushVerdict::Negative);
-        assert!((o.drop - 10.0 / 60.0).abs() < 1e-9, "{}", o.drop);
+        assert_eq!(o.verdict, Verdict::Negative);
+        assert!((push_figures(&o).0 - 10.0 / 60.0).abs() < 1e-9, "{o:?}");
+        assert_eq!(o.positives, 0);
         assert!(!c.confirming());
     }
 
@@ -1385,9 +1560,9 @@ mod tests {
         assert_eq!((c.tests(), c.push_collisions()), (0, 1));
         assert!(!c.confirming());
         // Risen 36 ms, twice the push's 18 ms.
-        let o = c.last_push().unwrap();
-        assert_eq!(o.verdict, PushVerdict::Collision);
-        assert!((o.rise - 2.0).abs() < 1e-9, "{}", o.rise);
+        let o = c.last_test().unwrap();
+        assert_eq!(o.verdict, Verdict::Collision);
+        assert!((push_figures(&o).1 - 2.0).abs() < 1e-9, "{o:?}");
     }
 
     /// A detection yielding from `t` ms with C known, its first probe due at `t` + 1 s.

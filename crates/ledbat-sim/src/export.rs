@@ -184,6 +184,74 @@ pub fn states_table(s: &Series) -> Table {
     t
 }
 
+/// The competitor detection's tests (`tests.csv`), one row per test in time order: when
+/// it ended (`t_s`), the flow, `kind` (`hold` or `push`), `verdict`, whether the suspicion
+/// asked for it, the flow's `share` of the path's rate, a hold's `min_ms` against its
+/// `threshold_ms`, a push's `drop` (the others' queue's fall, in TARGETs) and `rise` (the
+/// queue's rise, in pushes), the positives in a row after it, whether it made the flow
+/// yield, and how many of the flow's tests before it ended in the same sample interval
+/// (shown by count only).
+pub fn tests_table(s: &Series) -> Table {
+    use ledbat_core::competitor::TestKind;
+    let r = &s.tests;
+    let float = |f: &dyn Fn(&crate::result::TestRecord) -> f64, decimals| Cells::Float {
+        values: r.iter().map(f).collect(),
+        decimals,
+    };
+    let hold = |x: &crate::result::TestRecord| match x.outcome.kind {
+        TestKind::Hold { min, threshold } => (min.as_millis_f64(), threshold.as_millis_f64()),
+        TestKind::Push { .. } => (f64::NAN, f64::NAN),
+    };
+    let push = |x: &crate::result::TestRecord| match x.outcome.kind {
+        TestKind::Push { drop, rise } => (drop, rise),
+        TestKind::Hold { .. } => (f64::NAN, f64::NAN),
+    };
+    let mut t = Table::default();
+    t.push("t_s", float(&|x| x.outcome.at.as_secs_f64(), 3));
+    t.push(
+        "flow",
+        Cells::Text(r.iter().map(|x| s.flows[x.flow].name.clone()).collect()),
+    );
+    t.push(
+        "kind",
+        Cells::Text(
+            r.iter()
+                .map(|x| match x.outcome.kind {
+                    TestKind::Hold { .. } => "hold".to_owned(),
+                    TestKind::Push { .. } => "push".to_owned(),
+                })
+                .collect(),
+        ),
+    );
+    t.push(
+        "verdict",
+        Cells::Text(
+            r.iter()
+                .map(|x| x.outcome.verdict.name().to_owned())
+                .collect(),
+        ),
+    );
+    t.push(
+        "suspected",
+        Cells::Int(r.iter().map(|x| u64::from(x.outcome.suspected)).collect()),
+    );
+    t.push("share", float(&|x| x.outcome.share, 3));
+    t.push("min_ms", float(&|x| hold(x).0, 2));
+    t.push("threshold_ms", float(&|x| hold(x).1, 2));
+    t.push("drop", float(&|x| push(x).0, 3));
+    t.push("rise", float(&|x| push(x).1, 3));
+    t.push(
+        "positives",
+        Cells::Int(r.iter().map(|x| u64::from(x.outcome.positives)).collect()),
+    );
+    t.push(
+        "yielded",
+        Cells::Int(r.iter().map(|x| u64::from(x.outcome.yielded)).collect()),
+    );
+    t.push("unseen", Cells::Int(r.iter().map(|x| x.unseen).collect()));
+    t
+}
+
 /// A swarm's peers (`peers.csv`), one row per peer that joined, in id order; the columns
 /// are [`crate::swarm::report::PeerResult`]'s fields (times in s, delays in ms, bytes).
 pub fn swarm_peers_table(s: &SwarmResult) -> Table {
@@ -460,6 +528,7 @@ mod tests {
                 queue_pkts: vec![0, 7],
             }],
             states: vec![vec!["", "yield-probe"]],
+            tests: Vec::new(),
         };
         assert_eq!(
             series_table(&s).to_csv(),
@@ -470,6 +539,65 @@ mod tests {
         assert_eq!(
             states_table(&s).to_csv(),
             "t_s,a.state\n0.100,\n0.200,yield-probe\n"
+        );
+    }
+
+    #[test]
+    fn tests_table_writes_a_holds_and_a_pushs_figures_in_their_own_columns() {
+        use crate::result::TestRecord;
+        use ledbat_core::competitor::{TestKind, TestOutcome, Verdict};
+        use ledbat_core::{Duration, Instant};
+        let flow = |name: &str| FlowSeries {
+            name: name.into(),
+            cwnd_pkts: vec![],
+            rate_mbps: vec![],
+            qdelay_ms: vec![],
+        };
+        let s = Series {
+            t_s: vec![],
+            flows: vec![flow("a"), flow("b")],
+            links: vec![],
+            states: vec![],
+            tests: vec![
+                TestRecord {
+                    flow: 1,
+                    outcome: TestOutcome {
+                        at: Instant::from_millis(1_400),
+                        kind: TestKind::Hold {
+                            min: Duration::from_micros(10_500),
+                            threshold: Duration::from_micros(3_600),
+                        },
+                        share: 0.5,
+                        suspected: false,
+                        verdict: Verdict::Positive,
+                        positives: 2,
+                        yielded: true,
+                    },
+                    unseen: 0,
+                },
+                TestRecord {
+                    flow: 0,
+                    outcome: TestOutcome {
+                        at: Instant::from_millis(2_000),
+                        kind: TestKind::Push {
+                            drop: 0.25,
+                            rise: -0.5,
+                        },
+                        share: 0.125,
+                        suspected: true,
+                        verdict: Verdict::Negative,
+                        positives: 0,
+                        yielded: false,
+                    },
+                    unseen: 1,
+                },
+            ],
+        };
+        assert_eq!(
+            tests_table(&s).to_csv(),
+            "t_s,flow,kind,verdict,suspected,share,min_ms,threshold_ms,drop,rise,positives,yielded,unseen\n\
+             1.400,b,hold,positive,0,0.500,10.50,3.60,,,2,1,0\n\
+             2.000,a,push,negative,1,0.125,,,0.250,-0.500,0,0,1\n"
         );
     }
 

@@ -204,6 +204,22 @@ pub struct Series {
     /// Not serialised: a run's summary and cached results are unchanged by it.
     #[serde(skip)]
     pub states: Vec<Vec<&'static str>>,
+    /// The competitor detection's tests, in time order (`tests.csv`): what each scavenger's
+    /// verdicts were taken from. Not serialised, as `states`.
+    #[serde(skip)]
+    pub tests: Vec<TestRecord>,
+}
+
+/// One test of a flow's competitor detection, seen at a sample.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestRecord {
+    /// The flow's index.
+    pub flow: usize,
+    /// The test's figures and verdict.
+    pub outcome: ledbat_core::competitor::TestOutcome,
+    /// Tests of the flow that ended since the previous sample before this one: shown by
+    /// count only (more than one test between two samples).
+    pub unseen: u64,
 }
 
 /// One flow's series.

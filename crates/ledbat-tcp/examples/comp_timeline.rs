@@ -47,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             None => println!("# not compared with the kernel"),
         }
         let (mut last_state, mut last_tests, mut last_det) = (String::new(), 0, 0);
-        let mut last_push = None;
+        let mut last_test = None;
         let mut min_rtt = u64::MAX;
         let (mut next_print, mut bytes, mut qd_max, mut qd_min) =
             (t0 + step_ns, 0u64, 0u64, u64::MAX);
@@ -98,13 +98,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 last_tests = comp.tests();
                 last_det = comp.detections();
             }
-            if let Some(p) = comp.last_push().filter(|p| Some(p.at) != last_push) {
-                println!(
-                    "{t:8.3}   push {:?}: share {:.2}, the others' queue fell {:.3} TARGET, \
-                     rose {:.2} of the push",
-                    p.verdict, p.share, p.drop, p.rise
-                );
-                last_push = Some(p.at);
+            if let Some(o) = comp.last_test().filter(|o| Some(o.at) != last_test) {
+                println!("{t:8.3}   {o}");
+                last_test = Some(o.at);
             }
             if now >= next_print {
                 println!(

@@ -228,6 +228,7 @@ fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> anyhow::Result<()> {
     if let Some(s) = &r.series {
         std::fs::write(dir.join("series.csv"), export::series_table(s).to_csv())?;
         std::fs::write(dir.join("states.csv"), export::states_table(s).to_csv())?;
+        std::fs::write(dir.join("tests.csv"), export::tests_table(s).to_csv())?;
         plot::write_plots(dir, s)?;
     }
     if let Some(s) = &r.swarm {
@@ -350,6 +351,7 @@ mod tests {
             "summary.json",
             "series.csv",
             "states.csv",
+            "tests.csv",
             "cwnd.svg",
             "queue.svg",
             "throughput.svg",

@@ -45,6 +45,7 @@ impl<'a> World<'a> {
             brief: Vec::new(),
             peer_brief: Vec::new(),
             series_t: Vec::new(),
+            series_tests: Vec::new(),
             series_links: Vec::new(),
             swarm: None,
             series_len: if sc.series && sc.swarm.is_none() {

@@ -59,6 +59,8 @@ pub(super) struct FlowStats {
     pub s_qd: Vec<f64>,
     /// The controller's state name at each sample (`Metrics::state`; "" while inactive).
     pub s_state: Vec<&'static str>,
+    /// Competitor tests (counted or collided) of this flow recorded so far.
+    pub tests_seen: u64,
 }
 
 impl FlowStats {
@@ -86,7 +88,7 @@ impl World<'_> {
         let keep = self.sc.series;
         let mss = self.mss as f64;
         let secs = self.sample_every.as_secs_f64();
-        for f in &mut self.flows {
+        for (i, f) in self.flows.iter_mut().enumerate() {
             let (cwnd, qd, state) = match (&f.sender, f.active) {
                 (Some(s), true) => {
                     let cc = s.cc();
@@ -99,6 +101,11 @@ impl World<'_> {
                 }
                 _ => (0.0, f64::NAN, ""),
             };
+            if keep {
+                if let Some(s) = &f.sender {
+                    record_test(&mut self.series_tests, i, s.cc(), &mut f.stats);
+                }
+            }
             let st = &mut f.stats;
             if measuring && f.active && f.sender.is_some() {
                 st.cwnd_w.add(cwnd);
@@ -223,6 +230,7 @@ impl World<'_> {
             .collect();
         let series = self.sc.series.then(|| Series {
             t_s: std::mem::take(&mut self.series_t),
+            tests: std::mem::take(&mut self.series_tests),
             states: self
                 .flows
                 .iter_mut()
@@ -395,4 +403,31 @@ impl World<'_> {
         }
         first.map(|k| (ledbat_core::Instant::ZERO + SECOND * k as u64 - f.meta.start).as_secs_f64())
     }
+}
+
+/// Appends the last competitor test of `cc` (a LEDBAT++ or scavenger flow) when one ended
+/// since the previous sample, with the number of others that ended in between.
+fn record_test(
+    out: &mut Vec<TestRecord>,
+    flow: usize,
+    cc: &ledbat_core::AnyController,
+    st: &mut FlowStats,
+) {
+    let (ledbat_core::AnyController::LedbatPp(pp) | ledbat_core::AnyController::Scavenger(pp)) = cc
+    else {
+        return;
+    };
+    let comp = pp.competitor();
+    let n = comp.tests() + comp.push_collisions();
+    if n == st.tests_seen {
+        return;
+    }
+    if let Some(outcome) = comp.last_test() {
+        out.push(TestRecord {
+            flow,
+            outcome,
+            unseen: n - st.tests_seen - 1,
+        });
+    }
+    st.tests_seen = n;
 }

@@ -79,6 +79,8 @@ struct World<'a> {
     /// The briefs' counts per sending peer (see [`flow::PeerBrief`]).
     peer_brief: Vec<flow::PeerBrief>,
     series_t: Vec<f64>,
+    /// The competitor detection's tests seen at samples (`Series::tests`).
+    series_tests: Vec<crate::result::TestRecord>,
     series_links: Vec<Vec<u32>>,
     /// Number of time-series samples (0 without series): vectors are allocated exactly.
     series_len: usize,

@@ -750,6 +750,7 @@ mod tests {
         let mut r = a_run();
         r.series = Some(Series {
             states: Vec::new(),
+            tests: Vec::new(),
             flows: vec![
                 flow("first", cwnd, vec![f64::NAN; t.len()]),
                 flow("latecomer", vec![5.0; t.len()], est),
