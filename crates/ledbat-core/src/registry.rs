@@ -199,19 +199,32 @@ impl ControllerConfig {
         if key.is_empty() || parts.iter().any(|p| p.is_empty()) || key == "name" {
             return Err(err("not a parameter name".into()));
         }
-        for part in &parts {
-            slot = slot
-                .as_object_mut()
-                .and_then(|m| m.get_mut(*part))
-                .ok_or_else(|| {
-                    err(format!(
-                        "no such parameter (known: {})",
-                        Self::keys_of(self).join(", ")
-                    ))
-                })?;
+        let unknown = || {
+            err(format!(
+                "no such parameter (known: {})",
+                Self::keys_of(self).join(", ")
+            ))
+        };
+        let mut inserted = false;
+        for (i, part) in parts.iter().enumerate() {
+            let map = slot.as_object_mut().ok_or_else(unknown)?;
+            if i + 1 == parts.len() && !map.contains_key(*part) {
+                // A field left out of the serialised form at its default
+                // (`skip_serializing_if`) is still a parameter: the struct's
+                // `deny_unknown_fields` tells.
+                map.insert(part.to_string(), serde_json::Value::Null);
+                inserted = true;
+            }
+            slot = map.get_mut(*part).ok_or_else(unknown)?;
         }
         *slot = parsed;
-        serde_json::from_value(tree).map_err(|e| err(e.to_string()))
+        serde_json::from_value(tree).map_err(|e| {
+            if inserted && e.to_string().contains("unknown field") {
+                unknown()
+            } else {
+                err(e.to_string())
+            }
+        })
     }
 
     /// Every parameter key of this configuration (dotted), with its value as text.
@@ -324,6 +337,35 @@ mod tests {
     fn unknown_name_is_an_error_naming_it() {
         let e = ControllerConfig::from_name("bogus").unwrap_err();
         assert!(e.to_string().contains("bogus"));
+    }
+
+    #[test]
+    fn a_parameter_left_out_of_the_serialised_form_at_its_default_can_be_set() {
+        // competitor.clean_spans is not serialised while false.
+        let cfg = ControllerConfig::Scavenger(Default::default());
+        assert!(!cfg
+            .params()
+            .iter()
+            .any(|(k, _)| k == "competitor.clean_spans"));
+        let cfg = cfg.set("competitor.clean_spans", "true").unwrap();
+        let ControllerConfig::Scavenger(c) = &cfg else {
+            panic!("not scavenger: {cfg:?}")
+        };
+        assert!(c.0.competitor.clean_spans);
+        // A key the struct does not have is still refused, by name and with the known ones.
+        let e = cfg
+            .set("competitor.clean_spam", "true")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("competitor.clean_spam") && e.contains("no such parameter"),
+            "{e}"
+        );
+        let e = cfg
+            .set("competitor.clean_spans", "maybe")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("competitor.clean_spans"), "{e}");
     }
 
     #[test]
