@@ -38,7 +38,8 @@
 //!            max qd - qd at the start > DOUBLE_PUSH * extra / C     void (another flow
 //!                                                                   pushed at once)
 //!   every hold of the flow's own (periodic slowdowns too) is also a hold test, while the
-//!   flow has at least min_share of C
+//!   flow has at least min_share of C; a periodic slowdown's only when negative, unless
+//!   periodic_positive (its 2-RTT hold ends before a late joiner of our kind shows)
 //!   `tests` positives in a row, the last at least test_gap after the first: yield;
 //!   a negative test the suspicion asked for: no test for quiet * 2^k (k-th in a row, k <= 3)
 //! yielding:  window one packet, paced at yield_share * C; every probe_interval (at once
@@ -154,6 +155,14 @@ pub struct CompetitorConfig {
     /// simulator only (docs/sidebyside/bucket.md); the kernel build refuses it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub clean_spans: bool,
+    /// A hold of a periodic slowdown that finds a standing queue counts as a positive test
+    /// (one that finds the queue drained counts as a negative either way). Default false:
+    /// only the holds the suspicion asks for (`test_hold_rtts` long) can be positive. A
+    /// periodic hold lasts the slowdown's 2 RTTs, and a flow of our kind that joins it
+    /// late shows only after its end; with a shaper's token bucket that was most false
+    /// detections between two of ours (docs/sidebyside/periodic.md).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub periodic_positive: bool,
 }
 
 impl Default for CompetitorConfig {
@@ -176,6 +185,7 @@ impl Default for CompetitorConfig {
             confirm: Duration::from_millis(500),
             rate_window: Duration::from_secs(60),
             clean_spans: false,
+            periodic_positive: false,
         }
     }
 }
@@ -763,6 +773,10 @@ impl Competitor {
             Duration::ZERO
         };
         let threshold = eta.max(packets);
+        if !self.hold_suspected && !self.cfg.periodic_positive && min > threshold {
+            // Not a test: only a drained periodic hold says something.
+            return;
+        }
         let kind = TestKind::Hold { min, threshold };
         let verdict = if min > threshold {
             Verdict::Positive
@@ -1157,6 +1171,15 @@ mod tests {
         })
     }
 
+    /// Detection on, periodic holds counted when positive too.
+    fn periodic_on() -> Competitor {
+        Competitor::new(CompetitorConfig {
+            enabled: true,
+            periodic_positive: true,
+            ..CompetitorConfig::default()
+        })
+    }
+
     /// An observation at TARGET 60 ms, RTT 100 ms, eta 2 ms.
     fn obs(qd: u64, phase: FlowPhase, rate: Option<f64>, newest_sent: Instant) -> Observation {
         Observation {
@@ -1260,7 +1283,7 @@ mod tests {
 
     #[test]
     fn two_holds_that_find_a_standing_queue_a_second_apart_make_the_flow_yield() {
-        let mut c = on();
+        let mut c = periodic_on();
         learn_rate(&mut c, 0);
         // Threshold max(eta 2 ms, 3 packets at 1.25 MB/s = 3.6 ms): 10 ms left is positive.
         hold(&mut c, 1000, 10);
@@ -1299,7 +1322,7 @@ mod tests {
 
     #[test]
     fn a_hold_that_drains_the_queue_is_negative_and_resets_the_count() {
-        let mut c = on();
+        let mut c = periodic_on();
         learn_rate(&mut c, 0);
         hold(&mut c, 1000, 10);
         assert!(c.confirming());
@@ -1314,8 +1337,30 @@ mod tests {
     }
 
     #[test]
-    fn a_flow_with_less_than_min_share_does_not_test_in_its_periodic_slowdowns() {
+    fn by_default_a_periodic_hold_counts_only_when_it_finds_the_queue_drained() {
         let mut c = on();
+        learn_rate(&mut c, 0);
+        // 10 ms left (above 3.6 ms) in two periodic holds a second apart: no test at all.
+        hold(&mut c, 1000, 10);
+        hold(&mut c, 2000, 10);
+        assert_eq!(c.tests(), 0);
+        assert!(!c.confirming() && !c.yielding());
+        assert_eq!(c.last_test(), None);
+        // 3 ms left: a negative test.
+        hold(&mut c, 3000, 3);
+        assert_eq!(c.tests(), 1);
+        let o = c.last_test().unwrap();
+        assert_eq!((o.verdict, o.suspected), (Verdict::Negative, false));
+        // A hold the suspicion asked for still counts when positive.
+        c.test_pending = true;
+        hold(&mut c, 4000, 10);
+        assert_eq!(c.tests(), 2);
+        assert!(c.confirming());
+    }
+
+    #[test]
+    fn a_flow_with_less_than_min_share_does_not_test_in_its_periodic_slowdowns() {
+        let mut c = periodic_on();
         learn_rate(&mut c, 0);
         // Its last sample is 10 % of C: below min_share (20 %).
         c.on_ack(at(500), &obs(0, FlowPhase::Other, Some(0.1 * C), at(400)));

@@ -11,7 +11,8 @@
  *                positive), for suspect_rtts RTTs (+ up to DESYNC_RTTS, splitmix64 of the
  *                instant the suspicion began, when not above 1.1 TARGET): then a test
  *   hold test:   qd > 1.1 TARGET: the owner holds; min qd from one RTT in to the end
- *                > max(eta, test_packets MSS / C): positive
+ *                > max(eta, test_packets MSS / C): positive (a periodic slowdown's hold:
+ *                no test then, unless periodic_positive)
  *   push test:   the window grows by C max(push_share T, (1 + push_share) T - qd) for an
  *                RTT; the others' queue (qd + (flight at start - flight) / C) over the next
  *                two RTTs after one more falls by push_drop T: negative; the queue rising
@@ -434,7 +435,7 @@ LB_INLINE void lb_comp_hold_ended(struct lb_comp *c, lb_comp_params_t *p, __u64 
 				  __u64 eta, __u64 mss)
 {
 	__u64 cr, packets = 0;
-	int low;
+	int low, positive;
 
 	if (!c->has_hold_start)
 		return;
@@ -451,7 +452,11 @@ LB_INLINE void lb_comp_hold_ended(struct lb_comp *c, lb_comp_params_t *p, __u64 
 	if (cr > 0) /* Duration::from_secs_f64(test_packets * mss / C), rounded */
 		packets = lb_sat_add(lb_muldiv_round(mss * p->test_packets_q32, LB_NS_PER_S, cr),
 				     1ULL << 31) >> 32;
-	lb_comp_verdict(c, p, now, c->hold_min > lb_max_u64(eta, packets), c->hold_suspected);
+	positive = c->hold_min > lb_max_u64(eta, packets);
+	/* A periodic hold is not a test when positive, unless periodic_positive. */
+	if (positive && !c->hold_suspected && !p->periodic_positive)
+		return;
+	lb_comp_verdict(c, p, now, positive, c->hold_suspected);
 }
 
 /* One ACK while yielding (`on_ack`'s Yielding arm); returns the action, *resume the window. */

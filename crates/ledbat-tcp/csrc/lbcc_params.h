@@ -18,7 +18,7 @@
 
 /* "LBCC" and the layout's version. */
 #define LB_PARAMS_MAGIC 0x4c424343ULL
-#define LB_PARAMS_VERSION 3ULL
+#define LB_PARAMS_VERSION 4ULL
 
 /* Largest base history and current filter the kernel build keeps (ledbat-core allows more
  * and the loader refuses such configurations with a message). */
@@ -72,13 +72,14 @@ enum lb_signal { LB_SIGNALS(LB_DECLARE_CONST) };
 	X(__u64, probe_share_q32)                       \
 	X(__u64, probe_inv_q32)   /* 1 / probe_share */ \
 	X(__u64, confirm_ns)                            \
-	X(__u64, rate_window_ns)
+	X(__u64, rate_window_ns)                        \
+	X(__u64, periodic_positive)
 
 struct lb_comp_params {
 	LB_COMP_PARAMS_FIELDS(LB_DECLARE_FIELD)
 };
 
-#define LB_COMP_PARAMS_WORDS 16
+#define LB_COMP_PARAMS_WORDS 17
 
 /* Read through this, as lb_params_t (the BPF object's copy lives in read-only data). */
 typedef const volatile struct lb_comp_params lb_comp_params_t;
@@ -137,7 +138,7 @@ struct lb_params {
 	LB_PARAMS_FIELDS(LB_DECLARE_FIELD)
 };
 
-#define LB_PARAMS_WORDS 53
+#define LB_PARAMS_WORDS 54
 
 /* Bytes after the parameters in the BPF object's read-only data for the loader's JSON
  * description of the configuration (`ledbat tcp list` reads it back from the kernel). */

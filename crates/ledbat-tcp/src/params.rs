@@ -28,9 +28,9 @@ use crate::layout::words_layout;
 /// `LB_PARAMS_MAGIC` of `csrc/lbcc_params.h` ("LBCC").
 pub const MAGIC: u64 = 0x4c42_4343;
 /// `LB_PARAMS_VERSION`: the layout of [`LbParams`].
-pub const VERSION: u64 = 3;
+pub const VERSION: u64 = 4;
 /// `LB_PARAMS_WORDS`.
-pub const WORDS: usize = 53;
+pub const WORDS: usize = 54;
 /// `LB_MAX_BASE`: the most base-history buckets the kernel build keeps.
 pub const MAX_BASE_HISTORY: usize = 32;
 /// `LB_MAX_FILTER`: the most current-filter samples the kernel build keeps.
@@ -510,7 +510,7 @@ impl LbParams {
 }
 
 /// `LB_COMP_PARAMS_WORDS` of `csrc/lbcc_params.h`.
-pub const COMP_WORDS: usize = 16;
+pub const COMP_WORDS: usize = 17;
 
 /// The words of `struct lb_comp_params` (csrc/lbcc_params.h), in its order, named as there:
 /// fractions in 32.32 fixed point, times in ns ([`competitor_words`]).
@@ -535,6 +535,7 @@ pub struct CompParams {
     pub probe_inv_q32: u64,
     pub confirm_ns: u64,
     pub rate_window_ns: u64,
+    pub periodic_positive: u64,
 }
 
 words_layout!(CompParams, COMP_WORDS, {
@@ -554,6 +555,7 @@ words_layout!(CompParams, COMP_WORDS, {
     probe_inv_q32,
     confirm_ns,
     rate_window_ns,
+    periodic_positive,
 });
 /// `LB_COMP_MAX_WINDOW_S`: the longest `competitor.rate_window` the C's ring of 1-s buckets
 /// holds.
@@ -593,6 +595,7 @@ pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], Strin
         probe_inv_q32: q32(1.0 / c.probe_share),
         confirm_ns: c.confirm.as_nanos(),
         rate_window_ns: c.rate_window.as_nanos(),
+        periodic_positive: c.periodic_positive as u64,
     }
     .to_words())
 }
@@ -738,7 +741,7 @@ mod tests {
         assert_eq!(off.slowdown_max_backoff, 1);
         let c = parse("scavenger", &[]).unwrap();
         let p = c.params().unwrap();
-        assert_eq!(p.version, 3);
+        assert_eq!(p.version, 4);
         assert_eq!(
             p.comp,
             competitor_words(&CompetitorConfig {
@@ -798,13 +801,18 @@ mod tests {
         let p = LbParams::from_words(&w);
         assert_eq!((p.magic, p.signal, p.target_ns), (100, 103, 104));
         assert_eq!((p.join, p.slowdown_max_backoff), (125, 135));
-        assert_eq!((p.comp[0], p.comp[15]), (136, 151));
-        assert_eq!(p.comp_test_hold_rtts_q16, 152);
+        assert_eq!((p.comp[0], p.comp[16]), (136, 152));
+        assert_eq!(p.comp_test_hold_rtts_q16, 153);
         assert_eq!(p.to_words(), w);
         let c = CompParams::from_words(&p.comp);
         assert_eq!(
-            (c.enabled, c.probe_inv_q32, c.rate_window_ns),
-            (136, 149, 151)
+            (
+                c.enabled,
+                c.probe_inv_q32,
+                c.rate_window_ns,
+                c.periodic_positive
+            ),
+            (136, 149, 151, 152)
         );
         assert_eq!(c.to_words(), p.comp);
     }

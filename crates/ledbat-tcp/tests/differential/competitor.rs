@@ -869,7 +869,7 @@ proptest::proptest! {
         // SpanRate: the C's sample is the floor of the core's f64 (within its rounding)
         let min_span = if short { 50 * MS } else { 200 * MS };
         let mut core = ledbat_core::delivery::SpanRate::new();
-        let mut input = String::from("params 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+        let mut input = format!("params{}\n", " 0".repeat(ledbat_tcp::params::COMP_WORDS));
         let (mut t, mut delivered) = (0, 0);
         let mut want = Vec::new();
         for &(dt, bytes, app) in &acks {
@@ -901,6 +901,10 @@ proptest::proptest! {
             min_share: 0.0,
             tests: 1,
             test_gap: Duration::ZERO,
+            ..on()
+        });
+        random::run(&calls, CompetitorConfig {
+            periodic_positive: true,
             ..on()
         });
     }
