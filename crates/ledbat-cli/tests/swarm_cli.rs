@@ -164,7 +164,7 @@ fn listening(child: &mut Child) -> String {
 /// port found free here and passed on could be taken by another test before the seed binds
 /// it.)
 fn tcp_seed(torrent: &Path, seed_dir: &Path, extra: &[&str]) -> (Kid, String) {
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args([
             "torrent",
             "run",
@@ -180,8 +180,9 @@ fn tcp_seed(torrent: &Path, seed_dir: &Path, extra: &[&str]) -> (Kid, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let listen = listening(&mut child);
-    let kid = Kid(child);
+    // Owned first, so that the seed is killed if it never says where it listens.
+    let mut kid = Kid(child);
+    let listen = listening(&mut kid.0);
     (kid, listen)
 }
 

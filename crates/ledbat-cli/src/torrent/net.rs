@@ -39,8 +39,6 @@ pub struct NewConn {
 pub struct Net {
     utp: Option<UtpSocket>,
     tcp: Option<tokio::net::TcpListener>,
-    /// Where outgoing TCP connections leave from.
-    tcp_from: SocketAddr,
     local: SocketAddr,
 }
 
@@ -71,16 +69,7 @@ impl Net {
         } else {
             None
         };
-        // Dial TCP from the address asked for but an ephemeral port, listener or not: a
-        // fixed port would let one connection at a time leave, and none while another
-        // program (another client on 6881) listens there.
-        let tcp_from = SocketAddr::new(local.ip(), 0);
-        Ok(Self {
-            utp,
-            tcp,
-            tcp_from,
-            local,
-        })
+        Ok(Self { utp, tcp, local })
     }
 
     /// The bound address (uTP and TCP share the port).
@@ -149,7 +138,10 @@ impl Net {
                 })
             }
             Transport::Tcp => {
-                let from = self.tcp_from;
+                // From the bound address but an ephemeral port, listener or not: a fixed
+                // port would let one connection at a time leave, and none while another
+                // program (another client on 6881) listens there.
+                let from = SocketAddr::new(self.local.ip(), 0);
                 let sock = if peer.is_ipv4() {
                     tokio::net::TcpSocket::new_v4()?
                 } else {

@@ -511,17 +511,14 @@ pub async fn run_swarm(
     let (dial_tx, mut dial_rx) =
         mpsc::unbounded_channel::<(SocketAddr, Transport, Result<NewConn>)>();
     let (ann_tx, mut ann_rx) = mpsc::unbounded_channel::<(Event, Result<AnnounceReply>)>();
-    let accepts = Transport::ALL
+    let accepted: Vec<&str> = Transport::ALL
         .into_iter()
-        .any(|t| plan.disposition.accepts(t));
-    torrent.set_listen_port(accepts.then_some(local.port()));
-    if accepts {
-        let on: Vec<&str> = Transport::ALL
-            .into_iter()
-            .filter(|&t| plan.disposition.accepts(t))
-            .map(Transport::name)
-            .collect();
-        pb.note(format!("listening on {local} ({})", on.join(", ")));
+        .filter(|&t| plan.disposition.accepts(t))
+        .map(Transport::name)
+        .collect();
+    torrent.set_listen_port((!accepted.is_empty()).then_some(local.port()));
+    if !accepted.is_empty() {
+        pb.note(format!("listening on {local} ({})", accepted.join(", ")));
     }
     let env = PeerEnv {
         stop: stop_rx,
