@@ -372,6 +372,16 @@ pub enum TestKind {
     },
 }
 
+impl TestKind {
+    /// Lower-case name for traces (`hold`, `push`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            TestKind::Hold { .. } => "hold",
+            TestKind::Push { .. } => "push",
+        }
+    }
+}
+
 /// The figures of the last test that counted (or collided), for traces: what a detection's
 /// verdicts were taken from (`tests.csv` of a simulation, `comp_timeline` of a kernel trace).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -393,19 +403,14 @@ pub struct TestOutcome {
 }
 
 impl std::fmt::Display for TestOutcome {
-    /// One line: `hold positive (suspected): share 0.42, min 10.0 ms > 3.6 ms; 2 in a row,
-    /// yields`.
+    /// One line: `hold positive (suspected): share 0.42, min 10.0 ms against 3.6 ms; 2 in a
+    /// row, yields`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (name, asked) = match self.kind {
-            TestKind::Hold { .. } => (
-                "hold",
-                if self.suspected {
-                    " (suspected)"
-                } else {
-                    " (periodic)"
-                },
-            ),
-            TestKind::Push { .. } => ("push", ""),
+        let name = self.kind.name();
+        let asked = match (self.kind, self.suspected) {
+            (TestKind::Push { .. }, _) => "",
+            (TestKind::Hold { .. }, true) => " (suspected)",
+            (TestKind::Hold { .. }, false) => " (periodic)",
         };
         write!(
             f,

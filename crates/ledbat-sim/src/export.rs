@@ -214,14 +214,7 @@ pub fn tests_table(s: &Series) -> Table {
     );
     t.push(
         "kind",
-        Cells::Text(
-            r.iter()
-                .map(|x| match x.outcome.kind {
-                    TestKind::Hold { .. } => "hold".to_owned(),
-                    TestKind::Push { .. } => "push".to_owned(),
-                })
-                .collect(),
-        ),
+        Cells::Text(r.iter().map(|x| x.outcome.kind.name().to_owned()).collect()),
     );
     t.push(
         "verdict",
