@@ -19,7 +19,11 @@
 //!    by one packet per packet delivered; avoidance: in Open between congestion events it
 //!    grows by one packet per window delivered;
 //! 3. every congestion event sets `snd_ssthresh` to `max(cwnd / 2, 2)` of the window it
-//!    came at.
+//!    came at;
+//! 4. undo: in one more transfer the router's `tbf` holds the path for longer than the RTO
+//!    ([`STALL_AFTER`]); the kernel finds the timeout spurious (TcpExt TCPLossUndo counts
+//!    it) and the first reading after Loss has at least the window before it, Reno's
+//!    `max(cwnd, prior_cwnd)`, not what Loss left.
 //!
 //! Needs root, clang, `ip`, `tc`, `ethtool` and a kernel with BTF and BPF congestion
 //! controls; skipped without them, unless `LEDBAT_KERNEL_TESTS=1` (as .ci/run's kernel step
@@ -51,6 +55,13 @@ const INIT_CWND: u32 = 10;
 /// `tcp_ca_state`.
 const CA_OPEN: u8 = 0;
 const CA_DISORDER: u8 = 1;
+const CA_LOSS: u8 = 4;
+/// The undo transfer's stall: from this long after the sender starts, the router's `tbf`
+/// sends at [`STALL_RATE`] for [`STALL_FOR`], longer than any RTO the connection can have
+/// by then (200 ms and the RTT), then at [`RATE`] again.
+const STALL_AFTER: Duration = Duration::from_millis(1500);
+const STALL_FOR: Duration = Duration::from_millis(800);
+const STALL_RATE: &str = "8kbit";
 
 const SND_ADDR: &str = "10.201.1.1";
 const RTR_SND_ADDR: &str = "10.201.1.2";
@@ -250,6 +261,40 @@ fn check_reno(s: &[Sample]) -> Result<Found, String> {
     Ok(found)
 }
 
+/// Checks the undo transfer's samples (see [`STALL_AFTER`]): the kernel found the RTO
+/// spurious and set the window to what `undo_cwnd` returned, Reno's `max(cwnd,
+/// prior_cwnd)`, at least the window before the reduction (the last reading in Open or
+/// Disorder before the first in Loss; no ACK arrives in the stall to grow it). A window that
+/// stays at what Loss left (slow start from one packet) fails. Returns the window before
+/// and the first after Loss.
+fn check_undo(s: &[Sample]) -> Result<(u32, u32), String> {
+    let loss = s
+        .iter()
+        .position(|x| x.ca_state == CA_LOSS)
+        .ok_or("no reading in Loss: the stall made no timeout")?;
+    let before = s[..loss]
+        .iter()
+        .rev()
+        .find(|x| x.unreduced())
+        .ok_or("no reading in Open or Disorder before the timeout")?;
+    let (i, after) = s[loss..]
+        .iter()
+        .enumerate()
+        .find(|(_, x)| x.ca_state != CA_LOSS)
+        .ok_or("the connection never left Loss")?;
+    if after.cwnd < before.cwnd {
+        return Err(format!(
+            "undo: the window before the timeout was {}, the first reading after Loss \
+             (sample {}, state {}) has {}, not Reno's max(cwnd, prior_cwnd)",
+            before.cwnd,
+            loss + i,
+            after.ca_state,
+            after.cwnd
+        ));
+    }
+    Ok((before.cwnd, after.cwnd))
+}
+
 /// Why this machine cannot run the test, if it cannot.
 fn missing() -> Option<String> {
     if !rustix::process::geteuid().is_root() {
@@ -410,13 +455,43 @@ impl Bed {
             "-qw",
             "net.ipv4.ip_forward=1",
         ]);
-        let limit = (FIFO_FRAMES * 1514).to_string();
-        run(&[
-            "tc", "-n", m, "qdisc", "replace", "dev", "v2", "root", "tbf", "rate", RATE, "burst",
-            "15k", "limit", &limit,
-        ]);
+        tbf(m, "replace", RATE);
         bed
     }
+}
+
+/// The router `rtr`'s bottleneck: a `tbf` of `rate` on its link to the receiver, a FIFO of
+/// [`FIFO_FRAMES`] full frames; `verb` is tc's `replace` or `change` (which keeps the
+/// packets queued).
+fn tbf(rtr: &str, verb: &str, rate: &str) {
+    let limit = (FIFO_FRAMES * 1514).to_string();
+    run(&[
+        "tc", "-n", rtr, "qdisc", verb, "dev", "v2", "root", "tbf", "rate", rate, "burst", "15k",
+        "limit", &limit,
+    ]);
+}
+
+/// The kernel's count of undone Loss states in the namespace `ns` (TcpExt TCPLossUndo of
+/// /proc/net/netstat: tcp_try_undo_loss, which then sets the window from `undo_cwnd`).
+fn loss_undos(ns: &str) -> u64 {
+    let o = Command::new("ip")
+        .args(["netns", "exec", ns, "cat", "/proc/net/netstat"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .chunks(2)
+        .filter(|p| p.len() == 2 && p[0].starts_with("TcpExt:"))
+        .find_map(|p| {
+            let names = p[0].split(' ');
+            let values = p[1].split(' ');
+            names
+                .zip(values)
+                .find(|(n, _)| *n == "TCPLossUndo")
+                .and_then(|(_, v)| v.parse().ok())
+        })
+        .expect("TcpExt TCPLossUndo in /proc/net/netstat")
 }
 
 impl Drop for Bed {
@@ -472,8 +547,9 @@ fn receive(ns: String, ready: mpsc::Sender<()>) -> u64 {
 }
 
 /// Runs the sender in the bed's sender namespace with the control `cc`, waiting at most
-/// [`SEND_FOR`] and 20 s; its samples, the control it ran and the bytes it sent.
-fn send(bed: &mut Bed, sender: &Path, cc: &str) -> (Vec<Sample>, String, u64) {
+/// [`SEND_FOR`] and 20 s, the path stalled meanwhile when `stall` ([`STALL_AFTER`]); its
+/// samples, the control it ran and the bytes it sent.
+fn send(bed: &mut Bed, sender: &Path, cc: &str, stall: bool) -> (Vec<Sample>, String, u64) {
     let child = Command::new("ip")
         .args(["netns", "exec", &bed.snd])
         .arg(sender)
@@ -483,6 +559,15 @@ fn send(bed: &mut Bed, sender: &Path, cc: &str) -> (Vec<Sample>, String, u64) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let staller = stall.then(|| {
+        let rtr = bed.rtr.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(STALL_AFTER);
+            tbf(&rtr, "change", STALL_RATE);
+            std::thread::sleep(STALL_FOR);
+            tbf(&rtr, "change", RATE);
+        })
+    });
     let child = bed.sender.insert(child);
     let mut out = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {
@@ -504,6 +589,9 @@ fn send(bed: &mut Bed, sender: &Path, cc: &str) -> (Vec<Sample>, String, u64) {
     let mut err = String::new();
     let _ = child.stderr.take().unwrap().read_to_string(&mut err);
     bed.sender = None;
+    if let Some(t) = staller {
+        t.join().expect("the stall's tc commands ran");
+    }
     let text = reader.join().unwrap();
     assert!(status.success(), "the sender failed ({status}): {err}");
     let samples: Vec<Sample> = text.lines().filter_map(Sample::parse).collect();
@@ -552,14 +640,7 @@ fn a_connection_without_socket_storage_runs_renos_window_on_the_kernel() {
     let mut transfers = 0;
     let (samples, sent, checked) = loop {
         transfers += 1;
-        let (ready_tx, ready) = mpsc::channel();
-        let rcv_ns = bed.rcv.clone();
-        let receiver = std::thread::spawn(move || receive(rcv_ns, ready_tx));
-        ready.recv_timeout(Duration::from_secs(10)).unwrap();
-        let (samples, cc_ran, sent) = send(&mut bed, &sender, &name);
-        let received = receiver.join().unwrap();
-        assert_eq!(received, sent);
-        assert_eq!(cc_ran, name, "the connection ran the test build");
+        let (samples, sent) = transfer(&mut bed, &sender, &name, false);
         // 1. counted as a connection without state, and listed
         assert_eq!(without_state(&name), transfers);
         let checked = check_reno(&samples);
@@ -591,14 +672,51 @@ fn a_connection_without_socket_storage_runs_renos_window_on_the_kernel() {
                 .collect::<Vec<_>>(),
             f.avoidance
         ),
-        Err(e) => {
-            let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.samples"));
-            let text: String = samples.iter().map(|s| format!("{s:?}\n")).collect();
-            let _ = std::fs::write(&path, text);
-            panic!("{e} (samples in {})", path.display());
-        }
+        Err(e) => fail_with_samples(&name, &samples, &e),
+    }
+
+    // 4. undo: one more transfer, its path stalled for longer than the RTO; the originals
+    // then arrive, their ACKs echo timestamps from before the retransmission, and the
+    // kernel undoes the Loss state with the window `undo_cwnd` returns
+    let undos = loss_undos(&bed.snd);
+    let (samples, _) = transfer(&mut bed, &sender, &name, true);
+    assert_eq!(without_state(&name), transfers + 1);
+    let undone = loss_undos(&bed.snd) - undos;
+    match check_undo(&samples) {
+        Ok(_) if undone == 0 => fail_with_samples(
+            &name,
+            &samples,
+            "the kernel undid no Loss state: the stall made no spurious timeout",
+        ),
+        Ok((before, after)) => eprintln!(
+            "undo: {undone} Loss state(s) undone; the window {before} before the timeout, \
+             {after} after"
+        ),
+        Err(e) => fail_with_samples(&name, &samples, &e),
     }
     drop(bed);
+}
+
+/// One transfer from the sender to the receiver ([`send`]), every byte received and the
+/// connection run by `name`: the sender's samples and the bytes sent.
+fn transfer(bed: &mut Bed, sender: &Path, name: &str, stall: bool) -> (Vec<Sample>, u64) {
+    let (ready_tx, ready) = mpsc::channel();
+    let rcv_ns = bed.rcv.clone();
+    let receiver = std::thread::spawn(move || receive(rcv_ns, ready_tx));
+    ready.recv_timeout(Duration::from_secs(10)).unwrap();
+    let (samples, cc_ran, sent) = send(bed, sender, name, stall);
+    let received = receiver.join().unwrap();
+    assert_eq!(received, sent);
+    assert_eq!(cc_ran, name, "the connection ran the test build");
+    (samples, sent)
+}
+
+/// Fails with `e`, the samples written where the message says.
+fn fail_with_samples(name: &str, samples: &[Sample], e: &str) -> ! {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.samples"));
+    let text: String = samples.iter().map(|s| format!("{s:?}\n")).collect();
+    let _ = std::fs::write(&path, text);
+    panic!("{e} (samples in {})", path.display());
 }
 
 /// An `snd_ssthresh` above 2^31 - 1 (TCP_INFINITE_SSTHRESH), if a sample has one: no u32
@@ -718,6 +836,50 @@ fn only_an_ssthresh_above_infinite_is_taken_for_the_kernels_constant() {
     );
     s[7].ssthresh = 2_183_148_773;
     assert_eq!(kernels_constant(&s), Some(2_183_148_773));
+}
+
+/// An RTO from Open at a window of 19 (the stall: no ACK, so no reading grows it), Loss
+/// with the window at one packet and growing, then the kernel's undo to Reno's
+/// max(cwnd, prior_cwnd) = 19, in Open.
+fn undone_by_hand() -> Vec<Sample> {
+    vec![
+        sample(0, 19, 10, 300, 8),
+        sample(0, 19, 10, 310, 8),
+        sample(4, 1, 9, 310, 9),
+        sample(4, 2, 9, 311, 10),
+        sample(0, 19, 10, 330, 10),
+        sample(0, 20, 10, 350, 10),
+    ]
+}
+
+#[test]
+fn an_undo_to_the_window_before_the_timeout_passes_the_checks() {
+    assert_eq!(check_undo(&undone_by_hand()), Ok((19, 19)));
+    // from Recovery the window before is the last one in Open or Disorder
+    let mut s = undone_by_hand();
+    s.insert(2, sample(3, 14, 9, 310, 9));
+    assert_eq!(check_undo(&s), Ok((19, 19)));
+}
+
+#[test]
+fn an_undo_that_keeps_the_loss_window_fails_the_checks() {
+    // `undo_cwnd` returning `tp->snd_cwnd`: Loss's slow start goes on from its window
+    let mut s = undone_by_hand();
+    s[4].cwnd = 11;
+    assert_eq!(
+        check_undo(&s),
+        Err(
+            "undo: the window before the timeout was 19, the first reading after Loss \
+             (sample 4, state 0) has 11, not Reno's max(cwnd, prior_cwnd)"
+                .into()
+        )
+    );
+    // and a transfer without a timeout shows nothing to check
+    s.retain(|x| x.ca_state != CA_LOSS);
+    assert_eq!(
+        check_undo(&s),
+        Err("no reading in Loss: the stall made no timeout".into())
+    );
 }
 
 #[test]
