@@ -102,6 +102,7 @@ struct rl_flow_stats {
 	__u64 bytes;
 	__u64 losses;
 	__u64 slowdowns;
+	__u64 restarts;    /* empty_queue_restart's slow starts */
 	__u32 phase;
 	__u32 signal;      /* enum rl_signal in use */
 };
@@ -179,6 +180,7 @@ static __always_inline void rl_publish(struct tcp_sock *tp, struct rl_conn *c, _
 	s->bytes = c->bytes_received;
 	s->losses = c->losses;
 	s->slowdowns = c->rl.slowdowns;
+	s->restarts = c->rl.restarts;
 	s->phase = c->rl.phase;
 	s->signal = c->use_rtt ? RL_SIGNAL_RTT : RL_SIGNAL_OWD;
 }

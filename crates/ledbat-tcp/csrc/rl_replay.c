@@ -9,7 +9,8 @@
  *   loss NOW                              a gap in the sequence
  *   owd NOW TSVAL OUR_US_PER_TICK         the one-way sample alone (rl_owd_sample)
  *
- * and after each `init`, `data` and `loss`: "RCWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS";
+ * and after each `init`, `data` and `loss`: "RCWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS
+ * RESTARTS";
  * after `owd`: "SAMPLE|- RESCALED STATE". Built by build.rs; not installed.
  */
 #include <stdio.h>
@@ -28,7 +29,7 @@ static void print_state(const struct rl *r, lb_params_t *dp)
 		printf("%llu ", (unsigned long long)qd);
 	else
 		printf("- ");
-	printf("%llu\n", (unsigned long long)r->slowdowns);
+	printf("%llu %llu\n", (unsigned long long)r->slowdowns, (unsigned long long)r->restarts);
 }
 
 int main(void)

@@ -95,6 +95,7 @@ struct rl {
 	__u64 rtt_ns;
 	__u64 base_rtt_ns;
 	__u64 slowdowns;      /* count */
+	__u64 restarts;       /* count (empty_queue_restart) */
 	__u64 empty_since;    /* ns, since when the queue has been empty in avoidance */
 	__u8 phase;
 	__u8 has_limit;
@@ -257,6 +258,7 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 		if (rl_restart_due(r, cfg, now, qd)) {
 			/* the slowdown schedule (slowdown_at) is kept through the restart */
 			r->phase = RL_RESTART;
+			r->restarts++;
 			r->rcwnd += (bytes << 32) / rl_gain_divisor(r, cfg);
 			return;
 		}

@@ -224,6 +224,8 @@ pub struct RlFlow {
     pub losses: u64,
     /// Slowdowns.
     pub slowdowns: u64,
+    /// Restarts (`empty_queue_restart`: slow starts after one RTT of empty queue).
+    pub restarts: u64,
     /// 0 slow start, 1 avoidance, 2 slowdown, 3 restart (`empty_queue_restart`).
     pub phase: u32,
     /// The signal in use.
@@ -233,7 +235,7 @@ pub struct RlFlow {
 /// Size of `struct rl_flow_key` and `struct rl_flow_stats`.
 pub const KEY_SIZE: usize = 40;
 /// Size of `struct rl_flow_stats`.
-pub const STATS_SIZE: usize = 80;
+pub const STATS_SIZE: usize = 88;
 
 impl RlFlow {
     /// Decodes a map entry; `None` for a size or family that does not match.
@@ -270,8 +272,9 @@ impl RlFlow {
             bytes: u64at(48),
             losses: u64at(56),
             slowdowns: u64at(64),
-            phase: u32at(val, 72),
-            signal: if u32at(val, 76) == 2 {
+            restarts: u64at(72),
+            phase: u32at(val, 80),
+            signal: if u32at(val, 84) == 2 {
                 RlSignal::Rtt
             } else {
                 RlSignal::Owd
@@ -453,22 +456,22 @@ mod tests {
         key[24..28].copy_from_slice(&[10, 0, 0, 1]);
         let mut val = vec![0u8; STATS_SIZE];
         for (i, w) in [
-            1u64, 30_000, 32_768, 12_000_000, 52_000_000, 40_000_000, 9, 1, 2,
+            1u64, 30_000, 32_768, 12_000_000, 52_000_000, 40_000_000, 9, 1, 2, 3,
         ]
         .iter()
         .enumerate()
         {
             val[i * 8..i * 8 + 8].copy_from_slice(&w.to_ne_bytes());
         }
-        val[72..76].copy_from_slice(&1u32.to_ne_bytes());
-        val[76..80].copy_from_slice(&2u32.to_ne_bytes());
+        val[80..84].copy_from_slice(&1u32.to_ne_bytes());
+        val[84..88].copy_from_slice(&2u32.to_ne_bytes());
         let f = RlFlow::decode(&key, &val).unwrap();
         assert_eq!(f.local.to_string(), "10.0.0.2:5201");
         assert_eq!(f.remote.to_string(), "10.0.0.1:40000");
         assert_eq!((f.window, f.clamp, f.qd_ns), (30_000, 32_768, 12_000_000));
         assert_eq!(
-            (f.losses, f.slowdowns, f.phase, f.signal),
-            (1, 2, 1, RlSignal::Rtt)
+            (f.losses, f.slowdowns, f.restarts, f.phase, f.signal),
+            (1, 2, 3, 1, RlSignal::Rtt)
         );
         assert_eq!(RlFlow::decode(&key[..8], &val), None);
     }

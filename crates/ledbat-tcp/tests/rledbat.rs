@@ -69,16 +69,16 @@ fn c_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> Vec<Out> {
         .collect()
 }
 
-/// The kernel receiver's phase after each event (3: a restart).
-fn c_phases(cfg: Cfg, mss: u64, evs: &[Ev]) -> Vec<u32> {
+/// The kernel receiver's phase after each event (3: a restart), and its count of restarts.
+fn c_phases(cfg: Cfg, mss: u64, evs: &[Ev]) -> Vec<(u32, u64)> {
     run_tool(&c_input(cfg, mss, evs))
         .lines()
         .map(|l| {
-            l.split_whitespace()
-                .nth(2)
-                .expect("phase")
-                .parse()
-                .expect("phase")
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (
+                f[2].parse().expect("phase"),
+                f[5].parse().expect("restarts"),
+            )
         })
         .collect()
 }
@@ -268,10 +268,14 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
             let evs = closed_loop(cfg, mss, d, cross, loss, 60);
             events += evs.len();
             straddles += compare(cfg, mss, &evs);
-            restarts += c_phases(cfg, mss, &evs)
+            let phases = c_phases(cfg, mss, &evs);
+            let n = phases
                 .windows(2)
-                .filter(|p| p[0] == 1 && p[1] == 3)
+                .filter(|p| p[0].0 == 1 && p[1].0 == 3)
                 .count();
+            // the counter `ledbat tcp rstats` shows counts the same restarts
+            assert_eq!(phases.last().map(|p| p.1), Some(n as u64));
+            restarts += n;
         }
     }
     // the competitor's queue leaving at 40 s, and the slowdowns' climbs at short RTTs,

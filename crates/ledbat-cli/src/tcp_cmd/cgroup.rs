@@ -379,7 +379,7 @@ mod on {
                 outln!("{}", serde_json::to_string(&flows)?);
             } else {
                 outln!(
-                    "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} phase/signal",
+                    "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {:>4} phase/signal",
                     "local",
                     "remote",
                     "window",
@@ -388,11 +388,12 @@ mod on {
                     "rtt",
                     "base",
                     "loss",
-                    "slow"
+                    "slow",
+                    "rest"
                 );
                 for f in &flows {
                     outln!(
-                        "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {}/{}",
+                        "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {:>4} {}/{}",
                         f.local.to_string(),
                         f.remote.to_string(),
                         f.window,
@@ -402,6 +403,7 @@ mod on {
                         ms(f.base_rtt_ns),
                         f.losses,
                         f.slowdowns,
+                        f.restarts,
                         ["slow-start", "avoidance", "slowdown", "restart"]
                             .get(f.phase as usize)
                             .unwrap_or(&"?"),
