@@ -424,7 +424,9 @@ impl LbParams {
         if d.drift_correction {
             return Err(unsupported(
                 "delay.drift_correction",
-                "needs uTP's reverse delay samples, which TCP does not carry".into(),
+                "not run by the kernel build: libutp's rule takes a reverse queue that \
+                 drains for clock drift and then under-reads the queue (docs/tcp/drift.md)"
+                    .into(),
             ));
         }
         self.base_history = d.base_history as u64;
