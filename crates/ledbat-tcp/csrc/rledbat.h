@@ -24,7 +24,9 @@
  *       RTT sample) has held for one RTT, slow start again (rcwnd += GAIN b, from the
  *       segment that finds it due) until qd > 3/4 TARGET or a loss, then avoidance with
  *       the slowdown scheduled before; the clock runs only in avoidance (a slowdown's hold
- *       and climb back empty the queue on purpose)
+ *       and climb back empty the queue on purpose) and while rcwnd is below half the
+ *       largest window avoidance has had (a window a competitor pushed down; beside a bbr
+ *       sender, which keeps the queue under eta by itself, a restart only overshoots)
  *
  * In 32.32 bytes: slow start adds b 2^32 / div; the per-RTT step in bytes is mss / div, or
  * mss / div - rcwnd (qd - TARGET) / TARGET floored at -rcwnd / 2 (with qd - TARGET capped at
@@ -96,6 +98,7 @@ struct rl {
 	__u64 base_rtt_ns;
 	__u64 slowdowns;      /* count */
 	__u64 restarts;       /* count (empty_queue_restart) */
+	__u64 largest;        /* Q32 bytes, the largest rcwnd of avoidance */
 	__u64 empty_since;    /* ns, since when the queue has been empty in avoidance */
 	__u8 phase;
 	__u8 has_limit;
@@ -160,7 +163,7 @@ LB_INLINE __u64 rl_eta(const struct rl *r)
 LB_INLINE int rl_restart_due(struct rl *r, const volatile struct rl_cfg *cfg, __u64 now,
 			     __u64 qd)
 {
-	if (!cfg->empty_queue_restart || qd > rl_eta(r)) {
+	if (!cfg->empty_queue_restart || qd > rl_eta(r) || r->rcwnd >= r->largest / 2) {
 		r->has_empty_since = 0;
 		return 0;
 	}
@@ -263,6 +266,8 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 			return;
 		}
 		rl_avoidance_step(r, cfg, qd, bytes);
+		if (r->rcwnd > r->largest)
+			r->largest = r->rcwnd;
 	} else if (r->phase == RL_RESTART) {
 		if (qd * 4 > cfg->target_ns * 3)
 			r->phase = RL_AVOIDANCE;

@@ -46,7 +46,11 @@
 //! than 9 at a base RTT of 100 ms on 10 Mbit/s); its overshoot is that of the draft's
 //! initial slow start. The clock runs only in avoidance: a slowdown's hold and its climb
 //! back empty the queue on purpose, and neither counts (nor does an empty queue that began
-//! before the slowdown).
+//! before the slowdown). And it runs only while `rcwnd` is below half the largest window
+//! avoidance has had: the restart is for a window that a competitor pushed down; beside a
+//! sender that keeps the queue under `eta` by itself (bbr) the window is where it was, and
+//! a restart there only overshoots to 3/4 TARGET (on the bed it fired every 2.5-3 s with a
+//! bbr sender at 100 ms: docs/tcp/README.md, "Counted: not ProbeRTT").
 //!
 //! **Competitor detection** (`competitor.enabled`, off by default: our extension, not the
 //! draft's). A delay-based receiver yields only to a queue above TARGET; a BBR download
@@ -179,6 +183,8 @@ pub struct Rledbat {
     slowdown_started: Option<Instant>,
     /// The empty-queue clock of `empty_queue_restart`.
     restart: SlowStart,
+    /// The largest `rcwnd` of avoidance, bytes (a restart needs less than half of it).
+    largest: f64,
     /// The competitor detection (`competitor.enabled`).
     comp: Competitor,
     /// Payload bytes received in all, and the detection's rate samples of them.
@@ -210,6 +216,7 @@ impl Rledbat {
                 conservative: false,
                 restart: cfg.empty_queue_restart,
             }),
+            largest: 0.0,
             comp: Competitor::new(cfg.competitor)
                 .busy_above_eta()
                 .probe_rtts(PROBE_RTTS),
@@ -338,7 +345,10 @@ impl Rledbat {
                     return;
                 }
                 let eta = self.eta();
-                if self
+                if self.rcwnd >= self.largest / 2.0 {
+                    // not pushed down: the empty-queue clock does not run
+                    self.restart.not_avoiding();
+                } else if self
                     .restart
                     .restart_due(now, qd, eta, self.round(), self.rcwnd, mss)
                 {
@@ -354,6 +364,7 @@ impl Rledbat {
                     (gain - w * (qd_ratio - 1.0)).max(-w / 2.0)
                 };
                 self.rcwnd += step * mss * b / self.rcwnd;
+                self.largest = self.largest.max(self.rcwnd);
             }
             Phase::Restart { slowdown_at } => {
                 if qd_ratio > 0.75 {
@@ -584,6 +595,14 @@ mod tests {
         (r, t0)
     }
 
+    /// As [`avoiding`], after avoidance had a window of 100 packets, which a competitor
+    /// pushed down to `w` (the restart's case).
+    fn pushed_down(c: RledbatConfig, w: u64) -> (Rledbat, Instant) {
+        let (mut r, t0) = avoiding(c, w);
+        r.largest = (100 * MSS) as f64;
+        (r, t0)
+    }
+
     #[test]
     fn slow_start_grows_by_gain_per_byte_until_three_quarters_of_target() {
         let mut r = Rledbat::new(cfg(), MSS);
@@ -715,7 +734,7 @@ mod tests {
 
     #[test]
     fn restart_slow_starts_at_the_floor_after_one_rtt_of_empty_queue() {
-        let (mut r, _) = avoiding(restart_cfg(), 2 * MSS);
+        let (mut r, _) = pushed_down(restart_cfg(), 2 * MSS);
         assert_eq!(r.eta(), Duration::from_millis(5));
         let t = Instant::from_secs(2);
         // qd 0: the clock starts at t; 39 ms later (under the 40 ms RTT) nothing yet.
@@ -740,7 +759,7 @@ mod tests {
 
     #[test]
     fn a_queue_above_eta_restarts_the_clock() {
-        let (mut r, _) = avoiding(restart_cfg(), 2 * MSS);
+        let (mut r, _) = pushed_down(restart_cfg(), 2 * MSS);
         let t = Instant::from_secs(2);
         samples(&mut r, t, BASE, 1);
         // qd 6 ms > eta 5 at t + 20 ms (four samples fill the minimum filter), empty again
@@ -752,11 +771,36 @@ mod tests {
         samples(&mut r, t + Duration::from_millis(70), BASE, 1);
         assert!(matches!(r.phase, Phase::Restart { .. }));
         // At eta exactly the queue still counts as empty.
-        let (mut r, _) = avoiding(restart_cfg(), 2 * MSS);
+        let (mut r, _) = pushed_down(restart_cfg(), 2 * MSS);
         samples(&mut r, t, (15, 40), 4);
         assert_eq!(r.queuing_delay(), Some(Duration::from_millis(5)));
         samples(&mut r, t + Duration::from_millis(40), (15, 40), 1);
         assert!(matches!(r.phase, Phase::Restart { .. }));
+    }
+
+    #[test]
+    fn a_window_not_pushed_below_half_its_largest_does_not_restart() {
+        // Avoidance from 10 packets: the first packet makes that the largest window. An
+        // empty queue for a second (a sender that keeps it so, bbr) only adds GAIN per RTT.
+        let (mut r, _) = avoiding(restart_cfg(), 10 * MSS);
+        let t = Instant::from_secs(2);
+        for k in 0..=25 {
+            samples(&mut r, t + Duration::from_millis(40 * k), BASE, 1);
+        }
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
+        assert_eq!(r.largest, 10_000.0);
+        // Half of it is not below half: still no restart after another RTT.
+        r.rcwnd = 5_000.0;
+        samples(&mut r, t + Duration::from_millis(1040), BASE, 1);
+        samples(&mut r, t + Duration::from_millis(1080), BASE, 1);
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
+        // Pushed below half (a competitor), the clock runs: due one RTT after it starts.
+        r.rcwnd = 4_999.0;
+        samples(&mut r, t + Duration::from_millis(1100), BASE, 1);
+        samples(&mut r, t + Duration::from_millis(1139), BASE, 1);
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
+        samples(&mut r, t + Duration::from_millis(1140), BASE, 1);
+        assert_eq!(r.phase, Phase::Restart { slowdown_at: None });
     }
 
     #[test]
@@ -775,7 +819,7 @@ mod tests {
 
     #[test]
     fn a_loss_ends_a_restart_halving_the_window() {
-        let (mut r, _) = avoiding(restart_cfg(), 2 * MSS);
+        let (mut r, _) = pushed_down(restart_cfg(), 2 * MSS);
         let t = Instant::from_secs(2);
         samples(&mut r, t, BASE, 1);
         r.rcwnd = 8_000.0;
@@ -788,7 +832,7 @@ mod tests {
 
     #[test]
     fn neither_a_slowdowns_hold_nor_its_climb_counts_and_the_schedule_survives_a_restart() {
-        let (mut r, t0) = avoiding(with_slowdowns(restart_cfg()), 30_000);
+        let (mut r, t0) = pushed_down(with_slowdowns(restart_cfg()), 30_000);
         // A queue of 50 ms (above eta), empty from 20 ms before the slowdown starts (80 ms
         // later): that clock stops at the slowdown.
         samples(&mut r, t0, (60, 40), 4);
