@@ -381,7 +381,8 @@ fn build(dir: &Path) -> (Vec<u8>, PathBuf) {
     (std::fs::read(&object).unwrap(), sender)
 }
 
-fn run(args: &[&str]) {
+/// Runs a command, which must succeed; its standard output.
+fn run(args: &[&str]) -> String {
     let o = Command::new(args[0]).args(&args[1..]).output().unwrap();
     assert!(
         o.status.success(),
@@ -389,6 +390,7 @@ fn run(args: &[&str]) {
         args.join(" "),
         String::from_utf8_lossy(&o.stderr)
     );
+    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// The three namespaces (sender, router, receiver), their links and the router's
@@ -474,11 +476,7 @@ fn tbf(rtr: &str, verb: &str, rate: &str) {
 /// The kernel's count of undone Loss states in the namespace `ns` (TcpExt TCPLossUndo of
 /// /proc/net/netstat: tcp_try_undo_loss, which then sets the window from `undo_cwnd`).
 fn loss_undos(ns: &str) -> u64 {
-    let o = Command::new("ip")
-        .args(["netns", "exec", ns, "cat", "/proc/net/netstat"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&o.stdout);
+    let text = run(&["ip", "netns", "exec", ns, "cat", "/proc/net/netstat"]);
     let lines: Vec<&str> = text.lines().collect();
     lines
         .chunks(2)
