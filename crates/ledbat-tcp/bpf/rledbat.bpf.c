@@ -15,7 +15,9 @@
  *                                 the delay sample of the newest segment, the receiver's RTT
  *                                 estimate, a new out-of-order segment as a loss
  *                                 (tcp_sock.rcv_ooopack) -> rl_on_data / rl_on_loss; then
- *                                 the window clamp (TCP_WINDOW_CLAMP) when it changed.
+ *                                 the window clamp (TCP_WINDOW_CLAMP) when it changed: the
+ *                                 advertised window (rl_adv_window: rcwnd, or the
+ *                                 competitor detection's when competitor.enabled).
  *
  * The delay signals (the draft's two):
  * - one-way (default): the sender's TSval of the newest segment (tcp_sock.rx_opt.rcv_tsval)
@@ -105,7 +107,12 @@ struct rl_flow_stats {
 	__u64 restarts;    /* empty_queue_restart's slow starts */
 	__u32 phase;
 	__u32 signal;      /* enum rl_signal in use */
+	__u64 detections;  /* the competitor detection's (competitor.enabled) */
+	__u64 tests;
 };
+
+/* ledbat_tcp::rledbat::STATS_SIZE, which decodes it */
+_Static_assert(sizeof(struct rl_flow_stats) == 104, "rl_flow_stats is RlFlow's 104 bytes");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -182,6 +189,8 @@ static __always_inline void rl_publish(struct tcp_sock *tp, struct rl_conn *c, _
 	s->slowdowns = c->rl.slowdowns;
 	s->restarts = c->rl.restarts;
 	s->phase = c->rl.phase;
+	s->detections = c->rl.comp.detections;
+	s->tests = c->rl.comp.tests;
 	s->signal = c->use_rtt ? RL_SIGNAL_RTT : RL_SIGNAL_OWD;
 }
 
@@ -292,7 +301,7 @@ static __always_inline int rl_ack(struct bpf_sock_ops *skops)
 		sample = (__u32)(rtt_ns / LB_NS_PER_US);
 	}
 	rl_on_data(&c->rl, &rl_ro.cfg, &rl_ro.delay, now, got, sample, rtt_ns);
-	clamp = rl_clamp(&rl_ro.cfg, rl_window(&c->rl), rl_floor(c));
+	clamp = rl_clamp(&rl_ro.cfg, rl_adv_window(&c->rl, &rl_ro.cfg), rl_floor(c));
 	if (clamp != c->clamp || rp->window_clamp != clamp) {
 		long err = bpf_setsockopt(skops, SOL_TCP, TCP_WINDOW_CLAMP, &clamp, sizeof(clamp));
 

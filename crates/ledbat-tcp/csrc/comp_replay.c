@@ -4,7 +4,8 @@
  * compiled for the host, driven one call per line on standard input; after each call it
  * prints what the test compares with ledbat-core's `Competitor`. Built by build.rs.
  *
- *   params W0 ... W15            the lb_comp_params words (decimal), once, first
+ *   params W0 ... W16            the lb_comp_params words (decimal), once, first
+ *   owner BUSY_ABOVE_ETA PROBE_RTTS_Q32   the owner options (lb_comp_owner), after params
  *   poll NOW QD RTT
  *   hs NOW RTT                   hold_started
  *   he NOW ETA MSS               hold_ended
@@ -74,6 +75,10 @@ int main(void)
 		if (!have_params || argc < 2) {
 			fprintf(stderr, "comp-replay: '%s' before params\n", argv[0]);
 			return 2;
+		}
+		if (strcmp(argv[0], "owner") == 0 && argc == 3) {
+			lb_comp_owner(&c, (int)num(argv[1]), num(argv[2]));
+			continue;
 		}
 		now = num(argv[1]);
 		if (strcmp(argv[0], "span") == 0 && argc == 5) {

@@ -29,6 +29,11 @@
  * products; the two can differ only on a knife edge of the last bit, which the
  * differential test (tests/differential/competitor.rs) does not hug.
  *
+ * Two owner options, which the sender leaves off (competitor.rs, `busy_above_eta` and
+ * `probe_rtts`; csrc/rledbat.h's receiver sets both): the link counts as busy from `eta`
+ * rather than TARGET / 2, and a probe lasts at least `probe_rtts` RTTs. They are set after
+ * lb_comp_init with lb_comp_owner and survive nothing else: lb_comp_clear clears them.
+ *
  * Loops: the path rate's ring of LB_COMP_BUCKETS, bounded by the constant.
  */
 #ifndef LBCC_COMPETITOR_H
@@ -101,6 +106,10 @@ struct lb_comp {
 	__u8 pr_has_peak, pr_has_acked, pr_has_after;
 	__u8 has_hold_start, has_hold_min, hold_suspected, test_pending;
 	__u8 has_push, pu_has_after, has_last_qd, has_push_target;
+	/* the owner options (lb_comp_owner): a probe's least length in RTTs, 32.32 (0: none),
+	 * and busy from eta */
+	__u64 probe_rtts_q32;
+	__u8 busy_above_eta;
 };
 
 /* round(d * k) for a 32.32 factor, half up. */
@@ -243,6 +252,13 @@ LB_SUBPROG int lb_comp_clear(struct lb_comp *c)
 LB_INLINE void lb_comp_init(struct lb_comp *c)
 {
 	lb_comp_clear(c);
+}
+
+/* The owner options (`Competitor::busy_above_eta`, `Competitor::probe_rtts`), after init. */
+LB_INLINE void lb_comp_owner(struct lb_comp *c, int busy_above_eta, __u64 probe_rtts_q32)
+{
+	c->busy_above_eta = (__u8)(busy_above_eta != 0);
+	c->probe_rtts_q32 = probe_rtts_q32;
 }
 
 /* `probe_range`: a quarter of TARGET to 1.2 TARGET. */
@@ -404,6 +420,8 @@ LB_INLINE void lb_comp_poll(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 
 		if (lb_comp_probe_range(qd, t))
 			len = lb_max_u64(len, lb_scale_q32(rise, p->probe_inv_q32));
+		if (c->probe_rtts_q32)
+			len = lb_max_u64(len, lb_scale_q32(rtt, c->probe_rtts_q32));
 		c->has_probe = 1;
 		c->pr_start = now;
 		c->pr_end = now + len;
@@ -592,7 +610,7 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 	if (c->yielding)
 		return lb_comp_ack_yielding(c, p, now, o, cr, resume);
 	confirming = lb_comp_confirming(c);
-	busy = o->qd_ns * 2 >= o->target_ns;
+	busy = c->busy_above_eta ? o->qd_ns > o->eta_ns : o->qd_ns * 2 >= o->target_ns;
 	above = o->qd_ns * 10 > o->target_ns * 11;
 	small = o->has_rate && cr > 0 &&
 		lb_mul_lt(o->rate, LB_ONE_Q32_, p->share_q32, cr) &&

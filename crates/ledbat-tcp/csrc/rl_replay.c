@@ -4,13 +4,15 @@
  * (crates/ledbat-tcp/tests/rledbat.rs): one event per line on standard input,
  *
  *   cfg TARGET_NS SLOWDOWNS BASE_HISTORY BASE_INTERVAL_NS FILTER_LEN [RESTART]   once, first
+ *   comp W0 ... W16 HOLD_Q16              the competitor detection's words (lb_comp_params)
+ *                                         and comp_test_hold_rtts_q16, after cfg
  *   init MSS                              a new connection
  *   data NOW BYTES SAMPLE_US RTT_NS       a segment (RTT_NS 0: no RTT sample)
  *   loss NOW                              a gap in the sequence
  *   owd NOW TSVAL OUR_US_PER_TICK         the one-way sample alone (rl_owd_sample)
  *
  * and after each `init`, `data` and `loss`: "RCWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS
- * RESTARTS";
+ * RESTARTS ADVERTISED YIELDING DETECTIONS TESTS" (ADVERTISED: rl_adv_window);
  * after `owd`: "SAMPLE|- RESCALED STATE". Built by build.rs; not installed.
  */
 #include <stdio.h>
@@ -19,7 +21,7 @@
 
 #include "rledbat.h"
 
-static void print_state(const struct rl *r, lb_params_t *dp)
+static void print_state(const struct rl *r, const struct rl_cfg *cfg, lb_params_t *dp)
 {
 	__u64 qd;
 
@@ -29,7 +31,10 @@ static void print_state(const struct rl *r, lb_params_t *dp)
 		printf("%llu ", (unsigned long long)qd);
 	else
 		printf("- ");
-	printf("%llu %llu\n", (unsigned long long)r->slowdowns, (unsigned long long)r->restarts);
+	printf("%llu %llu %llu %u %llu %llu\n", (unsigned long long)r->slowdowns,
+	       (unsigned long long)r->restarts, (unsigned long long)rl_adv_window(r, cfg),
+	       r->comp.yielding, (unsigned long long)r->comp.detections,
+	       (unsigned long long)r->comp.tests);
 }
 
 int main(void)
@@ -47,6 +52,7 @@ int main(void)
 		n = sscanf(line, "cfg %llu %llu %llu %llu %llu %llu", &a, &b, &c, &d, &e, &f);
 		if (n == 5 || n == 6) {
 			memset(&p, 0, sizeof(p));
+			memset(&cfg, 0, sizeof(cfg));
 			p.magic = LB_PARAMS_MAGIC;
 			p.version = LB_PARAMS_VERSION;
 			p.base_history = c;
@@ -56,16 +62,33 @@ int main(void)
 			cfg.slowdowns = b;
 			cfg.signal = RL_SIGNAL_OWD;
 			cfg.empty_queue_restart = f;
+		} else if (strncmp(line, "comp ", 5) == 0) {
+			__u64 *w = (__u64 *)&cfg.comp;
+			char *tok = strtok(line + 5, " \t\r\n");
+			int i;
+
+			for (i = 0; i < LB_COMP_PARAMS_WORDS + 1 && tok; i++) {
+				if (i < LB_COMP_PARAMS_WORDS)
+					w[i] = strtoull(tok, NULL, 10);
+				else
+					cfg.comp_test_hold_rtts_q16 = strtoull(tok, NULL, 10);
+				tok = strtok(NULL, " \t\r\n");
+			}
+			if (i != LB_COMP_PARAMS_WORDS + 1 || tok) {
+				fprintf(stderr, "rl_replay: comp needs %d words\n",
+					LB_COMP_PARAMS_WORDS + 1);
+				return 2;
+			}
 		} else if (sscanf(line, "init %llu", &a) == 1) {
 			rl_init(&r, a);
 			memset(&o, 0, sizeof(o));
-			print_state(&r, &p);
+			print_state(&r, &cfg, &p);
 		} else if (sscanf(line, "data %llu %llu %llu %llu", &a, &b, &c, &d) == 4) {
 			rl_on_data(&r, &cfg, &p, a, b, (__u32)c, d);
-			print_state(&r, &p);
+			print_state(&r, &cfg, &p);
 		} else if (sscanf(line, "loss %llu", &a) == 1) {
 			rl_on_loss(&r, &cfg, a);
-			print_state(&r, &p);
+			print_state(&r, &cfg, &p);
 		} else if (sscanf(line, "owd %llu %llu %llu", &a, &b, &c) == 3) {
 			__u32 s;
 			int resc = 0;

@@ -27,6 +27,17 @@
  *       and climb back empty the queue on purpose) and while rcwnd is below half the
  *       largest window avoidance has had (a window a competitor pushed down; beside a bbr
  *       sender, which keeps the queue under eta by itself, a restart only overshoots)
+ *   competitor detection (cfg->comp.enabled, off by default; our extension, the uTP
+ *       receiver's, whose module comment gives the rules and their reasons): the core's
+ *       detection (lbcc_competitor.h) with the receiver's options (busy from eta, probes of
+ *       at least RL_PROBE_RTTS RTTs), fed payload bytes over spans of max(200 ms, RTT) as
+ *       its rate samples, qd, the RTT, eta, newest_sent = now - RTT and
+ *       flight = min(window, last rate sample x RTT); a test holds rcwnd at 2 packets for
+ *       test_hold_rtts RTTs (the climb back after a positive one to half the window);
+ *       a push adds its extra to the window for an RTT; yielding, the window is
+ *       max(2 packets, yield_share C RTT), while a probe runs probe_share C RTT; on
+ *       resuming, slow start from 2 packets at one byte per byte up to the detection's
+ *       C (RTT - qd), GAIN per byte above; a loss while yielding changes nothing
  *
  * In 32.32 bytes: slow start adds b 2^32 / div; the per-RTT step in bytes is mss / div, or
  * mss / div - rcwnd (qd - TARGET) / TARGET floored at -rcwnd / 2 (with qd - TARGET capped at
@@ -49,6 +60,7 @@
 #include "lbcc_math.h"
 #include "lbcc_delay.h"
 #include "lbcc_owd.h"
+#include "lbcc_competitor.h"
 
 #define RL_INITIAL_PACKETS 10ULL
 #define RL_MIN_PACKETS 2ULL
@@ -57,8 +69,15 @@
 #define RL_DEFAULT_ROUND_NS (100ULL * LB_NS_PER_MS)
 /* RTT samples outside (0, 10 s) are ignored (a clock stepping). */
 #define RL_MAX_RTT_NS (10000ULL * LB_NS_PER_MS)
+/* The detection's rate samples span at least this (competitor::RATE_SPAN) and an RTT. */
+#define RL_RATE_SPAN_NS (200ULL * LB_NS_PER_MS)
+/* A probe lasts at least this many RTTs, 32.32 (ledbat_utp::rledbat::PROBE_RTTS = 6). */
+#define RL_PROBE_RTTS_Q32 (6ULL << 32)
+/* The largest slow start "one byte per byte" bound kept, bytes. */
+#define RL_MAX_FULL_SPEED (1ULL << 31)
 
-enum rl_phase { RL_SLOW_START = 0, RL_AVOIDANCE = 1, RL_SLOWDOWN = 2, RL_RESTART = 3 };
+enum rl_phase { RL_SLOW_START = 0, RL_AVOIDANCE = 1, RL_SLOWDOWN = 2, RL_RESTART = 3,
+		RL_YIELD = 4 };
 
 #define RL_SIGNALS(X)       \
 	X(RL_SIGNAL_OWD, 1) \
@@ -74,13 +93,17 @@ enum rl_signal { RL_SIGNALS(LB_DECLARE_CONST) };
 	X(__u64, signal)              /* enum rl_signal */                    \
 	/* bytes: the largest clamp written (0: no limit but the kernel's) */ \
 	X(__u64, max_window)                                                  \
-	X(__u64, empty_queue_restart) /* 0/1, default 0 */
+	X(__u64, empty_queue_restart) /* 0/1, default 0 */                    \
+	/* the competitor detection: `competitor.*` (enabled 0 by default), */ \
+	/* and a test's hold in RTTs (48.16) */                               \
+	X(struct lb_comp_params, comp)                                        \
+	X(__u64, comp_test_hold_rtts_q16)
 
 struct rl_cfg {
 	RL_CFG_FIELDS(LB_DECLARE_FIELD)
 };
 
-#define RL_CFG_WORDS 5
+#define RL_CFG_WORDS 23
 _Static_assert(sizeof(struct rl_cfg) == RL_CFG_WORDS * 8, "rl_cfg is RlCfg");
 
 struct rl {
@@ -100,18 +123,28 @@ struct rl {
 	__u64 restarts;       /* count (empty_queue_restart) */
 	__u64 largest;        /* Q32 bytes, the largest rcwnd of avoidance */
 	__u64 empty_since;    /* ns, since when the queue has been empty in avoidance */
+	/* the competitor detection (cfg->comp.enabled) */
+	__u64 received;       /* payload bytes */
+	__u64 last_rate;      /* bytes/s, the last rate sample (has_last_rate) */
+	__u64 full_speed_to;  /* bytes: after a competitor left, slow start a byte per byte */
+	__u64 now;            /* ns, the latest event's (the window depends on it) */
 	__u8 phase;
 	__u8 has_limit;
 	__u8 has_slowdown_at;
 	__u8 has_halving;
 	__u8 has_rtt;
 	__u8 has_empty_since;
-	__u8 _pad[2];
+	__u8 sd_test;         /* the slowdown is a test's hold */
+	__u8 has_last_rate;
+	struct lb_span span;
+	struct lb_comp comp;  /* last: cleared word by word (lb_comp_clear) */
 };
 
 LB_INLINE void rl_init(struct rl *r, __u64 mss)
 {
-	__builtin_memset(r, 0, sizeof(*r));
+	__builtin_memset(r, 0, __builtin_offsetof(struct rl, comp));
+	lb_comp_init(&r->comp);
+	lb_comp_owner(&r->comp, 1, RL_PROBE_RTTS_Q32);
 	r->mss = mss ? mss : 1;
 	r->rcwnd = (RL_INITIAL_PACKETS * r->mss) << 32;
 	r->phase = RL_SLOW_START;
@@ -133,6 +166,21 @@ LB_INLINE __u64 rl_min_window(const struct rl *r)
 LB_INLINE __u64 rl_round(const struct rl *r)
 {
 	return r->has_rtt ? r->rtt_ns : RL_DEFAULT_ROUND_NS;
+}
+
+/* The window to advertise at the latest event, bytes: rl_window plus a push test's extra;
+ * while yielding, max(2 packets, share C RTT) with the share of a probe while one runs. */
+LB_INLINE __u64 rl_adv_window(const struct rl *r, const volatile struct rl_cfg *cfg)
+{
+	__u64 share, w;
+
+	if (!r->comp.yielding)
+		return rl_window(r) + lb_comp_push_window(&r->comp, r->now);
+	share = lb_comp_probing(&r->comp, r->now) ? cfg->comp.probe_share_q32
+						  : cfg->comp.yield_share_q32;
+	w = lb_muldiv(lb_comp_path_rate(&r->comp), lb_scale_q32(rl_round(r), share),
+		      LB_NS_PER_S);
+	return lb_max_u64(w, RL_MIN_PACKETS * r->mss);
 }
 
 /* min(16, max(1, ceil(2 TARGET / base_rtt))). */
@@ -185,6 +233,7 @@ LB_INLINE void rl_enter_avoidance(struct rl *r, const volatile struct rl_cfg *cf
 		r->last_slowdown = lb_since(now, r->sd_started);
 		r->has_limit = 0;
 	}
+	r->full_speed_to = 0;
 	r->phase = RL_AVOIDANCE;
 	r->has_slowdown_at = cfg->slowdowns != 0;
 	if (r->has_slowdown_at)
@@ -221,6 +270,71 @@ LB_INLINE void rl_avoidance_step(struct rl *r, const volatile struct rl_cfg *cfg
 	}
 }
 
+/* A slowdown's hold starts at `now` for `len` ns (a test's when `test`): rcwnd at the
+ * minimum, then slow start back to the window before. */
+LB_INLINE void rl_hold(struct rl *r, __u64 now, __u64 len, int test)
+{
+	r->phase = RL_SLOWDOWN;
+	r->sd_started = now;
+	r->sd_until = now + len;
+	r->sd_resume = rl_window(r);
+	r->sd_test = (__u8)(test != 0);
+	if (test)
+		lb_comp_hold_started(&r->comp, now, rl_round(r));
+	r->rcwnd = rl_min_window(r);
+	r->has_empty_since = 0;
+}
+
+/* The competitor detection on one segment (qd measured; a rate sample when has_rate):
+ * returns whether the window rules are skipped (yielding, or a test's hold began). */
+LB_INLINE int rl_detect(struct rl *r, const volatile struct rl_cfg *cfg, __u64 now, __u64 qd,
+			int has_rate, __u64 rate)
+{
+	struct lb_comp_obs o;
+	__u64 rtt = rl_round(r), resume = 0, w;
+	int action;
+
+	__builtin_memset(&o, 0, sizeof(o));
+	o.qd_ns = qd;
+	o.target_ns = cfg->target_ns;
+	o.rtt_ns = rtt;
+	o.eta_ns = rl_eta(r);
+	o.mss = r->mss;
+	if (r->phase == RL_AVOIDANCE)
+		o.phase = LB_COMP_AVOIDANCE;
+	else if (r->phase == RL_SLOWDOWN && r->sd_test && now < r->sd_until)
+		o.phase = LB_COMP_OWN_HOLD;
+	else
+		o.phase = LB_COMP_OTHER;
+	o.has_rate = (__u8)(has_rate != 0);
+	o.rate = rate;
+	/* the data arriving now left under the window advertised an RTT ago */
+	o.newest_sent_ns = lb_sat_sub(now, rtt);
+	/* what the sender has in flight: the window, or an RTT of its delivery when less */
+	w = rl_adv_window(r, cfg);
+	o.flight = r->has_last_rate
+			   ? lb_min_u64(w, lb_muldiv(r->last_rate, rtt, LB_NS_PER_S))
+			   : w;
+	action = lb_comp_on_ack(&r->comp, &cfg->comp, now, &o, &resume);
+	if (action == LB_COMP_TEST && r->phase == RL_AVOIDANCE) {
+		rl_hold(r, now, lb_muldiv_round(rtt, cfg->comp_test_hold_rtts_q16, 1ULL << 16), 1);
+		return 1;
+	}
+	if (action == LB_COMP_RESUME) {
+		/* the competitor left: slow start, at full speed up to the path's BDP */
+		r->rcwnd = rl_min_window(r);
+		r->full_speed_to = lb_min_u64(resume, RL_MAX_FULL_SPEED);
+		r->has_limit = 0;
+		r->phase = RL_SLOW_START;
+	}
+	if (r->comp.yielding && r->phase != RL_YIELD) {
+		/* a push test's verdict */
+		r->phase = RL_YIELD;
+		r->rcwnd = rl_min_window(r);
+	}
+	return r->comp.yielding;
+}
+
 /*
  * A segment of `bytes` payload bytes received at `now` (ns): `sample_us` is the delay
  * signal's sample (microseconds, wrapping: its offset cancels in the base), `rtt_ns` an RTT
@@ -229,33 +343,46 @@ LB_INLINE void rl_avoidance_step(struct rl *r, const volatile struct rl_cfg *cfg
 LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_params_t *dp,
 			  __u64 now, __u64 bytes, __u32 sample_us, __u64 rtt_ns)
 {
-	__u64 qd;
+	__u64 qd, rate = 0;
+	int has_rate = 0, limited = 0;
 
+	r->now = lb_max_u64(r->now, now);
 	lb_delay_sample(&r->delay, dp, now, sample_us);
 	if (rtt_ns > 0 && rtt_ns < RL_MAX_RTT_NS) {
 		r->rtt_ns = rtt_ns;
 		r->base_rtt_ns = r->has_rtt && r->base_rtt_ns < rtt_ns ? r->base_rtt_ns : rtt_ns;
 		r->has_rtt = 1;
 	}
+	if (cfg->comp.enabled) {
+		r->received += bytes;
+		has_rate = lb_span_on_ack(&r->span, now, r->received, 0,
+					  lb_max_u64(rl_round(r), RL_RATE_SPAN_NS), &rate, &limited);
+		if (has_rate) {
+			r->last_rate = rate;
+			r->has_last_rate = 1;
+		}
+	}
 	if (!lb_queuing_delay(&r->delay, dp, &qd))
 		return;
+	if (cfg->comp.enabled && rl_detect(r, cfg, now, qd, has_rate, rate)) {
+		r->has_empty_since = 0;
+		return;
+	}
 	if (r->phase != RL_AVOIDANCE)
 		r->has_empty_since = 0;
 	if (r->phase == RL_SLOW_START) {
 		if (qd * 4 > cfg->target_ns * 3 ||
 		    (r->has_limit && lb_reached(r->rcwnd, r->ss_limit << 32)))
 			rl_enter_avoidance(r, cfg, now);
+		else if (r->rcwnd < (r->full_speed_to << 32))
+			r->rcwnd += bytes << 32;
 		else
 			r->rcwnd += (bytes << 32) / rl_gain_divisor(r, cfg);
 	} else if (r->phase == RL_AVOIDANCE) {
-		if (r->has_slowdown_at && now >= r->slowdown_at) {
-			r->phase = RL_SLOWDOWN;
-			r->sd_started = now;
-			r->sd_until = now + 2 * rl_round(r);
-			r->sd_resume = rl_window(r);
-			r->rcwnd = rl_min_window(r);
+		/* not during a push test: its verdict counts this flow's window */
+		if (r->has_slowdown_at && now >= r->slowdown_at && !r->comp.has_push) {
+			rl_hold(r, now, 2 * rl_round(r), 0);
 			r->slowdowns++;
-			r->has_empty_since = 0;
 			return;
 		}
 		if (rl_restart_due(r, cfg, now, qd)) {
@@ -273,11 +400,25 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 			r->phase = RL_AVOIDANCE;
 		else
 			r->rcwnd += (bytes << 32) / rl_gain_divisor(r, cfg);
-	} else {
+	} else if (r->phase == RL_SLOWDOWN) {
 		if (now >= r->sd_until) {
+			__u64 resume = r->sd_resume;
+
+			if (r->sd_test) {
+				lb_comp_hold_ended(&r->comp, &cfg->comp, now, rl_eta(r), r->mss);
+				if (r->comp.yielding) {
+					r->phase = RL_YIELD;
+					r->rcwnd = rl_min_window(r);
+					return;
+				}
+				/* a positive test: climb back to half the window, the other test's
+				 * hold comes soon */
+				if (lb_comp_confirming(&r->comp))
+					resume /= 2;
+			}
 			r->phase = RL_SLOW_START;
 			r->has_limit = 1;
-			r->ss_limit = r->sd_resume;
+			r->ss_limit = resume;
 		}
 	}
 	if (r->rcwnd < rl_min_window(r))
@@ -287,6 +428,9 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 /* A segment was lost on the way to us (a gap opened): halve, once per RTT. */
 LB_INLINE void rl_on_loss(struct rl *r, const volatile struct rl_cfg *cfg, __u64 now)
 {
+	r->now = lb_max_u64(r->now, now);
+	if (r->comp.yielding) /* the detection's window, not rcwnd, is advertised */
+		return;
 	if (r->has_halving && lb_since(now, r->last_halving) < rl_round(r))
 		return;
 	r->has_halving = 1;

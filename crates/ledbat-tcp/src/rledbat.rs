@@ -19,8 +19,11 @@
 //! draft adopts), `slowdowns` (periodic slowdowns, default true), `signal`, `max_window`
 //! (bytes; a cap on the clamp, default none), `empty_queue_restart` (slow start again after
 //! one RTT of empty queue in avoidance, the uTP receiver's rule; default false, the
-//! draft's).
+//! draft's), and `competitor.KEY` (ledbat-core's competitor detection as the uTP receiver
+//! runs it, `competitor.enabled=true` to turn it on; default off, the draft's; the other
+//! keys and their defaults are ledbat-core's `CompetitorConfig`'s).
 
+use ledbat_core::competitor::CompetitorConfig;
 use ledbat_core::Duration;
 use serde::Serialize;
 
@@ -37,7 +40,7 @@ pub enum RlSignal {
 }
 
 /// `RL_CFG_WORDS` of csrc/rledbat.h.
-pub const CFG_WORDS: usize = 5;
+pub const CFG_WORDS: usize = 23;
 
 /// The words of `struct rl_cfg` (csrc/rledbat.h), in its order, named as there
 /// ([`RlConfig::words`]).
@@ -52,6 +55,9 @@ pub struct RlCfg {
     /// Bytes, 0 for none.
     pub max_window: u64,
     pub empty_queue_restart: u64,
+    /// `struct lb_comp_params` (`crate::params::competitor_words`).
+    pub comp: [u64; crate::params::COMP_WORDS],
+    pub comp_test_hold_rtts_q16: u64,
 }
 
 words_layout!(RlCfg, CFG_WORDS, {
@@ -60,6 +66,8 @@ words_layout!(RlCfg, CFG_WORDS, {
     signal,
     max_window,
     empty_queue_restart,
+    comp,
+    comp_test_hold_rtts_q16,
 });
 
 /// rLEDBAT's parameters for the kernel.
@@ -75,6 +83,8 @@ pub struct RlConfig {
     pub max_window: u64,
     /// Slow start again after one RTT of empty queue in avoidance.
     pub empty_queue_restart: bool,
+    /// The competitor detection (`competitor.*`; off by default).
+    pub competitor: CompetitorConfig,
 }
 
 impl Default for RlConfig {
@@ -85,6 +95,7 @@ impl Default for RlConfig {
             signal: RlSignal::Owd,
             max_window: 0,
             empty_queue_restart: false,
+            competitor: CompetitorConfig::default(),
         }
     }
 }
@@ -94,11 +105,11 @@ impl Default for RlConfig {
 pub enum RlParamError {
     /// Not `key=value`.
     #[error(
-        "rledbat parameter `{0}`: expected KEY=VALUE (keys: target, slowdowns, signal, max_window, empty_queue_restart)"
+        "rledbat parameter `{0}`: expected KEY=VALUE (keys: target, slowdowns, signal, max_window, empty_queue_restart, competitor.*)"
     )]
     Syntax(String),
     /// Unknown key.
-    #[error("rledbat has no parameter `{0}` (keys: target, slowdowns, signal, max_window, empty_queue_restart)")]
+    #[error("rledbat has no parameter `{0}` (keys: target, slowdowns, signal, max_window, empty_queue_restart, competitor.*)")]
     Unknown(String),
     /// A bad value.
     #[error("rledbat parameter `{0}`: {1}")]
@@ -141,9 +152,20 @@ impl RlConfig {
                         return Err(bad("at least 2048 bytes (or 0: none)"));
                     }
                 }
-                other => return Err(RlParamError::Unknown(other.to_string())),
+                other => match other.strip_prefix("competitor.") {
+                    Some(key) => {
+                        c.competitor =
+                            set_competitor(&c.competitor, key, v.trim()).map_err(|why| bad(&why))?
+                    }
+                    None => return Err(RlParamError::Unknown(other.to_string())),
+                },
             }
         }
+        c.competitor
+            .validate_as("rledbat")
+            .map_err(|e| RlParamError::Value("competitor".into(), e.to_string()))?;
+        crate::params::competitor_words(&c.competitor)
+            .map_err(|e| RlParamError::Value("competitor".into(), e))?;
         Ok(c)
     }
 
@@ -155,6 +177,9 @@ impl RlConfig {
             signal: self.signal as u64,
             max_window: self.max_window,
             empty_queue_restart: self.empty_queue_restart as u64,
+            comp: crate::params::competitor_words(&self.competitor)
+                .expect("parse checked the competitor's kernel words"),
+            comp_test_hold_rtts_q16: crate::params::q16(self.competitor.test_hold_rtts),
         }
         .to_words()
     }
@@ -162,7 +187,8 @@ impl RlConfig {
     /// `key=value` pairs for display.
     pub fn describe(&self) -> String {
         format!(
-            "target={} slowdowns={} signal={} max_window={} empty_queue_restart={}",
+            "target={} slowdowns={} signal={} max_window={} empty_queue_restart={} \
+             competitor.enabled={}",
             self.target,
             self.slowdowns,
             match self.signal {
@@ -170,9 +196,25 @@ impl RlConfig {
                 RlSignal::Rtt => "rtt",
             },
             self.max_window,
-            self.empty_queue_restart
+            self.empty_queue_restart,
+            self.competitor.enabled
         )
     }
+}
+
+/// `cfg` with its field `key` (a `CompetitorConfig` field name) set from `value` as
+/// ledbat-core's controller parameters are: JSON, else a string (`500ms`, `true`).
+fn set_competitor(
+    cfg: &CompetitorConfig,
+    key: &str,
+    value: &str,
+) -> Result<CompetitorConfig, String> {
+    let mut tree = serde_json::to_value(cfg).map_err(|e| e.to_string())?;
+    let map = tree.as_object_mut().ok_or("not an object")?;
+    let parsed = serde_json::from_str(value)
+        .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
+    map.insert(key.to_string(), parsed);
+    serde_json::from_value(tree).map_err(|e| e.to_string())
 }
 
 /// The delay estimator's words (`struct lb_params`, only the delay fields read): ledbat-core's
@@ -226,16 +268,21 @@ pub struct RlFlow {
     pub slowdowns: u64,
     /// Restarts (`empty_queue_restart`: slow starts after one RTT of empty queue).
     pub restarts: u64,
-    /// 0 slow start, 1 avoidance, 2 slowdown, 3 restart (`empty_queue_restart`).
+    /// 0 slow start, 1 avoidance, 2 slowdown, 3 restart (`empty_queue_restart`), 4
+    /// yielding (`competitor.enabled`).
     pub phase: u32,
     /// The signal in use.
     pub signal: RlSignal,
+    /// The competitor detection's detections (times it began to yield) and tests.
+    pub detections: u64,
+    /// Tests the detection made.
+    pub tests: u64,
 }
 
 /// Size of `struct rl_flow_key` and `struct rl_flow_stats`.
 pub const KEY_SIZE: usize = 40;
 /// Size of `struct rl_flow_stats`.
-pub const STATS_SIZE: usize = 88;
+pub const STATS_SIZE: usize = 104;
 
 impl RlFlow {
     /// Decodes a map entry; `None` for a size or family that does not match.
@@ -279,6 +326,8 @@ impl RlFlow {
             } else {
                 RlSignal::Owd
             },
+            detections: u64at(88),
+            tests: u64at(96),
         })
     }
 }
@@ -378,20 +427,30 @@ mod tests {
     #[test]
     fn defaults_are_the_drafts_and_the_utp_receivers() {
         let c = RlConfig::default();
-        assert_eq!(c.words(), [60_000_000, 1, 1, 0, 0]);
+        assert_eq!(c.words()[..5], [60_000_000, 1, 1, 0, 0]);
+        // the detection's words: off, the rest ledbat-core's defaults (test hold 4 RTTs)
+        let w = RlCfg::from_words(&c.words());
+        assert_eq!(w.comp[0], 0);
+        assert_eq!(
+            w.comp,
+            crate::params::competitor_words(&CompetitorConfig::default()).unwrap()
+        );
+        assert_eq!(w.comp_test_hold_rtts_q16, 4 << 16);
         assert_eq!(RlConfig::parse([]).unwrap(), c);
         let d = delay_params();
         assert_eq!(
             (d.base_history, d.base_interval_ns, d.filter_len),
             (10, 60_000_000_000, 4)
         );
-        // 35 delay words then 5 rl_cfg words, the restart's last
+        // the delay words then the 23 rl_cfg words, the restart's the fifth
         let b = ro_bytes(&c);
-        assert_eq!(b.len(), (crate::params::WORDS + 5) * 8);
+        let at = crate::params::WORDS * 8 + 4 * 8;
+        assert_eq!(b.len(), (crate::params::WORDS + 23) * 8);
         let on = RlConfig::parse(["empty_queue_restart=true"]).unwrap();
         let b_on = ro_bytes(&on);
-        assert_eq!(b_on[..b.len() - 8], b[..b.len() - 8]);
-        assert_eq!(b_on[b.len() - 8..], 1u64.to_ne_bytes());
+        assert_eq!(b_on[..at], b[..at]);
+        assert_eq!(b_on[at..at + 8], 1u64.to_ne_bytes());
+        assert_eq!(b_on[at + 8..], b[at + 8..]);
     }
 
     #[test]
@@ -418,8 +477,8 @@ mod tests {
             "empty_queue_restart=true",
         ])
         .unwrap();
-        assert_eq!(c.words(), [25_000_000, 0, 2, 65_536, 1]);
-        assert!(c.describe().ends_with("empty_queue_restart=true"));
+        assert_eq!(c.words()[..5], [25_000_000, 0, 2, 65_536, 1]);
+        assert!(c.describe().contains("empty_queue_restart=true"));
         assert!(matches!(
             RlConfig::parse(["empty_queue_restart=yes"]),
             Err(RlParamError::Value(..))
@@ -447,6 +506,30 @@ mod tests {
     }
 
     #[test]
+    fn competitor_parameters_reach_the_words_and_bad_ones_are_named() {
+        let c = RlConfig::parse([
+            "competitor.enabled=true",
+            "competitor.probe_interval=2s",
+            "competitor.test_hold_rtts=3",
+        ])
+        .unwrap();
+        assert!(c.competitor.enabled);
+        let w = RlCfg::from_words(&c.words());
+        // enabled, then probe_interval_ns the twelfth word of struct lb_comp_params
+        assert_eq!((w.comp[0], w.comp[11]), (1, 2_000_000_000));
+        assert_eq!(w.comp_test_hold_rtts_q16, 3 << 16);
+        assert!(c.describe().ends_with("competitor.enabled=true"));
+        let e = RlConfig::parse(["competitor.nope=1"]).unwrap_err();
+        assert!(e.to_string().contains("competitor.nope"), "{e}");
+        let e = RlConfig::parse(["competitor.share=2"]).unwrap_err();
+        assert!(e.to_string().contains("competitor.share"), "{e}");
+        // the kernel build's limits: no clean spans, a rate window of at most 60 s
+        assert!(RlConfig::parse(["competitor.clean_spans=true"]).is_err());
+        let e = RlConfig::parse(["competitor.rate_window=90s"]).unwrap_err();
+        assert!(e.to_string().contains("rate_window"), "{e}");
+    }
+
+    #[test]
     fn a_published_entry_decodes_with_its_addresses_and_ports() {
         let mut key = vec![0u8; KEY_SIZE];
         key[0..4].copy_from_slice(&2u32.to_ne_bytes());
@@ -465,6 +548,8 @@ mod tests {
         }
         val[80..84].copy_from_slice(&1u32.to_ne_bytes());
         val[84..88].copy_from_slice(&2u32.to_ne_bytes());
+        val[88..96].copy_from_slice(&4u64.to_ne_bytes());
+        val[96..104].copy_from_slice(&7u64.to_ne_bytes());
         let f = RlFlow::decode(&key, &val).unwrap();
         assert_eq!(f.local.to_string(), "10.0.0.2:5201");
         assert_eq!(f.remote.to_string(), "10.0.0.1:40000");
@@ -473,6 +558,7 @@ mod tests {
             (f.losses, f.slowdowns, f.restarts, f.phase, f.signal),
             (1, 2, 3, 1, RlSignal::Rtt)
         );
+        assert_eq!((f.detections, f.tests), (4, 7));
         assert_eq!(RlFlow::decode(&key[..8], &val), None);
     }
 

@@ -55,7 +55,8 @@ pub struct RlArgs {
     #[arg(long)]
     pub rledbat: bool,
     /// A receiver-side LEDBAT parameter: target=60ms, slowdowns=true, signal=owd|rtt,
-    /// max_window=BYTES, empty_queue_restart=false; repeatable (implies --rledbat).
+    /// max_window=BYTES, empty_queue_restart=false, competitor.enabled=false (and the other
+    /// competitor.* keys of ledbat-core); repeatable (implies --rledbat).
     #[arg(long = "rledbat-param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
 }
@@ -379,7 +380,7 @@ mod on {
                 outln!("{}", serde_json::to_string(&flows)?);
             } else {
                 outln!(
-                    "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {:>4} phase/signal",
+                    "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {:>4} {:>5} phase/signal",
                     "local",
                     "remote",
                     "window",
@@ -389,11 +390,12 @@ mod on {
                     "base",
                     "loss",
                     "slow",
-                    "rest"
+                    "rest",
+                    "yield"
                 );
                 for f in &flows {
                     outln!(
-                        "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {:>4} {}/{}",
+                        "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {:>4} {:>5} {}/{}",
                         f.local.to_string(),
                         f.remote.to_string(),
                         f.window,
@@ -404,7 +406,8 @@ mod on {
                         f.losses,
                         f.slowdowns,
                         f.restarts,
-                        ["slow-start", "avoidance", "slowdown", "restart"]
+                        format!("{}/{}", f.detections, f.tests),
+                        ["slow-start", "avoidance", "slowdown", "restart", "yielding"]
                             .get(f.phase as usize)
                             .unwrap_or(&"?"),
                         serde_json::to_value(f.signal)?.as_str().unwrap_or("?")

@@ -83,6 +83,8 @@ pub struct Drive {
     outs: Vec<Out>,
     mss: u64,
     rtt: u64,
+    /// The `owner` line of the receiver's options (empty: the sender's defaults).
+    owner: String,
 }
 
 fn at(ns: u64) -> Instant {
@@ -102,7 +104,17 @@ impl Drive {
             outs: Vec::new(),
             mss: 1500,
             rtt: 0,
+            owner: String::new(),
         }
+    }
+
+    /// As [`Drive::new`], with the receiver's owner options (`busy_above_eta`, a probe of at
+    /// least `probe_rtts` RTTs) on both sides.
+    pub fn receiver(cfg: CompetitorConfig, probe_rtts: f64) -> Self {
+        let mut d = Drive::new(cfg);
+        d.core = Competitor::new(cfg).busy_above_eta().probe_rtts(probe_rtts);
+        d.owner = format!("owner 1 {}\n", (probe_rtts * 4294967296.0).round() as u64);
+        d
     }
 
     fn record(&mut self, now: u64, action: Action) {
@@ -211,6 +223,7 @@ impl Drive {
             let _ = write!(input, " {w}");
         }
         input.push('\n');
+        input.push_str(&self.owner);
         input.push_str(&self.lines);
         let text = run_tool(input);
         let got: Vec<Out> = text.lines().map(parse).collect();
@@ -397,8 +410,18 @@ pub fn world(
     secs: u64,
     other: impl Fn(u64) -> Other,
 ) -> Drive {
+    world_of(Drive::new(cfg), base, target, secs, other)
+}
+
+/// [`world`] around a given drive (the receiver's owner options).
+pub fn world_of(
+    mut dr: Drive,
+    base: u64,
+    target: u64,
+    secs: u64,
+    other: impl Fn(u64) -> Other,
+) -> Drive {
     const C: u64 = 1_250_000;
-    let mut dr = Drive::new(cfg);
     let (mut was_probing, mut probe_end) = (false, None::<u64>);
     let (eta, mss, step) = (2 * MS, 1500u64, 5 * MS);
     let mut hold_until: Option<u64> = None;
@@ -519,6 +542,24 @@ fn bbr_at_a_low_queue_is_detected_and_left_alike_in_both_builds() {
     );
     assert_eq!(last.yielding, 0, "not yielding at the end: {last:?}");
     eprintln!("{n} calls compared");
+}
+
+#[test]
+fn the_receivers_options_busy_from_eta_and_six_rtt_probes_alike_in_both_builds() {
+    // The bbr world with the receiver's options (csrc/rledbat.h): its probes last 6 RTTs
+    // (60 ms at 10 ms, past PROBE_LEN's 30), which the limits' window and the next tick
+    // show after every call.
+    let dr = world_of(Drive::receiver(on(), 6.0), 10 * MS, 100 * MS, 60, |t| {
+        if (2 * S..40 * S).contains(&t) {
+            Other::Bbr
+        } else {
+            Other::None
+        }
+    });
+    dr.check("bbr at 10 ms, receiver's options");
+    let last = dr.outs.last().unwrap();
+    assert!(last.detections >= 1, "{last:?}");
+    assert!(dr.outs.iter().any(|o| o.probing == 1), "a probe ran");
 }
 
 #[test]
@@ -822,7 +863,15 @@ pub mod random {
     }
 
     pub fn run(calls: &[Call], cfg: CompetitorConfig) {
-        let mut dr = Drive::new(cfg);
+        drive(Drive::new(cfg), calls);
+    }
+
+    /// With the receiver's owner options (csrc/rledbat.h's: busy from eta, 6-RTT probes).
+    pub fn run_receiver(calls: &[Call], cfg: CompetitorConfig) {
+        drive(Drive::receiver(cfg, 6.0), calls);
+    }
+
+    fn drive(mut dr: Drive, calls: &[Call]) {
         let mut t = 0;
         let rtt = 50 * MS;
         for c in calls {
@@ -907,5 +956,6 @@ proptest::proptest! {
             periodic_positive: true,
             ..on()
         });
+        random::run_receiver(&calls, on());
     }
 }
