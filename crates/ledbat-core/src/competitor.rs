@@ -47,7 +47,8 @@
 //!            PROBE_LEN (longer from a queue of TARGET / 4 to 1.2 TARGET: until it would
 //!            reach (1 + push_share) TARGET); over its ACKs
 //!              growth = max qd - qd when it began
-//!            queue at the start >= TARGET / 2, or growth >= probe_share * length / 4: busy
+//!            queue at the start >= TARGET / 2 (or above eta, with busy_above_eta), or
+//!            growth >= probe_share * length / 4: busy
 //!            otherwise room; room twice, at least `confirm` apart: the competitor left:
 //!            slow start again, at full speed up to C x (RTT - qd)
 //!            from a queue of TARGET / 4 to 1.2 TARGET, the others backed off when in the
@@ -537,6 +538,9 @@ pub struct Competitor {
     busy_above_eta: bool,
     /// A probe lasts at least this many RTTs ([`Competitor::probe_rtts`]; 0: PROBE_LEN).
     probe_rtts: f64,
+    /// The last observation's `eta` (a probe due above it is skipped with
+    /// `busy_above_eta`).
+    eta: Option<Duration>,
 }
 
 impl Competitor {
@@ -569,6 +573,7 @@ impl Competitor {
             last_test: None,
             busy_above_eta: false,
             probe_rtts: 0.0,
+            eta: None,
         }
     }
 
@@ -582,9 +587,14 @@ impl Competitor {
     }
 
     /// The link counts as busy whenever the queue stands above `eta` (the sender's rule:
-    /// from TARGET / 2). For an owner that cannot bring the queue up to TARGET itself: a
-    /// receiver whose sender is not limited by its window (BBR keeps about one BDP of
-    /// queue, under TARGET / 2 at short RTTs; `ledbat_utp::rledbat`).
+    /// from TARGET / 2), both for the suspicion and, while yielding, for a probe that
+    /// begins there (the owner's window is at its floor then, so a standing queue is the
+    /// others'; such a probe is not even run unless the queue is near TARGET, where it can
+    /// still tell our kind). For an owner that cannot bring the queue up to TARGET itself, nor fill a
+    /// probe: a receiver whose sender is not limited by its window (BBR keeps about one BDP
+    /// of queue, under TARGET / 2 at short RTTs, and paces a probe's window at the low rate
+    /// it measured while yielding, so that the probe's growth reads as room;
+    /// `ledbat_utp::rledbat`).
     pub fn busy_above_eta(mut self) -> Self {
         self.busy_above_eta = true;
         self
@@ -714,6 +724,16 @@ impl Competitor {
                 // gets the same push.)
                 let t = self.push_target.unwrap_or(Duration::ZERO);
                 let near = probe_range(qd, t);
+                // With busy_above_eta a probe from a queue above eta finds no room whatever
+                // it adds (see `on_ack`); only one near TARGET can still tell our kind by
+                // its backing off. The others are not run: they would only cost the
+                // competitor a share of its link (up to 6 RTTs at probe_share each
+                // probe_interval, a third of the link behind a loss-based download).
+                if self.busy_above_eta && !near && self.eta.is_some_and(|e| qd > e) {
+                    *next_probe = now + self.cfg.probe_interval;
+                    *room_at = None;
+                    return;
+                }
                 let rise = crate::slowdown::scale(t, 1.0 + self.cfg.push_share).saturating_sub(qd);
                 let len = if near {
                     PROBE_LEN.max(crate::slowdown::scale(rise, 1.0 / self.cfg.probe_share))
@@ -924,6 +944,7 @@ impl Competitor {
 
     /// One ACK. Returns what the owner must do.
     pub fn on_ack(&mut self, now: Instant, o: &Observation) -> Action {
+        self.eta = Some(o.eta);
         self.poll(now, o.qd, o.rtt);
         let standing = o.qd > o.eta;
         self.span_busy &= standing;
@@ -1122,8 +1143,10 @@ impl Competitor {
                     }
                 }
                 // A queue at half TARGET or more when it began: the link was busy anyway
-                // (a full FIFO has no room to show a probe's growth).
-                if from * 2 >= t || growth.is_none_or(|g| g >= full) {
+                // (a full FIFO has no room to show a probe's growth); with busy_above_eta,
+                // any queue above eta (ours was at its floor).
+                let standing = self.busy_above_eta && from > o.eta.as_nanos();
+                if from * 2 >= t || standing || growth.is_none_or(|g| g >= full) {
                     *room_at = None;
                     return Action::None;
                 }
@@ -1680,6 +1703,64 @@ mod tests {
         assert_eq!(probe(&mut c, 3160, 80, 80, 80), Action::None);
         assert_eq!(probe(&mut c, 4490, 0, 1, 0), Action::None);
         assert!(c.yielding(), "room once since the last busy probe");
+    }
+
+    #[test]
+    fn with_busy_above_eta_a_probe_due_on_a_standing_queue_is_not_run() {
+        // From 5 ms of queue (above eta 2 ms, under TARGET / 4) a probe that adds 1 ms:
+        // room for the sender's rule, twice and the yield ends. For an owner whose window
+        // is at its floor (busy_above_eta) the 5 ms are the others': no probe (it could
+        // find no room), the next due a probe_interval later; nor from 80 ms (above 1.2
+        // TARGET).
+        let mut sender = yielding_at(0);
+        assert_eq!(probe(&mut sender, 1000, 5, 6, 5), Action::None);
+        assert!(matches!(
+            probe(&mut sender, 1830, 5, 6, 5),
+            Action::Resume(_)
+        ));
+        let mut receiver = yielding_at(0);
+        receiver.busy_above_eta = true;
+        for (t, qd) in [(1000, 5), (2000, 80)] {
+            receiver.on_ack(at(t), &obs(qd, FlowPhase::Other, None, at(t - 100)));
+            assert!(!receiver.probing(at(t)), "{qd} ms");
+            assert_eq!(receiver.next_tick(), Some(at(t + 1000)));
+        }
+        // The queue at eta or under when it is due: probes as the sender's, room twice.
+        assert_eq!(probe(&mut receiver, 3000, 2, 3, 2), Action::None);
+        assert!(matches!(
+            probe(&mut receiver, 3830, 2, 3, 2),
+            Action::Resume(_)
+        ));
+    }
+
+    #[test]
+    fn with_busy_above_eta_a_probe_near_target_runs_and_its_standing_start_is_busy() {
+        // 20 ms of queue when due (TARGET / 4 = 15 ms: near, so the probe runs, to tell our
+        // kind); it adds 1 ms and the queue stays. Room for the sender's rule (under
+        // TARGET / 2 when it began): twice, and the yield ends; busy for the receiver's
+        // (above eta): it keeps yielding.
+        for (above_eta, yielding) in [(false, false), (true, true)] {
+            let mut c = yielding_at(0);
+            c.busy_above_eta = above_eta;
+            let mut due = at(1000);
+            for _ in 0..2 {
+                c.on_ack(due, &obs(20, FlowPhase::Other, None, due - ms(100)));
+                assert!(c.probing(due));
+                let end = c.next_tick().unwrap();
+                c.on_ack(due + ms(20), &obs(21, FlowPhase::Other, None, due + ms(1)));
+                // its aftermath: ACKs of packets sent after its end, for AFTERMATH_RTTS
+                let mut t = end + ms(100);
+                while t <= end + ms(400) {
+                    c.on_ack(t, &obs(20, FlowPhase::Other, None, end + ms(1)));
+                    t += ms(100);
+                }
+                match c.next_tick() {
+                    Some(t) => due = t,
+                    None => break, // resumed
+                }
+            }
+            assert_eq!(c.yielding(), yielding, "busy_above_eta {above_eta}");
+        }
     }
 
     #[test]

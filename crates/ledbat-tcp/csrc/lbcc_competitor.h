@@ -31,7 +31,8 @@
  *
  * Two owner options, which the sender leaves off (competitor.rs, `busy_above_eta` and
  * `probe_rtts`; csrc/rledbat.h's receiver sets both): the link counts as busy from `eta`
- * rather than TARGET / 2, and a probe lasts at least `probe_rtts` RTTs. They are set after
+ * rather than TARGET / 2 (and a probe that begins above eta finds it busy, and is not run
+ * unless the queue is near TARGET), and a probe lasts at least `probe_rtts` RTTs. They are set after
  * lb_comp_init with lb_comp_owner and survive nothing else: lb_comp_clear clears them.
  *
  * Loops: the path rate's ring of LB_COMP_BUCKETS, bounded by the constant.
@@ -109,7 +110,9 @@ struct lb_comp {
 	/* the owner options (lb_comp_owner): a probe's least length in RTTs, 32.32 (0: none),
 	 * and busy from eta */
 	__u64 probe_rtts_q32;
+	__u64 last_eta;        /* ns, the last observation's eta (has_eta) */
 	__u8 busy_above_eta;
+	__u8 has_eta;
 };
 
 /* round(d * k) for a 32.32 factor, half up. */
@@ -418,6 +421,13 @@ LB_INLINE void lb_comp_poll(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 		__u64 rise = lb_sat_sub(lb_scale_q32(t, LB_ONE_Q32_ + p->push_share_q32), qd);
 		__u64 len = LB_COMP_PROBE_LEN_NS;
 
+		/* busy_above_eta: a probe from above eta finds no room; run only near TARGET */
+		if (c->busy_above_eta && !lb_comp_probe_range(qd, t) && c->has_eta &&
+		    qd > c->last_eta) {
+			c->next_probe = now + p->probe_interval_ns;
+			c->has_room = 0;
+			return;
+		}
 		if (lb_comp_probe_range(qd, t))
 			len = lb_max_u64(len, lb_scale_q32(rise, p->probe_inv_q32));
 		if (c->probe_rtts_q32)
@@ -542,6 +552,7 @@ LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, lb_comp_params_t *p, __u64
 		}
 	}
 	busy = c->pr_from * 2 >= o->target_ns ||
+	       (c->busy_above_eta && c->pr_from > o->eta_ns) ||
 	       !c->pr_has_peak || lb_sat_sub(c->pr_peak, c->pr_from) >= full;
 	if (busy) {
 		c->has_room = 0;
@@ -573,6 +584,8 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 	int busy, above, small, confirming;
 
 	*resume = 0;
+	c->last_eta = o->eta_ns;
+	c->has_eta = 1;
 	lb_comp_poll(c, p, now, o->qd_ns, o->rtt_ns);
 	if (o->has_rate) {
 		if (!c->yielding && (!o->app_limited || o->rate > lb_comp_path_rate(c)))

@@ -27,6 +27,11 @@
  *       and climb back empty the queue on purpose) and while rcwnd is below half the
  *       largest window avoidance has had (a window a competitor pushed down; beside a bbr
  *       sender, which keeps the queue under eta by itself, a restart only overshoots)
+ *   window validation (cfg->window_validation, off by default; our extension, the uTP
+ *       receiver's): flight = the most payload received in one round (an RTT from its
+ *       first segment) over the connection; once rcwnd >= RL_VALIDATION_FACTOR (8) x
+ *       flight, slow start (and a restart) ends and avoidance does not grow (a sender the
+ *       window does not limit, bbr, otherwise keeps the draft's slow start going for ever)
  *   competitor detection (cfg->comp.enabled, off by default; our extension, the uTP
  *       receiver's, whose module comment gives the rules and their reasons): the core's
  *       detection (lbcc_competitor.h) with the receiver's options (busy from eta, probes of
@@ -75,6 +80,10 @@
 #define RL_PROBE_RTTS_Q32 (6ULL << 32)
 /* The largest slow start "one byte per byte" bound kept, bytes. */
 #define RL_MAX_FULL_SPEED (1ULL << 31)
+/* Window validation's bound in rounds' flights (ledbat_utp::rledbat::VALIDATION_FACTOR),
+ * and the largest flight it keeps, bytes (the bound in 32.32 stays below 2^64). */
+#define RL_VALIDATION_FACTOR 8ULL
+#define RL_MAX_FLIGHT (1ULL << 28)
 
 enum rl_phase { RL_SLOW_START = 0, RL_AVOIDANCE = 1, RL_SLOWDOWN = 2, RL_RESTART = 3,
 		RL_YIELD = 4 };
@@ -97,13 +106,14 @@ enum rl_signal { RL_SIGNALS(LB_DECLARE_CONST) };
 	/* the competitor detection: `competitor.*` (enabled 0 by default), */ \
 	/* and a test's hold in RTTs (48.16) */                               \
 	X(struct lb_comp_params, comp)                                        \
-	X(__u64, comp_test_hold_rtts_q16)
+	X(__u64, comp_test_hold_rtts_q16)                                     \
+	X(__u64, window_validation)   /* 0/1, default 0 */
 
 struct rl_cfg {
 	RL_CFG_FIELDS(LB_DECLARE_FIELD)
 };
 
-#define RL_CFG_WORDS 23
+#define RL_CFG_WORDS 24
 _Static_assert(sizeof(struct rl_cfg) == RL_CFG_WORDS * 8, "rl_cfg is RlCfg");
 
 struct rl {
@@ -128,6 +138,10 @@ struct rl {
 	__u64 last_rate;      /* bytes/s, the last rate sample (has_last_rate) */
 	__u64 full_speed_to;  /* bytes: after a competitor left, slow start a byte per byte */
 	__u64 now;            /* ns, the latest event's (the window depends on it) */
+	/* window validation: the round running (start, payload so far), the most of one */
+	__u64 round_start;    /* ns, has_round */
+	__u64 round_bytes;
+	__u64 max_flight;     /* bytes */
 	__u8 phase;
 	__u8 has_limit;
 	__u8 has_slowdown_at;
@@ -136,6 +150,7 @@ struct rl {
 	__u8 has_empty_since;
 	__u8 sd_test;         /* the slowdown is a test's hold */
 	__u8 has_last_rate;
+	__u8 has_round;
 	struct lb_span span;
 	struct lb_comp comp;  /* last: cleared word by word (lb_comp_clear) */
 };
@@ -166,6 +181,27 @@ LB_INLINE __u64 rl_min_window(const struct rl *r)
 LB_INLINE __u64 rl_round(const struct rl *r)
 {
 	return r->has_rtt ? r->rtt_ns : RL_DEFAULT_ROUND_NS;
+}
+
+/* Window validation: a segment of `bytes` at `now` into the rounds. */
+LB_INLINE void rl_count_round(struct rl *r, __u64 now, __u64 bytes)
+{
+	if (!r->has_round) {
+		r->has_round = 1;
+		r->round_start = now;
+	} else if (lb_since(now, r->round_start) >= rl_round(r)) {
+		r->max_flight = lb_min_u64(lb_max_u64(r->max_flight, r->round_bytes), RL_MAX_FLIGHT);
+		r->round_start = now;
+		r->round_bytes = 0;
+	}
+	r->round_bytes = lb_sat_add(r->round_bytes, bytes);
+}
+
+/* Window validation: whether rcwnd has reached its bound (never before a round closed). */
+LB_INLINE int rl_validated_out(const struct rl *r, const volatile struct rl_cfg *cfg)
+{
+	return cfg->window_validation && r->max_flight > 0 &&
+	       lb_reached(r->rcwnd, (RL_VALIDATION_FACTOR * r->max_flight) << 32);
 }
 
 /* The window to advertise at the latest event, bytes: rl_window plus a push test's extra;
@@ -250,7 +286,8 @@ LB_INLINE void rl_avoidance_step(struct rl *r, const volatile struct rl_cfg *cfg
 	__u64 b32 = bytes << 32;
 
 	if (qd <= t) {
-		r->rcwnd += lb_muldiv(inc, b32, r->rcwnd);
+		if (!rl_validated_out(r, cfg))
+			r->rcwnd += lb_muldiv(inc, b32, r->rcwnd);
 		return;
 	}
 	{
@@ -259,7 +296,8 @@ LB_INLINE void rl_avoidance_step(struct rl *r, const volatile struct rl_cfg *cfg
 		__u64 half = r->rcwnd / 2;
 
 		if (dec <= inc) {
-			r->rcwnd += lb_muldiv(inc - dec, b32, r->rcwnd);
+			if (!rl_validated_out(r, cfg))
+				r->rcwnd += lb_muldiv(inc - dec, b32, r->rcwnd);
 		} else {
 			__u64 neg = dec - inc;
 
@@ -353,6 +391,8 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 		r->base_rtt_ns = r->has_rtt && r->base_rtt_ns < rtt_ns ? r->base_rtt_ns : rtt_ns;
 		r->has_rtt = 1;
 	}
+	if (cfg->window_validation)
+		rl_count_round(r, now, bytes);
 	if (cfg->comp.enabled) {
 		r->received += bytes;
 		has_rate = lb_span_on_ack(&r->span, now, r->received, 0,
@@ -372,7 +412,8 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 		r->has_empty_since = 0;
 	if (r->phase == RL_SLOW_START) {
 		if (qd * 4 > cfg->target_ns * 3 ||
-		    (r->has_limit && lb_reached(r->rcwnd, r->ss_limit << 32)))
+		    (r->has_limit && lb_reached(r->rcwnd, r->ss_limit << 32)) ||
+		    rl_validated_out(r, cfg))
 			rl_enter_avoidance(r, cfg, now);
 		else if (r->rcwnd < (r->full_speed_to << 32))
 			r->rcwnd += bytes << 32;
@@ -396,7 +437,7 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 		if (r->rcwnd > r->largest)
 			r->largest = r->rcwnd;
 	} else if (r->phase == RL_RESTART) {
-		if (qd * 4 > cfg->target_ns * 3)
+		if (qd * 4 > cfg->target_ns * 3 || rl_validated_out(r, cfg))
 			r->phase = RL_AVOIDANCE;
 		else
 			r->rcwnd += (bytes << 32) / rl_gain_divisor(r, cfg);

@@ -19,7 +19,9 @@
 //! draft adopts), `slowdowns` (periodic slowdowns, default true), `signal`, `max_window`
 //! (bytes; a cap on the clamp, default none), `empty_queue_restart` (slow start again after
 //! one RTT of empty queue in avoidance, the uTP receiver's rule; default false, the
-//! draft's), and `competitor.KEY` (ledbat-core's competitor detection as the uTP receiver
+//! draft's), `window_validation` (slow start ends and avoidance stops growing at 8 times
+//! the most received in one round, so that a sender the window does not limit, bbr, does
+//! not leave it growing without bound; default false, the draft's), and `competitor.KEY` (ledbat-core's competitor detection as the uTP receiver
 //! runs it, `competitor.enabled=true` to turn it on; default off, the draft's; the other
 //! keys and their defaults are ledbat-core's `CompetitorConfig`'s).
 
@@ -40,7 +42,7 @@ pub enum RlSignal {
 }
 
 /// `RL_CFG_WORDS` of csrc/rledbat.h.
-pub const CFG_WORDS: usize = 23;
+pub const CFG_WORDS: usize = 24;
 
 /// The words of `struct rl_cfg` (csrc/rledbat.h), in its order, named as there
 /// ([`RlConfig::words`]).
@@ -58,6 +60,7 @@ pub struct RlCfg {
     /// `struct lb_comp_params` (`crate::params::competitor_words`).
     pub comp: [u64; crate::params::COMP_WORDS],
     pub comp_test_hold_rtts_q16: u64,
+    pub window_validation: u64,
 }
 
 words_layout!(RlCfg, CFG_WORDS, {
@@ -68,6 +71,7 @@ words_layout!(RlCfg, CFG_WORDS, {
     empty_queue_restart,
     comp,
     comp_test_hold_rtts_q16,
+    window_validation,
 });
 
 /// rLEDBAT's parameters for the kernel.
@@ -83,6 +87,8 @@ pub struct RlConfig {
     pub max_window: u64,
     /// Slow start again after one RTT of empty queue in avoidance.
     pub empty_queue_restart: bool,
+    /// Hold the window under 8 times the most received in one round.
+    pub window_validation: bool,
     /// The competitor detection (`competitor.*`; off by default).
     pub competitor: CompetitorConfig,
 }
@@ -95,6 +101,7 @@ impl Default for RlConfig {
             signal: RlSignal::Owd,
             max_window: 0,
             empty_queue_restart: false,
+            window_validation: false,
             competitor: CompetitorConfig::default(),
         }
     }
@@ -105,11 +112,11 @@ impl Default for RlConfig {
 pub enum RlParamError {
     /// Not `key=value`.
     #[error(
-        "rledbat parameter `{0}`: expected KEY=VALUE (keys: target, slowdowns, signal, max_window, empty_queue_restart, competitor.*)"
+        "rledbat parameter `{0}`: expected KEY=VALUE (keys: target, slowdowns, signal, max_window, empty_queue_restart, window_validation, competitor.*)"
     )]
     Syntax(String),
     /// Unknown key.
-    #[error("rledbat has no parameter `{0}` (keys: target, slowdowns, signal, max_window, empty_queue_restart, competitor.*)")]
+    #[error("rledbat has no parameter `{0}` (keys: target, slowdowns, signal, max_window, empty_queue_restart, window_validation, competitor.*)")]
     Unknown(String),
     /// A bad value.
     #[error("rledbat parameter `{0}`: {1}")]
@@ -138,6 +145,9 @@ impl RlConfig {
                 }
                 "empty_queue_restart" => {
                     c.empty_queue_restart = v.parse().map_err(|_| bad("true or false"))?;
+                }
+                "window_validation" => {
+                    c.window_validation = v.parse().map_err(|_| bad("true or false"))?;
                 }
                 "signal" => {
                     c.signal = match v {
@@ -180,6 +190,7 @@ impl RlConfig {
             comp: crate::params::competitor_words(&self.competitor)
                 .expect("parse checked the competitor's kernel words"),
             comp_test_hold_rtts_q16: crate::params::q16(self.competitor.test_hold_rtts),
+            window_validation: self.window_validation as u64,
         }
         .to_words()
     }
@@ -188,7 +199,7 @@ impl RlConfig {
     pub fn describe(&self) -> String {
         format!(
             "target={} slowdowns={} signal={} max_window={} empty_queue_restart={} \
-             competitor.enabled={}",
+             window_validation={} competitor.enabled={}",
             self.target,
             self.slowdowns,
             match self.signal {
@@ -197,6 +208,7 @@ impl RlConfig {
             },
             self.max_window,
             self.empty_queue_restart,
+            self.window_validation,
             self.competitor.enabled
         )
     }
@@ -442,10 +454,10 @@ mod tests {
             (d.base_history, d.base_interval_ns, d.filter_len),
             (10, 60_000_000_000, 4)
         );
-        // the delay words then the 23 rl_cfg words, the restart's the fifth
+        // the delay words then the 24 rl_cfg words, the restart's the fifth
         let b = ro_bytes(&c);
         let at = crate::params::WORDS * 8 + 4 * 8;
-        assert_eq!(b.len(), (crate::params::WORDS + 23) * 8);
+        assert_eq!(b.len(), (crate::params::WORDS + 24) * 8);
         let on = RlConfig::parse(["empty_queue_restart=true"]).unwrap();
         let b_on = ro_bytes(&on);
         assert_eq!(b_on[..at], b[..at]);
@@ -475,9 +487,12 @@ mod tests {
             "slowdowns=false",
             "max_window=65536",
             "empty_queue_restart=true",
+            "window_validation=true",
         ])
         .unwrap();
         assert_eq!(c.words()[..5], [25_000_000, 0, 2, 65_536, 1]);
+        assert_eq!(c.words()[23], 1);
+        assert!(RlConfig::parse(["window_validation=1"]).is_err());
         assert!(c.describe().contains("empty_queue_restart=true"));
         assert!(matches!(
             RlConfig::parse(["empty_queue_restart=yes"]),

@@ -36,9 +36,10 @@ struct Out {
 const OFFSET: u32 = 0x9000_0000; // the two clocks' offset: cancels in the base
 
 /// The receiver's parameters: TARGET (ms), slowdowns, `empty_queue_restart`, the
-/// competitor detection (`competitor.enabled`, the rest ledbat-core's defaults).
+/// competitor detection (`competitor.enabled`, the rest ledbat-core's defaults),
+/// `window_validation`.
 #[derive(Clone, Copy, Debug)]
-struct Cfg(u64, bool, bool, bool);
+struct Cfg(u64, bool, bool, bool, bool);
 
 fn competitor(on: bool) -> CompetitorConfig {
     CompetitorConfig {
@@ -48,12 +49,13 @@ fn competitor(on: bool) -> CompetitorConfig {
 }
 
 /// The replay tool's input for `evs`.
-fn c_input(Cfg(target_ms, slowdowns, restart, comp): Cfg, mss: u64, evs: &[Ev]) -> String {
+fn c_input(Cfg(target_ms, slowdowns, restart, comp, valid): Cfg, mss: u64, evs: &[Ev]) -> String {
     let mut input = format!(
-        "cfg {} {} 10 60000000000 4 {}\n",
+        "cfg {} {} 10 60000000000 4 {} {}\n",
         target_ms * 1_000_000,
         slowdowns as u8,
-        restart as u8
+        restart as u8,
+        valid as u8
     );
     let c = competitor(comp);
     input += "comp";
@@ -122,11 +124,12 @@ fn run_tool(input: &str) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
-fn utp_config(Cfg(target_ms, slowdowns, restart, comp): Cfg) -> RledbatConfig {
+fn utp_config(Cfg(target_ms, slowdowns, restart, comp, valid): Cfg) -> RledbatConfig {
     RledbatConfig {
         target: Duration::from_millis(target_ms),
         slowdowns,
         empty_queue_restart: restart,
+        window_validation: valid,
         competitor: competitor(comp),
     }
 }
@@ -181,6 +184,8 @@ fn compare(cfg: Cfg, mss: u64, evs: &[Ev]) -> usize {
 /// path's BDP the excess queues (`(W - BDP) / rate` of delay) and segments arrive at the
 /// link's rate, below it they arrive `RTT / packets` apart. A competing flow adds
 /// `cross_ms` of queue between 20 and 40 s, and every `loss_every`-th segment is lost.
+/// A sender of `cap_bdp` > 0 keeps at most that many BDPs in flight whatever the window
+/// (bbr-like: the window does not limit it).
 fn closed_loop(
     cfg: Cfg,
     mss: u64,
@@ -188,6 +193,7 @@ fn closed_loop(
     cross_ms: u64,
     loss_every: u64,
     secs: u64,
+    cap_bdp: f64,
 ) -> Vec<Ev> {
     let rate = 1250.0; // bytes per ms: 10 Mbit/s
     let mut r = Rledbat::new(utp_config(cfg), mss);
@@ -196,9 +202,13 @@ fn closed_loop(
     let mut n = 0u64;
     while t_ms < (secs * 1000) as f64 {
         n += 1;
-        let w = r.window() as f64;
         let rtt0 = 2.0 * d_ms as f64;
         let bdp = rate * rtt0;
+        let w = if cap_bdp > 0.0 {
+            (r.window() as f64).min((cap_bdp * bdp).max(2.0 * mss as f64))
+        } else {
+            r.window() as f64
+        };
         let cross = if (20_000.0..40_000.0).contains(&t_ms) {
             cross_ms as f64
         } else {
@@ -234,7 +244,7 @@ fn slow_start_adds_gain_per_byte_as_computed_by_hand() {
     let evs: Vec<Ev> = (0..3)
         .map(|_| Ev::Data(1_000_000_000, 1000, OFFSET + 10_000, 40_000))
         .collect();
-    let c = c_replay(Cfg(60, false, false, false), 1000, &evs);
+    let c = c_replay(Cfg(60, false, false, false, false), 1000, &evs);
     assert_eq!(
         c.iter().map(|o| o.window).collect::<Vec<_>>(),
         [10_333, 10_666, 11_000]
@@ -257,7 +267,7 @@ fn above_target_a_segment_takes_its_share_of_the_per_rtt_decrease() {
         evs.push(Ev::Data(t, 0, OFFSET + 100_000, 130_000));
     }
     evs.push(Ev::Data(t, 1000, OFFSET + 100_000, 130_000));
-    let c = c_replay(Cfg(60, false, false, false), 1000, &evs);
+    let c = c_replay(Cfg(60, false, false, false, false), 1000, &evs);
     // the loss halves 10 000 to 5 000 (slow start ends)
     assert_eq!(c[1].window, 5_000);
     // W = 5 packets: per RTT max(1/3 - 5 * 0.5, -2.5) = -2.1667 packets, a 1 000-byte
@@ -293,9 +303,9 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
         (100, true, 9000, 5, 200, 401),
         (60, true, 536, 100, 30, 0),
     ] {
-        for restart in [false, true] {
-            let cfg = Cfg(target, slowdowns, restart, false);
-            let evs = closed_loop(cfg, mss, d, cross, loss, 60);
+        for (restart, valid) in [(false, false), (true, false), (false, true), (true, true)] {
+            let cfg = Cfg(target, slowdowns, restart, false, valid);
+            let evs = closed_loop(cfg, mss, d, cross, loss, 60, 0.0);
             events += evs.len();
             straddles += compare(cfg, mss, &evs);
             let phases = c_phases(cfg, mss, &evs);
@@ -328,7 +338,7 @@ fn closed_loop_competitor(
     secs: u64,
 ) -> (Vec<Ev>, u64, bool, bool) {
     let link = 1250.0; // bytes per ms: 10 Mbit/s
-    let mut r = Rledbat::new(utp_config(Cfg(60, true, false, true)), mss);
+    let mut r = Rledbat::new(utp_config(Cfg(60, true, false, true, false)), mss);
     let mut evs = Vec::new();
     let (mut t_ms, mut yielded, mut resumed) = (1000.0, false, false);
     while t_ms < (secs * 1000) as f64 {
@@ -377,8 +387,52 @@ fn the_competitor_detection_agrees_with_the_utp_receiver_through_yield_and_resum
             "d {d} ms, cross {cross} ms: detections {detections}, yielded {yielded}, resumed {resumed}"
         );
         events += evs.len();
-        compare(Cfg(60, true, false, true), mss, &evs);
+        compare(Cfg(60, true, false, true, false), mss, &evs);
     }
+    eprintln!("{events} events");
+}
+
+#[test]
+fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_window() {
+    // A sender that keeps 1.5 BDP in flight whatever the window: without the rule slow
+    // start never ends (its queue stays under 3/4 TARGET) and the window grows without
+    // bound; with it the window stops at 8 times the most received in a round, in both
+    // builds alike, and a window-limited sender's traces agree too (above). With a
+    // competitor's 30 ms from 20 s the queue passes 3/4 TARGET and ends slow start either
+    // way (only compared).
+    let mut events = 0;
+    for (mss, d, cross) in [(1448, 5, 0), (1448, 20, 0), (1000, 30, 0), (1448, 20, 30)] {
+        let mut last = [0u64; 2];
+        for (i, valid) in [false, true].into_iter().enumerate() {
+            let cfg = Cfg(60, true, false, false, valid);
+            let evs = closed_loop(cfg, mss, d, cross, 0, 60, 1.5);
+            events += evs.len();
+            compare(cfg, mss, &evs);
+            let r = rust_replay(cfg, mss, &evs);
+            last[i] = r.last().map_or(0, |o| o.window);
+        }
+        // 1.5 BDP of the 10 Mbit/s path at a base RTT of 2 d ms, and its bound
+        let flight = 1.5 * 1250.0 * 2.0 * d as f64;
+        eprintln!(
+            "d {d} ms: window {} without, {} with (flight {flight:.0})",
+            last[0], last[1]
+        );
+        if cross == 0 {
+            assert!(last[0] as f64 > 40.0 * flight, "without: {last:?}");
+            assert!(
+                (last[1] as f64) < 10.0 * flight.max(2.0 * mss as f64),
+                "with: {last:?}"
+            );
+        }
+    }
+    // The restart with the rule: a competitor's 120 ms (20 to 40 s) brings the window down,
+    // then the sender's own 0.2 BDP of queue (2 ms) is under eta: a restart, whose slow
+    // start the rule ends (8 times the flight comes before 3/4 TARGET).
+    let cfg = Cfg(60, true, true, false, true);
+    let evs = closed_loop(cfg, 1448, 5, 120, 0, 60, 1.2);
+    compare(cfg, 1448, &evs);
+    let phases = c_phases(cfg, 1448, &evs);
+    assert!(phases.last().is_some_and(|p| p.1 >= 1), "a restart");
     eprintln!("{events} events");
 }
 
@@ -418,7 +472,8 @@ proptest! {
         restart in any::<bool>(),
         mss in prop::sample::select(vec![536u64, 1448, 9000]),
         comp in any::<bool>(),
+        valid in any::<bool>(),
     ) {
-        compare(Cfg(target, slowdowns, restart, comp), mss, &evs);
+        compare(Cfg(target, slowdowns, restart, comp, valid), mss, &evs);
     }
 }

@@ -655,7 +655,12 @@ fn scripted_probe(dr: &mut Drive, t: u64, from: u64, peak: u64, after: u64) -> (
 /// been evaluated: none runs, the next is due 1 s later (ACKs 7 ms apart: never at a 30-ms
 /// probe's end, whose give-up is 1 s on).
 fn yielding_to_cubic() -> Drive {
-    let mut dr = world(on(), 20 * MS, 100 * MS, 30, |t| {
+    yielding_to_cubic_as(Drive::new(on()))
+}
+
+/// [`yielding_to_cubic`] for a given drive (the receiver's options).
+fn yielding_to_cubic_as(dr: Drive) -> Drive {
+    let mut dr = world_of(dr, 20 * MS, 100 * MS, 30, |t| {
         if t >= 2 * S {
             Other::Cubic
         } else {
@@ -702,6 +707,56 @@ fn empty_then_probe(dr: &mut Drive, done: u64) {
     );
     let (_, a) = scripted_probe(dr, done + 10 * MS, 0, 20 * MS, 0);
     assert_eq!(a, Action::None);
+}
+
+#[test]
+fn a_receivers_probes_on_a_standing_queue_alike_in_both_builds() {
+    // Yielding with the receiver's options (TARGET 100 ms, eta 2 ms): a probe due at 10 ms
+    // of queue is not run (the next a second later); one due at 30 ms (near TARGET: it
+    // runs) that adds 1 ms finds no room, while the sender's rule finds room twice and
+    // resumes; from the drained queue the receiver finds room too, and resumes.
+    for (dr, resumes) in [
+        (Drive::receiver(on(), 6.0), false),
+        (Drive::new(on()), true),
+    ] {
+        let mut dr = yielding_to_cubic_as(dr);
+        let receiver = !resumes;
+        if receiver {
+            let t = dr.core.next_tick().unwrap().as_nanos();
+            dr.ack(
+                t,
+                10 * MS,
+                100 * MS,
+                100 * MS,
+                2 * MS,
+                FlowPhase::Other,
+                None,
+                t - 100 * MS,
+                3_000,
+            );
+            assert!(!dr.core.probing(Instant::from_nanos(t)));
+            assert_eq!(dr.core.next_tick().map(|i| i.as_nanos()), Some(t + S));
+        }
+        let mut resumed = false;
+        for _ in 0..3 {
+            let t = dr.core.next_tick().unwrap().as_nanos();
+            let (_, a) = scripted_probe(&mut dr, t, 30 * MS, 31 * MS, 30 * MS);
+            resumed |= matches!(a, Action::Resume(_));
+            if resumed {
+                break;
+            }
+        }
+        assert_eq!(resumed, resumes);
+        if receiver {
+            for _ in 0..2 {
+                let t = dr.core.next_tick().unwrap().as_nanos();
+                let (_, a) = scripted_probe(&mut dr, t, MS, 2 * MS, MS);
+                resumed |= matches!(a, Action::Resume(_));
+            }
+            assert!(resumed, "room from a drained queue");
+        }
+        dr.check("probes on a standing queue");
+    }
 }
 
 #[test]
