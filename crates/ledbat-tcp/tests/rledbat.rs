@@ -214,13 +214,7 @@ fn closed_loop(
         } else {
             0.0
         };
-        let (q_ms, gap) = if w > bdp {
-            ((w - bdp) / rate, mss as f64 / rate)
-        } else {
-            (0.0, rtt0.max(1.0) * mss as f64 / w)
-        };
-        let owd_us = ((d_ms as f64 + q_ms + cross) * 1000.0) as u32;
-        let rtt_us = ((rtt0 + q_ms + cross) * 1000.0).max(1000.0) as u32;
+        let (owd_us, rtt_us, gap) = fluid(w, rtt0, rate, rate, cross, mss);
         let t = (t_ms * 1e6) as u64;
         let e = if loss_every > 0 && n.is_multiple_of(loss_every) {
             Ev::Loss(t)
@@ -326,6 +320,23 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
     eprintln!("{events} events, {straddles} one-byte straddles");
 }
 
+/// One segment of the closed loops' bottleneck: `w` bytes in flight on a path of base RTT
+/// `rtt0` ms whose link carries `link` bytes/ms, of which our segments get `rate`, behind
+/// `cross` ms of another flow's queue. Above the BDP at `rate` the excess queues and
+/// segments arrive at `rate`; below it they arrive `RTT / packets` apart. Returns the
+/// segment's one-way delay and RTT (us) and the time to the next segment (ms).
+fn fluid(w: f64, rtt0: f64, rate: f64, link: f64, cross: f64, mss: u64) -> (u32, u32, f64) {
+    let bdp = rate * rtt0;
+    let (q_ms, gap) = if w > bdp {
+        ((w - bdp) / link, mss as f64 / rate)
+    } else {
+        (0.0, rtt0.max(1.0) * mss as f64 / w)
+    };
+    let owd_us = ((rtt0 / 2.0 + q_ms + cross) * 1000.0) as u32;
+    let rtt_us = ((rtt0 + q_ms + cross) * 1000.0).max(1000.0) as u32;
+    (owd_us, rtt_us, gap)
+}
+
 /// A receiver with the detection on, closed loop as [`closed_loop`], beside a competitor
 /// from 20 to 40 s that keeps `cross_ms` of queue whatever we do and takes `share` of the
 /// link: our segments then arrive at the rest of the link's rate. Returns the events and
@@ -350,14 +361,7 @@ fn closed_loop_competitor(
         } else {
             (link, 0.0)
         };
-        let bdp = rate * rtt0;
-        let (q_ms, gap) = if w > bdp {
-            ((w - bdp) / link, mss as f64 / rate)
-        } else {
-            (0.0, rtt0.max(1.0) * mss as f64 / w)
-        };
-        let owd_us = ((d_ms as f64 + q_ms + cross) * 1000.0) as u32;
-        let rtt_us = ((rtt0 + q_ms + cross) * 1000.0).max(1000.0) as u32;
+        let (owd_us, rtt_us, gap) = fluid(w, rtt0, rate, link, cross, mss);
         let t = (t_ms * 1e6) as u64;
         let o = OFFSET.wrapping_add(owd_us);
         r.on_data(Instant::from_nanos(t), mss, o, rtt_us.wrapping_sub(o));
