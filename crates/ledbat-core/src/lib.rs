@@ -34,6 +34,7 @@ pub mod md;
 pub mod mdvar;
 pub mod newreno;
 pub mod nice;
+pub mod param_path;
 pub mod pause;
 pub mod registry;
 pub mod reno;

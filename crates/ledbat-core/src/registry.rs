@@ -185,78 +185,16 @@ impl ControllerConfig {
 
     /// This configuration with one parameter changed (see [`ControllerConfig::with_params`]).
     pub fn set(&self, key: &str, value: &str) -> Result<Self, ParamError> {
-        let name = self.name();
-        let err = |reason: String| ParamError::Value {
-            controller: name.to_string(),
+        crate::param_path::set(self, key, value, &["name"]).map_err(|reason| ParamError::Value {
+            controller: self.name().to_string(),
             key: key.to_string(),
             reason,
-        };
-        let mut tree = serde_json::to_value(self).map_err(|e| err(e.to_string()))?;
-        let parsed: serde_json::Value = serde_json::from_str(value)
-            .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
-        let mut slot = &mut tree;
-        let parts: Vec<&str> = key.split('.').collect();
-        if key.is_empty() || parts.iter().any(|p| p.is_empty()) || key == "name" {
-            return Err(err("not a parameter name".into()));
-        }
-        let unknown = || {
-            err(format!(
-                "no such parameter (known: {})",
-                Self::keys_of(self).join(", ")
-            ))
-        };
-        let mut inserted = false;
-        for (i, part) in parts.iter().enumerate() {
-            let map = slot.as_object_mut().ok_or_else(unknown)?;
-            if i + 1 == parts.len() && !map.contains_key(*part) {
-                // A field left out of the serialised form at its default
-                // (`skip_serializing_if`) is still a parameter: the struct's
-                // `deny_unknown_fields` tells.
-                map.insert(part.to_string(), serde_json::Value::Null);
-                inserted = true;
-            }
-            slot = map.get_mut(*part).ok_or_else(unknown)?;
-        }
-        *slot = parsed;
-        serde_json::from_value(tree).map_err(|e| {
-            if inserted && e.to_string().contains("unknown field") {
-                unknown()
-            } else {
-                err(e.to_string())
-            }
         })
     }
 
     /// Every parameter key of this configuration (dotted), with its value as text.
     pub fn params(&self) -> Vec<(String, String)> {
-        fn walk(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
-            match v {
-                serde_json::Value::Object(m) => {
-                    for (k, x) in m {
-                        if prefix.is_empty() && k == "name" {
-                            continue;
-                        }
-                        let key = if prefix.is_empty() {
-                            k.clone()
-                        } else {
-                            format!("{prefix}.{k}")
-                        };
-                        walk(&key, x, out);
-                    }
-                }
-                serde_json::Value::String(s) => out.push((prefix.to_string(), s.clone())),
-                other => out.push((prefix.to_string(), other.to_string())),
-            }
-        }
-        let mut out = Vec::new();
-        if let Ok(v) = serde_json::to_value(self) {
-            walk("", &v, &mut out);
-        }
-        out
-    }
-
-    fn keys_of(&self) -> Vec<String> {
-        self.params().into_iter().map(|(k, _)| k).collect()
+        crate::param_path::list(self, &["name"])
     }
 }
 

@@ -165,7 +165,8 @@ impl RlConfig {
                 other => match other.strip_prefix("competitor.") {
                     Some(key) => {
                         c.competitor =
-                            set_competitor(&c.competitor, key, v.trim()).map_err(|why| bad(&why))?
+                            ledbat_core::param_path::set(&c.competitor, key, v.trim(), &[])
+                                .map_err(|why| bad(&why))?
                     }
                     None => return Err(RlParamError::Unknown(other.to_string())),
                 },
@@ -212,21 +213,6 @@ impl RlConfig {
             self.competitor.enabled
         )
     }
-}
-
-/// `cfg` with its field `key` (a `CompetitorConfig` field name) set from `value` as
-/// ledbat-core's controller parameters are: JSON, else a string (`500ms`, `true`).
-fn set_competitor(
-    cfg: &CompetitorConfig,
-    key: &str,
-    value: &str,
-) -> Result<CompetitorConfig, String> {
-    let mut tree = serde_json::to_value(cfg).map_err(|e| e.to_string())?;
-    let map = tree.as_object_mut().ok_or("not an object")?;
-    let parsed = serde_json::from_str(value)
-        .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
-    map.insert(key.to_string(), parsed);
-    serde_json::from_value(tree).map_err(|e| e.to_string())
 }
 
 /// The delay estimator's words (`struct lb_params`, only the delay fields read): ledbat-core's
@@ -536,6 +522,25 @@ mod tests {
         assert!(c.describe().ends_with("competitor.enabled=true"));
         let e = RlConfig::parse(["competitor.nope=1"]).unwrap_err();
         assert!(e.to_string().contains("competitor.nope"), "{e}");
+        // Worded as `--param competitor.nope` is by ledbat-core's registry, and the keys it
+        // lists are the core's `competitor.*` keys.
+        let core = ledbat_core::ControllerConfig::with_params("scavenger", ["competitor.nope=1"])
+            .unwrap_err()
+            .to_string();
+        let known = |s: &str| -> Vec<String> {
+            let list = s.split_once("no such parameter (known: ").expect(s).1;
+            list.trim_end_matches(')')
+                .split(", ")
+                .map(String::from)
+                .collect()
+        };
+        let ours = known(&e.to_string());
+        let cores: Vec<String> = known(&core)
+            .into_iter()
+            .filter_map(|k| k.strip_prefix("competitor.").map(String::from))
+            .collect();
+        assert!(ours.contains(&"probe_interval".to_string()), "{ours:?}");
+        assert_eq!(ours, cores);
         let e = RlConfig::parse(["competitor.share=2"]).unwrap_err();
         assert!(e.to_string().contains("competitor.share"), "{e}");
         // the kernel build's limits: no clean spans, a rate window of at most 60 s
