@@ -284,27 +284,24 @@ LB_INLINE void rl_avoidance_step(struct rl *r, const volatile struct rl_cfg *cfg
 	__u64 inc = (r->mss << 32) / rl_gain_divisor(r, cfg); /* GAIN packets, Q32 bytes */
 	__u64 t = cfg->target_ns ? cfg->target_ns : 1;
 	__u64 b32 = bytes << 32;
+	__u64 dec = 0;
 
-	if (qd <= t) {
-		if (!rl_validated_out(r, cfg))
-			r->rcwnd += lb_muldiv(inc, b32, r->rcwnd);
-		return;
-	}
-	{
+	if (qd > t) {
 		__u64 excess = qd - t < t ? qd - t : t;
-		__u64 dec = lb_muldiv(r->rcwnd, excess, t);
+
+		dec = lb_muldiv(r->rcwnd, excess, t);
+	}
+	if (dec <= inc) {
+		/* growing (or still): only while the window is not validated out */
+		if (!rl_validated_out(r, cfg))
+			r->rcwnd += lb_muldiv(inc - dec, b32, r->rcwnd);
+	} else {
+		__u64 neg = dec - inc;
 		__u64 half = r->rcwnd / 2;
 
-		if (dec <= inc) {
-			if (!rl_validated_out(r, cfg))
-				r->rcwnd += lb_muldiv(inc - dec, b32, r->rcwnd);
-		} else {
-			__u64 neg = dec - inc;
-
-			if (neg > half)
-				neg = half;
-			r->rcwnd = lb_sat_sub(r->rcwnd, lb_muldiv(neg, b32, r->rcwnd));
-		}
+		if (neg > half)
+			neg = half;
+		r->rcwnd = lb_sat_sub(r->rcwnd, lb_muldiv(neg, b32, r->rcwnd));
 	}
 }
 

@@ -35,11 +35,20 @@ struct Out {
 
 const OFFSET: u32 = 0x9000_0000; // the two clocks' offset: cancels in the base
 
-/// The receiver's parameters: TARGET (ms), slowdowns, `empty_queue_restart`, the
-/// competitor detection (`competitor.enabled`, the rest ledbat-core's defaults),
-/// `window_validation`.
+/// The receiver's parameters.
 #[derive(Clone, Copy, Debug)]
-struct Cfg(u64, bool, bool, bool, bool);
+struct Cfg {
+    /// TARGET, ms.
+    target_ms: u64,
+    /// Periodic slowdowns.
+    slowdowns: bool,
+    /// `empty_queue_restart`.
+    restart: bool,
+    /// The competitor detection (`competitor.enabled`, the rest ledbat-core's defaults).
+    comp: bool,
+    /// `window_validation`.
+    valid: bool,
+}
 
 fn competitor(on: bool) -> CompetitorConfig {
     CompetitorConfig {
@@ -49,7 +58,17 @@ fn competitor(on: bool) -> CompetitorConfig {
 }
 
 /// The replay tool's input for `evs`.
-fn c_input(Cfg(target_ms, slowdowns, restart, comp, valid): Cfg, mss: u64, evs: &[Ev]) -> String {
+fn c_input(
+    Cfg {
+        target_ms,
+        slowdowns,
+        restart,
+        comp,
+        valid,
+    }: Cfg,
+    mss: u64,
+    evs: &[Ev],
+) -> String {
     let mut input = format!(
         "cfg {} {} 10 60000000000 4 {} {}\n",
         target_ms * 1_000_000,
@@ -124,7 +143,15 @@ fn run_tool(input: &str) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
-fn utp_config(Cfg(target_ms, slowdowns, restart, comp, valid): Cfg) -> RledbatConfig {
+fn utp_config(
+    Cfg {
+        target_ms,
+        slowdowns,
+        restart,
+        comp,
+        valid,
+    }: Cfg,
+) -> RledbatConfig {
     RledbatConfig {
         target: Duration::from_millis(target_ms),
         slowdowns,
@@ -166,7 +193,7 @@ fn compare(cfg: Cfg, mss: u64, evs: &[Ev]) -> usize {
         let d = a.window.abs_diff(b.window);
         // with the detection, a push's extra and the yield's window are rounded down from
         // a rate in whole bytes/s (the uTP side's is fractional): one byte more
-        let tol = if cfg.3 { 2 } else { 1 };
+        let tol = if cfg.comp { 2 } else { 1 };
         assert!(
             d <= tol,
             "window at event {i} {:?}: kernel {} uTP {} ({cfg:?}, mss {mss})",
@@ -238,7 +265,17 @@ fn slow_start_adds_gain_per_byte_as_computed_by_hand() {
     let evs: Vec<Ev> = (0..3)
         .map(|_| Ev::Data(1_000_000_000, 1000, OFFSET + 10_000, 40_000))
         .collect();
-    let c = c_replay(Cfg(60, false, false, false, false), 1000, &evs);
+    let c = c_replay(
+        Cfg {
+            target_ms: 60,
+            slowdowns: false,
+            restart: false,
+            comp: false,
+            valid: false,
+        },
+        1000,
+        &evs,
+    );
     assert_eq!(
         c.iter().map(|o| o.window).collect::<Vec<_>>(),
         [10_333, 10_666, 11_000]
@@ -261,7 +298,17 @@ fn above_target_a_segment_takes_its_share_of_the_per_rtt_decrease() {
         evs.push(Ev::Data(t, 0, OFFSET + 100_000, 130_000));
     }
     evs.push(Ev::Data(t, 1000, OFFSET + 100_000, 130_000));
-    let c = c_replay(Cfg(60, false, false, false, false), 1000, &evs);
+    let c = c_replay(
+        Cfg {
+            target_ms: 60,
+            slowdowns: false,
+            restart: false,
+            comp: false,
+            valid: false,
+        },
+        1000,
+        &evs,
+    );
     // the loss halves 10 000 to 5 000 (slow start ends)
     assert_eq!(c[1].window, 5_000);
     // W = 5 packets: per RTT max(1/3 - 5 * 0.5, -2.5) = -2.1667 packets, a 1 000-byte
@@ -298,7 +345,13 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
         (60, true, 536, 100, 30, 0),
     ] {
         for (restart, valid) in [(false, false), (true, false), (false, true), (true, true)] {
-            let cfg = Cfg(target, slowdowns, restart, false, valid);
+            let cfg = Cfg {
+                target_ms: target,
+                slowdowns,
+                restart,
+                comp: false,
+                valid,
+            };
             let evs = closed_loop(cfg, mss, d, cross, loss, 60, 0.0);
             events += evs.len();
             straddles += compare(cfg, mss, &evs);
@@ -349,7 +402,16 @@ fn closed_loop_competitor(
     secs: u64,
 ) -> (Vec<Ev>, u64, bool, bool) {
     let link = 1250.0; // bytes per ms: 10 Mbit/s
-    let mut r = Rledbat::new(utp_config(Cfg(60, true, false, true, false)), mss);
+    let mut r = Rledbat::new(
+        utp_config(Cfg {
+            target_ms: 60,
+            slowdowns: true,
+            restart: false,
+            comp: true,
+            valid: false,
+        }),
+        mss,
+    );
     let mut evs = Vec::new();
     let (mut t_ms, mut yielded, mut resumed) = (1000.0, false, false);
     while t_ms < (secs * 1000) as f64 {
@@ -391,7 +453,17 @@ fn the_competitor_detection_agrees_with_the_utp_receiver_through_yield_and_resum
             "d {d} ms, cross {cross} ms: detections {detections}, yielded {yielded}, resumed {resumed}"
         );
         events += evs.len();
-        compare(Cfg(60, true, false, true, false), mss, &evs);
+        compare(
+            Cfg {
+                target_ms: 60,
+                slowdowns: true,
+                restart: false,
+                comp: true,
+                valid: false,
+            },
+            mss,
+            &evs,
+        );
     }
     eprintln!("{events} events");
 }
@@ -408,7 +480,13 @@ fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_
     for (mss, d, cross) in [(1448, 5, 0), (1448, 20, 0), (1000, 30, 0), (1448, 20, 30)] {
         let mut last = [0u64; 2];
         for (i, valid) in [false, true].into_iter().enumerate() {
-            let cfg = Cfg(60, true, false, false, valid);
+            let cfg = Cfg {
+                target_ms: 60,
+                slowdowns: true,
+                restart: false,
+                comp: false,
+                valid,
+            };
             let evs = closed_loop(cfg, mss, d, cross, 0, 60, 1.5);
             events += evs.len();
             compare(cfg, mss, &evs);
@@ -432,7 +510,13 @@ fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_
     // The restart with the rule: a competitor's 120 ms (20 to 40 s) brings the window down,
     // then the sender's own 0.2 BDP of queue (2 ms) is under eta: a restart, whose slow
     // start the rule ends (8 times the flight comes before 3/4 TARGET).
-    let cfg = Cfg(60, true, true, false, true);
+    let cfg = Cfg {
+        target_ms: 60,
+        slowdowns: true,
+        restart: true,
+        comp: false,
+        valid: true,
+    };
     let evs = closed_loop(cfg, 1448, 5, 120, 0, 60, 1.2);
     compare(cfg, 1448, &evs);
     let phases = c_phases(cfg, 1448, &evs);
@@ -478,6 +562,6 @@ proptest! {
         comp in any::<bool>(),
         valid in any::<bool>(),
     ) {
-        compare(Cfg(target, slowdowns, restart, comp, valid), mss, &evs);
+        compare(Cfg { target_ms: target, slowdowns, restart, comp, valid }, mss, &evs);
     }
 }
