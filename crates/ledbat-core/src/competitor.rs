@@ -45,7 +45,9 @@
 //! yielding:  window one packet, paced at yield_share * C; every probe_interval (at once
 //!            when the queue drains below eta) a probe paces at probe_share * C for
 //!            PROBE_LEN (longer from a queue of TARGET / 4 to 1.2 TARGET: until it would
-//!            reach (1 + push_share) TARGET); over its ACKs
+//!            reach (1 + push_share) TARGET; with busy_above_eta one due above eta runs
+//!            only from that range, and not when the queue stood above 1.2 TARGET in the
+//!            last HIGH_MEMORY and has not drained since); over its ACKs
 //!              growth = max qd - qd when it began
 //!            queue at the start >= TARGET / 2 (or above eta, with busy_above_eta), or
 //!            growth >= probe_share * length / 4: busy
@@ -76,6 +78,11 @@ use crate::error::{in_range, nonzero, ConfigError};
 use crate::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
+/// With [`Competitor::busy_above_eta`], no probe near TARGET this long after the queue stood
+/// above 1.2 TARGET: a loss-based download pushes it there every few seconds (every 2 to 3 s
+/// behind CUBIC at a base RTT of 100 ms on the test bed's 10 Mbit/s link, docs/tcp/README.md),
+/// and it sits near TARGET for seconds after each loss; a flow of our kind holds it at TARGET.
+pub const HIGH_MEMORY: Duration = Duration::from_secs(5);
 /// How long a probe sends: long enough for its queue to show above the delay noise at a
 /// base RTT near zero, short enough that at `probe_share` 0.5 it adds at most 15 ms of queue
 /// (a competitor's queue plus a probe's must stay inside a FIFO).
@@ -299,6 +306,11 @@ fn probe_range(qd: Duration, target: Duration) -> bool {
     q * 4 >= t && q * 5 <= t * 6
 }
 
+/// Above [`probe_range`]: more than 1.2 TARGET.
+fn above_probe_range(qd: Duration, target: Duration) -> bool {
+    qd.as_nanos() * 5 > target.as_nanos() * 6
+}
+
 /// The quiet time after the `kin`-th finding of our own kind in a row (counting it):
 /// `quiet * 2^kin`, at most 8 times `quiet`.
 fn quiet_for(quiet: Duration, kin: &mut u32) -> Duration {
@@ -474,6 +486,9 @@ enum State {
         falls: u32,
         /// Whether the row's last fall drained the queue (to at most eta).
         drained_last: bool,
+        /// When the queue last stood above 1.2 TARGET (not counting a probe's own ACKs),
+        /// unless it drained to eta since (read with `busy_above_eta`).
+        high_at: Option<Instant>,
     },
 }
 
@@ -590,7 +605,8 @@ impl Competitor {
     /// from TARGET / 2), both for the suspicion and, while yielding, for a probe that
     /// begins there (the owner's window is at its floor then, so a standing queue is the
     /// others'; such a probe is not even run unless the queue is near TARGET, where it can
-    /// still tell our kind). For an owner that cannot bring the queue up to TARGET itself, nor fill a
+    /// still tell our kind, and has not stood above 1.2 TARGET in the last [`HIGH_MEMORY`]
+    /// without draining to eta since, which our kind does not let it do). For an owner that cannot bring the queue up to TARGET itself, nor fill a
     /// probe: a receiver whose sender is not limited by its window (BBR keeps about one BDP
     /// of queue, under TARGET / 2 at short RTTs, and paces a probe's window at the low rate
     /// it measured while yielding, so that the probe's growth reads as room;
@@ -710,6 +726,7 @@ impl Competitor {
             next_probe,
             probe,
             room_at,
+            high_at,
             ..
         } = &mut self.state
         else {
@@ -729,7 +746,12 @@ impl Competitor {
                 // its backing off. The others are not run: they would only cost the
                 // competitor a share of its link (up to 6 RTTs at probe_share each
                 // probe_interval, a third of the link behind a loss-based download).
-                if self.busy_above_eta && !near && self.eta.is_some_and(|e| qd > e) {
+                // Nor one near TARGET when the queue stood above 1.2 TARGET in the last
+                // HIGH_MEMORY: our kind holds it at TARGET, and a loss-based download's
+                // sawtooth passes through the range after each loss.
+                let high = high_at.is_some_and(|h| now.saturating_since(h) < HIGH_MEMORY);
+                let skip = !near || high;
+                if self.busy_above_eta && skip && self.eta.is_some_and(|e| qd > e) {
                     *next_probe = now + self.cfg.probe_interval;
                     *room_at = None;
                     return;
@@ -872,6 +894,7 @@ impl Competitor {
                 backed_at: None,
                 falls: 0,
                 drained_last: false,
+                high_at: None,
             };
         }
     }
@@ -1066,11 +1089,17 @@ impl Competitor {
                 backed_at,
                 falls,
                 drained_last,
+                high_at,
             } => {
                 let Some(mut p) = *probe else {
                     // The queue drained: the competitor may have left; probe at once.
                     if o.qd <= o.eta && self.last_qd.is_some_and(|q| q > o.eta) {
                         *next_probe = (*next_probe).min(now);
+                    }
+                    if o.qd <= o.eta {
+                        *high_at = None;
+                    } else if above_probe_range(o.qd, o.target) {
+                        *high_at = Some(now);
                     }
                     self.last_qd = Some(o.qd);
                     return Action::None;
@@ -1649,6 +1678,7 @@ mod tests {
             backed_at: None,
             falls: 0,
             drained_last: false,
+            high_at: None,
         };
         c
     }
@@ -1731,6 +1761,50 @@ mod tests {
             probe(&mut receiver, 3830, 2, 3, 2),
             Action::Resume(_)
         ));
+    }
+
+    #[test]
+    fn with_busy_above_eta_no_probe_near_target_after_the_queue_stood_above_it() {
+        // A loss-based download's sawtooth: 100 ms of queue (above 1.2 TARGET = 72 ms) at
+        // 0.5 s, then 50 to 60 ms (near TARGET). The sender probes when due, at 1 s; the
+        // receiver skips the probes due at 1 to 5 s (our kind would not have let the queue
+        // stand at 100 ms HIGH_MEMORY ago) and runs the one due at 6 s.
+        for above_eta in [false, true] {
+            let mut c = yielding_at(0);
+            c.busy_above_eta = above_eta;
+            c.on_ack(at(500), &obs(100, FlowPhase::Other, None, at(400)));
+            c.on_ack(at(1000), &obs(50, FlowPhase::Other, None, at(900)));
+            assert_eq!(
+                c.probing(at(1000)),
+                !above_eta,
+                "busy_above_eta {above_eta}"
+            );
+            if above_eta {
+                for t in [2000, 3000, 4000, 5000] {
+                    assert_eq!(c.next_tick(), Some(at(t)));
+                    c.on_ack(at(t), &obs(60, FlowPhase::Other, None, at(t - 100)));
+                    assert!(!c.probing(at(t)), "{t}");
+                }
+                c.on_ack(at(6000), &obs(50, FlowPhase::Other, None, at(5900)));
+                assert!(c.probing(at(6000)));
+            }
+        }
+        // A queue that drains to eta after standing high: the probe due then runs.
+        let mut c = yielding_at(0);
+        c.busy_above_eta = true;
+        c.on_ack(at(500), &obs(100, FlowPhase::Other, None, at(400)));
+        c.on_ack(at(600), &obs(2, FlowPhase::Other, None, at(500)));
+        // (the drain made a probe due at once; it runs from the next ACK, from eta)
+        c.on_ack(at(610), &obs(2, FlowPhase::Other, None, at(510)));
+        assert!(c.probing(at(610)));
+        // ... and, when the next ACK comes with the queue near TARGET again, from there:
+        // the drain cleared what stood before it.
+        let mut c = yielding_at(0);
+        c.busy_above_eta = true;
+        c.on_ack(at(500), &obs(100, FlowPhase::Other, None, at(400)));
+        c.on_ack(at(600), &obs(2, FlowPhase::Other, None, at(500)));
+        c.on_ack(at(1000), &obs(50, FlowPhase::Other, None, at(900)));
+        assert!(c.probing(at(1000)));
     }
 
     #[test]

@@ -45,10 +45,11 @@
 
 #define LB_ONE_Q32_ (1ULL << 32)
 #define LB_NS_PER_S 1000000000ULL
-/* competitor::PROBE_LEN, PROBE_GIVE_UP, KIN_CONFIRM, RATE_BUCKET */
+/* competitor::PROBE_LEN, PROBE_GIVE_UP, KIN_CONFIRM, HIGH_MEMORY, RATE_BUCKET */
 #define LB_COMP_PROBE_LEN_NS (30ULL * LB_NS_PER_MS)
 #define LB_COMP_PROBE_GIVE_UP_NS LB_NS_PER_S
 #define LB_COMP_KIN_CONFIRM_NS (5ULL * LB_NS_PER_S)
+#define LB_COMP_HIGH_MEMORY_NS (5ULL * LB_NS_PER_S)
 #define LB_COMP_RATE_BUCKET_NS LB_NS_PER_S
 /* competitor::AFTERMATH_RTTS = 2 and DESYNC_RTTS = 4 (whole numbers); DOUBLE_PUSH = 5 / 4 */
 #define LB_COMP_AFTERMATH_RTTS 2ULL
@@ -86,7 +87,7 @@ struct lb_comp {
 	__u64 suspect_since, first_positive, quiet_until;
 	__u32 positives;
 	/* State::Yielding */
-	__u64 next_probe, room_at, backed_at;
+	__u64 next_probe, room_at, backed_at, high_at;
 	__u32 falls;
 	/* its Probe */
 	__u64 pr_start, pr_end, pr_give_up, pr_from, pr_peak, pr_acked, pr_after;
@@ -103,7 +104,7 @@ struct lb_comp {
 	__u64 detections, tests, push_collisions;
 	__u8 has_last, yielding;
 	__u8 has_suspect, has_first, has_quiet;
-	__u8 has_probe, has_room, has_backed, drained_last;
+	__u8 has_probe, has_room, has_backed, drained_last, has_high_at;
 	__u8 pr_has_peak, pr_has_acked, pr_has_after;
 	__u8 has_hold_start, has_hold_min, hold_suspected, test_pending;
 	__u8 has_push, pu_has_after, has_last_qd, has_push_target;
@@ -385,6 +386,7 @@ LB_INLINE void lb_comp_verdict(struct lb_comp *c, lb_comp_params_t *p, __u64 now
 		c->has_backed = 0;
 		c->falls = 0;
 		c->drained_last = 0;
+		c->has_high_at = 0;
 	}
 }
 
@@ -420,10 +422,12 @@ LB_INLINE void lb_comp_poll(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 		__u64 t = c->has_push_target ? c->push_target : 0;
 		__u64 rise = lb_sat_sub(lb_scale_q32(t, LB_ONE_Q32_ + p->push_share_q32), qd);
 		__u64 len = LB_COMP_PROBE_LEN_NS;
+		/* busy_above_eta: a probe from above eta finds no room; run only near TARGET,
+		 * and not when the queue stood above 1.2 TARGET in the last HIGH_MEMORY */
+		int skip = !lb_comp_probe_range(qd, t) ||
+			   (c->has_high_at && lb_since(now, c->high_at) < LB_COMP_HIGH_MEMORY_NS);
 
-		/* busy_above_eta: a probe from above eta finds no room; run only near TARGET */
-		if (c->busy_above_eta && !lb_comp_probe_range(qd, t) && c->has_eta &&
-		    qd > c->last_eta) {
+		if (c->busy_above_eta && skip && c->has_eta && qd > c->last_eta) {
 			c->next_probe = now + p->probe_interval_ns;
 			c->has_room = 0;
 			return;
@@ -497,6 +501,12 @@ LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, lb_comp_params_t *p, __u64
 	if (!c->has_probe) {
 		if (o->qd_ns <= o->eta_ns && c->has_last_qd && c->last_qd > o->eta_ns)
 			c->next_probe = lb_min_u64(c->next_probe, now);
+		if (o->qd_ns <= o->eta_ns) {
+			c->has_high_at = 0;
+		} else if (o->qd_ns * 5 > o->target_ns * 6) { /* above probe_range */
+			c->high_at = now;
+			c->has_high_at = 1;
+		}
 		c->last_qd = o->qd_ns;
 		c->has_last_qd = 1;
 		return LB_COMP_NONE;

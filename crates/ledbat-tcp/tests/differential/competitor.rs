@@ -710,10 +710,48 @@ fn empty_then_probe(dr: &mut Drive, done: u64) {
 }
 
 #[test]
+fn a_receivers_probe_near_target_after_a_high_queue_alike_in_both_builds() {
+    // Yielding with the receiver's options (TARGET 100 ms, eta 2 ms): the queue stands at
+    // 130 ms (above 1.2 TARGET) half a second before a probe is due at 60 ms (near
+    // TARGET): that one and the next four are not run, the sixth (5.5 s after, HIGH_MEMORY
+    // being 5 s) runs. Then 130 ms again, a drain to 1 ms (a probe due at once) and 60 ms
+    // at the next ACK: it runs.
+    let mut dr = yielding_to_cubic_as(Drive::receiver(on(), 6.0));
+    let ack = |dr: &mut Drive, now: u64, qd: u64| {
+        dr.ack(
+            now,
+            qd,
+            100 * MS,
+            100 * MS,
+            2 * MS,
+            FlowPhase::Other,
+            None,
+            now - 100 * MS,
+            3_000,
+        );
+    };
+    let t = dr.core.next_tick().unwrap().as_nanos();
+    ack(&mut dr, t - 500 * MS, 130 * MS);
+    for k in 0..5 {
+        ack(&mut dr, t + k * S, 60 * MS);
+        assert!(!dr.core.probing(Instant::from_nanos(t + k * S)), "{k}");
+        assert_eq!(
+            dr.core.next_tick().map(|i| i.as_nanos()),
+            Some(t + (k + 1) * S)
+        );
+    }
+    let (done, _) = scripted_probe(&mut dr, t + 5 * S, 60 * MS, 70 * MS, 60 * MS);
+    ack(&mut dr, done + 100 * MS, 130 * MS);
+    ack(&mut dr, done + 200 * MS, MS);
+    let (_, _) = scripted_probe(&mut dr, done + 300 * MS, 60 * MS, 70 * MS, 60 * MS);
+    dr.check("a probe near TARGET after a high queue");
+}
+
+#[test]
 fn a_receivers_probes_on_a_standing_queue_alike_in_both_builds() {
     // Yielding with the receiver's options (TARGET 100 ms, eta 2 ms): a probe due at 10 ms
     // of queue is not run (the next a second later); one due at 30 ms (near TARGET: it
-    // runs) that adds 1 ms finds no room, while the sender's rule finds room twice and
+    // runs, once HIGH_MEMORY has passed) that adds 1 ms finds no room, while the sender's rule finds room twice and
     // resumes; from the drained queue the receiver finds room too, and resumes.
     for (dr, resumes) in [
         (Drive::receiver(on(), 6.0), false),
@@ -737,9 +775,36 @@ fn a_receivers_probes_on_a_standing_queue_alike_in_both_builds() {
             assert!(!dr.core.probing(Instant::from_nanos(t)));
             assert_eq!(dr.core.next_tick().map(|i| i.as_nanos()), Some(t + S));
         }
+        // Nor, cubic's 130 ms having stood until the yield's last probe, one near TARGET
+        // for HIGH_MEMORY (5 s) after: some are skipped before one at 30 ms runs.
+        let mut first = None;
+        let mut skipped = 0;
+        while receiver && first.is_none() {
+            let t = dr.core.next_tick().unwrap().as_nanos();
+            dr.ack(
+                t,
+                30 * MS,
+                100 * MS,
+                100 * MS,
+                2 * MS,
+                FlowPhase::Other,
+                None,
+                t - 100 * MS,
+                3_000,
+            );
+            if dr.core.probing(Instant::from_nanos(t)) {
+                first = Some(t);
+            } else {
+                skipped += 1;
+                assert!(skipped < 6, "no probe 6 s after the high queue");
+            }
+        }
+        assert_eq!(skipped > 0, receiver);
         let mut resumed = false;
         for _ in 0..3 {
-            let t = dr.core.next_tick().unwrap().as_nanos();
+            let t = first
+                .take()
+                .unwrap_or_else(|| dr.core.next_tick().unwrap().as_nanos());
             let (_, a) = scripted_probe(&mut dr, t, 30 * MS, 31 * MS, 30 * MS);
             resumed |= matches!(a, Action::Resume(_));
             if resumed {
