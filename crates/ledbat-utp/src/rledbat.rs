@@ -87,8 +87,9 @@
 //!               last rate sample x RTT)
 //! busy:         qd > eta                   (the sender's: qd >= TARGET / 2); a probe
 //!               due above eta is not run unless the queue is within TARGET / 4 to
-//!               1.2 TARGET, and one that runs from above eta finds no room (the
-//!               sender's: from TARGET / 2)
+//!               1.2 TARGET and has not stood above 1.2 TARGET in the last
+//!               HIGH_MEMORY (5 s) without draining to eta since, and one that runs
+//!               from above eta finds no room (the sender's: from TARGET / 2)
 //! hold test:    rcwnd held at 2 packets for test_hold_rtts RTTs, then the climb back of a
 //!               slowdown (to half the window after a positive test, whose next comes soon)
 //! push test:    the advertised window is rcwnd + extra for an RTT (the sender's extra)
@@ -112,7 +113,11 @@
 //!   Such a probe is not run at all unless the queue is near TARGET, where it can still
 //!   tell our kind by its backing off: each costs the competitor up to 6 RTTs at half its
 //!   rate (on the bed, probes run from cubic's standing queue every second kept the
-//!   download at 15-40 % of the link);
+//!   download at 15-40 % of the link). Nor near TARGET after the queue stood above 1.2
+//!   TARGET in the last HIGH_MEMORY: our kind holds the queue at TARGET, while a
+//!   loss-based download's sits near TARGET for seconds after each of its losses and
+//!   rises above it between them (docs/tcp/README.md, "Beyond the draft: competitor
+//!   detection");
 //! - the periodic slowdowns are not tests, only the holds the suspicion asks for: another
 //!   rLEDBAT receiver does not join a slowdown (the draft has no join), so the queue it
 //!   holds stays during this one's hold, and every periodic hold beside it would read
@@ -129,7 +134,7 @@
 //!   the other traffic is, since it had nothing to back off from, and two in a row make the
 //!   receiver yield to another of its kind: a download whose BBR sender the window does
 //!   not limit looks like a plain BBR download, and the probes' rule above keeps the yield
-//!   (two detecting receivers with BBR senders: one takes 0.105 and 0.207 of the link at
+//!   (two detecting receivers with BBR senders: one takes 0.111 and 0.202 of the link at
 //!   10 and 40 ms in the harness, the link as full as without the detection:
 //!   tests/rledbat.rs). With NewReno senders the push tells them apart.
 //!
