@@ -50,6 +50,15 @@ struct Cfg {
     valid: bool,
 }
 
+/// TARGET 60 ms and every option off.
+const PLAIN: Cfg = Cfg {
+    target_ms: 60,
+    slowdowns: false,
+    restart: false,
+    comp: false,
+    valid: false,
+};
+
 fn competitor(on: bool) -> CompetitorConfig {
     CompetitorConfig {
         enabled: on,
@@ -265,17 +274,7 @@ fn slow_start_adds_gain_per_byte_as_computed_by_hand() {
     let evs: Vec<Ev> = (0..3)
         .map(|_| Ev::Data(1_000_000_000, 1000, OFFSET + 10_000, 40_000))
         .collect();
-    let c = c_replay(
-        Cfg {
-            target_ms: 60,
-            slowdowns: false,
-            restart: false,
-            comp: false,
-            valid: false,
-        },
-        1000,
-        &evs,
-    );
+    let c = c_replay(PLAIN, 1000, &evs);
     assert_eq!(
         c.iter().map(|o| o.window).collect::<Vec<_>>(),
         [10_333, 10_666, 11_000]
@@ -298,17 +297,7 @@ fn above_target_a_segment_takes_its_share_of_the_per_rtt_decrease() {
         evs.push(Ev::Data(t, 0, OFFSET + 100_000, 130_000));
     }
     evs.push(Ev::Data(t, 1000, OFFSET + 100_000, 130_000));
-    let c = c_replay(
-        Cfg {
-            target_ms: 60,
-            slowdowns: false,
-            restart: false,
-            comp: false,
-            valid: false,
-        },
-        1000,
-        &evs,
-    );
+    let c = c_replay(PLAIN, 1000, &evs);
     // the loss halves 10 000 to 5 000 (slow start ends)
     assert_eq!(c[1].window, 5_000);
     // W = 5 packets: per RTT max(1/3 - 5 * 0.5, -2.5) = -2.1667 packets, a 1 000-byte
@@ -404,11 +393,9 @@ fn closed_loop_competitor(
     let link = 1250.0; // bytes per ms: 10 Mbit/s
     let mut r = Rledbat::new(
         utp_config(Cfg {
-            target_ms: 60,
             slowdowns: true,
-            restart: false,
             comp: true,
-            valid: false,
+            ..PLAIN
         }),
         mss,
     );
@@ -455,11 +442,9 @@ fn the_competitor_detection_agrees_with_the_utp_receiver_through_yield_and_resum
         events += evs.len();
         compare(
             Cfg {
-                target_ms: 60,
                 slowdowns: true,
-                restart: false,
                 comp: true,
-                valid: false,
+                ..PLAIN
             },
             mss,
             &evs,
@@ -511,11 +496,10 @@ fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_
     // then the sender's own 0.2 BDP of queue (2 ms) is under eta: a restart, whose slow
     // start the rule ends (8 times the flight comes before 3/4 TARGET).
     let cfg = Cfg {
-        target_ms: 60,
         slowdowns: true,
         restart: true,
-        comp: false,
         valid: true,
+        ..PLAIN
     };
     let evs = closed_loop(cfg, 1448, 5, 120, 0, 60, 1.2);
     compare(cfg, 1448, &evs);

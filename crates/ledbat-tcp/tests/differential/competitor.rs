@@ -651,6 +651,22 @@ fn scripted_probe(dr: &mut Drive, t: u64, from: u64, peak: u64, after: u64) -> (
     (end + 3 * rtt, a)
 }
 
+/// One ACK while yielding without a probe's packets (TARGET 100 ms, RTT 100 ms, eta 2 ms):
+/// the queue at `qd`.
+fn yielding_ack(dr: &mut Drive, now: u64, qd: u64) {
+    dr.ack(
+        now,
+        qd,
+        100 * MS,
+        100 * MS,
+        2 * MS,
+        FlowPhase::Other,
+        None,
+        now - 100 * MS,
+        3_000,
+    );
+}
+
 /// A flow yielding to cubic (from 2 s), fed cubic's queue (130 ms) until a probe has just
 /// been evaluated: none runs, the next is due 1 s later (ACKs 7 ms apart: never at a 30-ms
 /// probe's end, whose give-up is 1 s on).
@@ -717,23 +733,10 @@ fn a_receivers_probe_near_target_after_a_high_queue_alike_in_both_builds() {
     // being 5 s) runs. Then 130 ms again, a drain to 1 ms (a probe due at once) and 60 ms
     // at the next ACK: it runs.
     let mut dr = yielding_to_cubic_as(Drive::receiver(on(), 6.0));
-    let ack = |dr: &mut Drive, now: u64, qd: u64| {
-        dr.ack(
-            now,
-            qd,
-            100 * MS,
-            100 * MS,
-            2 * MS,
-            FlowPhase::Other,
-            None,
-            now - 100 * MS,
-            3_000,
-        );
-    };
     let t = dr.core.next_tick().unwrap().as_nanos();
-    ack(&mut dr, t - 500 * MS, 130 * MS);
+    yielding_ack(&mut dr, t - 500 * MS, 130 * MS);
     for k in 0..5 {
-        ack(&mut dr, t + k * S, 60 * MS);
+        yielding_ack(&mut dr, t + k * S, 60 * MS);
         assert!(!dr.core.probing(Instant::from_nanos(t + k * S)), "{k}");
         assert_eq!(
             dr.core.next_tick().map(|i| i.as_nanos()),
@@ -741,8 +744,8 @@ fn a_receivers_probe_near_target_after_a_high_queue_alike_in_both_builds() {
         );
     }
     let (done, _) = scripted_probe(&mut dr, t + 5 * S, 60 * MS, 70 * MS, 60 * MS);
-    ack(&mut dr, done + 100 * MS, 130 * MS);
-    ack(&mut dr, done + 200 * MS, MS);
+    yielding_ack(&mut dr, done + 100 * MS, 130 * MS);
+    yielding_ack(&mut dr, done + 200 * MS, MS);
     let (_, _) = scripted_probe(&mut dr, done + 300 * MS, 60 * MS, 70 * MS, 60 * MS);
     dr.check("a probe near TARGET after a high queue");
 }
@@ -761,17 +764,7 @@ fn a_receivers_probes_on_a_standing_queue_alike_in_both_builds() {
         let receiver = !resumes;
         if receiver {
             let t = dr.core.next_tick().unwrap().as_nanos();
-            dr.ack(
-                t,
-                10 * MS,
-                100 * MS,
-                100 * MS,
-                2 * MS,
-                FlowPhase::Other,
-                None,
-                t - 100 * MS,
-                3_000,
-            );
+            yielding_ack(&mut dr, t, 10 * MS);
             assert!(!dr.core.probing(Instant::from_nanos(t)));
             assert_eq!(dr.core.next_tick().map(|i| i.as_nanos()), Some(t + S));
         }
@@ -781,17 +774,7 @@ fn a_receivers_probes_on_a_standing_queue_alike_in_both_builds() {
         let mut skipped = 0;
         while receiver && first.is_none() {
             let t = dr.core.next_tick().unwrap().as_nanos();
-            dr.ack(
-                t,
-                30 * MS,
-                100 * MS,
-                100 * MS,
-                2 * MS,
-                FlowPhase::Other,
-                None,
-                t - 100 * MS,
-                3_000,
-            );
+            yielding_ack(&mut dr, t, 30 * MS);
             if dr.core.probing(Instant::from_nanos(t)) {
                 first = Some(t);
             } else {
