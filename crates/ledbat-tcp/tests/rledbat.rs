@@ -67,25 +67,15 @@ fn competitor(on: bool) -> CompetitorConfig {
 }
 
 /// The replay tool's input for `evs`.
-fn c_input(
-    Cfg {
-        target_ms,
-        slowdowns,
-        restart,
-        comp,
-        valid,
-    }: Cfg,
-    mss: u64,
-    evs: &[Ev],
-) -> String {
+fn c_input(cfg: Cfg, mss: u64, evs: &[Ev]) -> String {
     let mut input = format!(
         "cfg {} {} 10 60000000000 4 {} {}\n",
-        target_ms * 1_000_000,
-        slowdowns as u8,
-        restart as u8,
-        valid as u8
+        cfg.target_ms * 1_000_000,
+        cfg.slowdowns as u8,
+        cfg.restart as u8,
+        cfg.valid as u8
     );
-    let c = competitor(comp);
+    let c = competitor(cfg.comp);
     input += "comp";
     for w in competitor_words(&c).expect("kernel words") {
         input += &format!(" {w}");
@@ -152,21 +142,13 @@ fn run_tool(input: &str) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
-fn utp_config(
-    Cfg {
-        target_ms,
-        slowdowns,
-        restart,
-        comp,
-        valid,
-    }: Cfg,
-) -> RledbatConfig {
+fn utp_config(cfg: Cfg) -> RledbatConfig {
     RledbatConfig {
-        target: Duration::from_millis(target_ms),
-        slowdowns,
-        empty_queue_restart: restart,
-        window_validation: valid,
-        competitor: competitor(comp),
+        target: Duration::from_millis(cfg.target_ms),
+        slowdowns: cfg.slowdowns,
+        empty_queue_restart: cfg.restart,
+        window_validation: cfg.valid,
+        competitor: competitor(cfg.comp),
     }
 }
 
