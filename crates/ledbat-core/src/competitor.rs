@@ -47,7 +47,8 @@
 //!            PROBE_LEN (longer from a queue of TARGET / 4 to 1.2 TARGET: until it would
 //!            reach (1 + push_share) TARGET; with busy_above_eta one due above eta runs
 //!            only from that range, and not when the queue stood above 1.2 TARGET in the
-//!            last HIGH_MEMORY and has not drained since); over its ACKs
+//!            last HIGH_MEMORY and has not drained since; with probe_rtts one from eta
+//!            or below lasts at least probe_rtts RTTs); over its ACKs
 //!              growth = max qd - qd when it began
 //!            queue at the start >= TARGET / 2 (or above eta, with busy_above_eta), or
 //!            growth >= probe_share * length / 4: busy
@@ -592,10 +593,14 @@ impl Competitor {
         }
     }
 
-    /// A probe lasts at least `k` RTTs (the sender's: PROBE_LEN). For an owner that cannot
-    /// pace: its probe's window arrives as a burst of `probe_share` C RTT, which queues
-    /// `probe_share` RTT on an idle link; a probe of `k` RTTs judges its growth against
-    /// `probe_share k RTT / 4`, above that burst when `k > 4`.
+    /// A probe that may find room lasts at least `k` RTTs (the sender's: PROBE_LEN). For an
+    /// owner that cannot pace: its probe's window arrives as a burst of `probe_share` C RTT,
+    /// which queues `probe_share` RTT on an idle link; a probe of `k` RTTs judges its growth
+    /// against `probe_share k RTT / 4`, above that burst when `k > 4`. With
+    /// [`Competitor::busy_above_eta`], a probe from above `eta` finds no room whatever it
+    /// adds and keeps the sender's length: it only pushes the queue up for a flow of our
+    /// kind to back off from, and `k` RTTs at `probe_share` would cost the competitor a
+    /// quarter of its link each `probe_interval` at a base RTT of 40 ms.
     pub fn probe_rtts(mut self, k: f64) -> Self {
         self.probe_rtts = k;
         self
@@ -750,8 +755,8 @@ impl Competitor {
                 // HIGH_MEMORY: our kind holds it at TARGET, and a loss-based download's
                 // sawtooth passes through the range after each loss.
                 let high = high_at.is_some_and(|h| now.saturating_since(h) < HIGH_MEMORY);
-                let skip = !near || high;
-                if self.busy_above_eta && skip && self.eta.is_some_and(|e| qd > e) {
+                let standing = self.busy_above_eta && self.eta.is_some_and(|e| qd > e);
+                if standing && (!near || high) {
                     *next_probe = now + self.cfg.probe_interval;
                     *room_at = None;
                     return;
@@ -762,7 +767,9 @@ impl Competitor {
                 } else {
                     PROBE_LEN
                 };
-                let len = if self.probe_rtts > 0.0 {
+                // probe_rtts is for a probe that may find room; one from a standing queue
+                // cannot (see `on_ack`) and only pushes: the sender's length does that.
+                let len = if self.probe_rtts > 0.0 && !standing {
                     len.max(crate::slowdown::scale(rtt, self.probe_rtts))
                 } else {
                     len
@@ -1761,6 +1768,26 @@ mod tests {
             probe(&mut receiver, 3830, 2, 3, 2),
             Action::Resume(_)
         ));
+    }
+
+    #[test]
+    fn with_probe_rtts_only_a_probe_that_may_find_room_lasts_that_many_rtts() {
+        // probe_rtts 6 at an RTT of 100 ms: 600 ms. From 50 ms of queue (near TARGET 60 ms)
+        // the sender's length: until the queue would reach 1.3 x 60 = 78 ms at half of C,
+        // (78 - 50) / 0.5 = 56 ms. With busy_above_eta that queue stands above eta (2 ms):
+        // no room to find, the 56 ms; without it, the 600. From eta, 600 either way.
+        for (above_eta, from, len) in [
+            (true, 50, 56),
+            (false, 50, 600),
+            (true, 2, 600),
+            (false, 2, 600),
+        ] {
+            let mut c = yielding_at(0).probe_rtts(6.0);
+            c.busy_above_eta = above_eta;
+            c.on_ack(at(1000), &obs(from, FlowPhase::Other, None, at(900)));
+            assert!(c.probing(at(1000)), "{above_eta} {from}");
+            assert_eq!(c.next_tick(), Some(at(1000 + len)), "{above_eta} {from}");
+        }
     }
 
     #[test]

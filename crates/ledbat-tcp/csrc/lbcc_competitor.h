@@ -32,8 +32,9 @@
  * Two owner options, which the sender leaves off (competitor.rs, `busy_above_eta` and
  * `probe_rtts`; csrc/rledbat.h's receiver sets both): the link counts as busy from `eta`
  * rather than TARGET / 2 (and a probe that begins above eta finds it busy, and is not run
- * unless the queue is near TARGET), and a probe lasts at least `probe_rtts` RTTs. They are set after
- * lb_comp_init with lb_comp_owner and survive nothing else: lb_comp_clear clears them.
+ * unless the queue is near TARGET), and a probe from eta or below lasts at least `probe_rtts`
+ * RTTs. They are set after lb_comp_init with lb_comp_owner and survive nothing else:
+ * lb_comp_clear clears them.
  *
  * Loops: the path rate's ring of LB_COMP_BUCKETS, bounded by the constant.
  */
@@ -426,15 +427,17 @@ LB_INLINE void lb_comp_poll(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 		 * and not when the queue stood above 1.2 TARGET in the last HIGH_MEMORY */
 		int skip = !lb_comp_probe_range(qd, t) ||
 			   (c->has_high_at && lb_since(now, c->high_at) < LB_COMP_HIGH_MEMORY_NS);
+		int standing = c->busy_above_eta && c->has_eta && qd > c->last_eta;
 
-		if (c->busy_above_eta && skip && c->has_eta && qd > c->last_eta) {
+		if (standing && skip) {
 			c->next_probe = now + p->probe_interval_ns;
 			c->has_room = 0;
 			return;
 		}
 		if (lb_comp_probe_range(qd, t))
 			len = lb_max_u64(len, lb_scale_q32(rise, p->probe_inv_q32));
-		if (c->probe_rtts_q32)
+		/* probe_rtts only for a probe that may find room */
+		if (c->probe_rtts_q32 && !standing)
 			len = lb_max_u64(len, lb_scale_q32(rtt, c->probe_rtts_q32));
 		c->has_probe = 1;
 		c->pr_start = now;

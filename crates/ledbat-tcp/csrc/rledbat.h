@@ -34,8 +34,8 @@
  *       window does not limit, bbr, otherwise keeps the draft's slow start going for ever)
  *   competitor detection (cfg->comp.enabled, off by default; our extension, the uTP
  *       receiver's, whose module comment gives the rules and their reasons): the core's
- *       detection (lbcc_competitor.h) with the receiver's options (busy from eta, probes of
- *       at least RL_PROBE_RTTS RTTs), fed payload bytes over spans of max(200 ms, RTT) as
+ *       detection (lbcc_competitor.h) with the receiver's options (busy from eta, probes
+ *       that may find room of at least RL_PROBE_RTTS RTTs), fed payload bytes over spans of max(200 ms, RTT) as
  *       its rate samples, qd, the RTT, eta, newest_sent = now - RTT and
  *       flight = min(window, last rate sample x RTT); a test holds rcwnd at 2 packets for
  *       test_hold_rtts RTTs (the climb back after a positive one to half the window);
@@ -76,7 +76,8 @@
 #define RL_MAX_RTT_NS (10000ULL * LB_NS_PER_MS)
 /* The detection's rate samples span at least this (competitor::RATE_SPAN) and an RTT. */
 #define RL_RATE_SPAN_NS (200ULL * LB_NS_PER_MS)
-/* A probe lasts at least this many RTTs, 32.32 (ledbat_utp::rledbat::PROBE_RTTS = 6). */
+/* A probe from eta or below lasts at least this many RTTs, 32.32
+ * (ledbat_utp::rledbat::PROBE_RTTS = 6). */
 #define RL_PROBE_RTTS_Q32 (6ULL << 32)
 /* The largest slow start "one byte per byte" bound kept, bytes. */
 #define RL_MAX_FULL_SPEED (1ULL << 31)

@@ -95,8 +95,9 @@
 //! push test:    the advertised window is rcwnd + extra for an RTT (the sender's extra)
 //! yielding:     window max(2 packets, yield_share C RTT)   (the sender paces at
 //!               yield_share C with one packet)
-//! probe:        window max(2 packets, probe_share C RTT) for max(the sender's length,
-//!               PROBE_RTTS RTTs)             (the sender paces at probe_share C)
+//! probe:        window max(2 packets, probe_share C RTT) for the sender's length, from
+//!               eta or below for at least PROBE_RTTS RTTs (the sender paces at
+//!               probe_share C)
 //! resume:       slow start from 2 packets, one byte per byte up to the detection's
 //!               C x (RTT - qd), GAIN per byte above, until qd > 3/4 TARGET (the sender's)
 //! ```
@@ -111,9 +112,11 @@
 //!   low rate it measured while yielding, and its small growth read as room: in the harness
 //!   a yield to a BBR download at 10 ms lasted 2 s before this rule, and holds with it).
 //!   Such a probe is not run at all unless the queue is near TARGET, where it can still
-//!   tell our kind by its backing off: each costs the competitor up to 6 RTTs at half its
-//!   rate (on the bed, probes run from cubic's standing queue every second kept the
-//!   download at 15-40 % of the link). Nor near TARGET after the queue stood above 1.2
+//!   tell our kind by its backing off (on the bed, probes of 6 RTTs run from cubic's
+//!   standing queue every second kept the download at 15-40 % of the link), and then for
+//!   the sender's length only: it pushes the queue up for our kind to back off from, and
+//!   has no room to find (6 RTTs at half the rate every second kept it at a quarter of
+//!   the link beside a BBR download at 40 ms in the harness). Nor near TARGET after the queue stood above 1.2
 //!   TARGET in the last HIGH_MEMORY: our kind holds the queue at TARGET, while a
 //!   loss-based download's sits near TARGET for seconds after each of its losses and
 //!   rises above it between them (docs/tcp/README.md, "Beyond the draft: competitor
@@ -128,8 +131,8 @@
 //! - windows, not pacing: the receiver cannot pace its sender. A window opened to
 //!   `probe_share C RTT` arrives at the sender as one burst, which queues `probe_share RTT`
 //!   even on an idle link; the probe judges its queue's growth against `probe_share len /
-//!   4`, so it lasts at least PROBE_RTTS = 6 RTTs (`6 / 4 > 1`, the burst's queue is half
-//!   an RTT and the threshold 0.75 RTT). A sender that a window does not limit (BBR
+//!   4`, so one that may find room lasts at least PROBE_RTTS = 6 RTTs (`6 / 4 > 1`, the
+//!   burst's queue is half an RTT and the threshold 0.75 RTT). A sender that a window does not limit (BBR
 //!   again) ignores a push's extra, and the push still gives a verdict: positive whatever
 //!   the other traffic is, since it had nothing to back off from, and two in a row make the
 //!   receiver yield to another of its kind: a download whose BBR sender the window does
@@ -1045,11 +1048,11 @@ mod tests {
     }
 
     #[test]
-    fn yielding_the_window_is_yield_share_and_a_probe_opens_probe_share_for_six_rtts() {
+    fn yielding_the_window_is_yield_share_and_a_probe_opens_probe_share_for_what_it_asks() {
         let (mut r, t) = rate_learnt(detecting_cfg());
         let mut yielded = None;
         let mut windows = Vec::new();
-        stream(
+        let t = stream(
             &mut r,
             t,
             t + Duration::from_secs(7),
@@ -1065,14 +1068,30 @@ mod tests {
         // yield_share C RTT = 0.03 x 1e6 x 0.11 = 3 300 bytes.
         assert_eq!(windows[0], (0, 3_300));
         // probe_interval (1 s) later a probe: probe_share C RTT = 0.5 x 1e6 x 0.11 = 55 000
-        // bytes, for max(30 ms, PROBE_RTTS x 110 ms = 660 ms) (the queue of 70 ms is near
-        // TARGET: the sender's probe would run until it raised it to 1.3 TARGET, (78 - 70)
-        // / 0.5 = 16 ms, PROBE_LEN at least).
-        let at = |ms: u64| windows.iter().find(|w| w.0 >= ms).unwrap().1;
-        assert_eq!(at(996), 3_300);
-        assert_eq!(at(1_000), 55_000);
-        assert_eq!(at(1_656), 55_000);
-        assert_eq!(at(1_660), 3_300);
+        // bytes, for the sender's length: from a queue above eta no room can show, and the
+        // probe only raises the queue (70 ms, near TARGET) towards 1.3 TARGET, (78 - 70) /
+        // 0.5 = 16 ms, PROBE_LEN (30 ms) at least.
+        let at = |w: &[(u64, u64)], ms: u64| w.iter().find(|w| w.0 >= ms).unwrap().1;
+        assert_eq!(at(&windows, 996), 3_300);
+        assert_eq!(at(&windows, 1_000), 55_000);
+        assert_eq!(at(&windows, 1_028), 55_000);
+        assert_eq!(at(&windows, 1_032), 3_300);
+        // The queue drains (RTT 40 ms; the yield's window 2 packets, above 0.03 x 1e6 x 0.04
+        // = 1 200 bytes): a probe from the next packet on, which may find room, for
+        // PROBE_RTTS x 40 ms = 240 ms, of 0.5 x 1e6 x 0.04 = 20 000 bytes.
+        let mut drained = Vec::new();
+        stream(
+            &mut r,
+            t,
+            t + Duration::from_millis(400),
+            4,
+            BASE,
+            |r, now| drained.push((now.saturating_since(t).as_millis(), r.window())),
+        );
+        assert_eq!(drained[0], (0, 2_000));
+        assert_eq!(at(&drained, 4), 20_000);
+        assert_eq!(at(&drained, 240), 20_000);
+        assert_eq!(at(&drained, 244), 2_000);
     }
 
     #[test]

@@ -731,8 +731,12 @@ fn a_receivers_probe_near_target_after_a_high_queue_alike_in_both_builds() {
     // 130 ms (above 1.2 TARGET) half a second before a probe is due at 60 ms (near
     // TARGET): that one and the next four are not run, the sixth (5.5 s after, HIGH_MEMORY
     // being 5 s) runs. Then 130 ms again, a drain to 1 ms (a probe due at once) and 60 ms
-    // at the next ACK: it runs.
+    // at the next ACK: it runs. Both from 60 ms, above eta, keep the sender's length, until
+    // the queue would reach 1.3 TARGET at half of C: (130 - 60) / 0.5 = 140 ms; a last
+    // one from the drained queue lasts probe_rtts 6 x 100 ms.
     let mut dr = yielding_to_cubic_as(Drive::receiver(on(), 6.0));
+    // scripted_probe returns 3 RTTs after the probe's end.
+    let len = |start: u64, done: u64| done - 300 * MS - start;
     let t = dr.core.next_tick().unwrap().as_nanos();
     yielding_ack(&mut dr, t - 500 * MS, 130 * MS);
     for k in 0..5 {
@@ -744,9 +748,14 @@ fn a_receivers_probe_near_target_after_a_high_queue_alike_in_both_builds() {
         );
     }
     let (done, _) = scripted_probe(&mut dr, t + 5 * S, 60 * MS, 70 * MS, 60 * MS);
+    assert_eq!(len(t + 5 * S, done), 140 * MS);
     yielding_ack(&mut dr, done + 100 * MS, 130 * MS);
     yielding_ack(&mut dr, done + 200 * MS, MS);
-    let (_, _) = scripted_probe(&mut dr, done + 300 * MS, 60 * MS, 70 * MS, 60 * MS);
+    let (again, _) = scripted_probe(&mut dr, done + 300 * MS, 60 * MS, 70 * MS, 60 * MS);
+    assert_eq!(len(done + 300 * MS, again), 140 * MS);
+    let t = dr.core.next_tick().unwrap().as_nanos();
+    let (last, _) = scripted_probe(&mut dr, t, MS, 2 * MS, MS);
+    assert_eq!(len(t, last), 600 * MS);
     dr.check("a probe near TARGET after a high queue");
 }
 
