@@ -599,8 +599,9 @@ impl Competitor {
     /// against `probe_share k RTT / 4`, above that burst when `k > 4`. With
     /// [`Competitor::busy_above_eta`], a probe from above `eta` finds no room whatever it
     /// adds and keeps the sender's length: it only pushes the queue up for a flow of our
-    /// kind to back off from, and `k` RTTs at `probe_share` would cost the competitor a
-    /// quarter of its link each `probe_interval` at a base RTT of 40 ms.
+    /// kind to back off from, and `k` RTTs at `probe_share` cost the competitor more of
+    /// its link than a yield may take (docs/tcp/README.md, "Beyond the draft: competitor
+    /// detection").
     pub fn probe_rtts(mut self, k: f64) -> Self {
         self.probe_rtts = k;
         self
