@@ -115,12 +115,11 @@
 //!   tell our kind by its backing off (on the bed, probes of 6 RTTs run from cubic's
 //!   standing queue every second kept the download at 15-40 % of the link), and then for
 //!   the sender's length only: it pushes the queue up for our kind to back off from, and
-//!   has no room to find (6 RTTs at half the rate every second kept it at a quarter of
-//!   the link beside a BBR download at 40 ms in the harness). Nor near TARGET after the queue stood above 1.2
-//!   TARGET in the last HIGH_MEMORY: our kind holds the queue at TARGET, while a
-//!   loss-based download's sits near TARGET for seconds after each of its losses and
-//!   rises above it between them (docs/tcp/README.md, "Beyond the draft: competitor
-//!   detection");
+//!   has no room to find, so 6 RTTs at half the rate would only cost the competitor more
+//!   of its link. Nor near TARGET after the queue stood above 1.2 TARGET in the last
+//!   HIGH_MEMORY: our kind holds the queue at TARGET, while a loss-based download's sits
+//!   near TARGET for seconds after each of its losses and rises above it between them
+//!   (docs/tcp/README.md, "Beyond the draft: competitor detection");
 //! - the periodic slowdowns are not tests, only the holds the suspicion asks for: another
 //!   rLEDBAT receiver does not join a slowdown (the draft has no join), so the queue it
 //!   holds stays during this one's hold, and every periodic hold beside it would read
@@ -132,14 +131,15 @@
 //!   `probe_share C RTT` arrives at the sender as one burst, which queues `probe_share RTT`
 //!   even on an idle link; the probe judges its queue's growth against `probe_share len /
 //!   4`, so one that may find room lasts at least PROBE_RTTS = 6 RTTs (`6 / 4 > 1`, the
-//!   burst's queue is half an RTT and the threshold 0.75 RTT). A sender that a window does not limit (BBR
-//!   again) ignores a push's extra, and the push still gives a verdict: positive whatever
-//!   the other traffic is, since it had nothing to back off from, and two in a row make the
-//!   receiver yield to another of its kind: a download whose BBR sender the window does
-//!   not limit looks like a plain BBR download, and the probes' rule above keeps the yield
-//!   (two detecting receivers with BBR senders: one takes 0.111 and 0.202 of the link at
-//!   10 and 40 ms in the harness, the link as full as without the detection:
-//!   tests/rledbat.rs). With NewReno senders the push tells them apart.
+//!   burst's queue is half an RTT and the threshold 0.75 RTT). A sender that a window
+//!   does not limit (BBR again) ignores a push's extra, and the push still gives a
+//!   verdict: positive whatever the other traffic is, since it had nothing to back off
+//!   from, and two in a row make the receiver yield to another of its kind: a download
+//!   whose BBR sender the window does not limit looks like a plain BBR download, and the
+//!   probes' rule above keeps the yield (two detecting receivers with BBR senders: one
+//!   yields to the other, the link as full as without the detection; tests/rledbat.rs
+//!   asserts it, docs/tcp/README.md gives the figures). With NewReno senders the push
+//!   tells them apart.
 //!
 //! With the detection off nothing of it runs, and the window rules are the draft's.
 //! Figures: docs/tcp/README.md, "Beyond the draft: competitor detection".
