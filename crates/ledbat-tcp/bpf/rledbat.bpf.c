@@ -127,10 +127,12 @@ __u64 rl_clamps = 0;
 __u64 rl_clamp_errors = 0;
 __s64 rl_last_error = 0;
 
-/* The kernel's smallest window clamp is SOCK_MIN_RCVBUF / 2, about 1.1 KB; two segments. */
+/* One segment (the yield's window; rl_window's rules keep two), and at least 2 KB: above the
+ * kernel's smallest clamp, SOCK_MIN_RCVBUF / 2 (about 1.1 KB), which it would put in place of
+ * a smaller one (the clamp would then differ from ours at every segment). */
 static __always_inline __u64 rl_floor(struct rl_conn *c)
 {
-	__u64 f = 2 * c->rl.mss;
+	__u64 f = c->rl.mss;
 
 	return f < 2048 ? 2048 : f;
 }

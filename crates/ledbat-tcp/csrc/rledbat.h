@@ -40,9 +40,9 @@
  *       flight = min(window, last rate sample x RTT); a test holds rcwnd at 2 packets for
  *       test_hold_rtts RTTs (the climb back after a positive one to half the window);
  *       a push adds its extra to the window for an RTT; yielding, the window is
- *       max(2 packets, yield_share C RTT), while a probe runs probe_share C RTT; on
- *       resuming, slow start from 2 packets at one byte per byte up to the detection's
- *       C (RTT - qd), GAIN per byte above; a loss while yielding changes nothing
+ *       max(1 packet, yield_share C RTT), while a probe runs max(2 packets, probe_share
+ *       C RTT); on resuming, slow start from 2 packets at one byte per byte up to the
+ *       detection's C (RTT - qd), GAIN per byte above; a loss while yielding changes nothing
  *
  * In 32.32 bytes: slow start adds b 2^32 / div; the per-RTT step in bytes is mss / div, or
  * mss / div - rcwnd (qd - TARGET) / TARGET floored at -rcwnd / 2 (with qd - TARGET capped at
@@ -69,6 +69,9 @@
 
 #define RL_INITIAL_PACKETS 10ULL
 #define RL_MIN_PACKETS 2ULL
+/* The window while yielding, outside a probe, packets at least (ledbat_utp::rledbat::
+ * YIELD_MIN_PACKETS; the sender's yield is one packet). */
+#define RL_YIELD_MIN_PACKETS 1ULL
 #define RL_MAX_GAIN_DIVISOR 16ULL
 /* The RTT the per-RTT rules use before the first sample. */
 #define RL_DEFAULT_ROUND_NS (100ULL * LB_NS_PER_MS)
@@ -206,18 +209,20 @@ LB_INLINE int rl_validated_out(const struct rl *r, const volatile struct rl_cfg 
 }
 
 /* The window to advertise at the latest event, bytes: rl_window plus a push test's extra;
- * while yielding, max(2 packets, share C RTT) with the share of a probe while one runs. */
+ * while yielding, max(1 packet, yield_share C RTT), or max(2 packets, probe_share C RTT)
+ * while a probe runs. */
 LB_INLINE __u64 rl_adv_window(const struct rl *r, const volatile struct rl_cfg *cfg)
 {
 	__u64 share, w;
+	int probing;
 
 	if (!r->comp.yielding)
 		return rl_window(r) + lb_comp_push_window(&r->comp, r->now);
-	share = lb_comp_probing(&r->comp, r->now) ? cfg->comp.probe_share_q32
-						  : cfg->comp.yield_share_q32;
+	probing = lb_comp_probing(&r->comp, r->now);
+	share = probing ? cfg->comp.probe_share_q32 : cfg->comp.yield_share_q32;
 	w = lb_muldiv(lb_comp_path_rate(&r->comp), lb_scale_q32(rl_round(r), share),
 		      LB_NS_PER_S);
-	return lb_max_u64(w, RL_MIN_PACKETS * r->mss);
+	return lb_max_u64(w, (probing ? RL_MIN_PACKETS : RL_YIELD_MIN_PACKETS) * r->mss);
 }
 
 /* min(16, max(1, ceil(2 TARGET / base_rtt))). */
@@ -485,7 +490,7 @@ LB_INLINE void rl_on_loss(struct rl *r, const volatile struct rl_cfg *cfg, __u64
 
 /*
  * The window clamp to write for a window of `window` bytes: at least `floor` (the kernel's
- * smallest clamp, and two segments), at most cfg->max_window when set.
+ * smallest clamp, and one segment), at most cfg->max_window when set.
  */
 LB_INLINE __u32 rl_clamp(const volatile struct rl_cfg *cfg, __u64 window, __u64 floor)
 {

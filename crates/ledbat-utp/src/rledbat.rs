@@ -93,7 +93,7 @@
 //! hold test:    rcwnd held at 2 packets for test_hold_rtts RTTs, then the climb back of a
 //!               slowdown (to half the window after a positive test, whose next comes soon)
 //! push test:    the advertised window is rcwnd + extra for an RTT (the sender's extra)
-//! yielding:     window max(2 packets, yield_share C RTT)   (the sender paces at
+//! yielding:     window max(1 packet, yield_share C RTT)   (the sender paces at
 //!               yield_share C with one packet)
 //! probe:        window max(2 packets, probe_share C RTT) for the sender's length, from
 //!               eta or below for at least PROBE_RTTS RTTs (the sender paces at
@@ -137,9 +137,15 @@
 //!   from, and two in a row make the receiver yield to another of its kind: a download
 //!   whose BBR sender the window does not limit looks like a plain BBR download, and the
 //!   probes' rule above keeps the yield (two detecting receivers with BBR senders: one
-//!   yields to the other, the link as full as without the detection; tests/rledbat.rs
-//!   asserts it, docs/tcp/README.md gives the figures). With NewReno senders the push
-//!   tells them apart.
+//!   yields to the other at most of the start times tried, the link nearly as full as
+//!   without the detection; tests/rledbat.rs asserts it, docs/tcp/README.md gives the
+//!   figures). With NewReno senders the push
+//!   tells them apart;
+//! - the yield's window is one packet, as the sender's is, not the draft's minimum of two:
+//!   a window delivers its size every RTT, and when a BBR competitor's queue falls (its
+//!   ProbeRTT) the RTT falls with it, so at a base RTT near zero two packets a round are a
+//!   third of the link for the half second BBR takes to rebuild its queue
+//!   (docs/tcp/README.md, "Beyond the draft: competitor detection"). A probe keeps two.
 //!
 //! With the detection off nothing of it runs, and the window rules are the draft's.
 //! Figures: docs/tcp/README.md, "Beyond the draft: competitor detection".
@@ -153,8 +159,11 @@ use ledbat_core::{DelayConfig, DelayEstimator, DelaySample, Duration, Instant};
 
 /// `rcwnd` at the start, packets.
 pub const INITIAL_PACKETS: u64 = 10;
-/// Smallest `rcwnd`, packets.
+/// Smallest `rcwnd`, packets (RFC 6817's minimum window), and a probe's window.
 pub const MIN_PACKETS: u64 = 2;
+/// Smallest window while yielding outside a probe, packets: the sender's yield is a window of
+/// one packet too (see the module comment).
+pub const YIELD_MIN_PACKETS: u64 = 1;
 /// A competitor detection's probe lasts at least this many RTTs (see the module comment).
 pub const PROBE_RTTS: f64 = 6.0;
 /// Window validation: slow start ends and avoidance stops growing at this many times the
@@ -289,12 +298,12 @@ impl Rledbat {
         if self.comp.yielding() {
             let c = self.comp.path_rate();
             let rtt = self.round().as_secs_f64();
-            let share = if self.comp.probing(self.now) {
-                self.cfg.competitor.probe_share
+            let (share, floor) = if self.comp.probing(self.now) {
+                (self.cfg.competitor.probe_share, MIN_PACKETS)
             } else {
-                self.cfg.competitor.yield_share
+                (self.cfg.competitor.yield_share, YIELD_MIN_PACKETS)
             };
-            return (share * c * rtt).max(self.min_window()) as u64;
+            return (share * c * rtt).max((floor * self.mss) as f64) as u64;
         }
         (self.rcwnd + self.comp.push_window(self.now).unwrap_or(0.0)) as u64
     }
@@ -1076,9 +1085,9 @@ mod tests {
         assert_eq!(at(&windows, 1_000), 55_000);
         assert_eq!(at(&windows, 1_028), 55_000);
         assert_eq!(at(&windows, 1_032), 3_300);
-        // The queue drains (RTT 40 ms; the yield's window 2 packets, above 0.03 x 1e6 x 0.04
-        // = 1 200 bytes): a probe from the next packet on, which may find room, for
-        // PROBE_RTTS x 40 ms = 240 ms, of 0.5 x 1e6 x 0.04 = 20 000 bytes.
+        // The queue drains (RTT 40 ms; the yield's window 0.03 x 1e6 x 0.04 = 1 200 bytes,
+        // above its floor of one packet): a probe from the next packet on, which may find
+        // room, for PROBE_RTTS x 40 ms = 240 ms, of 0.5 x 1e6 x 0.04 = 20 000 bytes.
         let mut drained = Vec::new();
         stream(
             &mut r,
@@ -1088,10 +1097,42 @@ mod tests {
             BASE,
             |r, now| drained.push((now.saturating_since(t).as_millis(), r.window())),
         );
-        assert_eq!(drained[0], (0, 2_000));
+        assert_eq!(drained[0], (0, 1_200));
         assert_eq!(at(&drained, 4), 20_000);
         assert_eq!(at(&drained, 240), 20_000);
-        assert_eq!(at(&drained, 244), 2_000);
+        assert_eq!(at(&drained, 244), 1_200);
+    }
+
+    #[test]
+    fn yielding_at_a_short_rtt_the_window_is_one_packet_and_a_probe_two() {
+        let (mut r, t) = rate_learnt(detecting_cfg());
+        let t = stream(
+            &mut r,
+            t,
+            t + Duration::from_secs(7),
+            4,
+            (80, 110),
+            |_, _| {},
+        );
+        assert!(r.competitor().yielding());
+        // The queue drains on a 2-ms RTT: a probe from the next packet, of max(2 packets,
+        // 0.5 x 1e6 x 0.002 = 1 000 bytes) = 2 000 bytes for max(PROBE_LEN 30 ms, 6 x 2 ms);
+        // then the yield's max(1 packet, 0.03 x 1e6 x 0.002 = 60 bytes) = 1 000 bytes.
+        let mut w = Vec::new();
+        stream(
+            &mut r,
+            t,
+            t + Duration::from_millis(100),
+            4,
+            (10, 2),
+            |r, now| w.push((now.saturating_since(t).as_millis(), r.window())),
+        );
+        assert_eq!(w[0], (0, 1_000));
+        let at = |ms: u64| w.iter().find(|w| w.0 >= ms).unwrap().1;
+        assert_eq!(at(4), 2_000);
+        assert_eq!(at(32), 2_000);
+        assert_eq!(at(36), 1_000);
+        assert_eq!(at(96), 1_000);
     }
 
     #[test]

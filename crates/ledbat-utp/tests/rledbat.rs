@@ -450,47 +450,77 @@ fn competitor_detection_alone_costs_at_most_two_percent() {
     }
 }
 
-/// Two rLEDBAT downloads (the second from 5 s), both detecting. With NewReno senders the
-/// detection makes neither yield to the other: their shares over 10..45 s are those without
-/// it within 2 % of the link (the draft itself leaves the first download little there: the
-/// latecomer's base delay). With BBR senders, which the window does not limit, the other
-/// download looks like a plain BBR download (its own queue above eta, a push's extra
-/// ignored), and one yields to the other: the link stays as full as without the detection,
-/// within 3 %, and one share is at most 0.25 (0.105 and 0.207 at 10 and 40 ms).
+/// Two rLEDBAT downloads, both detecting, the second starting at each of 11 times from 3 to
+/// 8 s (the outcome of one start is chance: which download tests first, and what the other
+/// is doing then). With NewReno senders the detection makes neither yield to the other: at
+/// every start the smaller share over 10..45 s is at least what it is without the detection
+/// (less 1 % of the link; the draft itself leaves the first download little: the latecomer's
+/// base delay), and the link is as full (the two shares' sum within 4 %, on average within
+/// 1 %). With BBR senders, which the window does not limit, the other download looks like a
+/// plain BBR download (its own queue above eta, a push's extra ignored), and one yields to
+/// the other at more than half of the starts; the link stays nearly as full as without the
+/// detection: the sum at least 0.85 at every start, on average within 6 % of the sum
+/// without. Figures: docs/tcp/README.md, "Beyond the draft: competitor detection".
 #[test]
 fn two_detecting_rledbat_downloads_share_with_newreno_senders_and_fill_the_link_with_bbr() {
+    let starts: Vec<f64> = (0..11).map(|k| 3.0 + 0.5 * k as f64).collect();
     for sender in ["newreno", "bbr"] {
         for d in [5u64, 20] {
-            let pair = |rl| {
+            let pair = |rl, from_s| {
                 let flow = |from_s| Download {
                     sender,
                     rledbat: Some(rl),
                     from_s,
                     until_s: 100.0,
                 };
-                let t = downloads(d, &[flow(0.0), flow(5.0)], 45);
+                let t = downloads(d, &[flow(0.0), flow(from_s)], 45);
                 [share(&t[0], 10.0, 45.0), share(&t[1], 10.0, 45.0)]
             };
-            let (off, on) = (pair(RledbatConfig::default()), pair(detecting()));
+            let (mut sum_off, mut sum_on, mut yields) = (0.0, 0.0, 0);
+            for &from_s in &starts {
+                let (off, on) = (
+                    pair(RledbatConfig::default(), from_s),
+                    pair(detecting(), from_s),
+                );
+                eprintln!(
+                    "{sender} senders, base RTT {} ms, second from {from_s} s: shares off \
+                     {:.3} {:.3}, on {:.3} {:.3}",
+                    2 * d,
+                    off[0],
+                    off[1],
+                    on[0],
+                    on[1]
+                );
+                let (min_off, min_on) = (off[0].min(off[1]), on[0].min(on[1]));
+                let (both_off, both_on) = (off[0] + off[1], on[0] + on[1]);
+                sum_off += both_off;
+                sum_on += both_on;
+                if sender == "newreno" {
+                    assert!(
+                        min_on >= min_off - 0.01,
+                        "{sender} {from_s}: {on:?} {off:?}"
+                    );
+                    assert!((both_on - both_off).abs() <= 0.04, "{sender} {from_s}");
+                } else {
+                    assert!(both_on >= 0.85, "{sender} {from_s}: {on:?}");
+                    yields += usize::from(min_on <= 0.25);
+                }
+            }
+            let n = starts.len() as f64;
+            let (mean_off, mean_on) = (sum_off / n, sum_on / n);
             eprintln!(
-                "{sender} senders, base RTT {} ms: shares off {:.3} {:.3}, on {:.3} {:.3}",
-                2 * d,
-                off[0],
-                off[1],
-                on[0],
-                on[1]
+                "{sender} senders, base RTT {} ms: the link used {mean_on:.3} on, {mean_off:.3} \
+                 off (mean of {n} starts); one yields at {yields}",
+                2 * d
             );
             if sender == "newreno" {
-                for k in 0..2 {
-                    assert!((on[k] - off[k]).abs() <= 0.02, "{sender} download {k}");
-                }
+                assert!((mean_on - mean_off).abs() <= 0.01, "{sender}");
             } else {
-                let (sum_on, sum_off) = (on[0] + on[1], off[0] + off[1]);
+                assert!(mean_on >= mean_off - 0.06, "{sender}: {mean_on} {mean_off}");
                 assert!(
-                    (sum_on - sum_off).abs() <= 0.03,
-                    "{sender}: {sum_on} {sum_off}"
+                    2 * yields > starts.len(),
+                    "{sender}: one yields at {yields}"
                 );
-                assert!(on[0].min(on[1]) <= 0.25, "{sender}: one yields: {on:?}");
             }
         }
     }
