@@ -139,8 +139,7 @@
 //!   probes' rule above keeps the yield (two detecting receivers with BBR senders: one
 //!   yields to the other at most of the start times tried, the link nearly as full as
 //!   without the detection; tests/rledbat.rs asserts it, docs/tcp/README.md gives the
-//!   figures). With NewReno senders the push
-//!   tells them apart;
+//!   figures). With NewReno senders the push tells them apart;
 //! - the yield's window is one packet, as the sender's is, not the draft's minimum of two:
 //!   a window delivers its size every RTT, and when a BBR competitor's queue falls (its
 //!   ProbeRTT) the RTT falls with it, so at a base RTT near zero two packets a round are a
