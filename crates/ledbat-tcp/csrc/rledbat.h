@@ -35,10 +35,11 @@
  *   competitor detection (cfg->comp.enabled, off by default; our extension, the uTP
  *       receiver's, whose module comment gives the rules and their reasons): the core's
  *       detection (lbcc_competitor.h) with the receiver's options (busy from eta, probes
- *       that may find room of at least RL_PROBE_RTTS RTTs), fed payload bytes over spans of max(200 ms, RTT) as
- *       its rate samples, qd, the RTT, eta, newest_sent = now - RTT and
- *       flight = min(window, last rate sample x RTT); a test holds rcwnd at 2 packets for
- *       test_hold_rtts RTTs (the climb back after a positive one to half the window);
+ *       that may find room of at least RL_PROBE_RTTS RTTs), fed payload bytes
+ *       over spans of max(200 ms, RTT) as its rate samples, qd, the RTT, eta,
+ *       newest_sent = now - RTT and flight = min(window, last rate sample x RTT); a
+ *       test holds rcwnd at 2 packets for test_hold_rtts RTTs (the climb back after a
+ *       positive one to half the window);
  *       a push adds its extra to the window for an RTT; yielding, the window is
  *       max(1 packet, yield_share C RTT), while a probe runs max(2 packets, probe_share
  *       C RTT); on resuming, slow start from 2 packets at one byte per byte up to the
@@ -69,8 +70,8 @@
 
 #define RL_INITIAL_PACKETS 10ULL
 #define RL_MIN_PACKETS 2ULL
-/* The window while yielding, outside a probe, packets at least (ledbat_utp::rledbat::
- * YIELD_MIN_PACKETS; the sender's yield is one packet). */
+/* The smallest window while yielding outside a probe, in packets: the sender's yield is
+ * one packet too (twin of ledbat_utp::rledbat::YIELD_MIN_PACKETS). */
 #define RL_YIELD_MIN_PACKETS 1ULL
 #define RL_MAX_GAIN_DIVISOR 16ULL
 /* The RTT the per-RTT rules use before the first sample. */
