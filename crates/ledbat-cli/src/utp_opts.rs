@@ -97,11 +97,14 @@ struct TraceLine {
     retransmissions: u64,
     timeouts: u64,
     state: &'static str,
-    /// Receiver-driven LEDBAT's window and queuing delay, when it is on.
+    /// Receiver-driven LEDBAT's window, queuing delay and the times its competitor
+    /// detection began to yield, when it is on.
     #[serde(skip_serializing_if = "Option::is_none")]
     rledbat_window: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rledbat_qdelay_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rledbat_detections: Option<u64>,
 }
 
 /// `--trace FILE`: one JSON line per sample of a connection's state, shared by every
@@ -144,6 +147,7 @@ impl Tracer {
             state: s.metrics.state,
             rledbat_window: s.rledbat_window,
             rledbat_qdelay_ms: s.rledbat_queuing_delay.map(|d| d.as_millis_f64()),
+            rledbat_detections: s.rledbat_detections,
         };
         let mut guard = match self.out.lock() {
             Ok(g) => g,

@@ -47,6 +47,9 @@ pub struct ConnectionStats {
     pub rledbat_window: Option<u64>,
     /// The queuing delay receiver-driven LEDBAT measures on the incoming data.
     pub rledbat_queuing_delay: Option<Duration>,
+    /// Times receiver-driven LEDBAT's competitor detection began to yield, when rLEDBAT is
+    /// on (0 with the detection off).
+    pub rledbat_detections: Option<u64>,
     /// Memory the connection holds, bytes (see [`crate::Connection::memory_bytes`]).
     pub memory_bytes: usize,
     /// Name of the congestion controller.

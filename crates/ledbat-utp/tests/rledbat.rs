@@ -256,6 +256,12 @@ struct Download {
 /// Bytes each download has read by each 100 ms tick, 10 Mbit/s, 300 ms drop-tail FIFO,
 /// `d_ms` each way, `end_s` seconds.
 fn downloads(d_ms: u64, flows: &[Download], end_s: u64) -> Vec<Vec<u64>> {
+    downloads_and_yields(d_ms, flows, end_s).0
+}
+
+/// [`downloads`], and how many times each receiver's competitor detection began to yield
+/// (its connection's `rledbat_detections` at the last tick).
+fn downloads_and_yields(d_ms: u64, flows: &[Download], end_s: u64) -> (Vec<Vec<u64>>, Vec<u64>) {
     let cfg = |f: &Download| {
         ConnectionConfig::default()
             .controller(ControllerConfig::from_name(f.sender).unwrap())
@@ -279,6 +285,7 @@ fn downloads(d_ms: u64, flows: &[Download], end_s: u64) -> Vec<Vec<u64>> {
     let mut buf = vec![0u8; 64 * 1024];
     let mut total = vec![0u64; flows.len()];
     let mut ticks = vec![Vec::new(); flows.len()];
+    let mut yields = vec![0u64; flows.len()];
     let mut next_tick = start;
     while net.now < until {
         for (i, f) in flows.iter().enumerate() {
@@ -316,6 +323,11 @@ fn downloads(d_ms: u64, flows: &[Download], end_s: u64) -> Vec<Vec<u64>> {
             for (t, &b) in ticks.iter_mut().zip(&total) {
                 t.push(b);
             }
+            for &(h, i) in &servers {
+                if let Some(conn) = net.b.connection_mut(h) {
+                    yields[i] = conn.stats().rledbat_detections.unwrap_or(0);
+                }
+            }
             next_tick += Duration::from_millis(100);
         }
         // Nothing before the next tick: time passes to it.
@@ -323,7 +335,7 @@ fn downloads(d_ms: u64, flows: &[Download], end_s: u64) -> Vec<Vec<u64>> {
             net.now = until.min(next_tick);
         }
     }
-    ticks
+    (ticks, yields)
 }
 
 /// Mean rate of a download from `a` s to `b` s, as a share of the link.
@@ -452,11 +464,13 @@ fn competitor_detection_alone_costs_at_most_two_percent() {
 
 /// Two rLEDBAT downloads, both detecting, the second starting at each of 11 times from 3 to
 /// 8 s (the outcome of one start is chance: which download tests first, and what the other
-/// is doing then). With NewReno senders the detection makes neither yield to the other: at
-/// every start the smaller share over 10..45 s is at least what it is without the detection
-/// (less 1 % of the link; the draft itself leaves the first download little: the latecomer's
-/// base delay), and the link is as full (the two shares' sum within 4 %, on average within
-/// 1 %). With BBR senders, which the window does not limit, the other download looks like a
+/// is doing then). With NewReno senders the detection costs neither download: at every start
+/// the smaller share over 10..45 s is at least what it is without the detection (less 1 % of
+/// the link; the draft itself leaves the first download little: the latecomer's base delay),
+/// and the link is as full (the two shares' sum within 4 %, on average within 1 %). It does
+/// take the other download for a competitor at most starts (printed, from the receivers'
+/// `rledbat_detections`; not asserted): a false detection between two of our kind that the
+/// shares do not show. With BBR senders, which the window does not limit, the other download looks like a
 /// plain BBR download (its own queue above eta, a push's extra ignored), and one yields to
 /// the other at more than half of the starts; the link stays nearly as full as without the
 /// detection: the sum at least 0.85 at every start, on average within 6 % of the sum
@@ -473,24 +487,26 @@ fn two_detecting_rledbat_downloads_share_with_newreno_senders_and_fill_the_link_
                     from_s,
                     until_s: 100.0,
                 };
-                let t = downloads(d, &[flow(0.0), flow(from_s)], 45);
-                [share(&t[0], 10.0, 45.0), share(&t[1], 10.0, 45.0)]
+                let (t, y) = downloads_and_yields(d, &[flow(0.0), flow(from_s)], 45);
+                ([share(&t[0], 10.0, 45.0), share(&t[1], 10.0, 45.0)], y)
             };
-            let (mut sum_off, mut sum_on, mut yields) = (0.0, 0.0, 0);
+            let (mut sum_off, mut sum_on, mut yields, mut detected) = (0.0, 0.0, 0, 0);
             for &from_s in &starts {
-                let (off, on) = (
+                let ((off, y_off), (on, y_on)) = (
                     pair(RledbatConfig::default(), from_s),
                     pair(detecting(), from_s),
                 );
                 eprintln!(
                     "{sender} senders, base RTT {} ms, second from {from_s} s: shares off \
-                     {:.3} {:.3}, on {:.3} {:.3}",
+                     {:.3} {:.3}, on {:.3} {:.3}; yields began (on) {y_on:?}",
                     2 * d,
                     off[0],
                     off[1],
                     on[0],
                     on[1]
                 );
+                assert_eq!(y_off, [0, 0], "the detection off never yields");
+                detected += usize::from(y_on.iter().any(|&n| n > 0));
                 let (min_off, min_on) = (off[0].min(off[1]), on[0].min(on[1]));
                 let (both_off, both_on) = (off[0] + off[1], on[0] + on[1]);
                 sum_off += both_off;
@@ -510,7 +526,8 @@ fn two_detecting_rledbat_downloads_share_with_newreno_senders_and_fill_the_link_
             let (mean_off, mean_on) = (sum_off / n, sum_on / n);
             eprintln!(
                 "{sender} senders, base RTT {} ms: the link used {mean_on:.3} on, {mean_off:.3} \
-                 off (mean of {n} starts); one yields at {yields}",
+                 off (mean of {n} starts); one yields (share at most 0.25) at {yields}; a \
+                 detection yielded at {detected}",
                 2 * d
             );
             if sender == "newreno" {
@@ -521,6 +538,8 @@ fn two_detecting_rledbat_downloads_share_with_newreno_senders_and_fill_the_link_
                     2 * yields > starts.len(),
                     "{sender}: one yields at {yields}"
                 );
+                // a share held at 0.25 or less is a yield the receiver counted
+                assert!(detected >= yields, "{sender}: {detected} < {yields}");
             }
         }
     }

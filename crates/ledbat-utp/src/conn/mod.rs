@@ -475,6 +475,7 @@ impl Connection {
         if let Some(r) = &self.rledbat {
             s.rledbat_window = Some(r.window());
             s.rledbat_queuing_delay = r.queuing_delay();
+            s.rledbat_detections = Some(r.competitor().detections());
         }
         s
     }
