@@ -2,12 +2,15 @@
 kernel cubic, back to back in the same run, over loopback and over a veth pair.
 
     sudo python3 testbed/tcpcost.py [--seconds 10] [--repeats 3] [--ccs scavenger,ledbat]
-        [--paths loopback,veth] [--ledbat-bin B] [--json F] [--md F]
+        [--paths loopback,veth] [--ledbat-bin B] [--rledbat-param KEY=VALUE ...]
+        [--json F] [--md F]
 
 `--ccs` names our controllers (the sender's, registered for the run) and may include
 `rledbat`: receiver-side LEDBAT, the sender kernel cubic and the receiving iperf3 run under
 `ledbat tcp run --cc cubic --rledbat` (its window clamped by the sock_ops program), so its
-ratios are those of a download with rLEDBAT to the same download without it.
+ratios are those of a download with rLEDBAT to the same download without it;
+`--rledbat-param KEY=VALUE` (repeatable) is handed to that `ledbat tcp run` and recorded
+in the JSON as `rledbat_params`.
 
 Each round runs iperf3 for SECONDS with cubic and with each of ours (the order rotating
 from round to round, so that a drift of the machine does not favour one), in namespaces
@@ -75,20 +78,24 @@ RLEDBAT = "rledbat"
 """The `--ccs` entry for a cubic download whose receiver runs receiver-side LEDBAT."""
 
 
-def receiver_argv(ledbat_bin: str, server_ns: str, rledbat: bool) -> list[str]:
+def receiver_argv(ledbat_bin: str, server_ns: str, rledbat: bool,
+                  rl_params: list[str] | None = None) -> list[str]:
     """The receiving iperf3 server's command line; with `rledbat`, under `ledbat tcp run
-    --rledbat` (which joins its cgroup before `ip netns exec` enters the namespace)."""
+    --rledbat` (which joins its cgroup before `ip netns exec` enters the namespace), each of
+    `rl_params` handed on as `--rledbat-param`."""
     argv = proc.in_ns(server_ns, ["iperf3", "-s", "-1", "-p", "5299"])
     if rledbat:
-        argv = [ledbat_bin, "tcp", "run", "--cc", "cubic", "--rledbat", "--", *argv]
+        extra = [x for p in (rl_params or []) for x in ("--rledbat-param", p)]
+        argv = [ledbat_bin, "tcp", "run", "--cc", "cubic", "--rledbat", *extra, "--", *argv]
     return argv
 
 
 def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float,
-             ledbat_bin: str, rledbat: bool = False) -> dict:
+             ledbat_bin: str, rledbat: bool = False,
+             rl_params: list[str] | None = None) -> dict:
     """One iperf3 transfer; the receiver's byte count and the machine's CPU over it.
-    `rledbat`: the receiver under receiver-side LEDBAT (`receiver_argv`)."""
-    srv = subprocess.Popen(receiver_argv(ledbat_bin, server_ns, rledbat),
+    `rledbat`: the receiver under receiver-side LEDBAT (`receiver_argv`, with `rl_params`)."""
+    srv = subprocess.Popen(receiver_argv(ledbat_bin, server_ns, rledbat, rl_params),
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(0.5)
@@ -192,6 +199,9 @@ def main(argv=None) -> int:
     ap.add_argument("--ledbat-bin", default=None)
     ap.add_argument("--json", default=None)
     ap.add_argument("--md", default=None)
+    ap.add_argument("--rledbat-param", action="append", default=[], metavar="KEY=VALUE",
+                    help="for the `rledbat` entry of --ccs: a further `ledbat tcp run "
+                         "--rledbat-param`, e.g. competitor.enabled=true; repeatable")
     a = ap.parse_args(argv)
     ledbat_bin = install.prepare("namespaces, BPF", a.ledbat_bin, install.Needs(["ip", "iperf3"]),
                                  log=lambda m: print(f"[cost] {m}"))
@@ -207,6 +217,7 @@ def main(argv=None) -> int:
                                                sys.argv[1:] if argv is None else argv),
                  "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
                  **paths.provenance(ledbat_bin), "kernel": os.uname().release,
+                 "rledbat_params": list(a.rledbat_param),
                  "load_before": os.getloadavg(), "rounds": []}
     ccs = ktcp.Controllers(ledbat_bin)
     try:
@@ -221,7 +232,7 @@ def main(argv=None) -> int:
                 for kn in order:
                     rl = kn == RLEDBAT
                     r = transfer(cns, sns, addr, "cubic" if rl else kn, a.seconds, ledbat_bin,
-                                 rl)
+                                 rl, a.rledbat_param)
                     r["cc"] = next((s for s, n in names.items() if n == kn), kn)
                     runs.append(r)
                     print(f"[cost] round {rep + 1} {p} {r['cc']}: "

@@ -164,6 +164,12 @@ class CostTest(unittest.TestCase):
         rl = tcpcost.receiver_argv("/b/ledbat", "ns-b", True)
         self.assertEqual(rl[:6], ["/b/ledbat", "tcp", "run", "--cc", "cubic", "--rledbat"])
         self.assertEqual(rl[6:], ["--", *plain])
+        tuned = tcpcost.receiver_argv("/b/ledbat", "ns-b", True,
+                                      ["competitor.enabled=true", "window_validation=true"])
+        self.assertEqual(tuned[6:11], ["--rledbat-param", "competitor.enabled=true",
+                                       "--rledbat-param", "window_validation=true", "--"])
+        self.assertEqual(tuned[11:], plain)
+        self.assertEqual(tcpcost.receiver_argv("/b/ledbat", "ns-b", False, ["x=1"]), plain)
 
 
 class TransferTest(unittest.TestCase):
