@@ -35,7 +35,7 @@ import time
 from . import install, paths, topo
 from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port,
                            markdown_table, phase_summary, right_edge_check, summarise)
-from .tcprun import _run_cgroups
+from .tcprun import _run_cgroups, rledbat_run_argv
 
 __all__ = ["bytes_by_port", "backlog_bytes", "phase_summary", "check", "run", "main"]
 
@@ -64,11 +64,7 @@ def receiver_argv(ledbat_bin: str, signal: str, params: list[str],
                   recv: list[str]) -> list[str]:
     """The rLEDBAT receiver's command: `recv` under `ledbat tcp run --rledbat`, with the
     signal and then each of `params` as `--rledbat-param`."""
-    argv = [ledbat_bin, "tcp", "run", "--cc", "cubic", "--rledbat",
-            "--rledbat-param", f"signal={signal}"]
-    for p in params:
-        argv += ["--rledbat-param", p]
-    return argv + ["--"] + recv
+    return rledbat_run_argv(ledbat_bin, [f"signal={signal}", *params], recv)
 
 
 def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bool,

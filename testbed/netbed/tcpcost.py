@@ -36,6 +36,7 @@ import time
 
 from . import install, ktcp, paths, proc, topo
 from .summary import format_range, median_range
+from .tcprun import rledbat_run_argv
 
 NS = "ledbat-cost"
 VETH_A, VETH_B = "10.78.0.1", "10.78.0.2"
@@ -85,8 +86,7 @@ def receiver_argv(ledbat_bin: str, server_ns: str, rledbat: bool,
     `rl_params` handed on as `--rledbat-param`."""
     argv = proc.in_ns(server_ns, ["iperf3", "-s", "-1", "-p", "5299"])
     if rledbat:
-        extra = [x for p in (rl_params or []) for x in ("--rledbat-param", p)]
-        argv = [ledbat_bin, "tcp", "run", "--cc", "cubic", "--rledbat", *extra, "--", *argv]
+        argv = rledbat_run_argv(ledbat_bin, rl_params or [], argv)
     return argv
 
 

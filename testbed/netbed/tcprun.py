@@ -155,6 +155,16 @@ def _cgroup2_mount() -> str | None:
     return None
 
 
+def rledbat_run_argv(ledbat_bin: str, params: list[str], cmd: list[str]) -> list[str]:
+    """`cmd` under `ledbat tcp run --cc cubic --rledbat`, each of `params` (KEY=VALUE)
+    handed on as `--rledbat-param` in order: a download whose receiver runs receiver-side
+    LEDBAT, as the beds start one."""
+    argv = [ledbat_bin, "tcp", "run", "--cc", "cubic", "--rledbat"]
+    for p in params:
+        argv += ["--rledbat-param", p]
+    return argv + ["--", *cmd]
+
+
 def _run_cgroups() -> list[str]:
     m = _cgroup2_mount()
     d = os.path.join(m, "ledbat") if m else None
