@@ -675,18 +675,28 @@ fn a_connection_without_socket_storage_runs_renos_window_on_the_kernel() {
 
     // 4. undo: one more transfer, its path stalled for longer than the RTO; the originals
     // then arrive, their ACKs echo timestamps from before the retransmission, and the
-    // kernel undoes the Loss state with the window `undo_cwnd` returns
-    let undos = loss_undos(&bed.snd);
-    let (samples, _) = transfer(&mut bed, &sender, &name, true);
-    assert_eq!(without_state(&name), transfers + 1);
-    let undone = loss_undos(&bed.snd) - undos;
-    match check_undo(&samples) {
-        Ok(_) if undone == 0 => fail_with_samples(
-            &name,
-            &samples,
-            "the kernel undid no Loss state: the stall made no spurious timeout",
-        ),
-        Ok((before, after)) => eprintln!(
+    // kernel undoes the Loss state with the window `undo_cwnd` returns. As above, a second
+    // such transfer only when the first failed and met the kernel's constant ssthresh.
+    let mut stalled = 0;
+    let (samples, checked) = loop {
+        stalled += 1;
+        let undos = loss_undos(&bed.snd);
+        let (samples, _) = transfer(&mut bed, &sender, &name, true);
+        assert_eq!(without_state(&name), transfers + stalled);
+        let undone = loss_undos(&bed.snd) - undos;
+        let checked = check_undo(&samples).and_then(|w| match undone {
+            0 => Err("the kernel undid no Loss state: the stall made no spurious timeout".into()),
+            n => Ok((n, w)),
+        });
+        match (&checked, kernels_constant(&samples)) {
+            (Err(e), Some(v)) if stalled == 1 => {
+                eprintln!("the kernel's constant ssthresh {v} ({e}): one more stalled transfer");
+            }
+            _ => break (samples, checked),
+        }
+    };
+    match checked {
+        Ok((undone, (before, after))) => eprintln!(
             "undo: {undone} Loss state(s) undone; the window {before} before the timeout, \
              {after} after"
         ),
@@ -719,9 +729,10 @@ fn fail_with_samples(name: &str, samples: &[Sample], e: &str) -> ! {
 
 /// An `snd_ssthresh` above 2^31 - 1 (TCP_INFINITE_SSTHRESH), if a sample has one: no u32
 /// window halved gives it, so the fallback's `ssthresh` did not. On kernel 6.18.44 a
-/// Recovery entered from Disorder now and then sets one constant, 2,183,148,773, with this
-/// BPF `ssthresh` and never with the kernel's own reno (docs/tcp/README.md, "The Reno
-/// fallback on a running kernel").
+/// Recovery entered from Disorder now and then sets a constant (the same in every run of
+/// one boot: 2,183,148,773 on one, 2,165,326,096 on another) with this BPF `ssthresh` and
+/// never with the kernel's own reno (docs/tcp/README.md, "The Reno fallback on a running
+/// kernel"). Either transfer may meet it, the stalled one too.
 fn kernels_constant(s: &[Sample]) -> Option<u32> {
     s.iter().map(|x| x.ssthresh).find(|&v| v > INFINITE)
 }
