@@ -7,7 +7,8 @@ outside the cgroup), alone again.
     python3 -m netbed.rledbatbed --ledbat-bin B [--sender-cc cubic,bbr] [--fifo-ms 121,300]
         [--rtt-ms 0,10,20,40,60,100 | --delay-ms 20] [--repeats 3] [--phase-s 30]
         [--sample-s 0.2] [--signal owd|rtt] [--rledbat-param KEY=VALUE ...]
-        [--no-baseline] [--plain] [--no-capture] [--json out.json] [--md out.md]
+        [--competitor plain|rledbat] [--no-baseline] [--plain] [--no-capture]
+        [--json out.json] [--md out.md]
     python3 -m netbed.rledbatbed --table-from out.json [--md out.md]    # no root
 
 Every cell of the grid (sender cc x FIFO x base RTT; `--delay-ms` is one way, `--rtt-ms`
@@ -21,6 +22,13 @@ samples, and the summary) is rewritten after every run, so a stopped grid keeps 
 The bed is removed and the run's cgroup with it on every exit; every wait is bounded.
 `--rledbat-param KEY=VALUE` (repeatable) is handed to `ledbat tcp run` after `signal`
 (e.g. `empty_queue_restart=true`) and recorded in each run as `rledbat_params`.
+
+`--competitor rledbat` makes the second download a receiver of our kind too, under its own
+`ledbat tcp run --rledbat` with the same signal and parameters (in the baseline runs both
+receivers are plain): two rLEDBAT downloads, the second starting a phase after the first.
+Their table (`rledbatstats.pair_markdown_table`) gives the two rates, Jain's index and how
+often each receiver's competitor detection began to yield (`ledbat tcp rstats`'
+`detections`, snapshots at the second's start and a second before its end).
 """
 
 from __future__ import annotations
@@ -33,8 +41,9 @@ import sys
 import time
 
 from . import install, paths, topo
-from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port,
-                           markdown_table, phase_summary, right_edge_check, summarise)
+from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port, is_pair,
+                           markdown_table, pair_markdown_table, phase_summary,
+                           right_edge_check, summarise, summarise_pairs)
 from .tcprun import _run_cgroups, rledbat_run_argv
 
 __all__ = ["bytes_by_port", "backlog_bytes", "phase_summary", "check", "run", "main"]
@@ -70,7 +79,7 @@ def receiver_argv(ledbat_bin: str, signal: str, params: list[str],
 def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bool,
         logdir: str, sender_cc: str = "cubic", fifo_ms: float | None = None,
         sample_s: float = 0.2, capture: bool = True,
-        rl_params: list[str] | None = None) -> dict:
+        rl_params: list[str] | None = None, competitor: str = "plain") -> dict:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
     bn = topo.Bottleneck()
@@ -84,6 +93,7 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                  "phase_s": phase_s, "sample_s": sample_s, "signal": signal,
                  "rledbat": not plain, "rate_bps": bn.rate_bps,
                  "rledbat_params": [] if plain else list(rl_params or []),
+                 "competitor": competitor,
                  "load_before": os.getloadavg()}
     cap = None
     cap_path = os.path.join(logdir, f"rledbat-acks-{os.getpid()}.jsonl")
@@ -100,9 +110,12 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                 raise RuntimeError(f"ACK capture did not start: {line!r}")
         xfer = [sys.executable, "-m", "netbed.tcpxfer"]
         recv_rl = _ns(t.rcv, xfer + ["recv", t.rcv_ip, str(PORT_RL)])
+        recv_2 = _ns(t.rcv, xfer + ["recv", t.rcv_ip, str(PORT_PLAIN)])
         if not plain:
             recv_rl = receiver_argv(ledbat_bin, signal, list(rl_params or []), recv_rl)
-        for argv in (recv_rl, _ns(t.rcv, xfer + ["recv", t.rcv_ip, str(PORT_PLAIN)])):
+            if competitor == "rledbat":  # its own `ledbat tcp run`, cgroup and program
+                recv_2 = receiver_argv(ledbat_bin, signal, list(rl_params or []), recv_2)
+        for argv in (recv_rl, recv_2):
             p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, text=True)
             procs.append(p)
             line = p.stdout.readline()
@@ -128,6 +141,12 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                                        "--seconds", str(phase_s)]),
                     env=env, stdout=subprocess.PIPE, text=True)
                 procs.append(snd_b)
+            if (snd_b is not None and competitor == "rledbat" and not plain
+                    and "rstats_before_second_end" not in res
+                    and now >= res["competitor_start_s"] + phase_s - 1):
+                # while the second download still runs (its connection's entry goes
+                # when it closes)
+                res["rstats_before_second_end"] = _rstats(ledbat_bin)
             if snd_b is not None and "rstats_2" not in res and now >= 2 * phase_s:
                 res["rstats_2"] = True
                 rstats.append(_rstats(ledbat_bin) if not plain else None)
@@ -197,12 +216,22 @@ def _write(a, runs: list[dict], rate_bps: int, head: dict | None = None) -> list
     """The JSON (`head`: the command, date and builds, then the runs and their summary)
     and the Markdown table, each replaced whole."""
     rows = summarise(runs, rate_bps)
+    pairs = summarise_pairs([r for r in runs if is_pair(r)], rate_bps)
     if a.json:
         doc = {**(head or {}), "runs": runs, "summary": rows}
+        if pairs:
+            doc["pair_summary"] = pairs
         paths.write_atomic(a.json, json.dumps(doc, indent=1) + "\n")
     if a.md:
-        paths.write_atomic(a.md, markdown_table(rows))
-    return rows
+        paths.write_atomic(a.md, _tables(rows, pairs))
+    return rows, pairs
+
+
+def _tables(rows: list[dict], pairs: list[dict]) -> str:
+    """The Markdown of both summaries, each only when it has a row (the targets' table
+    when neither has)."""
+    parts = [markdown_table(rows)] if rows or not pairs else []
+    return "\n".join(parts + ([pair_markdown_table(pairs)] if pairs else []))
 
 
 def main(argv=None) -> int:
@@ -221,6 +250,10 @@ def main(argv=None) -> int:
     ap.add_argument("--rledbat-param", action="append", default=[], metavar="KEY=VALUE",
                     help="a further `ledbat tcp run --rledbat-param`, e.g. "
                          "empty_queue_restart=true; repeatable")
+    ap.add_argument("--competitor", choices=["plain", "rledbat"], default="plain",
+                    help="the second download's receiver: plain (the targets' runs) or "
+                         "rledbat, a second receiver of our kind with the same parameters "
+                         "(in baseline runs both are plain)")
     ap.add_argument("--plain", action="store_true", help="only runs without --rledbat")
     ap.add_argument("--no-baseline", action="store_true", help="no plain baseline runs")
     ap.add_argument("--no-capture", action="store_true", help="no ACK capture, no (d)")
@@ -243,7 +276,7 @@ def main(argv=None) -> int:
             print(f"rledbatbed: {a.table_from}: {e}", file=sys.stderr)
             return 2
         a.json = None
-        print(markdown_table(_write(a, runs, rate)), end="")
+        print(_tables(*_write(a, runs, rate)), end="")
         return 0
     if not a.ledbat_bin:
         ap.error("--ledbat-bin is required")
@@ -282,12 +315,11 @@ def main(argv=None) -> int:
                               file=sys.stderr, flush=True)
                         r = run(ledbat_bin, a.phase_s, delay, a.signal, plain, a.logdir,
                                 cc, fifo, a.sample_s, not a.no_capture,
-                                a.rledbat_param)
+                                a.rledbat_param, a.competitor)
                         r["repeat"] = rep
                         runs.append(r)
                         _write(a, runs, rate, head)
-    rows = _write(a, runs, rate, head)
-    print(markdown_table(rows), end="")
+    print(_tables(*_write(a, runs, rate, head)), end="")
     if a.check:
         bad = [b for r in runs if r["rledbat"] for b in check(r, rate)]
         bad += [f"left behind by a plain run: {r['run_cgroups_left']} "
@@ -300,7 +332,11 @@ def main(argv=None) -> int:
 
 
 def check(res: dict, rate_bps: int) -> list[str]:
-    """What the quick check found wrong in one rLEDBAT run (empty: passed)."""
+    """What the quick check found wrong in one rLEDBAT run (empty: passed): alone at least
+    half the link; beside a plain download less than a fifth of its rate, or, beside a
+    second receiver of our kind, the two using at least half the link; nothing left
+    behind."""
+    pair = is_pair(res)
     if "samples" in res:
         p = res["phase_s"]
         c0 = res.get("competitor_start_s", p)
@@ -312,13 +348,16 @@ def check(res: dict, rate_bps: int) -> list[str]:
     if alone is None or alone < rate_bps / 2e6:
         bad.append(f"the receiver-side download alone: {alone} Mbit/s, below half the link")
     r, p = beside.get("rledbat_mbps"), beside.get("plain_mbps")
-    if r is None or p is None or r >= p / 5:
+    if pair:
+        if r is None or p is None or (r + p) * 1e6 < rate_bps / 2:
+            bad.append(f"two receivers of our kind: {r} and {p} Mbit/s, less than half "
+                       "the link together")
+    elif r is None or p is None or r >= p / 5:
         bad.append(f"beside a plain download: {r} against {p} Mbit/s, not below a fifth")
     if res.get("run_cgroups_left") or res.get("teardown_problems"):
         bad.append(f"left behind: {res.get('run_cgroups_left')} "
                    f"{res.get('teardown_problems')}")
     return bad
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -10,6 +10,10 @@ Targets checked (docs/tcp/README.md, "Receiver-side LEDBAT: downloads that yield
 (b) its rate below 20 % of the link within 2 s of a competing plain download starting;
 (c) back above 90 % of the link within 3 s after the competitor ends;
 (d) no right-edge retreat in the receiver's ACKs.
+
+With `--competitor rledbat` the second download is a receiver of our kind too (`is_pair`):
+no target applies, and `pair_metrics` gives the two rates, Jain's index and the detection's
+yields of each while both download.
 """
 
 from __future__ import annotations
@@ -215,11 +219,13 @@ def cell_key(res: dict) -> tuple:
 
 
 def summarise(runs: list[dict], rate_bps: int, target_ms: float = 60.0) -> list[dict]:
-    """Per cell (sender cc, FIFO, base RTT): each metric's median and range over the rLEDBAT
-    runs, the plain baseline's alone rate, and (a)'s ratio per repeat (the i-th rLEDBAT run
+    """Per cell (sender cc, FIFO, base RTT; the runs beside a plain download): each
+    metric's median and range over the rLEDBAT runs, the plain baseline's alone rate, and (a)'s ratio per repeat (the i-th rLEDBAT run
     against the i-th plain one) with its median and range; the targets met or not."""
     cells: dict[tuple, dict] = {}
     for r in runs:
+        if is_pair(r):
+            continue  # summarise_pairs'
         c = cells.setdefault(cell_key(r), {"rl": [], "plain": []})
         c["rl" if r["rledbat"] else "plain"].append(run_metrics(r, rate_bps))
     out = []
@@ -264,4 +270,103 @@ def markdown_table(rows: list[dict]) -> str:
             f"{mr(r['reach_s'], 1)} | "
             f"{mr(r['edge_retreats'], 0)} | "
             + "/".join(yes[t[k]] for k in ("a_rate", "a_queue", "b", "c", "d")) + " |")
+    return "\n".join(lines) + "\n"
+
+
+# Two of our kind: the competitor is a second rLEDBAT download (`--competitor rledbat`).
+
+PAIR_METRICS = ["first_mbps", "second_mbps", "jain", "used", "queue_ms", "jain_whole",
+                "first_detections", "second_detections"]
+
+
+def jain(rates: list[float | None]) -> float | None:
+    """Jain's fairness index of `rates`: (sum x)^2 / (n sum x^2); None if one is missing
+    or all are 0."""
+    if not rates or any(x is None for x in rates):
+        return None
+    sq = sum(x * x for x in rates)
+    return None if sq == 0 else round(sum(rates) ** 2 / (len(rates) * sq), 4)
+
+
+def _detections(flows, port: int) -> int | None:
+    """The detection count (`ledbat tcp rstats --json`'s `detections`) of the connection on
+    local `port` in one snapshot; None if the snapshot failed or has no such connection."""
+    if not isinstance(flows, list):
+        return None
+    for f in flows:
+        if isinstance(f, dict) and str(f.get("local", "")).rsplit(":", 1)[-1] == str(port):
+            return f.get("detections")
+    return None
+
+
+def _mbps_from_open(samples: list[dict], port: int, a: float, b: float) -> float | None:
+    """`port`'s rate (Mbit/s) between the samples at times a and b, a sample without the
+    port counting as none received yet (the connection opens after a) or as many as the
+    last one that had it (it closed before b)."""
+    inside = [x for x in samples if a <= x["t"] <= b]
+    if len(inside) < 2 or inside[-1]["t"] <= inside[0]["t"]:
+        return None
+    got = [_port(x["bytes"], port) for x in inside]
+    start = got[0] or 0
+    end = max((g for g in got if g is not None), default=0)
+    return round((end - start) * 8 / (inside[-1]["t"] - inside[0]["t"]) / 1e6, 3)
+
+
+def pair_metrics(res: dict, rate_bps: int) -> dict:
+    """One pair run's figures while both download (the second from `competitor_start_s`
+    for `phase_s`): each download's rate, Jain's index of the two, the share of the link
+    they use and the mean queue over the second half; Jain's index over the whole of it;
+    and how often each receiver's competitor detection began to yield meanwhile (the first
+    from the snapshot at the second's start to the one a second before its end, the second
+    up to that one)."""
+    s, p = res["samples"], res["phase_s"]
+    c0 = res.get("competitor_start_s", p)
+    half = phase_summary(s, c0 + p / 2, c0 + p, rate_bps)
+    a, b = half.get("rledbat_mbps"), half.get("plain_mbps")
+    snaps = res.get("rstats_end_of_phase") or [None]
+    late = res.get("rstats_before_second_end")
+    d0, d1 = _detections(snaps[0], PORT_RL), _detections(late, PORT_RL)
+    return {"first_mbps": a, "second_mbps": b, "jain": jain([a, b]),
+            "used": None if a is None or b is None else round((a + b) * 1e6 / rate_bps, 3),
+            "queue_ms": half.get("queue_ms"),
+            "jain_whole": jain([_mbps_from_open(s, PORT_RL, c0, c0 + p),
+                                _mbps_from_open(s, PORT_PLAIN, c0, c0 + p)]),
+            "first_detections": None if d0 is None or d1 is None else d1 - d0,
+            "second_detections": _detections(late, PORT_PLAIN)}
+
+
+def is_pair(res: dict) -> bool:
+    return res.get("competitor", "plain") == "rledbat"
+
+
+def summarise_pairs(runs: list[dict], rate_bps: int) -> list[dict]:
+    """Per cell (sender cc, FIFO, base RTT, both receivers rLEDBAT or both plain): each
+    pair metric's median and range over the repeats."""
+    cells: dict[tuple, list] = {}
+    for r in runs:
+        cells.setdefault(cell_key(r) + (r["rledbat"],), []).append(pair_metrics(r, rate_bps))
+    out = []
+    for key in sorted(cells):
+        ms = cells[key]
+        row: dict = {"sender_cc": key[0], "fifo_ms": key[1], "rtt_ms": key[2],
+                     "rledbat": key[3], "runs": len(ms)}
+        for m in PAIR_METRICS:
+            row[m] = median_range([x.get(m) for x in ms], 4 if m.startswith("jain") else 3)
+        out.append(row)
+    return out
+
+
+def pair_markdown_table(rows: list[dict]) -> str:
+    """The pair summary as a Markdown table: medians with [min..max] over repeats."""
+    mr = functools.partial(format_range, empty="-", missing="missing")
+    head = ("| sender | FIFO ms | base RTT ms | receivers | runs | first / second Mbit/s | "
+            "Jain | link used | queue ms | Jain, whole phase | yields: first / second |")
+    lines = [head, "|" + "---|" * 11]
+    for r in rows:
+        lines.append(
+            f"| {r['sender_cc']} | {r['fifo_ms']:g} | {r['rtt_ms']:g} | "
+            f"{'rLEDBAT' if r['rledbat'] else 'plain'} | {r['runs']} | "
+            f"{mr(r['first_mbps'])} / {mr(r['second_mbps'])} | {mr(r['jain'], 3)} | "
+            f"{mr(r['used'], 2)} | {mr(r['queue_ms'], 0)} | {mr(r['jain_whole'], 3)} | "
+            f"{mr(r['first_detections'], 0)} / {mr(r['second_detections'], 0)} |")
     return "\n".join(lines) + "\n"

@@ -176,6 +176,67 @@ class SummaryOverRepeatsTest(unittest.TestCase):
                       md)
 
 
+
+class PairTest(unittest.TestCase):
+    """Two receivers of our kind (`--competitor rledbat`)."""
+
+    @staticmethod
+    def _run(first_mbps, second_mbps, rledbat=True):
+        # the first alone at 8 Mbit/s for 4 s, then both for 4 s, samples every 0.5 s
+        s, x1, x2 = [], 0, 0
+        for i in range(17):
+            t = i * 0.5
+            if t > 0:
+                x1 += round((8.0 if t <= 4.0 else first_mbps) * 1e6 / 8 * 0.5)
+            if t > 4.0:
+                x2 += round(second_mbps * 1e6 / 8 * 0.5)
+            s.append({"t": t, "bytes": {5001: x1, 5002: x2} if t > 4.0 else {5001: x1},
+                      "backlog": 75_000})
+        flow = {"local": "10.77.2.1:5001", "remote": "10.77.1.1:4000", "detections": 1}
+        return {"sender_cc": "cubic", "fifo_ms": 121, "rtt_ms": 10, "rledbat": rledbat,
+                "competitor": "rledbat", "phase_s": 4.0, "competitor_start_s": 4.0,
+                "samples": s, "rstats_end_of_phase": [[flow]],
+                "rstats_before_second_end": [dict(flow, detections=3),
+                                             {"local": "10.77.2.1:5002", "detections": 0}]}
+
+    def test_jains_index_by_hand(self):
+        self.assertEqual(st.jain([6.0, 3.0]), 0.9)  # 81 / (2 x 45)
+        self.assertEqual(st.jain([5.0, 5.0]), 1.0)
+        self.assertIsNone(st.jain([5.0, None]))
+        self.assertIsNone(st.jain([0.0, 0.0]))
+
+    def test_a_pair_runs_rates_share_and_yields(self):
+        m = st.pair_metrics(self._run(6.0, 3.0), 10_000_000)
+        self.assertEqual((m["first_mbps"], m["second_mbps"], m["jain"], m["used"]),
+                         (6.0, 3.0, 0.9, 0.9))
+        # over the whole phase the second's connection opens after the first sample: its
+        # count starts from none
+        self.assertEqual((m["queue_ms"], m["jain_whole"]), (60.0, 0.9))
+        # the first's count went from 1 to 3 while both downloaded; the second's is 0
+        self.assertEqual((m["first_detections"], m["second_detections"]), (2, 0))
+        # a snapshot that failed (rstats' stderr kept as a string) is no count
+        m = st.pair_metrics(dict(self._run(6.0, 3.0), rstats_before_second_end="no"),
+                            10_000_000)
+        self.assertEqual((m["first_detections"], m["second_detections"]), (None, None))
+
+    def test_pairs_are_summarised_apart_from_the_targets_runs(self):
+        runs = [self._run(6.0, 3.0), self._run(4.5, 4.5), self._run(5.0, 5.0, False)]
+        self.assertEqual(st.summarise(runs, 10_000_000), [])
+        rows = st.summarise_pairs(runs, 10_000_000)
+        self.assertEqual([(r["rledbat"], r["runs"]) for r in rows], [(False, 1), (True, 2)])
+        self.assertEqual(rows[1]["jain"]["median"], 0.95)  # of 0.9 and 1.0
+        md = st.pair_markdown_table(rows)
+        self.assertIn("| cubic | 121 | 10 | rLEDBAT | 2 | 5.25 [4.50..6.00] / 3.75 "
+                      "[3.00..4.50] | 0.950 [0.900..1.000] | 0.90 [0.90..0.90] | "
+                      "60 [60..60] | 0.950 [0.900..1.000] | 2 [2..2] / 0 [0..0] |", md)
+
+    def test_the_quick_check_wants_a_pair_to_use_half_the_link(self):
+        ok = dict(self._run(3.0, 3.0), run_cgroups_left=[], teardown_problems=[])
+        self.assertEqual(rb.check(ok, 10_000_000), [])
+        idle = dict(self._run(2.0, 2.0), run_cgroups_left=[], teardown_problems=[])
+        self.assertEqual(len(rb.check(idle, 10_000_000)), 1)
+
+
 if __name__ == "__main__":
     unittest.main()
 
@@ -209,7 +270,7 @@ class WriteTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             a = argparse.Namespace(json=os.path.join(d, "r.json"), md=os.path.join(d, "r.md"))
             head = {"command": "python3 -m netbed.rledbatbed", "ledbat_build": "6f3d5970ab"}
-            self.assertEqual(rb._write(a, [], 10_000_000, head), [])
+            self.assertEqual(rb._write(a, [], 10_000_000, head), ([], []))
             with open(a.json) as fh:
                 doc = json.load(fh)
             self.assertEqual(list(doc), ["command", "ledbat_build", "runs", "summary"])
