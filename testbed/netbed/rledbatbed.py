@@ -212,9 +212,11 @@ def _floats(text: str, what: str) -> list[float]:
     return v
 
 
-def _write(a, runs: list[dict], rate_bps: int, head: dict | None = None) -> list[dict]:
-    """The JSON (`head`: the command, date and builds, then the runs and their summary)
-    and the Markdown table, each replaced whole."""
+def _write(a, runs: list[dict], rate_bps: int,
+           head: dict | None = None) -> tuple[list[dict], list[dict]]:
+    """The JSON (`head`: the command, date and builds, then the runs and their summaries)
+    and the Markdown tables, each file replaced whole; returns the targets' summary and
+    the pairs'."""
     rows = summarise(runs, rate_bps)
     pairs = summarise_pairs([r for r in runs if is_pair(r)], rate_bps)
     if a.json:
