@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 import struct
 
+from . import measure
 from .summary import format_range, median_range
 
 PORT_RL = 5001
@@ -220,8 +222,9 @@ def cell_key(res: dict) -> tuple:
 
 def summarise(runs: list[dict], rate_bps: int, target_ms: float = 60.0) -> list[dict]:
     """Per cell (sender cc, FIFO, base RTT; the runs beside a plain download): each
-    metric's median and range over the rLEDBAT runs, the plain baseline's alone rate, and (a)'s ratio per repeat (the i-th rLEDBAT run
-    against the i-th plain one) with its median and range; the targets met or not."""
+    metric's median and range over the rLEDBAT runs, the plain baseline's alone rate, and
+    (a)'s ratio per repeat (the i-th rLEDBAT run against the i-th plain one) with its
+    median and range; the targets met or not."""
     cells: dict[tuple, dict] = {}
     for r in runs:
         if is_pair(r):
@@ -280,12 +283,11 @@ PAIR_METRICS = ["first_mbps", "second_mbps", "jain", "used", "queue_ms", "jain_w
 
 
 def jain(rates: list[float | None]) -> float | None:
-    """Jain's fairness index of `rates`: (sum x)^2 / (n sum x^2); None if one is missing
-    or all are 0."""
+    """`measure.jain` of `rates` to 4 decimals; None if one is missing or all are 0."""
     if not rates or any(x is None for x in rates):
         return None
-    sq = sum(x * x for x in rates)
-    return None if sq == 0 else round(sum(rates) ** 2 / (len(rates) * sq), 4)
+    j = measure.jain(rates)
+    return None if math.isnan(j) else round(j, 4)
 
 
 def _detections(flows, port: int) -> int | None:
