@@ -252,3 +252,44 @@ def test_qbt_web_port_is_fixed_in_a_namespace_and_free_on_the_host():
     port = qbt.web_port_for(46882, None)
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", port))   # the port handed out is one nothing holds
+
+
+def test_file_tail_keeps_the_last_lines_and_is_empty_without_a_file(tmp_path):
+    f = tmp_path / "x.log"
+    assert qbt.file_tail(str(f), 2) == ""
+    f.write_bytes(b"one\ntwo\nthr\xffee\n")
+    assert qbt.file_tail(str(f), 2) == "two\nthr\ufffdee"
+    assert qbt.file_tail(str(f), 10) == "one\ntwo\nthr\ufffdee"
+
+
+def test_qbt_log_tail_reads_the_cases_profile(tmp_path):
+    h = fake_harness()
+    h.workdir = str(tmp_path)
+    p = qbt.QbtPeer(h, "c", "10.0.0.2", 46882)
+    assert p.log_tail() == ""
+    logs = tmp_path / "qbt-c-profile" / "qBittorrent" / "data" / "logs"
+    logs.mkdir(parents=True)
+    (logs / "qbittorrent.log").write_text("".join(f"line {i}\n" for i in range(40)))
+    assert p.log_tail(3) == "line 37\nline 38\nline 39"
+    assert p.log_tail().splitlines()[0] == "line 10"
+
+
+def test_a_failed_case_keeps_the_log_tails_of_the_peers_that_have_one():
+    class Logged:
+        kind = "qbt"
+
+        def log_tail(self):
+            return "(W) couldn't listen"
+
+    class Quiet:
+        kind = "qbt"
+
+        def log_tail(self):
+            return ""
+
+    res = {}
+    harness.add_log_tails(res, Logged(), types.SimpleNamespace(kind="ours"))
+    assert res == {"qbt_seeder_log_tail": "(W) couldn't listen"}
+    res = {}
+    harness.add_log_tails(res, Quiet(), Logged())
+    assert res == {"qbt_getter_log_tail": "(W) couldn't listen"}

@@ -87,6 +87,16 @@ def bottleneck_delta(before: dict, after: dict) -> dict:
     return {"bytes_through_tbf": d("sent_bytes"), "drops": d("drops")}
 
 
+def add_log_tails(res: dict, seeder, getter) -> None:
+    """Into a failed case's result, the tail of each peer's own log that keeps one
+    (`log_tail`), as `<kind>_seeder_log_tail` / `<kind>_getter_log_tail`: it says what the
+    peer did, and the next case's setup deletes it."""
+    for p, role in ((seeder, "seeder"), (getter, "getter")):
+        tail = p.log_tail() if hasattr(p, "log_tail") else ""
+        if tail:
+            res[f"{p.kind}_{role}_log_tail"] = tail
+
+
 def sha1_of(path):
     h = hashlib.sha1()
     with open(path, "rb") as f:
@@ -213,6 +223,8 @@ class Harness:
         res["crossed_bottleneck"] = crossed
         res["ok"] = bool(res.get("completed") and res["intact"] and res["capture_ok"] and peers_ok
                          and res["no_part_file_left"] and crossed)
+        if not res["ok"]:
+            add_log_tails(res, seeder, getter)
         if res["ok"] and res.get("seconds"):
             res["mbit_per_s"] = round(size * 8 / res["seconds"] / 1e6, 2)
         res["wall_seconds"] = round(time.monotonic() - t0, 1)

@@ -82,6 +82,17 @@ def split_status(out: str) -> tuple[int, str]:
     return int(status) if status.strip().isdigit() else 0, body
 
 
+def file_tail(path: str, lines: int) -> str:
+    """The last `lines` lines of the text file at `path` ("" when there is none), read
+    as UTF-8 with undecodable bytes replaced."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return ""
+    return "\n".join(text.splitlines()[-lines:])
+
+
 def web_port_for(port, ns):
     """The WebUI's port (it listens on 127.0.0.1): in a namespace of the bed's own nothing
     else listens, so the peer port + 2000; on the host that port may be held by another
@@ -278,6 +289,16 @@ class QbtPeer(RpcClientPeer):
             self._add_peer()
         return None
 
+
+    def log_path(self):
+        """qBittorrent's own log file in this case's profile (its file logger is on by
+        default; 4.5.2 writes it under the profile's data directory)."""
+        return os.path.join(self.profile, "qBittorrent", "data", "logs", "qbittorrent.log")
+
+    def log_tail(self, lines=30):
+        """The last `lines` lines of qBittorrent's log ("" when it wrote none): kept in a
+        failed case's result, since the next case's fresh profile deletes the file."""
+        return file_tail(self.log_path(), lines)
 
     def evidence(self):
         self._read_watch()
