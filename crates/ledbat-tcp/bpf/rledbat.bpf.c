@@ -108,11 +108,13 @@ struct rl_flow_stats {
 	__u32 phase;
 	__u32 signal;      /* enum rl_signal in use */
 	__u64 detections;  /* the competitor detection's (competitor.enabled) */
-	__u64 tests;
+	__u64 tests;       /* its verdicts, hold and push tests */
+	__u64 test_holds;  /* the holds it asked for (a hold test each) */
+	__u64 push_collisions; /* push tests voided: another flow pushed at once */
 };
 
 /* ledbat_tcp::rledbat::STATS_SIZE, which decodes it */
-_Static_assert(sizeof(struct rl_flow_stats) == 104, "rl_flow_stats is RlFlow's 104 bytes");
+_Static_assert(sizeof(struct rl_flow_stats) == 120, "rl_flow_stats is RlFlow's 120 bytes");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -193,6 +195,8 @@ static __always_inline void rl_publish(struct tcp_sock *tp, struct rl_conn *c, _
 	s->phase = c->rl.phase;
 	s->detections = c->rl.comp.detections;
 	s->tests = c->rl.comp.tests;
+	s->test_holds = c->rl.test_holds;
+	s->push_collisions = c->rl.comp.push_collisions;
 	s->signal = c->use_rtt ? RL_SIGNAL_RTT : RL_SIGNAL_OWD;
 }
 

@@ -136,6 +136,7 @@ struct rl {
 	__u64 base_rtt_ns;
 	__u64 slowdowns;      /* count */
 	__u64 restarts;       /* count (empty_queue_restart) */
+	__u64 test_holds;     /* count: the holds the competitor detection asked for */
 	__u64 largest;        /* Q32 bytes, the largest rcwnd of avoidance */
 	__u64 empty_since;    /* ns, since when the queue has been empty in avoidance */
 	/* the competitor detection (cfg->comp.enabled) */
@@ -359,6 +360,7 @@ LB_INLINE int rl_detect(struct rl *r, const volatile struct rl_cfg *cfg, __u64 n
 			   : w;
 	action = lb_comp_on_ack(&r->comp, &cfg->comp, now, &o, &resume);
 	if (action == LB_COMP_TEST && r->phase == RL_AVOIDANCE) {
+		r->test_holds++;
 		rl_hold(r, now, lb_muldiv_round(rtt, cfg->comp_test_hold_rtts_q16, 1ULL << 16), 1);
 		return 1;
 	}

@@ -273,14 +273,19 @@ pub struct RlFlow {
     pub signal: RlSignal,
     /// The competitor detection's detections (times it began to yield) and tests.
     pub detections: u64,
-    /// Tests the detection made.
+    /// Tests the detection made (its verdicts, hold and push tests).
     pub tests: u64,
+    /// Holds the detection asked for, a hold test each (the rest of `tests` are push tests;
+    /// a hold that ends while the verdict is pending counts here and not yet there).
+    pub test_holds: u64,
+    /// Push tests voided because another flow pushed at the same time (not in `tests`).
+    pub push_collisions: u64,
 }
 
 /// Size of `struct rl_flow_key` and `struct rl_flow_stats`.
 pub const KEY_SIZE: usize = 40;
 /// Size of `struct rl_flow_stats`.
-pub const STATS_SIZE: usize = 104;
+pub const STATS_SIZE: usize = 120;
 
 impl RlFlow {
     /// Decodes a map entry; `None` for a size or family that does not match.
@@ -326,6 +331,8 @@ impl RlFlow {
             },
             detections: u64at(88),
             tests: u64at(96),
+            test_holds: u64at(104),
+            push_collisions: u64at(112),
         })
     }
 }
@@ -570,6 +577,8 @@ mod tests {
         val[84..88].copy_from_slice(&2u32.to_ne_bytes());
         val[88..96].copy_from_slice(&4u64.to_ne_bytes());
         val[96..104].copy_from_slice(&7u64.to_ne_bytes());
+        val[104..112].copy_from_slice(&5u64.to_ne_bytes());
+        val[112..120].copy_from_slice(&6u64.to_ne_bytes());
         let f = RlFlow::decode(&key, &val).unwrap();
         assert_eq!(f.local.to_string(), "10.0.0.2:5201");
         assert_eq!(f.remote.to_string(), "10.0.0.1:40000");
@@ -578,7 +587,10 @@ mod tests {
             (f.losses, f.slowdowns, f.restarts, f.phase, f.signal),
             (1, 2, 3, 1, RlSignal::Rtt)
         );
-        assert_eq!((f.detections, f.tests), (4, 7));
+        assert_eq!(
+            (f.detections, f.tests, f.test_holds, f.push_collisions),
+            (4, 7, 5, 6)
+        );
         assert_eq!(RlFlow::decode(&key[..8], &val), None);
     }
 

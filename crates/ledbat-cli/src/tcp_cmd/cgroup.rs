@@ -380,7 +380,7 @@ mod on {
                 outln!("{}", serde_json::to_string(&flows)?);
             } else {
                 outln!(
-                    "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {:>4} {:>5} phase/signal",
+                    "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {:>4} {:>11} phase/signal",
                     "local",
                     "remote",
                     "window",
@@ -391,11 +391,11 @@ mod on {
                     "loss",
                     "slow",
                     "rest",
-                    "yield"
+                    "yld/tst/hld"
                 );
                 for f in &flows {
                     outln!(
-                        "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {:>4} {:>5} {}/{}",
+                        "{:<22} {:<22} {:>9} {:>9} {:>8} {:>8} {:>8} {:>5} {:>4} {:>4} {:>11} {}/{}",
                         f.local.to_string(),
                         f.remote.to_string(),
                         f.window,
@@ -406,7 +406,7 @@ mod on {
                         f.losses,
                         f.slowdowns,
                         f.restarts,
-                        format!("{}/{}", f.detections, f.tests),
+                        format!("{}/{}/{}", f.detections, f.tests, f.test_holds),
                         ["slow-start", "avoidance", "slowdown", "restart", "yielding"]
                             .get(f.phase as usize)
                             .unwrap_or(&"?"),
