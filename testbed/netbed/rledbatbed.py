@@ -28,7 +28,10 @@ The bed is removed and the run's cgroup with it on every exit; every wait is bou
 receivers are plain): two rLEDBAT downloads, the second starting a phase after the first.
 Their table (`rledbatstats.pair_markdown_table`) gives the two rates, Jain's index and how
 often each receiver's competitor detection began to yield (`ledbat tcp rstats`'
-`detections`, snapshots at the second's start and a second before its end).
+`detections`, snapshots at the second's start and a second before its end). Each rLEDBAT
+run also keeps the receivers' published state every 100 ms (`ledbat tcp rstats --watch`:
+`rstats_series`) and the detection's verdicts (`verdicts`); a pair's verdicts while both
+download, with the other receiver's phases before each, are a third table.
 """
 
 from __future__ import annotations
@@ -42,8 +45,9 @@ import time
 
 from . import install, paths, topo
 from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port, is_pair,
-                           markdown_table, pair_markdown_table, phase_summary,
-                           right_edge_check, summarise, summarise_pairs)
+                           markdown_table, pair_markdown_table, pair_verdicts, phase_summary,
+                           right_edge_check, summarise, summarise_pairs,
+                           verdicts_markdown_table)
 from .tcprun import _run_cgroups, rledbat_run_argv
 
 __all__ = ["bytes_by_port", "backlog_bytes", "phase_summary", "check", "run", "main"]
@@ -95,8 +99,9 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                  "rledbat_params": [] if plain else list(rl_params or []),
                  "competitor": competitor,
                  "load_before": os.getloadavg()}
-    cap = None
+    cap = watch = None
     cap_path = os.path.join(logdir, f"rledbat-acks-{os.getpid()}.jsonl")
+    watch_path = os.path.join(logdir, f"rledbat-rstats-{os.getpid()}.jsonl")
     try:
         t.setup()
         if capture:
@@ -122,6 +127,11 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
             if "listening" not in line:
                 raise RuntimeError(f"receiver {argv} did not start: {line!r}")
         total = 3 * phase_s
+        if not plain:  # the receivers' state every publication (100 ms), for the trace
+            with open(watch_path, "w") as out:
+                watch = subprocess.Popen([ledbat_bin, "tcp", "rstats", "--json", "--watch",
+                                          "0.1"], stdout=out, stderr=subprocess.DEVNULL)
+            procs.append(watch)
         t0 = time.monotonic()
         snd_a = subprocess.Popen(_ns(t.snd, xfer + ["send", t.rcv_ip, str(PORT_RL), "--cc",
                                                     sender_cc, "--seconds", str(total)]),
@@ -169,7 +179,7 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
         res["rstats_end_of_phase"] = rstats
         res["drops"] = t.queue_stats().get("drops")
         for p in procs:
-            if p is cap:
+            if p is cap or p is watch:
                 continue
             try:
                 p.wait(timeout=20)
@@ -188,9 +198,46 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
             res["right_edge"] = _edges(cap_path, t0)
         if os.path.exists(cap_path):
             os.unlink(cap_path)
+        if watch is not None and "samples" in res:
+            res.update(rstats_trace(watch_path, t0))
+        if os.path.exists(watch_path):
+            os.unlink(watch_path)
         res["teardown_problems"] = t.teardown()
         res["run_cgroups_left"] = _run_cgroups()
     return res
+
+
+def rstats_trace(path: str, t0: float) -> dict:
+    """The receivers' state from `ledbat tcp rstats --json --watch` lines: `rstats_series`,
+    one [t, port, phase, window, queue ms, tests] per publication, and `verdicts`, the
+    detection's verdicts as the receivers recorded them (`last_test`), each once; times in
+    seconds from `t0` (the kernel's `tcp_mstamp` and `time.monotonic` share
+    CLOCK_MONOTONIC)."""
+    series: dict[tuple, list] = {}
+    verdicts: dict[tuple, dict] = {}
+    try:
+        with open(path) as fh:
+            lines = fh.readlines()
+    except OSError as e:
+        return {"rstats_trace_error": f"{path}: {e}"}
+    for line in lines:
+        try:
+            flows = json.loads(line)
+        except ValueError:
+            continue  # the line cut by the watcher's end
+        for f in flows if isinstance(flows, list) else []:
+            port = int(str(f.get("local", "")).rsplit(":", 1)[-1] or 0)
+            series[(port, f["updated_ns"])] = [
+                round(f["updated_ns"] / 1e9 - t0, 3), port, f["phase"], f["window"],
+                round(f["qd_ns"] / 1e6, 1), f["tests"]]
+            lt = f.get("last_test")
+            if lt:
+                verdicts[(port, lt["at_ns"])] = {
+                    "t": round(lt["at_ns"] / 1e9 - t0, 3), "port": port, "kind": lt["kind"],
+                    "positive": lt["positive"], "q0_ms": round(lt["q0_ns"] / 1e6, 2),
+                    "q1_ms": round(lt["q1_ns"] / 1e6, 2)}
+    return {"rstats_series": sorted(series.values()),
+            "verdicts": sorted(verdicts.values(), key=lambda v: (v["t"], v["port"]))}
 
 
 def _rstats(ledbat_bin: str):
@@ -225,15 +272,17 @@ def _write(a, runs: list[dict], rate_bps: int,
             doc["pair_summary"] = pairs
         paths.write_atomic(a.json, json.dumps(doc, indent=1) + "\n")
     if a.md:
-        paths.write_atomic(a.md, _tables(rows, pairs))
+        paths.write_atomic(a.md, _tables(rows, pairs, runs))
     return rows, pairs
 
 
-def _tables(rows: list[dict], pairs: list[dict]) -> str:
+def _tables(rows: list[dict], pairs: list[dict], runs: list[dict]) -> str:
     """The Markdown of both summaries, each only when it has a row (the targets' table
-    when neither has)."""
+    when neither has), and the pair runs' verdicts when they were traced."""
     parts = [markdown_table(rows)] if rows or not pairs else []
-    return "\n".join(parts + ([pair_markdown_table(pairs)] if pairs else []))
+    traced = [r for r in runs if is_pair(r) and pair_verdicts(r)]
+    return "\n".join(parts + ([pair_markdown_table(pairs)] if pairs else [])
+                      + ([verdicts_markdown_table(traced)] if traced else []))
 
 
 def main(argv=None) -> int:
@@ -278,7 +327,7 @@ def main(argv=None) -> int:
             print(f"rledbatbed: {a.table_from}: {e}", file=sys.stderr)
             return 2
         a.json = None
-        print(_tables(*_write(a, runs, rate)), end="")
+        print(_tables(*_write(a, runs, rate), runs), end="")
         return 0
     if not a.ledbat_bin:
         ap.error("--ledbat-bin is required")
@@ -321,7 +370,7 @@ def main(argv=None) -> int:
                         r["repeat"] = rep
                         runs.append(r)
                         _write(a, runs, rate, head)
-    print(_tables(*_write(a, runs, rate, head)), end="")
+    print(_tables(*_write(a, runs, rate, head), runs), end="")
     if a.check:
         bad = [b for r in runs if r["rledbat"] for b in check(r, rate)]
         bad += [f"left behind by a plain run: {r['run_cgroups_left']} "

@@ -13,7 +13,9 @@ Targets checked (docs/tcp/README.md, "Receiver-side LEDBAT: downloads that yield
 
 With `--competitor rledbat` the second download is a receiver of our kind too (`is_pair`):
 no target applies, and `pair_metrics` gives the two rates, Jain's index and the detection's
-yields of each while both download.
+yields of each while both download; `pair_verdicts` lists the detection's verdicts while
+both download (from the receivers' `last_test`, sampled every publication) with the other
+receiver's phases just before each, and `verdicts_markdown_table` prints them.
 """
 
 from __future__ import annotations
@@ -371,4 +373,53 @@ def pair_markdown_table(rows: list[dict]) -> str:
             f"{mr(r['first_mbps'])} / {mr(r['second_mbps'])} | {mr(r['jain'], 3)} | "
             f"{mr(r['used'], 2)} | {mr(r['queue_ms'], 0)} | {mr(r['jain_whole'], 3)} | "
             f"{mr(r['first_detections'], 0)} / {mr(r['second_detections'], 0)} |")
+    return "\n".join(lines) + "\n"
+
+
+PHASES = ["slow-start", "avoidance", "slowdown", "restart", "yielding"]
+
+
+def pair_verdicts(res: dict, before_s: float = 0.5) -> list[dict]:
+    """The detection's verdicts in one pair run while both download (the second from
+    `competitor_start_s` for `phase_s`), each with: `who` (first or second), the time from
+    the second's start, its kind, verdict and the queue it measured (a push's fall: its
+    start's queue less the others' lowest after; positive when under push_drop TARGET),
+    and the other receiver's phases in its publications of the `before_s` before (a
+    push's start is about four RTTs before its verdict) and its window at the last of
+    them. Empty without a trace."""
+    c0, p = res.get("competitor_start_s", res["phase_s"]), res["phase_s"]
+    series = res.get("rstats_series") or []
+    out = []
+    for v in res.get("verdicts") or []:
+        if not c0 <= v["t"] <= c0 + p or v["port"] not in (PORT_RL, PORT_PLAIN):
+            continue
+        other = PORT_PLAIN if v["port"] == PORT_RL else PORT_RL
+        seen = [x for x in series if x[1] == other and v["t"] - before_s <= x[0] <= v["t"]]
+        row = {"who": "first" if v["port"] == PORT_RL else "second",
+               "t": round(v["t"] - c0, 2), "kind": v["kind"], "positive": v["positive"],
+               "q0_ms": v["q0_ms"], "q1_ms": v["q1_ms"],
+               "fall_ms": round(v["q0_ms"] - v["q1_ms"], 2) if v["kind"] == "push" else None,
+               "other_phases": sorted({PHASES[x[2]] if x[2] < len(PHASES) else str(x[2])
+                                       for x in seen}),
+               "other_window": seen[-1][3] if seen else None}
+        out.append(row)
+    return out
+
+
+def verdicts_markdown_table(runs: list[dict]) -> str:
+    """Every pair run's verdicts while both download (`pair_verdicts`), one row each."""
+    head = ("| sender | base RTT ms | repeat | receiver | s after the second's start | kind | "
+            "verdict | queue at start ms | lowest after / least ms | fall ms | "
+            "other's phases, 0.5 s before | other's window B |")
+    lines = [head, "|" + "---|" * 12]
+    for r in runs:
+        for v in pair_verdicts(r):
+            lines.append(
+                f"| {r['sender_cc']} | {r['rtt_ms']:g} | {r.get('repeat', 0) + 1} | "
+                f"{v['who']} | {v['t']:.2f} | {v['kind']} | "
+                f"{'positive' if v['positive'] else 'negative'} | "
+                f"{v['q0_ms'] if v['kind'] == 'push' else '-'} | {v['q1_ms']} | "
+                f"{'-' if v['fall_ms'] is None else v['fall_ms']} | "
+                f"{', '.join(v['other_phases']) or '-'} | "
+                f"{'-' if v['other_window'] is None else v['other_window']} |")
     return "\n".join(lines) + "\n"

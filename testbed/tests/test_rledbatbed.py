@@ -2,6 +2,8 @@
 check, rate series, time-to-threshold, the right-edge check, median and range and the
 per-cell summary, on hand-made data (no root): python3 -m pytest testbed/tests -k rledbat."""
 
+import json
+import os
 import struct
 import unittest
 import unittest.mock
@@ -229,6 +231,52 @@ class PairTest(unittest.TestCase):
         self.assertIn("| cubic | 121 | 10 | rLEDBAT | 2 | 5.25 [4.50..6.00] / 3.75 "
                       "[3.00..4.50] | 0.950 [0.900..1.000] | 0.90 [0.90..0.90] | "
                       "60 [60..60] | 0.950 [0.900..1.000] | 2 [2..2] / 0 [0..0] |", md)
+
+    def test_the_watchers_lines_become_a_series_and_each_verdict_once(self):
+        import tempfile
+        t0 = 100.0
+        flow = {"local": "10.77.2.1:5001", "updated_ns": 101_500_000_000, "phase": 1,
+                "window": 40_000, "qd_ns": 61_250_000, "tests": 1,
+                "last_test": {"at_ns": 101_400_000_000, "kind": "push", "positive": True,
+                              "q0_ns": 70_000_000, "q1_ns": -2_000_000}}
+        later = dict(flow, updated_ns=101_600_000_000, phase=4)
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as fh:
+            # the same publication read twice, a later one, and a line cut at the end
+            fh.write(json.dumps([flow]) + "\n" + json.dumps([flow]) + "\n"
+                     + json.dumps([later]) + "\n" + '[{"local": "10.77')
+        tr = rb.rstats_trace(fh.name, t0)
+        os.unlink(fh.name)
+        self.assertEqual(tr["rstats_series"], [[1.5, 5001, 1, 40_000, 61.2, 1],
+                                               [1.6, 5001, 4, 40_000, 61.2, 1]])
+        self.assertEqual(tr["verdicts"], [{"t": 1.4, "port": 5001, "kind": "push",
+                                           "positive": True, "q0_ms": 70.0,
+                                           "q1_ms": -2.0}])
+        self.assertIn("rstats_trace_error", rb.rstats_trace(fh.name, t0))
+
+    def test_a_pairs_verdicts_carry_the_others_phases_before_them(self):
+        run = self._run(6.0, 3.0)
+        run["rstats_series"] = [[5.0, 5002, 0, 20_000, 70.0, 0],
+                                [5.3, 5002, 1, 30_000, 65.0, 0],
+                                [5.4, 5001, 1, 50_000, 65.0, 1]]
+        run["verdicts"] = [
+            # alone (before the second's start at 4 s): not listed
+            {"t": 3.0, "port": 5001, "kind": "hold", "positive": True, "q0_ms": 0.0,
+             "q1_ms": 30.0},
+            {"t": 5.6, "port": 5001, "kind": "push", "positive": True, "q0_ms": 70.0,
+             "q1_ms": 64.5},
+            {"t": 5.8, "port": 5002, "kind": "hold", "positive": False, "q0_ms": 0.0,
+             "q1_ms": 3.0}]
+        v = st.pair_verdicts(run)
+        # 0.5 s before 5.6: the second's publications at 5.3 (avoidance) but not 5.0
+        self.assertEqual(v[0], {"who": "first", "t": 1.6, "kind": "push", "positive": True,
+                                "q0_ms": 70.0, "q1_ms": 64.5, "fall_ms": 5.5,
+                                "other_phases": ["avoidance"], "other_window": 30_000})
+        self.assertEqual((v[1]["who"], v[1]["fall_ms"], v[1]["other_phases"]),
+                         ("second", None, ["avoidance"]))
+        self.assertEqual(len(v), 2)
+        md = st.verdicts_markdown_table([run])
+        self.assertIn("| cubic | 10 | 1 | first | 1.60 | push | positive | 70.0 | 64.5 | "
+                      "5.5 | avoidance | 30000 |", md)
 
     def test_the_quick_check_wants_a_pair_to_use_half_the_link(self):
         ok = dict(self._run(3.0, 3.0), run_cgroups_left=[], teardown_problems=[])

@@ -111,10 +111,16 @@ struct rl_flow_stats {
 	__u64 tests;       /* its verdicts, hold and push tests */
 	__u64 test_holds;  /* the holds it asked for (a hold test each) */
 	__u64 push_collisions; /* push tests voided: another flow pushed at once */
+	/* the detection's last verdict (struct rl's lt_*; lt_at_ns 0: none yet) */
+	__u64 lt_at_ns;
+	__u64 lt_q0_ns;
+	__s64 lt_q1_ns;
+	__u32 lt_kind;     /* enum rl_test_kind */
+	__u32 lt_positive;
 };
 
 /* ledbat_tcp::rledbat::STATS_SIZE, which decodes it */
-_Static_assert(sizeof(struct rl_flow_stats) == 120, "rl_flow_stats is RlFlow's 120 bytes");
+_Static_assert(sizeof(struct rl_flow_stats) == 152, "rl_flow_stats is RlFlow's 152 bytes");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -197,6 +203,11 @@ static __always_inline void rl_publish(struct tcp_sock *tp, struct rl_conn *c, _
 	s->tests = c->rl.comp.tests;
 	s->test_holds = c->rl.test_holds;
 	s->push_collisions = c->rl.comp.push_collisions;
+	s->lt_at_ns = c->rl.lt_at;
+	s->lt_q0_ns = c->rl.lt_q0;
+	s->lt_q1_ns = c->rl.lt_q1;
+	s->lt_kind = c->rl.lt_kind;
+	s->lt_positive = c->rl.lt_positive;
 	s->signal = c->use_rtt ? RL_SIGNAL_RTT : RL_SIGNAL_OWD;
 }
 

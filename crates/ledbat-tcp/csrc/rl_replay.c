@@ -13,7 +13,8 @@
  *   owd NOW TSVAL OUR_US_PER_TICK         the one-way sample alone (rl_owd_sample)
  *
  * and after each `init`, `data` and `loss`: "RCWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS
- * RESTARTS ADVERTISED YIELDING DETECTIONS TESTS" (ADVERTISED: rl_adv_window);
+ * RESTARTS ADVERTISED YIELDING DETECTIONS TESTS LT_AT LT_KIND LT_POSITIVE LT_Q0 LT_Q1"
+ * (ADVERTISED: rl_adv_window; LT_*: the detection's last verdict, struct rl's lt_*);
  * after `owd`: "SAMPLE|- RESCALED STATE". Built by build.rs; not installed.
  */
 #include <stdio.h>
@@ -32,10 +33,12 @@ static void print_state(const struct rl *r, const struct rl_cfg *cfg, lb_params_
 		printf("%llu ", (unsigned long long)qd);
 	else
 		printf("- ");
-	printf("%llu %llu %llu %u %llu %llu\n", (unsigned long long)r->slowdowns,
+	printf("%llu %llu %llu %u %llu %llu ", (unsigned long long)r->slowdowns,
 	       (unsigned long long)r->restarts, (unsigned long long)rl_adv_window(r, cfg),
 	       r->comp.yielding, (unsigned long long)r->comp.detections,
 	       (unsigned long long)r->comp.tests);
+	printf("%llu %u %u %llu %lld\n", (unsigned long long)r->lt_at, r->lt_kind,
+	       r->lt_positive, (unsigned long long)r->lt_q0, (long long)r->lt_q1);
 }
 
 int main(void)

@@ -93,6 +93,9 @@
 enum rl_phase { RL_SLOW_START = 0, RL_AVOIDANCE = 1, RL_SLOWDOWN = 2, RL_RESTART = 3,
 		RL_YIELD = 4 };
 
+/* The kind of the detection's last verdict (struct rl's lt_*, published by rstats). */
+enum rl_test_kind { RL_TEST_NONE = 0, RL_TEST_PUSH = 1, RL_TEST_HOLD = 2, RL_TEST_VOID = 3 };
+
 #define RL_SIGNALS(X)       \
 	X(RL_SIGNAL_OWD, 1) \
 	X(RL_SIGNAL_RTT, 2)
@@ -148,6 +151,15 @@ struct rl {
 	__u64 round_start;    /* ns, has_round */
 	__u64 round_bytes;
 	__u64 max_flight;     /* bytes */
+	/* the detection's last verdict, for `ledbat tcp rstats` (read by nothing else): when,
+	 * and what it measured: a push's queue at its start and the others' queue at its
+	 * lowest after (signed; the verdict is positive when the fall is below push_drop
+	 * TARGET), a hold's least queue (lt_q0 0), a voided push's start and peak */
+	__u64 lt_at;          /* ns */
+	__u64 lt_q0;          /* ns */
+	__s64 lt_q1;          /* ns */
+	__u8 lt_kind;         /* enum rl_test_kind */
+	__u8 lt_positive;
 	__u8 phase;
 	__u8 has_limit;
 	__u8 has_slowdown_at;
@@ -328,6 +340,31 @@ LB_INLINE void rl_hold(struct rl *r, __u64 now, __u64 len, int test)
 	r->has_empty_since = 0;
 }
 
+/* Records the detection's verdict when one was given since its counts were `tests0` and
+ * `void0` (positives `pos0`): a push's (or a voided push's) when `push`, else a hold's. */
+LB_INLINE void rl_note_test(struct rl *r, __u64 now, __u64 tests0, __u64 void0, __u32 pos0,
+			    int push)
+{
+	const struct lb_comp *c = &r->comp;
+
+	if (push && c->push_collisions != void0) {
+		r->lt_kind = RL_TEST_VOID;
+		r->lt_q1 = (__s64)c->pu_peak;
+	} else if (c->tests != tests0) {
+		r->lt_kind = push ? RL_TEST_PUSH : RL_TEST_HOLD;
+		if (push)
+			r->lt_q1 = c->pu_has_after ? c->pu_after : (__s64)c->pu_q0;
+		else
+			r->lt_q1 = (__s64)c->hold_min;
+	} else {
+		return;
+	}
+	r->lt_at = now;
+	r->lt_q0 = push ? c->pu_q0 : 0;
+	/* a positive verdict counts one more positive (and one that yields keeps it) */
+	r->lt_positive = (__u8)(c->positives > pos0);
+}
+
 /* The competitor detection on one segment (qd measured; a rate sample when has_rate):
  * returns whether the window rules are skipped (yielding, or a test's hold began). */
 LB_INLINE int rl_detect(struct rl *r, const volatile struct rl_cfg *cfg, __u64 now, __u64 qd,
@@ -335,6 +372,8 @@ LB_INLINE int rl_detect(struct rl *r, const volatile struct rl_cfg *cfg, __u64 n
 {
 	struct lb_comp_obs o;
 	__u64 rtt = rl_round(r), resume = 0, w;
+	__u64 tests0 = r->comp.tests, void0 = r->comp.push_collisions;
+	__u32 pos0 = r->comp.positives;
 	int action;
 
 	__builtin_memset(&o, 0, sizeof(o));
@@ -359,6 +398,7 @@ LB_INLINE int rl_detect(struct rl *r, const volatile struct rl_cfg *cfg, __u64 n
 			   ? lb_min_u64(w, lb_muldiv(r->last_rate, rtt, LB_NS_PER_S))
 			   : w;
 	action = lb_comp_on_ack(&r->comp, &cfg->comp, now, &o, &resume);
+	rl_note_test(r, now, tests0, void0, pos0, 1); /* on_ack gives push verdicts only */
 	if (action == LB_COMP_TEST && r->phase == RL_AVOIDANCE) {
 		r->test_holds++;
 		rl_hold(r, now, lb_muldiv_round(rtt, cfg->comp_test_hold_rtts_q16, 1ULL << 16), 1);
@@ -452,7 +492,11 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 			__u64 resume = r->sd_resume;
 
 			if (r->sd_test) {
+				__u64 tests0 = r->comp.tests;
+				__u32 pos0 = r->comp.positives;
+
 				lb_comp_hold_ended(&r->comp, &cfg->comp, now, rl_eta(r), r->mss);
+				rl_note_test(r, now, tests0, r->comp.push_collisions, pos0, 0);
 				if (r->comp.yielding) {
 					r->phase = RL_YIELD;
 					r->rcwnd = rl_min_window(r);

@@ -248,6 +248,8 @@ pub struct RlFlow {
     pub local: std::net::SocketAddr,
     /// Remote address and port.
     pub remote: std::net::SocketAddr,
+    /// When the program published it (every 100 ms at most), ns of CLOCK_MONOTONIC.
+    pub updated_ns: u64,
     /// `rcwnd`, bytes.
     pub window: u64,
     /// The clamp written, bytes.
@@ -280,12 +282,43 @@ pub struct RlFlow {
     pub test_holds: u64,
     /// Push tests voided because another flow pushed at the same time (not in `tests`).
     pub push_collisions: u64,
+    /// The detection's last verdict (or voided push), `None` before the first.
+    pub last_test: Option<RlTest>,
+}
+
+/// The kind of an [`RlTest`] (`enum rl_test_kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RlTestKind {
+    /// A push test: the window grew for an RTT and the others' queue was watched.
+    Push,
+    /// A hold test: the window held at 2 packets and the queue watched.
+    Hold,
+    /// A push voided: the queue rose more than the push (another flow pushed at once).
+    Void,
+}
+
+/// One verdict of the competitor detection, as the kernel receiver measured it (csrc/
+/// rledbat.h, `rl_note_test`): what explains a yield, or its absence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RlTest {
+    /// When, ns on the connection's clock (CLOCK_MONOTONIC: `tcp_mstamp`).
+    pub at_ns: u64,
+    /// Push, hold or void.
+    pub kind: RlTestKind,
+    /// Positive (a competitor that does not back off); false for a void.
+    pub positive: bool,
+    /// A push's queue at its start, ns (0 for a hold).
+    pub q0_ns: u64,
+    /// A push's others' queue at its lowest after it (may be below 0), a hold's least
+    /// queue, a void's peak queue; ns.
+    pub q1_ns: i64,
 }
 
 /// Size of `struct rl_flow_key` and `struct rl_flow_stats`.
 pub const KEY_SIZE: usize = 40;
 /// Size of `struct rl_flow_stats`.
-pub const STATS_SIZE: usize = 120;
+pub const STATS_SIZE: usize = 152;
 
 impl RlFlow {
     /// Decodes a map entry; `None` for a size or family that does not match.
@@ -314,6 +347,7 @@ impl RlFlow {
         Some(RlFlow {
             local: SocketAddr::new(addr(8)?, u16at(key, 4)),
             remote: SocketAddr::new(addr(24)?, u16at(key, 6)),
+            updated_ns: u64at(0),
             window: u64at(8),
             clamp: u64at(16),
             qd_ns: u64at(24),
@@ -333,6 +367,23 @@ impl RlFlow {
             tests: u64at(96),
             test_holds: u64at(104),
             push_collisions: u64at(112),
+            last_test: (u64at(120) != 0)
+                .then(|| {
+                    let kind = match u32at(val, 144) {
+                        1 => RlTestKind::Push,
+                        2 => RlTestKind::Hold,
+                        3 => RlTestKind::Void,
+                        _ => return None,
+                    };
+                    Some(RlTest {
+                        at_ns: u64at(120),
+                        kind,
+                        positive: u32at(val, 148) != 0,
+                        q0_ns: u64at(128),
+                        q1_ns: u64at(136) as i64,
+                    })
+                })
+                .flatten(),
         })
     }
 }
@@ -579,10 +630,29 @@ mod tests {
         val[96..104].copy_from_slice(&7u64.to_ne_bytes());
         val[104..112].copy_from_slice(&5u64.to_ne_bytes());
         val[112..120].copy_from_slice(&6u64.to_ne_bytes());
+        assert_eq!(RlFlow::decode(&key, &val).unwrap().last_test, None);
+        val[120..128].copy_from_slice(&5_000_000_000u64.to_ne_bytes());
+        val[128..136].copy_from_slice(&70_000_000u64.to_ne_bytes());
+        val[136..144].copy_from_slice(&(-3_000_000i64).to_ne_bytes());
+        val[144..148].copy_from_slice(&1u32.to_ne_bytes());
+        val[148..152].copy_from_slice(&1u32.to_ne_bytes());
         let f = RlFlow::decode(&key, &val).unwrap();
+        assert_eq!(
+            f.last_test,
+            Some(RlTest {
+                at_ns: 5_000_000_000,
+                kind: RlTestKind::Push,
+                positive: true,
+                q0_ns: 70_000_000,
+                q1_ns: -3_000_000,
+            })
+        );
         assert_eq!(f.local.to_string(), "10.0.0.2:5201");
         assert_eq!(f.remote.to_string(), "10.0.0.1:40000");
-        assert_eq!((f.window, f.clamp, f.qd_ns), (30_000, 32_768, 12_000_000));
+        assert_eq!(
+            (f.updated_ns, f.window, f.clamp, f.qd_ns),
+            (1, 30_000, 32_768, 12_000_000)
+        );
         assert_eq!(
             (f.losses, f.slowdowns, f.restarts, f.phase, f.signal),
             (1, 2, 3, 1, RlSignal::Rtt)

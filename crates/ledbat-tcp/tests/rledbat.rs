@@ -435,6 +435,67 @@ fn the_competitor_detection_agrees_with_the_utp_receiver_through_yield_and_resum
     eprintln!("{events} events");
 }
 
+/// The kernel receiver's last verdict after each event: (tests, LT_AT, LT_KIND,
+/// LT_POSITIVE, LT_Q0, LT_Q1).
+fn c_last_tests(cfg: Cfg, mss: u64, evs: &[Ev]) -> Vec<(u64, u64, u32, bool, u64, i64)> {
+    run_tool(&c_input(cfg, mss, evs))
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (
+                f[9].parse().expect("tests"),
+                f[10].parse().expect("lt_at"),
+                f[11].parse().expect("lt_kind"),
+                f[12] == "1",
+                f[13].parse().expect("lt_q0"),
+                f[14].parse().expect("lt_q1"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_last_verdict_is_recorded_with_what_decided_it() {
+    // Every verdict (a rise of `tests`) is recorded at the segment that gave it, with its
+    // kind: holds where the competitor keeps the queue above 1.1 TARGET, pushes where it
+    // keeps it under TARGET / 2; a push is positive exactly when the others' queue fell
+    // by less than push_drop TARGET = 0.15 x 60 ms = 9 ms (up to the fixed point's ns).
+    let cfg = Cfg {
+        slowdowns: true,
+        comp: true,
+        ..PLAIN
+    };
+    for (mss, d, cross, share, kind) in [(1448, 20, 90, 0.5, 2), (1448, 5, 20, 0.7, 1)] {
+        let (evs, _, _, _) = closed_loop_competitor(mss, d, cross, share, 70);
+        let rows = c_last_tests(cfg, mss, &evs);
+        let (mut prev, mut seen) = (0, 0);
+        for (i, &(tests, at, k, positive, q0, q1)) in rows.iter().enumerate() {
+            if tests == prev {
+                continue;
+            }
+            prev = tests;
+            seen += 1;
+            let Ev::Data(t, ..) = evs[i] else {
+                panic!("a verdict at a loss, event {i}")
+            };
+            assert_eq!((at, k), (t, kind), "verdict {tests} at event {i}");
+            if k == 1 {
+                let fall = q0 as i64 - q1;
+                assert!(
+                    (fall - 9_000_000).abs() <= 1 || positive == (fall < 9_000_000),
+                    "push verdict {tests}: fall {fall} ns, positive {positive}"
+                );
+            } else {
+                // positive when the least queue held stays above eta (at least 4 ms)
+                assert_eq!(q0, 0, "a hold's q0");
+                assert!(!positive || q1 > 4_000_000, "hold verdict {tests}: {q1} ns");
+            }
+        }
+        assert!(seen >= 2, "d {d} ms: {seen} verdicts");
+    }
+}
+
 #[test]
 fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_window() {
     // A sender that keeps 1.5 BDP in flight whatever the window: without the rule slow
