@@ -30,8 +30,9 @@ Their table (`rledbatstats.pair_markdown_table`) gives the two rates, Jain's ind
 often each receiver's competitor detection began to yield (`ledbat tcp rstats`'
 `detections`, snapshots at the second's start and a second before its end). Each rLEDBAT
 run also keeps the receivers' published state every 100 ms (`ledbat tcp rstats --watch`:
-`rstats_series`) and the detection's verdicts (`verdicts`); a pair's verdicts while both
-download, with the other receiver's phases before each, are a third table.
+`rstats_series`), the detection's verdicts (`verdicts`) and its probes while yielding
+(`probes`); a pair's verdicts while both download, with the other receiver's phases before
+each, are a third table, each receiver's probes then a fourth.
 """
 
 from __future__ import annotations
@@ -45,9 +46,9 @@ import time
 
 from . import install, paths, topo
 from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port, is_pair,
-                           markdown_table, pair_markdown_table, pair_verdicts, phase_summary,
-                           right_edge_check, summarise, summarise_pairs,
-                           verdicts_markdown_table)
+                           markdown_table, pair_markdown_table, pair_probes, pair_verdicts,
+                           phase_summary, probes_markdown_table, right_edge_check,
+                           summarise, summarise_pairs, verdicts_markdown_table)
 from .tcprun import _run_cgroups, rledbat_run_argv
 
 __all__ = ["bytes_by_port", "backlog_bytes", "phase_summary", "check", "run", "main"]
@@ -207,14 +208,20 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
     return res
 
 
+def _ms(ns: int | None) -> float | None:
+    return None if ns is None else round(ns / 1e6, 2)
+
+
 def rstats_trace(path: str, t0: float) -> dict:
     """The receivers' state from `ledbat tcp rstats --json --watch` lines: `rstats_series`,
-    one [t, port, phase, window, queue ms, tests] per publication, and `verdicts`, the
-    detection's verdicts as the receivers recorded them (`last_test`), each once; times in
+    one [t, port, phase, window, queue ms, tests, clamp] per publication; `verdicts`, the
+    detection's verdicts as the receivers recorded them (`last_test`), and `probes`, its
+    probes while yielding (`last_probe`), each once; times in
     seconds from `t0` (the kernel's `tcp_mstamp` and `time.monotonic` share
     CLOCK_MONOTONIC)."""
     series: dict[tuple, list] = {}
     verdicts: dict[tuple, dict] = {}
+    probes: dict[tuple, dict] = {}
     try:
         with open(path) as fh:
             lines = fh.readlines()
@@ -229,15 +236,23 @@ def rstats_trace(path: str, t0: float) -> dict:
             port = int(str(f.get("local", "")).rsplit(":", 1)[-1] or 0)
             series[(port, f["updated_ns"])] = [
                 round(f["updated_ns"] / 1e9 - t0, 3), port, f["phase"], f["window"],
-                round(f["qd_ns"] / 1e6, 1), f["tests"]]
+                round(f["qd_ns"] / 1e6, 1), f["tests"], f["clamp"]]
             lt = f.get("last_test")
             if lt:
                 verdicts[(port, lt["at_ns"])] = {
                     "t": round(lt["at_ns"] / 1e9 - t0, 3), "port": port, "kind": lt["kind"],
                     "positive": lt["positive"], "q0_ms": round(lt["q0_ns"] / 1e6, 2),
                     "q1_ms": round(lt["q1_ns"] / 1e6, 2)}
+            lp = f.get("last_probe")
+            if lp:
+                probes[(port, lp["at_ns"])] = {
+                    "t": round(lp["at_ns"] / 1e9 - t0, 3), "port": port,
+                    "from_ms": _ms(lp["from_ns"]), "peak_ms": _ms(lp["peak_ns"]),
+                    "after_ms": _ms(lp["after_ns"]), "falls": lp["falls"],
+                    **{k: lp[k] for k in ("in_range", "fell", "room", "resumed")}}
     return {"rstats_series": sorted(series.values()),
-            "verdicts": sorted(verdicts.values(), key=lambda v: (v["t"], v["port"]))}
+            "verdicts": sorted(verdicts.values(), key=lambda v: (v["t"], v["port"])),
+            "probes": sorted(probes.values(), key=lambda v: (v["t"], v["port"]))}
 
 
 def _rstats(ledbat_bin: str):
@@ -278,11 +293,13 @@ def _write(a, runs: list[dict], rate_bps: int,
 
 def _tables(rows: list[dict], pairs: list[dict], runs: list[dict]) -> str:
     """The Markdown of both summaries, each only when it has a row (the targets' table
-    when neither has), and the pair runs' verdicts when they were traced."""
+    when neither has), and the pair runs' verdicts and probes when they were traced."""
     parts = [markdown_table(rows)] if rows or not pairs else []
     traced = [r for r in runs if is_pair(r) and pair_verdicts(r)]
+    probed = [r for r in runs if is_pair(r) and pair_probes(r)]
     return "\n".join(parts + ([pair_markdown_table(pairs)] if pairs else [])
-                      + ([verdicts_markdown_table(traced)] if traced else []))
+                      + ([verdicts_markdown_table(traced)] if traced else [])
+                      + ([probes_markdown_table(probed)] if probed else []))
 
 
 def main(argv=None) -> int:

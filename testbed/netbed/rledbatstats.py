@@ -15,7 +15,9 @@ With `--competitor rledbat` the second download is a receiver of our kind too (`
 no target applies, and `pair_metrics` gives the two rates, Jain's index and the detection's
 yields of each while both download; `pair_verdicts` lists the detection's verdicts while
 both download (from the receivers' `last_test`, sampled every publication) with the other
-receiver's phases just before each, and `verdicts_markdown_table` prints them.
+receiver's phases just before each, and `verdicts_markdown_table` prints them;
+`pair_probes` sums up each receiver's probes while yielding then (what the yield's end
+waits for), `probes_markdown_table` prints that.
 """
 
 from __future__ import annotations
@@ -422,4 +424,45 @@ def verdicts_markdown_table(runs: list[dict]) -> str:
                 f"{'-' if v['fall_ms'] is None else v['fall_ms']} | "
                 f"{', '.join(v['other_phases']) or '-'} | "
                 f"{'-' if v['other_window'] is None else v['other_window']} |")
+    return "\n".join(lines) + "\n"
+
+
+def pair_probes(res: dict) -> list[dict]:
+    """Each receiver's probes in one pair run while both download, summed up: how many
+    ended, began in the judged range, were followed by a fall, found room, ended the yield,
+    and the medians of the queue at their start, at their peak and after them (ms; None
+    where none was measured). Receivers without a probe then are left out."""
+    c0, p = res.get("competitor_start_s", res["phase_s"]), res["phase_s"]
+    out = []
+    for port, who in ((PORT_RL, "first"), (PORT_PLAIN, "second")):
+        ps = [x for x in res.get("probes") or [] if x["port"] == port
+              and c0 <= x["t"] <= c0 + p]
+        if not ps:
+            continue
+
+        def med(key):
+            v = sorted(x[key] for x in ps if x[key] is not None)
+            return None if not v else round((v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2, 1)
+
+        out.append({"who": who, "probes": len(ps),
+                    **{k: sum(1 for x in ps if x[k])
+                       for k in ("in_range", "fell", "room", "resumed")},
+                    "from_ms": med("from_ms"), "peak_ms": med("peak_ms"),
+                    "after_ms": med("after_ms")})
+    return out
+
+
+def probes_markdown_table(runs: list[dict]) -> str:
+    """Every pair run's probes while both download (`pair_probes`), a row per receiver."""
+    head = ("| sender | base RTT ms | repeat | receiver | probes | in range | fell after | "
+            "room | resumed | queue at start ms | at peak ms | after ms |")
+    lines = [head, "|" + "---|" * 12]
+    for r in runs:
+        for x in pair_probes(r):
+            lines.append(
+                f"| {r['sender_cc']} | {r['rtt_ms']:g} | {r.get('repeat', 0) + 1} | "
+                f"{x['who']} | {x['probes']} | {x['in_range']} | {x['fell']} | {x['room']} | "
+                f"{x['resumed']} | " + " | ".join(
+                    "-" if x[k] is None else f"{x[k]:g}"
+                    for k in ("from_ms", "peak_ms", "after_ms")) + " |")
     return "\n".join(lines) + "\n"

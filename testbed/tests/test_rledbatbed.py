@@ -236,9 +236,13 @@ class PairTest(unittest.TestCase):
         import tempfile
         t0 = 100.0
         flow = {"local": "10.77.2.1:5001", "updated_ns": 101_500_000_000, "phase": 1,
-                "window": 40_000, "qd_ns": 61_250_000, "tests": 1,
+                "window": 40_000, "qd_ns": 61_250_000, "tests": 1, "clamp": 40_960,
                 "last_test": {"at_ns": 101_400_000_000, "kind": "push", "positive": True,
-                              "q0_ns": 70_000_000, "q1_ns": -2_000_000}}
+                              "q0_ns": 70_000_000, "q1_ns": -2_000_000},
+                "last_probe": {"at_ns": 101_450_000_000, "from_ns": 30_000_000,
+                               "peak_ns": None, "after_ns": 28_000_000, "falls": 0,
+                               "in_range": True, "fell": False, "room": False,
+                               "resumed": False}}
         later = dict(flow, updated_ns=101_600_000_000, phase=4)
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as fh:
             # the same publication read twice, a later one, and a line cut at the end
@@ -246,8 +250,12 @@ class PairTest(unittest.TestCase):
                      + json.dumps([later]) + "\n" + '[{"local": "10.77')
         tr = rb.rstats_trace(fh.name, t0)
         os.unlink(fh.name)
-        self.assertEqual(tr["rstats_series"], [[1.5, 5001, 1, 40_000, 61.2, 1],
-                                               [1.6, 5001, 4, 40_000, 61.2, 1]])
+        self.assertEqual(tr["rstats_series"], [[1.5, 5001, 1, 40_000, 61.2, 1, 40_960],
+                                               [1.6, 5001, 4, 40_000, 61.2, 1, 40_960]])
+        self.assertEqual(tr["probes"], [{"t": 1.45, "port": 5001, "from_ms": 30.0,
+                                         "peak_ms": None, "after_ms": 28.0, "falls": 0,
+                                         "in_range": True, "fell": False, "room": False,
+                                         "resumed": False}])
         self.assertEqual(tr["verdicts"], [{"t": 1.4, "port": 5001, "kind": "push",
                                            "positive": True, "q0_ms": 70.0,
                                            "q1_ms": -2.0}])
@@ -277,6 +285,21 @@ class PairTest(unittest.TestCase):
         md = st.verdicts_markdown_table([run])
         self.assertIn("| cubic | 10 | 1 | first | 1.60 | push | positive | 70.0 | 64.5 | "
                       "5.5 | avoidance | 30000 |", md)
+
+    def test_a_pairs_probes_are_summed_up_per_receiver_while_both_download(self):
+        run = self._run(6.0, 3.0)
+        p = {"port": 5001, "peak_ms": None, "falls": 0, "in_range": True, "fell": False,
+             "room": False, "resumed": False}
+        run["probes"] = [
+            dict(p, t=3.0, from_ms=10.0, after_ms=9.0),  # alone: left out
+            dict(p, t=5.0, from_ms=40.0, after_ms=38.0),
+            dict(p, t=6.0, from_ms=30.0, after_ms=20.0, fell=True, falls=1),
+            dict(p, t=7.0, from_ms=80.0, after_ms=None, in_range=False, peak_ms=90.0)]
+        self.assertEqual(st.pair_probes(run), [
+            {"who": "first", "probes": 3, "in_range": 2, "fell": 1, "room": 0, "resumed": 0,
+             "from_ms": 40.0, "peak_ms": 90.0, "after_ms": 29.0}])
+        self.assertIn("| cubic | 10 | 1 | first | 3 | 2 | 1 | 0 | 0 | 40 | 90 | 29 |",
+                      st.probes_markdown_table([run]))
 
     def test_the_quick_check_wants_a_pair_to_use_half_the_link(self):
         ok = dict(self._run(3.0, 3.0), run_cgroups_left=[], teardown_problems=[])

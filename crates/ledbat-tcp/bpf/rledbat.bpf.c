@@ -117,10 +117,18 @@ struct rl_flow_stats {
 	__s64 lt_q1_ns;
 	__u32 lt_kind;     /* enum rl_test_kind */
 	__u32 lt_positive;
+	/* the detection's last probe while yielding (struct rl's lp_*; lp_at_ns 0: none) */
+	__u64 lp_at_ns;
+	__u64 lp_from_ns;
+	__u64 lp_peak_ns;
+	__u64 lp_after_ns;
+	__u64 probes;
+	__u32 lp_falls;
+	__u32 lp_flags;    /* enum rl_probe_flag */
 };
 
 /* ledbat_tcp::rledbat::STATS_SIZE, which decodes it */
-_Static_assert(sizeof(struct rl_flow_stats) == 152, "rl_flow_stats is RlFlow's 152 bytes");
+_Static_assert(sizeof(struct rl_flow_stats) == 200, "rl_flow_stats is RlFlow's 200 bytes");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -208,6 +216,13 @@ static __always_inline void rl_publish(struct tcp_sock *tp, struct rl_conn *c, _
 	s->lt_q1_ns = c->rl.lt_q1;
 	s->lt_kind = c->rl.lt_kind;
 	s->lt_positive = c->rl.lt_positive;
+	s->lp_at_ns = c->rl.lp_at;
+	s->lp_from_ns = c->rl.lp_from;
+	s->lp_peak_ns = c->rl.lp_peak;
+	s->lp_after_ns = c->rl.lp_after;
+	s->probes = c->rl.probes;
+	s->lp_falls = c->rl.lp_falls;
+	s->lp_flags = c->rl.lp_flags;
 	s->signal = c->use_rtt ? RL_SIGNAL_RTT : RL_SIGNAL_OWD;
 }
 

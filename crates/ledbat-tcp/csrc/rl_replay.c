@@ -13,8 +13,9 @@
  *   owd NOW TSVAL OUR_US_PER_TICK         the one-way sample alone (rl_owd_sample)
  *
  * and after each `init`, `data` and `loss`: "RCWND_Q32 WINDOW PHASE QD_NS|- SLOWDOWNS
- * RESTARTS ADVERTISED YIELDING DETECTIONS TESTS LT_AT LT_KIND LT_POSITIVE LT_Q0 LT_Q1"
- * (ADVERTISED: rl_adv_window; LT_*: the detection's last verdict, struct rl's lt_*);
+ * RESTARTS ADVERTISED YIELDING DETECTIONS TESTS LT_AT LT_KIND LT_POSITIVE LT_Q0 LT_Q1
+ * PROBES LP_AT LP_FLAGS LP_FROM LP_PEAK LP_AFTER LP_FALLS" (ADVERTISED: rl_adv_window; LT_*
+ * and LP_*: the detection's last verdict and last probe, struct rl's lt_* and lp_*);
  * after `owd`: "SAMPLE|- RESCALED STATE". Built by build.rs; not installed.
  */
 #include <stdio.h>
@@ -37,8 +38,11 @@ static void print_state(const struct rl *r, const struct rl_cfg *cfg, lb_params_
 	       (unsigned long long)r->restarts, (unsigned long long)rl_adv_window(r, cfg),
 	       r->comp.yielding, (unsigned long long)r->comp.detections,
 	       (unsigned long long)r->comp.tests);
-	printf("%llu %u %u %llu %lld\n", (unsigned long long)r->lt_at, r->lt_kind,
+	printf("%llu %u %u %llu %lld ", (unsigned long long)r->lt_at, r->lt_kind,
 	       r->lt_positive, (unsigned long long)r->lt_q0, (long long)r->lt_q1);
+	printf("%llu %llu %u %llu %llu %llu %u\n", (unsigned long long)r->probes,
+	       (unsigned long long)r->lp_at, r->lp_flags, (unsigned long long)r->lp_from,
+	       (unsigned long long)r->lp_peak, (unsigned long long)r->lp_after, r->lp_falls);
 }
 
 int main(void)

@@ -96,6 +96,16 @@ enum rl_phase { RL_SLOW_START = 0, RL_AVOIDANCE = 1, RL_SLOWDOWN = 2, RL_RESTART
 /* The kind of the detection's last verdict (struct rl's lt_*, published by rstats). */
 enum rl_test_kind { RL_TEST_NONE = 0, RL_TEST_PUSH = 1, RL_TEST_HOLD = 2, RL_TEST_VOID = 3 };
 
+/* What the detection's last probe while yielding found (struct rl's lp_flags). */
+enum rl_probe_flag {
+	RL_PROBE_RESUMED = 1,  /* the yield ended with it */
+	RL_PROBE_ROOM = 2,     /* room found (twice `confirm` apart resumes) */
+	RL_PROBE_FELL = 4,     /* the queue fell after it (twice in a row resumes: our kind) */
+	RL_PROBE_IN_RANGE = 8, /* it began in the range the fall is judged in */
+	RL_PROBE_AFTER = 16,   /* its aftermath was measured (else it was given up) */
+	RL_PROBE_PEAK = 32,    /* its own segments' queue was measured */
+};
+
 #define RL_SIGNALS(X)       \
 	X(RL_SIGNAL_OWD, 1) \
 	X(RL_SIGNAL_RTT, 2)
@@ -158,6 +168,15 @@ struct rl {
 	__u64 lt_at;          /* ns */
 	__u64 lt_q0;          /* ns */
 	__s64 lt_q1;          /* ns */
+	/* the detection's last probe while yielding, also for rstats alone: when it ended,
+	 * the queue at its start, at its peak and the least after, the falls in a row */
+	__u64 lp_at;          /* ns */
+	__u64 lp_from;        /* ns */
+	__u64 lp_peak;        /* ns */
+	__u64 lp_after;       /* ns */
+	__u64 probes;         /* count: the probes ended (judged or given up) */
+	__u32 lp_falls;
+	__u8 lp_flags;        /* enum rl_probe_flag */
 	__u8 lt_kind;         /* enum rl_test_kind */
 	__u8 lt_positive;
 	__u8 phase;
@@ -365,6 +384,38 @@ LB_INLINE void rl_note_test(struct rl *r, __u64 now, __u64 tests0, __u64 void0, 
 	r->lt_positive = (__u8)(c->positives > pos0);
 }
 
+/* Records the probe that ended at this segment, if one did: one ran before it (`had`,
+ * begun at `start0`) and none runs now or a new one does. */
+LB_INLINE void rl_note_probe(struct rl *r, __u64 now, int had, __u64 start0, __u64 target,
+			     int action)
+{
+	const struct lb_comp *c = &r->comp;
+	__u8 f = 0;
+
+	if (!had || (c->has_probe && c->pr_start == start0))
+		return;
+	r->probes++;
+	r->lp_at = now;
+	r->lp_from = c->pr_from;
+	r->lp_peak = c->pr_has_peak ? c->pr_peak : 0;
+	r->lp_after = c->pr_has_after ? c->pr_after : 0;
+	r->lp_falls = c->falls;
+	if (action == LB_COMP_RESUME)
+		f |= RL_PROBE_RESUMED;
+	if (c->has_room)
+		f |= RL_PROBE_ROOM;
+	if (lb_comp_probe_range(c->pr_from, target)) {
+		f |= RL_PROBE_IN_RANGE;
+		if (c->has_backed && c->backed_at == now)
+			f |= RL_PROBE_FELL;
+	}
+	if (c->pr_has_after)
+		f |= RL_PROBE_AFTER;
+	if (c->pr_has_peak)
+		f |= RL_PROBE_PEAK;
+	r->lp_flags = f;
+}
+
 /* The competitor detection on one segment (qd measured; a rate sample when has_rate):
  * returns whether the window rules are skipped (yielding, or a test's hold began). */
 LB_INLINE int rl_detect(struct rl *r, const volatile struct rl_cfg *cfg, __u64 now, __u64 qd,
@@ -373,8 +424,9 @@ LB_INLINE int rl_detect(struct rl *r, const volatile struct rl_cfg *cfg, __u64 n
 	struct lb_comp_obs o;
 	__u64 rtt = rl_round(r), resume = 0, w;
 	__u64 tests0 = r->comp.tests, void0 = r->comp.push_collisions;
+	__u64 probe0 = r->comp.pr_start;
 	__u32 pos0 = r->comp.positives;
-	int action;
+	int action, had_probe = r->comp.has_probe;
 
 	__builtin_memset(&o, 0, sizeof(o));
 	o.qd_ns = qd;
@@ -399,6 +451,7 @@ LB_INLINE int rl_detect(struct rl *r, const volatile struct rl_cfg *cfg, __u64 n
 			   : w;
 	action = lb_comp_on_ack(&r->comp, &cfg->comp, now, &o, &resume);
 	rl_note_test(r, now, tests0, void0, pos0, 1); /* on_ack gives push verdicts only */
+	rl_note_probe(r, now, had_probe, probe0, cfg->target_ns, action);
 	if (action == LB_COMP_TEST && r->phase == RL_AVOIDANCE) {
 		r->test_holds++;
 		rl_hold(r, now, lb_muldiv_round(rtt, cfg->comp_test_hold_rtts_q16, 1ULL << 16), 1);

@@ -284,6 +284,34 @@ pub struct RlFlow {
     pub push_collisions: u64,
     /// The detection's last verdict (or voided push), `None` before the first.
     pub last_test: Option<RlTest>,
+    /// Probes the detection ended while yielding (judged or given up).
+    pub probes: u64,
+    /// The last of them, `None` before the first.
+    pub last_probe: Option<RlProbe>,
+}
+
+/// The detection's last probe while yielding, as the kernel receiver measured it (csrc/
+/// rledbat.h, `rl_note_probe`): why a yield ended, or did not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RlProbe {
+    /// When it ended, ns on the connection's clock (CLOCK_MONOTONIC).
+    pub at_ns: u64,
+    /// The queue when it began, ns.
+    pub from_ns: u64,
+    /// The queue its own segments met at the highest, ns (`None`: not measured).
+    pub peak_ns: Option<u64>,
+    /// The least queue after it, ns (`None`: given up before its aftermath).
+    pub after_ns: Option<u64>,
+    /// Falls in a row after probes, this one's included (two resume: our kind).
+    pub falls: u32,
+    /// It began in the range its fall is judged in (a quarter of TARGET to 1.2 TARGET).
+    pub in_range: bool,
+    /// The queue fell after it (by push_drop TARGET, or below eta).
+    pub fell: bool,
+    /// It found room (twice `confirm` apart resumes).
+    pub room: bool,
+    /// The yield ended with it.
+    pub resumed: bool,
 }
 
 /// The kind of an [`RlTest`] (`enum rl_test_kind`).
@@ -318,7 +346,7 @@ pub struct RlTest {
 /// Size of `struct rl_flow_key` and `struct rl_flow_stats`.
 pub const KEY_SIZE: usize = 40;
 /// Size of `struct rl_flow_stats`.
-pub const STATS_SIZE: usize = 152;
+pub const STATS_SIZE: usize = 200;
 
 impl RlFlow {
     /// Decodes a map entry; `None` for a size or family that does not match.
@@ -384,6 +412,21 @@ impl RlFlow {
                     })
                 })
                 .flatten(),
+            probes: u64at(184),
+            last_probe: (u64at(152) != 0).then(|| {
+                let f = u32at(val, 196);
+                RlProbe {
+                    at_ns: u64at(152),
+                    from_ns: u64at(160),
+                    peak_ns: (f & 32 != 0).then(|| u64at(168)),
+                    after_ns: (f & 16 != 0).then(|| u64at(176)),
+                    falls: u32at(val, 192),
+                    in_range: f & 8 != 0,
+                    fell: f & 4 != 0,
+                    room: f & 2 != 0,
+                    resumed: f & 1 != 0,
+                }
+            }),
         })
     }
 }
@@ -630,7 +673,16 @@ mod tests {
         val[96..104].copy_from_slice(&7u64.to_ne_bytes());
         val[104..112].copy_from_slice(&5u64.to_ne_bytes());
         val[112..120].copy_from_slice(&6u64.to_ne_bytes());
-        assert_eq!(RlFlow::decode(&key, &val).unwrap().last_test, None);
+        let f = RlFlow::decode(&key, &val).unwrap();
+        assert_eq!((f.last_test, f.probes, f.last_probe), (None, 0, None));
+        val[152..160].copy_from_slice(&6_000_000_000u64.to_ne_bytes());
+        val[160..168].copy_from_slice(&40_000_000u64.to_ne_bytes());
+        val[168..176].copy_from_slice(&55_000_000u64.to_ne_bytes());
+        val[176..184].copy_from_slice(&38_000_000u64.to_ne_bytes());
+        val[184..192].copy_from_slice(&9u64.to_ne_bytes());
+        val[192..196].copy_from_slice(&1u32.to_ne_bytes());
+        // in range, measured after but not at its peak, no fall, no room
+        val[196..200].copy_from_slice(&(8u32 | 16).to_ne_bytes());
         val[120..128].copy_from_slice(&5_000_000_000u64.to_ne_bytes());
         val[128..136].copy_from_slice(&70_000_000u64.to_ne_bytes());
         val[136..144].copy_from_slice(&(-3_000_000i64).to_ne_bytes());
@@ -660,6 +712,23 @@ mod tests {
         assert_eq!(
             (f.detections, f.tests, f.test_holds, f.push_collisions),
             (4, 7, 5, 6)
+        );
+        assert_eq!(
+            (f.probes, f.last_probe),
+            (
+                9,
+                Some(RlProbe {
+                    at_ns: 6_000_000_000,
+                    from_ns: 40_000_000,
+                    peak_ns: None,
+                    after_ns: Some(38_000_000),
+                    falls: 1,
+                    in_range: true,
+                    fell: false,
+                    room: false,
+                    resumed: false,
+                })
+            )
         );
         assert_eq!(RlFlow::decode(&key[..8], &val), None);
     }

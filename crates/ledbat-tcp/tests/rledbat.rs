@@ -497,6 +497,52 @@ fn the_last_verdict_is_recorded_with_what_decided_it() {
 }
 
 #[test]
+fn the_last_probe_is_recorded_and_the_one_that_resumed_is_flagged() {
+    // Yield and resume as above: every probe that ends (a rise of PROBES) is recorded at
+    // that segment; the yield ends at exactly one of them, flagged resumed, and no other is.
+    let cfg = Cfg {
+        slowdowns: true,
+        comp: true,
+        ..PLAIN
+    };
+    for (mss, d, cross, share) in [(1448, 20, 90, 0.5), (1448, 5, 20, 0.7)] {
+        let (evs, _, _, _) = closed_loop_competitor(mss, d, cross, share, 70);
+        let out = run_tool(&c_input(cfg, mss, &evs));
+        let rows: Vec<Vec<&str>> = out
+            .lines()
+            .skip(1)
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        let (mut probes, mut resumed, mut yielding) = (0u64, 0, false);
+        for (i, f) in rows.iter().enumerate() {
+            let n: u64 = f[15].parse().expect("probes");
+            let now_yielding = f[7] == "1";
+            let flags: u32 = f[17].parse().expect("lp_flags");
+            if n != probes {
+                assert_eq!(n, probes + 1, "one probe ends per segment, event {i}");
+                let Ev::Data(t, ..) = evs[i] else {
+                    panic!("a probe ended at a loss, event {i}")
+                };
+                assert_eq!(f[16].parse::<u64>().expect("lp_at"), t, "event {i}");
+                assert_eq!(flags & 1 != 0, yielding && !now_yielding, "event {i}");
+                resumed += flags & 1;
+                probes = n;
+            } else {
+                assert!(
+                    !yielding || now_yielding,
+                    "a resume without a probe, event {i}"
+                );
+            }
+            yielding = now_yielding;
+        }
+        assert!(
+            probes >= 2 && resumed == 1,
+            "d {d} ms: {probes} probes, {resumed} resumed"
+        );
+    }
+}
+
+#[test]
 fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_window() {
     // A sender that keeps 1.5 BDP in flight whatever the window: without the rule slow
     // start never ends (its queue stays under 3/4 TARGET) and the window grows without
