@@ -31,8 +31,9 @@ often each receiver's competitor detection began to yield (`ledbat tcp rstats`'
 `detections`, snapshots at the second's start and a second before its end). Each rLEDBAT
 run also keeps the receivers' published state every 100 ms (`ledbat tcp rstats --watch`:
 `rstats_series`), the detection's verdicts (`verdicts`) and its probes while yielding
-(`probes`); a pair's verdicts while both download, with the other receiver's phases before
-each, are a third table, each receiver's probes then a fourth.
+(`probes`), and, from the ACK capture, the windows each probe opened (`probe_windows`); a
+pair's verdicts while both download, with the other receiver's phases before each, are a
+third table, each receiver's probes then a fourth.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ import time
 from . import install, paths, topo
 from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port, is_pair,
                            markdown_table, pair_markdown_table, pair_probes, pair_verdicts,
-                           phase_summary, probes_markdown_table, right_edge_check,
-                           summarise, summarise_pairs, verdicts_markdown_table)
+                           phase_summary, probe_windows, probes_markdown_table,
+                           right_edge_check, summarise, summarise_pairs,
+                           verdicts_markdown_table)
 from .tcprun import _run_cgroups, rledbat_run_argv
 
 __all__ = ["bytes_by_port", "backlog_bytes", "phase_summary", "check", "run", "main"]
@@ -58,17 +60,19 @@ def _ns(ns: str, argv: list[str]) -> list[str]:
     return ["ip", "netns", "exec", ns] + argv
 
 
-def _edges(path: str, t0: float) -> dict:
-    """The right-edge check of the rLEDBAT port's ACKs (and the plain one's, a control)."""
+def _acks(path: str, t0: float) -> dict[int, list]:
+    """The captured ACKs of both ports, [t from t0, flags, ack, win, wscale] each."""
     by_port: dict[int, list] = {PORT_RL: [], PORT_PLAIN: []}
-    try:
-        with open(path) as fh:
-            for line in fh:
-                t, sport, _dport, flags, ack, win, ws = json.loads(line)
-                if sport in by_port:
-                    by_port[sport].append([round(t - t0, 4), flags, ack, win, ws])
-    except (OSError, ValueError) as e:
-        return {"error": f"{path}: {e}"}
+    with open(path) as fh:
+        for line in fh:
+            t, sport, _dport, flags, ack, win, ws = json.loads(line)
+            if sport in by_port:
+                by_port[sport].append([round(t - t0, 4), flags, ack, win, ws])
+    return by_port
+
+
+def _edges(by_port: dict[int, list]) -> dict:
+    """The right-edge check of the rLEDBAT port's ACKs (and the plain one's, a control)."""
     out = right_edge_check(by_port[PORT_RL])
     out["plain_port"] = right_edge_check(by_port[PORT_PLAIN], limit=3)
     return out
@@ -195,12 +199,18 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                     p.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     p.kill()
-        if cap is not None and "samples" in res:
-            res["right_edge"] = _edges(cap_path, t0)
-        if os.path.exists(cap_path):
-            os.unlink(cap_path)
         if watch is not None and "samples" in res:
             res.update(rstats_trace(watch_path, t0))
+        if cap is not None and "samples" in res:
+            try:
+                acks = _acks(cap_path, t0)
+                res["right_edge"] = _edges(acks)
+                if res.get("probes"):
+                    res["probe_windows"] = probe_windows(res, acks)
+            except (OSError, ValueError) as e:
+                res["right_edge"] = {"error": f"{cap_path}: {e}"}
+        if os.path.exists(cap_path):
+            os.unlink(cap_path)
         if os.path.exists(watch_path):
             os.unlink(watch_path)
         res["teardown_problems"] = t.teardown()

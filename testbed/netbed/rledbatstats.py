@@ -17,7 +17,8 @@ yields of each while both download; `pair_verdicts` lists the detection's verdic
 both download (from the receivers' `last_test`, sampled every publication) with the other
 receiver's phases just before each, and `verdicts_markdown_table` prints them;
 `pair_probes` sums up each receiver's probes while yielding then (what the yield's end
-waits for), `probes_markdown_table` prints that.
+waits for), `probes_markdown_table` prints that, and `probe_windows` gives each probe's
+largest clamp and the largest window its receiver advertised meanwhile.
 """
 
 from __future__ import annotations
@@ -431,7 +432,8 @@ def pair_probes(res: dict) -> list[dict]:
     """Each receiver's probes in one pair run while both download, summed up: how many
     ended, began in the judged range, were followed by a fall, found room, ended the yield,
     and the medians of the queue at their start, at their peak and after them (ms; None
-    where none was measured). Receivers without a probe then are left out."""
+    where none was measured) and, with `probe_windows`, of their largest clamp and largest
+    advertised window (bytes). Receivers without a probe then are left out."""
     c0, p = res.get("competitor_start_s", res["phase_s"]), res["phase_s"]
     out = []
     for port, who in ((PORT_RL, "first"), (PORT_PLAIN, "second")):
@@ -444,19 +446,28 @@ def pair_probes(res: dict) -> list[dict]:
             v = sorted(x[key] for x in ps if x[key] is not None)
             return None if not v else round((v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2, 1)
 
+        ws = [x for x in res.get("probe_windows") or [] if x["port"] == port
+              and c0 <= x["t"] <= c0 + p]
+
+        def wmed(key):
+            v = sorted(x[key] for x in ws if x[key] is not None)
+            return None if not v else (v[(len(v) - 1) // 2] + v[len(v) // 2]) // 2
+
         out.append({"who": who, "probes": len(ps),
                     **{k: sum(1 for x in ps if x[k])
                        for k in ("in_range", "fell", "room", "resumed")},
                     "from_ms": med("from_ms"), "peak_ms": med("peak_ms"),
-                    "after_ms": med("after_ms")})
+                    "after_ms": med("after_ms"), "clamp_max": wmed("clamp_max"),
+                    "advertised_max": wmed("advertised_max")})
     return out
 
 
 def probes_markdown_table(runs: list[dict]) -> str:
     """Every pair run's probes while both download (`pair_probes`), a row per receiver."""
     head = ("| sender | base RTT ms | repeat | receiver | probes | in range | fell after | "
-            "room | resumed | queue at start ms | at peak ms | after ms |")
-    lines = [head, "|" + "---|" * 12]
+            "room | resumed | queue at start ms | at peak ms | after ms | clamp B | "
+            "advertised B |")
+    lines = [head, "|" + "---|" * 14]
     for r in runs:
         for x in pair_probes(r):
             lines.append(
@@ -464,5 +475,36 @@ def probes_markdown_table(runs: list[dict]) -> str:
                 f"{x['who']} | {x['probes']} | {x['in_range']} | {x['fell']} | {x['room']} | "
                 f"{x['resumed']} | " + " | ".join(
                     "-" if x[k] is None else f"{x[k]:g}"
-                    for k in ("from_ms", "peak_ms", "after_ms")) + " |")
+                    for k in ("from_ms", "peak_ms", "after_ms", "clamp_max",
+                              "advertised_max")) + " |")
     return "\n".join(lines) + "\n"
+
+
+def probe_windows(res: dict, acks: dict[int, list], span_s: float = 0.6) -> list[dict]:
+    """Each probe of a run (`res["probes"]`, times from the run's start) with, over the
+    `span_s` before it ended (it and its aftermath): the largest clamp its receiver
+    published (`rstats_series`) and the largest window the receiver advertised in its ACKs
+    (`acks`: port -> [t, flags, ack, win, wscale] as the capture gives them, `win` scaled
+    by the SYN's wscale), and the bytes it acknowledged then. A probe's window can be
+    clamped wide open while the advertised one, which the kernel opens as segments arrive,
+    lags behind it."""
+    out = []
+    for p in res.get("probes") or []:
+        a, b = p["t"] - span_s, p["t"]
+        shift, wins, acked = 0, [], []
+        for t, flags, ack, win, ws in acks.get(p["port"], []):
+            if flags & TCP_SYN:
+                shift = min(ws or 0, 14)
+                continue
+            if a <= t <= b and not flags & TCP_RST:
+                wins.append(win << shift)
+                acked.append(ack)
+        clamps = [x[6] for x in res.get("rstats_series") or []
+                  if x[1] == p["port"] and a <= x[0] <= b and len(x) > 6]
+        out.append({"t": p["t"], "port": p["port"], "in_range": p["in_range"],
+                    "from_ms": p["from_ms"], "peak_ms": p["peak_ms"],
+                    "after_ms": p["after_ms"],
+                    "clamp_max": max(clamps, default=None),
+                    "advertised_max": max(wins, default=None),
+                    "acked_bytes": (acked[-1] - acked[0]) % 2**32 if acked else None})
+    return out

@@ -297,9 +297,32 @@ class PairTest(unittest.TestCase):
             dict(p, t=7.0, from_ms=80.0, after_ms=None, in_range=False, peak_ms=90.0)]
         self.assertEqual(st.pair_probes(run), [
             {"who": "first", "probes": 3, "in_range": 2, "fell": 1, "room": 0, "resumed": 0,
-             "from_ms": 40.0, "peak_ms": 90.0, "after_ms": 29.0}])
-        self.assertIn("| cubic | 10 | 1 | first | 3 | 2 | 1 | 0 | 0 | 40 | 90 | 29 |",
+             "from_ms": 40.0, "peak_ms": 90.0, "after_ms": 29.0, "clamp_max": None,
+             "advertised_max": None}])
+        self.assertIn("| cubic | 10 | 1 | first | 3 | 2 | 1 | 0 | 0 | 40 | 90 | 29 | - | - |",
                       st.probes_markdown_table([run]))
+        w = {"port": 5001, "clamp_max": 20_000, "advertised_max": 9_000}
+        run["probe_windows"] = [dict(w, t=5.0), dict(w, t=6.0, advertised_max=17_000),
+                                dict(w, t=3.0, clamp_max=1)]  # alone: left out
+        self.assertEqual([(x["clamp_max"], x["advertised_max"])
+                          for x in st.pair_probes(run)], [(20_000, 13_000)])
+
+    def test_a_probes_window_is_read_from_the_acks_before_it_ended(self):
+        res = {"probes": [{"t": 10.0, "port": 5001, "in_range": True, "from_ms": 20.0,
+                           "peak_ms": 31.0, "after_ms": 22.0}],
+               "rstats_series": [[9.3, 5001, 4, 2896, 20.0, 2, 2048],  # before the span
+                                 [9.8, 5001, 4, 2896, 25.0, 2, 20_480],
+                                 [9.9, 5002, 1, 50_000, 25.0, 0, 50_000]]}
+        acks = {5001: [[0.0, 0x12, 1, 100, 7],              # SYN-ACK: shift 7
+                       [9.3, 0x10, 1_000, 16, None],        # before the span
+                       [9.5, 0x10, 2_000, 40, None],        # 40 << 7 = 5120
+                       [9.9, 0x10, 20_000, 136, None],      # 17408
+                       [10.0, 0x14, 30_000, 0, None],       # a RST: not a window
+                       [10.2, 0x10, 40_000, 16, None]]}     # after it ended
+        self.assertEqual(st.probe_windows(res, acks), [
+            {"t": 10.0, "port": 5001, "in_range": True, "from_ms": 20.0, "peak_ms": 31.0,
+             "after_ms": 22.0, "clamp_max": 20_480, "advertised_max": 17_408,
+             "acked_bytes": 18_000}])
 
     def test_the_quick_check_wants_a_pair_to_use_half_the_link(self):
         ok = dict(self._run(3.0, 3.0), run_cgroups_left=[], teardown_problems=[])
