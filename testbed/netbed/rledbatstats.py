@@ -27,6 +27,7 @@ import functools
 import json
 import math
 import re
+import statistics
 import struct
 
 from . import measure
@@ -418,8 +419,7 @@ def verdicts_markdown_table(runs: list[dict]) -> str:
     for r in runs:
         for v in pair_verdicts(r):
             lines.append(
-                f"| {r['sender_cc']} | {r['rtt_ms']:g} | {r.get('repeat', 0) + 1} | "
-                f"{v['who']} | {v['t']:.2f} | {v['kind']} | "
+                _run_cells(r) + f"{v['who']} | {v['t']:.2f} | {v['kind']} | "
                 f"{'positive' if v['positive'] else 'negative'} | "
                 f"{v['q0_ms'] if v['kind'] == 'push' else '-'} | {v['q1_ms']} | "
                 f"{'-' if v['fall_ms'] is None else v['fall_ms']} | "
@@ -441,25 +441,26 @@ def pair_probes(res: dict) -> list[dict]:
               and c0 <= x["t"] <= c0 + p]
         if not ps:
             continue
-
-        def med(key):
-            v = sorted(x[key] for x in ps if x[key] is not None)
-            return None if not v else round((v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2, 1)
-
         ws = [x for x in res.get("probe_windows") or [] if x["port"] == port
               and c0 <= x["t"] <= c0 + p]
-
-        def wmed(key):
-            v = sorted(x[key] for x in ws if x[key] is not None)
-            return None if not v else (v[(len(v) - 1) // 2] + v[len(v) // 2]) // 2
-
         out.append({"who": who, "probes": len(ps),
                     **{k: sum(1 for x in ps if x[k])
                        for k in ("in_range", "fell", "room", "resumed")},
-                    "from_ms": med("from_ms"), "peak_ms": med("peak_ms"),
-                    "after_ms": med("after_ms"), "clamp_max": wmed("clamp_max"),
-                    "advertised_max": wmed("advertised_max")})
+                    **{k: _median(ps, k, 1) for k in ("from_ms", "peak_ms", "after_ms")},
+                    **{k: _median(ws, k, None) for k in ("clamp_max", "advertised_max")}})
     return out
+
+
+def _median(rows: list[dict], key: str, digits: int | None):
+    """The median of `key` over `rows` where it is not None (rounded to `digits`, or to a
+    whole number for None); None when there is none."""
+    v = [x[key] for x in rows if x[key] is not None]
+    return None if not v else round(statistics.median(v), digits)
+
+
+def _run_cells(r: dict) -> str:
+    """A traced table's first cells: the run's sender, base RTT and repeat."""
+    return f"| {r['sender_cc']} | {r['rtt_ms']:g} | {r.get('repeat', 0) + 1} | "
 
 
 def probes_markdown_table(runs: list[dict]) -> str:
@@ -471,8 +472,8 @@ def probes_markdown_table(runs: list[dict]) -> str:
     for r in runs:
         for x in pair_probes(r):
             lines.append(
-                f"| {r['sender_cc']} | {r['rtt_ms']:g} | {r.get('repeat', 0) + 1} | "
-                f"{x['who']} | {x['probes']} | {x['in_range']} | {x['fell']} | {x['room']} | "
+                _run_cells(r) + f"{x['who']} | {x['probes']} | {x['in_range']} | "
+                f"{x['fell']} | {x['room']} | "
                 f"{x['resumed']} | " + " | ".join(
                     "-" if x[k] is None else f"{x[k]:g}"
                     for k in ("from_ms", "peak_ms", "after_ms", "clamp_max",
