@@ -49,7 +49,7 @@ from . import install, paths, topo
 from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port, is_pair,
                            markdown_table, pair_markdown_table, pair_probes, pair_verdicts,
                            phase_summary, probe_windows, probes_markdown_table,
-                           right_edge_check, summarise, summarise_pairs,
+                           right_edge_check, rstats_trace, summarise, summarise_pairs,
                            verdicts_markdown_table)
 from .tcprun import _run_cgroups, rledbat_run_argv
 
@@ -216,53 +216,6 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
         res["teardown_problems"] = t.teardown()
         res["run_cgroups_left"] = _run_cgroups()
     return res
-
-
-def _ms(ns: int | None) -> float | None:
-    return None if ns is None else round(ns / 1e6, 2)
-
-
-def rstats_trace(path: str, t0: float) -> dict:
-    """The receivers' state from `ledbat tcp rstats --json --watch` lines: `rstats_series`,
-    one [t, port, phase, window, queue ms, tests, clamp] per publication; `verdicts`, the
-    detection's verdicts as the receivers recorded them (`last_test`), and `probes`, its
-    probes while yielding (`last_probe`), each once; times in
-    seconds from `t0` (the kernel's `tcp_mstamp` and `time.monotonic` share
-    CLOCK_MONOTONIC)."""
-    series: dict[tuple, list] = {}
-    verdicts: dict[tuple, dict] = {}
-    probes: dict[tuple, dict] = {}
-    try:
-        with open(path) as fh:
-            lines = fh.readlines()
-    except OSError as e:
-        return {"rstats_trace_error": f"{path}: {e}"}
-    for line in lines:
-        try:
-            flows = json.loads(line)
-        except ValueError:
-            continue  # the line cut by the watcher's end
-        for f in flows if isinstance(flows, list) else []:
-            port = int(str(f.get("local", "")).rsplit(":", 1)[-1] or 0)
-            series[(port, f["updated_ns"])] = [
-                round(f["updated_ns"] / 1e9 - t0, 3), port, f["phase"], f["window"],
-                round(f["qd_ns"] / 1e6, 1), f["tests"], f["clamp"]]
-            lt = f.get("last_test")
-            if lt:
-                verdicts[(port, lt["at_ns"])] = {
-                    "t": round(lt["at_ns"] / 1e9 - t0, 3), "port": port, "kind": lt["kind"],
-                    "positive": lt["positive"], "q0_ms": round(lt["q0_ns"] / 1e6, 2),
-                    "q1_ms": round(lt["q1_ns"] / 1e6, 2)}
-            lp = f.get("last_probe")
-            if lp:
-                probes[(port, lp["at_ns"])] = {
-                    "t": round(lp["at_ns"] / 1e9 - t0, 3), "port": port,
-                    "from_ms": _ms(lp["from_ns"]), "peak_ms": _ms(lp["peak_ns"]),
-                    "after_ms": _ms(lp["after_ns"]), "falls": lp["falls"],
-                    **{k: lp[k] for k in ("in_range", "fell", "room", "resumed")}}
-    return {"rstats_series": sorted(series.values()),
-            "verdicts": sorted(verdicts.values(), key=lambda v: (v["t"], v["port"])),
-            "probes": sorted(probes.values(), key=lambda v: (v["t"], v["port"]))}
 
 
 def _rstats(ledbat_bin: str):

@@ -18,11 +18,13 @@ both download (from the receivers' `last_test`, sampled every publication) with 
 receiver's phases just before each, and `verdicts_markdown_table` prints them;
 `pair_probes` sums up each receiver's probes while yielding then (what the yield's end
 waits for), `probes_markdown_table` prints that, and `probe_windows` gives each probe's
-largest clamp and the largest window its receiver advertised meanwhile.
+largest clamp and the largest window its receiver advertised meanwhile; `rstats_trace`
+reads the receivers' publications those come from.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import math
@@ -162,6 +164,18 @@ def parse_tcp(ip_packet: bytes) -> dict | None:
             "ack": ack, "win": win, "wscale": wscale}
 
 
+def scaled_acks(acks: list[list]):
+    """(t, ack, window in bytes) of each ACK of one connection, `acks` as
+    `right_edge_check` takes them: the window shifted by the SYN-ACK's wscale (capped at
+    14; none: 0); the SYN-ACK itself (its window unscaled) and RSTs left out."""
+    shift = 0
+    for t, flags, ack, win, ws in acks:
+        if flags & TCP_SYN:
+            shift = min(ws or 0, 14)
+        elif not flags & TCP_RST:
+            yield t, ack, win << shift
+
+
 def right_edge_check(acks: list[list], limit: int = 20) -> dict:
     """The receiver's advertised right edge over its ACKs of one connection.
 
@@ -170,16 +184,10 @@ def right_edge_check(acks: list[list], limit: int = 20) -> dict:
     are skipped. Returns the ACKs checked, the retreats (`ack + (win << shift)` below the
     largest edge before it, modulo 2^32; the first `limit` with their time and size) and
     the largest retreat in bytes."""
-    shift = 0
     best = None
     checked, n, worst, shown = 0, 0, 0, []
-    for t, flags, ack, win, ws in acks:
-        if flags & TCP_SYN:
-            shift = min(ws or 0, 14)
-            continue
-        if flags & TCP_RST:
-            continue
-        edge = (ack + (win << shift)) % 2**32
+    for t, ack, window in scaled_acks(acks):
+        edge = (ack + window) % 2**32
         checked += 1
         if best is not None:
             back = (best - edge) % 2**32
@@ -380,6 +388,54 @@ def pair_markdown_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _ms(ns: int | None) -> float | None:
+    """ns as ms to two decimals (None stays None)."""
+    return None if ns is None else round(ns / 1e6, 2)
+
+
+def rstats_trace(path: str, t0: float) -> dict:
+    """The receivers' state from `ledbat tcp rstats --json --watch` lines: `rstats_series`,
+    one [t, port, phase, window, queue ms, tests, clamp] per publication; `verdicts`, the
+    detection's verdicts as the receivers recorded them (`last_test`), and `probes`, its
+    probes while yielding (`last_probe`), each once; times in seconds from `t0` (the
+    kernel's `tcp_mstamp` and `time.monotonic` share CLOCK_MONOTONIC). `netbed.rledbatbed`
+    runs the watcher beside each rLEDBAT run."""
+    series: dict[tuple, list] = {}
+    verdicts: dict[tuple, dict] = {}
+    probes: dict[tuple, dict] = {}
+    try:
+        with open(path) as fh:
+            lines = fh.readlines()
+    except OSError as e:
+        return {"rstats_trace_error": f"{path}: {e}"}
+    for line in lines:
+        try:
+            flows = json.loads(line)
+        except ValueError:
+            continue  # the line cut by the watcher's end
+        for f in flows if isinstance(flows, list) else []:
+            port = int(str(f.get("local", "")).rsplit(":", 1)[-1] or 0)
+            series[(port, f["updated_ns"])] = [
+                round(f["updated_ns"] / 1e9 - t0, 3), port, f["phase"], f["window"],
+                round(f["qd_ns"] / 1e6, 1), f["tests"], f["clamp"]]
+            lt = f.get("last_test")
+            if lt:
+                verdicts[(port, lt["at_ns"])] = {
+                    "t": round(lt["at_ns"] / 1e9 - t0, 3), "port": port, "kind": lt["kind"],
+                    "positive": lt["positive"], "q0_ms": _ms(lt["q0_ns"]),
+                    "q1_ms": _ms(lt["q1_ns"])}
+            lp = f.get("last_probe")
+            if lp:
+                probes[(port, lp["at_ns"])] = {
+                    "t": round(lp["at_ns"] / 1e9 - t0, 3), "port": port,
+                    "from_ms": _ms(lp["from_ns"]), "peak_ms": _ms(lp["peak_ns"]),
+                    "after_ms": _ms(lp["after_ns"]), "falls": lp["falls"],
+                    **{k: lp[k] for k in ("in_range", "fell", "room", "resumed")}}
+    return {"rstats_series": sorted(series.values()),
+            "verdicts": sorted(verdicts.values(), key=lambda v: (v["t"], v["port"])),
+            "probes": sorted(probes.values(), key=lambda v: (v["t"], v["port"]))}
+
+
 PHASES = ["slow-start", "avoidance", "slowdown", "restart", "yielding"]
 
 
@@ -489,19 +545,17 @@ def probe_windows(res: dict, acks: dict[int, list], span_s: float = 0.6) -> list
     by the SYN's wscale), and the bytes it acknowledged then. A probe's window can be
     clamped wide open while the advertised one, which the kernel opens as segments arrive,
     lags behind it."""
+    scaled = {port: list(scaled_acks(a)) for port, a in acks.items()}
     out = []
     for p in res.get("probes") or []:
         a, b = p["t"] - span_s, p["t"]
-        shift, wins, acked = 0, [], []
-        for t, flags, ack, win, ws in acks.get(p["port"], []):
-            if flags & TCP_SYN:
-                shift = min(ws or 0, 14)
-                continue
-            if a <= t <= b and not flags & TCP_RST:
-                wins.append(win << shift)
-                acked.append(ack)
+        port_acks = scaled.get(p["port"], [])
+        inside = port_acks[bisect.bisect_left(port_acks, (a,)):
+                           bisect.bisect_right(port_acks, (b, math.inf))]
+        wins = [w for _t, _ack, w in inside]
+        acked = [ack for _t, ack, _w in inside]
         clamps = [x[6] for x in res.get("rstats_series") or []
-                  if x[1] == p["port"] and a <= x[0] <= b and len(x) > 6]
+                  if x[1] == p["port"] and a <= x[0] <= b]
         out.append({"t": p["t"], "port": p["port"], "in_range": p["in_range"],
                     "from_ms": p["from_ms"], "peak_ms": p["peak_ms"],
                     "after_ms": p["after_ms"],

@@ -248,7 +248,7 @@ class PairTest(unittest.TestCase):
             # the same publication read twice, a later one, and a line cut at the end
             fh.write(json.dumps([flow]) + "\n" + json.dumps([flow]) + "\n"
                      + json.dumps([later]) + "\n" + '[{"local": "10.77')
-        tr = rb.rstats_trace(fh.name, t0)
+        tr = st.rstats_trace(fh.name, t0)
         os.unlink(fh.name)
         self.assertEqual(tr["rstats_series"], [[1.5, 5001, 1, 40_000, 61.2, 1, 40_960],
                                                [1.6, 5001, 4, 40_000, 61.2, 1, 40_960]])
@@ -259,7 +259,7 @@ class PairTest(unittest.TestCase):
         self.assertEqual(tr["verdicts"], [{"t": 1.4, "port": 5001, "kind": "push",
                                            "positive": True, "q0_ms": 70.0,
                                            "q1_ms": -2.0}])
-        self.assertIn("rstats_trace_error", rb.rstats_trace(fh.name, t0))
+        self.assertIn("rstats_trace_error", st.rstats_trace(fh.name, t0))
 
     def test_a_pairs_verdicts_carry_the_others_phases_before_them(self):
         run = self._run(6.0, 3.0)
