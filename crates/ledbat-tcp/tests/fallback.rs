@@ -205,7 +205,9 @@ fn check_reno(s: &[Sample]) -> Result<Found, String> {
     // 2. avoidance: stretches of Open samples with one ssthresh and no retransmission; from
     // window c0 to c1 Reno delivers sum(c0..c1) packets, give or take what snd_cwnd_cnt held
     // at either end (less than a window each; one more window after a reduction, where the
-    // count may exceed the smaller window and add a packet at once)
+    // count may exceed the smaller window and add a packet at once), and up to one window
+    // more at the start: right after a reduction the data in flight is below the window, and
+    // the kernel grows no window that does not limit (tcp_is_cwnd_limited)
     let mut i = 0;
     while i < s.len() {
         let a = s[i];
@@ -233,7 +235,7 @@ fn check_reno(s: &[Sample]) -> Result<Found, String> {
         let reno: u64 = (a.cwnd..b.cwnd).map(u64::from).sum();
         let (lo, hi) = (
             reno.saturating_sub(2 * u64::from(b.cwnd) + 2),
-            reno + u64::from(b.cwnd) + 2,
+            reno + u64::from(b.cwnd) + u64::from(a.cwnd) + 2,
         );
         let d = u64::from(delivered);
         if d < lo || d > hi {
@@ -824,6 +826,25 @@ fn a_count_never_written_back_fails_the_checks() {
     fails_with(
         &s,
         "avoidance, samples 4..=6: the window went from 15 to 15",
+    );
+}
+
+#[test]
+fn avoidance_after_a_reduction_may_lag_renos_by_a_window_more_not_two() {
+    // avoidance 15 -> 18: Reno's 15 + 16 + 17 = 48 packets; up to 18 (the count at the end)
+    // + 15 (not limited by the window after the reduction) + 2 more pass
+    let later = |extra: u32| {
+        let mut s = reno_by_hand();
+        for x in &mut s[6..] {
+            x.delivered += extra;
+        }
+        s
+    };
+    assert_eq!(check_reno(&later(35)).unwrap().avoidance[0], (15, 18, 83));
+    fails_with(
+        &later(36),
+        "avoidance, samples 4..=6: the window went from 15 to 18 over 84 packets delivered, \
+         Reno's 48 (within 10..=83)",
     );
 }
 
