@@ -460,6 +460,9 @@ struct Probe {
     give_up: Instant,
     /// Queuing delay when it began.
     from: Duration,
+    /// Whether it began from a standing queue (with busy_above_eta, above eta): it finds no
+    /// room and only pushes ([`Competitor::pushing_probe`]).
+    standing: bool,
     /// Largest queuing delay over the ACKs of its packets.
     peak: Option<Duration>,
     /// When the last of its packets was acknowledged.
@@ -680,6 +683,18 @@ impl Competitor {
         }
     }
 
+    /// The length of the probe sending at `now` when it began from a standing queue (see
+    /// [`Competitor::busy_above_eta`]): such a probe has no room to find and only pushes the
+    /// queue, for a flow of our kind to back off from. None otherwise.
+    pub fn pushing_probe(&self, now: Instant) -> Option<Duration> {
+        match self.state {
+            State::Yielding { probe: Some(p), .. } if now < p.end && p.standing => {
+                Some(p.end.saturating_since(p.start))
+            }
+            _ => None,
+        }
+    }
+
     /// While yielding: the pacing rate (bytes/s) and the window (bytes) the flow must keep
     /// to at `now`, a probe's or the yield's. None when not yielding.
     pub fn limits(&self, now: Instant, mss: f64, rtt: Duration) -> Option<(f64, f64)> {
@@ -781,6 +796,7 @@ impl Competitor {
                     end,
                     give_up: end + (rtt * 4).max(PROBE_GIVE_UP),
                     from: qd,
+                    standing,
                     peak: None,
                     acked: None,
                     after: None,
@@ -1776,7 +1792,8 @@ mod tests {
         // probe_rtts 6 at an RTT of 100 ms: 600 ms. From 50 ms of queue (near TARGET 60 ms)
         // the sender's length: until the queue would reach 1.3 x 60 = 78 ms at half of C,
         // (78 - 50) / 0.5 = 56 ms. With busy_above_eta that queue stands above eta (2 ms):
-        // no room to find, the 56 ms; without it, the 600. From eta, 600 either way.
+        // no room to find, the 56 ms; without it, the 600. From eta, 600 either way. Only
+        // the first only pushes (pushing_probe: its length while it runs).
         for (above_eta, from, len) in [
             (true, 50, 56),
             (false, 50, 600),
@@ -1788,6 +1805,10 @@ mod tests {
             c.on_ack(at(1000), &obs(from, FlowPhase::Other, None, at(900)));
             assert!(c.probing(at(1000)), "{above_eta} {from}");
             assert_eq!(c.next_tick(), Some(at(1000 + len)), "{above_eta} {from}");
+            let pushes = (above_eta && from == 50).then(|| Duration::from_millis(len));
+            assert_eq!(c.pushing_probe(at(1000)), pushes, "{above_eta} {from}");
+            assert_eq!(c.pushing_probe(at(1000 + len - 1)), pushes);
+            assert_eq!(c.pushing_probe(at(1000 + len)), None, "ended");
         }
     }
 

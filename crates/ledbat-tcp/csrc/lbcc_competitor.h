@@ -106,7 +106,7 @@ struct lb_comp {
 	__u8 has_last, yielding;
 	__u8 has_suspect, has_first, has_quiet;
 	__u8 has_probe, has_room, has_backed, drained_last, has_high_at;
-	__u8 pr_has_peak, pr_has_acked, pr_has_after;
+	__u8 pr_has_peak, pr_has_acked, pr_has_after, pr_standing;
 	__u8 has_hold_start, has_hold_min, hold_suspected, test_pending;
 	__u8 has_push, pu_has_after, has_last_qd, has_push_target;
 	/* the owner options (lb_comp_owner): a probe's least length in RTTs, 32.32 (0: none),
@@ -304,6 +304,16 @@ LB_INLINE int lb_comp_confirming(const struct lb_comp *c)
 	return !c->yielding && c->positives > 0;
 }
 
+/* `pushing_probe`: whether the probe sending at `now` began from a standing queue (it only
+ * pushes); *len its length. */
+LB_INLINE int lb_comp_pushing_probe(const struct lb_comp *c, __u64 now, __u64 *len)
+{
+	if (!c->yielding || !c->has_probe || now >= c->pr_end || !c->pr_standing)
+		return 0;
+	*len = lb_since(c->pr_end, c->pr_start);
+	return 1;
+}
+
 /* `limits`: while yielding, the pacing rate (bytes/s) and window (bytes). */
 LB_INLINE int lb_comp_limits(const struct lb_comp *c, lb_comp_params_t *p,
 			     __u64 now, __u64 mss, __u64 rtt, __u64 *rate, __u64 *win)
@@ -444,6 +454,7 @@ LB_INLINE void lb_comp_poll(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 		c->pr_end = now + len;
 		c->pr_give_up = c->pr_end + lb_max_u64(rtt * 4, LB_COMP_PROBE_GIVE_UP_NS);
 		c->pr_from = qd;
+		c->pr_standing = (__u8)standing;
 		c->pr_has_peak = c->pr_has_acked = c->pr_has_after = 0;
 	} else if (c->has_probe && now >= c->pr_give_up) {
 		c->has_probe = 0;

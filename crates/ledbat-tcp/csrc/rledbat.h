@@ -243,18 +243,20 @@ LB_INLINE int rl_validated_out(const struct rl *r, const volatile struct rl_cfg 
 
 /* The window to advertise at the latest event, bytes: rl_window plus a push test's extra;
  * while yielding, max(1 packet, yield_share C RTT), or max(2 packets, probe_share C RTT)
- * while a probe runs. */
+ * while a probe runs (RTT + its length for one from a standing queue: it only pushes). */
 LB_INLINE __u64 rl_adv_window(const struct rl *r, const volatile struct rl_cfg *cfg)
 {
-	__u64 share, w;
+	__u64 share, w, len = 0;
 	int probing;
 
 	if (!r->comp.yielding)
 		return rl_window(r) + lb_comp_push_window(&r->comp, r->now);
 	probing = lb_comp_probing(&r->comp, r->now);
 	share = probing ? cfg->comp.probe_share_q32 : cfg->comp.yield_share_q32;
-	w = lb_muldiv(lb_comp_path_rate(&r->comp), lb_scale_q32(rl_round(r), share),
-		      LB_NS_PER_S);
+	/* a probe from a standing queue: its length, if longer than an RTT */
+	lb_comp_pushing_probe(&r->comp, r->now, &len);
+	w = lb_muldiv(lb_comp_path_rate(&r->comp),
+		      lb_scale_q32(lb_max_u64(rl_round(r), len), share), LB_NS_PER_S);
 	return lb_max_u64(w, (probing ? RL_MIN_PACKETS : RL_YIELD_MIN_PACKETS) * r->mss);
 }
 

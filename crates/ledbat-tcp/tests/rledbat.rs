@@ -364,14 +364,15 @@ fn fluid(w: f64, rtt0: f64, rate: f64, link: f64, cross: f64, mss: u64) -> (u32,
 /// A receiver with the detection on, closed loop as [`closed_loop`], beside a competitor
 /// from 20 to 40 s that keeps `cross_ms` of queue whatever we do and takes `share` of the
 /// link: our segments then arrive at the rest of the link's rate. Returns the events and
-/// the uTP receiver's detections and whether it yielded and resumed.
+/// the uTP receiver's detections, whether it yielded and resumed, and whether a probe from
+/// the standing queue outlasted an RTT (its window is then its length's).
 fn closed_loop_competitor(
     mss: u64,
     d_ms: u64,
     cross_ms: u64,
     share: f64,
     secs: u64,
-) -> (Vec<Ev>, u64, bool, bool) {
+) -> (Vec<Ev>, u64, bool, bool, bool) {
     let link = 1250.0; // bytes per ms: 10 Mbit/s
     let mut r = Rledbat::new(
         utp_config(Cfg {
@@ -382,7 +383,7 @@ fn closed_loop_competitor(
         mss,
     );
     let mut evs = Vec::new();
-    let (mut t_ms, mut yielded, mut resumed) = (1000.0, false, false);
+    let (mut t_ms, mut yielded, mut resumed, mut long_push) = (1000.0, false, false, false);
     while t_ms < (secs * 1000) as f64 {
         let w = r.window() as f64;
         let rtt0 = 2.0 * d_ms as f64;
@@ -399,9 +400,15 @@ fn closed_loop_competitor(
         evs.push(Ev::Data(t, mss, o, rtt_us));
         yielded |= r.competitor().yielding();
         resumed |= yielded && !r.competitor().yielding();
+        let now = Instant::from_nanos(t);
+        long_push |= r
+            .competitor()
+            .pushing_probe(now)
+            .is_some_and(|len| r.rtt().is_some_and(|rtt| len > rtt));
         t_ms += gap;
     }
-    (evs, r.competitor().detections(), yielded, resumed)
+    let d = r.competitor().detections();
+    (evs, d, yielded, resumed, long_push)
 }
 
 #[test]
@@ -409,18 +416,21 @@ fn the_competitor_detection_agrees_with_the_utp_receiver_through_yield_and_resum
     // A standing queue above 1.1 TARGET (hold tests), and one under TARGET / 2 but above
     // eta that takes most of the link (a bbr download at a short RTT: push tests); in both
     // the uTP receiver yields and, once the competitor has left at 40 s, resumes, and the
-    // kernel's arithmetic takes every step with it.
+    // kernel's arithmetic takes every step with it. In the second, the yield's probes from
+    // that queue last longer than an RTT (the window is then their length's).
     let mut events = 0;
     for (mss, d, cross, share) in [
         (1448, 20, 90, 0.5),
         (1448, 5, 20, 0.7),
         (1000, 50, 100, 0.6),
     ] {
-        let (evs, detections, yielded, resumed) = closed_loop_competitor(mss, d, cross, share, 70);
+        let (evs, detections, yielded, resumed, long_push) =
+            closed_loop_competitor(mss, d, cross, share, 70);
         assert!(
             detections >= 1 && yielded && resumed,
             "d {d} ms, cross {cross} ms: detections {detections}, yielded {yielded}, resumed {resumed}"
         );
+        assert_eq!(long_push, d == 5, "d {d} ms: a probe longer than an RTT");
         events += evs.len();
         compare(
             Cfg {
@@ -467,7 +477,7 @@ fn the_last_verdict_is_recorded_with_what_decided_it() {
         ..PLAIN
     };
     for (mss, d, cross, share, kind) in [(1448, 20, 90, 0.5, 2), (1448, 5, 20, 0.7, 1)] {
-        let (evs, _, _, _) = closed_loop_competitor(mss, d, cross, share, 70);
+        let (evs, ..) = closed_loop_competitor(mss, d, cross, share, 70);
         let rows = c_last_tests(cfg, mss, &evs);
         let (mut prev, mut seen) = (0, 0);
         for (i, &(tests, at, k, positive, q0, q1)) in rows.iter().enumerate() {
@@ -506,7 +516,7 @@ fn the_last_probe_is_recorded_and_the_one_that_resumed_is_flagged() {
         ..PLAIN
     };
     for (mss, d, cross, share) in [(1448, 20, 90, 0.5), (1448, 5, 20, 0.7)] {
-        let (evs, _, _, _) = closed_loop_competitor(mss, d, cross, share, 70);
+        let (evs, ..) = closed_loop_competitor(mss, d, cross, share, 70);
         let out = run_tool(&c_input(cfg, mss, &evs));
         let rows: Vec<Vec<&str>> = out
             .lines()

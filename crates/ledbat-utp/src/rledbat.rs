@@ -97,7 +97,8 @@
 //!               yield_share C with one packet)
 //! probe:        window max(2 packets, probe_share C RTT) for the sender's length, from
 //!               eta or below for at least PROBE_RTTS RTTs (the sender paces at
-//!               probe_share C)
+//!               probe_share C); from a standing queue, max(2 packets, probe_share C
+//!               max(RTT, length))
 //! resume:       slow start from 2 packets, one byte per byte up to the detection's
 //!               C x (RTT - qd), GAIN per byte above, until qd > 3/4 TARGET (the sender's)
 //! ```
@@ -116,10 +117,17 @@
 //!   standing queue every second kept the download at 15-40 % of the link), and then for
 //!   the sender's length only: it pushes the queue up for our kind to back off from, and
 //!   has no room to find, so 6 RTTs at half the rate would only cost the competitor more
-//!   of its link. Nor near TARGET after the queue stood above 1.2 TARGET in the last
-//!   HIGH_MEMORY: our kind holds the queue at TARGET, while a loss-based download's sits
-//!   near TARGET for seconds after each of its losses and rises above it between them
-//!   (docs/tcp/README.md, "Beyond the draft: competitor detection");
+//!   of its link. Its window is `probe_share C max(RTT, length)`: the window bounds what
+//!   of ours can be in the queue, and a probe of the sender's length at `probe_share C`
+//!   adds `probe_share length` to a queue the others keep full, by that length's choice
+//!   the rise to `(1 + push_share) TARGET`; a window of `probe_share C RTT` alone falls
+//!   short of it where the length passes the RTT (short RTTs), so another receiver of our
+//!   kind never sees the queue above TARGET, never backs off, and a yield to it never ends
+//!   (docs/tcp/README.md, "Two kernel receivers of our kind"). Nor near TARGET after the
+//!   queue stood above 1.2 TARGET in the last HIGH_MEMORY: our kind holds the queue at
+//!   TARGET, while a loss-based download's sits near TARGET for seconds after each of its
+//!   losses and rises above it between them (docs/tcp/README.md, "Beyond the draft:
+//!   competitor detection");
 //! - the periodic slowdowns are not tests, only the holds the suspicion asks for: another
 //!   rLEDBAT receiver does not join a slowdown (the draft has no join), so the queue it
 //!   holds stays during this one's hold, and every periodic hold beside it would read
@@ -296,13 +304,16 @@ impl Rledbat {
     pub fn window(&self) -> u64 {
         if self.comp.yielding() {
             let c = self.comp.path_rate();
-            let rtt = self.round().as_secs_f64();
+            // a probe from a standing queue: its length, if longer than an RTT
+            let span = self
+                .round()
+                .max(self.comp.pushing_probe(self.now).unwrap_or_default());
             let (share, floor) = if self.comp.probing(self.now) {
                 (self.cfg.competitor.probe_share, MIN_PACKETS)
             } else {
                 (self.cfg.competitor.yield_share, YIELD_MIN_PACKETS)
             };
-            return (share * c * rtt).max((floor * self.mss) as f64) as u64;
+            return (share * c * span.as_secs_f64()).max((floor * self.mss) as f64) as u64;
         }
         (self.rcwnd + self.comp.push_window(self.now).unwrap_or(0.0)) as u64
     }
@@ -1075,10 +1086,10 @@ mod tests {
         );
         // yield_share C RTT = 0.03 x 1e6 x 0.11 = 3 300 bytes.
         assert_eq!(windows[0], (0, 3_300));
-        // probe_interval (1 s) later a probe: probe_share C RTT = 0.5 x 1e6 x 0.11 = 55 000
-        // bytes, for the sender's length: from a queue above eta no room can show, and the
-        // probe only raises the queue (70 ms, near TARGET) towards 1.3 TARGET, (78 - 70) /
-        // 0.5 = 16 ms, PROBE_LEN (30 ms) at least.
+        // probe_interval (1 s) later a probe, for the sender's length: from a queue above
+        // eta no room can show, and the probe only raises the queue (70 ms, near TARGET)
+        // towards 1.3 TARGET, (78 - 70) / 0.5 = 16 ms, PROBE_LEN (30 ms) at least. Its
+        // window is probe_share C max(RTT, length) = 0.5 x 1e6 x 0.11 = 55 000 bytes.
         let at = |w: &[(u64, u64)], ms: u64| w.iter().find(|w| w.0 >= ms).unwrap().1;
         assert_eq!(at(&windows, 996), 3_300);
         assert_eq!(at(&windows, 1_000), 55_000);
