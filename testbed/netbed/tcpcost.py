@@ -23,11 +23,22 @@ them, no qdisc), and measures:
 The ratios to cubic are taken within a round (the same minute of the machine), then their
 median and range over the rounds are reported. Run it with nothing else busy: the CPU
 figures are the machine's, not the processes'.
+
+For `rledbat` it also measures what the rLEDBAT programs themselves ran: with
+`kernel.bpf_stats_enabled` set for the run (the old value restored after), the kernel sums
+each BPF program's run time; the sock_ops programs of `ledbat tcp run` (`ledbat_rledbat`,
+`ledbat_select`) are read with `bpftool prog show --json` before the transfer and after it
+while still attached (the rLEDBAT receiver then serves until it is stopped), per program
+id. Their run time per GB received, against the plain download's CPU per GB in the same
+round, is the program's own share of the cost, free of the rounds' spread in the machine's
+total; it leaves out what the kernel spends around the program (calling it for every ACK,
+the window clamp's effects), which only the totals' ratio holds.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -78,16 +89,62 @@ def cleanup() -> None:
 RLEDBAT = "rledbat"
 """The `--ccs` entry for a cubic download whose receiver runs receiver-side LEDBAT."""
 
+RLEDBAT_PROGS = ("ledbat_rledbat", "ledbat_select")
+"""The sock_ops programs `ledbat tcp run --rledbat` attaches (their names in the kernel)."""
+
+BPF_STATS = "/proc/sys/kernel/bpf_stats_enabled"
+
+
+def bpf_run_totals(progs: list[dict], names=RLEDBAT_PROGS) -> dict[int, tuple[int, int]]:
+    """From `bpftool prog show --json`: {program id: (run_time_ns, run_cnt)} of the programs
+    named in `names` (0 for a program the kernel has not counted)."""
+    return {p["id"]: (int(p.get("run_time_ns", 0)), int(p.get("run_cnt", 0)))
+            for p in progs if p.get("name") in names}
+
+
+def bpf_run_delta(before: dict[int, tuple[int, int]],
+                  after: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """(run_time_ns, run_cnt) the programs ran between two `bpf_run_totals`: per program id,
+    so that a program loaded in between counts from zero and one gone by `after` not at
+    all."""
+    ns = cnt = 0
+    for pid, (t1, c1) in after.items():
+        t0, c0 = before.get(pid, (0, 0))
+        ns += t1 - t0
+        cnt += c1 - c0
+    return ns, cnt
+
+
+def read_bpf_totals() -> dict[int, tuple[int, int]]:
+    out = proc.run(["bpftool", "prog", "show", "--json"]).stdout
+    return bpf_run_totals(json.loads(out or "[]"))
+
+
+class BpfStats:
+    """`kernel.bpf_stats_enabled` set to 1 for a `with` block, its old value restored."""
+
+    def __enter__(self):
+        with open(BPF_STATS) as fh:
+            self.old = fh.read().strip()
+        with open(BPF_STATS, "w") as fh:
+            fh.write("1")
+        return self
+
+    def __exit__(self, *exc):
+        with open(BPF_STATS, "w") as fh:
+            fh.write(self.old)
+
 
 def receiver_argv(ledbat_bin: str, server_ns: str, rledbat: bool,
                   rl_params: list[str] | None = None) -> list[str]:
-    """The receiving iperf3 server's command line; with `rledbat`, under `ledbat tcp run
-    --rledbat` (which joins its cgroup before `ip netns exec` enters the namespace), each of
-    `rl_params` handed on as `--rledbat-param`."""
-    argv = proc.in_ns(server_ns, ["iperf3", "-s", "-1", "-p", "5299"])
+    """The receiving iperf3 server's command line, for one test; with `rledbat`, under
+    `ledbat tcp run --rledbat` (which joins its cgroup before `ip netns exec` enters the
+    namespace), each of `rl_params` handed on as `--rledbat-param`, serving until stopped
+    (its programs stay attached until their run time has been read)."""
     if rledbat:
-        argv = rledbat_run_argv(ledbat_bin, rl_params or [], argv)
-    return argv
+        argv = proc.in_ns(server_ns, ["iperf3", "-s", "-p", "5299"])
+        return rledbat_run_argv(ledbat_bin, rl_params or [], argv)
+    return proc.in_ns(server_ns, ["iperf3", "-s", "-1", "-p", "5299"])
 
 
 def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float,
@@ -99,6 +156,7 @@ def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(0.5)
+        bpf0 = read_bpf_totals() if rledbat else {}
         c0, t0 = cpu_busy_seconds(), time.monotonic()
         cli = subprocess.Popen(proc.in_ns(client_ns, ["iperf3", "-c", addr, "-p", "5299", "-C",
                                                       cc, "-t", str(seconds), "-J"]),
@@ -113,10 +171,13 @@ def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float,
             seen = len(json.loads(rs.stdout or "[]")) if rs.returncode == 0 else 0
         out, err = cli.communicate(timeout=seconds + 30)
         c1, t1 = cpu_busy_seconds(), time.monotonic()
+        bpf_ns, bpf_cnt = bpf_run_delta(bpf0, read_bpf_totals()) if rledbat else (0, 0)
         cp = subprocess.CompletedProcess(cli.args, cli.returncode, out, err)
     finally:
-        # the server ends after its one test; a `ledbat tcp run` wrapper is asked to stop
-        # (SIGTERM: it removes its cgroup) before it is killed
+        # the plain server ends after its one test; a `ledbat tcp run` wrapper is asked to
+        # stop (SIGTERM: it stops its command and removes its cgroup) before it is killed
+        if rledbat:
+            srv.terminate()
         try:
             srv.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -134,12 +195,18 @@ def transfer(client_ns: str, server_ns: str, addr: str, cc: str, seconds: float,
     received = j["end"]["sum_received"]["bytes"]
     secs = j["end"]["sum_received"]["seconds"]
     cpu = c1 - c0
-    return {"cc": cc, "gbit_s": received * 8 / secs / 1e9, "bytes": received,
-            "rledbat_connections": seen,
-            "cpu_s": round(cpu, 3), "wall_s": round(t1 - t0, 3),
-            "cpu_s_per_gb": cpu / (received / 1e9),
-            "iperf_cpu_host": j["end"]["cpu_utilization_percent"]["host_total"],
-            "iperf_cpu_remote": j["end"]["cpu_utilization_percent"]["remote_total"]}
+    r = {"cc": cc, "gbit_s": received * 8 / secs / 1e9, "bytes": received,
+         "rledbat_connections": seen,
+         "cpu_s": round(cpu, 3), "wall_s": round(t1 - t0, 3),
+         "cpu_s_per_gb": cpu / (received / 1e9),
+         "iperf_cpu_host": j["end"]["cpu_utilization_percent"]["host_total"],
+         "iperf_cpu_remote": j["end"]["cpu_utilization_percent"]["remote_total"]}
+    if rledbat:
+        if bpf_cnt == 0:
+            return {"error": "the rLEDBAT programs ran no time (kernel.bpf_stats_enabled?)"}
+        r.update({"bpf_run_ns": bpf_ns, "bpf_run_cnt": bpf_cnt,
+                  "bpf_s_per_gb": bpf_ns / 1e9 / (received / 1e9)})
+    return r
 
 
 def _med(v: list[float]) -> dict:
@@ -159,17 +226,23 @@ def summarise(rounds: list[dict], ccs: list[str], paths_: list[str]) -> dict:
             row = {"gbit_s": _med([r["gbit_s"] for r in rs]),
                    "cpu_s_per_gb": _med([r["cpu_s_per_gb"] for r in rs])}
             if cc != "cubic":
-                tr, cr = [], []
+                tr, cr, br = [], [], []
                 for rd in rounds:
                     if rd["path"] != p:
                         continue
                     by = {r.get("cc"): r for r in rd["runs"] if not r.get("error")}
                     if cc in by and "cubic" in by:
+                        plain = by["cubic"]["cpu_s_per_gb"]
                         tr.append(by[cc]["gbit_s"] / by["cubic"]["gbit_s"])
-                        cr.append(by[cc]["cpu_s_per_gb"] / by["cubic"]["cpu_s_per_gb"])
+                        cr.append(by[cc]["cpu_s_per_gb"] / plain)
+                        if "bpf_s_per_gb" in by[cc]:
+                            # the plain download's CPU plus what the programs ran, per GB
+                            br.append(1 + by[cc]["bpf_s_per_gb"] / plain)
                 if tr:
                     row["throughput_vs_cubic"] = _med(tr)
                     row["cpu_per_gb_vs_cubic"] = _med(cr)
+                if br:
+                    row["bpf_cpu_per_gb_vs_cubic"] = _med(br)
             out[f"{p}/{cc}"] = row
     return out
 
@@ -180,12 +253,14 @@ def _f(s: dict | None, nd: int = 2) -> str:
 
 def markdown(doc: dict) -> str:
     lines = ["| path | controller | Gbit/s | CPU s per GB | throughput / cubic's | "
-             "CPU per GB / cubic's |", "|---|---|---|---|---|---|"]
+             "CPU per GB / cubic's | (cubic's + programs') / cubic's |",
+             "|---|---|---|---|---|---|---|"]
     for key, row in doc["summary"].items():
         p, cc = key.split("/", 1)
         lines.append(f"| {p} | {cc} | {_f(row['gbit_s'])} | {_f(row['cpu_s_per_gb'], 3)} | "
                      f"{_f(row.get('throughput_vs_cubic'), 3)} | "
-                     f"{_f(row.get('cpu_per_gb_vs_cubic'), 3)} |")
+                     f"{_f(row.get('cpu_per_gb_vs_cubic'), 3)} | "
+                     f"{_f(row.get('bpf_cpu_per_gb_vs_cubic'), 4)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -203,7 +278,8 @@ def main(argv=None) -> int:
                     help="for the `rledbat` entry of --ccs: a further `ledbat tcp run "
                          "--rledbat-param`, e.g. competitor.enabled=true; repeatable")
     a = ap.parse_args(argv)
-    ledbat_bin = install.prepare("namespaces, BPF", a.ledbat_bin, install.Needs(["ip", "iperf3"]),
+    ledbat_bin = install.prepare("namespaces, BPF", a.ledbat_bin,
+                                 install.Needs(["ip", "iperf3", "bpftool"]),
                                  log=lambda m: print(f"[cost] {m}"))
     if ledbat_bin is None:
         return 2
@@ -220,33 +296,36 @@ def main(argv=None) -> int:
                  "rledbat_params": list(a.rledbat_param),
                  "load_before": os.getloadavg(), "rounds": []}
     ccs = ktcp.Controllers(ledbat_bin)
-    try:
-        names = {s: (s if s == RLEDBAT else ccs.ensure(s)) for s in specs}
-        for rep in range(a.repeats):
-            for p in paths_:
-                order = ["cubic"] + [names[s] for s in specs]
-                k = rep % len(order)
-                order = order[k:] + order[:k]
-                cns, sns, addr = setup(p)
-                runs = []
-                for kn in order:
-                    rl = kn == RLEDBAT
-                    r = transfer(cns, sns, addr, "cubic" if rl else kn, a.seconds, ledbat_bin,
-                                 rl, a.rledbat_param)
-                    r["cc"] = next((s for s, n in names.items() if n == kn), kn)
-                    runs.append(r)
-                    print(f"[cost] round {rep + 1} {p} {r['cc']}: "
-                          f"{json.dumps({k: v for k, v in r.items() if k != 'cc'})}", flush=True)
-                doc["rounds"].append({"round": rep + 1, "path": p, "runs": runs,
-                                      "load": os.getloadavg()[0]})
-                cleanup()
-    except (ktcp.LoadFailed, proc.CommandError, subprocess.TimeoutExpired) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    finally:
-        cleanup()
-        for problem in ccs.close():
-            print(f"[cost] {problem}", file=sys.stderr)
+    stats = BpfStats() if RLEDBAT in specs else contextlib.nullcontext()
+    with stats:
+        try:
+            names = {s: (s if s == RLEDBAT else ccs.ensure(s)) for s in specs}
+            for rep in range(a.repeats):
+                for p in paths_:
+                    order = ["cubic"] + [names[s] for s in specs]
+                    k = rep % len(order)
+                    order = order[k:] + order[:k]
+                    cns, sns, addr = setup(p)
+                    runs = []
+                    for kn in order:
+                        rl = kn == RLEDBAT
+                        r = transfer(cns, sns, addr, "cubic" if rl else kn, a.seconds, ledbat_bin,
+                                     rl, a.rledbat_param)
+                        r["cc"] = next((s for s, n in names.items() if n == kn), kn)
+                        runs.append(r)
+                        shown = {k: v for k, v in r.items() if k != "cc"}
+                        print(f"[cost] round {rep + 1} {p} {r['cc']}: {json.dumps(shown)}",
+                              flush=True)
+                    doc["rounds"].append({"round": rep + 1, "path": p, "runs": runs,
+                                          "load": os.getloadavg()[0]})
+                    cleanup()
+        except (ktcp.LoadFailed, proc.CommandError, subprocess.TimeoutExpired) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        finally:
+            cleanup()
+            for problem in ccs.close():
+                print(f"[cost] {problem}", file=sys.stderr)
     doc["load_after"] = os.getloadavg()
     doc["summary"] = summarise(doc["rounds"], specs, paths_)
     md = (f"Cost of our kernel congestion controls against cubic ({doc['kernel']}, "

@@ -163,13 +163,52 @@ class CostTest(unittest.TestCase):
         self.assertEqual(plain, ["ip", "netns", "exec", "ns-b", "iperf3", "-s", "-1", "-p", "5299"])
         rl = tcpcost.receiver_argv("/b/ledbat", "ns-b", True)
         self.assertEqual(rl[:6], ["/b/ledbat", "tcp", "run", "--cc", "cubic", "--rledbat"])
-        self.assertEqual(rl[6:], ["--", *plain])
+        # it serves until stopped: its programs are read after the transfer, still attached
+        served = ["ip", "netns", "exec", "ns-b", "iperf3", "-s", "-p", "5299"]
+        self.assertEqual(rl[6:], ["--", *served])
         tuned = tcpcost.receiver_argv("/b/ledbat", "ns-b", True,
                                       ["competitor.enabled=true", "window_validation=true"])
         self.assertEqual(tuned[6:11], ["--rledbat-param", "competitor.enabled=true",
                                        "--rledbat-param", "window_validation=true", "--"])
-        self.assertEqual(tuned[11:], plain)
+        self.assertEqual(tuned[11:], served)
         self.assertEqual(tcpcost.receiver_argv("/b/ledbat", "ns-b", False, ["x=1"]), plain)
+
+    def test_the_programs_run_time_is_counted_per_program_id_between_two_readings(self):
+        before = tcpcost.bpf_run_totals([
+            {"id": 7, "name": "ledbat_rledbat", "run_time_ns": 1000, "run_cnt": 10},
+            {"id": 8, "name": "ledbat_select", "run_time_ns": 50, "run_cnt": 1},
+            {"id": 9, "name": "someone_else", "run_time_ns": 9999, "run_cnt": 99},
+            {"id": 3, "name": "ledbat_rledbat"},  # a previous run's, gone by the end
+        ])
+        self.assertEqual(before, {7: (1000, 10), 8: (50, 1), 3: (0, 0)})
+        after = tcpcost.bpf_run_totals([
+            {"id": 7, "name": "ledbat_rledbat", "run_time_ns": 4000, "run_cnt": 40},
+            {"id": 8, "name": "ledbat_select", "run_time_ns": 50, "run_cnt": 1},
+            {"id": 12, "name": "ledbat_rledbat", "run_time_ns": 600, "run_cnt": 6},  # new
+            {"id": 9, "name": "someone_else", "run_time_ns": 20000, "run_cnt": 200},
+        ])
+        # 3000 + 0 + 600 ns over 30 + 0 + 6 runs; the others' program and the gone one not
+        self.assertEqual(tcpcost.bpf_run_delta(before, after), (3600, 36))
+
+    def test_the_programs_cost_is_added_to_the_plain_downloads_of_the_same_round(self):
+        def run(cc, cpu, bpf=None):
+            r = {"cc": cc, "gbit_s": 10, "cpu_s_per_gb": cpu}
+            if bpf is not None:
+                r["bpf_s_per_gb"] = bpf
+            return r
+        rounds = [{"path": "loopback", "runs": [run("cubic", 1.0), run("rledbat", 1.3, 0.02)]},
+                  {"path": "loopback", "runs": [run("cubic", 0.5), run("rledbat", 0.4, 0.02)]},
+                  {"path": "loopback", "runs": [run("cubic", 0.8), run("rledbat", 0.9, 0.04)]}]
+        s = tcpcost.summarise(rounds, ["rledbat"], ["loopback"])["loopback/rledbat"]
+        # (1 + 0.02) / 1, (0.5 + 0.02) / 0.5, (0.8 + 0.04) / 0.8: 1.02, 1.04, 1.05
+        b = s["bpf_cpu_per_gb_vs_cubic"]
+        self.assertAlmostEqual(b["median"], 1.04)
+        self.assertAlmostEqual(b["min"], 1.02)
+        self.assertAlmostEqual(b["max"], 1.05)
+        # the totals' ratios spread far wider: 1.3, 0.8, 1.125
+        self.assertAlmostEqual(s["cpu_per_gb_vs_cubic"]["median"], 1.125)
+        self.assertIn("| 1.0400 [1.0200..1.0500] |",
+                      tcpcost.markdown({"summary": {"loopback/rledbat": s}}))
 
 
 class TransferTest(unittest.TestCase):
