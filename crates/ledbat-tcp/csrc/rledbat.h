@@ -243,7 +243,7 @@ LB_INLINE int rl_validated_out(const struct rl *r, const volatile struct rl_cfg 
 
 /* The window to advertise at the latest event, bytes: rl_window plus a push test's extra;
  * while yielding, max(1 packet, yield_share C RTT), or max(2 packets, probe_share C RTT)
- * while a probe runs (RTT + its length for one from a standing queue: it only pushes). */
+ * while a probe runs (max(RTT, its length) for one from a standing queue: it only pushes). */
 LB_INLINE __u64 rl_adv_window(const struct rl *r, const volatile struct rl_cfg *cfg)
 {
 	__u64 share, w, len = 0;

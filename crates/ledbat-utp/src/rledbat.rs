@@ -1146,6 +1146,41 @@ mod tests {
     }
 
     #[test]
+    fn a_probe_from_a_standing_queue_longer_than_an_rtt_opens_its_length() {
+        let (mut r, t) = rate_learnt(detecting_cfg());
+        let t = stream(
+            &mut r,
+            t,
+            t + Duration::from_secs(7),
+            4,
+            (80, 110),
+            |_, _| {},
+        );
+        assert!(r.competitor().yielding());
+        // The queue at 20 ms (above eta 4 ms, near TARGET) on an RTT of 30 ms: the next
+        // probe lasts the sender's length, (1.3 x 60 - 20) / 0.5 = 116 ms, longer than the
+        // RTT, and opens probe_share C x 116 ms = 0.5 x 1e6 x 0.116 = 58 000 bytes (one
+        // RTT's would be 15 000); around it the yield's max(1 packet, 0.03 x 1e6 x 0.03 =
+        // 900 bytes) = 1 000 bytes.
+        let mut w = Vec::new();
+        stream(
+            &mut r,
+            t,
+            t + Duration::from_millis(2_500),
+            4,
+            (30, 30),
+            |r, now| w.push((now.saturating_since(t).as_millis(), r.window())),
+        );
+        let first = w.iter().position(|x| x.1 > 1_000).expect("a probe");
+        let start = w[first].0;
+        assert_eq!(w[first - 1].1, 1_000);
+        assert_eq!(w[first].1, 58_000);
+        let at = |ms: u64| w.iter().find(|x| x.0 >= ms).unwrap().1;
+        assert_eq!(at(start + 112), 58_000);
+        assert_eq!(at(start + 116), 1_000);
+    }
+
+    #[test]
     fn a_push_test_adds_the_senders_extra_to_the_advertised_window_for_an_rtt() {
         // A queue of 60 ms (TARGET: busy, not above 1.1 TARGET), RTT 100 ms, 0.5 C: a
         // push after 4 to 8 RTTs of suspicion (DESYNC_RTTS at random), of
