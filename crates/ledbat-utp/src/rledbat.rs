@@ -1022,6 +1022,38 @@ mod tests {
         (r, t)
     }
 
+    /// A detecting receiver after [`rate_learnt`] and 7 s beside a competitor's standing
+    /// 70-ms queue (RTT 110 ms), yielding by then. Returns it and the time after.
+    fn yielding() -> (Rledbat, Instant) {
+        let (mut r, t) = rate_learnt(detecting_cfg());
+        let t = stream(
+            &mut r,
+            t,
+            t + Duration::from_secs(7),
+            4,
+            (80, 110),
+            |_, _| {},
+        );
+        assert!(r.competitor().yielding());
+        (r, t)
+    }
+
+    /// The advertised window after each packet of [`stream`] for `ms` from `t` on `path`,
+    /// as (ms since `t`, bytes).
+    fn windows(r: &mut Rledbat, t: Instant, ms: u64, path: (u64, u64)) -> Vec<(u64, u64)> {
+        let mut w = Vec::new();
+        let end = t + Duration::from_millis(ms);
+        stream(r, t, end, 4, path, |r, now| {
+            w.push((now.saturating_since(t).as_millis(), r.window()))
+        });
+        w
+    }
+
+    /// The window of the first entry of `w` at `ms` or later.
+    fn window_at(w: &[(u64, u64)], ms: u64) -> u64 {
+        w.iter().find(|x| x.0 >= ms).unwrap().1
+    }
+
     #[test]
     fn a_standing_queue_above_target_beside_a_small_share_makes_the_receiver_yield() {
         // Then a queue of 70 ms (> 1.1 TARGET = 66), RTT 110 ms, 1 000 bytes every 4 ms:
@@ -1070,7 +1102,7 @@ mod tests {
     fn yielding_the_window_is_yield_share_and_a_probe_opens_probe_share_for_what_it_asks() {
         let (mut r, t) = rate_learnt(detecting_cfg());
         let mut yielded = None;
-        let mut windows = Vec::new();
+        let mut seen = Vec::new();
         let t = stream(
             &mut r,
             t,
@@ -1080,104 +1112,59 @@ mod tests {
             |r, now| {
                 if r.competitor().yielding() {
                     let y = *yielded.get_or_insert(now);
-                    windows.push((now.saturating_since(y).as_millis(), r.window()));
+                    seen.push((now.saturating_since(y).as_millis(), r.window()));
                 }
             },
         );
         // yield_share C RTT = 0.03 x 1e6 x 0.11 = 3 300 bytes.
-        assert_eq!(windows[0], (0, 3_300));
+        assert_eq!(seen[0], (0, 3_300));
         // probe_interval (1 s) later a probe, for the sender's length: from a queue above
         // eta no room can show, and the probe only raises the queue (70 ms, near TARGET)
         // towards 1.3 TARGET, (78 - 70) / 0.5 = 16 ms, PROBE_LEN (30 ms) at least. Its
         // window is probe_share C max(RTT, length) = 0.5 x 1e6 x 0.11 = 55 000 bytes.
-        let at = |w: &[(u64, u64)], ms: u64| w.iter().find(|w| w.0 >= ms).unwrap().1;
-        assert_eq!(at(&windows, 996), 3_300);
-        assert_eq!(at(&windows, 1_000), 55_000);
-        assert_eq!(at(&windows, 1_028), 55_000);
-        assert_eq!(at(&windows, 1_032), 3_300);
+        assert_eq!(window_at(&seen, 996), 3_300);
+        assert_eq!(window_at(&seen, 1_000), 55_000);
+        assert_eq!(window_at(&seen, 1_028), 55_000);
+        assert_eq!(window_at(&seen, 1_032), 3_300);
         // The queue drains (RTT 40 ms; the yield's window 0.03 x 1e6 x 0.04 = 1 200 bytes,
         // above its floor of one packet): a probe from the next packet on, which may find
         // room, for PROBE_RTTS x 40 ms = 240 ms, of 0.5 x 1e6 x 0.04 = 20 000 bytes.
-        let mut drained = Vec::new();
-        stream(
-            &mut r,
-            t,
-            t + Duration::from_millis(400),
-            4,
-            BASE,
-            |r, now| drained.push((now.saturating_since(t).as_millis(), r.window())),
-        );
+        let drained = windows(&mut r, t, 400, BASE);
         assert_eq!(drained[0], (0, 1_200));
-        assert_eq!(at(&drained, 4), 20_000);
-        assert_eq!(at(&drained, 240), 20_000);
-        assert_eq!(at(&drained, 244), 1_200);
+        assert_eq!(window_at(&drained, 4), 20_000);
+        assert_eq!(window_at(&drained, 240), 20_000);
+        assert_eq!(window_at(&drained, 244), 1_200);
     }
 
     #[test]
     fn yielding_at_a_short_rtt_the_window_is_one_packet_and_a_probe_two() {
-        let (mut r, t) = rate_learnt(detecting_cfg());
-        let t = stream(
-            &mut r,
-            t,
-            t + Duration::from_secs(7),
-            4,
-            (80, 110),
-            |_, _| {},
-        );
-        assert!(r.competitor().yielding());
+        let (mut r, t) = yielding();
         // The queue drains on a 2-ms RTT: a probe from the next packet, of max(2 packets,
         // 0.5 x 1e6 x 0.002 = 1 000 bytes) = 2 000 bytes for max(PROBE_LEN 30 ms, 6 x 2 ms);
         // then the yield's max(1 packet, 0.03 x 1e6 x 0.002 = 60 bytes) = 1 000 bytes.
-        let mut w = Vec::new();
-        stream(
-            &mut r,
-            t,
-            t + Duration::from_millis(100),
-            4,
-            (10, 2),
-            |r, now| w.push((now.saturating_since(t).as_millis(), r.window())),
-        );
+        let w = windows(&mut r, t, 100, (10, 2));
         assert_eq!(w[0], (0, 1_000));
-        let at = |ms: u64| w.iter().find(|w| w.0 >= ms).unwrap().1;
-        assert_eq!(at(4), 2_000);
-        assert_eq!(at(32), 2_000);
-        assert_eq!(at(36), 1_000);
-        assert_eq!(at(96), 1_000);
+        assert_eq!(window_at(&w, 4), 2_000);
+        assert_eq!(window_at(&w, 32), 2_000);
+        assert_eq!(window_at(&w, 36), 1_000);
+        assert_eq!(window_at(&w, 96), 1_000);
     }
 
     #[test]
     fn a_probe_from_a_standing_queue_longer_than_an_rtt_opens_its_length() {
-        let (mut r, t) = rate_learnt(detecting_cfg());
-        let t = stream(
-            &mut r,
-            t,
-            t + Duration::from_secs(7),
-            4,
-            (80, 110),
-            |_, _| {},
-        );
-        assert!(r.competitor().yielding());
+        let (mut r, t) = yielding();
         // The queue at 20 ms (above eta 4 ms, near TARGET) on an RTT of 30 ms: the next
         // probe lasts the sender's length, (1.3 x 60 - 20) / 0.5 = 116 ms, longer than the
         // RTT, and opens probe_share C x 116 ms = 0.5 x 1e6 x 0.116 = 58 000 bytes (one
         // RTT's would be 15 000); around it the yield's max(1 packet, 0.03 x 1e6 x 0.03 =
         // 900 bytes) = 1 000 bytes.
-        let mut w = Vec::new();
-        stream(
-            &mut r,
-            t,
-            t + Duration::from_millis(2_500),
-            4,
-            (30, 30),
-            |r, now| w.push((now.saturating_since(t).as_millis(), r.window())),
-        );
+        let w = windows(&mut r, t, 2_500, (30, 30));
         let first = w.iter().position(|x| x.1 > 1_000).expect("a probe");
         let start = w[first].0;
         assert_eq!(w[first - 1].1, 1_000);
         assert_eq!(w[first].1, 58_000);
-        let at = |ms: u64| w.iter().find(|x| x.0 >= ms).unwrap().1;
-        assert_eq!(at(start + 112), 58_000);
-        assert_eq!(at(start + 116), 1_000);
+        assert_eq!(window_at(&w, start + 112), 58_000);
+        assert_eq!(window_at(&w, start + 116), 1_000);
     }
 
     #[test]
