@@ -3,8 +3,8 @@
  * The host build of csrc/rledbat.h for its differential test against the uTP receiver
  * (crates/ledbat-tcp/tests/rledbat.rs): one event per line on standard input,
  *
- *   cfg TARGET_NS SLOWDOWNS BASE_HISTORY BASE_INTERVAL_NS FILTER_LEN [RESTART [VALIDATION]]
- *                                         once, first
+ *   cfg TARGET_NS SLOWDOWNS BASE_HISTORY BASE_INTERVAL_NS FILTER_LEN
+ *       [RESTART [VALIDATION [PROBE_SUM]]]  once, first
  *   comp W0 ... W16 HOLD_Q16              the competitor detection's words (lb_comp_params)
  *                                         and comp_test_hold_rtts_q16, after cfg
  *   init MSS                              a new connection
@@ -52,15 +52,16 @@ int main(void)
 	static struct rl_cfg cfg;
 	static struct rl r;
 	static struct lb_owd o;
-	unsigned long long a, b, c, d, e, f, g;
+	unsigned long long a, b, c, d, e, f, g, h;
 	int n;
 
 	while (fgets(line, sizeof(line), stdin)) {
 		f = 0;
 		g = 0;
-		n = sscanf(line, "cfg %llu %llu %llu %llu %llu %llu %llu", &a, &b, &c, &d, &e, &f,
-			   &g);
-		if (n >= 5 && n <= 7) {
+		h = 0;
+		n = sscanf(line, "cfg %llu %llu %llu %llu %llu %llu %llu %llu", &a, &b, &c, &d, &e,
+			   &f, &g, &h);
+		if (n >= 5 && n <= 8) {
 			memset(&p, 0, sizeof(p));
 			memset(&cfg, 0, sizeof(cfg));
 			p.magic = LB_PARAMS_MAGIC;
@@ -73,6 +74,7 @@ int main(void)
 			cfg.signal = RL_SIGNAL_OWD;
 			cfg.empty_queue_restart = f;
 			cfg.window_validation = g;
+			cfg.standing_probe_sum = h;
 		} else if (strncmp(line, "comp ", 5) == 0) {
 			__u64 *w = (__u64 *)&cfg.comp;
 			char *tok = strtok(line + 5, " \t\r\n");

@@ -125,13 +125,16 @@ enum rl_signal { RL_SIGNALS(LB_DECLARE_CONST) };
 	/* and a test's hold in RTTs (48.16) */                               \
 	X(struct lb_comp_params, comp)                                        \
 	X(__u64, comp_test_hold_rtts_q16)                                     \
-	X(__u64, window_validation)   /* 0/1, default 0 */
+	X(__u64, window_validation)   /* 0/1, default 0 */                    \
+	/* a probe from a standing queue opens probe_share C (RTT + length), */ \
+	/* not C max(RTT, length): 0/1, default 0 */                            \
+	X(__u64, standing_probe_sum)
 
 struct rl_cfg {
 	RL_CFG_FIELDS(LB_DECLARE_FIELD)
 };
 
-#define RL_CFG_WORDS 24
+#define RL_CFG_WORDS 25
 _Static_assert(sizeof(struct rl_cfg) == RL_CFG_WORDS * 8, "rl_cfg is RlCfg");
 
 struct rl {
@@ -243,20 +246,21 @@ LB_INLINE int rl_validated_out(const struct rl *r, const volatile struct rl_cfg 
 
 /* The window to advertise at the latest event, bytes: rl_window plus a push test's extra;
  * while yielding, max(1 packet, yield_share C RTT), or max(2 packets, probe_share C RTT)
- * while a probe runs (max(RTT, its length) for one from a standing queue: it only pushes). */
+ * while a probe runs (max(RTT, its length) for one from a standing queue: it only pushes;
+ * RTT + its length with standing_probe_sum). */
 LB_INLINE __u64 rl_adv_window(const struct rl *r, const volatile struct rl_cfg *cfg)
 {
-	__u64 share, w, len = 0;
+	__u64 share, span, w, len = 0;
 	int probing;
 
 	if (!r->comp.yielding)
 		return rl_window(r) + lb_comp_push_window(&r->comp, r->now);
 	probing = lb_comp_probing(&r->comp, r->now);
 	share = probing ? cfg->comp.probe_share_q32 : cfg->comp.yield_share_q32;
-	/* a probe from a standing queue: its length, if longer than an RTT */
+	/* a probe from a standing queue: its length, if longer than an RTT, or both */
 	lb_comp_pushing_probe(&r->comp, r->now, &len);
-	w = lb_muldiv(lb_comp_path_rate(&r->comp),
-		      lb_scale_q32(lb_max_u64(rl_round(r), len), share), LB_NS_PER_S);
+	span = cfg->standing_probe_sum ? rl_round(r) + len : lb_max_u64(rl_round(r), len);
+	w = lb_muldiv(lb_comp_path_rate(&r->comp), lb_scale_q32(span, share), LB_NS_PER_S);
 	return lb_max_u64(w, (probing ? RL_MIN_PACKETS : RL_YIELD_MIN_PACKETS) * r->mss);
 }
 

@@ -21,9 +21,12 @@
 //! one RTT of empty queue in avoidance, the uTP receiver's rule; default false, the
 //! draft's), `window_validation` (slow start ends and avoidance stops growing at 8 times
 //! the most received in one round, so that a sender the window does not limit, bbr, does
-//! not leave it growing without bound; default false, the draft's), and `competitor.KEY` (ledbat-core's competitor detection as the uTP receiver
-//! runs it, `competitor.enabled=true` to turn it on; default off, the draft's; the other
-//! keys and their defaults are ledbat-core's `CompetitorConfig`'s).
+//! not leave it growing without bound; default false, the draft's), `standing_probe_span`
+//! (`max` or `sum`: a probe from a standing queue opens `probe_share C` times `max(RTT,
+//! length)` or `RTT + length`; default `max`, the uTP receiver's), and `competitor.KEY`
+//! (ledbat-core's competitor detection as the uTP receiver runs it, `competitor.enabled=true`
+//! to turn it on; default off, the draft's; the other keys and their defaults are
+//! ledbat-core's `CompetitorConfig`'s).
 
 use ledbat_core::competitor::CompetitorConfig;
 use ledbat_core::Duration;
@@ -41,8 +44,19 @@ pub enum RlSignal {
     Rtt = 2,
 }
 
+/// What a probe from a standing queue opens, `probe_share C` times a span
+/// (`standing_probe_span`; the uTP receiver's `ProbeSpan`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RlProbeSpan {
+    /// `max(RTT, length)` (default).
+    Max,
+    /// `RTT + length`.
+    Sum,
+}
+
 /// `RL_CFG_WORDS` of csrc/rledbat.h.
-pub const CFG_WORDS: usize = 24;
+pub const CFG_WORDS: usize = 25;
 
 /// The words of `struct rl_cfg` (csrc/rledbat.h), in its order, named as there
 /// ([`RlConfig::words`]).
@@ -61,6 +75,7 @@ pub struct RlCfg {
     pub comp: [u64; crate::params::COMP_WORDS],
     pub comp_test_hold_rtts_q16: u64,
     pub window_validation: u64,
+    pub standing_probe_sum: u64,
 }
 
 words_layout!(RlCfg, CFG_WORDS, {
@@ -72,6 +87,7 @@ words_layout!(RlCfg, CFG_WORDS, {
     comp,
     comp_test_hold_rtts_q16,
     window_validation,
+    standing_probe_sum,
 });
 
 /// rLEDBAT's parameters for the kernel.
@@ -91,6 +107,8 @@ pub struct RlConfig {
     pub window_validation: bool,
     /// The competitor detection (`competitor.*`; off by default).
     pub competitor: CompetitorConfig,
+    /// What a probe from a standing queue opens (`standing_probe_span`).
+    pub standing_probe_span: RlProbeSpan,
 }
 
 impl Default for RlConfig {
@@ -103,20 +121,23 @@ impl Default for RlConfig {
             empty_queue_restart: false,
             window_validation: false,
             competitor: CompetitorConfig::default(),
+            standing_probe_span: RlProbeSpan::Max,
         }
     }
 }
+
+/// The parameters' keys, for the errors.
+const KEYS: &str = "target, slowdowns, signal, max_window, empty_queue_restart, \
+                    window_validation, standing_probe_span, competitor.*";
 
 /// Why an rLEDBAT parameter was refused.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RlParamError {
     /// Not `key=value`.
-    #[error(
-        "rledbat parameter `{0}`: expected KEY=VALUE (keys: target, slowdowns, signal, max_window, empty_queue_restart, window_validation, competitor.*)"
-    )]
+    #[error("rledbat parameter `{0}`: expected KEY=VALUE (keys: {keys})", keys = KEYS)]
     Syntax(String),
     /// Unknown key.
-    #[error("rledbat has no parameter `{0}` (keys: target, slowdowns, signal, max_window, empty_queue_restart, window_validation, competitor.*)")]
+    #[error("rledbat has no parameter `{0}` (keys: {keys})", keys = KEYS)]
     Unknown(String),
     /// A bad value.
     #[error("rledbat parameter `{0}`: {1}")]
@@ -148,6 +169,13 @@ impl RlConfig {
                 }
                 "window_validation" => {
                     c.window_validation = v.parse().map_err(|_| bad("true or false"))?;
+                }
+                "standing_probe_span" => {
+                    c.standing_probe_span = match v {
+                        "max" => RlProbeSpan::Max,
+                        "sum" => RlProbeSpan::Sum,
+                        _ => return Err(bad("max (max(RTT, length)) or sum (RTT + length)")),
+                    }
                 }
                 "signal" => {
                     c.signal = match v {
@@ -192,6 +220,7 @@ impl RlConfig {
                 .expect("parse checked the competitor's kernel words"),
             comp_test_hold_rtts_q16: crate::params::q16(self.competitor.test_hold_rtts),
             window_validation: self.window_validation as u64,
+            standing_probe_sum: (self.standing_probe_span == RlProbeSpan::Sum) as u64,
         }
         .to_words()
     }
@@ -200,7 +229,7 @@ impl RlConfig {
     pub fn describe(&self) -> String {
         format!(
             "target={} slowdowns={} signal={} max_window={} empty_queue_restart={} \
-             window_validation={} competitor.enabled={}",
+             window_validation={} standing_probe_span={} competitor.enabled={}",
             self.target,
             self.slowdowns,
             match self.signal {
@@ -210,6 +239,10 @@ impl RlConfig {
             self.max_window,
             self.empty_queue_restart,
             self.window_validation,
+            match self.standing_probe_span {
+                RlProbeSpan::Max => "max",
+                RlProbeSpan::Sum => "sum",
+            },
             self.competitor.enabled
         )
     }
@@ -541,10 +574,10 @@ mod tests {
             (d.base_history, d.base_interval_ns, d.filter_len),
             (10, 60_000_000_000, 4)
         );
-        // the delay words then the 24 rl_cfg words, the restart's the fifth
+        // the delay words then the 25 rl_cfg words, the restart's the fifth
         let b = ro_bytes(&c);
         let at = crate::params::WORDS * 8 + 4 * 8;
-        assert_eq!(b.len(), (crate::params::WORDS + 24) * 8);
+        assert_eq!(b.len(), (crate::params::WORDS + 25) * 8);
         let on = RlConfig::parse(["empty_queue_restart=true"]).unwrap();
         let b_on = ro_bytes(&on);
         assert_eq!(b_on[..at], b[..at]);
@@ -575,11 +608,18 @@ mod tests {
             "max_window=65536",
             "empty_queue_restart=true",
             "window_validation=true",
+            "standing_probe_span=sum",
         ])
         .unwrap();
         assert_eq!(c.words()[..5], [25_000_000, 0, 2, 65_536, 1]);
-        assert_eq!(c.words()[23], 1);
+        assert_eq!(c.words()[23..], [1, 1]);
+        assert_eq!(RlConfig::default().words()[24], 0);
         assert!(RlConfig::parse(["window_validation=1"]).is_err());
+        assert!(c.describe().contains("standing_probe_span=sum"));
+        assert!(matches!(
+            RlConfig::parse(["standing_probe_span=rtt"]),
+            Err(RlParamError::Value(..))
+        ));
         assert!(c.describe().contains("empty_queue_restart=true"));
         assert!(matches!(
             RlConfig::parse(["empty_queue_restart=yes"]),

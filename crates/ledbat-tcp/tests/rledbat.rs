@@ -11,7 +11,7 @@
 use ledbat_core::competitor::CompetitorConfig;
 use ledbat_core::{Duration, Instant};
 use ledbat_tcp::params::{competitor_words, q16};
-use ledbat_utp::rledbat::{Rledbat, RledbatConfig};
+use ledbat_utp::rledbat::{ProbeSpan, Rledbat, RledbatConfig};
 use proptest::prelude::*;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -48,6 +48,8 @@ struct Cfg {
     comp: bool,
     /// `window_validation`.
     valid: bool,
+    /// `standing_probe_span`: sum (RTT + length) rather than max.
+    sum: bool,
 }
 
 /// TARGET 60 ms and every option off.
@@ -57,6 +59,7 @@ const PLAIN: Cfg = Cfg {
     restart: false,
     comp: false,
     valid: false,
+    sum: false,
 };
 
 fn competitor(on: bool) -> CompetitorConfig {
@@ -69,11 +72,12 @@ fn competitor(on: bool) -> CompetitorConfig {
 /// The replay tool's input for `evs`.
 fn c_input(cfg: Cfg, mss: u64, evs: &[Ev]) -> String {
     let mut input = format!(
-        "cfg {} {} 10 60000000000 4 {} {}\n",
+        "cfg {} {} 10 60000000000 4 {} {} {}\n",
         cfg.target_ms * 1_000_000,
         cfg.slowdowns as u8,
         cfg.restart as u8,
-        cfg.valid as u8
+        cfg.valid as u8,
+        cfg.sum as u8
     );
     let c = competitor(cfg.comp);
     input += "comp";
@@ -149,6 +153,11 @@ fn utp_config(cfg: Cfg) -> RledbatConfig {
         empty_queue_restart: cfg.restart,
         window_validation: cfg.valid,
         competitor: competitor(cfg.comp),
+        standing_probe_span: if cfg.sum {
+            ProbeSpan::Sum
+        } else {
+            ProbeSpan::Longer
+        },
     }
 }
 
@@ -322,6 +331,7 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
                 restart,
                 comp: false,
                 valid,
+                sum: false,
             };
             let evs = closed_loop(cfg, mss, d, cross, loss, 60, 0.0);
             events += evs.len();
@@ -361,12 +371,14 @@ fn fluid(w: f64, rtt0: f64, rate: f64, link: f64, cross: f64, mss: u64) -> (u32,
     (owd_us, rtt_us, gap)
 }
 
-/// A receiver with the detection on, closed loop as [`closed_loop`], beside a competitor
-/// from 20 to 40 s that keeps `cross_ms` of queue whatever we do and takes `share` of the
-/// link: our segments then arrive at the rest of the link's rate. Returns the events and
-/// the uTP receiver's detections, whether it yielded and resumed, and whether a probe from
-/// the standing queue outlasted an RTT (its window is then its length's).
+/// A receiver with the detection on (and the slowdowns, and a sum span if `sum`), closed
+/// loop as [`closed_loop`], beside a competitor from 20 to 40 s that keeps `cross_ms` of
+/// queue whatever we do and takes `share` of the link: our segments then arrive at the rest
+/// of the link's rate. Returns the events and the uTP receiver's detections, whether it
+/// yielded and resumed, and whether a probe from the standing queue outlasted an RTT (its
+/// window is then its length's).
 fn closed_loop_competitor(
+    sum: bool,
     mss: u64,
     d_ms: u64,
     cross_ms: u64,
@@ -374,14 +386,7 @@ fn closed_loop_competitor(
     secs: u64,
 ) -> (Vec<Ev>, u64, bool, bool, bool) {
     let link = 1250.0; // bytes per ms: 10 Mbit/s
-    let mut r = Rledbat::new(
-        utp_config(Cfg {
-            slowdowns: true,
-            comp: true,
-            ..PLAIN
-        }),
-        mss,
-    );
+    let mut r = Rledbat::new(utp_config(detecting(sum)), mss);
     let mut evs = Vec::new();
     let (mut t_ms, mut yielded, mut resumed, mut long_push) = (1000.0, false, false, false);
     while t_ms < (secs * 1000) as f64 {
@@ -417,32 +422,42 @@ fn the_competitor_detection_agrees_with_the_utp_receiver_through_yield_and_resum
     // eta that takes most of the link (a bbr download at a short RTT: push tests); in both
     // the uTP receiver yields and, once the competitor has left at 40 s, resumes, and the
     // kernel's arithmetic takes every step with it. In the second, the yield's probes from
-    // that queue last longer than an RTT (the window is then their length's).
+    // that queue last longer than an RTT (the window is then their length's, or the RTT
+    // and their length's with the sum span).
     let mut events = 0;
-    for (mss, d, cross, share) in [
-        (1448, 20, 90, 0.5),
-        (1448, 5, 20, 0.7),
-        (1000, 50, 100, 0.6),
-    ] {
-        let (evs, detections, yielded, resumed, long_push) =
-            closed_loop_competitor(mss, d, cross, share, 70);
-        assert!(
-            detections >= 1 && yielded && resumed,
-            "d {d} ms, cross {cross} ms: detections {detections}, yielded {yielded}, resumed {resumed}"
-        );
-        assert_eq!(long_push, d == 5, "d {d} ms: a probe longer than an RTT");
-        events += evs.len();
-        compare(
-            Cfg {
-                slowdowns: true,
-                comp: true,
-                ..PLAIN
-            },
-            mss,
-            &evs,
-        );
+    for sum in [false, true] {
+        for (mss, d, cross, share) in [
+            (1448, 20, 90, 0.5),
+            (1448, 5, 20, 0.7),
+            (1000, 50, 100, 0.6),
+        ] {
+            let (evs, detections, yielded, resumed, long_push) =
+                closed_loop_competitor(sum, mss, d, cross, share, 70);
+            assert!(
+                detections >= 1 && yielded && resumed,
+                "sum {sum}, d {d} ms, cross {cross} ms: detections {detections}, yielded \
+                 {yielded}, resumed {resumed}"
+            );
+            assert_eq!(
+                long_push,
+                d == 5,
+                "sum {sum}, d {d} ms: a probe longer than an RTT"
+            );
+            events += evs.len();
+            compare(detecting(sum), mss, &evs);
+        }
     }
     eprintln!("{events} events");
+}
+
+/// The slowdowns and the detection on, the span a sum if `sum`.
+fn detecting(sum: bool) -> Cfg {
+    Cfg {
+        slowdowns: true,
+        comp: true,
+        sum,
+        ..PLAIN
+    }
 }
 
 /// The kernel receiver's last verdict after each event: (tests, LT_AT, LT_KIND,
@@ -471,13 +486,9 @@ fn the_last_verdict_is_recorded_with_what_decided_it() {
     // kind: holds where the competitor keeps the queue above 1.1 TARGET, pushes where it
     // keeps it under TARGET / 2; a push is positive exactly when the others' queue fell
     // by less than push_drop TARGET = 0.15 x 60 ms = 9 ms (up to the fixed point's ns).
-    let cfg = Cfg {
-        slowdowns: true,
-        comp: true,
-        ..PLAIN
-    };
+    let cfg = detecting(false);
     for (mss, d, cross, share, kind) in [(1448, 20, 90, 0.5, 2), (1448, 5, 20, 0.7, 1)] {
-        let (evs, ..) = closed_loop_competitor(mss, d, cross, share, 70);
+        let (evs, ..) = closed_loop_competitor(false, mss, d, cross, share, 70);
         let rows = c_last_tests(cfg, mss, &evs);
         let (mut prev, mut seen) = (0, 0);
         for (i, &(tests, at, k, positive, q0, q1)) in rows.iter().enumerate() {
@@ -510,13 +521,9 @@ fn the_last_verdict_is_recorded_with_what_decided_it() {
 fn the_last_probe_is_recorded_and_the_one_that_resumed_is_flagged() {
     // Yield and resume as above: every probe that ends (a rise of PROBES) is recorded at
     // that segment; the yield ends at exactly one of them, flagged resumed, and no other is.
-    let cfg = Cfg {
-        slowdowns: true,
-        comp: true,
-        ..PLAIN
-    };
+    let cfg = detecting(false);
     for (mss, d, cross, share) in [(1448, 20, 90, 0.5), (1448, 5, 20, 0.7)] {
-        let (evs, ..) = closed_loop_competitor(mss, d, cross, share, 70);
+        let (evs, ..) = closed_loop_competitor(false, mss, d, cross, share, 70);
         let out = run_tool(&c_input(cfg, mss, &evs));
         let rows: Vec<Vec<&str>> = out
             .lines()
@@ -570,6 +577,7 @@ fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_
                 restart: false,
                 comp: false,
                 valid,
+                sum: false,
             };
             let evs = closed_loop(cfg, mss, d, cross, 0, 60, 1.5);
             events += evs.len();
@@ -644,7 +652,8 @@ proptest! {
         mss in prop::sample::select(vec![536u64, 1448, 9000]),
         comp in any::<bool>(),
         valid in any::<bool>(),
+        sum in any::<bool>(),
     ) {
-        compare(Cfg { target_ms: target, slowdowns, restart, comp, valid }, mss, &evs);
+        compare(Cfg { target_ms: target, slowdowns, restart, comp, valid, sum }, mss, &evs);
     }
 }

@@ -98,7 +98,8 @@
 //! probe:        window max(2 packets, probe_share C RTT) for the sender's length, from
 //!               eta or below for at least PROBE_RTTS RTTs (the sender paces at
 //!               probe_share C); from a standing queue, max(2 packets, probe_share C
-//!               max(RTT, length))
+//!               max(RTT, length)), or probe_share C (RTT + length) with
+//!               standing_probe_span = Sum
 //! resume:       slow start from 2 packets, one byte per byte up to the detection's
 //!               C x (RTT - qd), GAIN per byte above, until qd > 3/4 TARGET (the sender's)
 //! ```
@@ -123,7 +124,12 @@
 //!   the rise to `(1 + push_share) TARGET`; a window of `probe_share C RTT` alone falls
 //!   short of it where the length passes the RTT (short RTTs), so another receiver of our
 //!   kind never sees the queue above TARGET, never backs off, and a yield to it never ends
-//!   (docs/tcp/README.md, "Two kernel receivers of our kind"). Nor near TARGET after the
+//!   (docs/tcp/README.md, "Two kernel receivers of our kind"). `standing_probe_span = Sum`
+//!   opens `probe_share C (RTT + length)` instead: the uTP sender fills a window at once and
+//!   would overshoot by `probe_share C RTT`, but the kernel's receive window, once the clamp
+//!   is raised, opens only as `rcv_ssthresh` grows with the data received, and most of a
+//!   probe of `max(RTT, length)` never reaches the sender (docs/tcp/README.md, "A probe
+//!   from a standing queue offers its length"). Nor near TARGET after the
 //!   queue stood above 1.2 TARGET in the last HIGH_MEMORY: our kind holds the queue at
 //!   TARGET, while a loss-based download's sits near TARGET for seconds after each of its
 //!   losses and rises above it between them (docs/tcp/README.md, "Beyond the draft:
@@ -193,6 +199,9 @@ pub struct RledbatConfig {
     /// Competitor detection (`competitor.*`, ledbat-core's parameters; see the module
     /// comment). Default off (`enabled` false: the draft has no such rule).
     pub competitor: CompetitorConfig,
+    /// What a probe from a standing queue opens, `probe_share C` times this span (see the
+    /// module comment). Default [`ProbeSpan::Longer`].
+    pub standing_probe_span: ProbeSpan,
 }
 
 impl Default for RledbatConfig {
@@ -203,8 +212,22 @@ impl Default for RledbatConfig {
             empty_queue_restart: false,
             window_validation: false,
             competitor: CompetitorConfig::default(),
+            standing_probe_span: ProbeSpan::Longer,
         }
     }
+}
+
+/// The span over which a probe from a standing queue opens `probe_share C`: the window of
+/// such a probe is `probe_share C` times it (see the module comment).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProbeSpan {
+    /// `max(RTT, length)`: the probe's rise of the queue and no more, where the sender
+    /// fills the window at once (the uTP sender).
+    #[default]
+    Longer,
+    /// `RTT + length`: also the path's RTT at that rate, for a sender whose window opens
+    /// over several RTTs (the kernel's receive window grows with `rcv_ssthresh`).
+    Sum,
 }
 
 /// Where the window is in its cycle.
@@ -304,10 +327,12 @@ impl Rledbat {
     pub fn window(&self) -> u64 {
         if self.comp.yielding() {
             let c = self.comp.path_rate();
-            // a probe from a standing queue: its length, if longer than an RTT
-            let span = self
-                .round()
-                .max(self.comp.pushing_probe(self.now).unwrap_or_default());
+            // a probe from a standing queue: its length, if longer than an RTT, or both
+            let len = self.comp.pushing_probe(self.now).unwrap_or_default();
+            let span = match self.cfg.standing_probe_span {
+                ProbeSpan::Longer => self.round().max(len),
+                ProbeSpan::Sum => self.round() + len,
+            };
             let (share, floor) = if self.comp.probing(self.now) {
                 (self.cfg.competitor.probe_share, MIN_PACKETS)
             } else {
@@ -664,6 +689,7 @@ mod tests {
             empty_queue_restart: false,
             window_validation: false,
             competitor: CompetitorConfig::default(),
+            standing_probe_span: ProbeSpan::Longer,
         }
     }
 
@@ -1152,19 +1178,33 @@ mod tests {
 
     #[test]
     fn a_probe_from_a_standing_queue_longer_than_an_rtt_opens_its_length() {
-        let (mut r, t) = yielding();
         // The queue at 20 ms (above eta 4 ms, near TARGET) on an RTT of 30 ms: the next
         // probe lasts the sender's length, (1.3 x 60 - 20) / 0.5 = 116 ms, longer than the
         // RTT, and opens probe_share C x 116 ms = 0.5 x 1e6 x 0.116 = 58 000 bytes (one
-        // RTT's would be 15 000); around it the yield's max(1 packet, 0.03 x 1e6 x 0.03 =
-        // 900 bytes) = 1 000 bytes.
-        let w = windows(&mut r, t, 2_500, (30, 30));
-        let first = w.iter().position(|x| x.1 > 1_000).expect("a probe");
-        let start = w[first].0;
-        assert_eq!(w[first - 1].1, 1_000);
-        assert_eq!(w[first].1, 58_000);
-        assert_eq!(window_at(&w, start + 112), 58_000);
-        assert_eq!(window_at(&w, start + 116), 1_000);
+        // RTT's would be 15 000); with the span RTT + length, 0.5 x 1e6 x 0.146 = 73 000;
+        // around it the yield's max(1 packet, 0.03 x 1e6 x 0.03 = 900 bytes) = 1 000 bytes.
+        for (span, want) in [(ProbeSpan::Longer, 58_000), (ProbeSpan::Sum, 73_000)] {
+            let (mut r, t) = yielding();
+            r.cfg.standing_probe_span = span;
+            let w = windows(&mut r, t, 2_500, (30, 30));
+            let first = w.iter().position(|x| x.1 > 1_000).expect("a probe");
+            let start = w[first].0;
+            assert_eq!(w[first - 1].1, 1_000);
+            assert_eq!(w[first].1, want, "{span:?}");
+            assert_eq!(window_at(&w, start + 112), want, "{span:?}");
+            assert_eq!(window_at(&w, start + 116), 1_000, "{span:?}");
+        }
+    }
+
+    #[test]
+    fn a_probe_that_may_find_room_opens_one_rtt_whatever_the_standing_span() {
+        // From a drained queue (2-ms RTT) the probe is not a standing one: max(2 packets,
+        // 0.5 x 1e6 x 0.002) = 2 000 bytes with either span.
+        let (mut r, t) = yielding();
+        r.cfg.standing_probe_span = ProbeSpan::Sum;
+        let w = windows(&mut r, t, 100, (10, 2));
+        assert_eq!(window_at(&w, 4), 2_000);
+        assert_eq!(window_at(&w, 36), 1_000);
     }
 
     #[test]

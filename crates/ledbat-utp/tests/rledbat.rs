@@ -476,7 +476,8 @@ fn competitor_detection_alone_costs_at_most_two_percent() {
 /// limit, the other download looks like a plain BBR download (its own queue above eta, a
 /// push's extra ignored), and one yields to the other at more than half of the starts; the
 /// link stays nearly as full as without the detection: the sum at least 0.85 at every start,
-/// on average within 6 % of the sum without. Figures: docs/tcp/README.md, "Beyond the draft: competitor detection".
+/// on average within 6 % of the sum without. Figures: docs/tcp/README.md, "Beyond the draft:
+/// competitor detection".
 #[test]
 fn two_detecting_rledbat_downloads_share_with_newreno_senders_and_fill_the_link_with_bbr() {
     let starts: Vec<f64> = (0..11).map(|k| 3.0 + 0.5 * k as f64).collect();

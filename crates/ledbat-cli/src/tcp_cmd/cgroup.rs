@@ -55,8 +55,9 @@ pub struct RlArgs {
     #[arg(long)]
     pub rledbat: bool,
     /// A receiver-side LEDBAT parameter: target=60ms, slowdowns=true, signal=owd|rtt,
-    /// max_window=BYTES, empty_queue_restart=false, competitor.enabled=false (and the other
-    /// competitor.* keys of ledbat-core); repeatable (implies --rledbat).
+    /// max_window=BYTES, empty_queue_restart=false, window_validation=false,
+    /// standing_probe_span=max|sum, competitor.enabled=false (and the other competitor.*
+    /// keys of ledbat-core); repeatable (implies --rledbat).
     #[arg(long = "rledbat-param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
 }
