@@ -156,7 +156,7 @@ fn utp_config(cfg: Cfg) -> RledbatConfig {
         standing_probe_span: if cfg.sum {
             ProbeSpan::Sum
         } else {
-            ProbeSpan::Longer
+            ProbeSpan::Max
         },
     }
 }

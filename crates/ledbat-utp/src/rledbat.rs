@@ -200,7 +200,7 @@ pub struct RledbatConfig {
     /// comment). Default off (`enabled` false: the draft has no such rule).
     pub competitor: CompetitorConfig,
     /// What a probe from a standing queue opens, `probe_share C` times this span (see the
-    /// module comment). Default [`ProbeSpan::Longer`].
+    /// module comment). Default [`ProbeSpan::Max`].
     pub standing_probe_span: ProbeSpan,
 }
 
@@ -212,7 +212,7 @@ impl Default for RledbatConfig {
             empty_queue_restart: false,
             window_validation: false,
             competitor: CompetitorConfig::default(),
-            standing_probe_span: ProbeSpan::Longer,
+            standing_probe_span: ProbeSpan::Max,
         }
     }
 }
@@ -224,7 +224,7 @@ pub enum ProbeSpan {
     /// `max(RTT, length)`: the probe's rise of the queue and no more, where the sender
     /// fills the window at once (the uTP sender).
     #[default]
-    Longer,
+    Max,
     /// `RTT + length`: also the path's RTT at that rate, for a sender whose window opens
     /// over several RTTs (the kernel's receive window grows with `rcv_ssthresh`).
     Sum,
@@ -330,7 +330,7 @@ impl Rledbat {
             // a probe from a standing queue: its length, if longer than an RTT, or both
             let len = self.comp.pushing_probe(self.now).unwrap_or_default();
             let span = match self.cfg.standing_probe_span {
-                ProbeSpan::Longer => self.round().max(len),
+                ProbeSpan::Max => self.round().max(len),
                 ProbeSpan::Sum => self.round() + len,
             };
             let (share, floor) = if self.comp.probing(self.now) {
@@ -689,7 +689,7 @@ mod tests {
             empty_queue_restart: false,
             window_validation: false,
             competitor: CompetitorConfig::default(),
-            standing_probe_span: ProbeSpan::Longer,
+            standing_probe_span: ProbeSpan::Max,
         }
     }
 
@@ -1164,16 +1164,20 @@ mod tests {
 
     #[test]
     fn yielding_at_a_short_rtt_the_window_is_one_packet_and_a_probe_two() {
-        let (mut r, t) = yielding();
         // The queue drains on a 2-ms RTT: a probe from the next packet, of max(2 packets,
         // 0.5 x 1e6 x 0.002 = 1 000 bytes) = 2 000 bytes for max(PROBE_LEN 30 ms, 6 x 2 ms);
-        // then the yield's max(1 packet, 0.03 x 1e6 x 0.002 = 60 bytes) = 1 000 bytes.
-        let w = windows(&mut r, t, 100, (10, 2));
-        assert_eq!(w[0], (0, 1_000));
-        assert_eq!(window_at(&w, 4), 2_000);
-        assert_eq!(window_at(&w, 32), 2_000);
-        assert_eq!(window_at(&w, 36), 1_000);
-        assert_eq!(window_at(&w, 96), 1_000);
+        // then the yield's max(1 packet, 0.03 x 1e6 x 0.002 = 60 bytes) = 1 000 bytes. The
+        // probe may find room (not a standing one), so the standing span does not apply.
+        for span in [ProbeSpan::Max, ProbeSpan::Sum] {
+            let (mut r, t) = yielding();
+            r.cfg.standing_probe_span = span;
+            let w = windows(&mut r, t, 100, (10, 2));
+            assert_eq!(w[0], (0, 1_000), "{span:?}");
+            assert_eq!(window_at(&w, 4), 2_000, "{span:?}");
+            assert_eq!(window_at(&w, 32), 2_000, "{span:?}");
+            assert_eq!(window_at(&w, 36), 1_000, "{span:?}");
+            assert_eq!(window_at(&w, 96), 1_000, "{span:?}");
+        }
     }
 
     #[test]
@@ -1183,7 +1187,7 @@ mod tests {
         // RTT, and opens probe_share C x 116 ms = 0.5 x 1e6 x 0.116 = 58 000 bytes (one
         // RTT's would be 15 000); with the span RTT + length, 0.5 x 1e6 x 0.146 = 73 000;
         // around it the yield's max(1 packet, 0.03 x 1e6 x 0.03 = 900 bytes) = 1 000 bytes.
-        for (span, want) in [(ProbeSpan::Longer, 58_000), (ProbeSpan::Sum, 73_000)] {
+        for (span, want) in [(ProbeSpan::Max, 58_000), (ProbeSpan::Sum, 73_000)] {
             let (mut r, t) = yielding();
             r.cfg.standing_probe_span = span;
             let w = windows(&mut r, t, 2_500, (30, 30));
@@ -1194,17 +1198,6 @@ mod tests {
             assert_eq!(window_at(&w, start + 112), want, "{span:?}");
             assert_eq!(window_at(&w, start + 116), 1_000, "{span:?}");
         }
-    }
-
-    #[test]
-    fn a_probe_that_may_find_room_opens_one_rtt_whatever_the_standing_span() {
-        // From a drained queue (2-ms RTT) the probe is not a standing one: max(2 packets,
-        // 0.5 x 1e6 x 0.002) = 2 000 bytes with either span.
-        let (mut r, t) = yielding();
-        r.cfg.standing_probe_span = ProbeSpan::Sum;
-        let w = windows(&mut r, t, 100, (10, 2));
-        assert_eq!(window_at(&w, 4), 2_000);
-        assert_eq!(window_at(&w, 36), 1_000);
     }
 
     #[test]
