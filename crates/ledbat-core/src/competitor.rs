@@ -40,7 +40,9 @@
 //!   every hold of the flow's own (periodic slowdowns too) is also a hold test, while the
 //!   flow has at least min_share of C; a periodic slowdown's only when negative, unless
 //!   periodic_positive (its 2-RTT hold ends before a late joiner of our kind shows)
-//!   `tests` positives in a row, the last at least test_gap after the first: yield;
+//!   `tests` positives in a row, the last at least test_gap after the first: yield
+//!   (a test after a positive one starts TEST_RTTS RTTs before that gap ends, the time from
+//!   a push's or a default hold's start to its verdict);
 //!   a negative test the suspicion asked for: no test for quiet * 2^k (k-th in a row, k <= 3)
 //! yielding:  window one packet, paced at yield_share * C; every probe_interval (at once
 //!            when the queue drains below eta) a probe paces at probe_share * C for
@@ -100,6 +102,11 @@ pub const DOUBLE_PUSH: f64 = 1.25;
 pub const KIN_CONFIRM: Duration = Duration::from_secs(5);
 /// Before a push test the suspicion lasts up to this many RTTs more, drawn at random.
 pub const DESYNC_RTTS: f64 = 4.0;
+/// RTTs from a test's start to its verdict: a push's (one RTT pushing, one waiting, two
+/// watched) and a hold's of the default `test_hold_rtts`. The next test after a positive one
+/// starts this long before `test_gap` has passed, so that the two verdicts, not the first's
+/// verdict and the second's start, are `test_gap` apart.
+pub const TEST_RTTS: u64 = 4;
 /// Rate samples span at least this long (and the smoothed RTT; [`crate::delivery::SpanRate`]):
 /// the path's rate is a maximum over a minute of them, and a sample of one RTT at a base RTT
 /// near zero takes a token bucket's burst for rate (a 15 KiB burst doubles a 20 ms sample at
@@ -1071,9 +1078,11 @@ impl Competitor {
                     (crate::bbr::splitmix64(since.as_nanos()) % 1024) as f64 / 1024.0 * DESYNC_RTTS
                 };
                 let due = crate::slowdown::scale(o.rtt, self.cfg.suspect_rtts + extra);
-                // The next test comes test_gap after the first positive one at the earliest.
-                let gap =
-                    first_positive.is_some_and(|f| now.saturating_since(f) < self.cfg.test_gap);
+                // The next test's verdict comes test_gap after the first positive one at the
+                // earliest: it starts TEST_RTTS before that.
+                let verdict_at = now + o.rtt * TEST_RTTS;
+                let gap = first_positive
+                    .is_some_and(|f| verdict_at.saturating_since(f) < self.cfg.test_gap);
                 if now.saturating_since(since) >= due && !gap {
                     *suspect_since = None;
                     if above {
@@ -1489,6 +1498,34 @@ mod tests {
         );
         hold(&mut c, 1500, 10);
         assert_eq!(c.tests(), 1);
+    }
+
+    #[test]
+    fn the_test_after_a_positive_one_starts_so_that_the_verdicts_are_test_gap_apart() {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        let suspect = |c: &mut Competitor, t: u64| {
+            c.on_ack(at(t), &obs(80, FlowPhase::Avoidance, Some(0.3 * C), at(t)))
+        };
+        // Suspect from 1.0 s, a test at 1.4 s, its hold from 1.5 s: positive at 1.9 s.
+        for t in [1000, 1100, 1200, 1300] {
+            assert_eq!(suspect(&mut c, t), Action::None);
+        }
+        assert_eq!(suspect(&mut c, 1400), Action::Test);
+        hold(&mut c, 1500, 10);
+        assert_eq!(c.last_test().unwrap().at, at(1900));
+        assert!(c.confirming() && !c.yielding());
+        // Suspect again from 2.0 s, ripe at 2.4 s; the next verdict, TEST_RTTS (400 ms) after
+        // its test starts, may come at 1.9 + 1.0 (test_gap) s: the test starts at 2.5 s, not
+        // at 2.9 s (test_gap after the first verdict).
+        for t in [2000, 2100, 2200, 2300, 2400] {
+            assert_eq!(suspect(&mut c, t), Action::None, "at {t} ms");
+        }
+        assert_eq!(suspect(&mut c, 2500), Action::Test);
+        hold(&mut c, 2600, 10);
+        let o = c.last_test().unwrap();
+        assert_eq!((o.at, o.positives, o.yielded), (at(3000), 2, true));
+        assert!(c.yielding());
     }
 
     #[test]

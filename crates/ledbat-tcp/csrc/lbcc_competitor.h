@@ -17,7 +17,8 @@
  *                RTT; the others' queue (qd + (flight at start - flight) / C) over the next
  *                two RTTs after one more falls by push_drop T: negative; the queue rising
  *                more than DOUBLE_PUSH times the push: void
- *   `tests` positives in a row, test_gap apart at least: yield (one packet, paced at
+ *   `tests` positives in a row, test_gap apart at least (a test after a positive one
+ *   starts TEST_RTTS before that): yield (one packet, paced at
  *   yield_share C), probe every probe_interval at probe_share C, room twice `confirm`
  *   apart: resume; a queue that backs off after two probes in a row, KIN_CONFIRM apart at
  *   most: our kind (three when a drain was followed by a fall short of one).
@@ -52,9 +53,11 @@
 #define LB_COMP_KIN_CONFIRM_NS (5ULL * LB_NS_PER_S)
 #define LB_COMP_HIGH_MEMORY_NS (5ULL * LB_NS_PER_S)
 #define LB_COMP_RATE_BUCKET_NS LB_NS_PER_S
-/* competitor::AFTERMATH_RTTS = 2 and DESYNC_RTTS = 4 (whole numbers); DOUBLE_PUSH = 5 / 4 */
+/* competitor::AFTERMATH_RTTS = 2, DESYNC_RTTS = 4 and TEST_RTTS = 4 (whole numbers);
+ * DOUBLE_PUSH = 5 / 4 */
 #define LB_COMP_AFTERMATH_RTTS 2ULL
 #define LB_COMP_DESYNC_RTTS 4ULL
+#define LB_COMP_TEST_RTTS 4ULL
 #define LB_COMP_DOUBLE_PUSH_NUM 5ULL
 #define LB_COMP_DOUBLE_PUSH_DEN 4ULL
 /* Buckets of the path rate: rate_window up to LB_COMP_MAX_WINDOW_S seconds (a bucket opens
@@ -669,8 +672,10 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 	/* suspect_rtts + (splitmix64(since) % 1024) / 1024 * DESYNC_RTTS, in Q32 */
 	k = above ? 0 : (lb_splitmix64(c->suspect_since) % 1024) * LB_COMP_DESYNC_RTTS << 22;
 	due = lb_scale_q32(o->rtt_ns, p->suspect_rtts_q32 + k);
+	/* the next test's verdict, LB_COMP_TEST_RTTS after its start, test_gap after the first */
 	if (lb_since(now, c->suspect_since) < due ||
-	    (c->has_first && lb_since(now, c->first_positive) < p->test_gap_ns))
+	    (c->has_first &&
+	     lb_since(now + o->rtt_ns * LB_COMP_TEST_RTTS, c->first_positive) < p->test_gap_ns))
 		return LB_COMP_NONE;
 	c->has_suspect = 0;
 	if (above) {
