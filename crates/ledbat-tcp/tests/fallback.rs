@@ -54,9 +54,9 @@ const FIFO_FRAMES: u32 = 20;
 /// control's result to a value the BPF program cannot have returned (an `snd_ssthresh`
 /// above 2^31 or hundreds of millions for a window of 40 packets; an undo's window of 1
 /// where the program returns at least the 19 before the timeout): in 5 of about 180
-/// transfers on this test's bed, and never with the kernel's own reno (docs/tcp/README.md, "The Reno
-/// fallback on a running kernel"). Three tries make a failure of the test from those alone
-/// about one run in 20,000.
+/// transfers on this test's bed, and never with the kernel's own reno (docs/tcp/README.md,
+/// "The Reno fallback on a running kernel"). Three tries make a failure of the test from
+/// those alone about one run in 20,000.
 const TRIES: u32 = 3;
 /// TCP_INFINITE_SSTHRESH: the kernel's "no ssthresh yet" (slow start).
 const INFINITE: u32 = 0x7fff_ffff;

@@ -1086,7 +1086,8 @@ mod tests {
         // 0.25 C. Suspicion for 4 RTTs, then a hold of test_hold_rtts = 4 RTTs = 440 ms at
         // 2 packets; the queue stays (70 ms > max(eta 5 ms, 3 packets / C = 3 ms)):
         // positive. The second test's verdict at least test_gap = 1 s after the first
-        // positive one, also positive: yield, at max(2 packets, yield_share C RTT = 0.03 x 1e6 x 0.11 = 3 300).
+        // positive one, also positive: yield, at max(2 packets, yield_share C RTT =
+        // 0.03 x 1e6 x 0.11 = 3 300).
         let (mut r, t) = rate_learnt(detecting_cfg());
         let (mut holds, mut yielded) = (Vec::new(), None);
         let end = t + Duration::from_secs(5);
