@@ -25,9 +25,14 @@ def _ledbat_bin(given: Optional[str]) -> str:
 
 
 def _seeds_arg(seeds: Union[int, str]) -> str:
-    """`--seeds`' value: a count of at least 1, or ``"auto"``."""
+    """`--seeds`' value: a count of at least 1, ``"auto"``, or ``"auto:"`` and the looks
+    (``"auto:5,10"``; the command checks that they increase from 2)."""
     if seeds == "auto":
         return seeds
+    if isinstance(seeds, str) and seeds.startswith("auto:"):
+        looks = seeds[len("auto:"):].split(",")
+        if all(n.strip().isdigit() for n in looks):
+            return seeds
     if isinstance(seeds, str) and seeds.isdigit():
         count = int(seeds)
     elif isinstance(seeds, numbers.Integral) and not isinstance(seeds, bool):
@@ -35,7 +40,9 @@ def _seeds_arg(seeds: Union[int, str]) -> str:
     else:
         count = 0
     if count < 1:
-        raise ValueError(f"seeds={seeds!r}: a number of seeds (at least 1) or \"auto\"")
+        raise ValueError(
+            f"seeds={seeds!r}: a number of seeds (at least 1), \"auto\" or \"auto:5,10\""
+        )
     return str(count)
 
 
@@ -54,16 +61,18 @@ def repro(
 
     `claims` are ids, id prefixes or papers (``"seed003"``), none for every claim. `seeds`:
     seeds per scenario, or ``"auto"`` for the sequential rule (``--seeds auto``: rounds of
-    seeds until each claim's verdict is decided); with `client`, every round's runs go to
-    the cluster within this one call, and the report is the command line's. With
+    seeds until each claim's verdict is decided; ``"auto:5,10"``: those rounds); with
+    `client`, every round's runs go to the cluster within this one call, and the report is
+    the command line's. With
     `client`, a Dask ``distributed.Client`` or a scheduler address, the runs not in the run
     cache are sent to that cluster, one task per run (``ledbat repro --dask``); the report
     written to `out` (report.md, index.html) is byte for byte the local one but for its
     wall-clock line. The workers need this `ledbat` package and the binary at the same path.
     `cache`: None for the default run cache, False for none (``--no-cache``), or a
     directory. `timeout`: seconds to wait for the scheduler. Raises ValueError for `seeds`
-    that are neither a count nor ``"auto"``, and RuntimeError with the command's message
-    when it fails (an unreachable scheduler, an unknown claim); no report is written then.
+    that are neither a count nor ``"auto"`` (with or without looks), and RuntimeError with
+    the command's message when it fails (an unreachable scheduler, an unknown claim); no
+    report is written then.
     """
     cmd = [_ledbat_bin(ledbat_bin), "repro", "--json", "--seeds", _seeds_arg(seeds), "--out", str(out)]
     if quick:

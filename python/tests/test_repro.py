@@ -88,8 +88,16 @@ def test_seeds_auto_on_a_local_cluster_runs_every_round_and_is_the_cli_report(tm
     assert report(tmp_path / "dask") == report(tmp_path / "cli")
 
 
-@pytest.mark.parametrize("bad", ["ten", "Auto", "0", 0, -1, 2.5, True])
+@pytest.mark.parametrize("bad", ["ten", "Auto", "0", 0, -1, 2.5, True, "auto:", "auto:5,x"])
 def test_seeds_that_are_neither_a_count_nor_auto_are_refused_before_running(tmp_path, bad):
-    with pytest.raises(ValueError, match="a number of seeds .at least 1. or \"auto\""):
+    with pytest.raises(ValueError, match="a number of seeds .at least 1., \"auto\" or"):
         ledbat.repro("s003", seeds=bad, out=tmp_path / "out", ledbat_bin="/nonexistent")
     assert not (tmp_path / "out").exists()
+
+
+def test_seeds_auto_with_looks_are_passed_to_the_command_as_written():
+    from ledbat._repro import _seeds_arg
+
+    assert _seeds_arg("auto:5,10") == "auto:5,10"
+    assert _seeds_arg("auto") == "auto"
+    assert _seeds_arg(7) == "7"

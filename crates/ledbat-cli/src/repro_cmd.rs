@@ -12,6 +12,7 @@ use crate::support::write_file_atomically;
 use anyhow::{bail, Context};
 use ledbat_repro::remote::{Answer, DaskExecutor, Remote};
 use ledbat_repro::runner::{self, Options};
+use ledbat_repro::sequential::{Rule, LOOKS};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `ledbat repro`.
@@ -22,7 +23,9 @@ pub struct Args {
     pub claims: Vec<String>,
     /// Seeds per scenario: N (seeds 1..=N for every claim), or `auto`: seeds in rounds of
     /// 5, 10, 20, 30, each claim stopping at the first where its verdict is decided at 95 %
-    /// or where 30 could not decide it (the report states the rule and each claim's seeds).
+    /// or where 30 could not decide it (the report states the rule and each claim's seeds);
+    /// `auto:5,10` (any increasing looks from 2): the same rule with those rounds, the last
+    /// the limit.
     #[arg(long, default_value = "10", value_parser = parse_seeds)]
     pub seeds: SeedsArg,
     /// Output directory for report.md and index.html.
@@ -78,32 +81,51 @@ pub struct Args {
 }
 
 /// What `--seeds` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SeedsArg {
     /// Seeds 1..=N for every claim.
     Fixed(u64),
-    /// The sequential rule of `ledbat_repro::sequential`.
-    Auto,
+    /// The sequential rule of `ledbat_repro::sequential`, with its looks.
+    Auto(Rule),
 }
 
 impl std::fmt::Display for SeedsArg {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SeedsArg::Fixed(n) => write!(f, "{n}"),
-            SeedsArg::Auto => f.write_str("auto"),
+            SeedsArg::Auto(r) if r.looks == LOOKS => f.write_str("auto"),
+            SeedsArg::Auto(r) => {
+                let looks: Vec<String> = r.looks.iter().map(u64::to_string).collect();
+                write!(f, "auto:{}", looks.join(","))
+            }
         }
     }
 }
 
-/// Parses `--seeds`: a count of at least 1, or `auto`.
+/// Parses `--seeds`: a count of at least 1, `auto`, or `auto:` and the looks.
 fn parse_seeds(s: &str) -> Result<SeedsArg, String> {
     if s == "auto" {
-        return Ok(SeedsArg::Auto);
+        return Ok(SeedsArg::Auto(Rule::default()));
+    }
+    if let Some(list) = s.strip_prefix("auto:") {
+        let looks = list
+            .split(',')
+            .map(|n| {
+                n.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("`{s}`: `{n}` is not a number of seeds"))
+            })
+            .collect::<Result<Vec<u64>, String>>()?;
+        return Rule::with_looks(looks)
+            .map(SeedsArg::Auto)
+            .map_err(|e| format!("`{s}`: {e}"));
     }
     match s.parse::<u64>() {
         Ok(0) => Err("must be at least 1".into()),
         Ok(n) => Ok(SeedsArg::Fixed(n)),
-        Err(_) => Err(format!("`{s}` is neither a number of seeds nor `auto`")),
+        Err(_) => Err(format!(
+            "`{s}` is neither a number of seeds nor `auto` (or `auto:5,10`)"
+        )),
     }
 }
 
@@ -261,11 +283,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     };
     let opts = Options {
         scenarios_dir: scenarios_dir(a.scenarios)?,
-        seeds: match a.seeds {
-            SeedsArg::Fixed(n) => n,
-            SeedsArg::Auto => ledbat_repro::sequential::Rule::default().limit(),
+        seeds: match &a.seeds {
+            SeedsArg::Fixed(n) => *n,
+            SeedsArg::Auto(rule) => rule.limit(),
         },
-        sequential: (a.seeds == SeedsArg::Auto).then(ledbat_repro::sequential::Rule::default),
+        sequential: match &a.seeds {
+            SeedsArg::Fixed(_) => None,
+            SeedsArg::Auto(rule) => Some(rule.clone()),
+        },
         quick: a.quick,
         select: a.claims.clone(),
         progress: true,
@@ -312,10 +337,33 @@ mod tests {
     #[test]
     fn seeds_are_a_count_or_auto() {
         assert_eq!(parse_seeds("10"), Ok(SeedsArg::Fixed(10)));
-        assert_eq!(parse_seeds("auto"), Ok(SeedsArg::Auto));
+        assert_eq!(parse_seeds("auto"), Ok(SeedsArg::Auto(Rule::default())));
+        let short = parse_seeds("auto:5,10").unwrap();
+        assert_eq!(
+            short,
+            SeedsArg::Auto(Rule::with_looks(vec![5, 10]).unwrap())
+        );
+        assert_eq!(short.to_string(), "auto:5,10");
+        assert_eq!(parse_seeds("auto:5,10,20,30").unwrap().to_string(), "auto");
+        let e = parse_seeds("auto:5,x").unwrap_err();
+        assert!(
+            e.contains("`auto:5,x`") && e.contains("`x` is not a number"),
+            "{e}"
+        );
+        let e = parse_seeds("auto:10,5").unwrap_err();
+        assert!(
+            e.contains("`auto:10,5`") && e.contains("must increase"),
+            "{e}"
+        );
+        assert!(parse_seeds("auto:1,5")
+            .unwrap_err()
+            .contains("at least 2 seeds"));
+        assert!(parse_seeds("auto:")
+            .unwrap_err()
+            .contains("`` is not a number"));
         assert!(parse_seeds("0").unwrap_err().contains("at least 1"));
         assert!(parse_seeds("many").unwrap_err().contains("`many`"));
-        assert_eq!(SeedsArg::Auto.to_string(), "auto");
+        assert_eq!(SeedsArg::Auto(Rule::default()).to_string(), "auto");
         assert_eq!(SeedsArg::Fixed(3).to_string(), "3");
     }
 }

@@ -551,8 +551,8 @@ impl Report {
             );
         }
         let _ = writeln!(s, "{}\n", RULE_TEXT);
-        if let Some(line) = self.seeds_line() {
-            let _ = writeln!(s, "{SEQUENTIAL_TEXT} Seeds: {line}.\n");
+        if let (Some(line), Some(rule)) = (self.seeds_line(), &self.sequential) {
+            let _ = writeln!(s, "{} Seeds: {line}.\n", rule.describe());
         }
         self.claims_table_md(&mut s, false);
         if self.tried().count() > 0 {
@@ -705,8 +705,8 @@ impl Report {
             );
         }
         let _ = writeln!(s, "<p>{}</p>", esc(RULE_TEXT));
-        if let Some(line) = self.seeds_line() {
-            let _ = writeln!(s, "<p>{} Seeds: {}.</p>", esc(SEQUENTIAL_TEXT), esc(&line));
+        if let (Some(line), Some(rule)) = (self.seeds_line(), &self.sequential) {
+            let _ = writeln!(s, "<p>{} Seeds: {}.</p>", esc(&rule.describe()), esc(&line));
         }
         self.claims_table_html(&mut s, false);
         if self.tried().count() > 0 {
@@ -891,9 +891,6 @@ fn stability(o: &Outcome) -> String {
         if o.fragile { " (fragile)" } else { "" }
     )
 }
-
-/// The sequential rule, stated in a report made with `--seeds auto` (`crate::sequential`).
-pub const SEQUENTIAL_TEXT: &str = "Seeds by the sequential rule: each claim's scenarios run in rounds up to each look (5, 10, 20, 30 seeds); at each look every quantity the verdict reads (the mean, an order's share of seeds, a precondition's mean) gets an interval at the error 0.05 split evenly over the looks and quantities (Bonferroni: 98.75 % Student or Wilson intervals, 99.375 % with a precondition), and the claim stops at the first look where its verdict is the same everywhere on them; from 10 seeds on it also stops, open, where the interval 30 seeds would give with its current mean and spread would still straddle a band end. Repeated confidence intervals: the chance that a decided verdict differs from the one infinitely many seeds would give is at most 5 % per claim. A claim open when it stops keeps the verdict of its mean, with no such bound. Its null and setup runs use the same seeds.";
 
 /// The verdict rule, stated once in every report.
 pub const RULE_TEXT: &str = "Verdict rule: reproduced = the mean over seeds lies in the tolerance band (the paper's value widened by a tolerance fixed per claim before running, stated with its reason); differs = outside the band but the qualitative direction of the claim holds; not reproduced = the direction fails; not run = the scenario could not be simulated (error shown); not testable in this model = the model fixes the value whatever the run (the reason is given), so the claim shows its value and is counted apart; inconclusive = the scenario cannot show the effect: a precondition the claim declares on its own runs (\"the queue reaches TARGET\") fails, so its value says nothing either way and is counted apart, never as not reproduced. An order (\"X finishes first\") is decided in each seed: its value is the share of seeds that show it, with a Wilson 95 % interval. Confidence intervals of means are 95 % Student t over seeds; every seed draws its own flow start times (and the scenario's other random elements). Fragile = some seed's value alone, one run with the exact start times, or the claim run the paper's way where its scenario departs from the paper in a way that could change the verdict (docs/repro/setup.md), gets another verdict than the mean; a claim whose result hinges on a choice the paper leaves open is fragile whatever the other choice gives, and the report shows that other choice's verdict.";

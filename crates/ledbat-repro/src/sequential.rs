@@ -74,6 +74,10 @@ pub const LOOKS: [u64; 4] = [5, 10, 20, 30];
 /// The error the standard rule spends per claim (the report's confidence is 1 - alpha).
 pub const ALPHA: f64 = 0.05;
 
+/// The first look at which a claim may stop as futile: an open claim never gets fewer seeds
+/// than the fixed default of 10 (a rule whose last look is 10 or fewer has no futility stop).
+pub const FUTILE_FROM: u64 = 10;
+
 /// A group-sequential rule: the looks and the error spent over them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Rule {
@@ -91,12 +95,55 @@ impl Default for Rule {
         Rule {
             looks: LOOKS.to_vec(),
             alpha: ALPHA,
-            futile_from: 10,
+            futile_from: FUTILE_FROM,
         }
     }
 }
 
 impl Rule {
+    /// The standard rule's error and futility stop with other looks (`--seeds auto:5,10`);
+    /// an error names what is wrong with them.
+    pub fn with_looks(looks: Vec<u64>) -> Result<Rule, String> {
+        let rule = Rule {
+            looks,
+            ..Rule::default()
+        };
+        rule.check()?;
+        Ok(rule)
+    }
+
+    /// The rule in words, as the report states it: looks, error, intervals, futility stop.
+    pub fn describe(&self) -> String {
+        let looks: Vec<String> = self.looks.iter().map(u64::to_string).collect();
+        let pct = |e: f64| trim_num(100.0 * (1.0 - e));
+        let futile = if self.futile_from < self.limit() {
+            format!(
+                "; from {} seeds on it also stops, open, where the interval {} seeds would give \
+                 with its current mean and spread would still straddle a band end",
+                self.futile_from,
+                self.limit()
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "Seeds by the sequential rule: each claim's scenarios run in rounds up to each look \
+             ({} seeds); at each look every quantity the verdict reads (the mean, an order's \
+             share of seeds, a precondition's mean) gets an interval at the error {} split \
+             evenly over the looks and quantities (Bonferroni: {} % Student or Wilson \
+             intervals, {} % with a precondition), and the claim stops at the first look where \
+             its verdict is the same everywhere on them{futile}. Repeated confidence intervals: \
+             the chance that a decided verdict differs from the one infinitely many seeds would \
+             give is at most {} % per claim. A claim open when it stops keeps the verdict of its \
+             mean, with no such bound. Its null and setup runs use the same seeds.",
+            looks.join(", "),
+            trim_num(self.alpha),
+            pct(self.per_interval(1)),
+            pct(self.per_interval(2)),
+            trim_num(100.0 * self.alpha),
+        )
+    }
+
     /// The most seeds a claim can get (its last look).
     pub fn limit(&self) -> u64 {
         self.looks.last().copied().unwrap_or(0)
@@ -294,6 +341,12 @@ pub fn settled<V: PartialEq>(lo: f64, hi: f64, breaks: &[f64], f: impl Fn(f64) -
     pts.iter().copied().chain(mids).all(|x| f(x) == first)
 }
 
+/// `x` with at most four decimals and no trailing zeros (`98.75`, `5`, `0.05`).
+fn trim_num(x: f64) -> String {
+    let s = format!("{x:.4}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,6 +413,49 @@ mod tests {
         assert!(bad(vec![3, 3], 0.05));
         assert!(bad(vec![3, 5], 0.0));
         assert!(bad(vec![], 0.05));
+    }
+
+    #[test]
+    fn other_looks_keep_the_standard_error_and_split_it_over_fewer_looks() {
+        let r = Rule::with_looks(vec![5, 10]).unwrap();
+        assert_eq!(
+            (r.limit(), r.alpha, r.futile_from),
+            (10, ALPHA, FUTILE_FROM)
+        );
+        // 0.05 over two looks: 0.025 per interval, 0.0125 with a precondition.
+        assert!((r.per_interval(1) - 0.025).abs() < 1e-15);
+        assert!((r.per_interval(2) - 0.0125).abs() < 1e-15);
+        let e = Rule::with_looks(vec![10, 5]).unwrap_err();
+        assert!(e.contains("[10, 5]") && e.contains("increase"), "{e}");
+        assert!(Rule::with_looks(vec![1, 5])
+            .unwrap_err()
+            .contains("at least 2"));
+    }
+
+    #[test]
+    fn the_rule_is_stated_with_its_own_looks_and_intervals() {
+        let d = Rule::default().describe();
+        // The standard rule's statement as reports made with `--seeds auto` give it.
+        assert_eq!(
+            d,
+            "Seeds by the sequential rule: each claim's scenarios run in rounds up to each look \
+            (5, 10, 20, 30 seeds); at each look every quantity the verdict reads (the mean, an \
+            order's share of seeds, a precondition's mean) gets an interval at the error 0.05 \
+            split evenly over the looks and quantities (Bonferroni: 98.75 % Student or Wilson \
+            intervals, 99.375 % with a precondition), and the claim stops at the first look \
+            where its verdict is the same everywhere on them; from 10 seeds on it also stops, \
+            open, where the interval 30 seeds would give with its current mean and spread would \
+            still straddle a band end. Repeated confidence intervals: the chance that a decided \
+            verdict differs from the one infinitely many seeds would give is at most 5 % per \
+            claim. A claim open when it stops keeps the verdict of its mean, with no such bound. \
+            Its null and setup runs use the same seeds."
+        );
+        let short = Rule::with_looks(vec![5, 10]).unwrap().describe();
+        assert!(short.contains("(5, 10 seeds)"), "{short}");
+        assert!(short.contains("97.5 % Student or Wilson intervals, 98.75 % with"));
+        // The last look is the futility look's: a claim open there stops anyway.
+        assert!(!short.contains("also stops"), "{short}");
+        assert!(short.contains("everywhere on them. Repeated"), "{short}");
     }
 
     #[test]
