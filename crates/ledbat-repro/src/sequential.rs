@@ -116,15 +116,13 @@ impl Rule {
     pub fn describe(&self) -> String {
         let looks: Vec<String> = self.looks.iter().map(u64::to_string).collect();
         let pct = |e: f64| trim_num(100.0 * (1.0 - e));
-        let futile = if self.futile_from < self.limit() {
-            format!(
-                "; from {} seeds on it also stops, open, where the interval {} seeds would give \
+        let futile = match self.first_futile_look() {
+            Some(l) => format!(
+                "; from {l} seeds on it also stops, open, where the interval {} seeds would give \
                  with its current mean and spread would still straddle a band end",
-                self.futile_from,
                 self.limit()
-            )
-        } else {
-            String::new()
+            ),
+            None => String::new(),
         };
         format!(
             "Seeds by the sequential rule: each claim's scenarios run in rounds up to each look \
@@ -142,6 +140,17 @@ impl Rule {
             pct(self.per_interval(2)),
             trim_num(100.0 * self.alpha),
         )
+    }
+
+    /// The first look at which a claim may stop as futile: the first look from
+    /// `futile_from` on that is not the last (a claim open at the last look stops there
+    /// anyway). `None` when there is no such look (`auto:5,10`, `auto:3,5,20`).
+    pub fn first_futile_look(&self) -> Option<u64> {
+        let limit = self.limit();
+        self.looks
+            .iter()
+            .copied()
+            .find(|&l| l >= self.futile_from && l < limit)
     }
 
     /// The most seeds a claim can get (its last look).
@@ -456,6 +465,15 @@ mod tests {
         // The last look is the futility look's: a claim open there stops anyway.
         assert!(!short.contains("also stops"), "{short}");
         assert!(short.contains("everywhere on them. Repeated"), "{short}");
+        // A limit past 10 with no look in [10, limit): no look can stop a claim as futile.
+        let gap = Rule::with_looks(vec![3, 5, 20]).unwrap();
+        assert_eq!(gap.first_futile_look(), None);
+        assert!(!gap.describe().contains("also stops"));
+        // The first futile look is the first look from 10 on: 15 here, not 10.
+        let late = Rule::with_looks(vec![5, 15, 30]).unwrap();
+        assert_eq!(late.first_futile_look(), Some(15));
+        assert!(late.describe().contains("from 15 seeds on it also stops"));
+        assert_eq!(Rule::default().first_futile_look(), Some(10));
     }
 
     #[test]
