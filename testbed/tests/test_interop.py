@@ -188,6 +188,63 @@ def test_capture_ok_for_utp_needs_syn_enough_data_a_handshake_and_no_tcp():
     assert not capture.capture_ok(dict(good, tcp_segments=9), size, want_utp=False)
 
 
+def test_packets_captured_reads_the_count_tshark_states_at_its_end():
+    assert capture.packets_captured("Capturing on 'v0'\n14021 packets captured\n") == 14021
+    assert capture.packets_captured("Capturing on 'lo'\n1 packet captured\n") == 1
+    # Killed before it said anything: no count, not zero.
+    assert capture.packets_captured("Capturing on 'v0'\n") is None
+
+
+def fake_capture(tmp_path, stderr, reads):
+    """A Capture whose capturing tshark said `stderr` and whose reads return, in turn, the
+    (returncode, stdout, stderr) of `reads` (cycled in threes: types, handshakes, tcp)."""
+    pcap = tmp_path / "c.pcapng"
+    pcap.write_bytes(b"x" * 500)
+    c = object.__new__(capture.Capture)
+    c.path, c.exit_code, c.read_errors = str(pcap), 0, []
+    c.proc = types.SimpleNamespace(stderr_text=lambda: stderr)
+    c.READ_RETRY_S = 0.0
+    calls = []
+
+    def run(argv, **kw):
+        rc, out, err = reads[len(calls)]
+        calls.append(argv)
+        return types.SimpleNamespace(returncode=rc, stdout=out, stderr=err)
+    return c, calls, run
+
+
+def test_a_failed_read_is_tried_again_and_both_attempts_are_recorded(tmp_path, monkeypatch):
+    ok = [(0, "4\n0\n0\n", ""), (0, "abcd\n", ""), (0, "", "")]
+    bad = [(2, "", "tshark: The file appears to be damaged."), (0, "", ""), (0, "", "")]
+    c, calls, run = fake_capture(tmp_path, "Capturing on 'v0'\n3 packets captured\n", bad + ok)
+    monkeypatch.setattr(capture.proc, "run", run)
+    r = c.analyse("abcd")
+    assert len(calls) == 6 and r["read_attempts"] == 2
+    assert r["utp_by_type"] == {"data": 2, "syn": 1} and r["bt_handshakes_over_utp"] == 1
+    assert r["read_errors"] == ["exit 2 reading 'bt-utp': tshark: The file appears to be damaged."]
+    assert (r["file_bytes"], r["capture_exit"], r["packets_captured"]) == (500, 0, 3)
+    assert "capture_stderr_tail" in r
+
+
+def test_an_empty_read_of_a_capture_that_holds_packets_is_tried_again(tmp_path, monkeypatch):
+    empty = [(0, "", "")] * 3
+    c, calls, run = fake_capture(tmp_path, "3 packets captured\n", empty + empty)
+    monkeypatch.setattr(capture.proc, "run", run)
+    r = c.analyse("abcd")
+    # Still nothing: the counts stay zero (the case fails), and the record says why not.
+    assert len(calls) == 6 and r["read_attempts"] == 2 and r["utp_packets"] == 0
+    assert r["packets_captured"] == 3 and r["read_errors"] == []
+
+
+def test_a_capture_that_saw_nothing_is_read_once(tmp_path, monkeypatch):
+    empty = [(0, "", "")] * 3
+    c, calls, run = fake_capture(tmp_path, "0 packets captured\n", empty)
+    monkeypatch.setattr(capture.proc, "run", run)
+    r = c.analyse("abcd")
+    assert len(calls) == 3 and r["read_attempts"] == 1 and r["packets_captured"] == 0
+    assert "capture_stderr_tail" not in r
+
+
 # ---------------------------------------------------------------- harness and CLI
 
 def test_bottleneck_delta_subtracts_counters_missing_as_zero():

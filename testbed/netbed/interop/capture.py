@@ -10,6 +10,7 @@ for the case's info-hash, and TCP segments (`summarise`). `capture_ok` is the ve
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 
@@ -71,8 +72,22 @@ def capture_ok(c: dict, size: int, want_utp: bool) -> bool:
     return c["tcp_segments"] > 0 and c["utp_packets"] == 0
 
 
+def packets_captured(stderr: str) -> int | None:
+    """The count the capturing tshark states when it stops ("1234 packets captured"), or
+    None when it stated none (killed, or it never started)."""
+    m = re.findall(r"^\s*(\d+) packets? captured", stderr, flags=re.M)
+    return int(m[-1]) if m else None
+
+
 class Capture:
-    """tshark running on the case's capture interface from start to `stop`."""
+    """tshark running on the case's capture interface from start to `stop`.
+
+    What the capture did is kept beside its counts (`analyse`): the capturing tshark's exit
+    status and stated packet count, the file's size and every failed read. A read that
+    fails, or that finds no packet in a file the capture says holds some, is tried again
+    once after a second; both attempts are recorded."""
+
+    READ_RETRY_S = 1.0
 
     def __init__(self, h, ports, control_ports=()):
         iface, ns = h.net.capture_iface
@@ -80,21 +95,49 @@ class Capture:
         snap = getattr(h.a, "capture_bytes", SNAP_BYTES)
         cmd = capture_cmd(iface, ports, self.path, snap, sorted(control_ports))
         self.proc = h.group.start("tshark", cmd, ns=ns)
+        self.exit_code: int | None = None
+        self.read_errors: list[str] = []
         proc.wait_until(lambda: "Capturing on" in self.proc.stderr_text(), 10, 0.1)
         time.sleep(0.3)
 
     def stop(self):
         time.sleep(0.5)
-        self.proc.stop(grace=5.0, sig=signal.SIGINT)
+        # SIGINT lets tshark's dumpcap write out what it holds; SIGKILL only after 10 s.
+        self.exit_code = self.proc.stop(grace=10.0, sig=signal.SIGINT)
 
     def _fields(self, display_filter, *fields):
         r = proc.run(fields_cmd(self.path, display_filter, list(fields)), check=False,
                      timeout=300)
+        if r.returncode != 0:
+            self.read_errors.append(
+                f"exit {r.returncode} reading {display_filter!r}: {r.stderr.strip()[-300:]}")
         return [line.split("\t") for line in r.stdout.splitlines() if line]
 
-    def analyse(self, info_hash):
+    def _counts(self, info_hash):
         types = [row[0] for row in self._fields("bt-utp", "bt-utp.type")]
         hs = [row[0] for row in self._fields("bt-utp and bittorrent.info_hash",
                                              "bittorrent.info_hash")]
         tcp = len(self._fields("tcp", "frame.number"))
         return summarise(types, hs, tcp, info_hash)
+
+    def analyse(self, info_hash):
+        """The capture's counts (`summarise`) and how the capture went: `file_bytes`,
+        `capture_exit`, `packets_captured` (tshark's own count), `read_errors`,
+        `read_attempts`."""
+        stated = packets_captured(self.proc.stderr_text())
+        c = self._counts(info_hash)
+        attempts = 1
+        seen = c["utp_packets"] + c["tcp_segments"]
+        if self.read_errors or (seen == 0 and stated):
+            time.sleep(self.READ_RETRY_S)
+            c = self._counts(info_hash)
+            attempts = 2
+        try:
+            size = os.path.getsize(self.path)
+        except OSError:
+            size = None
+        c.update(file_bytes=size, capture_exit=self.exit_code, packets_captured=stated,
+                 read_errors=list(self.read_errors), read_attempts=attempts)
+        if stated is None or c["read_errors"]:
+            c["capture_stderr_tail"] = self.proc.stderr_text()[-400:]
+        return c
