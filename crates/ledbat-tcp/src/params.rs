@@ -573,6 +573,13 @@ pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], Strin
                 .into(),
         );
     }
+    if c.push_drop_scaled {
+        return Err(
+            "competitor.push_drop_scaled: not in the kernel build (tried in the simulator \
+             only)"
+                .into(),
+        );
+    }
     if c.rate_window > COMP_MAX_RATE_WINDOW {
         return Err(format!(
             "competitor.rate_window: the kernel build keeps at most {COMP_MAX_RATE_WINDOW} of \
@@ -717,6 +724,10 @@ mod tests {
             ("slowdown_backoff=2.5", "slowdown_backoff"),
             ("competitor.rate_window=61s", "competitor.rate_window"),
             ("competitor.clean_spans=true", "competitor.clean_spans"),
+            (
+                "competitor.push_drop_scaled=true",
+                "competitor.push_drop_scaled",
+            ),
         ] {
             let e = TcpController::parse("scavenger", ["competitor.enabled=true", p])
                 .and_then(|c| c.params().map(|_| c))
