@@ -197,7 +197,8 @@ def test_packets_captured_reads_the_count_tshark_states_at_its_end():
 
 def fake_capture(tmp_path, stderr, reads):
     """A Capture whose capturing tshark said `stderr` and whose reads return, in turn, the
-    (returncode, stdout, stderr) of `reads` (cycled in threes: types, handshakes, tcp)."""
+    (returncode, stdout, stderr) of `reads`, three per reading of the file (uTP types,
+    handshakes, TCP segments)."""
     pcap = tmp_path / "c.pcapng"
     pcap.write_bytes(b"x" * 500)
     c = object.__new__(capture.Capture)
