@@ -520,7 +520,7 @@ fn decide(rule: &Rule, claim: &Claim, results: &Results, n: u64) -> Decision {
     };
     let value = if on(interval(claim, &values, err)) {
         Decision::Decided
-    } else if n >= rule.futile_from
+    } else if rule.first_futile_look().is_some_and(|f| n >= f)
         && values.len() >= 2
         && !on(projected(claim, &values, err, rule.limit()))
     {
