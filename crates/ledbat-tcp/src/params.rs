@@ -566,19 +566,14 @@ pub const COMP_MAX_RATE_WINDOW: Duration = Duration::from_secs(60);
 /// The words of `struct lb_comp_params` for `c` ([`CompParams`]). Refuses a `rate_window` longer than
 /// [`COMP_MAX_RATE_WINDOW`] by name.
 pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], String> {
-    if c.clean_spans {
-        return Err(
-            "competitor.clean_spans: not in the kernel build (tried in the simulator \
-                    only)"
-                .into(),
-        );
-    }
-    if c.push_drop_scaled {
-        return Err(
-            "competitor.push_drop_scaled: not in the kernel build (tried in the simulator \
-             only)"
-                .into(),
-        );
+    let simulator_only = [
+        ("clean_spans", c.clean_spans),
+        ("push_drop_scaled", c.push_drop_scaled),
+    ];
+    if let Some((key, _)) = simulator_only.iter().find(|(_, on)| *on) {
+        return Err(format!(
+            "competitor.{key}: not in the kernel build (tried in the simulator only)"
+        ));
     }
     if c.rate_window > COMP_MAX_RATE_WINDOW {
         return Err(format!(
