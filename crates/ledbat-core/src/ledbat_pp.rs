@@ -59,6 +59,9 @@
 //!   measures the empty queue; its next slowdown then comes after half the interval, so
 //!   that it starts that one and the roles alternate.
 //! - `conservative_slow_start` and `empty_queue_restart`: [`crate::slow_start`].
+//! - `slowdown_join_recent` (off everywhere, tried in the simulator): the join rule judges
+//!   a dip by the flight of the last RTTs, and the restart waits while a join may come
+//!   ([`crate::slowdown`], "recent").
 //!
 //! With the first three, two flows share on the bed; costs and figures, in the simulator
 //! and on the bed, with the commands: `docs/controllers-notes.md`, "ledbat++" and
@@ -160,6 +163,12 @@ pub struct LedbatPpConfig {
     /// puts it back to 1 ([`crate::slowdown::Slowdowns::found_base`]). The flow's own base is
     /// then known; a latecomer measures its own in its first slowdown, which this flow joins.
     pub slowdown_backoff: f64,
+    /// Judge another flow's slowdown by the flight of the last RTTs, and keep the
+    /// empty-queue restart from refilling the queue while a join may come (our extension;
+    /// default false). Tried in the simulator only, off in every preset; the kernel build
+    /// refuses it ([`crate::slowdown`], "recent"; docs/tcp/measured.md).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub slowdown_join_recent: bool,
     /// Competitor detection ([`crate::competitor`]; our extension, off by default, on in
     /// the `scavenger` preset).
     pub competitor: CompetitorConfig,
@@ -189,6 +198,7 @@ impl Default for LedbatPpConfig {
             conservative_slow_start: false,
             empty_queue_restart: false,
             slowdown_backoff: 1.0,
+            slowdown_join_recent: false,
             competitor: CompetitorConfig::default(),
             delay: DelayConfig::default(),
         }
@@ -215,6 +225,7 @@ config_setters!(LedbatPpConfig {
     conservative_slow_start: bool,
     empty_queue_restart: bool,
     slowdown_backoff: f64,
+    slowdown_join_recent: bool,
     competitor: CompetitorConfig,
     delay: DelayConfig,
 });
@@ -241,6 +252,7 @@ impl LedbatPpConfig {
             interval: self.slowdown_interval,
             join: self.slowdown_join,
             max_backoff: self.slowdown_backoff,
+            join_recent: self.slowdown_join_recent,
         }
     }
 
@@ -659,10 +671,13 @@ impl LedbatPp {
             return;
         }
         let (eta, rtt) = (self.empty_queue_threshold(), self.st.srtt_or_target());
-        if self
-            .ss
-            .restart_due(now, qd, eta, rtt, self.st.cwnd, self.st.mss)
-        {
+        let due = if self.cfg.slowdown_join_recent && self.slowdowns.join_dip_pending() {
+            self.ss.restart_due_after_rtt(now, qd, eta, rtt)
+        } else {
+            self.ss
+                .restart_due(now, qd, eta, rtt, self.st.cwnd, self.st.mss)
+        };
+        if due {
             self.slow_start = true;
         }
     }

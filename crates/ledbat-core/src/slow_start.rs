@@ -155,6 +155,19 @@ impl SlowStart {
         false
     }
 
+    /// [`SlowStart::restart_due`] that always waits the RTT of empty queue, even after a cap
+    /// cut (no window is below an infinite one): for an owner that cannot yet tell the
+    /// queue's fall from another flow's slowdown (`join_recent` in [`crate::slowdown`]).
+    pub fn restart_due_after_rtt(
+        &mut self,
+        now: Instant,
+        qd: Duration,
+        eta: Duration,
+        rtt: Duration,
+    ) -> bool {
+        self.restart_due(now, qd, eta, rtt, f64::INFINITY, 0.0)
+    }
+
     /// The owner slow starts again because the path has room (cross traffic left): a restart
     /// that regrows `to` bytes at full speed.
     pub fn restart_to(&mut self, to: f64) {
@@ -302,5 +315,19 @@ mod tests {
         let mut off = SlowStart::new(rules(true, false));
         off.capped(40.0 * MSS, 3.0 * MSS);
         assert_eq!(off.regrow_to(), None);
+    }
+
+    #[test]
+    fn a_restart_after_a_cut_waits_its_rtt_when_asked_and_still_regrows_at_full_speed() {
+        let mut s = SlowStart::new(rules(false, true));
+        s.capped(40.0 * MSS, 3.0 * MSS);
+        let t = Instant::from_secs(2);
+        // Empty from t: not at the first sample, nor 49 ms on; at 50 ms (one RTT), yes.
+        assert!(!s.restart_due_after_rtt(t, MS(0), MS(4), MS(50)));
+        assert!(!s.restart_due_after_rtt(t + MS(49), MS(2), MS(4), MS(50)));
+        assert!(s.restart_due_after_rtt(t + MS(50), MS(1), MS(4), MS(50)));
+        // The cut window is still regrown at full speed.
+        assert_eq!(s.regrow_to(), Some(40.0 * MSS));
+        assert_eq!(s.step(growth(3.0, 0)), MSS);
     }
 }

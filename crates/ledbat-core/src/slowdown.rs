@@ -32,6 +32,22 @@
 //!         where a join is costly; a shorter dip is noise and the flow stays armed)
 //! ```
 //!
+//! **Recent** (extension, `join_recent`): `F` above is the largest flight since the queue
+//! rose, which can be far in the past. A flow that a latecomer's slow start pushed from 52
+//! packets to 2 reads a later 86-ms drop as 85 ms of its own and never joins; the queue
+//! then does not drain and the latecomer keeps a base a few packets high
+//! (docs/tcp/measured.md). With it:
+//!
+//! ```text
+//! F:     the largest flight of the last one or two RTT-long windows above thr
+//! dip:   a dip the flight explains leaves the flow armed for one RTT of further samples
+//!        (the queue may still be falling) instead of disarming at the first one
+//! ```
+//!
+//! and the owner's empty-queue restart waits its RTT while such a dip is pending
+//! ([`Slowdowns::join_dip_pending`]), so that a flow cut by another's slow start does not
+//! refill the queue during the other's hold (a stall's dip is explained: no wait).
+//!
 //! `explained` is the queue the flow's own reduction removed: a window-limited flow sending
 //! at `F / RTT` that cuts its flight by `F - flight` removes `(F - flight) / (F / RTT)` of
 //! queueing delay. Alone, that is the whole drop, whatever the base RTT (a stall is never
@@ -75,6 +91,9 @@ pub struct SlowdownConfig {
     /// Largest factor by which the interval grows while slowdowns find the base where it was
     /// ([`Slowdowns::found_base`]); 1 = the draft's fixed interval.
     pub max_backoff: f64,
+    /// Judge a dip by the recent flight (see the module comment, "recent"); false = since
+    /// the queue rose.
+    pub join_recent: bool,
 }
 
 impl Default for SlowdownConfig {
@@ -86,6 +105,7 @@ impl Default for SlowdownConfig {
             interval: 9.0,
             join: 0.0,
             max_backoff: 1.0,
+            join_recent: false,
         }
     }
 }
@@ -165,6 +185,14 @@ struct JoinState {
     /// When an armed flow first saw the queue at or below the threshold, by more than its
     /// own flight explains.
     dip_since: Option<Instant>,
+    /// `join_recent`: the largest flight of the current and the previous RTT-long window
+    /// above the threshold, and when the current one opened.
+    window_start: Option<Instant>,
+    window_prev: f64,
+    window_cur: f64,
+    /// `join_recent`: when the queue first fell to the threshold with a drop the flight
+    /// explained (the flow stays armed for one RTT while it goes on falling).
+    falling_since: Option<Instant>,
 }
 
 impl Slowdowns {
@@ -219,6 +247,18 @@ impl Slowdowns {
         self.joined && self.phase != SlowdownPhase::Idle
     }
 
+    /// Whether the join rule is armed: a standing queue above the threshold stood for an
+    /// RTT and no dip has ruled it out yet.
+    pub fn join_armed(&self) -> bool {
+        self.join.armed
+    }
+
+    /// Whether the queue is in a dip the flow's own flight does not explain, which the
+    /// rule will join once it has lasted `min_dip`: another flow's slowdown, probably.
+    pub fn join_dip_pending(&self) -> bool {
+        self.join.dip_since.is_some()
+    }
+
     /// Schedules the first slowdown `first_rtts * rtt` after `now`; later calls do nothing.
     pub fn schedule_first(&mut self, now: Instant, rtt: Duration) {
         if !self.first_scheduled {
@@ -248,8 +288,18 @@ impl Slowdowns {
         if qd.as_nanos() as f64 > self.cfg.join * target.as_nanos() as f64 {
             // A dip shorter than JOIN_DIP_RTTS was noise: the standing queue goes on.
             j.dip_since = None;
+            j.falling_since = None;
             let since = *j.above_since.get_or_insert(now);
             j.peak_flight = j.peak_flight.max(flight);
+            if j.window_start
+                .is_none_or(|t| now.saturating_since(t) >= rtt)
+            {
+                j.window_prev = j.window_cur;
+                j.window_cur = flight;
+                j.window_start = Some(now);
+            } else {
+                j.window_cur = j.window_cur.max(flight);
+            }
             j.peak_qd = j.peak_qd.max(qd);
             if now.saturating_since(since) >= rtt && j.peak_flight > min_flight {
                 j.armed = true;
@@ -263,10 +313,23 @@ impl Slowdowns {
         let rested = self
             .end
             .is_none_or(|end| now.saturating_since(end) >= scale(rtt, JOIN_REST_RTTS));
-        let cut = (j.peak_flight - flight).max(0.0) / j.peak_flight;
+        let peak = if self.cfg.join_recent {
+            j.window_prev.max(j.window_cur).max(flight)
+        } else {
+            j.peak_flight
+        };
+        let cut = (peak - flight).max(0.0) / peak;
         let explained = scale(rtt, cut);
         let observed = j.peak_qd.saturating_sub(qd);
         if !(rested && at > now && explained.as_nanos() * 2 < observed.as_nanos()) {
+            if self.cfg.join_recent && rested && at > now {
+                // The queue may still be falling: judge the deeper samples of the next RTT.
+                let since = *j.falling_since.get_or_insert(now);
+                if now.saturating_since(since) <= rtt {
+                    j.dip_since = None;
+                    return;
+                }
+            }
             *j = JoinState::default();
             return;
         }
@@ -630,6 +693,80 @@ mod tests {
         see(&mut s, 400, 20, 36.0);
         see(&mut s, 425, 20, 36.0);
         assert_eq!(s.next_at(), Some(Instant::from_millis(425)));
+    }
+
+    fn joining_recent() -> Slowdowns {
+        let mut s = Slowdowns::new(SlowdownConfig {
+            join: 0.5,
+            join_recent: true,
+            ..SlowdownConfig::default()
+        });
+        s.schedule_first(Instant::ZERO, Duration::from_secs(5));
+        s
+    }
+
+    /// Armed at 40 packets, then cut to 5 and 4 by another flow's queue of 100 ms, then the
+    /// queue falls to 20 ms.
+    fn cut_then_drained(s: &mut Slowdowns) {
+        for (t, qd, f) in [
+            (0, 60, 40.0),
+            (60, 60, 40.0),
+            (120, 100, 5.0),
+            (180, 100, 5.0),
+            (240, 100, 4.0),
+            (260, 20, 4.0),
+            (285, 20, 4.0),
+        ] {
+            see(s, t, qd, f);
+        }
+    }
+
+    #[test]
+    fn with_join_recent_an_old_larger_flight_does_not_explain_a_later_drop() {
+        // Since the queue rose the largest flight is 40: a cut to 4 explains 0.9 * 50 =
+        // 45 ms of the 80 ms drop (45 >= 80 / 2), so the rule disarms.
+        let mut s = joining();
+        let due = s.next_at().unwrap();
+        cut_then_drained(&mut s);
+        assert_eq!(s.next_at(), Some(due));
+        assert!(!s.join_armed());
+        // Over the last two RTT-long windows the largest flight is 5: 1/5 * 50 = 10 ms of
+        // 80 (10 < 40): another flow's slowdown, joined after the 25 ms dip.
+        let mut r = joining_recent();
+        cut_then_drained(&mut r);
+        assert_eq!(r.next_at(), Some(Instant::from_millis(285)));
+    }
+
+    #[test]
+    fn with_join_recent_a_dip_stays_armed_for_an_rtt_while_the_queue_falls() {
+        // Armed at 20 packets. At 100 ms the queue is at 25 ms with 12 in flight: 0.4 * 50
+        // = 20 ms explained of 35 (20 >= 17.5), but the queue goes on falling; at 130 ms
+        // 20 of 55 (20 < 27.5): joined 25 ms later.
+        let mut s = joining_recent();
+        for (t, qd, f) in [(0, 60, 20.0), (60, 60, 20.0), (100, 25, 12.0)] {
+            see(&mut s, t, qd, f);
+        }
+        assert!(s.join_armed());
+        assert!(!s.join_dip_pending());
+        see(&mut s, 130, 5, 12.0);
+        assert!(s.join_dip_pending());
+        see(&mut s, 155, 5, 12.0);
+        assert_eq!(s.next_at(), Some(Instant::from_millis(155)));
+        // A drop still explained more than an RTT after the first such sample disarms.
+        let mut s = joining_recent();
+        let due = s.next_at().unwrap();
+        for (t, qd, f) in [
+            (0, 60, 20.0),
+            (60, 60, 20.0),
+            (100, 25, 12.0),
+            (151, 24, 12.0),
+        ] {
+            see(&mut s, t, qd, f);
+        }
+        assert!(!s.join_armed());
+        see(&mut s, 160, 0, 12.0);
+        see(&mut s, 200, 0, 12.0);
+        assert_eq!(s.next_at(), Some(due));
     }
 
     #[test]

@@ -318,3 +318,48 @@ fn scavenger_shares_with_a_latecomer_of_its_kind() {
         }
     }
 }
+
+#[test]
+fn with_join_recent_the_first_flow_joins_the_latecomers_first_slowdown_at_zero_base_rtt() {
+    // The 0-ms pair with the detection off, seed 5 (docs/tcp/measured.md, "Why the queue
+    // does not drain"): the latecomer's first slowdown holds from about 11.07 to 11.20 s.
+    // Without `slowdown_join_recent` the first flow, cut to 2 packets by the latecomer's
+    // slow start, takes the queue's fall for its own and restarts at once: the queue never
+    // drains (3 packets at least). With it the first flow joins (pausing) and the queue
+    // holds at most the latecomer's one packet.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/testbed/scavenger-latecomer.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let hold = |recent: bool| {
+        let mut o = at(
+            "30us",
+            &[
+                "topology.burst=15360",
+                "sample_interval=2ms",
+                "duration=12s",
+                "warmup=1s",
+            ],
+        );
+        for f in 0..2 {
+            o.push(format!("flow.{f}.cc.competitor.enabled=false"));
+            o.push(format!("flow.{f}.cc.slowdown_join_recent={recent}"));
+        }
+        let sc = Scenario::from_toml_with(&text, &o).unwrap();
+        let r = run(&sc, 5).unwrap();
+        let s = r.series.unwrap();
+        let window: Vec<usize> = (0..s.t_s.len())
+            .filter(|&i| s.t_s[i] > 11.10 && s.t_s[i] <= 11.20)
+            .collect();
+        assert!(window.iter().all(|&i| s.states[1][i] == "slowdown"));
+        let min_queue = window.iter().map(|&i| s.links[0].queue_pkts[i]).min();
+        let first_joined = window.iter().any(|&i| s.states[0][i] == "slowdown");
+        (min_queue.unwrap(), first_joined)
+    };
+    let (queue, joined) = hold(false);
+    assert!(
+        queue >= 3 && !joined,
+        "without: queue {queue}, joined {joined}"
+    );
+    let (queue, joined) = hold(true);
+    assert!(queue <= 1 && joined, "with: queue {queue}, joined {joined}");
+}

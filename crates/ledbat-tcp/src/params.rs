@@ -450,6 +450,13 @@ impl LbParams {
             });
         }
         // the core's extensions that the C does not mirror: refused, not ignored
+        if c.slowdown_join_recent {
+            return Err(ParamsError::Unsupported {
+                controller: name.to_string(),
+                field: "slowdown_join_recent".into(),
+                reason: "not in the kernel build (tried in the simulator only)".into(),
+            });
+        }
         if c.competitor.enabled {
             self.comp =
                 competitor_words(&c.competitor).map_err(|reason| ParamsError::Unsupported {
@@ -723,6 +730,7 @@ mod tests {
                 "competitor.push_drop_scaled=true",
                 "competitor.push_drop_scaled",
             ),
+            ("slowdown_join_recent=true", "slowdown_join_recent"),
         ] {
             let e = TcpController::parse("scavenger", ["competitor.enabled=true", p])
                 .and_then(|c| c.params().map(|_| c))
