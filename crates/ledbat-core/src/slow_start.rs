@@ -141,23 +141,13 @@ impl SlowStart {
         cwnd: f64,
         mss: f64,
     ) -> bool {
-        if !self.rules.restart || qd > eta {
-            self.empty_since = None;
-            return false;
-        }
-        let since = *self.empty_since.get_or_insert(now);
         let stalled = self.regrow_to.is_some_and(|w| w > cwnd + mss);
-        if stalled || now.saturating_since(since) >= rtt {
-            self.empty_since = None;
-            self.restarted = true;
-            return true;
-        }
-        false
+        self.restart_when(now, qd, eta, rtt, stalled)
     }
 
     /// [`SlowStart::restart_due`] that always waits the RTT of empty queue, even after a cap
-    /// cut (no window is below an infinite one): for an owner that cannot yet tell the
-    /// queue's fall from another flow's slowdown (`join_recent` in [`crate::slowdown`]).
+    /// cut: for an owner that cannot yet tell the queue's fall from another flow's slowdown
+    /// (`join_recent` in [`crate::slowdown`]).
     pub fn restart_due_after_rtt(
         &mut self,
         now: Instant,
@@ -165,7 +155,30 @@ impl SlowStart {
         eta: Duration,
         rtt: Duration,
     ) -> bool {
-        self.restart_due(now, qd, eta, rtt, f64::INFINITY, 0.0)
+        self.restart_when(now, qd, eta, rtt, false)
+    }
+
+    /// The restart's clock: due after `rtt` of queue at or below `eta`, or at once when
+    /// `at_once` (a window the cap cut has room to regrow).
+    fn restart_when(
+        &mut self,
+        now: Instant,
+        qd: Duration,
+        eta: Duration,
+        rtt: Duration,
+        at_once: bool,
+    ) -> bool {
+        if !self.rules.restart || qd > eta {
+            self.empty_since = None;
+            return false;
+        }
+        let since = *self.empty_since.get_or_insert(now);
+        if at_once || now.saturating_since(since) >= rtt {
+            self.empty_since = None;
+            self.restarted = true;
+            return true;
+        }
+        false
     }
 
     /// The owner slow starts again because the path has room (cross traffic left): a restart

@@ -33,10 +33,10 @@
 //! ```
 //!
 //! **Recent** (extension, `join_recent`): `F` above is the largest flight since the queue
-//! rose, which can be far in the past. A flow that a latecomer's slow start pushed from 52
-//! packets to 2 reads a later 86-ms drop as 85 ms of its own and never joins; the queue
-//! then does not drain and the latecomer keeps a base a few packets high
-//! (docs/tcp/measured.md). With it:
+//! rose, which can be far in the past. A flow that a latecomer's slow start pushed from
+//! tens of packets to a few reads the later drop of the latecomer's slowdown as almost all
+//! its own and never joins; the queue then does not drain and the latecomer keeps a base a
+//! few packets high (docs/tcp/measured.md has the run and the figures). With it:
 //!
 //! ```text
 //! F:     the largest flight of the last one or two RTT-long windows above thr
@@ -245,12 +245,6 @@ impl Slowdowns {
     /// slowdown), not by this flow's own timer.
     pub fn joined(&self) -> bool {
         self.joined && self.phase != SlowdownPhase::Idle
-    }
-
-    /// Whether the join rule is armed: a standing queue above the threshold stood for an
-    /// RTT and no dip has ruled it out yet.
-    pub fn join_armed(&self) -> bool {
-        self.join.armed
     }
 
     /// Whether the queue is in a dip the flow's own flight does not explain, which the
@@ -729,7 +723,7 @@ mod tests {
         let due = s.next_at().unwrap();
         cut_then_drained(&mut s);
         assert_eq!(s.next_at(), Some(due));
-        assert!(!s.join_armed());
+        assert!(!s.join.armed);
         // Over the last two RTT-long windows the largest flight is 5: 1/5 * 50 = 10 ms of
         // 80 (10 < 40): another flow's slowdown, joined after the 25 ms dip.
         let mut r = joining_recent();
@@ -746,7 +740,7 @@ mod tests {
         for (t, qd, f) in [(0, 60, 20.0), (60, 60, 20.0), (100, 25, 12.0)] {
             see(&mut s, t, qd, f);
         }
-        assert!(s.join_armed());
+        assert!(s.join.armed);
         assert!(!s.join_dip_pending());
         see(&mut s, 130, 5, 12.0);
         assert!(s.join_dip_pending());
@@ -763,7 +757,7 @@ mod tests {
         ] {
             see(&mut s, t, qd, f);
         }
-        assert!(!s.join_armed());
+        assert!(!s.join.armed);
         see(&mut s, 160, 0, 12.0);
         see(&mut s, 200, 0, 12.0);
         assert_eq!(s.next_at(), Some(due));
