@@ -458,12 +458,11 @@ impl LbParams {
             });
         }
         if c.competitor.enabled {
-            self.comp =
-                competitor_words(&c.competitor).map_err(|reason| ParamsError::Unsupported {
-                    controller: name.to_string(),
-                    field: "competitor.rate_window".into(),
-                    reason,
-                })?;
+            self.comp = competitor_words(&c.competitor).map_err(|e| ParamsError::Unsupported {
+                controller: name.to_string(),
+                field: e.field,
+                reason: e.reason,
+            })?;
             self.comp_test_hold_rtts_q16 = q16(c.competitor.test_hold_rtts);
         }
         if c.slowdown_backoff.fract() != 0.0 {
@@ -570,24 +569,37 @@ words_layout!(CompParams, COMP_WORDS, {
 /// holds.
 pub const COMP_MAX_RATE_WINDOW: Duration = Duration::from_secs(60);
 
-/// The words of `struct lb_comp_params` for `c` ([`CompParams`]). Refuses a `rate_window` longer than
-/// [`COMP_MAX_RATE_WINDOW`] by name.
-pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], String> {
+/// A competitor setting the kernel build cannot run: the key (`competitor.…`) and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {reason}")]
+pub struct CompRefusal {
+    /// The parameter, as `ledbat controllers` names it.
+    pub field: String,
+    /// Why, and what would work.
+    pub reason: String,
+}
+
+/// The words of `struct lb_comp_params` for `c` ([`CompParams`]). Refuses by name a
+/// `rate_window` longer than [`COMP_MAX_RATE_WINDOW`] and the simulator-only flags.
+pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], CompRefusal> {
     let simulator_only = [
         ("clean_spans", c.clean_spans),
         ("push_drop_scaled", c.push_drop_scaled),
     ];
     if let Some((key, _)) = simulator_only.iter().find(|(_, on)| *on) {
-        return Err(format!(
-            "competitor.{key}: not in the kernel build (tried in the simulator only)"
-        ));
+        return Err(CompRefusal {
+            field: format!("competitor.{key}"),
+            reason: "not in the kernel build (tried in the simulator only)".into(),
+        });
     }
     if c.rate_window > COMP_MAX_RATE_WINDOW {
-        return Err(format!(
-            "competitor.rate_window: the kernel build keeps at most {COMP_MAX_RATE_WINDOW} of \
-             1-s buckets, got {}",
-            c.rate_window
-        ));
+        return Err(CompRefusal {
+            field: "competitor.rate_window".into(),
+            reason: format!(
+                "the kernel build keeps at most {COMP_MAX_RATE_WINDOW} of 1-s buckets, got {}",
+                c.rate_window
+            ),
+        });
     }
     Ok(CompParams {
         enabled: c.enabled as u64,
@@ -734,9 +746,12 @@ mod tests {
         ] {
             let e = TcpController::parse("scavenger", ["competitor.enabled=true", p])
                 .and_then(|c| c.params().map(|_| c))
-                .unwrap_err()
-                .to_string();
-            assert!(e.contains(field), "{p}: {e}");
+                .unwrap_err();
+            // the error's field is the key refused, not another competitor key
+            match &e {
+                ParamsError::Unsupported { field: f, .. } => assert_eq!(f, field, "{p}: {e}"),
+                other => panic!("{p}: {other}"),
+            }
         }
         let c = TcpController::parse("scavenger", ["slowdown_backoff=1"]).unwrap();
         assert_eq!(c.params().unwrap().slowdown_max_backoff, 1);
@@ -788,7 +803,8 @@ mod tests {
             ..CompetitorConfig::default()
         };
         let e = competitor_words(&long).unwrap_err();
-        assert!(e.contains("competitor.rate_window"), "{e}");
+        assert_eq!(e.field, "competitor.rate_window");
+        assert!(e.reason.contains("60s of 1-s buckets, got 61s"), "{e}");
     }
 
     #[test]

@@ -204,7 +204,7 @@ impl RlConfig {
             .validate_as("rledbat")
             .map_err(|e| RlParamError::Value("competitor".into(), e.to_string()))?;
         crate::params::competitor_words(&c.competitor)
-            .map_err(|e| RlParamError::Value("competitor".into(), e))?;
+            .map_err(|e| RlParamError::Value(e.field, e.reason))?;
         Ok(c)
     }
 
