@@ -59,9 +59,9 @@
 //!   measures the empty queue; its next slowdown then comes after half the interval, so
 //!   that it starts that one and the roles alternate.
 //! - `conservative_slow_start` and `empty_queue_restart`: [`crate::slow_start`].
-//! - `slowdown_join_recent` (off everywhere, tried in the simulator): the join rule judges
-//!   a dip by the flight of the last RTTs, and the restart waits while a join may come
-//!   ([`crate::slowdown`], "recent").
+//! - `slowdown_join_recent` (off in every preset; in the simulator and the kernel build):
+//!   the join rule judges a dip by the flight of the last RTTs, and the restart waits while
+//!   a join may come ([`crate::slowdown`], "recent").
 //!
 //! With the first three, two flows share on the bed; costs and figures, in the simulator
 //! and on the bed, with the commands: `docs/controllers-notes.md`, "ledbat++" and
@@ -165,8 +165,8 @@ pub struct LedbatPpConfig {
     pub slowdown_backoff: f64,
     /// Judge another flow's slowdown by the flight of the last RTTs, and keep the
     /// empty-queue restart from refilling the queue while a join may come (our extension;
-    /// default false). Tried in the simulator only, off in every preset; the kernel build
-    /// refuses it ([`crate::slowdown`], "recent"; docs/tcp/measured.md).
+    /// default false). Off in every preset; the kernel build mirrors it
+    /// ([`crate::slowdown`], "recent"; docs/tcp/measured.md).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub slowdown_join_recent: bool,
     /// Competitor detection ([`crate::competitor`]; our extension, off by default, on in

@@ -64,6 +64,13 @@ struct lb_slowdowns {
 	__u64 peak_flight;       /* bytes */
 	__u64 peak_qd_ns;
 	__u64 dip_since_ns;
+	/* join_recent: the largest flight (bytes) of the current and the previous RTT-long
+	 * window above the threshold and when the current one opened; when the queue first
+	 * fell with a drop the flight explained (the flow stays armed one RTT) */
+	__u64 window_start_ns;
+	__u64 window_prev;
+	__u64 window_cur;
+	__u64 falling_since_ns;
 	/* slowdown_backoff: the interval's factor (0 read as 1), and what the last hold of the
 	 * flow's own saw (`competitor::Competitor`'s hold measurement, `LedbatPp::hold_base`) */
 	__u64 backoff;
@@ -77,7 +84,7 @@ struct lb_slowdowns {
 	__u8 first_scheduled, join_pending, joined;
 	__u8 early, has_above, armed, has_dip;
 	__u8 has_hold_start, has_hold_min, has_hold_base;
-	__u8 has_hold_rtts;
+	__u8 has_hold_rtts, has_window_start, has_falling;
 };
 
 /* TCP-LP's Reno window and delay range (lbcc_lp.h), 32.32 fixed point. */

@@ -18,7 +18,7 @@
 
 /* "LBCC" and the layout's version. */
 #define LB_PARAMS_MAGIC 0x4c424343ULL
-#define LB_PARAMS_VERSION 4ULL
+#define LB_PARAMS_VERSION 5ULL
 
 /* Largest base history and current filter the kernel build keeps (ledbat-core allows more
  * and the loader refuses such configurations with a message). */
@@ -132,13 +132,16 @@ typedef const volatile struct lb_comp_params lb_comp_params_t;
 	/* LEDBAT++: competitor detection (layout 3): `competitor.*`, and the hold of a      \
 	 * test in RTTs (`competitor.test_hold_rtts`, 48.16) */                              \
 	X(struct lb_comp_params, comp)                                                       \
-	X(__u64, comp_test_hold_rtts_q16)
+	X(__u64, comp_test_hold_rtts_q16)                                                    \
+	/* LEDBAT++: the join rule judges a dip by the flight of the last RTTs and the       \
+	 * restart waits while a join may come (`slowdown_join_recent`, layout 5; 0/1) */    \
+	X(__u64, join_recent)
 
 struct lb_params {
 	LB_PARAMS_FIELDS(LB_DECLARE_FIELD)
 };
 
-#define LB_PARAMS_WORDS 54
+#define LB_PARAMS_WORDS 55
 
 /* Bytes after the parameters in the BPF object's read-only data for the loader's JSON
  * description of the configuration (`ledbat tcp list` reads it back from the kernel). */

@@ -10,7 +10,10 @@
  *   avoidance      per RTT  qd <= TARGET: +GAIN;  else max(GAIN - W (qd/TARGET - 1), -W/2)
  *   slowdown       2 RTTs after slow start: ssthresh = W, W = hold window for hold_rtts,
  *                  slow start back to ssthresh, the next one interval x its duration later
- *   join           a flow that sees another's slowdown drain the queue starts its own
+ *   join           a flow that sees another's slowdown drain the queue starts its own;
+ *                  with join_recent the flight a dip is judged by is the largest of the
+ *                  last one or two RTT-long windows, an explained drop keeps the rule armed
+ *                  one RTT, and the restart waits its RTT while a dip is pending
  *   slow starts    RFC 9406's quarter growth above eta, RFC 3742's limit, restart after an
  *                  RTT of empty queue
  *
@@ -52,6 +55,12 @@ LB_INLINE void lb_sd_reset_join(struct lb_slowdowns *s)
 	s->armed = 0;
 	s->has_dip = 0;
 	s->dip_since_ns = 0;
+	s->has_window_start = 0;
+	s->window_start_ns = 0;
+	s->window_prev = 0;
+	s->window_cur = 0;
+	s->has_falling = 0;
+	s->falling_since_ns = 0;
 }
 
 LB_INLINE void lb_sd_schedule_first(struct lb_slowdowns *s, lb_params_t *p,
@@ -76,18 +85,27 @@ struct lb_join_input {
 LB_INLINE void lb_sd_observe(struct lb_slowdowns *s, lb_params_t *p, __u64 now,
 			     const struct lb_join_input *in)
 {
-	__u64 cut_explained, observed;
+	__u64 cut_explained, observed, peak;
 	int rested;
 
 	if (!p->join || s->phase != LB_SD_IDLE || !s->has_at)
 		return;
 	if (in->qd > p->join_gt_ns) {
 		s->has_dip = 0;
+		s->has_falling = 0;
 		if (!s->has_above) {
 			s->has_above = 1;
 			s->above_since_ns = now;
 		}
 		s->peak_flight = lb_max_u64(s->peak_flight, in->flight);
+		if (!s->has_window_start || lb_since(now, s->window_start_ns) >= in->rtt) {
+			s->window_prev = s->window_cur;
+			s->window_cur = in->flight;
+			s->window_start_ns = now;
+			s->has_window_start = 1;
+		} else {
+			s->window_cur = lb_max_u64(s->window_cur, in->flight);
+		}
 		s->peak_qd_ns = lb_max_u64(s->peak_qd_ns, in->qd);
 		if (lb_since(now, s->above_since_ns) >= in->rtt && s->peak_flight > in->min_flight)
 			s->armed = 1;
@@ -99,11 +117,25 @@ LB_INLINE void lb_sd_observe(struct lb_slowdowns *s, lb_params_t *p, __u64 now,
 	}
 	rested = !s->has_end || lb_since(now, s->end_ns) >= lb_scale_q16(in->rtt,
 									   LB_JOIN_REST_RTTS_Q16);
-	/* explained = round(rtt * (peak - flight) / peak): the queue the flow's own cut removed */
-	cut_explained = lb_muldiv_round(in->rtt, lb_sat_sub(s->peak_flight, in->flight),
-					s->peak_flight);
+	/* explained = round(rtt * (peak - flight) / peak): the queue the flow's own cut removed;
+	 * peak the largest flight since the queue rose, or with join_recent of the last one or
+	 * two RTT-long windows (0 when no flight was seen: the core's 0/0 scales to 0) */
+	peak = p->join_recent ? lb_max_u64(lb_max_u64(s->window_prev, s->window_cur), in->flight)
+			      : s->peak_flight;
+	cut_explained = peak ? lb_muldiv_round(in->rtt, lb_sat_sub(peak, in->flight), peak) : 0;
 	observed = lb_sat_sub(s->peak_qd_ns, in->qd);
 	if (!(rested && s->at_ns > now && cut_explained * 2 < observed)) {
+		if (p->join_recent && rested && s->at_ns > now) {
+			/* the queue may still be falling: judge the deeper samples of the next RTT */
+			if (!s->has_falling) {
+				s->has_falling = 1;
+				s->falling_since_ns = now;
+			}
+			if (lb_since(now, s->falling_since_ns) <= in->rtt) {
+				s->has_dip = 0;
+				return;
+			}
+		}
 		lb_sd_reset_join(s);
 		return;
 	}
@@ -402,7 +434,10 @@ LB_INLINE void lb_pp_restart_if_empty(struct lb_cc *c, lb_params_t *p, __u64 now
 		c->empty_since_ns = now;
 	}
 	since = c->empty_since_ns;
-	stalled = c->has_regrow && c->regrow_to > lb_sat_add(c->cwnd, c->mss << 32);
+	/* with join_recent, a dip the flight does not explain (another flow's slowdown,
+	 * perhaps) makes even a cut window wait its RTT (`SlowStart::restart_due_after_rtt`) */
+	stalled = !(p->join_recent && c->sd.has_dip) && c->has_regrow &&
+		  c->regrow_to > lb_sat_add(c->cwnd, c->mss << 32);
 	if (stalled || lb_since(now, since) >= rtt) {
 		c->has_empty = 0;
 		c->restarted = 1;

@@ -175,11 +175,12 @@ mod tests {
     fn the_c_table_lists_the_parameters_in_declaration_order() {
         // the first words and the nested block as the C header declares them, by hand
         let (size, fields) = c_struct("lb_params");
-        assert_eq!(size, 54 * 8);
+        assert_eq!(size, 55 * 8);
         assert_eq!(fields[0], ("magic".to_string(), 0, 8));
         assert_eq!(fields[3], ("signal".to_string(), 24, 8));
         assert_eq!(fields[36], ("comp".to_string(), 288, 17 * 8));
-        assert_eq!(fields.len(), 38);
+        assert_eq!(fields.len(), 39);
+        assert_eq!(fields[38], ("join_recent".to_string(), 54 * 8, 8));
         assert_eq!(c_enum("lb_algo")[4], ("LB_ALGO_LEDBAT_PP".to_string(), 5));
     }
 

@@ -28,9 +28,9 @@ use crate::layout::words_layout;
 /// `LB_PARAMS_MAGIC` of `csrc/lbcc_params.h` ("LBCC").
 pub const MAGIC: u64 = 0x4c42_4343;
 /// `LB_PARAMS_VERSION`: the layout of [`LbParams`].
-pub const VERSION: u64 = 4;
+pub const VERSION: u64 = 5;
 /// `LB_PARAMS_WORDS`.
-pub const WORDS: usize = 54;
+pub const WORDS: usize = 55;
 /// `LB_MAX_BASE`: the most base-history buckets the kernel build keeps.
 pub const MAX_BASE_HISTORY: usize = 32;
 /// `LB_MAX_FILTER`: the most current-filter samples the kernel build keeps.
@@ -313,6 +313,7 @@ pub struct LbParams {
     /// detection off).
     pub comp: [u64; COMP_WORDS],
     pub comp_test_hold_rtts_q16: u64,
+    pub join_recent: u64,
 }
 
 words_layout!(LbParams, WORDS, {
@@ -354,6 +355,7 @@ words_layout!(LbParams, WORDS, {
     slowdown_max_backoff,
     comp,
     comp_test_hold_rtts_q16,
+    join_recent,
 });
 
 /// `x` in 32.32 fixed point, rounded to nearest.
@@ -450,13 +452,6 @@ impl LbParams {
             });
         }
         // the core's extensions that the C does not mirror: refused, not ignored
-        if c.slowdown_join_recent {
-            return Err(ParamsError::Unsupported {
-                controller: name.to_string(),
-                field: "slowdown_join_recent".into(),
-                reason: "not in the kernel build (tried in the simulator only)".into(),
-            });
-        }
         if c.competitor.enabled {
             self.comp = competitor_words(&c.competitor).map_err(|e| ParamsError::Unsupported {
                 controller: name.to_string(),
@@ -490,6 +485,7 @@ impl LbParams {
         self.hold_packets_q32 = q32(c.slowdown_hold_packets);
         self.hold_bdp_q32 = q32(c.slowdown_hold_bdp);
         self.join_pause = c.slowdown_join_pause as u64;
+        self.join_recent = c.slowdown_join_recent as u64;
         self.conservative_slow_start = c.conservative_slow_start as u64;
         self.empty_queue_restart = c.empty_queue_restart as u64;
         self.delay(name, &c.delay)
@@ -672,6 +668,9 @@ mod tests {
         assert_eq!(p.ss_exit_gt_ns, 45_000_000);
         assert_eq!(p.join, 1);
         assert_eq!(p.join_gt_ns, 48_000_000); // 0.8 * 60 ms
+        assert_eq!(p.join_recent, 0);
+        let recent = parse("scavenger", &["slowdown_join_recent=true"]).unwrap();
+        assert_eq!(recent.params().unwrap().join_recent, 1);
         assert_eq!(p.hold_packets_q32, 1 << 32);
         assert_eq!(p.slowdown_interval_q16, 9 << 16);
         assert_eq!(
@@ -742,7 +741,6 @@ mod tests {
                 "competitor.push_drop_scaled=true",
                 "competitor.push_drop_scaled",
             ),
-            ("slowdown_join_recent=true", "slowdown_join_recent"),
         ] {
             let e = TcpController::parse("scavenger", ["competitor.enabled=true", p])
                 .and_then(|c| c.params().map(|_| c))
@@ -772,7 +770,7 @@ mod tests {
         assert_eq!(off.slowdown_max_backoff, 1);
         let c = parse("scavenger", &[]).unwrap();
         let p = c.params().unwrap();
-        assert_eq!(p.version, 4);
+        assert_eq!(p.version, 5);
         assert_eq!(
             p.comp,
             competitor_words(&CompetitorConfig {
@@ -784,7 +782,7 @@ mod tests {
         assert_eq!(p.comp[0], 1);
         assert_eq!(p.comp_test_hold_rtts_q16, 4 << 16);
         let w = p.to_words();
-        assert_eq!((w[36], w[WORDS - 1]), (1, 4 << 16));
+        assert_eq!((w[36], w[53], w[WORDS - 1]), (1, 4 << 16, 0));
         assert_eq!(LbParams::from_bytes(&p.to_bytes()), Some(p));
     }
 
@@ -834,7 +832,7 @@ mod tests {
         assert_eq!((p.magic, p.signal, p.target_ns), (100, 103, 104));
         assert_eq!((p.join, p.slowdown_max_backoff), (125, 135));
         assert_eq!((p.comp[0], p.comp[16]), (136, 152));
-        assert_eq!(p.comp_test_hold_rtts_q16, 153);
+        assert_eq!((p.comp_test_hold_rtts_q16, p.join_recent), (153, 154));
         assert_eq!(p.to_words(), w);
         let c = CompParams::from_words(&p.comp);
         assert_eq!(

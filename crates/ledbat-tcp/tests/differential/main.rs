@@ -332,6 +332,73 @@ fn the_scavenger_joins_a_slowdown_it_sees() {
 }
 
 #[test]
+fn the_join_on_the_recent_flight_agrees_and_changes_the_slowdowns() {
+    // Cross traffic that comes and goes cuts the flow's flight and then drains the queue:
+    // with slowdown_join_recent the join rule judges the drop by the flight of the last
+    // RTTs, so it joins (or not) at other times than the plain rule. At base RTTs near
+    // zero a near-saturating cross flow with a short gap is the latecomer's slow start and
+    // hold: the flow's window is cut by the flightsize cap and its restart must wait while
+    // the dip is pending (without that wait in the C these cases fail). Both builds agree
+    // on each run; the two rules must differ somewhere, or this does not exercise them.
+    let mut cases = Vec::new();
+    for seed in 20..26 {
+        let mut s = Scenario::new(40, seed);
+        s.owd_fwd = (seed - 19) * 10 * MS;
+        s.cross = vec![
+            Cbr {
+                from: 8 * S + seed * 100 * MS,
+                to: 12 * S,
+                rate_bps: 8_000_000,
+            },
+            Cbr {
+                from: 20 * S,
+                to: 23 * S + seed * 150 * MS,
+                rate_bps: 6_000_000,
+            },
+        ];
+        cases.push(s);
+    }
+    for (owd_us, gap_ms) in [(100, 0), (100, 80), (1_000, 30), (2_500, 30), (2_500, 80)] {
+        let mut s = Scenario::new(30, 7);
+        s.owd_fwd = owd_us * 1_000;
+        s.cross = vec![
+            Cbr {
+                from: 8 * S,
+                to: 12 * S,
+                rate_bps: 9_500_000,
+            },
+            Cbr {
+                from: 12 * S + gap_ms * MS,
+                to: 16 * S,
+                rate_bps: 9_500_000,
+            },
+        ];
+        cases.push(s);
+    }
+    let mut differ = 0;
+    for s in &mut cases {
+        s.owd_rev = s.owd_fwd;
+        let mut runs = Vec::new();
+        for recent in ["slowdown_join_recent=false", "slowdown_join_recent=true"] {
+            let c = controller(
+                "scavenger",
+                &["competitor.enabled=false", "slowdown_backoff=1", recent],
+            );
+            let events = model::run(s, build(&c, s.mss), c.signal);
+            let label = format!("owd {} ns {recent}", s.owd_fwd);
+            compare(&label, &c, &events, s.mss);
+            runs.push(events.iter().map(|(_, st)| st.cwnd).collect::<Vec<_>>());
+        }
+        differ += (runs[0] != runs[1]) as usize;
+    }
+    assert!(
+        differ >= 4,
+        "the option changed {differ} of {} runs",
+        cases.len()
+    );
+}
+
+#[test]
 fn slowdown_backoff_spaces_the_slowdowns_alike_in_both_builds() {
     // Alone on the link every own hold drains the queue and finds the base where it was:
     // the interval's factor doubles at each (1, 2, 4, 8), so 60 s hold fewer slowdowns.
@@ -457,6 +524,8 @@ proptest! {
                                      "first_slowdown_rtts=1", "slowdown_backoff=1"], evs.clone());
         replay_random("scavenger", &["competitor.enabled=false", "slowdown_backoff=4",
                                      "slowdown_hold_rtts=0.5"], evs.clone());
+        replay_random("scavenger", &["competitor.enabled=false", "slowdown_backoff=1",
+                                     "slowdown_join_recent=true"], evs.clone());
         replay_random("tcp-lp", &[], evs);
     }
 
@@ -464,6 +533,7 @@ proptest! {
     fn random_sequences_agree_with_competitor_detection(evs in arb_events()) {
         // the preset's default: the competitor set on
         replay_random("scavenger", &[], evs.clone());
+        replay_random("scavenger", &["slowdown_join_recent=true"], evs.clone());
         replay_random(
             "ledbat++",
             &["competitor.enabled=true", "competitor.suspect_rtts=1", "competitor.tests=1",
