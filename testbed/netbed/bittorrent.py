@@ -91,20 +91,23 @@ def _cc_args(flow: Flow) -> list[str]:
 def _ours_seed(flow: Flow, ctx: Context) -> list[str]:
     return [ctx.ledbat_bin, "torrent", "seed", torrent_path(ctx), "--data", ctx.send_file,
             "--listen", _seed_addr(flow, ctx), "--max-seconds", str(LEECH_MAX_S), "--json",
-            "--quiet", *_cc_args(flow), *_trace_args(flow, ctx)]
+            "--quiet", *_cc_args(flow), *_trace_args(flow, ctx, "sender")]
 
 
-def _trace_args(flow: Flow, ctx: Context) -> list[str]:
-    """Our seeder's per-connection trace (cwnd, delays every 100 ms) in the log directory."""
+def _trace_args(flow: Flow, ctx: Context, side: str) -> list[str]:
+    """Our seeder's or leecher's per-connection trace (cwnd, delays every 100 ms) in the log
+    directory, `{flow}-{side}-trace.jsonl`. The leecher's shows its own uTP sender, the one
+    that carries its requests and HAVEs."""
     if not ctx.logdir:
         return []
-    return ["--trace", os.path.join(ctx.logdir, f"{flow.name}-sender-trace.jsonl")]
+    return ["--trace", os.path.join(ctx.logdir, f"{flow.name}-{side}-trace.jsonl")]
 
 
 def _ours_get(flow: Flow, ctx: Context) -> list[str]:
     return [ctx.ledbat_bin, "torrent", "get", torrent_path(ctx), "--peer", _seed_addr(flow, ctx),
             "--out", _leech_dir(flow, ctx), "--bind", f"{ctx.rcv_ip}:{flow.port}",
-            "--connect-timeout", "60", "--timeout", str(LEECH_MAX_S), "--json", "--quiet"]
+            "--connect-timeout", "60", "--timeout", str(LEECH_MAX_S), "--json", "--quiet",
+            *_trace_args(flow, ctx, "receiver")]
 
 
 def _ours_get_rledbat(flow: Flow, ctx: Context) -> list[str]:

@@ -290,6 +290,16 @@ class KindsTest(unittest.TestCase):
         get = bittorrent.KINDS["bt-ours-ours"].receiver(f, self.ctx())
         self.assertEqual(get[get.index("--bind") + 1], "10.0.2.1:5202")
         self.assertEqual(get[:3], ["/bin/ledbat", "torrent", "get"])
+        self.assertNotIn("--trace", get)  # no log directory, no trace
+
+    def test_both_ends_of_our_pair_trace_into_the_log_directory(self):
+        ctx = flows.Context(rcv_ip="10.0.2.1", snd_ip="10.0.1.1", workdir="/tmp/w",
+                            logdir="/tmp/logs", ledbat_bin="/bin/ledbat", send_file="/tmp/w/f")
+        f = Flow("utp2", "bt-ours-ours", 10, 10, port=5202, cc="scavenger")
+        k = bittorrent.KINDS["bt-ours-ours"]
+        get, seed = k.receiver(f, ctx), k.sender(f, ctx)
+        self.assertEqual(get[get.index("--trace") + 1], "/tmp/logs/utp2-receiver-trace.jsonl")
+        self.assertEqual(seed[seed.index("--trace") + 1], "/tmp/logs/utp2-sender-trace.jsonl")
 
     def test_every_kind_has_utp_overhead(self):
         for k in bittorrent.KINDS.values():
