@@ -22,9 +22,9 @@
 //! path rate  C = max rate sample over rate_window of time not yielding, in 1 s buckets
 //!                (application-limited samples only when larger)
 //! watching:  suspect, in congestion avoidance, while the link is busy (qd >= TARGET / 2)
-//!            and on every rate sample  rate < share * C  and (qd > 1.1 TARGET or
-//!            rate >= min_share * C or a test was positive),  for suspect_rtts smoothed
-//!            RTTs; then a test:
+//!            and on every rate sample, none application-limited,  rate < share * C  and
+//!            (qd > 1.1 TARGET or rate >= min_share * C or a test was positive), for
+//!            suspect_rtts smoothed RTTs; then a test:
 //!   hold test (qd > 1.1 TARGET): the owner starts a slowdown of test_hold_rtts RTTs now;
 //!            qd_min = smallest qd from one RTT into the hold to its end
 //!              qd_min > max(eta, test_packets * MSS / C)          positive
@@ -1071,10 +1071,14 @@ impl Competitor {
                 // Above TARGET the flow's share does not matter: LEDBAT++ flows bring the
                 // queue down to TARGET, a standing queue above it is a competitor's. Nor
                 // after a positive test: the test's hold left the flow with little, and a
-                // push needs no share of its own to show whether the others back off.
+                // push needs no share of its own to show whether the others back off. A
+                // sample its application held back shows nothing of the others: a flow of
+                // requests beside the download that fills the queue it measures would yield
+                // to that download, and pace its requests at a share of their own rate.
                 let above = o.qd.as_nanos() * 10 > o.target.as_nanos() * 11;
-                let small = o.rate.is_some_and(|(r, _)| {
-                    c > 0.0
+                let small = o.rate.is_some_and(|(r, app_limited)| {
+                    !app_limited
+                        && c > 0.0
                         && r < self.cfg.share * c
                         && (above || confirming || r >= self.cfg.min_share * c)
                 });
@@ -1520,6 +1524,33 @@ mod tests {
         );
         hold(&mut c, 1500, 10);
         assert_eq!(c.tests(), 1);
+    }
+
+    #[test]
+    fn an_application_limited_flow_under_a_queue_above_target_is_not_suspect() {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        // The samples of the test above, 80 ms of queue and 30 % of C, but each one marked
+        // application-limited: no test however long it lasts.
+        for k in 0..=20 {
+            let t = 1000 + 100 * k;
+            let mut o = obs(80, FlowPhase::Avoidance, None, at(t));
+            o.rate = Some((0.3 * C, true));
+            assert_eq!(c.on_ack(at(t), &o), Action::None, "at {t} ms");
+            assert_eq!(c.stage(at(t)), Stage::Watching, "at {t} ms");
+        }
+        // One sample the window held back starts the suspicion; the next limited one ends
+        // it: the 400 ms of suspicion a test needs are never reached.
+        let full = |c: &mut Competitor, t: u64| {
+            c.on_ack(at(t), &obs(80, FlowPhase::Avoidance, Some(0.3 * C), at(t)))
+        };
+        assert_eq!(full(&mut c, 3200), Action::None);
+        assert_eq!(c.stage(at(3200)), Stage::Suspect);
+        let mut o = obs(80, FlowPhase::Avoidance, None, at(3300));
+        o.rate = Some((0.3 * C, true));
+        c.on_ack(at(3300), &o);
+        assert_eq!(c.stage(at(3300)), Stage::Watching);
+        assert_eq!(c.tests(), 0);
     }
 
     #[test]

@@ -7,6 +7,7 @@
  *
  *   path rate C  = max delivery-rate sample over rate_window of time not yielding, 1 s buckets
  *   watching:    in avoidance, on a busy link (qd >= TARGET / 2), every rate sample
+ *                not application-limited and
  *                rate < share C and (qd > 1.1 TARGET or rate >= min_share C or a test was
  *                positive), for suspect_rtts RTTs (+ up to DESYNC_RTTS, splitmix64 of the
  *                instant the suspicion began, when not above 1.1 TARGET): then a test
@@ -652,7 +653,8 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 	confirming = lb_comp_confirming(c);
 	busy = c->busy_above_eta ? o->qd_ns > o->eta_ns : o->qd_ns * 2 >= o->target_ns;
 	above = o->qd_ns * 10 > o->target_ns * 11;
-	small = o->has_rate && cr > 0 &&
+	/* a sample the application held back shows nothing of the others */
+	small = o->has_rate && !o->app_limited && cr > 0 &&
 		lb_mul_lt(o->rate, LB_ONE_Q32_, p->share_q32, cr) &&
 		(above || confirming || !lb_mul_lt(o->rate, LB_ONE_Q32_, p->min_share_q32, cr));
 	if (o->phase != LB_COMP_AVOIDANCE || !busy || (c->has_quiet && now < c->quiet_until)) {
