@@ -105,6 +105,12 @@ struct TraceLine {
     rledbat_qdelay_ms: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rledbat_detections: Option<u64>,
+    /// The sender's competitor detection, when it is on: tests ended so far and the last
+    /// one's verdict and figures (a test ended between two lines where the count grew).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    competitor_tests: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_test: Option<String>,
 }
 
 /// `--trace FILE`: one JSON line per sample of a connection's state, shared by every
@@ -148,6 +154,8 @@ impl Tracer {
             rledbat_window: s.rledbat_window,
             rledbat_qdelay_ms: s.rledbat_queuing_delay.map(|d| d.as_millis_f64()),
             rledbat_detections: s.rledbat_detections,
+            competitor_tests: s.competitor_tests,
+            last_test: s.competitor_last_test.map(|o| o.to_string()),
         };
         let mut guard = match self.out.lock() {
             Ok(g) => g,

@@ -129,6 +129,11 @@ fn create_seed_get_round_trip_over_utp() {
         "{first}"
     );
     assert!(first["cwnd"].as_u64().unwrap() > 0, "{first}");
+    // Its controller is scavenger, whose competitor detection counts its tests in every line.
+    assert!(
+        trace.iter().all(|l| l["competitor_tests"].is_u64()),
+        "{first}"
+    );
     let t: Vec<f64> = trace.iter().map(|l| l["t"].as_f64().unwrap()).collect();
     assert!(t.windows(2).all(|w| w[0] <= w[1]), "{t:?}");
     assert_eq!(j["counters"]["pieces_verified"], 31);

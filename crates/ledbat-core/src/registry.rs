@@ -198,6 +198,19 @@ impl ControllerConfig {
     }
 }
 
+impl AnyController {
+    /// The competitor detection of a `ledbat++` or `scavenger` flow when it is enabled
+    /// (`competitor.enabled`), for traces of its tests; `None` for every other controller.
+    pub fn competitor(&self) -> Option<&crate::competitor::Competitor> {
+        match self {
+            AnyController::LedbatPp(pp) | AnyController::Scavenger(pp) => {
+                Some(pp.competitor()).filter(|c| c.enabled())
+            }
+            _ => None,
+        }
+    }
+}
+
 builtin! {
     Ledbat = "ledbat" => crate::ledbat::Ledbat, crate::ledbat::LedbatConfig,
         "RFC 6817 LEDBAT: linear controller on one-way queuing delay",
@@ -263,6 +276,20 @@ mod tests {
             assert_eq!(serde_json::to_value(&cfg).unwrap()["name"], info.name);
             assert!(c.window() >= 1500 / 2, "{}", info.name);
         }
+    }
+
+    #[test]
+    fn only_a_flow_with_the_detection_on_has_a_competitor() {
+        let on = |name: &str, params: &[&str]| {
+            let cfg = ControllerConfig::with_params(name, params.iter().copied()).unwrap();
+            cfg.build(1500).unwrap().competitor().is_some()
+        };
+        // On in the scavenger preset, off in ledbat++ as drafted until asked for.
+        assert!(on("scavenger", &[]));
+        assert!(!on("scavenger", &["competitor.enabled=false"]));
+        assert!(!on("ledbat++", &[]));
+        assert!(on("ledbat++", &["competitor.enabled=true"]));
+        assert!(!on("ledbat", &[]));
     }
 
     #[test]

@@ -50,6 +50,13 @@ pub struct ConnectionStats {
     /// Times receiver-driven LEDBAT's competitor detection began to yield, when rLEDBAT is
     /// on (0 with the detection off).
     pub rledbat_detections: Option<u64>,
+    /// The sender's competitor detection (`ledbat++` or `scavenger` with
+    /// `competitor.enabled`): tests ended so far, push tests voided by another flow's push
+    /// included. `None` when the controller has none.
+    pub competitor_tests: Option<u64>,
+    /// ... and the figures of the last of them (traces print its one-line form).
+    #[serde(skip)]
+    pub competitor_last_test: Option<ledbat_core::competitor::TestOutcome>,
     /// Memory the connection holds, bytes (see [`crate::Connection::memory_bytes`]).
     pub memory_bytes: usize,
     /// Name of the congestion controller.

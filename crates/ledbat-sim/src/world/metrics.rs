@@ -413,11 +413,9 @@ fn record_test(
     cc: &ledbat_core::AnyController,
     st: &mut FlowStats,
 ) {
-    let (ledbat_core::AnyController::LedbatPp(pp) | ledbat_core::AnyController::Scavenger(pp)) = cc
-    else {
+    let Some(comp) = cc.competitor() else {
         return;
     };
-    let comp = pp.competitor();
     let n = comp.tests() + comp.push_collisions();
     if n == st.tests_seen {
         return;

@@ -477,6 +477,10 @@ impl Connection {
             s.rledbat_queuing_delay = r.queuing_delay();
             s.rledbat_detections = Some(r.competitor().detections());
         }
+        if let Some(c) = self.ctrl.competitor() {
+            s.competitor_tests = Some(c.tests() + c.push_collisions());
+            s.competitor_last_test = c.last_test();
+        }
         s
     }
 

@@ -559,3 +559,23 @@ fn delay_samples_reach_the_controller() {
     // The handshake's zero RTT sample still weighs on the average after 8 samples.
     assert!(s.srtt.unwrap() >= Duration::from_millis(20), "{s:?}");
 }
+
+#[test]
+fn stats_count_the_competitor_tests_only_where_the_detection_runs() {
+    let now = Instant::from_millis(1);
+    let with = |name: &str| {
+        let cfg = ConnectionConfig {
+            controller: ledbat_core::ControllerConfig::from_name(name).unwrap(),
+            ..cfg()
+        };
+        Connection::connect(now, cfg, 1000).unwrap().stats()
+    };
+    // The default (BEP 29's ledbat) has no detection; scavenger runs it, no test yet.
+    let s = with("ledbat");
+    assert_eq!((s.competitor_tests, s.competitor_last_test), (None, None));
+    let s = with("scavenger");
+    assert_eq!(
+        (s.competitor_tests, s.competitor_last_test),
+        (Some(0), None)
+    );
+}
