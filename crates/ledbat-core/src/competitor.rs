@@ -193,6 +193,21 @@ enum State {
     },
 }
 
+impl State {
+    /// Yielding from now on, the first probe due at `next_probe`, nothing seen yet.
+    fn yielding(next_probe: Instant) -> Self {
+        State::Yielding {
+            next_probe,
+            probe: None,
+            room_at: None,
+            backed_at: None,
+            falls: 0,
+            drained_last: false,
+            high_at: None,
+        }
+    }
+}
+
 /// Where the watching stands, for traces ([`Competitor::stage`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -513,15 +528,7 @@ impl Competitor {
         self.last_test = Some(outcome);
         if outcome.yielded {
             self.detections += 1;
-            self.state = State::Yielding {
-                next_probe: now + self.cfg.probe_interval,
-                probe: None,
-                room_at: None,
-                backed_at: None,
-                falls: 0,
-                drained_last: false,
-                high_at: None,
-            };
+            self.state = State::yielding(now + self.cfg.probe_interval);
         }
     }
 

@@ -278,15 +278,7 @@ mod tests {
     fn yielding_at(t: u64) -> Competitor {
         let mut c = on();
         learn_rate(&mut c, 0);
-        c.state = State::Yielding {
-            next_probe: at(t + 1000),
-            probe: None,
-            room_at: None,
-            backed_at: None,
-            falls: 0,
-            drained_last: false,
-            high_at: None,
-        };
+        c.state = State::yielding(at(t + 1000));
         c
     }
 
