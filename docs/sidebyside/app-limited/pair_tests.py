@@ -46,7 +46,10 @@ def main():
         sys.exit(f"{sys.argv[2]}: no run of two of ours")
     against = collections.Counter()
     for run in runs:
-        name = f"{run['fifo_ms']}ms-rtt{run['rtt_ms']:g}-two-{run['cc']}-{run['repeat']}"
+        # The bed's folder name (netbed/sidebyside.py): ':' of a variant's parameters as '_'.
+        cc = run["cc"]
+        name = (f"{run['fifo_ms']:.0f}ms-rtt{run['rtt_ms']:.0f}-two-{cc.replace(':', '_')}"
+                f"-{run['repeat']}")
         folder = os.path.join(sys.argv[1], name)
         trace = {s: load(os.path.join(folder, f"{s}-sender-trace.jsonl")) for s in ("utp1", "utp2")}
         first2 = next(r["t"] for r in trace["utp2"] if r["bytes_acked"] > 0)
@@ -73,10 +76,10 @@ def main():
                         doing = "in a slowdown, its ramp or a slow start"
                     else:
                         doing = "in congestion avoidance only"
-                    against[(verdict, doing)] += 1
+                    against[(cc, verdict, doing)] += 1
     print("== push tests, by what the other seeder was doing in the 0.6 s before the verdict")
-    for (verdict, doing), n in sorted(against.items()):
-        print(f"  {verdict:<15} other {doing}: {n}")
+    for (cc, verdict, doing), n in sorted(against.items()):
+        print(f"  {cc}: {verdict:<15} other {doing}: {n}")
 
 
 if __name__ == "__main__":
