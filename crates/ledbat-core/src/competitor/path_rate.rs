@@ -52,12 +52,9 @@ impl PathRate {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::competitor::test_util::at;
 
     const WINDOW: Duration = Duration::from_secs(3);
-
-    fn at(ms: u64) -> Instant {
-        Instant::from_millis(ms)
-    }
 
     #[test]
     fn the_rate_is_the_largest_sample_still_inside_the_window() {
