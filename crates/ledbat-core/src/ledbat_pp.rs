@@ -361,7 +361,9 @@ impl LedbatPp {
     }
 
     /// `empty_queue_restart`: in congestion avoidance, slow start again after one RTT of
-    /// empty queue ([`crate::slow_start`]).
+    /// empty queue ([`crate::slow_start`]). A push test in progress does not stop the clock:
+    /// in a pair at a long RTT the restart during its own test is how a flow that fell
+    /// behind regains its share (`docs/tcp/measured.md`, "No restart during a push test").
     fn restart_if_empty(&mut self, now: Instant, qd: Duration) {
         if self.phase() != Phase::Avoidance {
             self.ss.not_avoiding();
