@@ -79,6 +79,20 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// When it happened, ns.
+    pub fn now(&self) -> u64 {
+        match *self {
+            Event::Ack { now, .. }
+            | Event::Loss { now, .. }
+            | Event::Timeout { now, .. }
+            | Event::Sent { now, .. }
+            | Event::Tick { now }
+            | Event::DelaySource { now, .. } => now,
+        }
+    }
+}
+
 /// Makes the event's call on a core controller.
 pub fn apply(c: &mut AnyController, e: &Event) {
     match *e {

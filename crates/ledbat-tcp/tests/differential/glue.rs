@@ -368,15 +368,7 @@ fn a_window_of_one_packet_that_measures_the_queue_leaves_as_a_pair() {
     for (e, _) in &events {
         body += &event_line(e);
         // the event's own time: kss reads the state the event left
-        let now = match *e {
-            crate::Ev::Ack { now, .. }
-            | crate::Ev::Loss { now, .. }
-            | crate::Ev::Timeout { now, .. }
-            | crate::Ev::Sent { now, .. }
-            | crate::Ev::Tick { now }
-            | crate::Ev::DelaySource { now, .. } => now,
-        };
-        body += &format!("kss {now} 0\n");
+        body += &format!("kss {} 0\n", e.now());
     }
     let lines = replay_lines(&c.params().expect("kernel params"), sc.mss, &body);
     let (mut yielding, mut probing, mut one_packet_holds) = (0, 0, 0);

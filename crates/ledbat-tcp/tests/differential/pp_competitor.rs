@@ -12,7 +12,6 @@
 //! competitor has left.
 
 use crate::model::{Cbr, Scenario};
-use crate::replay::Ev;
 use crate::replay::Step;
 use crate::{build, check_events, controller, model, MS, S};
 
@@ -96,18 +95,6 @@ fn hold_tests_find_a_standing_queue_alike_in_both_builds() {
     assert!(tests >= 2 && detections >= 1 && yielded, "{tests} tests");
 }
 
-/// When an event happened, ns.
-fn time(e: &Ev) -> u64 {
-    match *e {
-        Ev::Ack { now, .. }
-        | Ev::Loss { now, .. }
-        | Ev::Timeout { now, .. }
-        | Ev::Sent { now, .. }
-        | Ev::Tick { now }
-        | Ev::DelaySource { now, .. } => now,
-    }
-}
-
 #[test]
 fn a_queue_that_empties_during_a_push_test_restarts_alike_in_both_builds() {
     // The preset on the BBR-like path at a base RTT of 100 ms, where its window (a third of
@@ -120,7 +107,7 @@ fn a_queue_that_empties_during_a_push_test_restarts_alike_in_both_builds() {
     let push = events
         .iter()
         .find(|(_, s)| s.stage == 2)
-        .map(|(e, _)| time(e))
+        .map(|(e, _)| e.now())
         .expect("a push test");
     // The same run with the competitor gone a base RTT into that push: the queue drains
     // while the test runs and, after an RTT of empty queue, the flow slow starts again
