@@ -25,8 +25,9 @@ pub const FAIR_JAIN: Convention = Convention {
           than twice the other's throughput, which no reading of \"fair\" allows",
 };
 
-/// An order holds when more than half the seeds show it ([`ORDER_DIRECTION`](super::ORDER_DIRECTION)): "most" of
-/// the seeds, the one convention for "more than half" ([`MOST`]), not a second one.
+/// An order holds when more than half the seeds show it
+/// ([`ORDER_DIRECTION`](super::ORDER_DIRECTION)): "most" of the seeds, the one convention
+/// for "more than half" ([`MOST`]), not a second one.
 pub const ORDER_MAJORITY: Convention = MOST;
 
 /// "No loss", as a direction: under one packet lost in a thousand.
@@ -51,9 +52,9 @@ pub const MOST: Convention = Convention {
 };
 
 /// "Indistinguishable", as a direction on a relative spread (max - min) / min: within a
-/// quarter. For statements of no difference ([`Form::Alike`](super::Form::Alike): "no difference", "alike",
-/// "cannot be distinguished", "practically the same") whose tolerance is the
-/// no-difference family's, 5 to 10 %.
+/// quarter. For statements of no difference ([`Form::Alike`](super::Form::Alike): "no
+/// difference", "alike", "cannot be distinguished", "practically the same") whose tolerance
+/// is the no-difference family's, 5 to 10 %.
 pub const ALIKE_SPREAD: Convention = Convention {
     name: "indistinguishable (no difference stated), as a direction: a relative spread within 25 %",
     value: 0.25,
