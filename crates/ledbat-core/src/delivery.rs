@@ -206,6 +206,20 @@ impl SpanRate {
         app_limited: bool,
         min_span: Duration,
     ) -> Option<(f64, bool)> {
+        self.on_ack_span(now, delivered, app_limited, min_span)
+            .map(|(bytes, span, limited)| (bytes as f64 / span.as_secs_f64(), limited))
+    }
+
+    /// [`SpanRate::on_ack`] before the division: the span's bytes, its length (never zero)
+    /// and whether it was app-limited, for an owner that keeps rates in other units (the
+    /// kernel's whole bytes/s).
+    pub fn on_ack_span(
+        &mut self,
+        now: Instant,
+        delivered: u64,
+        app_limited: bool,
+        min_span: Duration,
+    ) -> Option<(u64, Duration, bool)> {
         let Some((t0, d0)) = self.start else {
             self.start = Some((now, delivered));
             self.limited = app_limited;
@@ -216,10 +230,7 @@ impl SpanRate {
         if span < min_span || span.is_zero() {
             return None;
         }
-        let out = (
-            delivered.saturating_sub(d0) as f64 / span.as_secs_f64(),
-            self.limited,
-        );
+        let out = (delivered.saturating_sub(d0), span, self.limited);
         self.start = Some((now, delivered));
         self.limited = app_limited;
         Some(out)
@@ -414,6 +425,20 @@ mod tests {
             s.on_ack(ms(750), 500_000, false, span),
             Some((500_000.0, true))
         );
+    }
+
+    #[test]
+    fn a_span_before_the_division_gives_its_bytes_length_and_limit() {
+        let mut s = SpanRate::new();
+        let span = Duration::from_millis(200);
+        assert_eq!(s.on_ack_span(ms(0), 1_000, true, span), None);
+        // 1,000 to 2,000 bytes over 0.3 s; the opening ACK's app limit marks the span.
+        assert_eq!(
+            s.on_ack_span(ms(300), 2_000, false, span),
+            Some((1_000, ms(300).saturating_since(ms(0)), true))
+        );
+        // An ACK at the same instant as the span's start is never a span of length 0.
+        assert_eq!(s.on_ack_span(ms(300), 3_000, false, Duration::ZERO), None);
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! one bottleneck, a competing flow's queue coming and going, losses) and from random
 //! sequences (property tests); a few hand-computed cases pin the arithmetic itself.
 
-use ledbat_core::competitor::CompetitorConfig;
+use ledbat_core::competitor::{CompetitorConfig, RATE_SPAN};
+use ledbat_core::delivery::SpanRate;
 use ledbat_core::{Duration, Instant};
 use ledbat_tcp::params::{competitor_words, q16};
 use ledbat_utp::rledbat::{ProbeSpan, Rledbat, RledbatConfig};
@@ -161,14 +162,29 @@ fn utp_config(cfg: Cfg) -> RledbatConfig {
     }
 }
 
-fn rust_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> Vec<Out> {
+/// The uTP receiver's outputs after each event, and the first event (if any) whose rate
+/// sample is an exact tie with `share C` or `min_share C`.
+fn rust_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> (Vec<Out>, Option<usize>) {
     let mut r = Rledbat::new(utp_config(cfg), mss);
-    evs.iter()
-        .map(|e| {
+    let (mut span, mut received, mut tie) = (SpanRate::new(), 0, None);
+    let out = evs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
             match *e {
                 Ev::Data(t, b, owd, rtt) => {
                     // the uTP receiver's RTT is its sample plus the peer's reverse one
-                    r.on_data(Instant::from_nanos(t), b, owd, rtt.wrapping_sub(owd))
+                    let now = Instant::from_nanos(t);
+                    r.on_data(now, b, owd, rtt.wrapping_sub(owd));
+                    received += b;
+                    let min_span = r.rtt().unwrap_or(Duration::from_millis(100)).max(RATE_SPAN);
+                    if let Some((bytes, d, _)) = span.on_ack_span(now, received, false, min_span) {
+                        let rate = u128::from(bytes) * 1_000_000_000 / u128::from(d.as_nanos());
+                        let path = r.competitor().path_rate();
+                        if cfg.comp && tie.is_none() && share_tie(rate as f64, path) {
+                            tie = Some(i);
+                        }
+                    }
                 }
                 Ev::Loss(t) => r.on_loss(Instant::from_nanos(t)),
             }
@@ -179,20 +195,36 @@ fn rust_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> Vec<Out> {
                 comp: (c.yielding(), c.detections(), c.tests()),
             }
         })
-        .collect()
+        .collect();
+    (out, tie)
+}
+
+/// Whether a rate sample `rate` is `share` or `min_share` of the path's rate `c` exactly
+/// (both whole bytes/s: at the defaults' fifths, `5 rate = 4 c` or `5 rate = c`). There
+/// the detection's `rate < share C` is a tie that the two builds break differently: the
+/// C multiplies by the share in Q32 (rounded, 0.8 to a hair above), the uTP side by an
+/// `f64` product whose rounding goes either way.
+fn share_tie(rate: f64, c: f64) -> bool {
+    let d = CompetitorConfig::default();
+    [d.share, d.min_share]
+        .iter()
+        .any(|s| (rate - s * c).abs() <= 1e-9 * c)
 }
 
 /// Compares the two after every event; returns the number of one-byte straddles.
 fn compare(cfg: Cfg, mss: u64, evs: &[Ev]) -> usize {
     let c = c_replay(cfg, mss, evs);
-    let r = rust_replay(cfg, mss, evs);
+    let (r, tie) = rust_replay(cfg, mss, evs);
     let mut straddles = 0;
-    for (i, (a, b)) in c.iter().zip(&r).enumerate() {
+    // a rate sample at an exact tie with a share threshold ends the comparison there
+    let upto = tie.unwrap_or(evs.len());
+    for (i, (a, b)) in c.iter().zip(&r).take(upto).enumerate() {
         assert_eq!(a.qd_ns, b.qd_ns, "queuing delay at event {i} {:?}", evs[i]);
         assert_eq!(a.comp, b.comp, "the detection at event {i} {:?}", evs[i]);
         let d = a.window.abs_diff(b.window);
-        // with the detection, a push's extra and the yield's window are rounded down from
-        // a rate in whole bytes/s (the uTP side's is fractional): one byte more
+        // with the detection, a push's extra and the yield's window are the path's rate
+        // (whole bytes/s on both sides) times a duration, floored in the C where the uTP
+        // side truncates an f64: one byte more
         let tol = if cfg.comp { 2 } else { 1 };
         assert!(
             d <= tol,
@@ -582,7 +614,7 @@ fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_
             let evs = closed_loop(cfg, mss, d, cross, 0, 60, 1.5);
             events += evs.len();
             compare(cfg, mss, &evs);
-            let r = rust_replay(cfg, mss, &evs);
+            let (r, _) = rust_replay(cfg, mss, &evs);
             last[i] = r.last().map_or(0, |o| o.window);
         }
         // 1.5 BDP of the 10 Mbit/s path at a base RTT of 2 d ms, and its bound
@@ -613,6 +645,16 @@ fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_
     let phases = c_phases(cfg, 1448, &evs);
     assert!(phases.last().is_some_and(|p| p.1 >= 1), "a restart");
     eprintln!("{events} events");
+}
+
+#[test]
+fn a_rate_at_exactly_a_share_of_the_path_rate_is_a_tie_and_a_byte_off_is_not() {
+    // 0.8 x 94,040 = 75,232 and 0.2 x 94,040 = 18,808 exactly; 0.8 x 94,041 = 75,232.8
+    assert!(share_tie(75_232.0, 94_040.0));
+    assert!(share_tie(18_808.0, 94_040.0));
+    assert!(!share_tie(75_232.0, 94_041.0));
+    assert!(!share_tie(75_231.0, 94_040.0));
+    assert!(!share_tie(18_809.0, 94_040.0));
 }
 
 fn arb_events() -> impl Strategy<Value = Vec<Ev>> {

@@ -80,7 +80,8 @@
 //! [`Competitor`] with the same `competitor.*` parameters, and feeds it what it measures:
 //!
 //! ```text
-//! rate samples: payload bytes received over spans of at least max(RATE_SPAN, RTT)
+//! rate samples: payload bytes received over spans of at least max(RATE_SPAN, RTT), in
+//!               whole bytes/s (floored)
 //! path rate C:  their maximum over rate_window not spent yielding (as the sender's)
 //! qd, RTT, eta: the receiver's (above); newest_sent = now - RTT (data arriving now left
 //!               under the window advertised an RTT ago); flight = min(window,
@@ -431,7 +432,15 @@ impl Rledbat {
         let sample = if self.comp.enabled() {
             self.received += bytes;
             let span = self.round().max(RATE_SPAN);
-            let s = self.span.on_ack(now, self.received, false, span);
+            // In whole bytes/s, floored, as the kernel receiver keeps them: a sample then
+            // falls on the same side of `share C` in both builds.
+            let s =
+                self.span
+                    .on_ack_span(now, self.received, false, span)
+                    .map(|(b, d, limited)| {
+                        let r = u128::from(b) * 1_000_000_000 / u128::from(d.as_nanos());
+                        (r as f64, limited)
+                    });
             if let Some((r, _)) = s {
                 self.last_rate = Some(r);
             }
@@ -1046,6 +1055,19 @@ mod tests {
             assert_eq!(r.competitor().path_rate(), 1_000_000.0);
         }
         (r, t)
+    }
+
+    #[test]
+    fn rate_samples_are_whole_bytes_per_second_floored_as_the_kernels() {
+        let mut r = Rledbat::new(detecting_cfg(), MSS);
+        let t0 = Instant::from_millis(1000);
+        packet(&mut r, t0, 1000, BASE);
+        // 150 ms on: under the 200-ms span, no sample yet.
+        packet(&mut r, t0 + Duration::from_millis(150), 500, BASE);
+        assert_eq!(r.competitor().path_rate(), 0.0);
+        // 300 ms on: 1,000 bytes over 0.3 s = 3,333.3 bytes/s, taken as 3,333.
+        packet(&mut r, t0 + Duration::from_millis(300), 500, BASE);
+        assert_eq!(r.competitor().path_rate(), 3333.0);
     }
 
     /// A detecting receiver after [`rate_learnt`] and 7 s beside a competitor's standing
