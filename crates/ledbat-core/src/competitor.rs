@@ -352,6 +352,12 @@ impl Competitor {
         self.path.get()
     }
 
+    /// The last rate sample as a share of the path's rate (0 before a sample and while
+    /// the path's rate is unknown), for tests and statistics.
+    pub fn share(&self) -> f64 {
+        self.share
+    }
+
     /// Whether the flow is yielding to a competitor.
     pub fn yielding(&self) -> bool {
         matches!(self.state, State::Yielding { .. })
@@ -658,6 +664,24 @@ impl Competitor {
 mod tests {
     use super::*;
     use crate::competitor::test_util::*;
+
+    #[test]
+    fn share_is_the_last_sample_over_the_paths_rate() {
+        let mut c = on();
+        assert_eq!(c.share(), 0.0);
+        learn_rate(&mut c, 0);
+        assert_eq!(c.share(), 1.0);
+        // a sample of 0.3 C: the path's rate stays C (its maximum), the share 0.3
+        c.on_ack(
+            at(300),
+            &obs(30, FlowPhase::Avoidance, Some(0.3 * C), at(300)),
+        );
+        assert_eq!(c.path_rate(), C);
+        assert_eq!(c.share(), 0.3);
+        // an ACK without a sample keeps the last share
+        c.on_ack(at(350), &obs(30, FlowPhase::Avoidance, None, at(350)));
+        assert_eq!(c.share(), 0.3);
+    }
 
     #[test]
     fn quiet_time_doubles_per_finding_up_to_eight_times() {
