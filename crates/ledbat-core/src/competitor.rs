@@ -352,10 +352,19 @@ impl Competitor {
         self.path.get()
     }
 
-    /// The last rate sample as a share of the path's rate (0 before a sample and while
-    /// the path's rate is unknown), for tests and statistics.
-    pub fn share(&self) -> f64 {
-        self.share
+    /// How far the last rate sample lies from the nearer of the thresholds it is compared
+    /// with, `share C` and `min_share C` (a `min_share` of 0 is none), bytes/s; `None`
+    /// while the path's rate is unknown. For tests that compare the detection with a build
+    /// in other arithmetic (the kernel's whole bytes/s and Q32 shares), where a sample at a
+    /// threshold may be decided either way.
+    pub fn threshold_gap(&self) -> Option<f64> {
+        let c = self.path.get();
+        (c > 0.0).then_some(())?;
+        [self.cfg.share, self.cfg.min_share]
+            .into_iter()
+            .filter(|s| *s > 0.0)
+            .map(|s| (self.share - s).abs() * c)
+            .reduce(f64::min)
     }
 
     /// Whether the flow is yielding to a competitor.
@@ -666,21 +675,30 @@ mod tests {
     use crate::competitor::test_util::*;
 
     #[test]
-    fn share_is_the_last_sample_over_the_paths_rate() {
+    fn threshold_gap_is_the_last_samples_distance_from_share_or_min_share_c() {
         let mut c = on();
-        assert_eq!(c.share(), 0.0);
-        learn_rate(&mut c, 0);
-        assert_eq!(c.share(), 1.0);
-        // a sample of 0.3 C: the path's rate stays C (its maximum), the share 0.3
-        c.on_ack(
-            at(300),
-            &obs(30, FlowPhase::Avoidance, Some(0.3 * C), at(300)),
-        );
-        assert_eq!(c.path_rate(), C);
-        assert_eq!(c.share(), 0.3);
-        // an ACK without a sample keeps the last share
-        c.on_ack(at(350), &obs(30, FlowPhase::Avoidance, None, at(350)));
-        assert_eq!(c.share(), 0.3);
+        assert_eq!(c.threshold_gap(), None);
+        let sample = |c: &mut Competitor, t: u64, r: f64| {
+            c.on_ack(at(t), &obs(30, FlowPhase::Avoidance, Some(r), at(t)));
+            c.threshold_gap().expect("a path rate")
+        };
+        // the path's rate 94,040 bytes/s: 0.8 of it is 75,232 and 0.2 of it 18,808 exactly
+        assert!((sample(&mut c, 0, 94_040.0) - 18_808.0).abs() < 1e-6);
+        assert!(sample(&mut c, 300, 75_232.0) <= 1e-9 * 94_040.0);
+        assert!(sample(&mut c, 600, 18_808.0) <= 1e-9 * 94_040.0);
+        assert!((sample(&mut c, 900, 75_231.0) - 1.0).abs() < 1e-6);
+        assert!((sample(&mut c, 1200, 18_809.0) - 1.0).abs() < 1e-6);
+        // an ACK without a sample keeps the last sample's gap
+        c.on_ack(at(1250), &obs(30, FlowPhase::Avoidance, None, at(1250)));
+        assert!((c.threshold_gap().unwrap() - 1.0).abs() < 1e-6);
+        // a min_share of 0 is no threshold: a sample of 0 is 0.8 C from share C
+        let mut d = Competitor::new(CompetitorConfig {
+            enabled: true,
+            min_share: 0.0,
+            ..CompetitorConfig::default()
+        });
+        sample(&mut d, 0, 94_040.0);
+        assert!((sample(&mut d, 300, 0.0) - 75_232.0).abs() < 1e-6);
     }
 
     #[test]

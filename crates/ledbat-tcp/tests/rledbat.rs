@@ -8,8 +8,7 @@
 //! one bottleneck, a competing flow's queue coming and going, losses) and from random
 //! sequences (property tests); a few hand-computed cases pin the arithmetic itself.
 
-use ledbat_core::competitor::{CompetitorConfig, RATE_SPAN};
-use ledbat_core::delivery::SpanRate;
+use ledbat_core::competitor::{Competitor, CompetitorConfig};
 use ledbat_core::{Duration, Instant};
 use ledbat_tcp::params::{competitor_words, q16};
 use ledbat_utp::rledbat::{ProbeSpan, Rledbat, RledbatConfig};
@@ -166,7 +165,7 @@ fn utp_config(cfg: Cfg) -> RledbatConfig {
 /// sample is an exact tie with `share C` or `min_share C`.
 fn rust_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> (Vec<Out>, Option<usize>) {
     let mut r = Rledbat::new(utp_config(cfg), mss);
-    let (mut span, mut received, mut tie) = (SpanRate::new(), 0, None);
+    let mut tie = None;
     let out = evs
         .iter()
         .enumerate()
@@ -174,21 +173,14 @@ fn rust_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> (Vec<Out>, Option<usize>) {
             match *e {
                 Ev::Data(t, b, owd, rtt) => {
                     // the uTP receiver's RTT is its sample plus the peer's reverse one
-                    let now = Instant::from_nanos(t);
-                    r.on_data(now, b, owd, rtt.wrapping_sub(owd));
-                    received += b;
-                    let min_span = r.rtt().unwrap_or(Duration::from_millis(100)).max(RATE_SPAN);
-                    if let Some((bytes, d, _)) = span.on_ack_span(now, received, false, min_span) {
-                        let rate = u128::from(bytes) * 1_000_000_000 / u128::from(d.as_nanos());
-                        let path = r.competitor().path_rate();
-                        if cfg.comp && tie.is_none() && share_tie(rate as f64, path) {
-                            tie = Some(i);
-                        }
-                    }
+                    r.on_data(Instant::from_nanos(t), b, owd, rtt.wrapping_sub(owd))
                 }
                 Ev::Loss(t) => r.on_loss(Instant::from_nanos(t)),
             }
             let c = r.competitor();
+            if cfg.comp && tie.is_none() && share_tie(c) {
+                tie = Some(i);
+            }
             Out {
                 window: r.window(),
                 qd_ns: r.queuing_delay().map(|d| d.as_nanos()),
@@ -199,16 +191,13 @@ fn rust_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> (Vec<Out>, Option<usize>) {
     (out, tie)
 }
 
-/// Whether a rate sample `rate` is `share` or `min_share` of the path's rate `c` exactly
-/// (both whole bytes/s: at the defaults' fifths, `5 rate = 4 c` or `5 rate = c`). There
-/// the detection's `rate < share C` is a tie that the two builds break differently: the
-/// C multiplies by the share in Q32 (rounded, 0.8 to a hair above), the uTP side by an
-/// `f64` product whose rounding goes either way.
-fn share_tie(rate: f64, c: f64) -> bool {
-    let d = CompetitorConfig::default();
-    [d.share, d.min_share]
-        .iter()
-        .any(|s| (rate - s * c).abs() <= 1e-9 * c)
+/// Whether the receiver's last rate sample is `share` or `min_share` of the path's rate
+/// exactly (`Competitor::threshold_gap` of 0; both whole bytes/s: at the defaults' fifths,
+/// `5 rate = 4 C` or `5 rate = C`). There the detection's `rate < share C` is a tie that
+/// the two builds break differently: the C multiplies by the share in Q32 (rounded, 0.8 to
+/// a hair above), the uTP side by an `f64` product whose rounding goes either way.
+fn share_tie(c: &Competitor) -> bool {
+    c.threshold_gap().is_some_and(|g| g <= 1e-9 * c.path_rate())
 }
 
 /// Compares the two after every event; returns the number of one-byte straddles.
@@ -650,16 +639,6 @@ fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_
     let phases = c_phases(cfg, 1448, &evs);
     assert!(phases.last().is_some_and(|p| p.1 >= 1), "a restart");
     eprintln!("{events} events");
-}
-
-#[test]
-fn a_rate_at_exactly_a_share_of_the_path_rate_is_a_tie_and_a_byte_off_is_not() {
-    // 0.8 x 94,040 = 75,232 and 0.2 x 94,040 = 18,808 exactly; 0.8 x 94,041 = 75,232.8
-    assert!(share_tie(75_232.0, 94_040.0));
-    assert!(share_tie(18_808.0, 94_040.0));
-    assert!(!share_tie(75_232.0, 94_041.0));
-    assert!(!share_tie(75_231.0, 94_040.0));
-    assert!(!share_tie(18_809.0, 94_040.0));
 }
 
 fn arb_events() -> impl Strategy<Value = Vec<Ev>> {

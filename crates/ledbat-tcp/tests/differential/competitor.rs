@@ -91,16 +91,15 @@ pub struct Drive {
     end_at_tie: bool,
 }
 
-/// Whether a rate sample `rate` is `share` or `min_share` of the path's rate `c` exactly
-/// (both whole bytes/s: at the defaults' fifths, `5 rate = 4 c` or `5 rate = c`). There the
-/// detection's `rate < share C` is a tie that the two builds break differently: the C
-/// multiplies by the share in Q32 (0.8 rounded to a hair above), the core by an `f64`
-/// product whose rounding goes either way. Random sequences hit it (and their shrinking
-/// seeks it out); the worlds and traces do not get the pass.
-pub fn share_tie(cfg: &CompetitorConfig, rate: f64, c: f64) -> bool {
-    [cfg.share, cfg.min_share]
-        .iter()
-        .any(|s| *s > 0.0 && (rate - s * c).abs() <= 1e-9 * c)
+/// Whether the detection's last rate sample is `share` or `min_share` of the path's rate
+/// exactly (`Competitor::threshold_gap` of 0; both whole bytes/s: at the defaults' fifths,
+/// `5 rate = 4 C` or `5 rate = C`, as 75,232 of 94,040). There the detection's `rate <
+/// share C` is a tie that the two builds break differently: the C multiplies by the share
+/// in Q32 (0.8 rounded to a hair above), the core by an `f64` product whose rounding goes
+/// either way. Random sequences hit it (and their shrinking seeks it out); the worlds and
+/// traces do not get the pass.
+pub fn share_tie(c: &Competitor) -> bool {
+    c.threshold_gap().is_some_and(|g| g <= 1e-9 * c.path_rate())
 }
 
 fn at(ns: u64) -> Instant {
@@ -218,10 +217,8 @@ impl Drive {
             flight: flight as f64,
         };
         let a = self.core.on_ack(at(now), &o);
-        if let Some((r, _)) = rate {
-            if self.tie.is_none() && share_tie(&self.cfg, r as f64, self.core.path_rate()) {
-                self.tie = Some(self.outs.len());
-            }
+        if rate.is_some() && self.tie.is_none() && share_tie(&self.core) {
+            self.tie = Some(self.outs.len());
         }
         let ph = match phase {
             FlowPhase::Avoidance => 0,
@@ -1049,22 +1046,6 @@ pub mod random {
         }
         dr.check("random");
     }
-}
-
-#[test]
-fn a_rate_at_exactly_a_share_of_the_path_rate_is_a_tie_and_a_byte_off_is_not() {
-    // 0.8 x 94,040 = 75,232 and 0.2 x 94,040 = 18,808 exactly; 0.8 x 94,041 = 75,232.8
-    let c = on();
-    assert!(share_tie(&c, 75_232.0, 94_040.0));
-    assert!(share_tie(&c, 18_808.0, 94_040.0));
-    assert!(!share_tie(&c, 75_232.0, 94_041.0));
-    assert!(!share_tie(&c, 75_231.0, 94_040.0));
-    // a min_share of 0 is no threshold: a rate of 0 is not a tie with it
-    let no_min = CompetitorConfig {
-        min_share: 0.0,
-        ..on()
-    };
-    assert!(!share_tie(&no_min, 0.0, 94_040.0));
 }
 
 proptest::proptest! {

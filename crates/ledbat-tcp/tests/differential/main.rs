@@ -509,21 +509,17 @@ fn replay_random(name: &str, params: &[&str], evs: Vec<Ev>) {
 }
 
 /// Whether the competitor detection's last rate sample lies within 2 bytes/s of `share C`
-/// or `min_share C`. The core's samples and path rate are `f64`, the C's their floors in
-/// whole bytes/s (`lb_span_on_ack`), so `rate < share C` can go either way there: up to a
-/// byte/s from the sample's floor and 0.8 from the path rate's. Random sequences hit it
-/// (shrinking seeks it out); they are compared up to such a sample, the model's traces not.
+/// or `min_share C` (`Competitor::threshold_gap`). The core's samples and path rate are
+/// `f64`, the C's their floors in whole bytes/s (`lb_span_on_ack`), so `rate < share C` can
+/// go either way there: up to a byte/s from the sample's floor and 0.8 from the path rate's.
+/// Random sequences hit it (shrinking seeks it out); they are compared up to such a sample,
+/// the model's traces not.
 fn near_share(core: &AnyController) -> bool {
     let (AnyController::LedbatPp(x) | AnyController::Scavenger(x)) = core else {
         return false;
     };
     let d = x.competitor();
-    let cfg = ledbat_core::competitor::CompetitorConfig::default();
-    d.enabled()
-        && d.path_rate() > 0.0
-        && [cfg.share, cfg.min_share]
-            .iter()
-            .any(|s| (d.share() - s).abs() * d.path_rate() < 2.0)
+    d.enabled() && d.threshold_gap().is_some_and(|g| g < 2.0)
 }
 
 proptest! {
