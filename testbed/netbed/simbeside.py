@@ -4,7 +4,8 @@ can be compared point by point.
 
     python3 -m netbed.simbeside [--ledbat-bin BIN] [--seeds 3] [--rtts-ms 0,20,40,100]
         [--cases beside,two,noise,stall,web] [--crosses cubic,cubic-hystart,bbr,newreno]
-        [--variant LABEL[:KEY=VALUE,...]] ... [--burst BYTES] [--json F] [--md F] [--jobs 2]
+        [--variant LABEL[:KEY=VALUE,...]] ... [--burst BYTES] [--phase-spread S] [--json F]
+        [--md F] [--jobs 2]
 
 Cases, each at every base RTT (half of it each way, no access delay; 0 = 30 us each way) and
 for every seed (the seed moves each flow's start by up to 100 ms, so seeds are repeats):
@@ -30,6 +31,13 @@ for every seed (the seed moves each flow's start by up to 100 ms, so seeds are r
 bed's `tbf` (`topology.burst`; the bed's default is 15360); without it the simulated link
 serialises each packet at its rate.
 
+`--phase-spread S` moves, seed by seed, the moment the other flow arrives over S seconds (the
+competitor's start and stop in `beside`, the latecomer's start in `two`; every window of the
+case moves with it): the seeds' 100 ms leave the arrival at one point of our flow's
+slowdown cycle (one slowdown every 9 of its lengths, seconds), and which point decides
+whether the competitor meets a flow in avoidance or in a slowdown. Seed k's offset is
+`frac((k - 1) x 0.618...) x S` to the ms (`phase_offset`), an even spread for any count.
+
 A variant is our controller with parameters (`before:competitor.enabled=false,
 slowdown_backoff=1` is the preset of before the detection); rows are keyed by it. Needs only
 the binary (no root, no network).
@@ -49,7 +57,7 @@ import sys
 import tempfile
 
 from .measure import QUEUE_APPEARS_MS, jain, time_until_below
-from .paths import REPO, default_ledbat_bin
+from .paths import REPO, default_ledbat_bin, write_atomic
 from .simseries import delivered, read_columns
 from .summary import format_range, median_range
 
@@ -128,29 +136,50 @@ def back_at(cols: dict, flow: str, t0: float, end: float, rate_bps: float) -> fl
     return None
 
 
-def analyse_beside(res: dict) -> dict:
+def phase_offset(seed: int, spread: float) -> float:
+    """Seconds the other flow's arrival moves for `seed` (from 1) under `--phase-spread`:
+    the fractional part of (seed - 1) times the golden ratio's inverse, times `spread`, to
+    the ms; 0 for seed 1 and without a spread."""
+    return round(((seed - 1) * 0.6180339887498949) % 1.0 * spread, 3)
+
+
+def phase_sets(scenario: str, off: float) -> list[str]:
+    """The `--set`s that move the other flow's arrival, and the run's end, by `off` s."""
+    if off == 0:
+        return []
+    if scenario == "scavenger-beside.toml":
+        return [f"flow.1.start={30 + off:g}s", f"flow.1.stop={50 + off:g}s",
+                f"duration={65 + off:g}s"]
+    if scenario == "scavenger-latecomer.toml":
+        return [f"flow.1.start={10 + off:g}s", f"duration={60 + off:g}s",
+                f"warmup={35 + off:g}s"]
+    return []
+
+
+def analyse_beside(res: dict, off: float = 0.0) -> dict:
     c = res["cols"]
     d = delivered(c, "scavenger")
+    t0 = 30 + off
     alone = d.rate_bps(5, 30)
-    until = time_until_below(d, 30, 50, 0.2 * LINK_BPS)
-    tq = queue_reaches(c, 30, 50, QUEUE_APPEARS_MS)
+    until = time_until_below(d, t0, t0 + 20, 0.2 * LINK_BPS)
+    tq = queue_reaches(c, t0, t0 + 20, QUEUE_APPEARS_MS)
     return {
         "alone_mbit": alone / 1e6,
         "queue_ms": mean_in(c, "bottleneck.queue_pkts", 5, 30) * PKT_MS,
         "until20_s": until,
-        "queue_at_s": None if tq is None else tq - 30,
-        "until20_from_queue_s": None if until is None or tq is None else until - (tq - 30),
-        "ours_beside_mbit": d.rate_bps(40, 50) / 1e6,
-        "cross_beside_mbit": delivered(c, "cross").rate_bps(40, 50) / 1e6,
-        "after_from3_mbit": d.rate_bps(53, 65) / 1e6,
-        "back95_s": back_at(c, "scavenger", 50, 65, 0.95 * alone),
+        "queue_at_s": None if tq is None else tq - t0,
+        "until20_from_queue_s": None if until is None or tq is None else until - (tq - t0),
+        "ours_beside_mbit": d.rate_bps(t0 + 10, t0 + 20) / 1e6,
+        "cross_beside_mbit": delivered(c, "cross").rate_bps(t0 + 10, t0 + 20) / 1e6,
+        "after_from3_mbit": d.rate_bps(t0 + 23, t0 + 35) / 1e6,
+        "back95_s": back_at(c, "scavenger", t0 + 20, t0 + 35, 0.95 * alone),
     }
 
 
-def analyse_two(res: dict) -> dict:
+def analyse_two(res: dict, off: float = 0.0) -> dict:
     c = res["cols"]
     a, b = delivered(c, "first"), delivered(c, "latecomer")
-    r1, r2 = a.rate_bps(35, 60), b.rate_bps(35, 60)
+    r1, r2 = a.rate_bps(35 + off, 60 + off), b.rate_bps(35 + off, 60 + off)
     kinds = yield_kinds(res.get("tests", []))
     return {"jain": jain([r1, r2]), "flow1_mbit": r1 / 1e6, "flow2_mbit": r2 / 1e6,
             "yields": sum(kinds.values()), "yield_kinds": kinds}
@@ -198,16 +227,18 @@ def our_sets(scenario: str, params: dict[str, str]) -> list[str]:
 
 
 def one(binary: str, variant: tuple[str, dict], case: str, rtt: float, label: str,
-        scenario: str, sets: list[str], seed: int) -> dict:
+        scenario: str, sets: list[str], seed: int, spread: float = 0.0) -> dict:
     name, params = variant
+    off = phase_offset(seed, spread) if case in ("beside", "two") else 0.0
     with tempfile.TemporaryDirectory(prefix="simbeside-") as tmp:
         path = os.path.join(SCEN, scenario)
-        res = run_sim(binary, path, seed, sets + our_sets(scenario, params),
+        res = run_sim(binary, path, seed,
+                      sets + phase_sets(scenario, off) + our_sets(scenario, params),
                       os.path.join(tmp, "run"))
         if case == "beside":
-            fig = analyse_beside(res)
+            fig = analyse_beside(res, off)
         elif case == "two":
-            fig = analyse_two(res)
+            fig = analyse_two(res, off)
         elif case in ("noise", "stall"):
             off = dict(params, **{"competitor.enabled": "false"})
             ref = run_sim(binary, path, seed, sets + our_sets(scenario, off),
@@ -218,7 +249,7 @@ def one(binary: str, variant: tuple[str, dict], case: str, rtt: float, label: st
                           os.path.join(tmp, "ref"))
             fig = analyse_web(res, ref)
     return {"variant": name, "case": case, "rtt_ms": rtt, "what": label, "seed": seed,
-            **fig}
+            **({"phase_s": off} if spread else {}), **fig}
 
 
 def spread(vals: list) -> str:
@@ -296,6 +327,9 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--burst", type=int, default=None, metavar="BYTES",
                     help="a token bucket of BYTES in front of the bottleneck (topology.burst)")
+    ap.add_argument("--phase-spread", type=float, default=0.0, metavar="S",
+                    help="move the other flow's arrival over S seconds, seed by seed "
+                         "(beside and two)")
     ap.add_argument("--json", default=None)
     ap.add_argument("--md", default=None)
     a = ap.parse_args(argv)
@@ -307,6 +341,8 @@ def main(argv=None) -> int:
         bad = [c for c in cases if c not in CASES] + [x for x in crosses if x not in CROSSES]
         if bad:
             raise ValueError(f"unknown case or cross traffic: {', '.join(bad)}")
+        if not 0 <= a.phase_spread <= 60:
+            raise ValueError(f"--phase-spread {a.phase_spread:g}: must be 0 to 60 s")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -315,7 +351,7 @@ def main(argv=None) -> int:
         print(f"error: no ledbat binary at {binary} (--ledbat-bin)", file=sys.stderr)
         return 2
     shape = [] if a.burst is None else [f"topology.burst={a.burst}"]
-    work = [(v, case, rtt, label, scen, sets + shape, seed)
+    work = [(v, case, rtt, label, scen, sets + shape, seed, a.phase_spread)
             for v in variants for case in cases for rtt in rtts
             for label, scen, sets in jobs_for(case, rtt, crosses)
             for seed in range(1, a.seeds + 1)]
@@ -328,13 +364,13 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     md = markdown(rows)
+    if a.phase_spread:
+        md = (f"The other flow's arrival spread over {a.phase_spread:g} s, seed by seed "
+              f"(`--phase-spread`; `phase_s` in the JSON).\n\n") + md
     print(md)
     for path, text in ((a.json, json.dumps(rows, indent=1)), (a.md, md)):
         if path:
-            tmp = path + ".tmp"
-            with open(tmp, "w") as fh:
-                fh.write(text)
-            os.replace(tmp, path)
+            write_atomic(path, text)
     return 0
 
 

@@ -66,6 +66,45 @@ class SimBesideTest(unittest.TestCase):
                          {"hold-periodic+push": 1, "hold-periodic+hold-periodic": 1})
         self.assertEqual(simbeside.yield_kinds([]), {})
 
+    def test_phase_offsets_spread_the_seeds_evenly_and_seed_1_stays_put(self):
+        # frac((k - 1) x 0.6180339887...) x 8 s, to the ms: 0, 4.944, 1.889, 6.833.
+        offs = [simbeside.phase_offset(k, 8.0) for k in range(1, 5)]
+        self.assertEqual(offs, [0.0, 4.944, 1.889, 6.833])
+        self.assertEqual(simbeside.phase_offset(7, 0.0), 0.0)
+        # 160 seeds over 8 s: every 0.5-s stretch of the spread gets 9 to 11 of them.
+        offs = [simbeside.phase_offset(k, 8.0) for k in range(1, 161)]
+        counts = [sum(1 for o in offs if i * 0.5 <= o < (i + 1) * 0.5) for i in range(16)]
+        self.assertTrue(all(9 <= n <= 11 for n in counts), counts)
+        self.assertTrue(all(0 <= o < 8 for o in offs))
+
+    def test_the_offset_moves_the_other_flow_and_the_runs_end(self):
+        self.assertEqual(simbeside.phase_sets("scavenger-beside.toml", 0.0), [])
+        self.assertEqual(simbeside.phase_sets("scavenger-beside.toml", 1.25),
+                         ["flow.1.start=31.25s", "flow.1.stop=51.25s", "duration=66.25s"])
+        self.assertEqual(simbeside.phase_sets("scavenger-latecomer.toml", 2.5),
+                         ["flow.1.start=12.5s", "duration=62.5s", "warmup=37.5s"])
+        # the other cases have no other flow to move
+        self.assertEqual(simbeside.phase_sets("scavenger-stall.toml", 2.5), [])
+
+    def test_the_beside_windows_move_with_the_competitors_arrival(self):
+        # Series every 0.1 s, a sample's rate over the 0.1 s before it: ours at 10 Mbit/s
+        # to 33 s, then 1; the competitor at 9 Mbit/s from 32 s (offset 2) to 52 s.
+        ts = [round(0.1 * k, 1) for k in range(1, 671)]
+        cols = {"t_s": ts,
+                "scavenger.rate_mbps": [10.0 if t <= 33 else 1.0 for t in ts],
+                "cross.rate_mbps": [9.0 if 32 < t <= 52 else 0.0 for t in ts],
+                "bottleneck.queue_pkts": [50.0] * len(ts)}
+        fig = simbeside.analyse_beside({"cols": cols}, 2.0)
+        # The 1-s windows from 32.9 s on are below 2 Mbit/s (32.9-33.9: 0.1 x 10 + 0.9 x 1
+        # = 1.9), the one from 32.8 s is not (2.8): the yield ends 33.9 s, 1.9 s after 32.
+        self.assertAlmostEqual(fig["until20_s"], 1.9, places=6)
+        self.assertAlmostEqual(fig["ours_beside_mbit"], 1.0, places=6)  # 42-52 s
+        self.assertAlmostEqual(fig["cross_beside_mbit"], 9.0, places=6)
+        self.assertAlmostEqual(fig["alone_mbit"], 10.0, places=6)  # 5-30 s, unmoved
+        # Read as if it arrived at 30 s, the same run's yield seems to take 3.9 s.
+        self.assertAlmostEqual(simbeside.analyse_beside({"cols": cols}, 0.0)["until20_s"],
+                               3.9, places=6)
+
 
 if __name__ == "__main__":
     unittest.main()
