@@ -513,6 +513,10 @@ def parse_args(argv):
                     help=f"the bottleneck's tbf bucket (default {topo.Bottleneck.burst_bytes}; "
                          f"at least one {topo.FULL_FRAME}-byte frame): a link idle for a "
                          "while passes that much at line rate")
+    ap.add_argument("--cross-at", type=float, default=None, metavar="S",
+                    help="start the cross traffic S seconds after ours (default: the plan's, "
+                         "25; at least WARM_S + 5): to meet our flow at another point of "
+                         "its slowdown cycle")
     ap.add_argument("--list", action="store_true")
     return ap.parse_args(argv)
 
@@ -536,6 +540,11 @@ def _plan(a) -> Plan:
         p.seed002_bytes = int(a.seed002_mb * 1e6)
     if a.repeats is not None:
         p.repeats = a.repeats
+    if a.cross_at is not None:
+        if not WARM_S + 5 <= a.cross_at <= 120:
+            raise ValueError(f"--cross-at {a.cross_at:g}: must be {WARM_S + 5:g} to 120 s "
+                             "(the alone window is the time before it, from WARM_S on)")
+        p.cross_at = a.cross_at
     if a.tbf_burst is not None:
         if a.tbf_burst < topo.FULL_FRAME:
             raise ValueError(f"--tbf-burst {a.tbf_burst}: less than one frame "

@@ -50,6 +50,15 @@ class SetupTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "--tbf-burst 1500: less than one frame"):
             tcpbed._plan(tcpbed.parse_args(["--tbf-burst", "1500"]))
 
+    def test_the_cross_traffic_starts_where_asked_and_leaves_an_alone_window(self):
+        p = tcpbed._plan(tcpbed.parse_args([]))
+        self.assertEqual((p.cross_at, p.cross_len), (25.0, 60.0))
+        p = tcpbed._plan(tcpbed.parse_args(["--cross-at", "23.5"]))
+        # the run is as much shorter: cross from 23.5 s for 20 s, then 15 s alone
+        self.assertEqual((p.cross_at, p.cross_len), (23.5, 58.5))
+        with self.assertRaisesRegex(ValueError, "--cross-at 14: must be 15 to 120 s"):
+            tcpbed._plan(tcpbed.parse_args(["--cross-at", "14"]))
+
     def test_specs_name_their_bad_part(self):
         self.assertEqual(ktcp.spec_parts("ledbat:target=25ms"), ("ledbat", ["target=25ms"]))
         with self.assertRaises(ValueError):
