@@ -240,8 +240,8 @@ def one(binary: str, variant: tuple[str, dict], case: str, rtt: float, label: st
         elif case == "two":
             fig = analyse_two(res, off)
         elif case in ("noise", "stall"):
-            off = dict(params, **{"competitor.enabled": "false"})
-            ref = run_sim(binary, path, seed, sets + our_sets(scenario, off),
+            plain = dict(params, **{"competitor.enabled": "false"})
+            ref = run_sim(binary, path, seed, sets + our_sets(scenario, plain),
                           os.path.join(tmp, "ref"))
             fig = analyse_alone(res, ref, 10.0)
         else:

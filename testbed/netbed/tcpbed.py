@@ -13,9 +13,10 @@ controller by name:
 - `alone`: one flow for ALONE_S; from 10 s after its first data: link utilisation, payload
   rate, the queue (mean, p50, p95), tail drops after slow start and from the start;
 - `cross`: ours from 0 s, kernel cubic or bbr (iperf3) from CROSS_AT (25 s, or
-  `--cross-at`) for CROSS_FOR, then AFTER alone: the time until ours is below 20 % of the link counted from the cross
-  traffic's start and from its queue appearing (the first 100 ms after that start whose
-  queue exceeds ours' alone by 10 ms), both rates over the last half, ours' rate afterwards;
+  `--cross-at`) for CROSS_FOR, then AFTER alone: the time until ours is below 20 % of the
+  link counted from the cross traffic's start and from its queue appearing (the first 100 ms
+  after that start whose queue exceeds ours' alone by 10 ms), both rates over the last half,
+  ours' rate afterwards;
 - `two`: two of ours 10 s apart: Jain's index over the last half of the time both run;
 - `seed002`: seed 002's setups as the simulator's scenario files state them
   (scenarios/seed002/*.toml: rate, a 60-packet FIFO, one-way delays, 100 MB transfers 15 s

@@ -86,6 +86,27 @@ class SimBesideTest(unittest.TestCase):
         # the other cases have no other flow to move
         self.assertEqual(simbeside.phase_sets("scavenger-stall.toml", 2.5), [])
 
+    def test_only_beside_and_two_record_a_phase_and_the_others_run_unmoved(self):
+        calls = []
+
+        def fake_run(binary, path, seed, sets, out):
+            calls.append(sets)
+            ts = [round(0.1 * k, 1) for k in range(1, 651)]
+            return {"cols": {"t_s": ts, "scavenger.rate_mbps": [10.0] * len(ts)},
+                    "raw": b"same", "summary": {}, "tests": []}
+        orig = simbeside.run_sim
+        simbeside.run_sim = fake_run
+        try:
+            row = simbeside.one("ledbat", ("v", {}), "noise", 20.0, "noise",
+                                "scavenger-alone.toml", ["topology.jitter=5ms"], 2, 8.0)
+        finally:
+            simbeside.run_sim = orig
+        self.assertEqual(row["phase_s"], 0.0)
+        self.assertTrue(row["identical"])
+        # both runs unmoved; the reference with the detection off
+        self.assertEqual(calls, [["topology.jitter=5ms"],
+                                 ["topology.jitter=5ms", "flow.0.cc.competitor.enabled=false"]])
+
     def test_the_beside_windows_move_with_the_competitors_arrival(self):
         # Series every 0.1 s, a sample's rate over the 0.1 s before it: ours at 10 Mbit/s
         # to 33 s, then 1; the competitor at 9 Mbit/s from 32 s (offset 2) to 52 s.
