@@ -73,6 +73,11 @@ WEB = ('{ kind = "sessions", chunks = 1, chunk_packets = [20, 200], gap = ["0s",
 CASES = ("beside", "two", "noise", "stall", "web")
 LINK_BPS = 10e6
 PKT_MS = 1500 * 8 / LINK_BPS * 1e3  # a 1500-byte frame on the 10 Mbit/s link, ms
+# The cases' timing (s): `beside`'s competitor from CROSS_AT for CROSS_FOR in a run of
+# BESIDE_LEN (scavenger-beside.toml); `two`'s latecomer from LATE_AT, Jain's index from
+# TWO_FROM to TWO_LEN, the run's end. `--phase-spread` moves all but the first-flow windows.
+CROSS_AT, CROSS_FOR, BESIDE_LEN = 30.0, 20.0, 65.0
+LATE_AT, TWO_FROM, TWO_LEN = 10.0, 35.0, 60.0
 
 
 def run_sim(binary: str, scenario: str, seed: int, sets: list[str], out: str) -> dict:
@@ -148,38 +153,42 @@ def phase_sets(scenario: str, off: float) -> list[str]:
     if off == 0:
         return []
     if scenario == "scavenger-beside.toml":
-        return [f"flow.1.start={30 + off:g}s", f"flow.1.stop={50 + off:g}s",
-                f"duration={65 + off:g}s"]
+        return [f"flow.1.start={CROSS_AT + off:g}s",
+                f"flow.1.stop={CROSS_AT + CROSS_FOR + off:g}s", f"duration={BESIDE_LEN + off:g}s"]
     if scenario == "scavenger-latecomer.toml":
-        return [f"flow.1.start={10 + off:g}s", f"duration={60 + off:g}s",
-                f"warmup={35 + off:g}s"]
+        return [f"flow.1.start={LATE_AT + off:g}s", f"duration={TWO_LEN + off:g}s",
+                f"warmup={TWO_FROM + off:g}s"]
     return []
 
 
 def analyse_beside(res: dict, off: float = 0.0) -> dict:
     c = res["cols"]
     d = delivered(c, "scavenger")
-    t0 = 30 + off
-    alone = d.rate_bps(5, 30)
-    until = time_until_below(d, t0, t0 + 20, 0.2 * LINK_BPS)
-    tq = queue_reaches(c, t0, t0 + 20, QUEUE_APPEARS_MS)
+    # every window as an offset from t0, so that the figures do not depend on the spread's
+    # rounding beyond t0's own
+    t0 = CROSS_AT + off
+    t1, end = t0 + CROSS_FOR, t0 + (BESIDE_LEN - CROSS_AT)
+    alone = d.rate_bps(5, CROSS_AT)
+    until = time_until_below(d, t0, t1, 0.2 * LINK_BPS)
+    tq = queue_reaches(c, t0, t1, QUEUE_APPEARS_MS)
     return {
         "alone_mbit": alone / 1e6,
-        "queue_ms": mean_in(c, "bottleneck.queue_pkts", 5, 30) * PKT_MS,
+        "queue_ms": mean_in(c, "bottleneck.queue_pkts", 5, CROSS_AT) * PKT_MS,
         "until20_s": until,
         "queue_at_s": None if tq is None else tq - t0,
         "until20_from_queue_s": None if until is None or tq is None else until - (tq - t0),
-        "ours_beside_mbit": d.rate_bps(t0 + 10, t0 + 20) / 1e6,
-        "cross_beside_mbit": delivered(c, "cross").rate_bps(t0 + 10, t0 + 20) / 1e6,
-        "after_from3_mbit": d.rate_bps(t0 + 23, t0 + 35) / 1e6,
-        "back95_s": back_at(c, "scavenger", t0 + 20, t0 + 35, 0.95 * alone),
+        "ours_beside_mbit": d.rate_bps(t0 + (CROSS_FOR - 10), t1) / 1e6,
+        "cross_beside_mbit": delivered(c, "cross").rate_bps(t0 + (CROSS_FOR - 10), t1) / 1e6,
+        "after_from3_mbit": d.rate_bps(t0 + (CROSS_FOR + 3), end) / 1e6,
+        "back95_s": back_at(c, "scavenger", t1, end, 0.95 * alone),
     }
 
 
 def analyse_two(res: dict, off: float = 0.0) -> dict:
     c = res["cols"]
     a, b = delivered(c, "first"), delivered(c, "latecomer")
-    r1, r2 = a.rate_bps(35 + off, 60 + off), b.rate_bps(35 + off, 60 + off)
+    a0, a1 = TWO_FROM + off, TWO_LEN + off
+    r1, r2 = a.rate_bps(a0, a1), b.rate_bps(a0, a1)
     kinds = yield_kinds(res.get("tests", []))
     return {"jain": jain([r1, r2]), "flow1_mbit": r1 / 1e6, "flow2_mbit": r2 / 1e6,
             "yields": sum(kinds.values()), "yield_kinds": kinds}
@@ -200,7 +209,8 @@ def analyse_web(res: dict, ref: dict) -> dict:
         return statistics.fmean(v) if v else float("nan")
 
     return {"web_s": mean_s(comp), "web_alone_s": mean_s(alone),
-            "ours_mbit": delivered(res["cols"], "scavenger").rate_bps(30, 50) / 1e6}
+            "ours_mbit": delivered(res["cols"], "scavenger").rate_bps(
+                CROSS_AT, CROSS_AT + CROSS_FOR) / 1e6}
 
 
 def jobs_for(case: str, rtt: float, crosses: list[str]) -> list[tuple[str, str, list[str]]]:
@@ -210,7 +220,8 @@ def jobs_for(case: str, rtt: float, crosses: list[str]) -> list[tuple[str, str, 
     if case == "beside":
         return [(x, "scavenger-beside.toml", d + [f"flow.1.cc={CROSSES[x]}"]) for x in crosses]
     if case == "two":
-        return [("two", "scavenger-latecomer.toml", d + ["duration=60s", "warmup=35s"])]
+        return [("two", "scavenger-latecomer.toml",
+                 d + [f"duration={TWO_LEN:g}s", f"warmup={TWO_FROM:g}s"])]
     if case == "noise":
         return [("noise", "scavenger-alone.toml", d + ["topology.jitter=5ms"])]
     if case == "stall":

@@ -516,7 +516,7 @@ def parse_args(argv):
                          "while passes that much at line rate")
     ap.add_argument("--cross-at", type=float, default=None, metavar="S",
                     help="start the cross traffic S seconds after ours (default: the plan's, "
-                         "25; at least WARM_S + 5): to meet our flow at another point of "
+                         f"25; {WARM_S + 5:g} to 120): to meet our flow at another point of "
                          "its slowdown cycle")
     ap.add_argument("--list", action="store_true")
     return ap.parse_args(argv)
@@ -544,7 +544,7 @@ def _plan(a) -> Plan:
     if a.cross_at is not None:
         if not WARM_S + 5 <= a.cross_at <= 120:
             raise ValueError(f"--cross-at {a.cross_at:g}: must be {WARM_S + 5:g} to 120 s "
-                             "(the alone window is the time before it, from WARM_S on)")
+                             f"(the alone window is the time before it, from {WARM_S:g} s on)")
         p.cross_at = a.cross_at
     if a.tbf_burst is not None:
         if a.tbf_burst < topo.FULL_FRAME:

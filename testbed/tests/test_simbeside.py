@@ -2,6 +2,7 @@
 python3 -m pytest testbed."""
 
 import unittest
+from unittest import mock
 
 from netbed import simbeside
 
@@ -94,13 +95,9 @@ class SimBesideTest(unittest.TestCase):
             ts = [round(0.1 * k, 1) for k in range(1, 651)]
             return {"cols": {"t_s": ts, "scavenger.rate_mbps": [10.0] * len(ts)},
                     "raw": b"same", "summary": {}, "tests": []}
-        orig = simbeside.run_sim
-        simbeside.run_sim = fake_run
-        try:
+        with mock.patch.object(simbeside, "run_sim", fake_run):
             row = simbeside.one("ledbat", ("v", {}), "noise", 20.0, "noise",
                                 "scavenger-alone.toml", ["topology.jitter=5ms"], 2, 8.0)
-        finally:
-            simbeside.run_sim = orig
         self.assertEqual(row["phase_s"], 0.0)
         self.assertTrue(row["identical"])
         # both runs unmoved; the reference with the detection off
