@@ -367,6 +367,17 @@ impl Competitor {
             .reduce(f64::min)
     }
 
+    /// Whether the last rate sample lies exactly on `share C` or `min_share C` (a
+    /// [`Competitor::threshold_gap`] of at most a billionth of C; at the defaults' fifths
+    /// both are whole bytes/s when `5 rate = 4 C` or `5 rate = C`). There `rate < share C` is
+    /// a tie that builds in other arithmetic break differently: the kernel's multiplies by
+    /// the share in Q32 (0.8 rounded to a hair above), this one by an `f64` product whose
+    /// rounding goes either way; tests that compare the two end at it.
+    pub fn at_threshold(&self) -> bool {
+        self.threshold_gap()
+            .is_some_and(|g| g <= 1e-9 * self.path.get())
+    }
+
     /// Whether the flow is yielding to a competitor.
     pub fn yielding(&self) -> bool {
         matches!(self.state, State::Yielding { .. })
@@ -699,6 +710,23 @@ mod tests {
         });
         sample(&mut d, 0, 94_040.0);
         assert!((sample(&mut d, 300, 0.0) - 75_232.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn at_threshold_is_a_sample_exactly_on_share_or_min_share_c() {
+        let mut c = on();
+        assert!(!c.at_threshold(), "no path rate yet");
+        let sample = |c: &mut Competitor, t: u64, r: f64| {
+            c.on_ack(at(t), &obs(30, FlowPhase::Avoidance, Some(r), at(t)));
+            c.at_threshold()
+        };
+        // C = 94,040 bytes/s: 0.8 C = 75,232 and 0.2 C = 18,808, both whole
+        assert!(!sample(&mut c, 0, 94_040.0));
+        assert!(sample(&mut c, 300, 75_232.0));
+        assert!(sample(&mut c, 600, 18_808.0));
+        // one byte/s off either is not a tie
+        assert!(!sample(&mut c, 900, 75_231.0));
+        assert!(!sample(&mut c, 1200, 18_809.0));
     }
 
     #[test]

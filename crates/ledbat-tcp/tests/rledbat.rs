@@ -8,7 +8,7 @@
 //! one bottleneck, a competing flow's queue coming and going, losses) and from random
 //! sequences (property tests); a few hand-computed cases pin the arithmetic itself.
 
-use ledbat_core::competitor::{Competitor, CompetitorConfig};
+use ledbat_core::competitor::CompetitorConfig;
 use ledbat_core::{Duration, Instant};
 use ledbat_tcp::params::{competitor_words, q16};
 use ledbat_utp::rledbat::{ProbeSpan, Rledbat, RledbatConfig};
@@ -178,7 +178,7 @@ fn rust_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> (Vec<Out>, Option<usize>) {
                 Ev::Loss(t) => r.on_loss(Instant::from_nanos(t)),
             }
             let c = r.competitor();
-            if cfg.comp && tie.is_none() && share_tie(c) {
+            if cfg.comp && tie.is_none() && c.at_threshold() {
                 tie = Some(i);
             }
             Out {
@@ -191,22 +191,14 @@ fn rust_replay(cfg: Cfg, mss: u64, evs: &[Ev]) -> (Vec<Out>, Option<usize>) {
     (out, tie)
 }
 
-/// Whether the receiver's last rate sample is `share` or `min_share` of the path's rate
-/// exactly (`Competitor::threshold_gap` of 0; both whole bytes/s: at the defaults' fifths,
-/// `5 rate = 4 C` or `5 rate = C`). There the detection's `rate < share C` is a tie that
-/// the two builds break differently: the C multiplies by the share in Q32 (rounded, 0.8 to
-/// a hair above), the uTP side by an `f64` product whose rounding goes either way.
-fn share_tie(c: &Competitor) -> bool {
-    c.threshold_gap().is_some_and(|g| g <= 1e-9 * c.path_rate())
-}
-
 /// Compares the two after every event; returns the number of one-byte straddles.
 fn compare(cfg: Cfg, mss: u64, evs: &[Ev]) -> usize {
     compare_until(cfg, mss, evs, false)
 }
 
 /// [`compare`]; with `end_at_tie`, up to the first rate sample at an exact tie with a share
-/// threshold ([`share_tie`]). Random sequences get that pass, the closed-loop traces not.
+/// threshold (`Competitor::at_threshold`). Random sequences get that pass, the closed-loop
+/// traces not.
 fn compare_until(cfg: Cfg, mss: u64, evs: &[Ev], end_at_tie: bool) -> usize {
     let c = c_replay(cfg, mss, evs);
     let (r, tie) = rust_replay(cfg, mss, evs);

@@ -86,20 +86,11 @@ pub struct Drive {
     /// The `owner` line of the receiver's options (empty: the sender's defaults).
     owner: String,
     /// With `end_at_tie`, the first call whose rate sample is an exact tie with a share of
-    /// the path's rate ([`share_tie`]): the comparison ends before it.
+    /// the path's rate (`Competitor::at_threshold`): the comparison ends before it. Random
+    /// sequences hit such ties (and their shrinking seeks them out); the worlds and traces
+    /// do not get the pass.
     tie: Option<usize>,
     end_at_tie: bool,
-}
-
-/// Whether the detection's last rate sample is `share` or `min_share` of the path's rate
-/// exactly (`Competitor::threshold_gap` of 0; both whole bytes/s: at the defaults' fifths,
-/// `5 rate = 4 C` or `5 rate = C`, as 75,232 of 94,040). There the detection's `rate <
-/// share C` is a tie that the two builds break differently: the C multiplies by the share
-/// in Q32 (0.8 rounded to a hair above), the core by an `f64` product whose rounding goes
-/// either way. Random sequences hit it (and their shrinking seeks it out); the worlds and
-/// traces do not get the pass.
-pub fn share_tie(c: &Competitor) -> bool {
-    c.threshold_gap().is_some_and(|g| g <= 1e-9 * c.path_rate())
 }
 
 fn at(ns: u64) -> Instant {
@@ -217,7 +208,7 @@ impl Drive {
             flight: flight as f64,
         };
         let a = self.core.on_ack(at(now), &o);
-        if rate.is_some() && self.tie.is_none() && share_tie(&self.core) {
+        if rate.is_some() && self.tie.is_none() && self.core.at_threshold() {
             self.tie = Some(self.outs.len());
         }
         let ph = match phase {
@@ -1007,7 +998,7 @@ pub mod random {
         drive(Drive::receiver(cfg, 6.0), calls);
     }
 
-    /// Compared up to the first exact tie of a rate with a share ([`share_tie`]).
+    /// Compared up to the first exact tie of a rate with a share (`Competitor::at_threshold`).
     fn drive(mut dr: Drive, calls: &[Call]) {
         dr.end_at_tie = true;
         let mut t = 0;
