@@ -225,6 +225,24 @@ def slowdowns_between(rows: list[StatRow], a: float, b: float) -> int | None:
     return max(inside) - (max(before) if before else min(inside))
 
 
+def arrival_phase(rows: list[StatRow], t: float) -> dict:
+    """Where the sender stood when another flow arrived at `t` (CLOCK_MONOTONIC s, the bed's
+    clock and the kernel's): the phase of its last row at or before `t`, and the seconds from
+    the first row that showed its latest slowdown (a count higher than the row before it) to
+    `t`. Both are as fine as the sampler's interval: a slowdown is seen up to one interval
+    after it began, so `since_slowdown_s` is short by up to that much. None where no row
+    says."""
+    before = [r for r in rows if r.t <= t]
+    if not before:
+        return {"phase": None, "since_slowdown_s": None}
+    seen_at = None
+    for prev, r in zip([None] + before[:-1], before):
+        if r.flow.get("slowdowns", 0) > (prev.flow.get("slowdowns", 0) if prev else 0):
+            seen_at = r.t
+    return {"phase": before[-1].flow.get("phase"),
+            "since_slowdown_s": None if seen_at is None else round(t - seen_at, 2)}
+
+
 def mean_of(rows: list[StatRow], key: str, a: float, b: float) -> float | None:
     """Mean of a published figure over [a, b] (None when no row has it)."""
     vals = [r.flow[key] for r in rows if a <= r.t <= b and r.flow.get(key) is not None]

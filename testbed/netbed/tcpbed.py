@@ -329,6 +329,11 @@ def analyse_cross(res: RunResult, rate_bps: int, stats: list[ktcp.StatRow]) -> d
     if out.get("alone"):
         out["alone"]["slowdowns"] = ktcp.slowdowns_between(
             rows, x.t_start - out["alone"]["window_s"], x.t_start)
+    # where our flow's slowdown cycle stood when the cross traffic came
+    # (docs/sidebyside/arrival-phase.md)
+    arr = ktcp.arrival_phase(rows, x.t_start)
+    out["beside"]["phase_at_cross"] = arr["phase"]
+    out["beside"]["since_slowdown_s"] = arr["since_slowdown_s"]
     return out
 
 

@@ -109,6 +109,24 @@ class StatsTest(unittest.TestCase):
         self.assertIsNone(ktcp.slowdowns_between(rows, 5, 6))
         self.assertAlmostEqual(ktcp.mean_of(rows, "queuing_ns", 0, 9), 60e6)
 
+    def test_arrival_phase_is_the_last_rows_phase_and_the_time_since_its_slowdown_showed(self):
+        def row(t, sd, phase):
+            return ktcp.StatRow(t, "tb_0", 40000, 5201, {"slowdowns": sd, "phase": phase})
+        rows = [row(1.0, 0, "slow-start"), row(1.5, 1, "slowdown"), row(2.0, 1, "avoidance"),
+                row(8.0, 1, "avoidance"), row(8.5, 2, "slowdown-ramp"), row(9.0, 2, "avoidance")]
+        # before any row: nothing known
+        self.assertEqual(ktcp.arrival_phase(rows, 0.5),
+                         {"phase": None, "since_slowdown_s": None})
+        # in slow start, no slowdown yet
+        self.assertEqual(ktcp.arrival_phase(rows, 1.2),
+                         {"phase": "slow-start", "since_slowdown_s": None})
+        # 8.7 s: the second slowdown first showed at 8.5 s
+        self.assertEqual(ktcp.arrival_phase(rows, 8.7),
+                         {"phase": "slowdown-ramp", "since_slowdown_s": 0.2})
+        # 7.0 s: the first, seen at 1.5 s
+        self.assertEqual(ktcp.arrival_phase(rows, 7.0),
+                         {"phase": "avoidance", "since_slowdown_s": 5.5})
+
 
 class AnalysisTest(unittest.TestCase):
     def test_seed002_completion_times_jain_and_utilisation(self):
