@@ -227,20 +227,26 @@ def slowdowns_between(rows: list[StatRow], a: float, b: float) -> int | None:
 
 def arrival_phase(rows: list[StatRow], t: float) -> dict:
     """Where the sender stood when another flow arrived at `t` (CLOCK_MONOTONIC s, the bed's
-    clock and the kernel's): the phase of its last row at or before `t`, and the seconds from
+    clock and the kernel's): the phase of its last row at or before `t`; the seconds from
     the first row that showed its latest slowdown (a count higher than the row before it) to
-    `t`. Both are as fine as the sampler's interval: a slowdown is seen up to one interval
-    after it began, so `since_slowdown_s` is short by up to that much. None where no row
-    says."""
+    `t`; and from `t` to the first row after it that showed a new one (a periodic slowdown or
+    a competitor test's hold: the count has both). A slowdown is seen up to one sampler
+    interval after it began, so `since_slowdown_s` may be short and `next_slowdown_s` long
+    by up to that much. None where no row says."""
     before = [r for r in rows if r.t <= t]
+    out = {"phase": None, "since_slowdown_s": None, "next_slowdown_s": None}
     if not before:
-        return {"phase": None, "since_slowdown_s": None}
+        return out
     seen_at = None
     for prev, r in zip([None] + before[:-1], before):
         if r.flow.get("slowdowns", 0) > (prev.flow.get("slowdowns", 0) if prev else 0):
             seen_at = r.t
-    return {"phase": before[-1].flow.get("phase"),
-            "since_slowdown_s": None if seen_at is None else round(t - seen_at, 2)}
+    count = before[-1].flow.get("slowdowns", 0)
+    nxt = next((r.t for r in rows if r.t > t and r.flow.get("slowdowns", 0) > count), None)
+    out["phase"] = before[-1].flow.get("phase")
+    out["since_slowdown_s"] = None if seen_at is None else round(t - seen_at, 2)
+    out["next_slowdown_s"] = None if nxt is None else round(nxt - t, 2)
+    return out
 
 
 def mean_of(rows: list[StatRow], key: str, a: float, b: float) -> float | None:

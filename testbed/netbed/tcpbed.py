@@ -334,6 +334,7 @@ def analyse_cross(res: RunResult, rate_bps: int, stats: list[ktcp.StatRow]) -> d
     arr = ktcp.arrival_phase(rows, x.t_start)
     out["beside"]["phase_at_cross"] = arr["phase"]
     out["beside"]["since_slowdown_s"] = arr["since_slowdown_s"]
+    out["beside"]["next_slowdown_s"] = arr["next_slowdown_s"]
     return out
 
 

@@ -109,23 +109,26 @@ class StatsTest(unittest.TestCase):
         self.assertIsNone(ktcp.slowdowns_between(rows, 5, 6))
         self.assertAlmostEqual(ktcp.mean_of(rows, "queuing_ns", 0, 9), 60e6)
 
-    def test_arrival_phase_is_the_last_rows_phase_and_the_time_since_its_slowdown_showed(self):
+    def test_arrival_phase_is_the_last_rows_phase_and_the_slowdowns_seen_around_it(self):
         def row(t, sd, phase):
             return ktcp.StatRow(t, "tb_0", 40000, 5201, {"slowdowns": sd, "phase": phase})
         rows = [row(1.0, 0, "slow-start"), row(1.5, 1, "slowdown"), row(2.0, 1, "avoidance"),
                 row(8.0, 1, "avoidance"), row(8.5, 2, "slowdown-ramp"), row(9.0, 2, "avoidance")]
         # before any row: nothing known
         self.assertEqual(ktcp.arrival_phase(rows, 0.5),
-                         {"phase": None, "since_slowdown_s": None})
-        # in slow start, no slowdown yet
+                         {"phase": None, "since_slowdown_s": None, "next_slowdown_s": None})
+        # in slow start, no slowdown yet; the first showed at 1.5 s
         self.assertEqual(ktcp.arrival_phase(rows, 1.2),
-                         {"phase": "slow-start", "since_slowdown_s": None})
-        # 8.7 s: the second slowdown first showed at 8.5 s
+                         {"phase": "slow-start", "since_slowdown_s": None,
+                          "next_slowdown_s": 0.3})
+        # 8.7 s: the second slowdown first showed at 8.5 s, no third
         self.assertEqual(ktcp.arrival_phase(rows, 8.7),
-                         {"phase": "slowdown-ramp", "since_slowdown_s": 0.2})
-        # 7.0 s: the first, seen at 1.5 s
+                         {"phase": "slowdown-ramp", "since_slowdown_s": 0.2,
+                          "next_slowdown_s": None})
+        # 7.0 s: the first, seen at 1.5 s; the second 1.5 s later
         self.assertEqual(ktcp.arrival_phase(rows, 7.0),
-                         {"phase": "avoidance", "since_slowdown_s": 5.5})
+                         {"phase": "avoidance", "since_slowdown_s": 5.5,
+                          "next_slowdown_s": 1.5})
 
 
 class AnalysisTest(unittest.TestCase):
