@@ -329,8 +329,10 @@ impl LedbatPp {
     }
 
     /// The part of the window in flight rather than queued at a queuing delay `qd`,
-    /// `cwnd * base / (base + qd)` (bytes), once the base is known.
-    fn in_flight_at(&self, qd: Duration) -> Option<f64> {
+    /// `cwnd * base / (base + qd)` (bytes), once the base is known. Public for tests that
+    /// compare the controller with a build in other arithmetic, where the join's pause rule
+    /// (this at TARGET below one packet) can be a tie.
+    pub fn in_flight_at(&self, qd: Duration) -> Option<f64> {
         let b = self.st.delay.base_delay()?.as_nanos() as f64;
         Some(self.st.cwnd * b / (b + qd.as_nanos() as f64).max(1.0))
     }

@@ -527,7 +527,7 @@ fn near_share(core: &AnyController) -> bool {
 }
 
 /// Whether the window is within rounding of the join's pause rule, `cwnd base / (base +
-/// TARGET) < MSS` (`LedbatPp::join_would_pause`; `lb_pp_join_would_pause` in
+/// TARGET) < MSS` (`LedbatPp::in_flight_at`; `lb_pp_join_would_pause` in
 /// csrc/lbcc_pp.h): the part of the window in flight at TARGET exactly one packet, as a
 /// window of 15,928 / 3 bytes at a base of 22.5 ms and TARGET 60 ms (1,448 x 82.5 / 22.5).
 /// The core takes the `f64` quotient, the C a 32.32 window a hair under it, so a join that
@@ -538,14 +538,10 @@ fn near_join_pause(core: &AnyController) -> bool {
     let (AnyController::LedbatPp(x) | AnyController::Scavenger(x)) = core else {
         return false;
     };
-    let st = x.state();
-    let Some(b) = st.delay.base_delay() else {
-        return false;
-    };
-    let b = b.as_nanos() as f64;
-    let t = x.config().target.as_nanos() as f64;
-    let in_flight = st.cwnd * b / (b + t).max(1.0);
-    x.config().slowdown_join_pause && (in_flight - st.mss).abs() <= 1e-6 * st.mss
+    let mss = x.state().mss;
+    x.config().slowdown_join_pause
+        && x.in_flight_at(x.config().target)
+            .is_some_and(|w| (w - mss).abs() <= 1e-6 * mss)
 }
 
 proptest! {
