@@ -44,6 +44,10 @@
 //!   `tests` positives in a row, the last at least test_gap after the first: yield
 //!   (a test after a positive one starts TEST_RTTS RTTs before that gap ends, the time from
 //!   a push's or a default hold's start to its verdict);
+//!   start-up seen (startup_hold): the queue above STARTUP_QUEUE TARGET during the flow's
+//!            ramp back from a slowdown; for STARTUP_MEMORY after it, and while a test
+//!            after it is positive, the tests the suspicion asks for near TARGET are
+//!            holds, at the push's time (until one is negative);
 //!   a negative test the suspicion asked for: no test for quiet * 2^k (k-th in a row, k <= 3)
 //! yielding:  window one packet, paced at yield_share * C; every probe_interval (at once
 //!            when the queue drains below eta) a probe paces at probe_share * C for
@@ -82,6 +86,7 @@ mod config;
 mod outcome;
 mod path_rate;
 mod push;
+mod startup;
 #[cfg(test)]
 mod test_util;
 mod yielding;
@@ -90,6 +95,7 @@ pub use config::CompetitorConfig;
 pub use outcome::{TestKind, TestOutcome, Verdict};
 use path_rate::PathRate;
 use push::Push;
+pub use startup::{STARTUP_MEMORY, STARTUP_QUEUE};
 use yielding::Probe;
 
 use crate::time::{Duration, Instant};
@@ -133,8 +139,11 @@ pub enum FlowPhase {
     Avoidance,
     /// A slowdown's hold of the flow's own (not a join): a test runs.
     OwnHold,
-    /// Anything else (slow start, ramp, a joined hold).
+    /// Anything else (slow start, a joined hold).
     Other,
+    /// A slowdown's ramp back to the window before it: as `Other`, and the start-up rule
+    /// watches it ([`STARTUP_QUEUE`]).
+    Ramp,
 }
 
 /// What the owner tells the detection on each ACK.
@@ -272,6 +281,9 @@ pub struct Competitor {
     /// The last observation's `eta` (a probe due above it is skipped with
     /// `busy_above_eta`).
     eta: Option<Duration>,
+    /// When the queue last stood above [`STARTUP_QUEUE`] TARGET in the flow's ramp, until
+    /// a test reads negative (`startup_hold`).
+    startup_at: Option<Instant>,
 }
 
 impl Competitor {
@@ -305,6 +317,7 @@ impl Competitor {
             busy_above_eta: false,
             probe_rtts: 0.0,
             eta: None,
+            startup_at: None,
         }
     }
 
@@ -536,6 +549,7 @@ impl Competitor {
             yielded: false,
         };
         if !positive {
+            self.startup_at = None;
             self.last_test = Some(outcome);
             *positives = 0;
             *first_positive = None;
@@ -596,6 +610,7 @@ impl Competitor {
             return Action::None;
         }
         self.push_target = Some(o.target);
+        self.note_startup(now, o);
         if self.observe_push(now, o) {
             return Action::None;
         }
@@ -610,6 +625,7 @@ impl Competitor {
     /// for when it has lasted long enough.
     fn on_ack_watching(&mut self, now: Instant, o: &Observation, c: f64) -> Action {
         let confirming = self.confirming();
+        let startup = self.startup_holds(now, confirming);
         let State::Watching {
             suspect_since,
             quiet_until,
@@ -667,8 +683,9 @@ impl Competitor {
             first_positive.is_some_and(|f| verdict_at.saturating_since(f) < self.cfg.test_gap);
         if now.saturating_since(since) >= due && !gap {
             *suspect_since = None;
-            if above {
-                // A queue standing above TARGET: does it stay while this flow holds?
+            if above || startup {
+                // A queue standing above TARGET (or a newcomer's start-up seen): does it
+                // stay while this flow holds?
                 self.test_pending = true;
                 return Action::Test;
             }

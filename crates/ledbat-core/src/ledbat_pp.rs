@@ -290,6 +290,7 @@ impl LedbatPp {
         let phase = match self.phase() {
             Phase::Avoidance => FlowPhase::Avoidance,
             Phase::Hold { .. } if !self.slowdowns.joined() => FlowPhase::OwnHold,
+            Phase::Ramp => FlowPhase::Ramp,
             _ => FlowPhase::Other,
         };
         Observation {

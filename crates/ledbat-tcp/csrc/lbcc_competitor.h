@@ -18,6 +18,10 @@
  *                RTT; the others' queue (qd + (flight at start - flight) / C) over the next
  *                two RTTs after one more falls by push_drop T: negative; the queue rising
  *                more than DOUBLE_PUSH times the push: void
+ *   start-up:    the queue above 1.5 TARGET in the owner's ramp (LB_COMP_RAMP): for
+ *                STARTUP_MEMORY after, and while the last test is positive, a test the
+ *                suspicion asks for near TARGET is a hold (at the push's time), until
+ *                one is negative (the core's `startup_hold`, always on here)
  *   `tests` positives in a row, test_gap apart at least (a test after a positive one
  *   starts TEST_RTTS before that): yield (one packet, paced at
  *   yield_share C), probe every probe_interval at probe_share C, room twice `confirm`
@@ -48,11 +52,13 @@
 
 #define LB_ONE_Q32_ (1ULL << 32)
 #define LB_NS_PER_S 1000000000ULL
-/* competitor::PROBE_LEN, PROBE_GIVE_UP, KIN_CONFIRM, HIGH_MEMORY, RATE_BUCKET */
+/* competitor::PROBE_LEN, PROBE_GIVE_UP, KIN_CONFIRM, HIGH_MEMORY, STARTUP_MEMORY,
+ * RATE_BUCKET (STARTUP_QUEUE = 3 / 2, in lb_comp_on_ack) */
 #define LB_COMP_PROBE_LEN_NS (30ULL * LB_NS_PER_MS)
 #define LB_COMP_PROBE_GIVE_UP_NS LB_NS_PER_S
 #define LB_COMP_KIN_CONFIRM_NS (5ULL * LB_NS_PER_S)
 #define LB_COMP_HIGH_MEMORY_NS (5ULL * LB_NS_PER_S)
+#define LB_COMP_STARTUP_MEMORY_NS (5ULL * LB_NS_PER_S)
 #define LB_COMP_RATE_BUCKET_NS LB_NS_PER_S
 /* competitor::AFTERMATH_RTTS = 2, DESYNC_RTTS = 4 and TEST_RTTS = 4 (whole numbers);
  * DOUBLE_PUSH = 5 / 4 */
@@ -68,7 +74,8 @@
 
 /* `CompetitorConfig`: struct lb_comp_params, in lbcc_params.h (the loader's words). */
 
-enum lb_comp_phase { LB_COMP_AVOIDANCE = 0, LB_COMP_OWN_HOLD = 1, LB_COMP_OTHER = 2 };
+enum lb_comp_phase { LB_COMP_AVOIDANCE = 0, LB_COMP_OWN_HOLD = 1, LB_COMP_OTHER = 2,
+		     LB_COMP_RAMP = 3 };
 enum lb_comp_action { LB_COMP_NONE = 0, LB_COMP_TEST = 1, LB_COMP_RESUME = 2 };
 enum lb_comp_stage { LB_COMP_WATCHING = 0, LB_COMP_SUSPECT = 1, LB_COMP_PUSH_TEST = 2,
 		     LB_COMP_QUIET = 3 };
@@ -106,6 +113,8 @@ struct lb_comp {
 		pu_until, pu_peak;
 	__s64 pu_after;
 	__u64 last_qd, push_target;
+	/* when the queue last stood above 1.5 TARGET in the owner's ramp (has_startup) */
+	__u64 startup_at;
 	__u64 detections, tests, push_collisions;
 	__u8 has_last, yielding;
 	__u8 has_suspect, has_first, has_quiet;
@@ -113,6 +122,7 @@ struct lb_comp {
 	__u8 pr_has_peak, pr_has_acked, pr_has_after, pr_standing;
 	__u8 has_hold_start, has_hold_min, hold_suspected, test_pending;
 	__u8 has_push, pu_has_after, has_last_qd, has_push_target;
+	__u8 has_startup;
 	/* the owner options (lb_comp_owner): a probe's least length in RTTs, 32.32 (0: none),
 	 * and busy from eta */
 	__u64 probe_rtts_q32;
@@ -378,6 +388,7 @@ LB_INLINE void lb_comp_verdict(struct lb_comp *c, lb_comp_params_t *p, __u64 now
 	c->tests++;
 	c->has_suspect = 0;
 	if (!positive) {
+		c->has_startup = 0;
 		c->positives = 0;
 		c->has_first = 0;
 		if (suspected) {
@@ -609,7 +620,7 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 			     const struct lb_comp_obs *o, __u64 *resume)
 {
 	__u64 cr, due, k;
-	int busy, above, small, confirming;
+	int busy, above, small, confirming, startup;
 
 	*resume = 0;
 	c->last_eta = o->eta_ns;
@@ -630,6 +641,11 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 		return LB_COMP_NONE;
 	c->push_target = o->target_ns;
 	c->has_push_target = 1;
+	/* a newcomer's start-up: qd > 1.5 TARGET in the ramp */
+	if (o->phase == LB_COMP_RAMP && o->qd_ns * 2 > o->target_ns * 3) {
+		c->startup_at = now;
+		c->has_startup = 1;
+	}
 	if (c->has_push) {
 		c->pu_peak = lb_max_u64(c->pu_peak, o->qd_ns);
 		if (now >= c->pu_observe_from && c->pu_c > 0) {
@@ -671,6 +687,9 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 		c->suspect_since = now;
 		c->has_suspect = 1;
 	}
+	/* after a newcomer's start-up, hold: a push reads bbr's gain cycle as a backing off */
+	startup = c->has_startup &&
+		  (confirming || lb_since(now, c->startup_at) < LB_COMP_STARTUP_MEMORY_NS);
 	/* suspect_rtts + (splitmix64(since) % 1024) / 1024 * DESYNC_RTTS, in Q32 */
 	k = above ? 0 : (lb_splitmix64(c->suspect_since) % 1024) * LB_COMP_DESYNC_RTTS << 22;
 	due = lb_scale_q32(o->rtt_ns, p->suspect_rtts_q32 + k);
@@ -680,7 +699,7 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 	     lb_since(now + o->rtt_ns * LB_COMP_TEST_RTTS, c->first_positive) < p->test_gap_ns))
 		return LB_COMP_NONE;
 	c->has_suspect = 0;
-	if (above) {
+	if (above || startup) {
 		c->test_pending = 1;
 		return LB_COMP_TEST;
 	}

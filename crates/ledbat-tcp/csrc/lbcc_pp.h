@@ -518,8 +518,10 @@ LB_INLINE int lb_pp_competitor(struct lb_cc *c, lb_params_t *p, __u64 now, __u64
 	o->mss = c->mss;
 	o->newest_sent_ns = a->newest_sent_ns;
 	o->flight = a->flight_before;
-	o->phase = phase == LB_PP_AVOIDANCE ? LB_COMP_AVOIDANCE :
-		   phase == LB_PP_HOLD && !c->sd.joined ? LB_COMP_OWN_HOLD : LB_COMP_OTHER;
+	o->phase = phase == LB_PP_AVOIDANCE		? LB_COMP_AVOIDANCE :
+		   phase == LB_PP_HOLD && !c->sd.joined ? LB_COMP_OWN_HOLD :
+		   phase == LB_PP_RAMP			? LB_COMP_RAMP :
+							  LB_COMP_OTHER;
 	act = lb_comp_on_ack(&c->comp, &p->comp, now, o, &resume);
 	if (act == LB_COMP_TEST && phase == LB_PP_AVOIDANCE) {
 		lb_sd_start_now(&c->sd, now, p->comp_test_hold_rtts_q16);

@@ -588,6 +588,13 @@ pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], CompR
             reason: "not in the kernel build (tried in the simulator only)".into(),
         });
     }
+    if !c.startup_hold {
+        return Err(CompRefusal {
+            field: "competitor.startup_hold".into(),
+            reason: "always on in the kernel build (off only for comparisons in the simulator)"
+                .into(),
+        });
+    }
     if c.rate_window > COMP_MAX_RATE_WINDOW {
         return Err(CompRefusal {
             field: "competitor.rate_window".into(),
@@ -741,6 +748,7 @@ mod tests {
                 "competitor.push_drop_scaled=true",
                 "competitor.push_drop_scaled",
             ),
+            ("competitor.startup_hold=false", "competitor.startup_hold"),
         ] {
             let e = TcpController::parse("scavenger", ["competitor.enabled=true", p])
                 .and_then(|c| c.params().map(|_| c))

@@ -78,6 +78,19 @@ pub struct CompetitorConfig {
     /// less fair (docs/tcp/measured.md); the kernel build refuses it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub push_drop_scaled: bool,
+    /// A queue above [`super::STARTUP_QUEUE`] TARGET during the flow's ramp back from a
+    /// slowdown (a newcomer's start-up, which met the flow's slowdown) makes the
+    /// suspicion's tests holds rather than pushes for [`super::STARTUP_MEMORY`], and
+    /// until a test reads negative. Default true; false is the rule before it, for
+    /// comparisons in the simulator (the kernel build refuses it;
+    /// docs/sidebyside/arrival-phase.md). Serialised only when off.
+    #[serde(skip_serializing_if = "is_true")]
+    pub startup_hold: bool,
+}
+
+/// For `skip_serializing_if`: a flag at its default of true.
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl Default for CompetitorConfig {
@@ -102,6 +115,7 @@ impl Default for CompetitorConfig {
             clean_spans: false,
             periodic_positive: false,
             push_drop_scaled: false,
+            startup_hold: true,
         }
     }
 }

@@ -215,6 +215,7 @@ impl Drive {
             FlowPhase::Avoidance => 0,
             FlowPhase::OwnHold => 1,
             FlowPhase::Other => 2,
+            FlowPhase::Ramp => 3,
         };
         let (r, app) = rate.map_or(("-".to_string(), 0), |(r, a)| (r.to_string(), a as u8));
         let _ = writeln!(
@@ -361,6 +362,7 @@ fn drive_trace(events: &[(Ev, crate::replay::Step)], target: u64, cfg: Competito
                 let phase = match st.phase {
                     1 => FlowPhase::Avoidance,
                     2 => FlowPhase::OwnHold,
+                    3 => FlowPhase::Ramp,
                     _ => FlowPhase::Other,
                 };
                 dr.ack(now, qd, target, srtt, eta, phase, rate, newest_sent, flight);
@@ -936,6 +938,112 @@ fn a_push_the_others_back_off_from_by_more_than_push_drop_is_negative_alike_in_b
     assert!(dr.core.confirming(), "positive");
 }
 
+/// A newcomer's start-up in the owner's ramp (TARGET 60 ms, RTT 60 ms): the queue at 100
+/// ms at 0.5 s (or as given); then suspicions at 50 ms of queue (below 1.1 TARGET) and 30 % of C, and
+/// the holds they ask for.
+struct Startup {
+    dr: Drive,
+    t: u64,
+}
+
+impl Startup {
+    const RTT: u64 = 60 * MS;
+
+    fn new() -> Self {
+        Self::with_ramp(100 * MS)
+    }
+
+    /// The ramp's queue `qd` (ns) instead of 100 ms.
+    fn with_ramp(qd: u64) -> Self {
+        let mut s = Startup {
+            dr: Drive::new(on()),
+            t: 0,
+        };
+        s.ack(0, FlowPhase::Avoidance, Some(1_250_000));
+        s.t = 500 * MS;
+        s.ack(qd, FlowPhase::Ramp, None);
+        s
+    }
+
+    fn ack(&mut self, qd: u64, phase: FlowPhase, rate: Option<u64>) -> Action {
+        let t = self.t;
+        self.dr.ack(
+            t,
+            qd,
+            60 * MS,
+            Self::RTT,
+            2 * MS,
+            phase,
+            rate.map(|r| (r, false)),
+            t - Self::RTT,
+            45_000,
+        )
+    }
+
+    /// Suspects from `from` (ns) until a test: when (ns), and whether a hold (else a push).
+    fn suspect(&mut self, from: u64) -> (u64, bool) {
+        self.t = from;
+        loop {
+            if self.ack(50 * MS, FlowPhase::Avoidance, Some(375_000)) == Action::Test {
+                return (self.t, true);
+            }
+            if self.dr.core.pushing() {
+                return (self.t, false);
+            }
+            self.t += Self::RTT;
+            assert!(self.t < from + 2 * S, "no test from {from}");
+        }
+    }
+
+    /// A test's hold of 4 RTTs from now, the queue at `qd` after its first RTT.
+    fn hold(&mut self, qd: u64) {
+        self.dr.hold_started(self.t, Self::RTT);
+        for _ in 0..4 {
+            self.t += Self::RTT;
+            self.ack(qd, FlowPhase::OwnHold, None);
+        }
+        self.dr.hold_ended(self.t, 2 * MS, 1500);
+    }
+}
+
+#[test]
+fn a_start_up_in_the_ramp_makes_the_tests_holds_alike_in_both_builds() {
+    // Two positive holds (20 ms of queue left): the flow yields; the second comes after the
+    // start-up's memory (5 s), held because the first was positive.
+    let mut s = Startup::new();
+    assert!(s.suspect(S).1, "a hold, not a push");
+    s.hold(20 * MS);
+    assert!(s.dr.core.confirming());
+    assert!(s.suspect(6 * S).1, "held again after 5 s: confirming");
+    s.hold(20 * MS);
+    assert!(s.dr.core.yielding());
+    // A negative hold (the queue drained: our kind joined it) ends the rule: after the quiet
+    // time (2 s) the suspicion pushes, 3.5 s after the start-up.
+    let mut s2 = Startup::new();
+    assert!(s2.suspect(S).1, "a hold");
+    s2.hold(0);
+    assert!(!s2.dr.core.confirming());
+    assert!(!s2.suspect(4 * S).1, "a push after a negative hold");
+    s.dr.check("a start-up, two holds");
+    s2.dr.check("a start-up, a negative hold, a push");
+    // The edges: 90 ms is not above 1.5 TARGET; a test due less than 5 s after the
+    // start-up holds, one due later pushes (suspicions from 4.6 to 5.3 s, 20 ms apart: the
+    // tests come 4 to 8 RTTs after, on a 20-ms grid around the edge at 5.5 s).
+    let mut s3 = Startup::with_ramp(90 * MS);
+    assert!(!s3.suspect(S).1, "90 ms: a push");
+    s3.dr.check("a ramp at 1.5 TARGET");
+    let (mut held, mut pushed) = (0, 0);
+    for from in (4_600..=5_300).step_by(20) {
+        let mut s = Startup::new();
+        let (t, hold) = s.suspect(from * MS);
+        assert_eq!(hold, t < 5_500 * MS, "from {from} ms: a test at {t} ns");
+        held += hold as u32;
+        pushed += !hold as u32;
+        s.dr.check(&format!("a suspicion from {from} ms"));
+    }
+    assert!(held > 0 && pushed > 0, "{held} held, {pushed} pushed");
+}
+
 #[test]
 fn the_detection_off_only_measures() {
     let mut dr = Drive::new(CompetitorConfig::default());
@@ -979,7 +1087,7 @@ pub mod random {
             (
                 1..300u64,
                 0..200u64,
-                0..3u8,
+                0..4u8,
                 prop::option::of((1_000u64..3_000_000, any::<bool>())),
                 0..400u64,
                 0..100u64
@@ -1019,8 +1127,12 @@ pub mod random {
                 }
                 Call::Ack(dt, q, ph, r, back, fl) => {
                     t += dt * MS;
-                    let phase =
-                        [FlowPhase::Avoidance, FlowPhase::OwnHold, FlowPhase::Other][ph as usize];
+                    let phase = [
+                        FlowPhase::Avoidance,
+                        FlowPhase::OwnHold,
+                        FlowPhase::Other,
+                        FlowPhase::Ramp,
+                    ][ph as usize];
                     dr.ack(
                         t,
                         q * MS,
