@@ -45,9 +45,9 @@
 //!   (a test after a positive one starts TEST_RTTS RTTs before that gap ends, the time from
 //!   a push's or a default hold's start to its verdict);
 //!   start-up seen (startup_hold): the queue above STARTUP_QUEUE TARGET during the flow's
-//!            ramp back from a slowdown; for STARTUP_MEMORY after it, and while a test
-//!            after it is positive, the tests the suspicion asks for near TARGET are
-//!            holds, at the push's time (until one is negative);
+//!            ramp back from a slowdown; for STARTUP_MEMORY after it, and while the last
+//!            test was positive, the tests the suspicion asks for near TARGET are holds,
+//!            at the push's time (until one is negative);
 //!   a negative test the suspicion asked for: no test for quiet * 2^k (k-th in a row, k <= 3)
 //! yielding:  window one packet, paced at yield_share * C; every probe_interval (at once
 //!            when the queue drains below eta) a probe paces at probe_share * C for

@@ -79,9 +79,10 @@ pub struct CompetitorConfig {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub push_drop_scaled: bool,
     /// A queue above [`super::STARTUP_QUEUE`] TARGET during the flow's ramp back from a
-    /// slowdown (a newcomer's start-up, which met the flow's slowdown) makes the
-    /// suspicion's tests holds rather than pushes for [`super::STARTUP_MEMORY`], and
-    /// until a test reads negative. Default true; false is the rule before it, for
+    /// slowdown (a newcomer's start-up, which met the flow's slowdown) makes the tests the
+    /// suspicion asks for near TARGET holds rather than pushes, for
+    /// [`super::STARTUP_MEMORY`] after it and while the last test was positive, until one
+    /// reads negative. Default true; false is the rule before it, for
     /// comparisons in the simulator (the kernel build refuses it;
     /// docs/sidebyside/arrival-phase.md). Serialised only when off.
     #[serde(skip_serializing_if = "is_true")]

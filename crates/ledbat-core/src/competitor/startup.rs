@@ -16,10 +16,11 @@
 //! makes the push read its trough as a backing off, again and again, through the quiet
 //! times (docs/sidebyside/arrival-phase.md). A hold sees the queue bbr keeps while the flow
 //! is at its floor. The start-up shows in the ramp: the flow's own ramp brings the queue
-//! back to about TARGET, a start-up beside it (bbr's at 2.89 times its rate per RTT, a slow
-//! start) takes it far above. A flow of our kind ramping beside this one can take it as
-//! high (the simulator's pairs reach 2 TARGET); it joins the hold, which then reads
-//! negative, and the rule costs that one hold.
+//! back to about TARGET, a start-up beside it (bbr's, pacing at 2.89 times its bandwidth
+//! estimate, which doubles its rate every round trip; a slow start) takes it far above. A
+//! flow of our kind ramping beside this one can take it as high (the simulator's pairs
+//! reach 2 TARGET); it joins the hold, which then reads negative, and the rule costs that
+//! one hold.
 
 use super::{Competitor, FlowPhase, Observation};
 use crate::time::{Duration, Instant};
@@ -59,9 +60,13 @@ mod tests {
     use crate::competitor::test_util::*;
     use crate::competitor::*;
 
-    /// One ACK of the flow's ramp with `qd` ms of queue at `t` ms.
-    fn ramp(c: &mut Competitor, t: u64, qd: u64) {
-        c.on_ack(at(t), &obs(qd, FlowPhase::Ramp, None, at(t)));
+    /// The detection on, the path's rate learnt at 0 ms, and one ACK of the flow's ramp
+    /// with `qd` ms of queue at 500 ms.
+    fn ramped(qd: u64) -> Competitor {
+        let mut c = on();
+        learn_rate(&mut c, 0);
+        c.on_ack(at(500), &obs(qd, FlowPhase::Ramp, None, at(500)));
+        c
     }
 
     /// ACKs every 100 ms from `t` ms, 50 ms of queue (busy, below 1.1 TARGET) and 30 % of
@@ -88,16 +93,12 @@ mod tests {
 
     #[test]
     fn a_queue_above_one_and_a_half_target_in_the_ramp_makes_the_next_test_a_hold() {
-        let mut c = on();
-        learn_rate(&mut c, 0);
         // 91 ms > 1.5 x 60 ms: a start-up; the suspicion from 1 s holds where it would have
         // pushed
-        ramp(&mut c, 500, 91);
+        let mut c = ramped(91);
         assert_eq!(suspect_from(&mut c, 1000), Some(1700));
         // 90 ms is not above 1.5 x 60 ms: a push
-        let mut c = on();
-        learn_rate(&mut c, 0);
-        ramp(&mut c, 500, 90);
+        let mut c = ramped(90);
         assert_eq!(suspect_from(&mut c, 1000), None);
     }
 
@@ -122,21 +123,15 @@ mod tests {
     #[test]
     fn the_start_up_is_forgotten_after_startup_memory_unless_a_test_was_positive() {
         // seen at 0.5 s; a suspicion from 5.5 s (5 s after) pushes
-        let mut c = on();
-        learn_rate(&mut c, 0);
-        ramp(&mut c, 500, 100);
+        let mut c = ramped(100);
         assert_eq!(suspect_from(&mut c, 5500), None);
         // a suspicion from 4.7 s reaches its test at 5.5 s (a wait of 320 ms), 5 s after: a
         // push too
-        let mut c = on();
-        learn_rate(&mut c, 0);
-        ramp(&mut c, 500, 100);
+        let mut c = ramped(100);
         assert_eq!(suspect_from(&mut c, 4700), None);
         // ... and from 4.8 s at 5.3 s (a wait of 6 ms), a hold; it finds 20 ms of queue:
         // positive; the next suspicion, from 6.5 s, holds again (at 7.1 s)
-        let mut c = on();
-        learn_rate(&mut c, 0);
-        ramp(&mut c, 500, 100);
+        let mut c = ramped(100);
         assert_eq!(suspect_from(&mut c, 4800), Some(5300));
         hold(&mut c, 5300, 20);
         assert!(c.confirming());
@@ -147,9 +142,7 @@ mod tests {
     fn a_negative_test_ends_the_rule() {
         // a negative hold (the queue drained: our kind joined it) ends at 2.1 s: the next
         // suspicion, after the quiet time of 2 s, pushes at 5.0 s, 4.5 s after the start-up
-        let mut c = on();
-        learn_rate(&mut c, 0);
-        ramp(&mut c, 500, 100);
+        let mut c = ramped(100);
         assert_eq!(suspect_from(&mut c, 1000), Some(1700));
         hold(&mut c, 1700, 0);
         assert!(!c.confirming());
