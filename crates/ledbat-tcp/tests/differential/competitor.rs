@@ -939,8 +939,8 @@ fn a_push_the_others_back_off_from_by_more_than_push_drop_is_negative_alike_in_b
 }
 
 /// A newcomer's start-up in the owner's ramp (TARGET 60 ms, RTT 60 ms): the queue at 100
-/// ms at 0.5 s (or as given); then suspicions at 50 ms of queue (below 1.1 TARGET) and 30 % of C, and
-/// the holds they ask for.
+/// ms at 0.5 s (or as given); then suspicions at 50 ms of queue (below 1.1 TARGET) and 30 %
+/// of C, and the holds they ask for.
 struct Startup {
     dr: Drive,
     t: u64,
@@ -1018,7 +1018,7 @@ fn a_start_up_in_the_ramp_makes_the_tests_holds_alike_in_both_builds() {
     s.hold(20 * MS);
     assert!(s.dr.core.yielding());
     // A negative hold (the queue drained: our kind joined it) ends the rule: after the quiet
-    // time (2 s) the suspicion pushes, 3.5 s after the start-up.
+    // time (2 s) a suspicion from 4 s, inside the start-up's 5 s, pushes.
     let mut s2 = Startup::new();
     assert!(s2.suspect(S).1, "a hold");
     s2.hold(0);
