@@ -201,6 +201,13 @@ impl LedbatPp {
         self.slowdowns.next_at()
     }
 
+    /// Whether the slowdown in progress was joined: started because another flow's slowdown
+    /// drained the queue, not by this flow's own timer or a competitor test (false when
+    /// none is in progress).
+    pub fn slowdown_joined(&self) -> bool {
+        self.slowdowns.joined()
+    }
+
     /// Number of slowdowns started.
     pub fn slowdowns(&self) -> u64 {
         self.slowdowns.count()
@@ -975,6 +982,34 @@ mod tests {
         assert_eq!(joined_at_base(50_000, 20.0, true).pause_until(), None);
         // The draft (no pause), and the same flow at base 1 ms.
         assert_eq!(joined_at_base(1_000, 20.0, false).pause_until(), None);
+    }
+
+    #[test]
+    fn a_joined_slowdown_says_so_until_it_ends() {
+        let mut c = joined_at_base(50_000, 20.0, false);
+        assert!(c.slowdown_joined());
+        let Phase::Hold { until } = c.phase() else {
+            unreachable!()
+        };
+        c.on_tick(until);
+        let mut t = until;
+        while c.phase() == Phase::Ramp {
+            assert!(c.slowdown_joined(), "the ramp is the joined slowdown's");
+            t += Duration::from_millis(1);
+            c.on_ack(t, &rtt_ack(50_000));
+        }
+        assert!(!c.slowdown_joined());
+        // A flow's own slowdown, started by its timer, is not joined.
+        let mut own = ctl(LedbatPpConfig::default().slow_start(false));
+        settle(&mut own, Instant::ZERO, 50_000, 50_000);
+        let due = own.slowdown_at().unwrap();
+        own.on_tick(due);
+        assert!(
+            matches!(own.phase(), Phase::Hold { .. }),
+            "{:?}",
+            own.phase()
+        );
+        assert!(!own.slowdown_joined());
     }
 
     #[test]

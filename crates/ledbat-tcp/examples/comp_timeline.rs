@@ -1,6 +1,7 @@
 //! A time line of LEDBAT++'s competitor detection along a kernel trace (`ledbat tcp trace`):
 //! each connection replayed through ledbat-core as `ledbat tcp check` does, printing every
-//! change of the controller's phase or the detection's stage, tests, detections and every
+//! change of the controller's phase (a slowdown joined from another flow's marked
+//! `(joined)`) or the detection's stage, tests, detections and every
 //! `STEP` ms the queuing delay (RTT minus the smallest RTT so far), the bytes delivered over
 //! the step (Mbit/s), the detection's path rate C and the window, and each push test's
 //! figures. The replay runs the core this tool was built with: each connection's header
@@ -85,8 +86,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if m.state != last_state || comp.tests() != last_tests || comp.detections() != last_det
             {
                 println!(
-                    "{t:8.3}   {} tests {} det {} C {:.2} cwnd {} hold_min {:?} (qd {:.1} ms)",
+                    "{t:8.3}   {}{} tests {} det {} C {:.2} cwnd {} hold_min {:?} (qd {:.1} ms)",
                     m.state,
+                    if pp.slowdown_joined() {
+                        " (joined)"
+                    } else {
+                        ""
+                    },
                     comp.tests(),
                     comp.detections(),
                     comp.path_rate() * 8e-6,
