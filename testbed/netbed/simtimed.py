@@ -93,7 +93,8 @@ def one(binary: str, variant: tuple[str, dict], rtt: float, label: str, sets: li
         res = sb.run_sim(binary, os.path.join(sb.SCEN, SCENARIO), seed,
                          sets + sb.phase_sets(SCENARIO, off) + sb.our_sets(SCENARIO, params),
                          os.path.join(tmp, "run"))
-    fig = sb.analyse_beside(res, off)
+    fig = {k: round(v, 3) if isinstance(v, float) else v
+           for k, v in sb.analyse_beside(res, off).items()}
     t0 = sb.CROSS_AT + off
     tests = [f"{float(t['t_s']) - t0:.2f} {t['kind']} {t['verdict']}"
              for t in res["tests"] if t["flow"] == "scavenger" and float(t["t_s"]) >= t0][:6]
