@@ -311,6 +311,14 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def resolve_binary(arg: str | None) -> str:
+    """The ledbat binary to run: `arg`, else the build's default (ValueError when absent)."""
+    binary = os.path.abspath(arg or default_ledbat_bin())
+    if not shutil.which(binary):
+        raise ValueError(f"no ledbat binary at {binary} (--ledbat-bin)")
+    return binary
+
+
 def parse_variant(text: str) -> tuple[str, dict]:
     name, _, rest = text.partition(":")
     params = {}
@@ -354,12 +362,9 @@ def main(argv=None) -> int:
             raise ValueError(f"unknown case or cross traffic: {', '.join(bad)}")
         if not 0 <= a.phase_spread <= 60:
             raise ValueError(f"--phase-spread {a.phase_spread:g}: must be 0 to 60 s")
+        binary = resolve_binary(a.ledbat_bin)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
-        return 2
-    binary = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
-    if not shutil.which(binary):
-        print(f"error: no ledbat binary at {binary} (--ledbat-bin)", file=sys.stderr)
         return 2
     shape = [] if a.burst is None else [f"topology.burst={a.burst}"]
     work = [(v, case, rtt, label, scen, sets + shape, seed, a.phase_spread)

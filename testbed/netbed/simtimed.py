@@ -25,12 +25,11 @@ import concurrent.futures as cf
 import csv
 import json
 import os
-import shutil
 import sys
 import tempfile
 
 from . import simbeside as sb
-from .paths import default_ledbat_bin, write_atomic
+from .paths import write_atomic
 
 SAMPLE_S = 0.1
 # How long the run without the competitor looks for the slowdown (a slowdown comes every 9
@@ -151,12 +150,9 @@ def main(argv=None) -> int:
         ds = befores(a.before)
         if a.seeds < 1:
             raise ValueError(f"--seeds {a.seeds}: must be at least 1")
+        binary = sb.resolve_binary(a.ledbat_bin)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
-        return 2
-    binary = os.path.abspath(a.ledbat_bin or default_ledbat_bin())
-    if not shutil.which(binary):
-        print(f"error: no ledbat binary at {binary} (--ledbat-bin)", file=sys.stderr)
         return 2
     refs = [(v, rtt, seed) for v in variants for rtt in rtts for seed in range(1, a.seeds + 1)]
     rows, skipped = [], {}

@@ -1,6 +1,8 @@
 """Unit tests of the side-by-side plan in the simulator (no root, no binary):
 python3 -m pytest testbed."""
 
+import os
+import sys
 import unittest
 from unittest import mock
 
@@ -16,6 +18,12 @@ class SimBesideTest(unittest.TestCase):
             simbeside.parse_variant("cd:competitor.enabled")
         with self.assertRaises(ValueError):
             simbeside.parse_variant(":a=1")
+
+    def test_a_missing_binary_is_named_in_the_error(self):
+        self.assertEqual(simbeside.resolve_binary(sys.executable),
+                         os.path.abspath(sys.executable))
+        with self.assertRaisesRegex(ValueError, "no ledbat binary at /nonexistent/ledbat"):
+            simbeside.resolve_binary("/nonexistent/ledbat")
 
     def test_our_parameters_go_to_both_flows_of_the_latecomer_case_only(self):
         p = {"competitor.enabled": "true"}
