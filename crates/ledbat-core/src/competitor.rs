@@ -95,7 +95,7 @@ pub use config::CompetitorConfig;
 pub use outcome::{TestKind, TestOutcome, Verdict};
 use path_rate::PathRate;
 use push::Push;
-pub use startup::{STARTUP_MEMORY, STARTUP_QUEUE};
+pub use startup::{STARTUP_MEMORY, STARTUP_MIN_BASE, STARTUP_QUEUE};
 use yielding::Probe;
 
 use crate::time::{Duration, Instant};
@@ -155,6 +155,9 @@ pub struct Observation {
     pub target: Duration,
     /// Smoothed RTT.
     pub rtt: Duration,
+    /// The path's base RTT as the owner knows it: its smallest RTT sample, zero before the
+    /// first.
+    pub base_rtt: Duration,
     /// The empty-queue threshold `eta` ([`crate::slow_start::empty_queue_threshold`]).
     pub eta: Duration,
     /// Packet size, bytes.

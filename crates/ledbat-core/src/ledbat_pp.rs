@@ -304,6 +304,7 @@ impl LedbatPp {
             qd,
             target: self.cfg.target,
             rtt: self.st.srtt_or_target(),
+            base_rtt: self.st.delay.min_rtt().unwrap_or(Duration::ZERO),
             eta: self.empty_queue_threshold(),
             mss: self.st.mss,
             phase,

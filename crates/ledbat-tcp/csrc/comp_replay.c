@@ -99,21 +99,22 @@ int main(void)
 		} else if (strcmp(argv[0], "he") == 0 && argc == 4) {
 			mss = num(argv[3]);
 			lb_comp_hold_ended(&c, &p, now, num(argv[2]), mss);
-		} else if (strcmp(argv[0], "ack") == 0 && argc == 12) {
+		} else if (strcmp(argv[0], "ack") == 0 && argc == 13) {
 			struct lb_comp_obs o;
 
 			memset(&o, 0, sizeof(o));
 			o.qd_ns = num(argv[2]);
 			o.target_ns = num(argv[3]);
 			o.rtt_ns = rtt = num(argv[4]);
-			o.eta_ns = num(argv[5]);
-			o.mss = mss = num(argv[6]);
-			o.phase = (__u8)num(argv[7]);
-			o.has_rate = strcmp(argv[8], "-") != 0;
-			o.rate = o.has_rate ? num(argv[8]) : 0;
-			o.app_limited = (__u8)num(argv[9]);
-			o.newest_sent_ns = num(argv[10]);
-			o.flight = num(argv[11]);
+			o.base_rtt_ns = num(argv[5]);
+			o.eta_ns = num(argv[6]);
+			o.mss = mss = num(argv[7]);
+			o.phase = (__u8)num(argv[8]);
+			o.has_rate = strcmp(argv[9], "-") != 0;
+			o.rate = o.has_rate ? num(argv[9]) : 0;
+			o.app_limited = (__u8)num(argv[10]);
+			o.newest_sent_ns = num(argv[11]);
+			o.flight = num(argv[12]);
 			action = lb_comp_on_ack(&c, &p, now, &o, &resume);
 		} else {
 			fprintf(stderr, "comp-replay: cannot read '%s' with %d fields\n", argv[0],

@@ -18,7 +18,9 @@
  *                RTT; the others' queue (qd + (flight at start - flight) / C) over the next
  *                two RTTs after one more falls by push_drop T: negative; the queue rising
  *                more than DOUBLE_PUSH times the push: void
- *   start-up:    the queue above 1.5 TARGET in the owner's ramp (LB_COMP_RAMP): for
+ *   start-up:    the queue above 1.5 TARGET in the owner's ramp (LB_COMP_RAMP), the
+ *                base RTT at least STARTUP_MIN_BASE (the core's `startup_min_base` at
+ *                its default, fixed here): for
  *                STARTUP_MEMORY after, and while the last test is positive, a test the
  *                suspicion asks for near TARGET is a hold (at the push's time), until
  *                one is negative (the core's `startup_hold`, always on here)
@@ -53,12 +55,13 @@
 #define LB_ONE_Q32_ (1ULL << 32)
 #define LB_NS_PER_S 1000000000ULL
 /* competitor::PROBE_LEN, PROBE_GIVE_UP, KIN_CONFIRM, HIGH_MEMORY, STARTUP_MEMORY,
- * RATE_BUCKET (STARTUP_QUEUE = 3 / 2, in lb_comp_on_ack) */
+ * STARTUP_MIN_BASE, RATE_BUCKET (STARTUP_QUEUE = 3 / 2, in lb_comp_on_ack) */
 #define LB_COMP_PROBE_LEN_NS (30ULL * LB_NS_PER_MS)
 #define LB_COMP_PROBE_GIVE_UP_NS LB_NS_PER_S
 #define LB_COMP_KIN_CONFIRM_NS (5ULL * LB_NS_PER_S)
 #define LB_COMP_HIGH_MEMORY_NS (5ULL * LB_NS_PER_S)
 #define LB_COMP_STARTUP_MEMORY_NS (5ULL * LB_NS_PER_S)
+#define LB_COMP_STARTUP_MIN_BASE_NS (30ULL * LB_NS_PER_MS)
 #define LB_COMP_RATE_BUCKET_NS LB_NS_PER_S
 /* competitor::AFTERMATH_RTTS = 2, DESYNC_RTTS = 4 and TEST_RTTS = 4 (whole numbers);
  * DOUBLE_PUSH = 5 / 4 */
@@ -83,6 +86,7 @@ enum lb_comp_stage { LB_COMP_WATCHING = 0, LB_COMP_SUSPECT = 1, LB_COMP_PUSH_TES
 /* `Observation` */
 struct lb_comp_obs {
 	__u64 qd_ns, target_ns, rtt_ns, eta_ns, mss;
+	__u64 base_rtt_ns;     /* the owner's smallest RTT sample, 0 before the first */
 	__u64 rate;            /* bytes/s, when has_rate */
 	__u64 newest_sent_ns;
 	__u64 flight;          /* bytes in flight before the ACK */
@@ -641,8 +645,9 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 		return LB_COMP_NONE;
 	c->push_target = o->target_ns;
 	c->has_push_target = 1;
-	/* a newcomer's start-up: qd > 1.5 TARGET in the ramp */
-	if (o->phase == LB_COMP_RAMP && o->qd_ns * 2 > o->target_ns * 3) {
+	/* a newcomer's start-up: qd > 1.5 TARGET in the ramp, on a path of 30 ms or more */
+	if (o->phase == LB_COMP_RAMP && o->qd_ns * 2 > o->target_ns * 3 &&
+	    o->base_rtt_ns >= LB_COMP_STARTUP_MIN_BASE_NS) {
 		c->startup_at = now;
 		c->has_startup = 1;
 	}

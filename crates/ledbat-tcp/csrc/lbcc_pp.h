@@ -514,6 +514,7 @@ LB_INLINE int lb_pp_competitor(struct lb_cc *c, lb_params_t *p, __u64 now, __u64
 	o->qd_ns = qd;
 	o->target_ns = p->target_ns;
 	o->rtt_ns = lb_srtt_or_target(c, p);
+	o->base_rtt_ns = c->delay.has_min_rtt ? c->delay.min_rtt_ns : 0;
 	o->eta_ns = lb_pp_eta(c);
 	o->mss = c->mss;
 	o->newest_sent_ns = a->newest_sent_ns;

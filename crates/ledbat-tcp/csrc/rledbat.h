@@ -438,6 +438,7 @@ LB_INLINE int rl_detect(struct rl *r, const volatile struct rl_cfg *cfg, __u64 n
 	o.qd_ns = qd;
 	o.target_ns = cfg->target_ns;
 	o.rtt_ns = rtt;
+	o.base_rtt_ns = r->has_rtt ? r->base_rtt_ns : 0;
 	o.eta_ns = rl_eta(r);
 	o.mss = r->mss;
 	if (r->phase == RL_AVOIDANCE)

@@ -595,6 +595,15 @@ pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], CompR
                 .into(),
         });
     }
+    if c.startup_min_base != ledbat_core::competitor::STARTUP_MIN_BASE {
+        return Err(CompRefusal {
+            field: "competitor.startup_min_base".into(),
+            reason: format!(
+                "fixed at {} in the kernel build (other values only for comparisons in the simulator)",
+                ledbat_core::competitor::STARTUP_MIN_BASE
+            ),
+        });
+    }
     if c.rate_window > COMP_MAX_RATE_WINDOW {
         return Err(CompRefusal {
             field: "competitor.rate_window".into(),
@@ -749,6 +758,10 @@ mod tests {
                 "competitor.push_drop_scaled",
             ),
             ("competitor.startup_hold=false", "competitor.startup_hold"),
+            (
+                "competitor.startup_min_base=0ms",
+                "competitor.startup_min_base",
+            ),
         ] {
             let e = TcpController::parse("scavenger", ["competitor.enabled=true", p])
                 .and_then(|c| c.params().map(|_| c))

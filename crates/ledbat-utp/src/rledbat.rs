@@ -577,6 +577,7 @@ impl Rledbat {
             qd,
             target: self.cfg.target,
             rtt,
+            base_rtt: self.base_rtt.unwrap_or(Duration::ZERO),
             eta: self.eta(),
             mss: self.mss as f64,
             phase,

@@ -87,6 +87,17 @@ pub struct CompetitorConfig {
     /// docs/sidebyside/arrival-phase.md). Serialised only when off.
     #[serde(skip_serializing_if = "is_true")]
     pub startup_hold: bool,
+    /// The start-up rule applies only on paths whose base RTT is at least this. Default
+    /// [`super::STARTUP_MIN_BASE`] (30 ms); 0 applies it at every base RTT, as before the
+    /// bound (the kernel build refuses any other value; docs/sidebyside/arrival-phase.md).
+    /// Serialised only when not the default.
+    #[serde(skip_serializing_if = "is_startup_min_base")]
+    pub startup_min_base: Duration,
+}
+
+/// For `skip_serializing_if`: `startup_min_base` at its default.
+fn is_startup_min_base(d: &Duration) -> bool {
+    *d == super::STARTUP_MIN_BASE
 }
 
 /// For `skip_serializing_if`: a flag at its default of true.
@@ -117,6 +128,7 @@ impl Default for CompetitorConfig {
             periodic_positive: false,
             push_drop_scaled: false,
             startup_hold: true,
+            startup_min_base: super::STARTUP_MIN_BASE,
         }
     }
 }

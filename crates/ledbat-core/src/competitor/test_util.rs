@@ -32,7 +32,7 @@ pub(super) fn periodic_on() -> Competitor {
     })
 }
 
-/// An observation at TARGET 60 ms, RTT 100 ms, eta 2 ms.
+/// An observation at TARGET 60 ms, RTT 100 ms, base RTT 40 ms, eta 2 ms.
 pub(super) fn obs(
     qd: u64,
     phase: FlowPhase,
@@ -43,6 +43,7 @@ pub(super) fn obs(
         qd: ms(qd),
         target: ms(60),
         rtt: ms(100),
+        base_rtt: ms(40),
         eta: ms(2),
         mss: MSS,
         phase,

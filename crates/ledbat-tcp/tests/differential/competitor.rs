@@ -83,6 +83,8 @@ pub struct Drive {
     outs: Vec<Out>,
     mss: u64,
     rtt: u64,
+    /// The owner's base RTT given with each ACK, ns (40 ms unless set).
+    pub base_rtt: u64,
     /// The `owner` line of the receiver's options (empty: the sender's defaults).
     owner: String,
     /// With `end_at_tie`, the first call whose rate sample is an exact tie with a share of
@@ -110,6 +112,7 @@ impl Drive {
             outs: Vec::new(),
             mss: 1500,
             rtt: 0,
+            base_rtt: 40_000_000,
             owner: String::new(),
             tie: None,
             end_at_tie: false,
@@ -200,6 +203,7 @@ impl Drive {
             qd: d(qd),
             target: d(target),
             rtt: d(rtt),
+            base_rtt: d(self.base_rtt),
             eta: d(eta),
             mss: self.mss as f64,
             phase,
@@ -220,8 +224,8 @@ impl Drive {
         let (r, app) = rate.map_or(("-".to_string(), 0), |(r, a)| (r.to_string(), a as u8));
         let _ = writeln!(
             self.lines,
-            "ack {now} {qd} {target} {rtt} {eta} {} {ph} {r} {app} {newest_sent} {flight}",
-            self.mss
+            "ack {now} {qd} {target} {rtt} {} {eta} {} {ph} {r} {app} {newest_sent} {flight}",
+            self.base_rtt, self.mss
         );
         self.record(now, a);
         a
@@ -324,6 +328,7 @@ pub fn on() -> CompetitorConfig {
 /// the flow's own on each slowdown phase, a poll on each timer.
 fn drive_trace(events: &[(Ev, crate::replay::Step)], target: u64, cfg: CompetitorConfig) -> Drive {
     let mut dr = Drive::new(cfg);
+    dr.base_rtt = 0; // the smallest RTT sample, 0 before the first (as the core's owner)
     let eta = 2 * MS;
     let (mut delivered, mut span_from, mut span_bytes) = (0u64, None::<u64>, 0u64);
     let mut in_hold = false;
@@ -340,6 +345,11 @@ fn drive_trace(events: &[(Ev, crate::replay::Step)], target: u64, cfg: Competito
             } => {
                 if let Some(r) = rtt {
                     srtt = (7 * srtt + r) / 8;
+                    dr.base_rtt = if dr.base_rtt == 0 {
+                        r
+                    } else {
+                        dr.base_rtt.min(r)
+                    };
                 }
                 let hold = st.phase == 2;
                 if hold && !in_hold {
@@ -439,6 +449,7 @@ pub fn world_of(
     other: impl Fn(u64) -> Other,
 ) -> Drive {
     const C: u64 = 1_250_000;
+    dr.base_rtt = base;
     let (mut was_probing, mut probe_end) = (false, None::<u64>);
     let (eta, mss, step) = (2 * MS, 1500u64, 5 * MS);
     let mut hold_until: Option<u64> = None;
@@ -955,10 +966,16 @@ impl Startup {
 
     /// The ramp's queue `qd` (ns) instead of 100 ms.
     fn with_ramp(qd: u64) -> Self {
+        Self::with(qd, 40 * MS)
+    }
+
+    /// The ramp's queue `qd` on a path of base RTT `base` (ns; 40 ms in the others).
+    fn with(qd: u64, base: u64) -> Self {
         let mut s = Startup {
             dr: Drive::new(on()),
             t: 0,
         };
+        s.dr.base_rtt = base;
         s.ack(0, FlowPhase::Avoidance, Some(1_250_000));
         s.t = 500 * MS;
         s.ack(qd, FlowPhase::Ramp, None);
@@ -1032,6 +1049,14 @@ fn a_start_up_in_the_ramp_makes_the_tests_holds_alike_in_both_builds() {
     let mut s3 = Startup::with_ramp(90 * MS);
     assert!(!s3.suspect(S).1, "90 ms: a push");
     s3.dr.check("a ramp at 1.5 TARGET");
+    // Under the bound on the base RTT (30 ms) the same start-up is not noted: a push at
+    // 29 ms, a hold at 30 ms.
+    let mut s4 = Startup::with(100 * MS, 29 * MS);
+    assert!(!s4.suspect(S).1, "base 29 ms: a push");
+    s4.dr.check("a start-up at a base RTT of 29 ms");
+    let mut s5 = Startup::with(100 * MS, 30 * MS);
+    assert!(s5.suspect(S).1, "base 30 ms: a hold");
+    s5.dr.check("a start-up at a base RTT of 30 ms");
     let (mut held, mut pushed) = (0, 0);
     for from in (4_600..=5_300).step_by(20) {
         let mut s = Startup::new();
@@ -1111,6 +1136,7 @@ pub mod random {
         dr.end_at_tie = true;
         let mut t = 0;
         let rtt = 50 * MS;
+        // the base RTT on either side of the start-up rule's bound, a second of each
         for c in calls {
             match *c {
                 Call::Poll(dt, q) => {
@@ -1127,6 +1153,11 @@ pub mod random {
                 }
                 Call::Ack(dt, q, ph, r, back, fl) => {
                     t += dt * MS;
+                    dr.base_rtt = if (t / S).is_multiple_of(2) {
+                        40 * MS
+                    } else {
+                        20 * MS
+                    };
                     let phase = [
                         FlowPhase::Avoidance,
                         FlowPhase::OwnHold,
