@@ -27,7 +27,7 @@ fn main() -> Result<(), String> {
     };
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let rows = parse_trace(&text)?;
-    let at = [15.0, 30.0, 60.0, 120.0, 240.0];
+    let at = [15.0, 30.0, 60.0, 120.0, 240.0, 480.0, 720.0, 960.0];
     let secs: f64 = rows.iter().map(|r| r.secs).sum();
     println!(
         "{} runs, {secs:.1} s of run time, {workers} workers",

@@ -14,20 +14,24 @@
 //!    the instances of one file;
 //! 3. its weight times the seconds per unit of every run simulated so far.
 //!
-//! Schedule. The runner starts the runs heaviest first ([`crate::schedule::longest_first`]
-//! on the weights) on `workers` workers, each taking the next run when it is free. The time
+//! Schedule. The runner starts the cheapest run of each group first, then the others
+//! heaviest first ([`crate::schedule::pilots_first`] on the weights), on `workers` workers,
+//! each taking the next run when it is free: so every group has a run of its own (rule 2)
+//! early, not only once the heavy groups are done. The time
 //! left is that schedule played forward: the workers are free after what is left of their
 //! run under way (its expected time less the time it has run, at least 0), or now; the runs
 //! waiting are placed in that order, each on the first free worker, taking its expected time
 //! times the share of runs done so far that were simulated rather than read from the cache;
 //! the estimate is when the last worker is free ([`crate::schedule::list_schedule_from`]'s
 //! makespan). Unlike `work / workers`, that sees one heavy run left to end alone while the
-//! other workers are idle. Before a run was simulated there is no estimate.
+//! other workers are idle. There is no estimate before a run was simulated, nor while a
+//! group has no run done (its pilot is still running): a file priced at another's rate
+//! can be several times off, and the pilots take the first seconds.
 //!
 //! Measured (estimate against the true time left at 30 s, 1 and 2 min, before and after)
 //! in docs/repro/README.md, with the command that regenerates it.
 
-use crate::schedule::{list_schedule_from, longest_first, makespan};
+use crate::schedule::{list_schedule_from, longest_first, makespan, pilots_first};
 use std::collections::HashMap;
 
 /// Where one run of a batch is.
@@ -68,6 +72,10 @@ pub struct Estimator {
     sim_secs: Vec<f64>,
     /// Per group, and over every simulated run.
     groups: Vec<Rate>,
+    /// Per group, whether a run of it is done (simulated or from the cache), and how many
+    /// groups have none yet.
+    group_seen: Vec<bool>,
+    groups_unseen: usize,
     all: Rate,
     /// Per run of the batch: its instance and state.
     instance: Vec<usize>,
@@ -91,6 +99,8 @@ impl Estimator {
             sim_runs: vec![0; n],
             sim_secs: vec![0.0; n],
             groups: vec![Rate::default()],
+            group_seen: vec![false],
+            groups_unseen: usize::from(!instances.is_empty()),
             all: Rate::default(),
             weights,
             state: vec![RunState::Waiting; instances.len()],
@@ -115,7 +125,27 @@ impl Estimator {
             })
             .collect();
         self.groups = vec![Rate::default(); ids.len().max(1)];
+        self.group_seen = vec![false; self.groups.len()];
+        // Only groups with runs in the batch wait for one.
+        let mut has_runs = vec![false; self.groups.len()];
+        for &i in &self.instance {
+            has_runs[self.group[i]] = true;
+        }
+        for (g, has) in has_runs.iter().enumerate() {
+            self.group_seen[g] = !has;
+        }
+        self.groups_unseen = has_runs.iter().filter(|&&h| h).count();
+        // The runner's order with groups: one pilot per group first.
+        let costs: Vec<f64> = self.instance.iter().map(|&i| self.weights[i]).collect();
+        let groups: Vec<usize> = self.instance.iter().map(|&i| self.group[i]).collect();
+        self.order = pilots_first(&costs, &groups);
         self
+    }
+
+    /// The order in which the runner starts the batch's runs: heaviest first, after one
+    /// pilot per group once groups are given ([`crate::schedule::pilots_first`]).
+    pub fn order(&self) -> &[usize] {
+        &self.order
     }
 
     /// Runs in the batch.
@@ -158,6 +188,11 @@ impl Estimator {
         self.state[j] = RunState::Done;
         self.done += 1;
         let i = self.instance[j];
+        let g = self.group[i];
+        if !self.group_seen[g] {
+            self.group_seen[g] = true;
+            self.groups_unseen -= 1;
+        }
         if cached {
             self.hits += 1;
         } else {
@@ -180,9 +215,13 @@ impl Estimator {
         Some(self.weights[i] * per_unit)
     }
 
-    /// The estimated seconds left at `now`; `None` before a run was simulated.
+    /// The estimated seconds left at `now`; `None` before a run was simulated or while a
+    /// group has no run done.
     pub fn eta(&self, now: f64) -> Option<f64> {
         self.all.per_unit()?;
+        if self.groups_unseen > 0 {
+            return None;
+        }
         let simulated_share = (self.done - self.hits) as f64 / self.done.max(1) as f64;
         let expected = |j: usize| self.expected(self.instance[j]).unwrap_or(0.0);
         // Workers busy until their run ends, the others free now (time 0 = now).
@@ -450,9 +489,9 @@ mod tests {
             .with_groups(&["a", "a", "b", "b"]);
         e.start(0, 0.0);
         e.finish(0, 1.0, false);
-        // Only a is known: b's runs at a's rate, 1 + 0.5 + 0.5 s left.
+        // Only a is known: b's runs at a's rate, but no estimate until b has a run done.
         assert_eq!(e.expected(3), Some(0.5));
-        assert_eq!(e.eta(1.0), Some(2.0));
+        assert_eq!(e.eta(1.0), None);
         e.start(2, 1.0);
         e.finish(2, 5.0, false);
         // b's 50-weight run at b's own 0.05 s per unit: 2.5 s (one pool: 6 s / 200 = 1.5 s).
@@ -463,6 +502,20 @@ mod tests {
         p.finish(0, 1.0, false);
         p.finish(2, 5.0, false);
         assert_eq!(p.expected(3), Some(1.5));
+    }
+
+    #[test]
+    fn no_estimate_while_a_file_has_no_run_done() {
+        // Files a (instance 0) and b (instance 1), two runs each; c has instances but no run.
+        let mut e = Estimator::new(vec![10.0, 10.0, 5.0], vec![0, 0, 1, 1], 1)
+            .with_groups(&["a", "b", "c"]);
+        e.start(0, 0.0);
+        e.finish(0, 1.0, false);
+        assert_eq!(e.eta(1.0), None, "b has no run done");
+        // b's first run from the cache counts as seen: a's rate prices b's other run, and
+        // half the runs done were simulated: (1 + 1) / 2.
+        e.finish(2, 0.0, true);
+        assert_eq!(e.eta(1.0), Some(1.0));
     }
 
     #[test]
@@ -513,36 +566,48 @@ mod tests {
     #[test]
     fn replayed_per_file_the_estimate_is_right_once_each_file_has_run() {
         // Synthetic trace, 1 worker: file h (heavy) 2 runs of weight 100 at 0.01 s per unit
-        // (1 s each); file l (light) 4 runs of weight 10 at 0.05 s per unit (0.5 s each),
-        // over two instances, 3 and 4. Heaviest first: h at 0-1, 1-2; l at 2-2.5 .. 3.5-4.
+        // (1 s each, instances 1 and 2); file l (light) 4 runs of weight 10 at 0.05 s per unit
+        // (0.5 s each) over instances 3 and 4. The order: one pilot per file, cheapest first
+        // (l's first run, then h's), then the rest heaviest first: l 0-0.5, h 0.5-1.5 and
+        // 1.5-2.5, l 2.5-3, 3-3.5, 3.5-4. Without groups (one file) the cheapest run first,
+        // then heaviest first: the same order.
         let mut text = String::new();
-        text += &row(1.0, 1, 100.0, 1.0, "h.toml [a=1]");
-        text += &row(2.0, 2, 100.0, 1.0, "h.toml [a=2]");
+        text += &row(1.5, 1, 100.0, 1.0, "h.toml [a=1]");
+        text += &row(2.5, 2, 100.0, 1.0, "h.toml [a=2]");
         for k in 0..4 {
-            text += &row(2.5 + 0.5 * k as f64, 3 + k % 2, 10.0, 0.5, "l.toml");
+            text += &row(
+                0.5 + 2.0 * (k.min(1) as f64) + 0.5 * k as f64,
+                3 + k % 2,
+                10.0,
+                0.5,
+                "l.toml",
+            );
         }
         let rows = parse_trace(&text).unwrap();
-        let at = [1.0, 2.5];
+        let at = [1.0, 1.5];
         let grouped = replay(&rows, 1, true, &at);
         let pooled = replay(&rows, 1, false, &at);
-        // At 1 s: h's first run is done (0.01 s per unit); left: 1 s of h, 4 x 0.1 s of l
-        // priced at h's rate: 1.4 s against the true 3 s, grouped or not.
-        for (eta, truth) in [grouped[0], pooled[0]] {
-            assert!((eta.unwrap() - 1.4).abs() < 1e-12, "{eta:?}");
-            assert_eq!(truth, 3.0);
-        }
-        // At 2.5 s: one l run done (instance 3, 0.5 s). Grouped: instance 3's second run at
-        // its own 0.5 s, instance 4's two at l's 0.05 s per unit: 1.5 s, the truth.
-        // Pooled: instance 4 at (2 + 0.5) / 210 per unit, 10 x 2.5 / 210 = 0.119 s each.
+        // At 1 s: l's pilot is done (0.05 s per unit), h's under way for 0.5 s. Grouped, h
+        // has no run done, so there is no estimate yet. One pool prices h at l's rate: 4.5 s
+        // left of the one running, 5 s for h's other, 0.5 s for each of l's three: 11 s
+        // against the true 3 s.
+        assert_eq!(grouped[0], (None, 3.0));
+        let (eta, truth) = pooled[0];
+        assert!((eta.unwrap() - 11.0).abs() < 1e-12, "{eta:?}");
+        assert_eq!(truth, 3.0);
+        // At 1.5 s both pilots are done. Grouped: h's other run at h's 0.01 s per unit (1 s),
+        // l's three at 0.5 s (instance 3 its own, instance 4 l's rate): 2.5 s, the truth.
+        // Pooled: 1.5 s over 110 units: 150/110 s for h's, 15/110 for each of instance 4's
+        // two, instance 3's own 0.5 s: 2.14 s.
         let (eta, truth) = grouped[1];
-        assert!((eta.unwrap() - 1.5).abs() < 1e-12, "{eta:?}");
-        assert_eq!(truth, 1.5);
+        assert!((eta.unwrap() - 2.5).abs() < 1e-12, "{eta:?}");
+        assert_eq!(truth, 2.5);
         let (eta, truth) = pooled[1];
         assert!(
-            (eta.unwrap() - (0.5 + 2.0 * 25.0 / 210.0)).abs() < 1e-12,
+            (eta.unwrap() - (180.0 / 110.0 + 0.5)).abs() < 1e-12,
             "{eta:?}"
         );
-        assert_eq!(truth, 1.5);
+        assert_eq!(truth, 2.5);
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //!   equilibrium, and the comparison with the packet simulation (Fig. 4.3);
 //! - [`cache`]: the content-addressed cache of runs (keyed by scenario, seed and code
 //!   hashes), [`progress`]: runs done, time left, and what the runs cost, and [`schedule`]:
-//!   the runs of a batch longest first;
+//!   the runs of a batch, one pilot per scenario file then longest first;
 //! - [`remote`]: runs sent to other machines (`ledbat repro --dask`), one hook in the runner;
 //! - [`atomic`]: atomic file writes (shared with the CLI);
 //! - [`sequential`]: the rule of `--seeds auto` (seeds in rounds until a claim's verdict is

@@ -3,10 +3,11 @@
 //!
 //! Runs differ in cost by three orders of magnitude (a 2-s dumbbell against a swarm of 100
 //! leechers), so each run has a weight before it starts, [`cost`], the packets it is
-//! expected to carry, and the runner starts the heaviest first ([`crate::schedule`]). The
+//! expected to carry, and the runner starts one pilot per scenario file (its cheapest run),
+//! then the heaviest first ([`crate::schedule::pilots_first`]). The
 //! time left is [`crate::eta`]'s [`Estimator`]: each run priced by its instance's own runs,
 //! else by the seconds per unit of weight of its scenario file's runs, else of every run,
-//! and the runs left played forward through the heaviest-first schedule on the workers.
+//! and the runs left played forward through that schedule on the workers.
 //! Measured in `docs/repro/README.md`; with the weight `duration × link rates` for swarms
 //! too (up to 100 times too high for them) it was off by a factor of 10 for minutes.
 //!
@@ -190,6 +191,12 @@ impl Progress {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The order in which to start the batch's runs, the one the estimate plays forward
+    /// ([`Estimator::order`]).
+    pub fn order(&self) -> Vec<usize> {
+        self.lock().est.order().to_vec()
     }
 
     /// Run `j` starts now.

@@ -337,10 +337,10 @@ pub fn simulate(opts: &Options, claims: &[Claim]) -> Results {
                 }),
             );
         }
-        // The runs predicted longest first ([`crate::schedule`]); results in `jobs`' order.
-        let order = crate::schedule::longest_first(
-            &jobs.iter().map(|&(i, _)| weights[i]).collect::<Vec<_>>(),
-        );
+        // One pilot per scenario file, then the runs predicted longest first, as the
+        // progress's estimate plays them ([`crate::schedule::pilots_first`]); results in
+        // `jobs`' order.
+        let order = progress.order();
         let numbered: Vec<(usize, (usize, Option<u64>))> =
             jobs.iter().copied().enumerate().collect();
         let out: Vec<(usize, Option<u64>, Result<RunResult, String>)> =

@@ -3,8 +3,10 @@
 //! makespan is at most `4/3 - 1/(3m)` times the optimum, against up to `2 - 1/m` for an
 //! arbitrary order), on `m` workers that each take the next run of the order when they
 //! finish one. An expensive run met last leaves one core idle while it finishes alone; met
-//! first, the cheap runs fill the other core around it. Starting with the expensive runs also
-//! calibrates the time-left estimate ([`crate::progress`]) on most of the work early.
+//! first, the cheap runs fill the other core around it. Before them, [`pilots_first`] runs
+//! the cheapest run of each scenario file, so that the time-left estimate
+//! ([`crate::progress`]) has every file's own cost per unit of weight within the first
+//! seconds, not only once the expensive files are done.
 //!
 //! The order changes nothing in the results: each run is a pure function of its scenario and
 //! seed, and [`run_in_order`] hands the results back in the batch's own order.
@@ -22,6 +24,38 @@ pub fn longest_first(costs: &[f64]) -> Vec<usize> {
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     order
+}
+
+/// [`longest_first`] after one *pilot* per group: the cheapest run of each group (`groups[j]`
+/// is run `j`'s group, the scenario file in `ledbat repro`), the pilots cheapest first, then
+/// every other run longest first. The time-left estimate prices a group's runs by its own
+/// runs once one is done, and by the pooled rate before ([`crate::eta`]); groups differ
+/// several-fold in seconds per unit of weight (a Poisson swarm's packet cost 3.5 times a
+/// flash crowd's, per unit, in the full job of docs/repro/README.md), so longest first alone
+/// left the cheaper groups priced at the heavy ones' rate until the heavy ones were done.
+/// The pilots are a small part of the work, so the list schedule's makespan barely moves.
+pub fn pilots_first(costs: &[f64], groups: &[usize]) -> Vec<usize> {
+    assert_eq!(costs.len(), groups.len(), "one group per run");
+    let mut pilot: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+    for (j, &g) in groups.iter().enumerate() {
+        let e = pilot.entry(g).or_insert(j);
+        // The cheapest run; NaN never replaces, ties keep the first.
+        if costs[j] < costs[*e] {
+            *e = j;
+        }
+    }
+    let mut pilots: Vec<usize> = pilot.into_values().collect();
+    pilots.sort_by(|&a, &b| {
+        costs[a]
+            .partial_cmp(&costs[b])
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.cmp(&b))
+    });
+    let is_pilot: std::collections::HashSet<usize> = pilots.iter().copied().collect();
+    let rest = longest_first(costs)
+        .into_iter()
+        .filter(|j| !is_pilot.contains(j));
+    pilots.into_iter().chain(rest).collect()
 }
 
 /// `f` over every item, items taken in `order` (a permutation of the indices of `items`) by
@@ -115,6 +149,27 @@ mod tests {
     fn longest_first_sorts_by_cost_descending_and_keeps_ties_in_order() {
         assert_eq!(longest_first(&[1.0, 5.0, 3.0, 5.0]), vec![1, 3, 2, 0]);
         assert_eq!(longest_first(&[]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn pilots_first_runs_each_groups_cheapest_then_the_rest_longest_first() {
+        // Group 0: runs 0 (9), 2 (4), 4 (1); group 1: runs 1 (7), 3 (2); group 2: run 5 (3).
+        // Pilots, cheapest first: 4 (1), 3 (2), 5 (3); then 0 (9), 1 (7), 2 (4).
+        let costs = [9.0, 7.0, 4.0, 2.0, 1.0, 3.0];
+        let groups = [0, 1, 0, 1, 0, 2];
+        assert_eq!(pilots_first(&costs, &groups), vec![4, 3, 5, 0, 1, 2]);
+        // One group: its cheapest first, then longest first.
+        assert_eq!(pilots_first(&[1.0, 5.0, 3.0], &[0, 0, 0]), vec![0, 1, 2]);
+        assert_eq!(pilots_first(&[], &[]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn pilots_first_is_a_permutation() {
+        let costs: Vec<f64> = (0..40).map(|j| ((j * 37) % 11) as f64).collect();
+        let groups: Vec<usize> = (0..40).map(|j| j % 7).collect();
+        let mut order = pilots_first(&costs, &groups);
+        order.sort_unstable();
+        assert_eq!(order, (0..40).collect::<Vec<_>>());
     }
 
     #[test]
