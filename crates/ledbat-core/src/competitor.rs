@@ -35,7 +35,8 @@
 //!              other = qd + (flight at the start - flight now) / C
 //!            min(other) <= qd at the start - push_drop * TARGET     negative (they backed
 //!                                                                   off: our own kind)
-//!            (with push_drop_scaled, off by default: push_drop * min(1, 2 (1 - share)))
+//!            (with push_drop_scaled, off by default: push_drop * min(1, 2 (1 - share));
+//!            with push_drop_raised, off by default: push_drop * max(1, 2 (1 - share)))
 //!            max qd - qd at the start > DOUBLE_PUSH * extra / C     void (another flow
 //!                                                                   pushed at once)
 //!   every hold of the flow's own (periodic slowdowns too) is also a hold test, while the

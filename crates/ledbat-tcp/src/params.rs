@@ -581,6 +581,7 @@ pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], CompR
     let simulator_only = [
         ("clean_spans", c.clean_spans),
         ("push_drop_scaled", c.push_drop_scaled),
+        ("push_drop_raised", c.push_drop_raised),
     ];
     if let Some((key, _)) = simulator_only.iter().find(|(_, on)| *on) {
         return Err(CompRefusal {
@@ -756,6 +757,10 @@ mod tests {
             (
                 "competitor.push_drop_scaled=true",
                 "competitor.push_drop_scaled",
+            ),
+            (
+                "competitor.push_drop_raised=true",
+                "competitor.push_drop_raised",
             ),
             ("competitor.startup_hold=false", "competitor.startup_hold"),
             (

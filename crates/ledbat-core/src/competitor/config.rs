@@ -78,6 +78,16 @@ pub struct CompetitorConfig {
     /// less fair (docs/tcp/measured.md); the kernel build refuses it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub push_drop_scaled: bool,
+    /// The same scaling for a pushing flow that holds less than half of the path's rate:
+    /// the queue must fall `push_drop x max(1, 2 (1 - share))` TARGET, up to twice
+    /// `push_drop` for a flow with nothing. Another LEDBAT++ flow holding `1 - share` falls
+    /// about `0.39 (1 - share)` TARGET, more than the unscaled 0.15 there, while bbr's cycle
+    /// can take its queue down 0.15-0.3 TARGET under a push whatever the share. With
+    /// `push_drop_scaled` too, the threshold is `push_drop x 2 (1 - share)` at every share.
+    /// Default false: tried in the simulator only (docs/sidebyside/push-raised.md); the
+    /// kernel build refuses it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub push_drop_raised: bool,
     /// A queue above [`super::STARTUP_QUEUE`] TARGET during the flow's ramp back from a
     /// slowdown (a newcomer's start-up, which met the flow's slowdown) makes the tests the
     /// suspicion asks for near TARGET holds rather than pushes, for
@@ -127,6 +137,7 @@ impl Default for CompetitorConfig {
             clean_spans: false,
             periodic_positive: false,
             push_drop_scaled: false,
+            push_drop_raised: false,
             startup_hold: true,
             startup_min_base: super::STARTUP_MIN_BASE,
         }

@@ -41,14 +41,18 @@ impl Competitor {
     }
 
     /// The fall, in TARGETs, that makes a push test by a flow holding `share` of the path's
-    /// rate negative: `push_drop`, or with `push_drop_scaled` `push_drop x min(1, 2 (1 -
-    /// share))`.
+    /// rate negative: `push_drop x f`, where `f = 2 (1 - share)` clamped to at most 1 with
+    /// `push_drop_scaled` alone, to at least 1 with `push_drop_raised` alone, not clamped
+    /// with both, and 1 with neither.
     pub(super) fn push_threshold(&self, share: f64) -> f64 {
-        if self.cfg.push_drop_scaled {
-            self.cfg.push_drop * (2.0 * (1.0 - share)).clamp(0.0, 1.0)
-        } else {
-            self.cfg.push_drop
-        }
+        let f = 2.0 * (1.0 - share.clamp(0.0, 1.0));
+        let f = match (self.cfg.push_drop_scaled, self.cfg.push_drop_raised) {
+            (false, false) => 1.0,
+            (true, false) => f.min(1.0),
+            (false, true) => f.max(1.0),
+            (true, true) => f,
+        };
+        self.cfg.push_drop * f
     }
 
     /// Ends a push test that is due at `now`.
@@ -278,6 +282,47 @@ mod tests {
         assert_eq!(
             push_at_share_met_by(scaled(), 0.5, 54).1.verdict,
             Verdict::Positive
+        );
+    }
+
+    #[test]
+    fn a_raised_push_threshold_grows_as_the_pushers_share_falls_below_half() {
+        let with = |scaled, raised| {
+            Competitor::new(CompetitorConfig {
+                enabled: true,
+                push_drop_scaled: scaled,
+                push_drop_raised: raised,
+                ..CompetitorConfig::default()
+            })
+        };
+        // push_drop x max(1, 2 (1 - share)): 0.15 x 2 = 0.30 at a share of 0, 0.15 x 1.4 =
+        // 0.21 at 0.3, 0.15 from half the link up; with push_drop_scaled too, 0.15 x 2 (1 -
+        // share) at every share (0.09 at 0.7, 0 at 1).
+        for (share, raised, both) in [
+            (0.0, 0.30, 0.30),
+            (0.3, 0.21, 0.21),
+            (0.5, 0.15, 0.15),
+            (0.7, 0.15, 0.09),
+            (1.0, 0.15, 0.0),
+        ] {
+            let r = with(false, true).push_threshold(share);
+            let b = with(true, true).push_threshold(share);
+            assert!((r - raised).abs() < 1e-12, "{share}: {r}");
+            assert!((b - both).abs() < 1e-12, "{share}: {b}");
+        }
+        // Pushing at 0.3 of C, the queue falls 60 -> 49 ms: 11 ms = 0.183 TARGET, past the
+        // unscaled 9 ms (negative) and short of 0.21 x 60 = 12.6 ms (positive).
+        let (_, o) = push_at_share_met_by(with(false, true), 0.3, 49);
+        assert!((o.share - 0.3).abs() < 1e-9, "{}", o.share);
+        assert_eq!(o.verdict, Verdict::Positive);
+        assert_eq!(
+            push_at_share_met_by(on(), 0.3, 49).1.verdict,
+            Verdict::Negative
+        );
+        // 60 -> 47 ms: 13 ms >= 12.6 ms, negative either way.
+        assert_eq!(
+            push_at_share_met_by(with(false, true), 0.3, 47).1.verdict,
+            Verdict::Negative
         );
     }
 
