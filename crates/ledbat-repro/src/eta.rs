@@ -125,16 +125,12 @@ impl Estimator {
             })
             .collect();
         self.groups = vec![Rate::default(); ids.len().max(1)];
-        self.group_seen = vec![false; self.groups.len()];
         // Only groups with runs in the batch wait for one.
-        let mut has_runs = vec![false; self.groups.len()];
+        self.group_seen = vec![true; self.groups.len()];
         for &i in &self.instance {
-            has_runs[self.group[i]] = true;
+            self.group_seen[self.group[i]] = false;
         }
-        for (g, has) in has_runs.iter().enumerate() {
-            self.group_seen[g] = !has;
-        }
-        self.groups_unseen = has_runs.iter().filter(|&&h| h).count();
+        self.groups_unseen = self.group_seen.iter().filter(|&&seen| !seen).count();
         // The runner's order with groups: one pilot per group first.
         let costs: Vec<f64> = self.instance.iter().map(|&i| self.weights[i]).collect();
         let groups: Vec<usize> = self.instance.iter().map(|&i| self.group[i]).collect();

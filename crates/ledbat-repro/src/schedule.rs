@@ -51,10 +51,11 @@ pub fn pilots_first(costs: &[f64], groups: &[usize]) -> Vec<usize> {
             .unwrap_or(std::cmp::Ordering::Equal)
             .then(a.cmp(&b))
     });
-    let is_pilot: std::collections::HashSet<usize> = pilots.iter().copied().collect();
-    let rest = longest_first(costs)
-        .into_iter()
-        .filter(|j| !is_pilot.contains(j));
+    let mut is_pilot = vec![false; costs.len()];
+    for &j in &pilots {
+        is_pilot[j] = true;
+    }
+    let rest = longest_first(costs).into_iter().filter(|&j| !is_pilot[j]);
     pilots.into_iter().chain(rest).collect()
 }
 
