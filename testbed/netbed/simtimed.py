@@ -84,14 +84,23 @@ def reference(binary: str, variant: tuple[str, dict], rtt: float, seed: int) -> 
     return first_slowdown(rows, sb.CROSS_AT + 1.0, REF_LEN)
 
 
+def run_arrival(binary: str, params: dict, sets: list[str], seed: int, slowdown_s: float,
+                before_s: float, out: str) -> tuple[dict, float]:
+    """One run of `SCENARIO` with `sets` and our controller's `params`, the competitor
+    starting `before_s` before our slowdown at `slowdown_s`, written to `out`: what
+    `simbeside.run_sim` returns, and the arrival's phase offset."""
+    off = arrival_offset(slowdown_s, before_s)
+    res = sb.run_sim(binary, os.path.join(sb.SCEN, SCENARIO), seed,
+                     sets + sb.phase_sets(SCENARIO, off) + sb.our_sets(SCENARIO, params), out)
+    return res, off
+
+
 def one(binary: str, variant: tuple[str, dict], rtt: float, label: str, sets: list[str],
         seed: int, slowdown_s: float, before_s: float) -> dict:
     name, params = variant
-    off = arrival_offset(slowdown_s, before_s)
     with tempfile.TemporaryDirectory(prefix="simtimed-") as tmp:
-        res = sb.run_sim(binary, os.path.join(sb.SCEN, SCENARIO), seed,
-                         sets + sb.phase_sets(SCENARIO, off) + sb.our_sets(SCENARIO, params),
-                         os.path.join(tmp, "run"))
+        res, off = run_arrival(binary, params, sets, seed, slowdown_s, before_s,
+                               os.path.join(tmp, "run"))
     fig = {k: round(v, 3) if isinstance(v, float) else v
            for k, v in sb.analyse_beside(res, off).items()}
     t0 = sb.CROSS_AT + off

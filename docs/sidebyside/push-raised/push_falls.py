@@ -45,11 +45,10 @@ def pushes(tests, flows, t0, stop_at_yield):
 
 
 def beside_bbr(binary, rtt, seed, slowdown_s, before):
-    off = st.arrival_offset(slowdown_s, before)
-    sets = sb.jobs_for("beside", rtt, ["bbr"])[0][2] + sb.phase_sets(st.SCENARIO, off)
+    sets = sb.jobs_for("beside", rtt, ["bbr"])[0][2]
     with tempfile.TemporaryDirectory(prefix="pushfalls-") as tmp:
-        res = sb.run_sim(binary, os.path.join(sb.SCEN, st.SCENARIO), seed, sets,
-                         os.path.join(tmp, "run"))
+        res, off = st.run_arrival(binary, {}, sets, seed, slowdown_s, before,
+                                  os.path.join(tmp, "run"))
     return {"case": "bbr", "rtt_ms": rtt, "seed": seed, "before_s": before,
             "pushes": pushes(res["tests"], {"scavenger"}, sb.CROSS_AT + off, True)}
 
@@ -78,12 +77,13 @@ def markdown(rows):
         for rtt in rtts:
             ps = [p for r in rows if r["case"] == case and r["rtt_ms"] == rtt
                   for p in r["pushes"]]
+            name = "beside bbr" if case == "bbr" else "two of ours"
             for lo, hi in SHARES:
-                d = [p[1] for p in ps if lo <= p[0] < hi]
-                if d:
-                    name = "beside bbr" if case == "bbr" else "two of ours"
+                sel = [p for p in ps if lo <= p[0] < hi]
+                if sel:
+                    negatives = sum(p[2] == "negative" for p in sel)
                     out.append(f"| {name} | {rtt} ms | {lo:.1f}-{min(hi, 1):.1f} | "
-                               f"{quantiles(d)} | {sum(p[2] == 'negative' for p in ps if lo <= p[0] < hi)} |")
+                               f"{quantiles([p[1] for p in sel])} | {negatives} |")
     return "\n".join(out) + "\n"
 
 

@@ -5,8 +5,11 @@ window's start to 1 s after it: our flow took the link bbr left while it drained
 others; with the first time our rate was below 20 % at all, and the share of windows from 5
 s after bbr's start to its end that are above 20 %. Used in docs/sidebyside/arrival-phase.md.
 
-    python3 docs/tcp/competitor/slow_arrivals.py TIMED.json [--variant scavenger]
+    python3 docs/tcp/competitor/slow_arrivals.py TIMED.json [--variant LABEL[:KEY=VALUE,...]]
         [--ledbat-bin BIN] [--md F]
+
+`--variant` as the grid's (default `scavenger`): its label picks the rows, its parameters
+run them again.
 
 Deterministic; needs only the binary the grid was made with.
 """
@@ -28,13 +31,13 @@ from netbed.simseries import delivered  # noqa: E402
 LOW_BPS = 0.2 * sb.LINK_BPS
 
 
-def again(binary, r):
+def again(binary, params, r):
     """One slow arrival run again: its figures."""
-    off = st.arrival_offset(r["slowdown_s"], r["before_s"])
-    sets = sb.jobs_for("beside", r["rtt_ms"], ["bbr"])[0][2] + sb.phase_sets(st.SCENARIO, off)
+    sets = sb.jobs_for("beside", r["rtt_ms"], ["bbr"])[0][2]
     with tempfile.TemporaryDirectory(prefix="slowarr-") as tmp:
         out = os.path.join(tmp, "run")
-        res = sb.run_sim(binary, os.path.join(sb.SCEN, st.SCENARIO), r["seed"], sets, out)
+        res, off = st.run_arrival(binary, params, sets, r["seed"], r["slowdown_s"], r["before_s"],
+                                  out)
         with open(os.path.join(out, "states.csv"), newline="") as fh:
             states = list(csv.DictReader(fh))
     t0 = sb.CROSS_AT + off
@@ -81,18 +84,23 @@ def main():
     ap.add_argument("--ledbat-bin", default=None)
     ap.add_argument("--md", default=None)
     a = ap.parse_args()
+    try:
+        label, params = sb.parse_variant(a.variant)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     binary = sb.resolve_binary(a.ledbat_bin)
     with open(a.timed_json) as fh:
-        rows = [r for r in json.load(fh) if r["variant"] == a.variant and r["what"] == "bbr"]
+        rows = [r for r in json.load(fh) if r["variant"] == label and r["what"] == "bbr"]
     if not rows:
-        print(f"error: {a.timed_json}: no bbr rows of variant {a.variant}", file=sys.stderr)
+        print(f"error: {a.timed_json}: no bbr rows of variant {label}", file=sys.stderr)
         return 2
     arrivals = {}
     for r in rows:
         arrivals[r["rtt_ms"]] = arrivals.get(r["rtt_ms"], 0) + 1
     slow = [r for r in rows if st.slow(r)]
     with cf.ThreadPoolExecutor(2) as ex:
-        out = list(ex.map(lambda r: again(binary, r), slow))
+        out = list(ex.map(lambda r: again(binary, params, r), slow))
     md = markdown(out, arrivals)
     print(md)
     if a.md:
