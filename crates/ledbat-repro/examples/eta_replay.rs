@@ -27,7 +27,17 @@ fn main() -> Result<(), String> {
     };
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let rows = parse_trace(&text)?;
-    let at = [15.0, 30.0, 60.0, 120.0, 240.0, 480.0, 720.0, 960.0];
+    // The first minutes, then the last five (where runs priced by their file's pilot alone
+    // wait) a minute apart.
+    let end = rows.iter().map(|r| r.wall_s).fold(0.0, f64::max);
+    let mut at = vec![15.0, 30.0, 60.0, 120.0, 240.0, 480.0];
+    at.extend(
+        (1..=5)
+            .rev()
+            .map(|m| end - 60.0 * f64::from(m))
+            .filter(|&t| t > 480.0)
+            .map(f64::round),
+    );
     let secs: f64 = rows.iter().map(|r| r.secs).sum();
     println!(
         "{} runs, {secs:.1} s of run time, {workers} workers",
@@ -35,7 +45,10 @@ fn main() -> Result<(), String> {
     );
     println!(
         "| estimate / truth at | {} |",
-        at.map(|t| format!("{t} s")).join(" | ")
+        at.iter()
+            .map(|t| format!("{t} s"))
+            .collect::<Vec<_>>()
+            .join(" | ")
     );
     println!("|---|{}", "---|".repeat(at.len()));
     for (name, out) in [

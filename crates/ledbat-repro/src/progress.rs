@@ -42,7 +42,10 @@ pub const FLASH_CROWD_PACKET_COST: f64 = 3.0;
 /// however long the run may last, each counted [`SWARM_PACKET_COST`] times (and
 /// [`FLASH_CROWD_PACKET_COST`] times more when every leecher arrives at once); flows, what the
 /// links could carry in the simulated time, `duration × Σ link rates / (8 × mss)`, infinite
-/// links counting nothing. At least 1.
+/// links counting nothing, or when every flow is a finite transfer and they carry less, what
+/// they carry: `2 × Σ count × bytes / mss` (a data packet and its ACK each, as a link's
+/// capacity counts both ways; an idle link costs a discrete-event run nothing, so a 30-MB
+/// transfer in a 1300-s run costs a thirtieth of a 1-GB one, not the same). At least 1.
 pub fn cost(sc: &Scenario) -> f64 {
     let mss = f64::from(sc.mss.max(1));
     if let Some(sw) = &sc.swarm {
@@ -64,7 +67,18 @@ pub fn cost(sc: &Scenario) -> f64 {
         Topology::Dumbbell(d) => bps(d.rate) + d.reverse_rate.map_or(bps(d.rate), bps),
         Topology::Star(s) => s.hosts.iter().map(|h| f64::from(h.count) * bps(h.up)).sum(),
     };
-    (sc.duration.as_secs_f64() * rate / (8.0 * mss)).max(1.0)
+    let capacity = sc.duration.as_secs_f64() * rate / (8.0 * mss);
+    let offered = sc
+        .flows
+        .iter()
+        .map(|f| match &f.traffic {
+            ledbat_sim::scenario::Traffic::Transfer(t) => {
+                2.0 * f64::from(f.count) * t.bytes as f64 / mss
+            }
+            _ => f64::INFINITY,
+        })
+        .sum::<f64>();
+    capacity.min(offered).max(1.0)
 }
 
 pub use crate::eta::Estimator;
@@ -295,6 +309,23 @@ mod tests {
         )
         .unwrap();
         assert!((cost(&sc) - 20_000.0).abs() < 1e-9, "{}", cost(&sc));
+    }
+
+    #[test]
+    fn finite_transfers_cost_what_they_carry_when_the_links_could_carry_more() {
+        // Two 30-MB transfers in 1500-byte packets, a data packet and an ACK each:
+        // 2 x 2 x 3e7 / 1500 = 80000, below the 10 Mb/s links' 2 x 10e6 x 1300 / 12000.
+        let text = "duration = \"1300s\"\n[[flow]]\ncc = { name = \"ledbat\" }\ncount = 2\n\
+                    traffic = { kind = \"transfer\", bytes = 30000000 }\n";
+        let sc = Scenario::from_toml_with(text, &["topology.rate=10Mbps"]).unwrap();
+        assert!((cost(&sc) - 80_000.0).abs() < 1e-6, "{}", cost(&sc));
+        // In 12 s the links carry less than the transfers offer: their capacity, 20000.
+        let short = Scenario::from_toml_with(text, &["topology.rate=10Mbps", "duration=12s"]);
+        assert!((cost(&short.unwrap()) - 20_000.0).abs() < 1e-6);
+        // One backlogged flow beside them: the links' capacity.
+        let mixed = format!("{text}[[flow]]\ncc = {{ name = \"ledbat\" }}\n");
+        let mixed = Scenario::from_toml_with(&mixed, &["topology.rate=10Mbps"]).unwrap();
+        assert!((cost(&mixed) - 2.0 * 10e6 * 1300.0 / 12_000.0).abs() < 1e-3);
     }
 
     #[test]
