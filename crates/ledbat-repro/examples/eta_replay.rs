@@ -27,8 +27,8 @@ fn main() -> Result<(), String> {
     };
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let rows = parse_trace(&text)?;
-    // The first minutes, then the last five (where runs priced by their file's pilot alone
-    // wait) a minute apart.
+    // The first minutes, then the last five a minute apart: the last files to run are
+    // priced from few runs of their own, so errors in their weights show there.
     let end = rows.iter().map(|r| r.wall_s).fold(0.0, f64::max);
     let mut at = vec![15.0, 30.0, 60.0, 120.0, 240.0, 480.0];
     at.extend(
