@@ -24,7 +24,8 @@
 //! watching:  suspect, in congestion avoidance, while the link is busy (qd >= TARGET / 2)
 //!            and on every rate sample, none application-limited,  rate < share * C  and
 //!            (qd > 1.1 TARGET or rate >= min_share * C or a test was positive), for
-//!            suspect_rtts smoothed RTTs; then a test:
+//!            suspect_rtts smoothed RTTs (a sample below min_share * C otherwise neither
+//!            starts nor ends it: low_share_keeps); then a test:
 //!   hold test (qd > 1.1 TARGET): the owner starts a slowdown of test_hold_rtts RTTs now;
 //!            qd_min = smallest qd from one RTT into the hold to its end
 //!              qd_min > max(eta, test_packets * MSS / C)          positive
@@ -48,7 +49,8 @@
 //!   start-up seen (startup_hold): the queue above STARTUP_QUEUE TARGET during the flow's
 //!            ramp back from a slowdown; for STARTUP_MEMORY after it, and while the last
 //!            test was positive, the tests the suspicion asks for near TARGET are holds,
-//!            at the push's time (until one is negative);
+//!            at the push's time (until one is negative); with startup_exit (off by
+//!            default) it also ends the ramp;
 //!   a negative test the suspicion asked for: no test for quiet * 2^k (k-th in a row, k <= 3)
 //! yielding:  window one packet, paced at yield_share * C; every probe_interval (at once
 //!            when the queue drains below eta) a probe paces at probe_share * C for
@@ -667,7 +669,15 @@ impl Competitor {
             return Action::None;
         }
         if !small {
-            *suspect_since = None;
+            // Below min_share (and not above 1.1 TARGET, not confirming): the flow has
+            // too little of the link to test now, which is no reason to forget a
+            // suspicion (`low_share_keeps`).
+            let low = o.rate.is_some_and(|(r, app_limited)| {
+                !app_limited && c > 0.0 && r < self.cfg.share * c && !above && !confirming
+            });
+            if !(self.cfg.low_share_keeps && low) {
+                *suspect_since = None;
+            }
             return Action::None;
         }
         let since = *suspect_since.get_or_insert(now);
@@ -748,6 +758,33 @@ mod tests {
         // one byte/s off either is not a tie
         assert!(!sample(&mut c, 900, 75_231.0));
         assert!(!sample(&mut c, 1200, 18_809.0));
+    }
+
+    #[test]
+    fn a_sample_below_min_share_neither_starts_nor_ends_a_suspicion() {
+        // ACKs every 100 ms from 1.0 s at 50 ms of queue (busy, not above 1.1 TARGET), the
+        // samples alternating 30 % of C and 10 % (below min_share's 20 %). The suspicion
+        // begun at 1.0 s is due after 4 RTTs and its random wait (243 ms from 1.0 s, as in
+        // the start-up rule's tests): 1643 ms; the push starts at the next 30 % sample, 1.8 s.
+        let push_at = |keeps: bool| {
+            let mut c = Competitor::new(CompetitorConfig {
+                enabled: true,
+                low_share_keeps: keeps,
+                ..CompetitorConfig::default()
+            });
+            learn_rate(&mut c, 0);
+            (0..20).map(|k| 1000 + 100 * k).find(|&t| {
+                let share = if t % 200 == 0 { 0.3 } else { 0.1 };
+                c.on_ack(
+                    at(t),
+                    &obs(50, FlowPhase::Avoidance, Some(share * C), at(t)),
+                );
+                c.pushing()
+            })
+        };
+        assert_eq!(push_at(true), Some(1800));
+        // without the rule each 10 % sample ends the suspicion, which never lasts 400 ms
+        assert_eq!(push_at(false), None);
     }
 
     #[test]

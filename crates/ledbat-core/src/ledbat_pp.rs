@@ -507,6 +507,9 @@ impl Controller for LedbatPp {
         if self.comp.yielding() {
             return;
         }
+        if self.phase() == Phase::Ramp && self.comp.startup_ends_ramp(now) {
+            self.end_slow_start(now);
+        }
         self.restart_if_empty(now, qd);
         let bytes = ack.bytes_acked as f64;
         let phase = self.phase();
@@ -930,6 +933,35 @@ mod tests {
         }
         assert_eq!(c.state().cwnd, held);
         assert_eq!(c.config().compliance_notes().len(), 1);
+    }
+
+    #[test]
+    fn with_startup_exit_a_start_up_in_the_ramp_ends_it() {
+        // ramp_delay_exit off, as in the scavenger preset: only the start-up rule's queue,
+        // above 1.5 TARGET (90 ms) on a base of 50 ms, ends the ramp
+        let ramp_at_queue = |exit: bool, qd_us: u64| {
+            let mut cfg = LedbatPpConfig::default().ramp_delay_exit(false);
+            cfg.competitor.enabled = true;
+            cfg.competitor.startup_exit = exit;
+            let mut c = ctl(cfg);
+            settle(&mut c, Instant::ZERO, 50_000, 0);
+            for _ in 0..30 {
+                c.on_ack(Instant::ZERO, &rtt_ack(50_000));
+            }
+            settle(&mut c, Instant::from_secs(3), 50_000, 50_000);
+            let at = c.slowdown_at().unwrap();
+            let until = into_ramp(&mut c, at);
+            // RTT samples without data acknowledged: the ramp does not grow
+            fill(&mut c, until, 50_000 + qd_us);
+            c.phase()
+        };
+        assert_eq!(ramp_at_queue(true, 91_000), Phase::Avoidance);
+        assert_eq!(
+            ramp_at_queue(true, 90_000),
+            Phase::Ramp,
+            "not above 1.5 TARGET"
+        );
+        assert_eq!(ramp_at_queue(false, 91_000), Phase::Ramp, "off by default");
     }
 
     #[test]

@@ -10,7 +10,9 @@
  *                not application-limited and
  *                rate < share C and (qd > 1.1 TARGET or rate >= min_share C or a test was
  *                positive), for suspect_rtts RTTs (+ up to DESYNC_RTTS, splitmix64 of the
- *                instant the suspicion began, when not above 1.1 TARGET): then a test
+ *                instant the suspicion began, when not above 1.1 TARGET): then a test;
+ *                a sample below min_share C (not above, not confirming) neither starts
+ *                nor ends a suspicion (the core's `low_share_keeps`, always on here)
  *   hold test:   qd > 1.1 TARGET: the owner holds; min qd from one RTT in to the end
  *                > max(eta, test_packets MSS / C): positive (a periodic slowdown's hold:
  *                no test then, unless periodic_positive)
@@ -685,7 +687,11 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 	if (!o->has_rate)
 		return LB_COMP_NONE;
 	if (!small) {
-		c->has_suspect = 0;
+		/* below min_share C only: too little of the link to test now, no reason to
+		 * forget a suspicion */
+		if (o->app_limited || cr == 0 ||
+		    !lb_mul_lt(o->rate, LB_ONE_Q32_, p->share_q32, cr) || above || confirming)
+			c->has_suspect = 0;
 		return LB_COMP_NONE;
 	}
 	if (!c->has_suspect) {

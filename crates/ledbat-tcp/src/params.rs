@@ -582,6 +582,7 @@ pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], CompR
         ("clean_spans", c.clean_spans),
         ("push_drop_scaled", c.push_drop_scaled),
         ("push_drop_raised", c.push_drop_raised),
+        ("startup_exit", c.startup_exit),
     ];
     if let Some((key, _)) = simulator_only.iter().find(|(_, on)| *on) {
         return Err(CompRefusal {
@@ -592,6 +593,13 @@ pub fn competitor_words(c: &CompetitorConfig) -> Result<[u64; COMP_WORDS], CompR
     if !c.startup_hold {
         return Err(CompRefusal {
             field: "competitor.startup_hold".into(),
+            reason: "always on in the kernel build (off only for comparisons in the simulator)"
+                .into(),
+        });
+    }
+    if !c.low_share_keeps {
+        return Err(CompRefusal {
+            field: "competitor.low_share_keeps".into(),
             reason: "always on in the kernel build (off only for comparisons in the simulator)"
                 .into(),
         });
@@ -763,6 +771,11 @@ mod tests {
                 "competitor.push_drop_raised",
             ),
             ("competitor.startup_hold=false", "competitor.startup_hold"),
+            (
+                "competitor.low_share_keeps=false",
+                "competitor.low_share_keeps",
+            ),
+            ("competitor.startup_exit=true", "competitor.startup_exit"),
             (
                 "competitor.startup_min_base=0ms",
                 "competitor.startup_min_base",

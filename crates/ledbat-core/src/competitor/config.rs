@@ -103,6 +103,25 @@ pub struct CompetitorConfig {
     /// Serialised only when not the default.
     #[serde(skip_serializing_if = "is_startup_min_base")]
     pub startup_min_base: Duration,
+    /// A rate sample below `min_share` of the path's rate (on a busy link, the queue not
+    /// above 1.1 TARGET, no positive test yet) neither starts a suspicion nor ends one
+    /// begun. A flow left with a fifth to a quarter of the link samples on both sides of
+    /// `min_share` (one sample spans 200 ms or an RTT), and a suspicion that ended at each
+    /// sample below it never lasted `suspect_rtts`. Default true; false is the rule before
+    /// it, for comparisons in the simulator (the kernel build refuses it;
+    /// docs/sidebyside/arrival-phase.md). Serialised only when off.
+    #[serde(skip_serializing_if = "is_true")]
+    pub low_share_keeps: bool,
+    /// A queue above [`super::STARTUP_QUEUE`] TARGET in the flow's ramp (the start-up
+    /// rule's sign, `startup_hold`) ends the ramp: the flow goes back to congestion
+    /// avoidance, whose decrease brings it down, rather than growing to its window before
+    /// the slowdown into a FIFO that a newcomer's start-up is filling. Default false:
+    /// tried in the simulator, where it made loss-based newcomers met by the flow's
+    /// slowdown yield sooner from base RTTs of 40 ms on, but bbr arriving at 40 ms never
+    /// yielded to twice as often (docs/sidebyside/arrival-phase.md); the kernel build
+    /// refuses it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub startup_exit: bool,
 }
 
 /// For `skip_serializing_if`: `startup_min_base` at its default.
@@ -140,6 +159,8 @@ impl Default for CompetitorConfig {
             push_drop_raised: false,
             startup_hold: true,
             startup_min_base: super::STARTUP_MIN_BASE,
+            low_share_keeps: true,
+            startup_exit: false,
         }
     }
 }

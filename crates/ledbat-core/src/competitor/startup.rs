@@ -55,6 +55,11 @@ impl Competitor {
         }
     }
 
+    /// Whether the ramp must end at this ACK (`startup_exit`): it saw a start-up at `now`.
+    pub fn startup_ends_ramp(&self, now: Instant) -> bool {
+        self.cfg.startup_exit && self.startup_at == Some(now)
+    }
+
     /// Whether a test the suspicion asks for at `now` must hold; `confirming` as
     /// [`Competitor::confirming`].
     pub(super) fn startup_holds(&self, now: Instant, confirming: bool) -> bool {
