@@ -43,6 +43,11 @@ pub struct Report {
     /// stays byte-identical for the same seeds.
     #[serde(skip)]
     pub elapsed_secs: f64,
+    /// Of [`Report::runs`], those read from the run cache rather than simulated. Printed
+    /// in the cost line beside the wall clock, which it explains; left out of the JSON,
+    /// which is the same with and without the cache.
+    #[serde(skip)]
+    pub cached: usize,
 }
 
 /// What the claims' nulls gave (catalog rule 12), as the summary and the JSON count them.
@@ -386,10 +391,15 @@ impl Report {
             None => format!("{} seeds per scenario instance", self.seeds),
             Some(_) => "each claim's instances for the seeds that decided it".to_string(),
         };
+        let cached = match self.cached {
+            0 => String::new(),
+            n if n >= self.runs => "; all read from the run cache, none simulated".into(),
+            n => format!("; {n} of them read from the run cache, not simulated"),
+        };
         format!(
             "{} simulation runs ({per} plus one exact-start run each; \
-             the null, hinge and setup instances for every seed) in {:.1} s wall clock on {} \
-             worker threads",
+             the null, hinge and setup instances for every seed{cached}) in {:.1} s wall \
+             clock on {} worker threads",
             self.runs, self.elapsed_secs, self.threads
         )
     }
@@ -876,6 +886,7 @@ mod tests {
             threads: 2,
             coverage: vec!["seed 003: 2 statements: 1 checked, 1 weak, 0 missing, 0 n/a".into()],
             elapsed_secs: 1.0,
+            cached: 0,
         }
     }
 
@@ -948,7 +959,7 @@ mod tests {
         let md = r.to_markdown();
         assert!(md.contains("6 simulation runs"), "{md}");
         assert!(
-            md.contains("in 1.0 s wall clock on 2 worker threads"),
+            md.contains("for every seed) in 1.0 s wall clock on 2 worker threads"),
             "{md}"
         );
         assert!(
@@ -1152,5 +1163,27 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
         assert_eq!(v["claims"].as_array().unwrap().len(), 2);
         assert_eq!(v["seeds"], 2);
+    }
+
+    #[test]
+    fn the_cost_line_says_how_many_runs_came_from_the_cache() {
+        let mut r = report();
+        r.cached = 4;
+        let md = r.to_markdown();
+        assert!(
+            md.contains(
+                "for every seed; 4 of them read from the run cache, not simulated) in 1.0 s"
+            ),
+            "{md}"
+        );
+        assert!(r.to_html().contains("4 of them read from the run cache"));
+        r.cached = 6;
+        assert!(r
+            .to_markdown()
+            .contains("for every seed; all read from the run cache, none simulated) in 1.0 s"));
+        // The JSON leaves it out: it is the same with and without the cache.
+        let mut fresh = report();
+        fresh.cached = 0;
+        assert_eq!(r.to_json(), fresh.to_json());
     }
 }

@@ -699,6 +699,7 @@ pub fn run(opts: &Options, command: &str) -> Result<Report, UnknownClaim> {
         sections,
         coverage: crate::coverage::render::counts_lines(&map),
         elapsed_secs: 0.0,
+        cached: results.cost.hits,
     })
 }
 
