@@ -654,12 +654,12 @@ impl Competitor {
         // requests beside the download that fills the queue it measures would yield
         // to that download, and pace its requests at a share of their own rate.
         let above = o.qd.as_nanos() * 10 > o.target.as_nanos() * 11;
-        let small = o.rate.is_some_and(|(r, app_limited)| {
-            !app_limited
-                && c > 0.0
-                && r < self.cfg.share * c
-                && (above || confirming || r >= self.cfg.min_share * c)
-        });
+        let below_share = o
+            .rate
+            .is_some_and(|(r, app_limited)| !app_limited && c > 0.0 && r < self.cfg.share * c);
+        let share_exempt = above || confirming;
+        let small = below_share
+            && (share_exempt || o.rate.is_some_and(|(r, _)| r >= self.cfg.min_share * c));
         let quiet = quiet_until.is_some_and(|q| now < q);
         if o.phase != FlowPhase::Avoidance || !busy || quiet {
             *suspect_since = None;
@@ -669,12 +669,10 @@ impl Competitor {
             return Action::None;
         }
         if !small {
-            // Below min_share (and not above 1.1 TARGET, not confirming): the flow has
-            // too little of the link to test now, which is no reason to forget a
-            // suspicion (`low_share_keeps`).
-            let low = o.rate.is_some_and(|(r, app_limited)| {
-                !app_limited && c > 0.0 && r < self.cfg.share * c && !above && !confirming
-            });
+            // Below share C but not small: below min_share (and not above 1.1 TARGET,
+            // not confirming). The flow has too little of the link to test now, which
+            // is no reason to forget a suspicion (`low_share_keeps`).
+            let low = below_share && !share_exempt;
             if !(self.cfg.low_share_keeps && low) {
                 *suspect_since = None;
             }
