@@ -626,7 +626,7 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 			     const struct lb_comp_obs *o, __u64 *resume)
 {
 	__u64 cr, due, k;
-	int busy, above, small, confirming, startup;
+	int busy, above, below_share, small, confirming, startup;
 
 	*resume = 0;
 	c->last_eta = o->eta_ns;
@@ -677,8 +677,9 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 	busy = c->busy_above_eta ? o->qd_ns > o->eta_ns : o->qd_ns * 2 >= o->target_ns;
 	above = o->qd_ns * 10 > o->target_ns * 11;
 	/* a sample the application held back shows nothing of the others */
-	small = o->has_rate && !o->app_limited && cr > 0 &&
-		lb_mul_lt(o->rate, LB_ONE_Q32_, p->share_q32, cr) &&
+	below_share = o->has_rate && !o->app_limited && cr > 0 &&
+		      lb_mul_lt(o->rate, LB_ONE_Q32_, p->share_q32, cr);
+	small = below_share &&
 		(above || confirming || !lb_mul_lt(o->rate, LB_ONE_Q32_, p->min_share_q32, cr));
 	if (o->phase != LB_COMP_AVOIDANCE || !busy || (c->has_quiet && now < c->quiet_until)) {
 		c->has_suspect = 0;
@@ -689,8 +690,7 @@ LB_INLINE int lb_comp_on_ack(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 	if (!small) {
 		/* below min_share C only: too little of the link to test now, no reason to
 		 * forget a suspicion */
-		if (o->app_limited || cr == 0 ||
-		    !lb_mul_lt(o->rate, LB_ONE_Q32_, p->share_q32, cr) || above || confirming)
+		if (!below_share || above || confirming)
 			c->has_suspect = 0;
 		return LB_COMP_NONE;
 	}
