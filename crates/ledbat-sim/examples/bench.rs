@@ -9,6 +9,11 @@
 //! invocation; `... --example bench -- <name>` runs one configuration in this process, and
 //! `... -- <name> <name> ...` runs those (e.g. `reference-1200s flashcrowd-100MB`, the
 //! flash crowd's ratio to the dumbbell).
+//!
+//! `--rounds N` runs the named configurations N times, in turn (`a b a b ...`), and gives each
+//! swarm's ratio to the dumbbell per round, then their median and range. The 1200-s dumbbell
+//! takes a fifth of a second of CPU, so one invocation's ratio moves with whatever else the
+//! machine does in that fifth of a second; rounds side by side show that spread.
 
 use ledbat_sim::{run, Scenario};
 use std::time::Instant as WallClock;
@@ -152,8 +157,15 @@ fn pkts_per_cpu_s(line: &str) -> Option<f64> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [name] = args.as_slice() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let rounds = match take_rounds(&mut args) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            std::process::exit(2);
+        }
+    };
+    if let (1, [name]) = (rounds, args.as_slice()) {
         one(name);
         return;
     }
@@ -164,29 +176,181 @@ fn main() {
     };
     let exe = std::env::current_exe().expect("own path");
     let mut figures = Vec::new();
-    for name in names {
-        let out = std::process::Command::new(&exe)
-            .arg(name)
-            .stderr(std::process::Stdio::inherit())
-            .output()
-            .expect("spawn");
-        assert!(out.status.success(), "{name} failed");
-        let text = String::from_utf8_lossy(&out.stdout);
-        print!("{text}");
-        if let Some(f) = text.lines().last().and_then(pkts_per_cpu_s) {
-            figures.push((name, f));
+    for round in 1..=rounds {
+        if rounds > 1 {
+            println!("round {round} of {rounds}");
+        }
+        let mut this = Vec::new();
+        for &name in &names {
+            let out = std::process::Command::new(&exe)
+                .arg(name)
+                .stderr(std::process::Stdio::inherit())
+                .output()
+                .expect("spawn");
+            assert!(out.status.success(), "{name} failed");
+            let text = String::from_utf8_lossy(&out.stdout);
+            print!("{text}");
+            if let Some(f) = text.lines().last().and_then(pkts_per_cpu_s) {
+                this.push((name, f));
+            }
+        }
+        figures.push(this);
+    }
+    for line in ratio_lines(&figures) {
+        println!("{line}");
+    }
+}
+
+/// Removes `--rounds N` from `args`: N, or 1 without it.
+fn take_rounds(args: &mut Vec<String>) -> Result<usize, String> {
+    let Some(i) = args.iter().position(|a| a == "--rounds") else {
+        return Ok(1);
+    };
+    let value = args
+        .get(i + 1)
+        .ok_or("--rounds needs a number of rounds")?
+        .clone();
+    let n = value
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or(format!(
+            "--rounds {value}: not a whole number of at least 1"
+        ))?;
+    args.drain(i..i + 2);
+    Ok(n)
+}
+
+/// Each swarm's CPU time per packet as a multiple of the 1200-s dumbbell's, from the
+/// figures (M packets per CPU-second) of each round: a line per round and swarm, and with
+/// more than one round a line per swarm with the median and range of its rounds' ratios.
+fn ratio_lines(rounds: &[Vec<(&str, f64)>]) -> Vec<String> {
+    const DUMBBELL: &str = "reference-1200s";
+    let is_swarm = |n: &str| n.contains("swarm") || n.contains("flash");
+    let mut lines = Vec::new();
+    let mut per_swarm: Vec<(&str, Vec<f64>)> = Vec::new();
+    for (r, figures) in rounds.iter().enumerate() {
+        let Some(&(_, base)) = figures.iter().find(|(n, _)| *n == DUMBBELL) else {
+            continue;
+        };
+        let round = if rounds.len() > 1 {
+            format!(" (round {})", r + 1)
+        } else {
+            String::new()
+        };
+        for &(name, f) in figures.iter().filter(|(n, _)| is_swarm(n)) {
+            lines.push(format!(
+                "cpu per packet, {name} / {DUMBBELL}{round}: {:.2} ({base:.2} / {f:.2} M pkts/cpu-s)",
+                base / f
+            ));
+            match per_swarm.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, v)) => v.push(base / f),
+                None => per_swarm.push((name, vec![base / f])),
+            }
         }
     }
-    // Each swarm's cost per packet against the 1200-s dumbbell's, from this one invocation.
-    if let Some(&(dumbbell, base)) = figures.iter().find(|(n, _)| *n == "reference-1200s") {
-        for (name, f) in figures
-            .iter()
-            .filter(|(n, _)| n.contains("swarm") || n.contains("flash"))
-        {
-            println!(
-                "cpu per packet, {name} / {dumbbell}: {:.2} ({base:.2} / {f:.2} M pkts/cpu-s)",
+    if rounds.len() > 1 {
+        // What else runs on the machine only ever slows a run down, so each configuration's
+        // fastest round is the least disturbed figure of its own cost.
+        let best = |name: &str| {
+            rounds
+                .iter()
+                .flatten()
+                .filter(|(n, _)| *n == name)
+                .map(|&(_, f)| f)
+                .fold(f64::NAN, f64::max)
+        };
+        let base = best(DUMBBELL);
+        for (name, mut v) in per_swarm {
+            v.sort_by(f64::total_cmp);
+            let f = best(name);
+            lines.push(format!(
+                "cpu per packet, {name} / {DUMBBELL}, {} rounds: median {:.2} [{:.2}..{:.2}]; \
+                 fastest of each {:.2} ({base:.2} / {f:.2} M pkts/cpu-s)",
+                v.len(),
+                median(&v),
+                v[0],
+                v[v.len() - 1],
                 base / f
-            );
+            ));
         }
+    }
+    lines
+}
+
+/// The median of sorted `v` (the mean of the middle two for an even count).
+fn median(v: &[f64]) -> f64 {
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn rounds_are_taken_out_of_the_names() {
+        let mut a = strings(&["reference-1200s", "--rounds", "5", "flashcrowd-100MB"]);
+        assert_eq!(take_rounds(&mut a), Ok(5));
+        assert_eq!(a, strings(&["reference-1200s", "flashcrowd-100MB"]));
+        let mut b = strings(&["flashcrowd-10MiB"]);
+        assert_eq!(take_rounds(&mut b), Ok(1));
+        assert_eq!(b, strings(&["flashcrowd-10MiB"]));
+    }
+
+    #[test]
+    fn a_bad_round_count_is_refused_by_name() {
+        for bad in [&["--rounds"][..], &["--rounds", "0"], &["--rounds", "two"]] {
+            let e = take_rounds(&mut strings(bad)).unwrap_err();
+            assert!(e.starts_with("--rounds"), "{e}");
+        }
+    }
+
+    #[test]
+    fn each_round_is_compared_with_its_own_dumbbell() {
+        // Rounds' ratios: 8 / 2 = 4, 4 / 3.2 = 1.25, 9 / 3 = 3: median 3, range 1.25..4. The
+        // fastest of each come from different rounds: the dumbbell's 9 (round 3) and the
+        // crowd's 3.2 (round 2): 9 / 3.2 = 2.8125.
+        let rounds = vec![
+            vec![("reference-1200s", 8.0), ("flashcrowd-100MB", 2.0)],
+            vec![("reference-1200s", 4.0), ("flashcrowd-100MB", 3.2)],
+            vec![("reference-1200s", 9.0), ("flashcrowd-100MB", 3.0)],
+        ];
+        let lines = ratio_lines(&rounds);
+        assert_eq!(lines.len(), 4);
+        assert!(
+            lines[0].ends_with("(round 1): 4.00 (8.00 / 2.00 M pkts/cpu-s)"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].ends_with("(round 2): 1.25 (4.00 / 3.20 M pkts/cpu-s)"));
+        assert_eq!(
+            lines[3],
+            "cpu per packet, flashcrowd-100MB / reference-1200s, 3 rounds: median 3.00 \
+             [1.25..4.00]; fastest of each 2.81 (9.00 / 3.20 M pkts/cpu-s)"
+        );
+    }
+
+    #[test]
+    fn one_round_prints_the_ratio_alone() {
+        let lines = ratio_lines(&[vec![("flashcrowd-10MiB", 2.5), ("reference-1200s", 5.0)]]);
+        assert_eq!(
+            lines,
+            ["cpu per packet, flashcrowd-10MiB / reference-1200s: 2.00 (5.00 / 2.50 M pkts/cpu-s)"]
+        );
+    }
+
+    #[test]
+    fn the_median_of_an_even_count_is_the_middle_twos_mean() {
+        assert_eq!(median(&[1.0, 2.0, 4.0, 10.0]), 3.0);
+        assert_eq!(median(&[1.0, 2.0, 4.0]), 2.0);
     }
 }
