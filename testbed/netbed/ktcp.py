@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from .flows import Context, Flow, FlowKind, register
 
 PREFIX = "tb_"
+KERNEL_CCS = ("cubic", "reno", "bbr")
+"""The kernel's own controllers: a spec naming one is used as it is, never loaded."""
 TCP_OVERHEAD = 20 + 32  # IPv4 + TCP with the timestamp option
 STATS_INTERVAL_S = 0.5
 
@@ -83,7 +85,10 @@ class Controllers:
         return [i["name"] for i in json.loads(cp.stdout or "[]") if i.get("registered", True)]
 
     def ensure(self, spec: str) -> str:
-        """The kernel name of `spec`, registering it on first use."""
+        """The kernel name of `spec`, registering it on first use (one of `KERNEL_CCS` is
+        the kernel's own name and is not registered)."""
+        if spec in KERNEL_CCS:
+            return spec
         if spec in self.loaded:
             return self.loaded[spec]
         name = f"{PREFIX}{len(self.loaded)}"

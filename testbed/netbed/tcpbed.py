@@ -366,6 +366,12 @@ def checks(doc: dict) -> list[dict]:
             "within 10 % of TARGET 60 ms")
         d = _med([r["drops"] for r in rs])
         add(w, "tail drops after slow start", d["max"], lambda v: v == 0, "0")
+        cubic = [r["payload_mbit"] for r in doc["alone"]
+                 if r["cc"] == "cubic" and r["rtt_ms"] == rtt and not r.get("error")]
+        if cubic:
+            ratio = _med([r["payload_mbit"] for r in rs])["median"] / _med(cubic)["median"]
+            add(w, "payload rate / kernel cubic's (medians)", round(ratio, 3),
+                lambda v: v >= 1.0, ">= 1")
     cross = _group([r for r in doc["cross"] if r["cc"] == "scavenger" and r["cross"] == "cubic"
                     and not r.get("error")], lambda r: r["rtt_ms"])
     for rtt, rs in sorted(cross.items()):
@@ -493,7 +499,8 @@ def parse_args(argv):
     ap.add_argument("--experiments", default=None,
                     help=f"comma list from {','.join(EXPERIMENTS)}")
     ap.add_argument("--ccs", default=None,
-                    help="controllers for alone and cross, NAME[:KEY=VALUE...] (default scavenger)")
+                    help="controllers for alone and cross, NAME[:KEY=VALUE...] (default "
+                         "scavenger); cubic, reno and bbr are the kernel's own, for comparison")
     ap.add_argument("--two-ccs", default=None, help="controllers for two (default scavenger,ledbat)")
     ap.add_argument("--rtts-ms", default=None, help="base RTTs (default 0,20,40,100)")
     ap.add_argument("--crosses", default=None, help="cubic,bbr (default both)")
@@ -660,7 +667,7 @@ def main(argv=None) -> int:
             traces = []
             for spec in dict.fromkeys(specs):
                 kn = ccs.ensure(spec)
-                if a.trace:
+                if a.trace and spec not in ktcp.KERNEL_CCS:
                     os.makedirs(logdir, exist_ok=True)
                     traces.append(os.path.join(logdir, f"{kn}.trace"))
                     extra.append(ktcp.trace_sampler(ledbat_bin, kn, traces[-1]))

@@ -164,6 +164,28 @@ class AnalysisTest(unittest.TestCase):
         self.assertEqual(c[("alone, base RTT 0 ms", "queue mean (ms)")], "met")
         self.assertEqual(c[("two 10 s apart, base RTT 0 ms", "Jain's index")], "missed")
 
+    def test_alone_is_compared_with_kernel_cubics_rate_where_both_ran(self):
+        row = lambda cc, rtt, mbit: {"cc": cc, "rtt_ms": rtt, "link_util": 0.99,
+                                     "queue_mean_ms": 58, "drops": 0, "payload_mbit": mbit}
+        # medians: ours 9.50 against cubic's 9.56 at 0 ms (0.994), 9.56 against 9.52 at 20
+        doc = {"alone": [row("scavenger", 0, m) for m in (9.49, 9.50, 9.52)]
+               + [row("cubic", 0, m) for m in (9.56, 9.56, 9.60)]
+               + [row("scavenger", 20, 9.56), row("cubic", 20, 9.52)]
+               + [row("scavenger", 40, 9.5)],
+               "cross": [], "two": [], "seed002": []}
+        c = {(x["where"], x["check"]): (x["value"], x["verdict"]) for x in tcpbed.checks(doc)}
+        key = "payload rate / kernel cubic's (medians)"
+        self.assertEqual(c[("alone, base RTT 0 ms", key)], (0.994, "missed"))
+        self.assertEqual(c[("alone, base RTT 20 ms", key)], (1.004, "met"))
+        self.assertNotIn(("alone, base RTT 40 ms", key), c)  # no cubic run there
+
+    def test_the_kernels_own_controllers_are_used_by_name_and_never_loaded(self):
+        ccs = ktcp.Controllers("/nonexistent/ledbat")  # any call to it would fail
+        self.assertEqual([ccs.ensure(c) for c in ("cubic", "reno", "bbr")],
+                         ["cubic", "reno", "bbr"])
+        self.assertEqual(ccs.loaded, {})
+        self.assertEqual(ccs.close(), [])
+
     def test_bands_as_the_catalog_states_them(self):
         self.assertTrue(tcpbed.band_ok({"kind": "at-least", "bound": 0.95}, 0.96))
         self.assertFalse(tcpbed.band_ok({"kind": "between", "lo": 134, "hi": 158}, 160))
