@@ -15,7 +15,7 @@
 //! takes a fifth of a second of CPU, so one invocation's ratio moves with whatever else the
 //! machine does in that fifth of a second; rounds side by side show that spread.
 
-use ledbat_sim::{run, Scenario};
+use ledbat_sim::{run, stats::median, Scenario};
 use std::time::Instant as WallClock;
 
 /// The reference: 10 Mb/s, RTT 50 ms, DropTail 100, one LEDBAT + one NewReno, 120 s.
@@ -239,13 +239,13 @@ fn ratio_lines(rounds: &[Vec<(&str, f64)>]) -> Vec<String> {
             String::new()
         };
         for &(name, f) in figures.iter().filter(|(n, _)| is_swarm(n)) {
+            let ratio = base / f;
             lines.push(format!(
-                "cpu per packet, {name} / {DUMBBELL}{round}: {:.2} ({base:.2} / {f:.2} M pkts/cpu-s)",
-                base / f
+                "cpu per packet, {name} / {DUMBBELL}{round}: {ratio:.2} ({base:.2} / {f:.2} M pkts/cpu-s)"
             ));
             match per_swarm.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, v)) => v.push(base / f),
-                None => per_swarm.push((name, vec![base / f])),
+                Some((_, v)) => v.push(ratio),
+                None => per_swarm.push((name, vec![ratio])),
             }
         }
     }
@@ -268,7 +268,7 @@ fn ratio_lines(rounds: &[Vec<(&str, f64)>]) -> Vec<String> {
                 "cpu per packet, {name} / {DUMBBELL}, {} rounds: median {:.2} [{:.2}..{:.2}]; \
                  fastest of each {:.2} ({base:.2} / {f:.2} M pkts/cpu-s)",
                 v.len(),
-                median(&v),
+                median(&v).expect("a swarm in the list has a round"),
                 v[0],
                 v[v.len() - 1],
                 base / f
@@ -276,16 +276,6 @@ fn ratio_lines(rounds: &[Vec<(&str, f64)>]) -> Vec<String> {
         }
     }
     lines
-}
-
-/// The median of sorted `v` (the mean of the middle two for an even count).
-fn median(v: &[f64]) -> f64 {
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
 }
 
 #[cfg(test)]
@@ -346,11 +336,5 @@ mod tests {
             lines,
             ["cpu per packet, flashcrowd-10MiB / reference-1200s: 2.00 (5.00 / 2.50 M pkts/cpu-s)"]
         );
-    }
-
-    #[test]
-    fn the_median_of_an_even_count_is_the_middle_twos_mean() {
-        assert_eq!(median(&[1.0, 2.0, 4.0, 10.0]), 3.0);
-        assert_eq!(median(&[1.0, 2.0, 4.0]), 2.0);
     }
 }
