@@ -65,6 +65,13 @@ pub enum CgroupError {
         /// The error.
         err: std::io::Error,
     },
+    /// There is no directory to mount bpffs on.
+    #[error(
+        "{BPFFS} does not exist, so ledbat cannot mount bpffs there to pin the attachment \
+         (a container that hides the host's {BPFFS}: give it one, for example \
+         `systemd-nspawn --tmpfs={BPFFS}`); `ledbat tcp run` pins nothing and works without it"
+    )]
+    NoBpffsDir,
     /// This process's cgroup could not be read.
     #[error(
         "cannot tell this process's cgroup-v2 directory from /proc/self/cgroup (no `0::` line)"
@@ -179,6 +186,26 @@ pub fn own_cgroup_from(proc_cgroup: &str) -> Option<&str> {
         .lines()
         .find_map(|l| l.strip_prefix("0::"))
         .map(str::trim_end)
+}
+
+/// Whether bpffs must be mounted at [`BPFFS`] before a pin: not when a bpf file system is
+/// mounted there in `mountinfo` (a /proc/PID/mountinfo text); when it is not, and the
+/// directory exists (`dir_exists`), yes; without the directory, as in a container that hides
+/// the host's, [`CgroupError::NoBpffsDir`].
+pub fn bpffs_mount_needed(mountinfo: &str, dir_exists: bool) -> Result<bool, CgroupError> {
+    let mounted = mountinfo.lines().any(|l| {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let sep = f.iter().position(|&x| x == "-");
+        sep.is_some_and(|s| {
+            f.get(s + 1) == Some(&"bpf")
+                && f.get(4).map(|m| unescape_mount_field(m)).as_deref() == Some(BPFFS)
+        })
+    });
+    match (mounted, dir_exists) {
+        (true, _) => Ok(false),
+        (false, true) => Ok(true),
+        (false, false) => Err(CgroupError::NoBpffsDir),
+    }
 }
 
 /// This process's cgroup-v2 directory under `mount`.
@@ -653,12 +680,7 @@ mod attach {
     pub fn ensure_bpffs() -> Result<(), CgroupError> {
         let p = Path::new("/proc/self/mountinfo");
         let text = std::fs::read_to_string(p).map_err(io_err("reading", p))?;
-        let mounted = text.lines().any(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let sep = f.iter().position(|&x| x == "-");
-            sep.is_some_and(|s| f.get(s + 1) == Some(&"bpf") && f.get(4) == Some(&BPFFS))
-        });
-        if !mounted {
+        if bpffs_mount_needed(&text, Path::new(BPFFS).is_dir())? {
             rustix::mount::mount(
                 "bpf",
                 BPFFS,
@@ -845,6 +867,25 @@ mod tests {
             PathBuf::from("/sys/fs/bpf/ledbat/cgroup/%root")
         );
         assert!(pin_dir(m, Path::new("/tmp/x")).is_err());
+    }
+
+    #[test]
+    fn bpffs_is_mounted_only_where_it_is_not_and_a_missing_directory_is_named() {
+        let with_bpf = format!(
+            "{HYBRID}50 25 0:45 / /sys/fs/bpf rw,nosuid,nodev,noexec,relatime shared:13 - bpf bpf rw\n"
+        );
+        assert!(!bpffs_mount_needed(&with_bpf, true).unwrap());
+        // mounted, so the directory is there whatever the caller saw
+        assert!(!bpffs_mount_needed(&with_bpf, false).unwrap());
+        assert!(bpffs_mount_needed(HYBRID, true).unwrap());
+        // a bpf file system elsewhere is not the one pins go to
+        let elsewhere = format!("{HYBRID}50 25 0:45 / /run/bpf rw shared:13 - bpf bpf rw\n");
+        assert!(bpffs_mount_needed(&elsewhere, true).unwrap());
+        let err = bpffs_mount_needed(HYBRID, false).unwrap_err();
+        assert!(matches!(err, CgroupError::NoBpffsDir));
+        let msg = err.to_string();
+        assert!(msg.starts_with("/sys/fs/bpf does not exist"), "{msg}");
+        assert!(msg.contains("--tmpfs=/sys/fs/bpf"), "{msg}");
     }
 
     #[test]
