@@ -24,12 +24,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 
 from . import install, ktcp
 
@@ -42,34 +44,61 @@ CC_FLAGS = {"ts", "sack", "ecn", "ecnseen", "fastopen", "ecn_low"}
 """Tokens `ss -i` may print before the congestion control's name."""
 
 
-def cc_by_local_port(ss_text: str) -> dict[int, str]:
-    """Local port -> congestion control in `ss -tinH` output (a socket line, then its
-    indented information line, whose first token that is neither a flag nor `key:value` is
-    the congestion control)."""
-    out: dict[int, str] = {}
-    port = None
+@dataclass(frozen=True)
+class Socket:
+    """One connection of `ss -tinH` (optionally `-p`) output."""
+
+    local_port: int
+    peer_port: int
+    cc: str | None
+    pids: tuple[int, ...] = ()
+    """The processes holding it (`users:((...,pid=N,...))` with `-p`)."""
+
+
+_PIDS = re.compile(r"pid=(\d+)")
+
+
+def _port(addr: str) -> int | None:
+    try:
+        return int(addr.rsplit(":", 1)[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def sockets(ss_text: str) -> list[Socket]:
+    """The connections in `ss -tinH` output: a socket line (its first two `ADDRESS:PORT`
+    fields are the local and the peer address, with or without the state column; with `-p`
+    a `users:(...)` field names the processes), then its indented information line, whose
+    first token that is neither a flag nor `key:value` is the congestion control."""
+    out: list[Socket] = []
+    cur: Socket | None = None
     for line in ss_text.splitlines():
         if not line.strip():
             continue
         if not line[0].isspace():
-            fields = line.split()
-            port = None
-            if len(fields) >= 4:
-                local = fields[-2]
-                try:
-                    port = int(local.rsplit(":", 1)[1])
-                except (IndexError, ValueError):
-                    port = None
+            if cur is not None:
+                out.append(cur)
+            cur = None
+            ports = [p for p in (_port(f) for f in line.split() if not f.startswith("users:"))
+                     if p is not None]
+            if len(ports) >= 2:
+                pids = tuple(int(x) for x in _PIDS.findall(line))
+                cur = Socket(ports[0], ports[1], None, pids)
             continue
-        if port is None:
+        if cur is None:
             continue
-        for tok in line.split():
-            if tok in CC_FLAGS or ":" in tok:
-                continue
-            out[port] = tok
-            break
-        port = None
+        cc = next((t for t in line.split() if t not in CC_FLAGS and ":" not in t), None)
+        out.append(Socket(cur.local_port, cur.peer_port, cc, cur.pids))
+        cur = None
+    if cur is not None:
+        out.append(cur)
     return out
+
+
+def cc_by_local_port(ss_text: str) -> dict[int, str]:
+    """Local port -> congestion control in `ss -tinH` output (`sockets`; a connection
+    without an information line is left out)."""
+    return {s.local_port: s.cc for s in sockets(ss_text) if s.cc is not None}
 
 
 def _ss() -> str:

@@ -26,6 +26,24 @@ class SsTest(unittest.TestCase):
     def test_a_socket_line_without_information_gives_nothing(self):
         self.assertEqual(tcprun.cc_by_local_port("0 0 127.0.0.1:1 127.0.0.1:2\n"), {})
 
+    def test_sockets_keep_both_ports_and_the_processes_with_or_without_the_state(self):
+        text = (
+            "ESTAB 0 0 127.0.0.1:5999 127.0.0.1:43210 users:((\"python3\",pid=61,fd=4))\n"
+            "\t ts sack bbr wscale:7,7 cwnd:10\n"
+            "0 0 127.0.0.1:43210 127.0.0.1:5999 users:((\"python3\",pid=53,fd=3),"
+            "(\"sh\",pid=50,fd=3))\n"
+            "\t ts sack scavenger wscale:7,7 cwnd:2\n"
+            "0 0 [::1]:80 [::1]:4000\n"
+        )
+        S = tcprun.Socket
+        self.assertEqual(tcprun.sockets(text), [
+            S(5999, 43210, "bbr", (61,)),
+            S(43210, 5999, "scavenger", (53, 50)),
+            S(80, 4000, None, ()),
+        ])
+        # two connections on one local port are both kept; the map by local port keeps one
+        self.assertEqual(tcprun.cc_by_local_port(text), {5999: "bbr", 43210: "scavenger"})
+
 
 def _usable() -> str | None:
     """Why the end-to-end check cannot run here, or None."""
