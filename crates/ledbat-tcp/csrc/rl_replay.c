@@ -4,7 +4,7 @@
  * (crates/ledbat-tcp/tests/rledbat.rs): one event per line on standard input,
  *
  *   cfg TARGET_NS SLOWDOWNS BASE_HISTORY BASE_INTERVAL_NS FILTER_LEN
- *       [RESTART [VALIDATION [PROBE_SUM]]]  once, first
+ *       [RESTART [VALIDATION [PROBE_SUM [BACKOFF]]]]  once, first (BACKOFF 1 if absent)
  *   comp W0 ... W16 HOLD_Q16              the competitor detection's words (lb_comp_params)
  *                                         and comp_test_hold_rtts_q16, after cfg
  *   init MSS                              a new connection
@@ -52,16 +52,17 @@ int main(void)
 	static struct rl_cfg cfg;
 	static struct rl r;
 	static struct lb_owd o;
-	unsigned long long a, b, c, d, e, f, g, h;
+	unsigned long long a, b, c, d, e, f, g, h, k;
 	int n;
 
 	while (fgets(line, sizeof(line), stdin)) {
 		f = 0;
 		g = 0;
 		h = 0;
-		n = sscanf(line, "cfg %llu %llu %llu %llu %llu %llu %llu %llu", &a, &b, &c, &d, &e,
-			   &f, &g, &h);
-		if (n >= 5 && n <= 8) {
+		k = 1;
+		n = sscanf(line, "cfg %llu %llu %llu %llu %llu %llu %llu %llu %llu", &a, &b, &c, &d,
+			   &e, &f, &g, &h, &k);
+		if (n >= 5 && n <= 9) {
 			memset(&p, 0, sizeof(p));
 			memset(&cfg, 0, sizeof(cfg));
 			p.magic = LB_PARAMS_MAGIC;
@@ -75,6 +76,7 @@ int main(void)
 			cfg.empty_queue_restart = f;
 			cfg.window_validation = g;
 			cfg.standing_probe_sum = h;
+			cfg.slowdown_backoff = k;
 		} else if (strncmp(line, "comp ", 5) == 0) {
 			__u64 *w = (__u64 *)&cfg.comp;
 			char *tok = strtok(line + 5, " \t\r\n");

@@ -16,7 +16,11 @@
  *   a loss (a gap in the sequence): rcwnd /= 2, at most once per RTT
  *   periodic slowdowns: 2 RTTs after slow start ends, rcwnd is held at 2 packets for
  *       2 RTTs, then slow start climbs back to the window before; the next slowdown comes
- *       9 times the last one's duration (hold and climb) after the climb ends
+ *       9 k times the last one's duration (hold and climb) after the climb ends, k = 1
+ *   backoff (cfg->slowdown_backoff, 1 by default: the draft; our extension, the uTP
+ *       receiver's): a hold of ours (a slowdown's or a test's) whose least qd was at most
+ *       eta and after which the base delay is where it was at its start doubles k, up to
+ *       cfg->slowdown_backoff; any other hold puts k back to 1
  *   rcwnd >= 2 packets; the RTT is the last sample (100 ms before the first), the base RTT
  *   the smallest.
  *   restart (cfg->empty_queue_restart, off by default; our extension, the uTP receiver's):
@@ -89,6 +93,8 @@
  * and the largest flight it keeps, bytes (the bound in 32.32 stays below 2^64). */
 #define RL_VALIDATION_FACTOR 8ULL
 #define RL_MAX_FLIGHT (1ULL << 28)
+/* The largest cfg->slowdown_backoff (the uTP receiver's MAX_SLOWDOWN_BACKOFF). */
+#define RL_MAX_SLOWDOWN_BACKOFF 64ULL
 
 enum rl_phase { RL_SLOW_START = 0, RL_AVOIDANCE = 1, RL_SLOWDOWN = 2, RL_RESTART = 3,
 		RL_YIELD = 4 };
@@ -128,13 +134,15 @@ enum rl_signal { RL_SIGNALS(LB_DECLARE_CONST) };
 	X(__u64, window_validation)   /* 0/1, default 0 */                    \
 	/* a probe from a standing queue opens probe_share C (RTT + length), */ \
 	/* not C max(RTT, length): 0/1, default 0 */                            \
-	X(__u64, standing_probe_sum)
+	X(__u64, standing_probe_sum)                                            \
+	/* the slowdowns' spacing grows up to this factor: 1 (the draft) to 64 */ \
+	X(__u64, slowdown_backoff)
 
 struct rl_cfg {
 	RL_CFG_FIELDS(LB_DECLARE_FIELD)
 };
 
-#define RL_CFG_WORDS 25
+#define RL_CFG_WORDS 26
 _Static_assert(sizeof(struct rl_cfg) == RL_CFG_WORDS * 8, "rl_cfg is RlCfg");
 
 struct rl {
@@ -164,6 +172,11 @@ struct rl {
 	__u64 round_start;    /* ns, has_round */
 	__u64 round_bytes;
 	__u64 max_flight;     /* bytes */
+	/* the backoff (cfg->slowdown_backoff): its factor, and through a hold of ours the
+	 * base at its start and its least qd so far (has_hold_min) */
+	__u64 backoff;
+	__s64 hold_base;
+	__u64 hold_min;       /* ns */
 	/* the detection's last verdict, for `ledbat tcp rstats` (read by nothing else): when,
 	 * and what it measured: a push's queue at its start and the others' queue at its
 	 * lowest after (signed; the verdict is positive when the fall is below push_drop
@@ -191,6 +204,7 @@ struct rl {
 	__u8 sd_test;         /* the slowdown is a test's hold */
 	__u8 has_last_rate;
 	__u8 has_round;
+	__u8 has_hold_min;
 	struct lb_span span;
 	struct lb_comp comp;  /* last: cleared word by word (lb_comp_clear) */
 };
@@ -203,6 +217,7 @@ LB_INLINE void rl_init(struct rl *r, __u64 mss)
 	r->mss = mss ? mss : 1;
 	r->rcwnd = (RL_INITIAL_PACKETS * r->mss) << 32;
 	r->phase = RL_SLOW_START;
+	r->backoff = 1;
 }
 
 /* The window in whole bytes: the 32.32 window floored, counting a window within 2^-12 byte
@@ -319,7 +334,7 @@ LB_INLINE void rl_enter_avoidance(struct rl *r, const volatile struct rl_cfg *cf
 	r->has_slowdown_at = cfg->slowdowns != 0;
 	if (r->has_slowdown_at)
 		r->slowdown_at = r->last_slowdown == 0 ? now + 2 * rl_round(r)
-						       : now + 9 * r->last_slowdown;
+						       : now + 9 * r->backoff * r->last_slowdown;
 }
 
 /* The avoidance step for a segment of `bytes` at queuing delay `qd`, applied to rcwnd. */
@@ -361,8 +376,28 @@ LB_INLINE void rl_hold(struct rl *r, __u64 now, __u64 len, int test)
 	r->sd_test = (__u8)(test != 0);
 	if (test)
 		lb_comp_hold_started(&r->comp, now, rl_round(r));
+	r->hold_base = r->delay.base_min;
+	r->has_hold_min = 0;
 	r->rcwnd = rl_min_window(r);
 	r->has_empty_since = 0;
+}
+
+/* A hold of ours ended: the backoff's factor doubles (up to cfg->slowdown_backoff) when the
+ * hold drained the queue to eta and found no lower base, else it is 1 again. (A hold
+ * begins only with qd measured, so the base at its start is one.) */
+LB_INLINE void rl_hold_ended(struct rl *r, const volatile struct rl_cfg *cfg)
+{
+	__u64 max = cfg->slowdown_backoff;
+
+	if (max < 1)
+		max = 1;
+	if (max > RL_MAX_SLOWDOWN_BACKOFF)
+		max = RL_MAX_SLOWDOWN_BACKOFF;
+	if (r->has_hold_min && r->hold_min <= rl_eta(r) && r->delay.base_min == r->hold_base)
+		r->backoff = lb_min_u64(2 * r->backoff, max);
+	else
+		r->backoff = 1;
+	r->has_hold_min = 0;
 }
 
 /* Records the detection's verdict when one was given since its counts were `tests0` and
@@ -548,8 +583,14 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 		else
 			r->rcwnd += (bytes << 32) / rl_gain_divisor(r, cfg);
 	} else if (r->phase == RL_SLOWDOWN) {
-		if (now >= r->sd_until) {
+		if (now < r->sd_until) {
+			if (!r->has_hold_min || qd < r->hold_min)
+				r->hold_min = qd;
+			r->has_hold_min = 1;
+		} else {
 			__u64 resume = r->sd_resume;
+
+			rl_hold_ended(r, cfg);
 
 			if (r->sd_test) {
 				__u64 tests0 = r->comp.tests;

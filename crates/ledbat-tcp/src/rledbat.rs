@@ -55,8 +55,12 @@ pub enum RlProbeSpan {
     Sum,
 }
 
+/// The largest `slowdown_backoff`: `RL_MAX_SLOWDOWN_BACKOFF` of csrc/rledbat.h, the uTP
+/// receiver's `MAX_SLOWDOWN_BACKOFF`.
+pub const MAX_SLOWDOWN_BACKOFF: u64 = 64;
+
 /// `RL_CFG_WORDS` of csrc/rledbat.h.
-pub const CFG_WORDS: usize = 25;
+pub const CFG_WORDS: usize = 26;
 
 /// The words of `struct rl_cfg` (csrc/rledbat.h), in its order, named as there
 /// ([`RlConfig::words`]).
@@ -76,6 +80,7 @@ pub struct RlCfg {
     pub comp_test_hold_rtts_q16: u64,
     pub window_validation: u64,
     pub standing_probe_sum: u64,
+    pub slowdown_backoff: u64,
 }
 
 words_layout!(RlCfg, CFG_WORDS, {
@@ -88,6 +93,7 @@ words_layout!(RlCfg, CFG_WORDS, {
     comp_test_hold_rtts_q16,
     window_validation,
     standing_probe_sum,
+    slowdown_backoff,
 });
 
 /// rLEDBAT's parameters for the kernel.
@@ -97,6 +103,9 @@ pub struct RlConfig {
     pub target: Duration,
     /// Periodic slowdowns.
     pub slowdowns: bool,
+    /// The slowdowns' spacing grows up to this factor while they find the base where it
+    /// was (1: the draft's fixed spacing; the uTP receiver's `slowdown_backoff`).
+    pub slowdown_backoff: u64,
     /// The delay signal.
     pub signal: RlSignal,
     /// Largest clamp written, bytes (0: none).
@@ -116,6 +125,7 @@ impl Default for RlConfig {
         RlConfig {
             target: Duration::from_millis(60),
             slowdowns: true,
+            slowdown_backoff: 1,
             signal: RlSignal::Owd,
             max_window: 0,
             empty_queue_restart: false,
@@ -127,8 +137,8 @@ impl Default for RlConfig {
 }
 
 /// The parameters' keys, for the errors.
-const KEYS: &str = "target, slowdowns, signal, max_window, empty_queue_restart, \
-                    window_validation, standing_probe_span, competitor.*";
+const KEYS: &str = "target, slowdowns, slowdown_backoff, signal, max_window, \
+                    empty_queue_restart, window_validation, standing_probe_span, competitor.*";
 
 /// Why an rLEDBAT parameter was refused.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -163,6 +173,16 @@ impl RlConfig {
                 }
                 "slowdowns" => {
                     c.slowdowns = v.parse().map_err(|_| bad("true or false"))?;
+                }
+                "slowdown_backoff" => {
+                    let max = MAX_SLOWDOWN_BACKOFF;
+                    c.slowdown_backoff = v
+                        .parse()
+                        .ok()
+                        .filter(|k| (1..=max).contains(k))
+                        .ok_or_else(|| {
+                            bad(&format!("a whole number from 1 (the draft) to {max}"))
+                        })?;
                 }
                 "empty_queue_restart" => {
                     c.empty_queue_restart = v.parse().map_err(|_| bad("true or false"))?;
@@ -221,6 +241,7 @@ impl RlConfig {
             comp_test_hold_rtts_q16: crate::params::q16(self.competitor.test_hold_rtts),
             window_validation: self.window_validation as u64,
             standing_probe_sum: (self.standing_probe_span == RlProbeSpan::Sum) as u64,
+            slowdown_backoff: self.slowdown_backoff,
         }
         .to_words()
     }
@@ -228,10 +249,12 @@ impl RlConfig {
     /// `key=value` pairs for display.
     pub fn describe(&self) -> String {
         format!(
-            "target={} slowdowns={} signal={} max_window={} empty_queue_restart={} \
-             window_validation={} standing_probe_span={} competitor.enabled={}",
+            "target={} slowdowns={} slowdown_backoff={} signal={} max_window={} \
+             empty_queue_restart={} window_validation={} standing_probe_span={} \
+             competitor.enabled={}",
             self.target,
             self.slowdowns,
+            self.slowdown_backoff,
             match self.signal {
                 RlSignal::Owd => "owd",
                 RlSignal::Rtt => "rtt",
@@ -574,10 +597,12 @@ mod tests {
             (d.base_history, d.base_interval_ns, d.filter_len),
             (10, 60_000_000_000, 4)
         );
-        // the delay words then the 25 rl_cfg words, the restart's the fifth
+        // the delay words then the 26 rl_cfg words, the restart's the fifth
         let b = ro_bytes(&c);
         let at = crate::params::WORDS * 8 + 4 * 8;
-        assert_eq!(b.len(), (crate::params::WORDS + 25) * 8);
+        assert_eq!(b.len(), (crate::params::WORDS + 26) * 8);
+        // the slowdowns' spacing the draft's: a factor of at most 1
+        assert_eq!(w.slowdown_backoff, 1);
         let on = RlConfig::parse(["empty_queue_restart=true"]).unwrap();
         let b_on = ro_bytes(&on);
         assert_eq!(b_on[..at], b[..at]);
@@ -609,11 +634,35 @@ mod tests {
             "empty_queue_restart=true",
             "window_validation=true",
             "standing_probe_span=sum",
+            "slowdown_backoff=8",
         ])
         .unwrap();
         assert_eq!(c.words()[..5], [25_000_000, 0, 2, 65_536, 1]);
-        assert_eq!(c.words()[23..], [1, 1]);
+        assert_eq!(c.words()[23..], [1, 1, 8]);
         assert_eq!(RlConfig::default().words()[24], 0);
+        assert!(c.describe().contains("slowdown_backoff=8"));
+        for bad in [
+            "slowdown_backoff=0",
+            "slowdown_backoff=65",
+            "slowdown_backoff=1.5",
+        ] {
+            let e = RlConfig::parse([bad]).unwrap_err();
+            assert!(e.to_string().contains("from 1 (the draft) to 64"), "{e}");
+        }
+        assert_eq!(
+            RlConfig::parse(["slowdown_backoff=64"])
+                .unwrap()
+                .slowdown_backoff,
+            64
+        );
+        assert_eq!(
+            MAX_SLOWDOWN_BACKOFF,
+            ledbat_utp::rledbat::MAX_SLOWDOWN_BACKOFF
+        );
+        let h = include_str!("../csrc/rledbat.h");
+        assert!(h.contains(&format!(
+            "#define RL_MAX_SLOWDOWN_BACKOFF {MAX_SLOWDOWN_BACKOFF}ULL"
+        )));
         assert!(RlConfig::parse(["window_validation=1"]).is_err());
         assert!(c.describe().contains("standing_probe_span=sum"));
         assert!(matches!(

@@ -50,6 +50,8 @@ struct Cfg {
     valid: bool,
     /// `standing_probe_span`: sum (RTT + length) rather than max.
     sum: bool,
+    /// `slowdown_backoff` (1: the draft's spacing).
+    backoff: u64,
 }
 
 /// TARGET 60 ms and every option off.
@@ -60,6 +62,7 @@ const PLAIN: Cfg = Cfg {
     comp: false,
     valid: false,
     sum: false,
+    backoff: 1,
 };
 
 fn competitor(on: bool) -> CompetitorConfig {
@@ -72,12 +75,13 @@ fn competitor(on: bool) -> CompetitorConfig {
 /// The replay tool's input for `evs`.
 fn c_input(cfg: Cfg, mss: u64, evs: &[Ev]) -> String {
     let mut input = format!(
-        "cfg {} {} 10 60000000000 4 {} {} {}\n",
+        "cfg {} {} 10 60000000000 4 {} {} {} {}\n",
         cfg.target_ms * 1_000_000,
         cfg.slowdowns as u8,
         cfg.restart as u8,
         cfg.valid as u8,
-        cfg.sum as u8
+        cfg.sum as u8,
+        cfg.backoff
     );
     let c = competitor(cfg.comp);
     input += "comp";
@@ -150,6 +154,7 @@ fn utp_config(cfg: Cfg) -> RledbatConfig {
     RledbatConfig {
         target: Duration::from_millis(cfg.target_ms),
         slowdowns: cfg.slowdowns,
+        slowdown_backoff: cfg.backoff,
         empty_queue_restart: cfg.restart,
         window_validation: cfg.valid,
         competitor: competitor(cfg.comp),
@@ -334,6 +339,7 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
     let mut events = 0;
     let mut straddles = 0;
     let mut restarts = 0;
+    let mut backed_off = 0;
     for (target, slowdowns, mss, d, cross, loss) in [
         (60, true, 1448, 20, 0, 0),
         (60, true, 1448, 20, 80, 0),
@@ -342,7 +348,14 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
         (100, true, 9000, 5, 200, 401),
         (60, true, 536, 100, 30, 0),
     ] {
-        for (restart, valid) in [(false, false), (true, false), (false, true), (true, true)] {
+        for (restart, valid, backoff) in [
+            (false, false, 1),
+            (true, false, 1),
+            (false, true, 1),
+            (true, true, 1),
+            (false, false, 8),
+            (true, true, 4),
+        ] {
             let cfg = Cfg {
                 target_ms: target,
                 slowdowns,
@@ -350,10 +363,14 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
                 comp: false,
                 valid,
                 sum: false,
+                backoff,
             };
             let evs = closed_loop(cfg, mss, d, cross, loss, 60, 0.0);
             events += evs.len();
             straddles += compare(cfg, mss, &evs);
+            if backoff > 1 && slowdowns {
+                backed_off += usize::from(largest_backoff(cfg, mss, &evs) > 1);
+            }
             let phases = c_phases(cfg, mss, &evs);
             let n = phases
                 .windows(2)
@@ -367,9 +384,29 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
     // the competitor's queue leaving at 40 s, and the slowdowns' climbs at short RTTs,
     // leave the queue empty in avoidance: restarts happen and were compared
     assert!(restarts >= 6, "{restarts} restarts");
+    // holds that drained the queue to the same base spaced the next slowdowns further, in
+    // most of the loops with a backoff and slowdowns (2 of the 10 keep a queue that a
+    // hold does not drain), and the kernel's arithmetic spaced them alike
+    assert!(backed_off >= 6, "{backed_off} loops backed off");
     eprintln!("{restarts} restarts");
     assert!(events > 100_000, "{events} events");
     eprintln!("{events} events, {straddles} one-byte straddles");
+}
+
+/// The largest `slowdown_backoff` factor the uTP receiver reached over `evs`.
+fn largest_backoff(cfg: Cfg, mss: u64, evs: &[Ev]) -> u64 {
+    let mut r = Rledbat::new(utp_config(cfg), mss);
+    let mut most = r.backoff();
+    for e in evs {
+        match *e {
+            Ev::Data(t, b, owd, rtt) => {
+                r.on_data(Instant::from_nanos(t), b, owd, rtt.wrapping_sub(owd))
+            }
+            Ev::Loss(t) => r.on_loss(Instant::from_nanos(t)),
+        }
+        most = most.max(r.backoff());
+    }
+    most
 }
 
 /// One segment of the closed loops' bottleneck: `w` bytes in flight on a path of base RTT
@@ -596,6 +633,7 @@ fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_
                 comp: false,
                 valid,
                 sum: false,
+                backoff: 1,
             };
             let evs = closed_loop(cfg, mss, d, cross, 0, 60, 1.5);
             events += evs.len();
@@ -671,8 +709,9 @@ proptest! {
         comp in any::<bool>(),
         valid in any::<bool>(),
         sum in any::<bool>(),
+        backoff in prop::sample::select(vec![1u64, 2, 8]),
     ) {
-        let cfg = Cfg { target_ms: target, slowdowns, restart, comp, valid, sum };
+        let cfg = Cfg { target_ms: target, slowdowns, restart, comp, valid, sum, backoff };
         compare_until(cfg, mss, &evs, true);
     }
 }

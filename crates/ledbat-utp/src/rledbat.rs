@@ -31,6 +31,18 @@
 //!   `slowdown.rs` measures its slowdowns the same way);
 //! - `rcwnd` never falls below 2 packets.
 //!
+//! **Backoff** (`slowdown_backoff`, 1 by default: the draft's fixed spacing; our extension,
+//! the sender's rule of ledbat-core's `slowdown.rs` in integers): a hold of the receiver's own
+//! (a periodic slowdown's or a test's) that drained the queue (its least queuing delay at or
+//! below `eta`, below) without finding a lower base delay doubles a factor `k`, up to
+//! `slowdown_backoff`; any other hold puts it back to 1; the next slowdown comes
+//! `9 k` times the last one's duration after the climb ends. Alone the base is known, and
+//! the slowdowns' cost (about a tenth of the link at base RTTs of 60 ms and more,
+//! docs/tcp/README.md, "What the draft cannot reach") falls by up to `k`. Beside another
+//! download that keeps a queue, a hold does not drain it and the spacing is the draft's
+//! again from the next one on (figures: docs/tcp/README.md, "Beyond the draft:
+//! `slowdown_backoff`").
+//!
 //! **Restart** (`empty_queue_restart`, off by default: our extension, not the draft's; the
 //! sender's rule of ledbat-core's `slow_start.rs`, whose helpers this uses): in congestion
 //! avoidance, once the queuing delay has stayed at or below
@@ -183,6 +195,8 @@ pub const PROBE_RTTS: f64 = 6.0;
 /// Window validation: slow start ends and avoidance stops growing at this many times the
 /// most received in one round (see the module comment).
 pub const VALIDATION_FACTOR: u64 = 8;
+/// The largest `slowdown_backoff`.
+pub const MAX_SLOWDOWN_BACKOFF: u64 = 64;
 
 /// rLEDBAT's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -191,6 +205,10 @@ pub struct RledbatConfig {
     pub target: Duration,
     /// Periodic slowdowns. Default on (the draft's way of keeping the base delay true).
     pub slowdowns: bool,
+    /// Largest factor by which the spacing of the slowdowns grows while they find the base
+    /// where it was, 1 to [`MAX_SLOWDOWN_BACKOFF`] (see the module comment). Default 1 (the
+    /// draft's fixed spacing).
+    pub slowdown_backoff: u64,
     /// Slow start again after one RTT of empty queue in avoidance (see the module comment).
     /// Default off (the draft has no such rule).
     pub empty_queue_restart: bool,
@@ -210,6 +228,7 @@ impl Default for RledbatConfig {
         RledbatConfig {
             target: Duration::from_millis(60),
             slowdowns: true,
+            slowdown_backoff: 1,
             empty_queue_restart: false,
             window_validation: false,
             competitor: CompetitorConfig::default(),
@@ -268,6 +287,11 @@ pub struct Rledbat {
     last_slowdown: Duration,
     /// When the slowdown whose slow start back is running began (None: no such climb).
     slowdown_started: Option<Instant>,
+    /// `slowdown_backoff`'s factor now (1 up to it), and, through a hold of our own, the
+    /// base delay at its start and its least queuing delay so far.
+    backoff: u64,
+    hold_base: Option<Duration>,
+    hold_min: Option<Duration>,
     /// The empty-queue clock of `empty_queue_restart`.
     restart: SlowStart,
     /// The largest `rcwnd` of avoidance, bytes (a restart needs less than half of it).
@@ -304,6 +328,9 @@ impl Rledbat {
             last_halving: None,
             last_slowdown: Duration::ZERO,
             slowdown_started: None,
+            backoff: 1,
+            hold_base: None,
+            hold_min: None,
             restart: SlowStart::new(SlowStartRules {
                 conservative: false,
                 restart: cfg.empty_queue_restart,
@@ -519,7 +546,10 @@ impl Rledbat {
                 resume,
                 test,
             } => {
-                if now >= until {
+                if now < until {
+                    self.hold_min = Some(self.hold_min.map_or(qd, |m| m.min(qd)));
+                } else {
+                    self.hold_ended();
                     let mut resume = resume;
                     if test {
                         self.comp.hold_ended(now, self.eta(), mss);
@@ -558,8 +588,30 @@ impl Rledbat {
         if test {
             self.comp.hold_started(now, rtt);
         }
+        self.hold_base = self.delay.base_delay();
+        self.hold_min = None;
         self.rcwnd = self.min_window();
         self.restart.not_avoiding();
+    }
+
+    /// A hold of ours ended: `slowdown_backoff`'s factor doubles (up to it) when the hold
+    /// drained the queue to `eta` and found no lower base, and is 1 again otherwise.
+    fn hold_ended(&mut self) {
+        let drained = self.hold_min.is_some_and(|m| m <= self.eta());
+        let same = self.hold_base.is_some() && self.delay.base_delay() == self.hold_base;
+        let max = self.cfg.slowdown_backoff.clamp(1, MAX_SLOWDOWN_BACKOFF);
+        self.backoff = if drained && same {
+            (self.backoff * 2).min(max)
+        } else {
+            1
+        };
+        self.hold_min = None;
+        self.hold_base = None;
+    }
+
+    /// `slowdown_backoff`'s factor now.
+    pub fn backoff(&self) -> u64 {
+        self.backoff
     }
 
     /// The competitor detection on one DATA packet: what it must know, what it asks.
@@ -630,7 +682,7 @@ impl Rledbat {
                 // First slowdown: 2 RTTs after the initial slow start ends.
                 now + self.round() * 2
             } else {
-                now + self.last_slowdown * 9
+                now + self.last_slowdown * (9 * self.backoff)
             }
         });
         self.phase = Phase::Avoidance { slowdown_at };
@@ -696,6 +748,7 @@ mod tests {
         RledbatConfig {
             target: Duration::from_millis(60),
             slowdowns: false,
+            slowdown_backoff: 1,
             empty_queue_restart: false,
             window_validation: false,
             competitor: CompetitorConfig::default(),
@@ -840,6 +893,71 @@ mod tests {
                 slowdown_at: Some(t + Duration::from_millis(1233))
             }
         );
+    }
+
+    #[test]
+    fn a_slowdown_that_drains_the_queue_to_the_same_base_spaces_the_next_further() {
+        let c = RledbatConfig {
+            slowdown_backoff: 4,
+            ..with_slowdowns(cfg())
+        };
+        let (mut r, t0) = avoiding(c, 30_000);
+        // The first slowdown as in the test above (80 ms from t0, 80 ms long), its hold
+        // finding the queue empty (qd 0, eta 5 ms) and the base where it was: the factor
+        // doubles, and the next comes 9 x 2 x 137 = 2 466 ms after the climb.
+        for ms in [80, 159, 160] {
+            packet(&mut r, t0 + Duration::from_millis(ms), MSS, BASE);
+        }
+        let t2 = t0 + Duration::from_millis(160);
+        let t = climb_back(&mut r, t2);
+        assert_eq!(r.backoff(), 2);
+        let next = t + Duration::from_millis(2466);
+        assert_eq!(next_slowdown(&r), Some(next));
+        // Another flow's queue stands at 20 ms (forward delay 30 ms, RTT 60 ms) through the
+        // next hold, which lasts 2 x 60 ms: it does not drain the queue, the factor is 1
+        // again, and the spacing the draft's: 120 + 57 ms of slowdown, the next 9 x 177 =
+        // 1 593 ms after the climb.
+        samples(&mut r, next - Duration::from_millis(1), (30, 60), 4);
+        packet(&mut r, next, MSS, (30, 60));
+        packet(&mut r, next + Duration::from_millis(119), MSS, (30, 60));
+        assert_eq!(r.backoff(), 2, "the hold runs");
+        let t3 = next + Duration::from_millis(120);
+        packet(&mut r, t3, MSS, BASE);
+        assert_eq!(r.backoff(), 1);
+        let t = climb_back(&mut r, t3);
+        assert_eq!(next_slowdown(&r), Some(t + Duration::from_millis(1593)));
+    }
+
+    /// When the next slowdown is due, in avoidance.
+    fn next_slowdown(r: &Rledbat) -> Option<Instant> {
+        match r.phase {
+            Phase::Avoidance { slowdown_at } => slowdown_at,
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn the_backoff_stops_at_its_bound_and_a_lower_base_puts_it_back_to_one() {
+        let c = RledbatConfig {
+            slowdown_backoff: 2,
+            ..with_slowdowns(cfg())
+        };
+        let (mut r, t0) = avoiding(c, 30_000);
+        // Two holds that find the queue empty and the base the same: 2, then still 2.
+        let mut t = t0;
+        for want in [2, 2] {
+            r.hold(t, Duration::from_millis(80), false);
+            packet(&mut r, t + Duration::from_millis(40), MSS, BASE);
+            t += Duration::from_millis(80);
+            packet(&mut r, t, MSS, BASE);
+            assert_eq!(r.backoff(), want);
+            t += Duration::from_secs(1);
+        }
+        // A hold in which a packet comes 2 ms faster than the base: a lower base, back to 1.
+        r.hold(t, Duration::from_millis(80), false);
+        packet(&mut r, t + Duration::from_millis(40), MSS, (8, 38));
+        packet(&mut r, t + Duration::from_millis(80), MSS, (8, 38));
+        assert_eq!(r.backoff(), 1);
     }
 
     #[test]

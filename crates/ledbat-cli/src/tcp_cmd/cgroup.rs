@@ -54,8 +54,9 @@ pub struct RlArgs {
     /// senders yield to other traffic on this side's downlink, whatever their controller.
     #[arg(long)]
     pub rledbat: bool,
-    /// A receiver-side LEDBAT parameter: target=60ms, slowdowns=true, signal=owd|rtt,
-    /// max_window=BYTES, empty_queue_restart=false, window_validation=false,
+    /// A receiver-side LEDBAT parameter: target=60ms, slowdowns=true, slowdown_backoff=1
+    /// (to 64), signal=owd|rtt, max_window=BYTES, empty_queue_restart=false,
+    /// window_validation=false,
     /// standing_probe_span=max|sum, competitor.enabled=false (and the other competitor.*
     /// keys of ledbat-core); repeatable (implies --rledbat).
     #[arg(long = "rledbat-param", value_name = "KEY=VALUE")]
