@@ -72,6 +72,8 @@ SINK_PORT = 5999
 HOLD_S = 120
 """How long a stand-in keeps its connection at most."""
 BOOT_TIMEOUT_S = 60.0
+UNREACHABLE = ("", "offline")
+"""What `systemctl is-system-running` prints before the container's manager answers."""
 STEP_TIMEOUT_S = 30.0
 
 _SINK = ("import socket,time\n"
@@ -203,13 +205,14 @@ class Container:
             raise RuntimeError("systemd-nspawn did not start a container: "
                                + " / ".join(self.log_tail))
         # the manager's bus comes up after the container's init starts: until then
-        # systemctl prints nothing and fails
+        # systemctl prints nothing or `offline` (no manager reachable) and fails
         self.state = ""
-        while not self.state and time.monotonic() < end and self.proc.poll() is None:
+        while (self.state in UNREACHABLE and time.monotonic() < end
+               and self.proc.poll() is None):
             left = max(1.0, end - time.monotonic())
             self.state = self.sh("systemctl", "is-system-running", "--wait",
                                  timeout=left).stdout.strip()
-            if not self.state:
+            if self.state in UNREACHABLE:
                 time.sleep(0.1)
 
     def sh(self, *argv: str, timeout: float = STEP_TIMEOUT_S) -> subprocess.CompletedProcess:
