@@ -54,21 +54,32 @@ pub struct RledbatArgs {
     /// yields to other traffic on this side's link.
     #[arg(long)]
     pub rledbat: bool,
-    /// rLEDBAT's queuing-delay target in milliseconds (default 60).
+    /// rLEDBAT's queuing-delay target in milliseconds (default 60; the same as
+    /// `--rledbat-param target=Nms`).
     #[arg(long = "rledbat-target-ms", requires = "rledbat", value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub rledbat_target_ms: Option<u64>,
+    /// A receiver-driven LEDBAT parameter: target=60ms, slowdowns=true, slowdown_backoff=1
+    /// (to 64), empty_queue_restart=false, window_validation=false,
+    /// standing_probe_span=max|sum, competitor.enabled=false (and the other competitor.*
+    /// keys of ledbat-core); the keys of `ledbat tcp run --rledbat-param` but the kernel's
+    /// signal and max_window; repeatable (implies --rledbat).
+    #[arg(long = "rledbat-param", value_name = "KEY=VALUE")]
+    pub rledbat_params: Vec<String>,
 }
 
 impl RledbatArgs {
-    /// The rLEDBAT settings these flags ask for (`None`: off).
-    pub fn config(&self) -> Option<RledbatConfig> {
-        self.rledbat.then(|| {
-            let mut c = RledbatConfig::default();
-            if let Some(ms) = self.rledbat_target_ms {
-                c.target = ledbat_core::Duration::from_millis(ms);
-            }
-            c
-        })
+    /// The rLEDBAT settings these flags ask for (`None`: off); a refused parameter is an
+    /// error that names it.
+    pub fn config(&self) -> Result<Option<RledbatConfig>> {
+        if !self.rledbat && self.rledbat_params.is_empty() {
+            return Ok(None);
+        }
+        let target = self.rledbat_target_ms.map(|ms| format!("target={ms}ms"));
+        let kvs = target
+            .iter()
+            .chain(&self.rledbat_params)
+            .map(String::as_str);
+        Ok(Some(RledbatConfig::parse(kvs)?))
     }
 }
 
@@ -194,18 +205,49 @@ mod tests {
             #[command(flatten)]
             r: RledbatArgs,
         }
-        let off = Cli::try_parse_from(["x"]).unwrap().r.config();
-        assert_eq!(off, None);
-        let on = Cli::try_parse_from(["x", "--rledbat"]).unwrap().r.config();
-        assert_eq!(on, Some(RledbatConfig::default()));
-        let t = Cli::try_parse_from(["x", "--rledbat", "--rledbat-target-ms", "25"])
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("x").chain(args.iter().copied()))
+                .unwrap()
+                .r
+                .config()
+        };
+        assert_eq!(parse(&[]).unwrap(), None);
+        assert_eq!(
+            parse(&["--rledbat"]).unwrap(),
+            Some(RledbatConfig::default())
+        );
+        let t = parse(&["--rledbat", "--rledbat-target-ms", "25"])
             .unwrap()
-            .r
-            .config()
             .unwrap();
         assert_eq!(t.target, ledbat_core::Duration::from_millis(25));
         // A target without --rledbat, or out of range, is refused.
         assert!(Cli::try_parse_from(["x", "--rledbat-target-ms", "25"]).is_err());
         assert!(Cli::try_parse_from(["x", "--rledbat", "--rledbat-target-ms", "0"]).is_err());
+        // A parameter turns rLEDBAT on; parameters after the target flag win.
+        let p = parse(&[
+            "--rledbat-param",
+            "slowdown_backoff=8",
+            "--rledbat-param",
+            "competitor.enabled=true",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!((p.slowdown_backoff, p.competitor.enabled), (8, true));
+        assert_eq!(p.target, RledbatConfig::default().target);
+        let both = parse(&[
+            "--rledbat",
+            "--rledbat-target-ms",
+            "25",
+            "--rledbat-param",
+            "target=40ms",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(both.target, ledbat_core::Duration::from_millis(40));
+        // A refused parameter is an error naming it; the kernel's own keys are not uTP's.
+        let e = parse(&["--rledbat-param", "slowdown_backoff=0"]).unwrap_err();
+        assert!(e.to_string().contains("slowdown_backoff=0"), "{e}");
+        let e = parse(&["--rledbat-param", "signal=rtt"]).unwrap_err();
+        assert!(e.to_string().contains("no parameter `signal`"), "{e}");
     }
 }

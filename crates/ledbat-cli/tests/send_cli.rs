@@ -1,5 +1,5 @@
-//! `ledbat send` fails fast and clearly when nobody answers: through the binary, over
-//! loopback only.
+//! `ledbat send` fails fast and clearly when nobody answers, and `ledbat recv` refuses a bad
+//! rLEDBAT parameter before it listens: through the binary, over loopback only.
 
 use std::net::UdpSocket;
 use std::process::Command;
@@ -85,4 +85,34 @@ fn a_connect_timeout_that_is_not_a_positive_number_is_refused() {
         assert!(err.contains("not a positive number of seconds"), "{err}");
     }
     std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn recv_names_a_bad_rledbat_parameter_and_writes_nothing() {
+    let dir = std::env::temp_dir().join(format!("ledbat-recv-param-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_path = dir.join("got");
+    for (param, says) in [
+        (
+            "slowdown_backoff=0",
+            "`slowdown_backoff=0`: a whole number from 1 (the draft) to 64",
+        ),
+        // the kernel receiver's own key
+        ("signal=rtt", "no parameter `signal`"),
+    ] {
+        let t0 = Instant::now();
+        let out = Command::new(BIN)
+            .args(["recv", "--listen", "127.0.0.1:0", "--out"])
+            .arg(&out_path)
+            .args(["--rledbat-param", param])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{param}: {err}");
+        assert!(err.contains(says), "{param}: {err}");
+        // refused before it listens: no wait for a sender
+        assert!(t0.elapsed() < Duration::from_secs(10), "{param}");
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

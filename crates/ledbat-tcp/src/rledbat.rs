@@ -28,36 +28,28 @@
 //! to turn it on; default off, the draft's; the other keys and their defaults are
 //! ledbat-core's `CompetitorConfig`'s).
 
-use ledbat_core::competitor::CompetitorConfig;
-use ledbat_core::Duration;
+use ledbat_utp::rledbat::{split_param, RledbatConfig};
 use serde::Serialize;
 
 use crate::layout::words_layout;
 
 /// `enum rl_signal` of csrc/rledbat.h.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RlSignal {
-    /// One-way delay from the sender's TSval.
+    /// One-way delay from the sender's TSval (default).
+    #[default]
     Owd = 1,
     /// The receiver's RTT estimate.
     Rtt = 2,
 }
 
-/// What a probe from a standing queue opens, `probe_share C` times a span
-/// (`standing_probe_span`; the uTP receiver's `ProbeSpan`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RlProbeSpan {
-    /// `max(RTT, length)` (default).
-    Max,
-    /// `RTT + length`.
-    Sum,
-}
-
-/// The largest `slowdown_backoff`: `RL_MAX_SLOWDOWN_BACKOFF` of csrc/rledbat.h, the uTP
-/// receiver's `MAX_SLOWDOWN_BACKOFF`.
-pub const MAX_SLOWDOWN_BACKOFF: u64 = 64;
+/// What a probe from a standing queue opens (`standing_probe_span`).
+pub use ledbat_utp::rledbat::ProbeSpan as RlProbeSpan;
+/// Why an rLEDBAT parameter was refused: the uTP receiver's parser's errors.
+pub use ledbat_utp::rledbat::RledbatParamError as RlParamError;
+/// The largest `slowdown_backoff`: `RL_MAX_SLOWDOWN_BACKOFF` of csrc/rledbat.h.
+pub use ledbat_utp::rledbat::MAX_SLOWDOWN_BACKOFF;
 
 /// `RL_CFG_WORDS` of csrc/rledbat.h.
 pub const CFG_WORDS: usize = 26;
@@ -96,152 +88,72 @@ words_layout!(RlCfg, CFG_WORDS, {
     slowdown_backoff,
 });
 
-/// rLEDBAT's parameters for the kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// rLEDBAT's parameters for the kernel: the uTP receiver's, whose keys and parser these
+/// share, and the kernel's delay signal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct RlConfig {
-    /// Queuing-delay target.
-    pub target: Duration,
-    /// Periodic slowdowns.
-    pub slowdowns: bool,
-    /// The slowdowns' spacing grows up to this factor while they find the base where it
-    /// was (1: the draft's fixed spacing; the uTP receiver's `slowdown_backoff`).
-    pub slowdown_backoff: u64,
+    /// The window's rules: TARGET, slowdowns and their backoff, restart, validation, the
+    /// competitor detection and the probes' span.
+    #[serde(flatten)]
+    pub receiver: RledbatConfig,
     /// The delay signal.
     pub signal: RlSignal,
     /// Largest clamp written, bytes (0: none).
     pub max_window: u64,
-    /// Slow start again after one RTT of empty queue in avoidance.
-    pub empty_queue_restart: bool,
-    /// Hold the window under 8 times the most received in one round.
-    pub window_validation: bool,
-    /// The competitor detection (`competitor.*`; off by default).
-    pub competitor: CompetitorConfig,
-    /// What a probe from a standing queue opens (`standing_probe_span`).
-    pub standing_probe_span: RlProbeSpan,
 }
 
-impl Default for RlConfig {
-    fn default() -> Self {
-        RlConfig {
-            target: Duration::from_millis(60),
-            slowdowns: true,
-            slowdown_backoff: 1,
-            signal: RlSignal::Owd,
-            max_window: 0,
-            empty_queue_restart: false,
-            window_validation: false,
-            competitor: CompetitorConfig::default(),
-            standing_probe_span: RlProbeSpan::Max,
-        }
-    }
-}
-
-/// The parameters' keys, for the errors.
-const KEYS: &str = "target, slowdowns, slowdown_backoff, signal, max_window, \
+/// The parameters' keys, for the errors: the uTP receiver's and the kernel's own.
+const KEYS: &str = "signal, max_window, target, slowdowns, slowdown_backoff, \
                     empty_queue_restart, window_validation, standing_probe_span, competitor.*";
-
-/// Why an rLEDBAT parameter was refused.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum RlParamError {
-    /// Not `key=value`.
-    #[error("rledbat parameter `{0}`: expected KEY=VALUE (keys: {keys})", keys = KEYS)]
-    Syntax(String),
-    /// Unknown key.
-    #[error("rledbat has no parameter `{0}` (keys: {keys})", keys = KEYS)]
-    Unknown(String),
-    /// A bad value.
-    #[error("rledbat parameter `{0}`: {1}")]
-    Value(String, String),
-}
 
 impl RlConfig {
     /// The defaults with `key=value` overrides.
     pub fn parse<'a>(kvs: impl IntoIterator<Item = &'a str>) -> Result<Self, RlParamError> {
         let mut c = RlConfig::default();
         for kv in kvs {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| RlParamError::Syntax(kv.to_string()))?;
+            let (k, v) = split_param(kv)?;
             let bad = |why: &str| RlParamError::Value(kv.to_string(), why.to_string());
-            match k.trim() {
-                "target" => {
-                    let d: Duration = v.parse().map_err(|e| bad(&format!("{e}")))?;
-                    if d.as_nanos() < 1_000_000 || d.as_nanos() > 10_000_000_000 {
-                        return Err(bad("TARGET is between 1 ms and 10 s"));
-                    }
-                    c.target = d;
-                }
-                "slowdowns" => {
-                    c.slowdowns = v.parse().map_err(|_| bad("true or false"))?;
-                }
-                "slowdown_backoff" => {
-                    let max = MAX_SLOWDOWN_BACKOFF;
-                    c.slowdown_backoff = v
-                        .parse()
-                        .ok()
-                        .filter(|k| (1..=max).contains(k))
-                        .ok_or_else(|| {
-                            bad(&format!("a whole number from 1 (the draft) to {max}"))
-                        })?;
-                }
-                "empty_queue_restart" => {
-                    c.empty_queue_restart = v.parse().map_err(|_| bad("true or false"))?;
-                }
-                "window_validation" => {
-                    c.window_validation = v.parse().map_err(|_| bad("true or false"))?;
-                }
-                "standing_probe_span" => {
-                    c.standing_probe_span = match v {
-                        "max" => RlProbeSpan::Max,
-                        "sum" => RlProbeSpan::Sum,
-                        _ => return Err(bad("max (max(RTT, length)) or sum (RTT + length)")),
-                    }
-                }
+            match k {
                 "signal" => {
-                    c.signal = match v {
+                    c.signal = match v.trim() {
                         "owd" => RlSignal::Owd,
                         "rtt" => RlSignal::Rtt,
                         _ => return Err(bad("owd or rtt")),
                     }
                 }
                 "max_window" => {
-                    c.max_window = v.parse().map_err(|_| bad("a number of bytes"))?;
+                    c.max_window = v.trim().parse().map_err(|_| bad("a number of bytes"))?;
                     if c.max_window != 0 && c.max_window < 2048 {
                         return Err(bad("at least 2048 bytes (or 0: none)"));
                     }
                 }
-                other => match other.strip_prefix("competitor.") {
-                    Some(key) => {
-                        c.competitor =
-                            ledbat_core::param_path::set(&c.competitor, key, v.trim(), &[])
-                                .map_err(|why| bad(&why))?
-                    }
-                    None => return Err(RlParamError::Unknown(other.to_string())),
-                },
+                _ => c.receiver.set(k, v).map_err(|e| match e {
+                    RlParamError::Unknown { key, .. } => RlParamError::Unknown { key, keys: KEYS },
+                    e => e,
+                })?,
             }
         }
-        c.competitor
-            .validate_as("rledbat")
-            .map_err(|e| RlParamError::Value("competitor".into(), e.to_string()))?;
-        crate::params::competitor_words(&c.competitor)
+        c.receiver.check()?;
+        crate::params::competitor_words(&c.receiver.competitor)
             .map_err(|e| RlParamError::Value(e.field, e.reason))?;
         Ok(c)
     }
 
     /// The words of `struct rl_cfg` ([`RlCfg`]).
     pub fn words(&self) -> [u64; CFG_WORDS] {
+        let r = &self.receiver;
         RlCfg {
-            target_ns: self.target.as_nanos(),
-            slowdowns: self.slowdowns as u64,
+            target_ns: r.target.as_nanos(),
+            slowdowns: r.slowdowns as u64,
             signal: self.signal as u64,
             max_window: self.max_window,
-            empty_queue_restart: self.empty_queue_restart as u64,
-            comp: crate::params::competitor_words(&self.competitor)
+            empty_queue_restart: r.empty_queue_restart as u64,
+            comp: crate::params::competitor_words(&r.competitor)
                 .expect("parse checked the competitor's kernel words"),
-            comp_test_hold_rtts_q16: crate::params::q16(self.competitor.test_hold_rtts),
-            window_validation: self.window_validation as u64,
-            standing_probe_sum: (self.standing_probe_span == RlProbeSpan::Sum) as u64,
-            slowdown_backoff: self.slowdown_backoff,
+            comp_test_hold_rtts_q16: crate::params::q16(r.competitor.test_hold_rtts),
+            window_validation: r.window_validation as u64,
+            standing_probe_sum: (r.standing_probe_span == RlProbeSpan::Sum) as u64,
+            slowdown_backoff: r.slowdown_backoff,
         }
         .to_words()
     }
@@ -249,24 +161,13 @@ impl RlConfig {
     /// `key=value` pairs for display.
     pub fn describe(&self) -> String {
         format!(
-            "target={} slowdowns={} slowdown_backoff={} signal={} max_window={} \
-             empty_queue_restart={} window_validation={} standing_probe_span={} \
-             competitor.enabled={}",
-            self.target,
-            self.slowdowns,
-            self.slowdown_backoff,
+            "signal={} max_window={} {}",
             match self.signal {
                 RlSignal::Owd => "owd",
                 RlSignal::Rtt => "rtt",
             },
             self.max_window,
-            self.empty_queue_restart,
-            self.window_validation,
-            match self.standing_probe_span {
-                RlProbeSpan::Max => "max",
-                RlProbeSpan::Sum => "sum",
-            },
-            self.competitor.enabled
+            self.receiver.describe()
         )
     }
 }
@@ -588,7 +489,8 @@ mod tests {
         assert_eq!(w.comp[0], 0);
         assert_eq!(
             w.comp,
-            crate::params::competitor_words(&CompetitorConfig::default()).unwrap()
+            crate::params::competitor_words(&ledbat_core::competitor::CompetitorConfig::default())
+                .unwrap()
         );
         assert_eq!(w.comp_test_hold_rtts_q16, 4 << 16);
         assert_eq!(RlConfig::parse([]).unwrap(), c);
@@ -652,6 +554,7 @@ mod tests {
         assert_eq!(
             RlConfig::parse(["slowdown_backoff=64"])
                 .unwrap()
+                .receiver
                 .slowdown_backoff,
             64
         );
@@ -674,9 +577,12 @@ mod tests {
             RlConfig::parse(["empty_queue_restart=yes"]),
             Err(RlParamError::Value(..))
         ));
-        assert_eq!(
-            RlConfig::parse(["gain=2"]),
-            Err(RlParamError::Unknown("gain".into()))
+        // An unknown key is named, with the kernel's keys among those listed.
+        let e = RlConfig::parse(["gain=2"]).unwrap_err();
+        assert!(matches!(&e, RlParamError::Unknown { key, .. } if key == "gain"));
+        assert!(
+            e.to_string().contains("keys: signal, max_window, target,"),
+            "{e}"
         );
         assert!(matches!(
             RlConfig::parse(["target"]),
@@ -704,7 +610,7 @@ mod tests {
             "competitor.test_hold_rtts=3",
         ])
         .unwrap();
-        assert!(c.competitor.enabled);
+        assert!(c.receiver.competitor.enabled);
         let w = RlCfg::from_words(&c.words());
         // enabled, then probe_interval_ns the twelfth word of struct lb_comp_params
         assert_eq!((w.comp[0], w.comp[11]), (1, 2_000_000_000));

@@ -176,12 +176,15 @@
 //! With the detection off nothing of it runs, and the window rules are the draft's.
 //! Figures: docs/tcp/README.md, "Beyond the draft: competitor detection".
 
-use ledbat_core::competitor::{
-    Action, Competitor, CompetitorConfig, FlowPhase, Observation, RATE_SPAN,
-};
+use ledbat_core::competitor::{Action, Competitor, FlowPhase, Observation, RATE_SPAN};
 use ledbat_core::delivery::SpanRate;
 use ledbat_core::slow_start::{empty_queue_threshold, SlowStart, SlowStartRules};
 use ledbat_core::{DelayConfig, DelayEstimator, DelaySample, Duration, Instant};
+
+mod config;
+pub use config::{
+    split_param, ProbeSpan, RledbatConfig, RledbatParamError, KEYS, MAX_SLOWDOWN_BACKOFF,
+};
 
 /// `rcwnd` at the start, packets.
 pub const INITIAL_PACKETS: u64 = 10;
@@ -195,61 +198,6 @@ pub const PROBE_RTTS: f64 = 6.0;
 /// Window validation: slow start ends and avoidance stops growing at this many times the
 /// most received in one round (see the module comment).
 pub const VALIDATION_FACTOR: u64 = 8;
-/// The largest `slowdown_backoff`.
-pub const MAX_SLOWDOWN_BACKOFF: u64 = 64;
-
-/// rLEDBAT's parameters.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RledbatConfig {
-    /// Queuing-delay target. Default 60 ms (LEDBAT++'s, which the draft adopts).
-    pub target: Duration,
-    /// Periodic slowdowns. Default on (the draft's way of keeping the base delay true).
-    pub slowdowns: bool,
-    /// Largest factor by which the spacing of the slowdowns grows while they find the base
-    /// where it was, 1 to [`MAX_SLOWDOWN_BACKOFF`] (see the module comment). Default 1 (the
-    /// draft's fixed spacing).
-    pub slowdown_backoff: u64,
-    /// Slow start again after one RTT of empty queue in avoidance (see the module comment).
-    /// Default off (the draft has no such rule).
-    pub empty_queue_restart: bool,
-    /// Hold the window under [`VALIDATION_FACTOR`] times the most received in one round
-    /// (see the module comment). Default off (the draft has no such rule).
-    pub window_validation: bool,
-    /// Competitor detection (`competitor.*`, ledbat-core's parameters; see the module
-    /// comment). Default off (`enabled` false: the draft has no such rule).
-    pub competitor: CompetitorConfig,
-    /// What a probe from a standing queue opens, `probe_share C` times this span (see the
-    /// module comment). Default [`ProbeSpan::Max`].
-    pub standing_probe_span: ProbeSpan,
-}
-
-impl Default for RledbatConfig {
-    fn default() -> Self {
-        RledbatConfig {
-            target: Duration::from_millis(60),
-            slowdowns: true,
-            slowdown_backoff: 1,
-            empty_queue_restart: false,
-            window_validation: false,
-            competitor: CompetitorConfig::default(),
-            standing_probe_span: ProbeSpan::Max,
-        }
-    }
-}
-
-/// The span over which a probe from a standing queue opens `probe_share C`: the window of
-/// such a probe is `probe_share C` times it (see the module comment).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ProbeSpan {
-    /// `max(RTT, length)`: the probe's rise of the queue and no more, where the sender
-    /// fills the window at once (the uTP sender).
-    #[default]
-    Max,
-    /// `RTT + length`: also the path's RTT at that rate, for a sender whose window opens
-    /// over several RTTs (the kernel's receive window grows with `rcv_ssthresh`).
-    Sum,
-}
-
 /// Where the window is in its cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -715,6 +663,7 @@ impl Rledbat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ledbat_core::competitor::CompetitorConfig;
 
     const MSS: u64 = 1000;
     /// The path of most tests: a base delay of 10 ms one way and an RTT of 40 ms, which

@@ -335,7 +335,7 @@ fn torrent_config(
 
 fn utp_config(net: &NetArgs) -> Result<ConnectionConfig> {
     let c = connection_config(&net.cc, &net.cc_params, net.target_ms, net.packet_size)?;
-    Ok(c.rledbat(net.rledbat.config()).mtu_probe(net.probe_mtu))
+    Ok(c.rledbat(net.rledbat.config()?).mtu_probe(net.probe_mtu))
 }
 
 fn print_json(v: serde_json::Value) -> Result<()> {

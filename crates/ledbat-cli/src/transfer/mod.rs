@@ -355,7 +355,7 @@ async fn recv(a: RecvArgs) -> Result<()> {
         None,
         ConnectionConfig::default().packet_size,
     )?
-    .rledbat(a.rledbat.config());
+    .rledbat(a.rledbat.config()?);
     let sock = UtpSocket::bind(
         a.listen,
         EndpointConfig::default().connection(cfg).listen(true),

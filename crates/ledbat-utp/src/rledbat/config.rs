@@ -1,0 +1,251 @@
+//! rLEDBAT's parameters ([`RledbatConfig`]) and their one `KEY=VALUE` parser, shared by the
+//! uTP receiver (`ledbat recv --rledbat-param`, `ledbat torrent get --rledbat-param`) and the
+//! kernel receiver (`ledbat tcp run --rledbat-param`, which adds the keys of its own delay
+//! signal). The rules the parameters switch are described in the parent module's comment.
+
+use ledbat_core::competitor::CompetitorConfig;
+use ledbat_core::Duration;
+use serde::Serialize;
+
+/// The largest `slowdown_backoff`.
+pub const MAX_SLOWDOWN_BACKOFF: u64 = 64;
+
+/// The keys [`RledbatConfig::set`] takes, for messages.
+pub const KEYS: &str = "target, slowdowns, slowdown_backoff, empty_queue_restart, \
+                        window_validation, standing_probe_span, competitor.*";
+
+/// rLEDBAT's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RledbatConfig {
+    /// Queuing-delay target. Default 60 ms (LEDBAT++'s, which the draft adopts).
+    pub target: Duration,
+    /// Periodic slowdowns. Default on (the draft's way of keeping the base delay true).
+    pub slowdowns: bool,
+    /// Largest factor by which the spacing of the slowdowns grows while they find the base
+    /// where it was, 1 to [`MAX_SLOWDOWN_BACKOFF`] (see the parent module's comment).
+    /// Default 1 (the draft's fixed spacing).
+    pub slowdown_backoff: u64,
+    /// Slow start again after one RTT of empty queue in avoidance (see the parent module's
+    /// comment). Default off (the draft has no such rule).
+    pub empty_queue_restart: bool,
+    /// Hold the window under `VALIDATION_FACTOR` times the most received in one round (see
+    /// the parent module's comment). Default off (the draft has no such rule).
+    pub window_validation: bool,
+    /// Competitor detection (`competitor.*`, ledbat-core's parameters; see the parent
+    /// module's comment). Default off (`enabled` false: the draft has no such rule).
+    pub competitor: CompetitorConfig,
+    /// What a probe from a standing queue opens, `probe_share C` times this span (see the
+    /// parent module's comment). Default [`ProbeSpan::Max`].
+    pub standing_probe_span: ProbeSpan,
+}
+
+impl Default for RledbatConfig {
+    fn default() -> Self {
+        RledbatConfig {
+            target: Duration::from_millis(60),
+            slowdowns: true,
+            slowdown_backoff: 1,
+            empty_queue_restart: false,
+            window_validation: false,
+            competitor: CompetitorConfig::default(),
+            standing_probe_span: ProbeSpan::Max,
+        }
+    }
+}
+
+/// The span over which a probe from a standing queue opens `probe_share C`: the window of
+/// such a probe is `probe_share C` times it (see the parent module's comment).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProbeSpan {
+    /// `max(RTT, length)`: the probe's rise of the queue and no more, where the sender
+    /// fills the window at once (the uTP sender).
+    #[default]
+    Max,
+    /// `RTT + length`: also the path's RTT at that rate, for a sender whose window opens
+    /// over several RTTs (the kernel's receive window grows with `rcv_ssthresh`).
+    Sum,
+}
+
+/// Why an rLEDBAT parameter was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RledbatParamError {
+    /// Not `KEY=VALUE`.
+    #[error("rledbat parameter `{0}`: expected KEY=VALUE")]
+    Syntax(String),
+    /// A key that is none of `keys`.
+    #[error("rledbat has no parameter `{key}` (keys: {keys})")]
+    Unknown {
+        /// The key given.
+        key: String,
+        /// The keys there are.
+        keys: &'static str,
+    },
+    /// A bad value: the `KEY=VALUE` given (or the field) and what it must be.
+    #[error("rledbat parameter `{0}`: {1}")]
+    Value(String, String),
+}
+
+/// Splits `KEY=VALUE`, trimming the key.
+pub fn split_param(kv: &str) -> Result<(&str, &str), RledbatParamError> {
+    kv.split_once('=')
+        .map(|(k, v)| (k.trim(), v))
+        .ok_or_else(|| RledbatParamError::Syntax(kv.to_string()))
+}
+
+impl RledbatConfig {
+    /// The defaults with `KEY=VALUE` overrides (keys: [`KEYS`]), checked as a whole
+    /// ([`RledbatConfig::check`]).
+    pub fn parse<'a>(kvs: impl IntoIterator<Item = &'a str>) -> Result<Self, RledbatParamError> {
+        let mut c = RledbatConfig::default();
+        for kv in kvs {
+            let (k, v) = split_param(kv)?;
+            c.set(k, v)?;
+        }
+        c.check()?;
+        Ok(c)
+    }
+
+    /// Sets one parameter. An unknown key is [`RledbatParamError::Unknown`] with [`KEYS`]; a
+    /// caller with keys of its own tries those first.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), RledbatParamError> {
+        let bad = |why: &str| RledbatParamError::Value(format!("{key}={value}"), why.into());
+        let flag = |v: &str| v.trim().parse::<bool>().map_err(|_| bad("true or false"));
+        match key {
+            "target" => {
+                let d: Duration = value.trim().parse().map_err(|e| bad(&format!("{e}")))?;
+                if d.as_nanos() < 1_000_000 || d.as_nanos() > 10_000_000_000 {
+                    return Err(bad("TARGET is between 1 ms and 10 s"));
+                }
+                self.target = d;
+            }
+            "slowdowns" => self.slowdowns = flag(value)?,
+            "slowdown_backoff" => {
+                let max = MAX_SLOWDOWN_BACKOFF;
+                self.slowdown_backoff = value
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|k| (1..=max).contains(k))
+                    .ok_or_else(|| bad(&format!("a whole number from 1 (the draft) to {max}")))?;
+            }
+            "empty_queue_restart" => self.empty_queue_restart = flag(value)?,
+            "window_validation" => self.window_validation = flag(value)?,
+            "standing_probe_span" => {
+                self.standing_probe_span = match value.trim() {
+                    "max" => ProbeSpan::Max,
+                    "sum" => ProbeSpan::Sum,
+                    _ => return Err(bad("max (max(RTT, length)) or sum (RTT + length)")),
+                }
+            }
+            other => match other.strip_prefix("competitor.") {
+                Some(k) => {
+                    self.competitor =
+                        ledbat_core::param_path::set(&self.competitor, k, value.trim(), &[])
+                            .map_err(|why| bad(&why))?
+                }
+                None => {
+                    return Err(RledbatParamError::Unknown {
+                        key: other.to_string(),
+                        keys: KEYS,
+                    })
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// Checks what one key alone cannot: the competitor detection's parameters together.
+    pub fn check(&self) -> Result<(), RledbatParamError> {
+        self.competitor
+            .validate_as("rledbat")
+            .map_err(|e| RledbatParamError::Value(e.field.to_string(), e.reason.to_string()))
+    }
+
+    /// `KEY=VALUE` pairs of every key but the competitor's others than `enabled`, for display.
+    pub fn describe(&self) -> String {
+        format!(
+            "target={} slowdowns={} slowdown_backoff={} empty_queue_restart={} \
+             window_validation={} standing_probe_span={} competitor.enabled={}",
+            self.target,
+            self.slowdowns,
+            self.slowdown_backoff,
+            self.empty_queue_restart,
+            self.window_validation,
+            match self.standing_probe_span {
+                ProbeSpan::Max => "max",
+                ProbeSpan::Sum => "sum",
+            },
+            self.competitor.enabled
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_overrides_give_the_drafts_defaults() {
+        let c = RledbatConfig::parse([]).unwrap();
+        assert_eq!(c, RledbatConfig::default());
+        assert_eq!(c.target, Duration::from_millis(60));
+        assert!(c.slowdowns);
+        assert_eq!(c.slowdown_backoff, 1);
+        assert!(!c.competitor.enabled);
+        assert_eq!(
+            c.describe(),
+            "target=60ms slowdowns=true slowdown_backoff=1 empty_queue_restart=false \
+             window_validation=false standing_probe_span=max competitor.enabled=false"
+        );
+    }
+
+    #[test]
+    fn every_key_sets_its_field() {
+        let c = RledbatConfig::parse([
+            "target=25ms",
+            "slowdowns=false",
+            "slowdown_backoff=8",
+            "empty_queue_restart=true",
+            " window_validation = true",
+            "standing_probe_span=sum",
+            "competitor.enabled=true",
+            "competitor.share=0.5",
+        ])
+        .unwrap();
+        assert_eq!(c.target, Duration::from_millis(25));
+        assert!(!c.slowdowns);
+        assert_eq!(c.slowdown_backoff, 8);
+        assert!(c.empty_queue_restart && c.window_validation);
+        assert_eq!(c.standing_probe_span, ProbeSpan::Sum);
+        assert!(c.competitor.enabled);
+        assert_eq!(c.competitor.share, 0.5);
+    }
+
+    #[test]
+    fn bad_parameters_name_what_is_wrong() {
+        let err = |kv: &str| RledbatConfig::parse([kv]).unwrap_err().to_string();
+        assert_eq!(
+            err("target"),
+            "rledbat parameter `target`: expected KEY=VALUE"
+        );
+        assert!(err("gain=2").starts_with("rledbat has no parameter `gain` (keys: target,"));
+        assert!(err("target=0.5ms").contains("between 1 ms and 10 s"));
+        assert!(err("target=11s").contains("between 1 ms and 10 s"));
+        assert!(err("slowdowns=yes").ends_with("true or false"));
+        for k in ["0", "65", "1.5", "-1"] {
+            let e = err(&format!("slowdown_backoff={k}"));
+            assert!(e.contains("from 1 (the draft) to 64"), "{e}");
+        }
+        assert_eq!(
+            RledbatConfig::parse(["slowdown_backoff=64"])
+                .unwrap()
+                .slowdown_backoff,
+            64
+        );
+        assert!(err("standing_probe_span=min").contains("max (max(RTT, length))"));
+        assert!(err("competitor.nonesuch=1").contains("no such parameter"));
+        // A value each key accepts alone, refused by the competitor's check as a whole.
+        assert!(err("competitor.share=2").contains("competitor.share"));
+    }
+}
