@@ -13,9 +13,12 @@ status, no cgroup under `<v2 mount>/ledbat/`, no `ledbat_select` program loaded)
 - `term`:   SIGTERM to ledbat, which passes it on to the first holder: 128 + 15; the
             child holder outlives it, moved out of the cgroup and named on stderr;
 - `killed`: SIGKILL to the first holder (its child stays), run with `--kill`: 128 + 9, and
-            the child is killed with the cgroup.
+            the child is killed with the cgroup;
+- `ledbat-killed`: SIGKILL to ledbat itself, which can do nothing about it: its reaper
+            (`ledbat tcp cgroup-reap`) moves both holders out of the cgroup, names them,
+            removes the cgroup and exits; the kernel detaches the program.
 
-Every wait is bounded. `python3 -m netbed.tcprun check --ledbat-bin B` runs the three and
+Every wait is bounded. `python3 -m netbed.tcprun check --ledbat-bin B` runs the four and
 prints JSON (exit status 1 when a check fails).
 """
 
@@ -234,12 +237,32 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _reapers(cgroup_name: str) -> list[int]:
+    """Processes running `ledbat tcp cgroup-reap` for the run cgroup `cgroup_name`."""
+    found = []
+    for e in os.listdir("/proc"):
+        if not e.isdigit():
+            continue
+        try:
+            with open(f"/proc/{e}/cmdline", "rb") as fh:
+                args = fh.read().split(b"\0")
+        except OSError:
+            continue
+        if b"cgroup-reap" in args and any(a.endswith(cgroup_name.encode()) for a in args):
+            if _alive(int(e)):
+                found.append(int(e))
+    return found
+
+
+ENDS = ("exit", "term", "killed", "ledbat-killed")
+
+
 def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
               workdir: str = "/tmp") -> dict:
     """One `ledbat tcp run` as described in the module comment; returns what was seen and
     `ok`."""
-    if end not in ("exit", "term", "killed"):
-        raise ValueError(f"end `{end}`: one of exit, term, killed")
+    if end not in ENDS:
+        raise ValueError(f"end `{end}`: one of {', '.join(ENDS)}")
     before = _selectors()
     # `ledbat tcp run` registers `cc` when it is absent and leaves it registered (a user's
     # later runs reuse it); this check unregisters what it caused, so a test run leaves the
@@ -271,12 +294,16 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
         first = [p for p, _ in rows if _ppid(p) == proc.pid]
         if len(first) != 1:
             raise RuntimeError(f"no holder of {rows} is the child of ledbat {proc.pid}")
+        run_cgroup = f"run-{proc.pid}"
+        res["reapers_during"] = _reapers(run_cgroup)
         if end == "exit":
             srv.close()
         elif end == "term":
             proc.send_signal(signal.SIGTERM)
-        else:
+        elif end == "killed":
             os.kill(first[0], signal.SIGKILL)
+        else:
+            proc.kill()
         try:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
@@ -284,11 +311,23 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
             proc.wait(timeout=5)
             res["timeout"] = True
         res["status"] = proc.returncode
+        if end == "ledbat-killed":
+            # the reaper works after ledbat's end: wait (bounded) until it is gone
+            end_by = time.monotonic() + 10
+            while time.monotonic() < end_by and _reapers(run_cgroup):
+                time.sleep(0.05)
+        res["reapers_after"] = _reapers(run_cgroup)
         errf.seek(0)
         res["stderr"] = errf.read().strip()
         res["running_at_exit"] = [p for p, _ in rows if _alive(p)]
         res["run_cgroups_after"] = _run_cgroups()
         after = _selectors()
+        # the kernel frees a program whose link's last descriptor closed with the process
+        # that held it: after a SIGKILL, a moment later
+        end_by = time.monotonic() + 5
+        while time.monotonic() < end_by and after != before:
+            time.sleep(0.1)
+            after = _selectors()
         res["selectors_before_after"] = [before, after]
         # what outlived the command: ended by the server closing (bounded)
         srv.close()
@@ -297,12 +336,17 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
         while time.monotonic() < end_by and any(_alive(p) for p, _ in rows):
             time.sleep(0.05)
         res["left_processes"] = [p for p, _ in rows if _alive(p)]
-        want_status = {"exit": EOF_STATUS, "term": 128 + 15, "killed": 128 + 9}[end]
+        want_status = {"exit": EOF_STATUS, "term": 128 + 15, "killed": 128 + 9,
+                       "ledbat-killed": -9}[end]
         # SIGTERM reaches the first holder only: its child outlives it, moved out of the
-        # cgroup and named; with --kill (killed) it dies with the cgroup
-        want_running = [p for p, _ in rows if p != first[0]] if end == "term" else []
+        # cgroup and named; with --kill (killed) it dies with the cgroup; after a SIGKILL to
+        # ledbat both run on, moved out and named by the reaper
+        want_running = {"term": [p for p, _ in rows if p != first[0]],
+                        "ledbat-killed": [p for p, _ in rows]}.get(end, [])
         res["ok"] = bool(
-            all(h["cc"] == cc for h in res["holders"])
+            len(res["reapers_during"]) == 1
+            and not res["reapers_after"]
+            and all(h["cc"] == cc for h in res["holders"])
             and res["other"]["cc"] not in (None, cc)
             and res["status"] == want_status
             and sorted(res["running_at_exit"]) == sorted(want_running)
@@ -334,10 +378,10 @@ def main(argv=None) -> int:
     h.add_argument("port", type=int)
     h.add_argument("report")
     h.add_argument("--no-child", action="store_true")
-    c = sub.add_parser("check", help="the three end-to-end checks (root)")
+    c = sub.add_parser("check", help="the four end-to-end checks (root)")
     c.add_argument("--ledbat-bin", required=True)
     c.add_argument("--cc", default="scavenger")
-    c.add_argument("--ends", default="exit,term,killed")
+    c.add_argument("--ends", default=",".join(ENDS))
     a = ap.parse_args(argv)
     if a.cmd == "hold":
         return hold(a.port, a.report, not a.no_child)

@@ -78,6 +78,9 @@ class RunTest(unittest.TestCase):
     def test_a_killed_command_with_kill_leaves_nothing(self):
         self.check("killed")
 
+    def test_sigkill_to_ledbat_itself_leaves_nothing_but_the_commands_processes(self):
+        self.check("ledbat-killed")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -50,6 +50,9 @@ enum Cmd {
     /// (internal: the child of `run`) join a cgroup, then execute a command.
     #[command(hide = true)]
     CgroupExec(cgroup::ExecArgs),
+    /// (internal: started by `run`) close `run`'s cgroup if `run` is killed.
+    #[command(hide = true)]
+    CgroupReap(cgroup::ReapArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -187,6 +190,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Cmd::Detach(d) => cgroup::detach(&d),
         Cmd::Rstats(r) => cgroup::rstats(&r),
         Cmd::CgroupExec(e) => cgroup::cgroup_exec(&e),
+        Cmd::CgroupReap(r) => cgroup::cgroup_reap(&r),
     }
 }
 

@@ -16,7 +16,11 @@
 //! - `ledbat tcp run`: a new cgroup `<v2 mount>/ledbat/run-<PID>`, the programs attached by
 //!   file descriptor (the kernel detaches them when ledbat exits, however it exits), the
 //!   child moved in before it executes the command, and on every exit the programs detached
-//!   and the cgroup removed ([`RunCgroup`]);
+//!   and the cgroup removed ([`RunCgroup`]). A SIGKILL to ledbat runs no code of its own: a
+//!   reaper started before the command (`ledbat tcp cgroup-reap`, in a process group of its
+//!   own, outside the cgroup) waits for the end of a pipe ledbat holds open; when the pipe
+//!   closes with the cgroup still there, it closes the cgroup as ledbat would have
+//!   ([`RunCgroup::adopt`]);
 //! - `ledbat tcp attach`: an existing cgroup (a systemd service's), the programs' links
 //!   pinned in bpffs under [`PIN_ROOT`] so that the attachment outlives ledbat, until
 //!   `ledbat tcp detach` unpins them (or the cgroup is removed: the kernel then detaches the
@@ -356,6 +360,17 @@ impl RunCgroup {
         std::fs::create_dir(&dir).map_err(io_err("creating the cgroup", &dir))?;
         Ok(RunCgroup {
             dir,
+            mount: mount.to_path_buf(),
+            kill_left,
+            closed: false,
+        })
+    }
+
+    /// Takes over the cgroup `dir` of a `ledbat tcp run` that can no longer close it (the
+    /// reaper's, after a SIGKILL to ledbat): `None` when it is gone already.
+    pub fn adopt(mount: &Path, dir: &Path, kill_left: bool) -> Option<RunCgroup> {
+        dir.join("cgroup.procs").is_file().then(|| RunCgroup {
+            dir: dir.to_path_buf(),
             mount: mount.to_path_buf(),
             kill_left,
             closed: false,
@@ -867,6 +882,25 @@ mod tests {
             PathBuf::from("/sys/fs/bpf/ledbat/cgroup/%root")
         );
         assert!(pin_dir(m, Path::new("/tmp/x")).is_err());
+    }
+
+    #[test]
+    fn only_a_cgroup_still_there_is_adopted() {
+        let root = std::env::temp_dir().join(format!("ledbat-adopt-{}", std::process::id()));
+        let dir = root.join("run-1");
+        std::fs::create_dir_all(&dir).unwrap();
+        // a directory without cgroup.procs is not a cgroup (or no longer one)
+        assert!(RunCgroup::adopt(&root, &dir, false).is_none());
+        std::fs::write(dir.join("cgroup.procs"), "").unwrap();
+        let g = RunCgroup::adopt(&root, &dir, true).expect("a cgroup directory");
+        assert_eq!(
+            (g.dir(), g.kill_left, g.closed),
+            (dir.as_path(), true, false)
+        );
+        // not a real cgroup: its directory cannot be removed by rmdir, so no close
+        std::mem::forget(g);
+        std::fs::remove_dir_all(&root).unwrap();
+        assert!(RunCgroup::adopt(&root, &dir, false).is_none());
     }
 
     #[test]

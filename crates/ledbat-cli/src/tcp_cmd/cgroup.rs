@@ -122,6 +122,17 @@ pub fn cgroup_exec(a: &ExecArgs) -> anyhow::Result<()> {
     });
 }
 
+/// Arguments of `ledbat tcp cgroup-reap` (internal).
+#[derive(clap::Args, Debug)]
+pub struct ReapArgs {
+    /// The cgroup directory of the `run` that started this reaper.
+    #[arg(long)]
+    pub cgroup: PathBuf,
+    /// Kill the processes left in it rather than move them out (`run --kill`).
+    #[arg(long)]
+    pub kill: bool,
+}
+
 #[cfg(not(feature = "tcp"))]
 pub use off::*;
 
@@ -152,6 +163,10 @@ mod off {
     }
     /// `ledbat tcp rstats` in a build without the BPF parts.
     pub fn rstats(_: &RstatsArgs) -> anyhow::Result<()> {
+        Err(missing())
+    }
+    /// `ledbat tcp cgroup-reap` in a build without the BPF parts.
+    pub fn cgroup_reap(_: &ReapArgs) -> anyhow::Result<()> {
         Err(missing())
     }
 }
@@ -239,11 +254,17 @@ mod on {
         let rl = a.rl.config()?;
         let cc = ensure(&a.cc)?;
         let mount = cg::cgroup2_mount()?;
+        let exe = std::env::current_exe().context("finding ledbat's own executable")?;
+        // started first, so that it is dropped last: its pipe closes after the cgroup did
+        let reaper = Reaper::start(
+            &exe,
+            &cg::run_cgroup_path(&mount, std::process::id()),
+            a.kill,
+        )?;
         let mut group = RunCgroup::create(&mount, std::process::id(), a.kill)
             .context("ledbat tcp run needs root (CAP_SYS_ADMIN for the cgroup, CAP_BPF and CAP_NET_ADMIN for the program)")?;
         let att = cg::attach(group.dir(), &cc, rl.as_ref())?;
         let signals = signal_watch()?;
-        let exe = std::env::current_exe().context("finding ledbat's own executable")?;
         let mut child = std::process::Command::new(exe)
             .args(["tcp", "cgroup-exec", "--cgroup"])
             .arg(group.dir())
@@ -279,6 +300,7 @@ mod on {
         let rl_counts = att.rl_counts();
         drop(att);
         let report = group.close();
+        reaper.finish();
         if !report.left.is_empty() {
             let pids: Vec<String> = report.left.iter().map(u32::to_string).collect();
             if report.killed {
@@ -321,6 +343,86 @@ mod on {
         }
         use std::os::unix::process::ExitStatusExt;
         Ok(cg::exit_code(status.code(), status.signal()))
+    }
+
+    /// The reaper of one `run`: `ledbat tcp cgroup-reap` in a process group of its own (a
+    /// terminal's Ctrl-C does not reach it) and outside the cgroup, reading a pipe whose
+    /// other end only this process holds. The pipe closes when this process exits, however
+    /// it exits; the reaper then closes the cgroup if it is still there, that is after a
+    /// SIGKILL to ledbat.
+    struct Reaper {
+        child: std::process::Child,
+    }
+
+    impl Reaper {
+        fn start(exe: &std::path::Path, dir: &std::path::Path, kill: bool) -> anyhow::Result<Self> {
+            use std::os::unix::process::CommandExt;
+            use std::process::Stdio;
+            let mut cmd = std::process::Command::new(exe);
+            cmd.args(["tcp", "cgroup-reap", "--cgroup"]).arg(dir);
+            if kill {
+                cmd.arg("--kill");
+            }
+            let child = cmd
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .process_group(0)
+                .spawn()
+                .context("starting the cgroup's reaper")?;
+            Ok(Reaper { child })
+        }
+
+        /// After the cgroup is closed: the pipe closes, the reaper finds nothing to do and
+        /// exits; waited for (at most 2 s) so that no process of the run outlives it.
+        fn finish(mut self) {
+            drop(self.child.stdin.take());
+            let until = Instant::now() + Duration::from_secs(2);
+            while Instant::now() < until {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
+
+    /// `ledbat tcp cgroup-reap`: waits until the `run` that started it exits (its standard
+    /// input closes), then closes the run's cgroup if it is still there.
+    pub fn cgroup_reap(a: &ReapArgs) -> anyhow::Result<()> {
+        use std::io::Read;
+        let mut sink = [0u8; 64];
+        let mut stdin = std::io::stdin().lock();
+        // nothing is written: a read returns 0 at the end, or fails when stdin is gone
+        while let Ok(n) = stdin.read(&mut sink) {
+            if n == 0 {
+                break;
+            }
+        }
+        let mount = cg::cgroup2_mount()?;
+        let Some(mut group) = RunCgroup::adopt(&mount, &a.cgroup, a.kill) else {
+            return Ok(());
+        };
+        let report = group.close();
+        let pids: Vec<String> = report.left.iter().map(u32::to_string).collect();
+        let what = match (pids.is_empty(), report.killed) {
+            (true, _) => String::new(),
+            (false, true) => format!("; killed what ran in it: {}", pids.join(" ")),
+            (false, false) => format!(
+                "; what ran in it still runs, moved out of it: {}",
+                pids.join(" ")
+            ),
+        };
+        eprintln!(
+            "ledbat: `ledbat tcp run` ended without closing its cgroup (killed?); {} {}{what}",
+            a.cgroup.display(),
+            if report.removed {
+                "removed"
+            } else {
+                "could not be removed"
+            }
+        );
+        anyhow::ensure!(report.removed, "the cgroup {} is left", a.cgroup.display());
+        Ok(())
     }
 
     fn resolve(spec: &str) -> anyhow::Result<(PathBuf, PathBuf)> {
