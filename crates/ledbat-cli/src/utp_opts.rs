@@ -55,8 +55,8 @@ pub struct RledbatArgs {
     #[arg(long)]
     pub rledbat: bool,
     /// rLEDBAT's queuing-delay target in milliseconds (default 60; the same as
-    /// `--rledbat-param target=Nms`).
-    #[arg(long = "rledbat-target-ms", requires = "rledbat", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    /// `--rledbat-param target=Nms`; implies --rledbat).
+    #[arg(long = "rledbat-target-ms", value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub rledbat_target_ms: Option<u64>,
     /// A receiver-driven LEDBAT parameter: target=60ms, slowdowns=true, slowdown_backoff=1
     /// (to 64), empty_queue_restart=false, window_validation=false,
@@ -71,7 +71,7 @@ impl RledbatArgs {
     /// The rLEDBAT settings these flags ask for (`None`: off); a refused parameter is an
     /// error that names it.
     pub fn config(&self) -> Result<Option<RledbatConfig>> {
-        if !self.rledbat && self.rledbat_params.is_empty() {
+        if !self.rledbat && self.rledbat_target_ms.is_none() && self.rledbat_params.is_empty() {
             return Ok(None);
         }
         let target = self.rledbat_target_ms.map(|ms| format!("target={ms}ms"));
@@ -220,8 +220,9 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(t.target, ledbat_core::Duration::from_millis(25));
-        // A target without --rledbat, or out of range, is refused.
-        assert!(Cli::try_parse_from(["x", "--rledbat-target-ms", "25"]).is_err());
+        // A target alone turns rLEDBAT on; one out of range is refused.
+        let t = parse(&["--rledbat-target-ms", "30"]).unwrap().unwrap();
+        assert_eq!(t.target, ledbat_core::Duration::from_millis(30));
         assert!(Cli::try_parse_from(["x", "--rledbat", "--rledbat-target-ms", "0"]).is_err());
         // A parameter turns rLEDBAT on; parameters after the target flag win.
         let p = parse(&[

@@ -346,16 +346,21 @@ pub fn run_recv(a: RecvArgs) -> Result<()> {
     runtime()?.block_on(recv(a))
 }
 
-async fn recv(a: RecvArgs) -> Result<()> {
-    // The receiver sends only ACKs and the final status byte; its controller is the
-    // default all the same, so that both ends of a transfer report the same one.
-    let cfg = connection_config(
+/// The receiver's connection settings: the default controller (the receiver sends only ACKs
+/// and the final status byte; its controller is the default all the same, so that both ends
+/// of a transfer report the same one), and rLEDBAT as `--rledbat` and `--rledbat-param` ask.
+fn recv_config(a: &RecvArgs) -> Result<ConnectionConfig> {
+    Ok(connection_config(
         DEFAULT_CC,
         &[],
         None,
         ConnectionConfig::default().packet_size,
     )?
-    .rledbat(a.rledbat.config()?);
+    .rledbat(a.rledbat.config()?))
+}
+
+async fn recv(a: RecvArgs) -> Result<()> {
+    let cfg = recv_config(&a)?;
     let sock = UtpSocket::bind(
         a.listen,
         EndpointConfig::default().connection(cfg).listen(true),
@@ -634,7 +639,11 @@ mod tests {
         let addr = free_port();
         let out = dir.join("out.bin");
         let mut ra = recv_args(addr, out.clone());
-        ra.rledbat.rledbat = true;
+        // the options by --rledbat-param alone (it implies --rledbat), the trace on
+        ra.rledbat.rledbat_params = ["slowdown_backoff=8", "competitor.enabled=true"]
+            .map(String::from)
+            .to_vec();
+        ra.trace = Some(dir.join("recv.jsonl"));
         let r = tokio::spawn(recv(ra));
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         let a = SendArgs {
@@ -645,6 +654,30 @@ mod tests {
         send(a, cfg).await.unwrap();
         r.await.unwrap().unwrap();
         assert!(std::fs::read(&out).unwrap() == data);
+        let trace = std::fs::read_to_string(dir.join("recv.jsonl")).unwrap();
+        let windows = trace
+            .lines()
+            .filter(|l| l.contains("\"rledbat_window\":"))
+            .count();
+        assert!(windows > 0, "the receiver's window is traced: {trace}");
+    }
+
+    #[test]
+    fn the_receivers_rledbat_flags_reach_its_connection() {
+        let mut a = recv_args("127.0.0.1:1".parse().unwrap(), PathBuf::from("x"));
+        assert_eq!(recv_config(&a).unwrap().rledbat, None);
+        a.rledbat.rledbat_params = ["slowdown_backoff=8", "window_validation=true"]
+            .map(String::from)
+            .to_vec();
+        let r = recv_config(&a)
+            .unwrap()
+            .rledbat
+            .expect("implied by a parameter");
+        assert_eq!((r.slowdown_backoff, r.window_validation), (8, true));
+        assert_eq!(r.target, ledbat_core::Duration::from_millis(60));
+        a.rledbat.rledbat_params.push("competitor.share=3".into());
+        let e = recv_config(&a).unwrap_err().to_string();
+        assert!(e.contains("competitor.share"), "{e}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
