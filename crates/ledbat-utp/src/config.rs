@@ -218,13 +218,7 @@ impl ConnectionConfig {
             return err("keepalive", "must be positive".into());
         }
         if let Some(r) = &self.rledbat {
-            if r.target.is_zero() || r.target > Duration::from_secs(10) {
-                return err(
-                    "rledbat.target",
-                    format!("must be in (0, 10 s], got {}", r.target),
-                );
-            }
-            r.competitor.validate_as("rledbat")?;
+            r.validate()?;
         }
         self.controller.validate()?;
         Ok(())
@@ -258,5 +252,22 @@ mod tests {
             .validate()
             .unwrap_err();
         assert_eq!(e.field, "min_rto");
+    }
+
+    #[test]
+    fn the_receivers_rledbat_settings_are_checked_by_their_own_rules() {
+        let mut c = ConnectionConfig::default().rledbat(Some(crate::rledbat::RledbatConfig {
+            target: Duration::from_micros(500),
+            ..Default::default()
+        }));
+        let e = c.validate().unwrap_err();
+        assert_eq!((e.controller, e.field.as_ref()), ("rledbat", "target"));
+        c.rledbat = Some(crate::rledbat::RledbatConfig {
+            slowdown_backoff: 0,
+            ..Default::default()
+        });
+        assert_eq!(c.validate().unwrap_err().field, "slowdown_backoff");
+        c.rledbat = Some(Default::default());
+        c.validate().unwrap();
     }
 }

@@ -184,6 +184,7 @@ use ledbat_core::{DelayConfig, DelayEstimator, DelaySample, Duration, Instant};
 mod config;
 pub use config::{
     split_param, ProbeSpan, RledbatConfig, RledbatParamError, KEYS, MAX_SLOWDOWN_BACKOFF,
+    MAX_TARGET, MIN_TARGET,
 };
 
 /// `rcwnd` at the start, packets.

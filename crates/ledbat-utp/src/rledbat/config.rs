@@ -4,11 +4,17 @@
 //! signal). The rules the parameters switch are described in the parent module's comment.
 
 use ledbat_core::competitor::CompetitorConfig;
-use ledbat_core::Duration;
+use ledbat_core::{ConfigError, Duration};
 use serde::Serialize;
 
 /// The largest `slowdown_backoff`.
 pub const MAX_SLOWDOWN_BACKOFF: u64 = 64;
+
+/// The smallest TARGET: 1 ms.
+pub const MIN_TARGET: Duration = Duration::from_millis(1);
+
+/// The largest TARGET: 10 s.
+pub const MAX_TARGET: Duration = Duration::from_secs(10);
 
 /// The keys [`RledbatConfig::set`] takes, for messages.
 pub const KEYS: &str = "target, slowdowns, slowdown_backoff, empty_queue_restart, \
@@ -114,8 +120,10 @@ impl RledbatConfig {
         match key {
             "target" => {
                 let d: Duration = value.trim().parse().map_err(|e| bad(&format!("{e}")))?;
-                if d.as_nanos() < 1_000_000 || d.as_nanos() > 10_000_000_000 {
-                    return Err(bad("TARGET is between 1 ms and 10 s"));
+                if !(MIN_TARGET..=MAX_TARGET).contains(&d) {
+                    return Err(bad(&format!(
+                        "TARGET is between {MIN_TARGET} and {MAX_TARGET}"
+                    )));
                 }
                 self.target = d;
             }
@@ -157,9 +165,36 @@ impl RledbatConfig {
 
     /// Checks what one key alone cannot: the competitor detection's parameters together.
     pub fn check(&self) -> Result<(), RledbatParamError> {
-        self.competitor
-            .validate_as("rledbat")
-            .map_err(|e| RledbatParamError::Value(e.field.to_string(), e.reason.to_string()))
+        self.validate()
+            .map_err(|e| RledbatParamError::Value(e.field.to_string(), e.reason))
+    }
+
+    /// Rejects a configuration the parser would refuse, however it was built: TARGET within
+    /// [[`MIN_TARGET`], [`MAX_TARGET`]], `slowdown_backoff` within [1,
+    /// [`MAX_SLOWDOWN_BACKOFF`]], and the competitor detection's parameters. The error names
+    /// the field (`target`, `slowdown_backoff`, `competitor.*`) of the component `rledbat`.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(MIN_TARGET..=MAX_TARGET).contains(&self.target) {
+            return Err(ConfigError::new(
+                "rledbat",
+                "target",
+                format!(
+                    "must be between {MIN_TARGET} and {MAX_TARGET}, got {}",
+                    self.target
+                ),
+            ));
+        }
+        if !(1..=MAX_SLOWDOWN_BACKOFF).contains(&self.slowdown_backoff) {
+            return Err(ConfigError::new(
+                "rledbat",
+                "slowdown_backoff",
+                format!(
+                    "must be a whole number from 1 to {MAX_SLOWDOWN_BACKOFF}, got {}",
+                    self.slowdown_backoff
+                ),
+            ));
+        }
+        self.competitor.validate_as("rledbat")
     }
 
     /// `KEY=VALUE` pairs of every key but the competitor's others than `enabled`, for display.
@@ -230,8 +265,8 @@ mod tests {
             "rledbat parameter `target`: expected KEY=VALUE"
         );
         assert!(err("gain=2").starts_with("rledbat has no parameter `gain` (keys: target,"));
-        assert!(err("target=0.5ms").contains("between 1 ms and 10 s"));
-        assert!(err("target=11s").contains("between 1 ms and 10 s"));
+        assert!(err("target=0.5ms").contains("TARGET is between 1ms and 10s"));
+        assert!(err("target=11s").contains("TARGET is between 1ms and 10s"));
         assert!(err("slowdowns=yes").ends_with("true or false"));
         for k in ["0", "65", "1.5", "-1"] {
             let e = err(&format!("slowdown_backoff={k}"));
@@ -247,5 +282,40 @@ mod tests {
         assert!(err("competitor.nonesuch=1").contains("no such parameter"));
         // A value each key accepts alone, refused by the competitor's check as a whole.
         assert!(err("competitor.share=2").contains("competitor.share"));
+    }
+
+    #[test]
+    fn validate_refuses_what_the_parser_refuses_in_a_config_built_by_hand() {
+        let ok = RledbatConfig {
+            target: MIN_TARGET,
+            slowdown_backoff: MAX_SLOWDOWN_BACKOFF,
+            ..RledbatConfig::default()
+        };
+        ok.validate().unwrap();
+        let c = RledbatConfig {
+            target: Duration::from_micros(999),
+            ..RledbatConfig::default()
+        };
+        let e = c.validate().unwrap_err();
+        assert_eq!((e.controller, e.field.as_ref()), ("rledbat", "target"));
+        assert_eq!(e.reason, "must be between 1ms and 10s, got 999us");
+        let c = RledbatConfig {
+            target: Duration::from_millis(10_001),
+            ..RledbatConfig::default()
+        };
+        assert_eq!(c.validate().unwrap_err().field, "target");
+        for k in [0, MAX_SLOWDOWN_BACKOFF + 1] {
+            let c = RledbatConfig {
+                slowdown_backoff: k,
+                ..RledbatConfig::default()
+            };
+            assert_eq!(c.validate().unwrap_err().field, "slowdown_backoff");
+            assert!(
+                matches!(c.check(), Err(RledbatParamError::Value(f, _)) if f == "slowdown_backoff")
+            );
+        }
+        let mut c = RledbatConfig::default();
+        c.competitor.share = 1.5;
+        assert_eq!(c.validate().unwrap_err().field, "competitor.share");
     }
 }
