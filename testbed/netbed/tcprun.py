@@ -18,8 +18,14 @@ status, no cgroup under `<v2 mount>/ledbat/`, no `ledbat_select` program loaded)
             (`ledbat tcp cgroup-reap`) moves both holders out of the cgroup, names them,
             removes the cgroup and exits; the kernel detaches the program.
 
-Every wait is bounded. `python3 -m netbed.tcprun check --ledbat-bin B` runs the four and
-prints JSON (exit status 1 when a check fails).
+`check_reaper_on_terminal` checks that the reaper's report reaches a terminal set to stop
+background writers (`stty tostop`): on a pseudo-terminal a shell runs `ledbat tcp run --
+sleep ...` and stays; ledbat is killed (SIGKILL), so the reaper, now in an orphaned
+background process group, must still write its report there (the kernel fails such a
+write with EIO unless SIGTTOU is blocked).
+
+Every wait is bounded. `python3 -m netbed.tcprun check --ledbat-bin B` runs the four ends
+and the terminal check, and prints JSON (exit status 1 when a check fails).
 """
 
 from __future__ import annotations
@@ -27,7 +33,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pty
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -370,6 +378,84 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
     return res
 
 
+def _children(pid: int) -> list[int]:
+    return [int(e) for e in os.listdir("/proc") if e.isdigit() and _ppid(int(e)) == pid]
+
+
+def check_reaper_on_terminal(ledbat_bin: str, cc: str = "scavenger") -> dict:
+    """The reaper's report on a `stty tostop` terminal, as described in the module comment;
+    returns what was seen and `ok`."""
+    ctl = ktcp.Controllers(ledbat_bin)
+    cc_was_registered = cc in ctl.registered()
+    hold_s = 8
+    shell, fd = pty.fork()
+    if shell == 0:  # the child: a shell on the terminal that outlives ledbat
+        os.execvp("sh", ["sh", "-c", f"stty tostop; '{ledbat_bin}' tcp run --cc {cc} -- "
+                         f"sleep {hold_s}; echo run-ended; sleep 2"])
+    out = bytearray()
+
+    def drain(seconds: float) -> None:
+        end_by = time.monotonic() + seconds
+        while time.monotonic() < end_by:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    out.extend(os.read(fd, 4096))
+                except OSError:  # the terminal closed: every writer is gone
+                    return
+
+    res: dict = {"cc": cc}
+    command = None
+    try:
+        # ledbat is the shell's child, the command (sleep) its child once it has started
+        end_by = time.monotonic() + 15
+        while time.monotonic() < end_by and command is None:
+            drain(0.1)
+            runs = _children(shell)
+            kids = _children(runs[0]) if runs else []
+            sleeps = [k for k in kids if _cmdline(k)[:1] == ["sleep"]]
+            if sleeps:
+                ledbat, command = runs[0], sleeps[0]
+        if command is None:
+            raise RuntimeError("`ledbat tcp run -- sleep` did not start its command in 15 s")
+        res["run_cgroup"] = run_cgroup = f"run-{ledbat}"
+        res["reapers_during"] = _reapers(run_cgroup)
+        os.kill(ledbat, signal.SIGKILL)
+        end_by = time.monotonic() + 10
+        while time.monotonic() < end_by and _reapers(run_cgroup):
+            drain(0.1)
+        drain(0.5)
+        res["reapers_after"] = _reapers(run_cgroup)
+        res["terminal"] = out.decode(errors="replace")
+        res["run_cgroups_after"] = _run_cgroups()
+        report = [ln for ln in res["terminal"].splitlines() if "without closing its cgroup" in ln]
+        res["ok"] = bool(
+            len(res["reapers_during"]) == 1
+            and not res["reapers_after"]
+            and len(report) == 1
+            and str(command) in report[0]
+            and not res["run_cgroups_after"]
+        )
+    finally:
+        for p in (command, shell):
+            if p is not None and _alive(p):
+                os.kill(p, signal.SIGKILL)
+        os.waitpid(shell, 0)
+        os.close(fd)
+        if not cc_was_registered and cc in ctl.registered():
+            ctl._run("unload", cc, check=False)
+            res["unloaded_after"] = cc not in ctl.registered()
+    return res
+
+
+def _cmdline(pid: int) -> list[str]:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return [a.decode(errors="replace") for a in fh.read().split(b"\0") if a]
+    except OSError:
+        return []
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python3 -m netbed.tcprun", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -378,7 +464,7 @@ def main(argv=None) -> int:
     h.add_argument("port", type=int)
     h.add_argument("report")
     h.add_argument("--no-child", action="store_true")
-    c = sub.add_parser("check", help="the four end-to-end checks (root)")
+    c = sub.add_parser("check", help="the end-to-end checks (root)")
     c.add_argument("--ledbat-bin", required=True)
     c.add_argument("--cc", default="scavenger")
     c.add_argument("--ends", default=",".join(ENDS))
@@ -390,6 +476,7 @@ def main(argv=None) -> int:
     if ledbat_bin is None:
         return 2
     results = [check_run(ledbat_bin, a.cc, e) for e in a.ends.split(",")]
+    results.append(check_reaper_on_terminal(ledbat_bin, a.cc))
     print(json.dumps(results, indent=1))
     return 0 if all(r["ok"] for r in results) else 1
 

@@ -81,6 +81,11 @@ class RunTest(unittest.TestCase):
     def test_sigkill_to_ledbat_itself_leaves_nothing_but_the_commands_processes(self):
         self.check("ledbat-killed")
 
+    def test_the_reapers_report_reaches_a_terminal_that_stops_background_writers(self):
+        r = tcprun.check_reaper_on_terminal(paths.default_ledbat_bin(), "scavenger")
+        self.assertTrue(r["ok"], r)
+        self.assertIn(r.get("unloaded_after", True), (True,), r)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -340,6 +340,23 @@ pub struct CloseReport {
     pub removed: bool,
 }
 
+impl CloseReport {
+    /// The processes that were left in the cgroup and what became of them, in the words
+    /// `run` and its reaper both print; `None` when none was left.
+    pub fn left_summary(&self) -> Option<String> {
+        if self.left.is_empty() {
+            return None;
+        }
+        let pids: Vec<String> = self.left.iter().map(u32::to_string).collect();
+        let (n, pids) = (pids.len(), pids.join(" "));
+        Some(if self.killed {
+            format!("killed {n} process(es) left in the cgroup: {pids}")
+        } else {
+            format!("{n} process(es) left in the cgroup still run, moved out of it: {pids}")
+        })
+    }
+}
+
 impl RunCgroup {
     /// Creates the cgroup for `ledbat tcp run` with process id `pid` under `mount`; with
     /// `kill_left`, processes left in it at the end are killed instead of moved out.
@@ -481,6 +498,20 @@ pub fn signal(pid: u32, sig: i32) {
 #[cfg(feature = "bpf")]
 pub fn terminal_foreground() -> bool {
     rustix::termios::tcgetpgrp(std::io::stdin()).is_ok_and(|g| g == rustix::process::getpgrp())
+}
+
+/// Blocks SIGTTOU in the calling thread, for a process outside the terminal's foreground
+/// group that must still report on it (`ledbat tcp run`'s reaper). With `stty tostop`, the
+/// kernel stops such a writer with SIGTTOU, or fails the write with EIO when its process
+/// group is orphaned (the reaper's is, once `run` has died); while SIGTTOU is blocked it
+/// lets the write through (`tty_check_change`).
+#[cfg(feature = "bpf")]
+pub fn write_to_terminal_from_background() {
+    use nix::sys::signal::{pthread_sigmask, SigSet, SigmaskHow, Signal};
+    let mut set = SigSet::empty();
+    set.add(Signal::SIGTTOU);
+    // fails only for an invalid `how`, which SIG_BLOCK is not
+    let _ = pthread_sigmask(SigmaskHow::SIG_BLOCK, Some(&set), None);
 }
 
 #[cfg(feature = "bpf")]
@@ -931,5 +962,44 @@ mod tests {
         assert_eq!(exit_code(None, Some(9)), 137);
         assert_eq!(exit_code(None, Some(15)), 143);
         assert_eq!(exit_code(None, None), 1);
+    }
+
+    #[cfg(feature = "bpf")]
+    #[test]
+    fn a_reporter_in_the_background_blocks_sigttou_in_its_thread() {
+        use nix::sys::signal::{pthread_sigmask, SigSet, SigmaskHow, Signal};
+        // in a thread of its own, so that the test harness's threads keep their masks
+        std::thread::spawn(|| {
+            let blocked = || {
+                let mut old = SigSet::empty();
+                pthread_sigmask(SigmaskHow::SIG_BLOCK, None, Some(&mut old)).unwrap();
+                old.contains(Signal::SIGTTOU)
+            };
+            assert!(!blocked());
+            write_to_terminal_from_background();
+            assert!(blocked());
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn the_close_report_names_the_processes_left_and_their_fate() {
+        let mut r = CloseReport {
+            left: vec![],
+            killed: false,
+            removed: true,
+        };
+        assert_eq!(r.left_summary(), None);
+        r.left = vec![41, 7];
+        assert_eq!(
+            r.left_summary().unwrap(),
+            "2 process(es) left in the cgroup still run, moved out of it: 41 7"
+        );
+        r.killed = true;
+        assert_eq!(
+            r.left_summary().unwrap(),
+            "killed 2 process(es) left in the cgroup: 41 7"
+        );
     }
 }

@@ -301,25 +301,16 @@ mod on {
         drop(att);
         let report = group.close();
         reaper.finish();
-        if !report.left.is_empty() {
-            let pids: Vec<String> = report.left.iter().map(u32::to_string).collect();
-            if report.killed {
-                eprintln!(
-                    "ledbat: killed {} process(es) `{}` left in its cgroup: {}",
-                    pids.len(),
-                    a.command[0],
-                    pids.join(" ")
-                );
+        if let Some(left) = report.left_summary() {
+            let advice = if report.killed {
+                String::new()
             } else {
-                eprintln!(
-                    "ledbat: {} process(es) started by `{}` still run: {} (moved out of its \
-                     cgroup; their open connections keep `{cc}`, new ones get the system's \
-                     default; --kill ends them instead)",
-                    pids.len(),
-                    a.command[0],
-                    pids.join(" ")
-                );
-            }
+                format!(
+                    " (their open connections keep `{cc}`, new ones get the system's default; \
+                     --kill ends them instead)"
+                )
+            };
+            eprintln!("ledbat: `{}` exited; {left}{advice}", a.command[0]);
         }
         if !report.removed {
             eprintln!(
@@ -389,7 +380,9 @@ mod on {
     /// `ledbat tcp cgroup-reap`: waits until the `run` that started it exits (its standard
     /// input closes), then closes the run's cgroup if it is still there.
     pub fn cgroup_reap(a: &ReapArgs) -> anyhow::Result<()> {
-        use std::io::Read;
+        use std::io::{Read, Write};
+        // in a background group of its own, it reports on the terminal all the same
+        cg::write_to_terminal_from_background();
         let mut sink = [0u8; 64];
         let mut stdin = std::io::stdin().lock();
         // nothing is written: a read returns 0 at the end, or fails when stdin is gone
@@ -403,16 +396,13 @@ mod on {
             return Ok(());
         };
         let report = group.close();
-        let pids: Vec<String> = report.left.iter().map(u32::to_string).collect();
-        let what = match (pids.is_empty(), report.killed) {
-            (true, _) => String::new(),
-            (false, true) => format!("; killed what ran in it: {}", pids.join(" ")),
-            (false, false) => format!(
-                "; what ran in it still runs, moved out of it: {}",
-                pids.join(" ")
-            ),
-        };
-        eprintln!(
+        let what = report
+            .left_summary()
+            .map(|left| format!("; {left}"))
+            .unwrap_or_default();
+        // a report that cannot be written (the terminal gone) must not end in a panic
+        let _ = writeln!(
+            std::io::stderr(),
             "ledbat: `ledbat tcp run` ended without closing its cgroup (killed?); {} {}{what}",
             a.cgroup.display(),
             if report.removed {
