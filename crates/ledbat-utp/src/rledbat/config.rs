@@ -163,7 +163,9 @@ impl RledbatConfig {
         Ok(())
     }
 
-    /// Checks what one key alone cannot: the competitor detection's parameters together.
+    /// [`RledbatConfig::validate`] as a parameter error: what one key alone cannot check
+    /// (the competitor detection's parameters together), and the bounds of a config built in
+    /// code rather than parsed.
     pub fn check(&self) -> Result<(), RledbatParamError> {
         self.validate()
             .map_err(|e| RledbatParamError::Value(e.field.to_string(), e.reason))
