@@ -5,7 +5,9 @@ timeout), long-lived ones (receivers, senders, samplers, real peers, captures) t
 `Background`, which puts the child in a session of its own so it can be stopped, with
 everything it forked, by its process group id and nothing else. A `Group` remembers the
 children it started so that an interrupted run stops exactly those. `wait_until` is the one
-bounded polling loop.
+bounded polling loop. `parent_of`, `pid_alive`, `children_of` and `cmdline_of` read what
+`/proc` says about a process the checks did not start themselves (`tcprun`, `systemdunits`);
+each answers for a process that is gone (None, False, empty) and never raises for it.
 """
 
 from __future__ import annotations
@@ -199,3 +201,42 @@ def wait_until(ready: Callable[[], object], timeout: float, interval: float = 0.
         if time.monotonic() >= deadline:
             return False
         time.sleep(interval)
+
+
+def _stat_fields(pid: int) -> list[str]:
+    """The fields of `/proc/PID/stat` after the command name (state first); empty when gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def parent_of(pid: int) -> int | None:
+    """The parent's PID, or None when the process is gone."""
+    f = _stat_fields(pid)
+    return int(f[1]) if len(f) > 1 else None
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether the process exists and is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    f = _stat_fields(pid)
+    return bool(f) and f[0] != "Z"
+
+
+def children_of(pid: int) -> list[int]:
+    """The PIDs whose parent is `pid` (any of its threads), in ascending order."""
+    return sorted(int(e) for e in os.listdir("/proc") if e.isdigit() and parent_of(int(e)) == pid)
+
+
+def cmdline_of(pid: int) -> list[str]:
+    """The process's arguments; empty when it is gone (or a kernel thread)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return [a.decode(errors="replace") for a in fh.read().split(b"\0") if a]
+    except OSError:
+        return []

@@ -61,6 +61,7 @@ import tempfile
 import time
 
 from . import ktcp, paths, tcprun
+from .proc import children_of
 
 CONTRIB = os.path.join(paths.REPO, "contrib", "systemd")
 INSTALLED_BIN = "/usr/local/bin/ledbat"
@@ -160,13 +161,6 @@ def nspawn_argv(units_dir: str, standin_dir: str, ledbat_bin: str, machine: str)
             "systemd.firstboot=off"]
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as fh:
-            return [int(x) for x in fh.read().split()]
-    except (FileNotFoundError, ValueError):
-        return []
-
 
 class Container:
     """A booted throwaway system; `sh` runs a command in it, `close` powers it off."""
@@ -197,7 +191,7 @@ class Container:
         self.init = None
         end = time.monotonic() + BOOT_TIMEOUT_S
         while self.init is None and time.monotonic() < end and self.proc.poll() is None:
-            kids = _children(self.proc.pid)
+            kids = children_of(self.proc.pid)
             self.init = kids[0] if kids else None
             time.sleep(0.05)
         if self.init is None:
@@ -407,10 +401,17 @@ def main(argv=None) -> int:
     if why:
         print(f"systemdunits: cannot run here: {why}", file=sys.stderr)
         return 2
-    results = [check_units(a.ledbat_bin, w, unified=u)
-               for w, u in ((True, False), (True, True), (False, False))]
+    cases = ((True, False), (True, True), (False, False))
+    results = [check_units(a.ledbat_bin, w, unified=u) for w, u in cases]
     null = check_units(a.ledbat_bin, with_dropin=False)
     print(json.dumps(results + [null], indent=1))
+    for (w, u), r in zip(cases, results):
+        if not r["ok"]:
+            print(f"systemdunits: failed: {'with' if w else 'without'} the loader unit, "
+                  f"{'unified' if u else 'hybrid'} hierarchy (the JSON above has what was "
+                  "seen)", file=sys.stderr)
+    if null["ok"]:
+        print("systemdunits: failed: the null run (no drop-in) passed", file=sys.stderr)
     return 0 if all(r["ok"] for r in results) and not null["ok"] else 1
 
 

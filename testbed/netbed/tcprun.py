@@ -45,6 +45,7 @@ import time
 from dataclasses import dataclass
 
 from . import install, ktcp
+from .proc import children_of, cmdline_of, parent_of, pid_alive
 
 HOLD_S = 30.0
 """How long a holder keeps its connection open at most."""
@@ -225,41 +226,14 @@ def _selectors() -> int:
     return sum(1 for p in json.loads(cp.stdout or "[]") if p.get("name") == "ledbat_select")
 
 
-def _ppid(pid: int) -> int | None:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return int(fh.read().rsplit(")", 1)[1].split()[1])
-    except (FileNotFoundError, IndexError, ValueError):
-        return None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def _reapers(cgroup_name: str) -> list[int]:
     """Processes running `ledbat tcp cgroup-reap` for the run cgroup `cgroup_name`."""
-    found = []
-    for e in os.listdir("/proc"):
-        if not e.isdigit():
-            continue
-        try:
-            with open(f"/proc/{e}/cmdline", "rb") as fh:
-                args = fh.read().split(b"\0")
-        except OSError:
-            continue
-        if b"cgroup-reap" in args and any(a.endswith(cgroup_name.encode()) for a in args):
-            if _alive(int(e)):
-                found.append(int(e))
-    return found
+    pids = (int(e) for e in os.listdir("/proc") if e.isdigit())
+    return [p for p in pids
+            if "cgroup-reap" in (args := cmdline_of(p))
+            and any(a.endswith(cgroup_name) for a in args) and pid_alive(p)]
 
 
 ENDS = ("exit", "term", "killed", "ledbat-killed")
@@ -299,7 +273,7 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
         res["holders"] = [{"pid": p, "port": port, "cc": ccs.get(port)} for p, port in rows]
         res["other"] = {"port": mine, "cc": ccs.get(mine)}
         # the first holder is ledbat's child (its cgroup-exec became the holder)
-        first = [p for p, _ in rows if _ppid(p) == proc.pid]
+        first = [p for p, _ in rows if parent_of(p) == proc.pid]
         if len(first) != 1:
             raise RuntimeError(f"no holder of {rows} is the child of ledbat {proc.pid}")
         run_cgroup = f"run-{proc.pid}"
@@ -327,7 +301,7 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
         res["reapers_after"] = _reapers(run_cgroup)
         errf.seek(0)
         res["stderr"] = errf.read().strip()
-        res["running_at_exit"] = [p for p, _ in rows if _alive(p)]
+        res["running_at_exit"] = [p for p, _ in rows if pid_alive(p)]
         res["run_cgroups_after"] = _run_cgroups()
         after = _selectors()
         # the kernel frees a program whose link's last descriptor closed with the process
@@ -341,9 +315,9 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
         srv.close()
         other.close()
         end_by = time.monotonic() + 5
-        while time.monotonic() < end_by and any(_alive(p) for p, _ in rows):
+        while time.monotonic() < end_by and any(pid_alive(p) for p, _ in rows):
             time.sleep(0.05)
-        res["left_processes"] = [p for p, _ in rows if _alive(p)]
+        res["left_processes"] = [p for p, _ in rows if pid_alive(p)]
         want_status = {"exit": EOF_STATUS, "term": 128 + 15, "killed": 128 + 9,
                        "ledbat-killed": -9}[end]
         # SIGTERM reaches the first holder only: its child outlives it, moved out of the
@@ -378,9 +352,6 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
     return res
 
 
-def _children(pid: int) -> list[int]:
-    return [int(e) for e in os.listdir("/proc") if e.isdigit() and _ppid(int(e)) == pid]
-
 
 def check_reaper_on_terminal(ledbat_bin: str, cc: str = "scavenger") -> dict:
     """The reaper's report on a `stty tostop` terminal, as described in the module comment;
@@ -411,9 +382,9 @@ def check_reaper_on_terminal(ledbat_bin: str, cc: str = "scavenger") -> dict:
         end_by = time.monotonic() + 15
         while time.monotonic() < end_by and command is None:
             drain(0.1)
-            runs = _children(shell)
-            kids = _children(runs[0]) if runs else []
-            sleeps = [k for k in kids if _cmdline(k)[:1] == ["sleep"]]
+            runs = children_of(shell)
+            kids = children_of(runs[0]) if runs else []
+            sleeps = [k for k in kids if cmdline_of(k)[:1] == ["sleep"]]
             if sleeps:
                 ledbat, command = runs[0], sleeps[0]
         if command is None:
@@ -438,7 +409,7 @@ def check_reaper_on_terminal(ledbat_bin: str, cc: str = "scavenger") -> dict:
         )
     finally:
         for p in (command, shell):
-            if p is not None and _alive(p):
+            if p is not None and pid_alive(p):
                 os.kill(p, signal.SIGKILL)
         os.waitpid(shell, 0)
         os.close(fd)
@@ -447,13 +418,6 @@ def check_reaper_on_terminal(ledbat_bin: str, cc: str = "scavenger") -> dict:
             res["unloaded_after"] = cc not in ctl.registered()
     return res
 
-
-def _cmdline(pid: int) -> list[str]:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            return [a.decode(errors="replace") for a in fh.read().split(b"\0") if a]
-    except OSError:
-        return []
 
 
 def main(argv=None) -> int:
@@ -478,6 +442,10 @@ def main(argv=None) -> int:
     results = [check_run(ledbat_bin, a.cc, e) for e in a.ends.split(",")]
     results.append(check_reaper_on_terminal(ledbat_bin, a.cc))
     print(json.dumps(results, indent=1))
+    for r in results:
+        if not r["ok"]:
+            print(f"tcprun: failed: {r.get('end', 'the reaper on a tostop terminal')} "
+                  "(the JSON above has what was seen)", file=sys.stderr)
     return 0 if all(r["ok"] for r in results) else 1
 
 

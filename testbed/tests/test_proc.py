@@ -2,7 +2,10 @@
 
 import os
 import signal
+import subprocess
+import sys
 import time
+import unittest
 
 import pytest
 
@@ -136,3 +139,35 @@ def test_stop_all_signals_every_child_before_waiting(tmp_path):
     assert time.monotonic() - t0 < 2.5
     assert all(not k.alive() for k in kids)
     assert all(k.returncode == 0 for k in kids)
+
+
+class ProcfsTest(unittest.TestCase):
+    """parent_of, pid_alive, children_of and cmdline_of against processes the test starts."""
+
+    def test_a_started_child_is_found_with_its_parent_and_arguments(self):
+        p = subprocess.Popen(["sleep", "30"])
+        try:
+            self.assertIn(p.pid, proc.children_of(os.getpid()))
+            self.assertEqual(proc.parent_of(p.pid), os.getpid())
+            self.assertEqual(proc.cmdline_of(p.pid), ["sleep", "30"])
+            self.assertTrue(proc.pid_alive(p.pid))
+        finally:
+            p.kill()
+            p.wait()
+
+    def test_an_unreaped_child_is_a_zombie_and_not_alive(self):
+        p = subprocess.Popen([sys.executable, "-c", "pass"])
+        os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)  # exited, not reaped
+        try:
+            self.assertFalse(proc.pid_alive(p.pid))
+            self.assertIn(p.pid, proc.children_of(os.getpid()))
+        finally:
+            p.wait()
+
+    def test_a_process_that_is_gone_gives_nothing(self):
+        p = subprocess.Popen(["true"])
+        p.wait()
+        self.assertFalse(proc.pid_alive(p.pid))
+        self.assertIsNone(proc.parent_of(p.pid))
+        self.assertEqual(proc.cmdline_of(p.pid), [])
+        self.assertNotIn(p.pid, proc.children_of(os.getpid()))
