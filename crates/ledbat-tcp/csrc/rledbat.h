@@ -26,11 +26,12 @@
  *   restart (cfg->empty_queue_restart, off by default; our extension, the uTP receiver's):
  *       in avoidance, once qd <= eta = clamp(base_rtt / 8, 4 ms, 16 ms) (4 ms before an
  *       RTT sample) has held for one RTT, slow start again (rcwnd += GAIN b, from the
- *       segment that finds it due) until qd > 3/4 TARGET or a loss, then avoidance with
- *       the slowdown scheduled before; the clock runs only in avoidance (a slowdown's hold
- *       and climb back empty the queue on purpose) and while rcwnd is below half the
- *       largest window avoidance has had (a window a competitor pushed down; beside a bbr
- *       sender, which keeps the queue under eta by itself, a restart only overshoots)
+ *       segment that finds it due) until qd > 3/4 TARGET, a loss or rcwnd >= bound, then
+ *       avoidance with the slowdown scheduled before; bound = max_rate x (base RTT + 3/4
+ *       TARGET), max_rate the fastest rate sample (the detection's spans, below, taken
+ *       when either is on); the clock runs only in avoidance (a slowdown's hold and climb
+ *       back empty the queue on purpose) and while rcwnd < bound / 2 (a window a
+ *       competitor pushed down; none before a rate sample)
  *   window validation (cfg->window_validation, off by default; our extension, the uTP
  *       receiver's): flight = the most payload received in one round (an RTT from its
  *       first segment) over the connection; once rcwnd >= RL_VALIDATION_FACTOR (8) x
@@ -93,6 +94,9 @@
  * and the largest flight it keeps, bytes (the bound in 32.32 stays below 2^64). */
 #define RL_VALIDATION_FACTOR 8ULL
 #define RL_MAX_FLIGHT (1ULL << 28)
+/* The largest restart bound kept, bytes (ledbat_utp::rledbat::MAX_RESTART_BOUND; the bound
+ * in 32.32 stays below 2^64). */
+#define RL_MAX_RESTART_BOUND (1ULL << 31)
 /* The largest cfg->slowdown_backoff (the uTP receiver's MAX_SLOWDOWN_BACKOFF). */
 #define RL_MAX_SLOWDOWN_BACKOFF 64ULL
 
@@ -161,7 +165,7 @@ struct rl {
 	__u64 slowdowns;      /* count */
 	__u64 restarts;       /* count (empty_queue_restart) */
 	__u64 test_holds;     /* count: the holds the competitor detection asked for */
-	__u64 largest;        /* Q32 bytes, the largest rcwnd of avoidance */
+	__u64 max_rate;       /* bytes/s, the fastest rate sample (the restart's bound) */
 	__u64 empty_since;    /* ns, since when the queue has been empty in avoidance */
 	/* the competitor detection (cfg->comp.enabled) */
 	__u64 received;       /* payload bytes */
@@ -302,12 +306,25 @@ LB_INLINE __u64 rl_eta(const struct rl *r)
 	return lb_empty_queue_eta(r->has_rtt ? r->base_rtt_ns : 0);
 }
 
+/* The restart's bound, bytes: max_rate x (base RTT + 3/4 TARGET), floored, at most
+ * RL_MAX_RESTART_BOUND (0 before a rate sample). */
+LB_INLINE __u64 rl_restart_bound(const struct rl *r, const volatile struct rl_cfg *cfg)
+{
+	__u64 base = r->has_rtt ? r->base_rtt_ns : RL_DEFAULT_ROUND_NS;
+
+	return lb_min_u64(lb_muldiv(r->max_rate, base + cfg->target_ns * 3 / 4, LB_NS_PER_S),
+			  RL_MAX_RESTART_BOUND);
+}
+
 /* In avoidance at queuing delay `qd`: whether one RTT of empty queue has passed (the
- * restart is then due; ledbat-core's SlowStart::restart_due). */
+ * restart is then due; ledbat-core's SlowStart::restart_due), with rcwnd below half the
+ * restart's bound all the while. */
 LB_INLINE int rl_restart_due(struct rl *r, const volatile struct rl_cfg *cfg, __u64 now,
 			     __u64 qd)
 {
-	if (!cfg->empty_queue_restart || qd > rl_eta(r) || r->rcwnd >= r->largest / 2) {
+	__u64 bound = rl_restart_bound(r, cfg);
+
+	if (!cfg->empty_queue_restart || qd > rl_eta(r) || !bound || r->rcwnd >= bound << 31) {
 		r->has_empty_since = 0;
 		return 0;
 	}
@@ -534,13 +551,14 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 	}
 	if (cfg->window_validation)
 		rl_count_round(r, now, bytes);
-	if (cfg->comp.enabled) {
+	if (cfg->comp.enabled || cfg->empty_queue_restart) {
 		r->received += bytes;
 		has_rate = lb_span_on_ack(&r->span, now, r->received, 0,
 					  lb_max_u64(rl_round(r), RL_RATE_SPAN_NS), &rate, &limited);
 		if (has_rate) {
 			r->last_rate = rate;
 			r->has_last_rate = 1;
+			r->max_rate = lb_max_u64(r->max_rate, rate);
 		}
 	}
 	if (!lb_queuing_delay(&r->delay, dp, &qd))
@@ -575,10 +593,9 @@ LB_INLINE void rl_on_data(struct rl *r, const volatile struct rl_cfg *cfg, lb_pa
 			return;
 		}
 		rl_avoidance_step(r, cfg, qd, bytes);
-		if (r->rcwnd > r->largest)
-			r->largest = r->rcwnd;
 	} else if (r->phase == RL_RESTART) {
-		if (qd * 4 > cfg->target_ns * 3 || rl_validated_out(r, cfg))
+		if (qd * 4 > cfg->target_ns * 3 || rl_validated_out(r, cfg) ||
+		    lb_reached(r->rcwnd, rl_restart_bound(r, cfg) << 32))
 			r->phase = RL_AVOIDANCE;
 		else
 			r->rcwnd += (bytes << 32) / rl_gain_divisor(r, cfg);

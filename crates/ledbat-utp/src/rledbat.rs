@@ -48,21 +48,31 @@
 //! avoidance, once the queuing delay has stayed at or below
 //! `eta = clamp(base_rtt / 8, 4 ms, 16 ms)` (RFC 9406 section 4.2's thresholds) for one RTT,
 //! slow start again: `rcwnd += GAIN b` from the packet that finds it due, until
-//! `qd > 3/4 TARGET` or a loss; the slowdown scheduled before stays scheduled (one due
-//! meanwhile starts at the first packet after the restart ends). Without it, a window
-//! left at the floor by a loss-based download that filled the queue grows GAIN packets per
-//! RTT once that download leaves: `(0.9 P - 2) / GAIN` RTTs to 90 % of a path of P packets
-//! (docs/tcp/README.md, "What the draft cannot reach"); with it, `ln(0.9 P / 2) /
-//! ln(1 + GAIN)` RTTs after the first RTT of empty queue. The growth is the draft's own
-//! slow start at full speed (the sender's restart grows a quarter as fast: 31 RTTs rather
-//! than 9 at a base RTT of 100 ms on 10 Mbit/s); its overshoot is that of the draft's
-//! initial slow start. The clock runs only in avoidance: a slowdown's hold and its climb
-//! back empty the queue on purpose, and neither counts (nor does an empty queue that began
-//! before the slowdown). And it runs only while `rcwnd` is below half the largest window
-//! avoidance has had: the restart is for a window that a competitor pushed down; beside a
-//! sender that keeps the queue under `eta` by itself (bbr) the window is where it was, and
-//! a restart there only overshoots to 3/4 TARGET (on the bed it fired every 2.5-3 s with a
-//! bbr sender at 100 ms: docs/tcp/README.md, "Counted: not ProbeRTT").
+//! `qd > 3/4 TARGET`, a loss, or `rcwnd` reaching the bound below; the slowdown scheduled
+//! before stays scheduled (one due meanwhile starts at the first packet after the restart
+//! ends). Without it, a window left at the floor by a loss-based download that filled the
+//! queue grows GAIN packets per RTT once that download leaves: `(0.9 P - 2) / GAIN` RTTs to
+//! 90 % of a path of P packets (docs/tcp/README.md, "What the draft cannot reach"); with it,
+//! `ln(0.9 P / 2) / ln(1 + GAIN)` RTTs after the first RTT of empty queue. The growth is the
+//! draft's own slow start at full speed (the sender's restart grows a quarter as fast: 31
+//! RTTs rather than 9 at a base RTT of 100 ms on 10 Mbit/s). The clock runs only in
+//! avoidance: a slowdown's hold and its climb back empty the queue on purpose, and neither
+//! counts (nor does an empty queue that began before the slowdown). The restart's bound is
+//! the window that fills the path at the fastest rate received and queues 3/4 TARGET there:
+//!
+//! ```text
+//! bound = max_rate x (base RTT + 3/4 TARGET)     max_rate: the fastest of the rate samples
+//!                                                (the detection's, below), bytes/s
+//! ```
+//!
+//! The clock runs only while `rcwnd < bound / 2` (a window a competitor pushed down; none
+//! before a rate sample), and the restart ends at `rcwnd >= bound`: it goes back to where
+//! the delay would end it, without the delay signal's lag of an RTT. A sender that the
+//! window does not limit (bbr) otherwise drives the restart on: its pacing keeps the queue
+//! under `eta`, so the delay never ends it. The rule this replaces, the largest window
+//! avoidance had, failed there: the restart's own overshoot became that largest window, a
+//! loss halved it, and the restart fired again (docs/tcp/README.md, "The bbr sender at
+//! 100 ms breaks `empty_queue_restart`'s guard").
 //!
 //! **Window validation** (`window_validation`, off by default: our extension, not the
 //! draft's). A sender that the window does not limit (bbr, whose own queue stays under
@@ -199,6 +209,19 @@ pub const PROBE_RTTS: f64 = 6.0;
 /// Window validation: slow start ends and avoidance stops growing at this many times the
 /// most received in one round (see the module comment).
 pub const VALIDATION_FACTOR: u64 = 8;
+/// The largest restart bound kept, bytes (`RL_MAX_RESTART_BOUND` of the kernel receiver,
+/// whose bound in 32.32 stays below 2^64).
+pub const MAX_RESTART_BOUND: u64 = 1 << 31;
+
+/// `floor(a x b / c)`, saturating at `u64::MAX` (also for `c = 0`), as the kernel
+/// receiver's `lb_muldiv` computes it.
+fn muldiv(a: u64, b: u64, c: u64) -> u64 {
+    match (u128::from(a) * u128::from(b)).checked_div(u128::from(c)) {
+        Some(q) => u64::try_from(q).unwrap_or(u64::MAX),
+        None => u64::MAX,
+    }
+}
+
 /// Where the window is in its cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -243,8 +266,8 @@ pub struct Rledbat {
     hold_min: Option<Duration>,
     /// The empty-queue clock of `empty_queue_restart`.
     restart: SlowStart,
-    /// The largest `rcwnd` of avoidance, bytes (a restart needs less than half of it).
-    largest: f64,
+    /// The fastest rate sample so far, bytes/s (the restart's bound, [`Self::restart_bound`]).
+    max_rate: u64,
     /// The competitor detection (`competitor.enabled`).
     comp: Competitor,
     /// Payload bytes received in all, and the detection's rate samples of them.
@@ -284,7 +307,7 @@ impl Rledbat {
                 conservative: false,
                 restart: cfg.empty_queue_restart,
             }),
-            largest: 0.0,
+            max_rate: 0,
             comp: Competitor::new(cfg.competitor)
                 .busy_above_eta()
                 .probe_rtts(PROBE_RTTS),
@@ -351,6 +374,15 @@ impl Rledbat {
         self.rtt.unwrap_or(Duration::from_millis(100))
     }
 
+    /// The restart's bound, bytes: the window that fills the path at the fastest rate
+    /// received and queues 3/4 TARGET on it, `max_rate x (base RTT + 3/4 TARGET)`, floored
+    /// and at most [`MAX_RESTART_BOUND`] (0 before a rate sample: no restart).
+    fn restart_bound(&self) -> u64 {
+        let base = self.base_rtt.unwrap_or(self.round()).as_nanos();
+        let span = base + self.cfg.target.as_nanos() * 3 / 4;
+        muldiv(self.max_rate, span, 1_000_000_000).min(MAX_RESTART_BOUND)
+    }
+
     /// `eta` of the restart: the queuing delay up to which the queue counts as empty.
     fn eta(&self) -> Duration {
         empty_queue_threshold(self.base_rtt)
@@ -377,7 +409,13 @@ impl Rledbat {
     fn validated_out(&self) -> bool {
         self.cfg.window_validation
             && self.max_flight > 0
-            && self.rcwnd + 1.0 / 4096.0 >= (VALIDATION_FACTOR * self.max_flight) as f64
+            && self.reached(VALIDATION_FACTOR * self.max_flight)
+    }
+
+    /// Whether `rcwnd` has reached `bound` bytes, within 2^-12 byte below it (as
+    /// [`Self::validated_out`] counts it).
+    fn reached(&self, bound: u64) -> bool {
+        self.rcwnd + 1.0 / 4096.0 >= bound as f64
     }
 
     fn gain(&self) -> f64 {
@@ -405,7 +443,7 @@ impl Rledbat {
         if self.cfg.window_validation {
             self.count_round(now, bytes);
         }
-        let sample = if self.comp.enabled() {
+        let sample = if self.comp.enabled() || self.cfg.empty_queue_restart {
             self.received += bytes;
             let span = self.round().max(RATE_SPAN);
             // In whole bytes/s, floored, as the kernel receiver keeps them: a sample then
@@ -414,11 +452,12 @@ impl Rledbat {
                 self.span
                     .on_ack_span(now, self.received, false, span)
                     .map(|(b, d, limited)| {
-                        let r = u128::from(b) * 1_000_000_000 / u128::from(d.as_nanos());
+                        let r = muldiv(b, 1_000_000_000, d.as_nanos());
                         (r as f64, limited)
                     });
             if let Some((r, _)) = s {
                 self.last_rate = Some(r);
+                self.max_rate = self.max_rate.max(r as u64);
             }
             s
         } else {
@@ -459,7 +498,8 @@ impl Rledbat {
                     return;
                 }
                 let eta = self.eta();
-                if self.rcwnd >= self.largest / 2.0 {
+                let bound = self.restart_bound();
+                if bound == 0 || self.rcwnd >= bound as f64 / 2.0 {
                     // not pushed down: the empty-queue clock does not run
                     self.restart.not_avoiding();
                 } else if self
@@ -480,10 +520,9 @@ impl Rledbat {
                 if step <= 0.0 || !self.validated_out() {
                     self.rcwnd += step * mss * b / self.rcwnd;
                 }
-                self.largest = self.largest.max(self.rcwnd);
             }
             Phase::Restart { slowdown_at } => {
-                if qd_ratio > 0.75 || self.validated_out() {
+                if qd_ratio > 0.75 || self.validated_out() || self.reached(self.restart_bound()) {
                     self.end_restart(slowdown_at);
                 } else {
                     self.rcwnd += gain * b;
@@ -745,7 +784,7 @@ mod tests {
     /// pushed down to `w` (the restart's case).
     fn pushed_down(c: RledbatConfig, w: u64) -> (Rledbat, Instant) {
         let (mut r, t0) = avoiding(c, w);
-        r.largest = (100 * MSS) as f64;
+        r.max_rate = 10_000_000;
         (r, t0)
     }
 
@@ -990,28 +1029,74 @@ mod tests {
     }
 
     #[test]
-    fn a_window_not_pushed_below_half_its_largest_does_not_restart() {
-        // Avoidance from 10 packets: the first packet makes that the largest window. An
-        // empty queue for a second (a sender that keeps it so, bbr) only adds GAIN per RTT.
+    fn the_fastest_rate_sample_sets_the_restarts_bound() {
         let (mut r, _) = avoiding(restart_cfg(), 10 * MSS);
+        // No rate sample yet: no bound, and an empty queue for a second (a sender that
+        // keeps it so, bbr) only adds GAIN per RTT.
         let t = Instant::from_secs(2);
         for k in 0..=25 {
             samples(&mut r, t + Duration::from_millis(40 * k), BASE, 1);
         }
+        assert_eq!(r.restart_bound(), 0);
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
-        assert_eq!(r.largest, 10_000.0);
-        // Half of it is not below half: still no restart after another RTT.
-        r.rcwnd = 5_000.0;
-        samples(&mut r, t + Duration::from_millis(1040), BASE, 1);
-        samples(&mut r, t + Duration::from_millis(1080), BASE, 1);
+        // Spans of max(200 ms, RTT): the 1 000 bytes at t1 open one, 8 000 more within it
+        // and 1 000 at t1 + 200 ms close it: 9 000 bytes in 200 ms, 45 000 bytes/s. A
+        // slower span after it leaves the fastest.
+        let t1 = Instant::from_secs(4);
+        packet(&mut r, t1, MSS, BASE);
+        for _ in 0..8 {
+            packet(&mut r, t1 + Duration::from_millis(100), MSS, BASE);
+        }
+        packet(&mut r, t1 + Duration::from_millis(200), MSS, BASE);
+        assert_eq!(r.max_rate, 45_000);
+        packet(&mut r, t1 + Duration::from_millis(400), MSS, BASE);
+        assert_eq!(r.max_rate, 45_000);
+        // 45 000 bytes/s x (40 ms base RTT + 45 ms, 3/4 TARGET) = 3 825 bytes.
+        assert_eq!(r.restart_bound(), 3_825);
+    }
+
+    #[test]
+    fn a_window_not_below_half_the_bound_does_not_restart() {
+        // 100 000 bytes/s x (40 + 45 ms) = 8 500 bytes; half of it: 4 250.
+        let (mut r, _) = pushed_down(restart_cfg(), 4_250);
+        r.max_rate = 100_000;
+        assert_eq!(r.restart_bound(), 8_500);
+        let t = Instant::from_secs(2);
+        samples(&mut r, t, BASE, 1);
+        samples(&mut r, t + Duration::from_millis(40), BASE, 1);
+        samples(&mut r, t + Duration::from_millis(80), BASE, 1);
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
         // Pushed below half (a competitor), the clock runs: due one RTT after it starts.
-        r.rcwnd = 4_999.0;
-        samples(&mut r, t + Duration::from_millis(1100), BASE, 1);
-        samples(&mut r, t + Duration::from_millis(1139), BASE, 1);
+        r.rcwnd = 4_249.0;
+        samples(&mut r, t + Duration::from_millis(100), BASE, 1);
+        samples(&mut r, t + Duration::from_millis(139), BASE, 1);
         assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
-        samples(&mut r, t + Duration::from_millis(1140), BASE, 1);
+        samples(&mut r, t + Duration::from_millis(140), BASE, 1);
         assert_eq!(r.phase, Phase::Restart { slowdown_at: None });
+    }
+
+    #[test]
+    fn a_restart_ends_at_its_bound_before_the_delay_says_so() {
+        let (mut r, _) = pushed_down(restart_cfg(), 3_000);
+        r.max_rate = 100_000;
+        let t = Instant::from_secs(2);
+        samples(&mut r, t, BASE, 1);
+        // Due after an RTT of empty queue; packets of 1 500 bytes at GAIN 1/3 add 500 each,
+        // all at one instant (no rate span closes, the bound stays 8 500).
+        let t1 = t + Duration::from_millis(40);
+        packet(&mut r, t1, 1500, BASE);
+        assert_eq!(r.phase, Phase::Restart { slowdown_at: None });
+        assert_eq!(r.window(), 3_500);
+        for _ in 0..10 {
+            packet(&mut r, t1, 1500, BASE);
+        }
+        assert_eq!(r.window(), 8_500);
+        assert_eq!(r.phase, Phase::Restart { slowdown_at: None });
+        // The next packet finds the bound reached, the queue still empty: avoidance, the
+        // window where it was.
+        packet(&mut r, t1, 1500, BASE);
+        assert_eq!(r.phase, Phase::Avoidance { slowdown_at: None });
+        assert_eq!(r.window(), 8_500);
     }
 
     #[test]
