@@ -1099,6 +1099,42 @@ mod tests {
         assert_eq!(r.window(), 8_500);
     }
 
+    proptest::proptest! {
+        /// Whatever the stretches of packets (each with its count, size, spacing, queue on
+        /// the [`BASE`] path, and a loss before it or not), a restart starts only below
+        /// half its bound, and grows the window only while it is below the bound (both as
+        /// the packet left them: its rate and RTT samples come first).
+        #[test]
+        fn a_restart_starts_below_half_its_bound_and_ends_by_it(
+            stretches in proptest::collection::vec(
+                (1u32..400, 0u64..=1500, 0u64..6, proptest::sample::select(
+                    vec![0u64, 0, 3, 30, 50, 100]), proptest::bool::ANY), 1..10),
+        ) {
+            let mut r = Rledbat::new(with_slowdowns(restart_cfg()), MSS);
+            let mut t = Instant::from_secs(1);
+            for (count, bytes, gap_ms, queue_ms, loss) in stretches {
+                if loss {
+                    r.on_loss(t);
+                }
+                for _ in 0..count {
+                    t += Duration::from_millis(gap_ms);
+                    let (phase, w) = (r.phase, r.rcwnd);
+                    packet(&mut r, t, bytes, (BASE.0 + queue_ms, BASE.1 + queue_ms));
+                    if !matches!(r.phase, Phase::Restart { .. }) {
+                        continue;
+                    }
+                    let bound = r.restart_bound();
+                    if matches!(phase, Phase::Avoidance { .. }) {
+                        proptest::prop_assert!(bound > 0 && w < bound as f64 / 2.0,
+                            "restarted at {w} with the bound {bound}");
+                    }
+                    proptest::prop_assert!(r.rcwnd <= w || w < bound as f64,
+                        "grew from {w} to {} with the bound {bound}", r.rcwnd);
+                }
+            }
+        }
+    }
+
     #[test]
     fn without_the_parameter_an_empty_queue_only_adds_gain_per_rtt() {
         let (mut r, _) = avoiding(cfg(), 2 * MSS);
