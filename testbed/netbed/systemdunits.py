@@ -161,7 +161,6 @@ def nspawn_argv(units_dir: str, standin_dir: str, ledbat_bin: str, machine: str)
             "systemd.firstboot=off"]
 
 
-
 class Container:
     """A booted throwaway system; `sh` runs a command in it, `close` powers it off."""
 

@@ -226,8 +226,6 @@ def _selectors() -> int:
     return sum(1 for p in json.loads(cp.stdout or "[]") if p.get("name") == "ledbat_select")
 
 
-
-
 def _reapers(cgroup_name: str) -> list[int]:
     """Processes running `ledbat tcp cgroup-reap` for the run cgroup `cgroup_name`."""
     pids = (int(e) for e in os.listdir("/proc") if e.isdigit())
@@ -352,7 +350,6 @@ def check_run(ledbat_bin: str, cc: str = "scavenger", end: str = "exit",
     return res
 
 
-
 def check_reaper_on_terminal(ledbat_bin: str, cc: str = "scavenger") -> dict:
     """The reaper's report on a `stty tostop` terminal, as described in the module comment;
     returns what was seen and `ok`."""
@@ -417,7 +414,6 @@ def check_reaper_on_terminal(ledbat_bin: str, cc: str = "scavenger") -> dict:
             ctl._run("unload", cc, check=False)
             res["unloaded_after"] = cc not in ctl.registered()
     return res
-
 
 
 def main(argv=None) -> int:

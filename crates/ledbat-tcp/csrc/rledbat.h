@@ -322,9 +322,11 @@ LB_INLINE __u64 rl_restart_bound(const struct rl *r, const volatile struct rl_cf
 LB_INLINE int rl_restart_due(struct rl *r, const volatile struct rl_cfg *cfg, __u64 now,
 			     __u64 qd)
 {
-	__u64 bound = rl_restart_bound(r, cfg);
+	__u64 bound;
 
-	if (!cfg->empty_queue_restart || qd > rl_eta(r) || !bound || r->rcwnd >= bound << 31) {
+	/* the bound (a long division) only when the cheap checks leave it to decide */
+	if (!cfg->empty_queue_restart || qd > rl_eta(r) ||
+	    !(bound = rl_restart_bound(r, cfg)) || r->rcwnd >= bound << 31) {
 		r->has_empty_since = 0;
 		return 0;
 	}
