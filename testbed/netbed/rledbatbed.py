@@ -8,7 +8,7 @@ outside the cgroup), alone again.
         [--rtt-ms 0,10,20,40,60,100 | --delay-ms 20] [--repeats 3] [--phase-s 30]
         [--sample-s 0.2] [--signal owd|rtt] [--rledbat-param KEY=VALUE ...]
         [--competitor plain|rledbat] [--no-baseline] [--plain] [--no-capture]
-        [--json out.json] [--md out.md]
+        [--sender-trace] [--json out.json] [--md out.md]
     python3 -m netbed.rledbatbed --table-from out.json [--md out.md]    # no root
 
 Every cell of the grid (sender cc x FIFO x base RTT; `--delay-ms` is one way, `--rtt-ms`
@@ -34,6 +34,12 @@ run also keeps the receivers' published state every 100 ms (`ledbat tcp rstats -
 (`probes`), and, from the ACK capture, the windows each probe opened (`probe_windows`); a
 pair's verdicts while both download, with the other receiver's phases before each, are a
 third table, each receiver's probes then a fourth.
+
+`--sender-trace` also samples the remote senders' kernel state at every sample (`ss -ti`
+in the sending namespace, read by `netbed.tcpinfo`: cwnd, ssthresh, srtt, pacing and
+delivery rates, `snd_wnd`, bbr's bandwidth estimate and pacing gain), on the bed's clock,
+into `sender_trace`; `python3 -m netbed.rledbattrace` prints it beside the receiver's
+publications, for a stretch of a run.
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ import subprocess
 import sys
 import time
 
-from . import install, paths, topo
+from . import install, paths, tcpinfo, topo
 from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port, is_pair,
                            markdown_table, pair_markdown_table, pair_probes, pair_verdicts,
                            phase_summary, probe_windows, probes_markdown_table,
@@ -88,7 +94,8 @@ def receiver_argv(ledbat_bin: str, signal: str, params: list[str],
 def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bool,
         logdir: str, sender_cc: str = "cubic", fifo_ms: float | None = None,
         sample_s: float = 0.2, capture: bool = True,
-        rl_params: list[str] | None = None, competitor: str = "plain") -> dict:
+        rl_params: list[str] | None = None, competitor: str = "plain",
+        sender_trace: bool = False) -> dict:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
     bn = topo.Bottleneck()
@@ -143,6 +150,7 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                                  env=env, stdout=subprocess.PIPE, text=True)
         procs.append(snd_a)
         samples: list[dict] = []
+        senders: list[list] = []
         snd_b = None
         rstats: list = []
         last_plain, plain_end = 0, None
@@ -170,7 +178,13 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
             tc = subprocess.run(_ns(t.rtr, ["tc", "-s", "-j", "qdisc", "show", "dev",
                                             t.RTR_RCV_IF]),
                                 capture_output=True, text=True, timeout=10).stdout
+            sst = subprocess.run(_ns(t.snd, ["ss", "-tinH", "state", "established"]),
+                                 capture_output=True, text=True,
+                                 timeout=10).stdout if sender_trace else ""
             when = round(time.monotonic() - t0, 3)
+            for port, info in sorted(tcpinfo.by_peer_port(sst).items()):
+                if port in (PORT_RL, PORT_PLAIN):
+                    senders.append(tcpinfo.row(when, port, info))
             got = bytes_by_port(ss)
             samples.append({"t": when, "bytes": got, "backlog": backlog_bytes(tc)})
             if got.get(PORT_PLAIN, 0) > last_plain:
@@ -181,6 +195,9 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
         # The competitor ends when its last byte arrives (the last sample its count grew).
         res["competitor_end_s"] = plain_end
         res["samples"] = samples
+        if sender_trace:
+            res["sender_trace_fields"] = ["t", "port", *tcpinfo.FIELDS]
+            res["sender_trace"] = senders
         res["rstats_end_of_phase"] = rstats
         res["drops"] = t.queue_stats().get("drops")
         for p in procs:
@@ -288,6 +305,11 @@ def main(argv=None) -> int:
     ap.add_argument("--plain", action="store_true", help="only runs without --rledbat")
     ap.add_argument("--no-baseline", action="store_true", help="no plain baseline runs")
     ap.add_argument("--no-capture", action="store_true", help="no ACK capture, no (d)")
+    ap.add_argument("--sender-trace", action="store_true",
+                    help="also sample the remote senders' kernel state (`ss -ti` in their "
+                         "namespace: cwnd, srtt, pacing and delivery rates, snd_wnd, bbr's "
+                         "bandwidth estimate and gain) at every sample, into the JSON's "
+                         "sender_trace; `python3 -m netbed.rledbattrace` prints it")
     ap.add_argument("--json", default=None)
     ap.add_argument("--md", default=None, help="the summary as a Markdown table")
     ap.add_argument("--table-from", default=None, metavar="JSON",
@@ -346,7 +368,7 @@ def main(argv=None) -> int:
                               file=sys.stderr, flush=True)
                         r = run(ledbat_bin, a.phase_s, delay, a.signal, plain, a.logdir,
                                 cc, fifo, a.sample_s, not a.no_capture,
-                                a.rledbat_param, a.competitor)
+                                a.rledbat_param, a.competitor, a.sender_trace)
                         r["repeat"] = rep
                         runs.append(r)
                         _write(a, runs, rate, head)
@@ -366,7 +388,7 @@ def check(res: dict, rate_bps: int) -> list[str]:
     """What the quick check found wrong in one rLEDBAT run (empty: passed): alone at least
     half the link; beside a plain download less than a fifth of its rate, or, beside a
     second receiver of our kind, the two using at least half the link; nothing left
-    behind."""
+    behind; with --sender-trace, the rLEDBAT download's sender read from `ss`."""
     pair = is_pair(res)
     if "samples" in res:
         p = res["phase_s"]
@@ -385,6 +407,12 @@ def check(res: dict, rate_bps: int) -> list[str]:
                        "the link together")
     elif r is None or p is None or r >= p / 5:
         bad.append(f"beside a plain download: {r} against {p} Mbit/s, not below a fifth")
+    if "sender_trace_fields" in res:
+        cwnd = res["sender_trace_fields"].index("cwnd")
+        ports = {r[1] for r in res.get("sender_trace") or [] if r[cwnd] is not None}
+        if PORT_RL not in ports:
+            bad.append(f"--sender-trace: no sample of the sender to port {PORT_RL} "
+                       f"read (ports seen: {sorted(ports)})")
     if res.get("run_cgroups_left") or res.get("teardown_problems"):
         bad.append(f"left behind: {res.get('run_cgroups_left')} "
                    f"{res.get('teardown_problems')}")

@@ -52,6 +52,16 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(len(rb.check(greedy, 10_000_000)), 1)
         left = dict(ok, run_cgroups_left=["run-1"])
         self.assertEqual(len(rb.check(left, 10_000_000)), 1)
+        # With --sender-trace, a sample of the rLEDBAT download's sender (a row of
+        # [t, port, cc, cwnd, ...]) must have been read.
+        traced = dict(ok, sender_trace_fields=["t", "port", "cc", "cwnd"],
+                      sender_trace=[[1.0, 5001, "cubic", 10], [1.0, 5002, "cubic", 80]])
+        self.assertEqual(rb.check(traced, 10_000_000), [])
+        blind = dict(traced, sender_trace=[[1.0, 5002, "cubic", 80],
+                                           [1.2, 5001, None, None]])
+        self.assertEqual(rb.check(blind, 10_000_000),
+                         ["--sender-trace: no sample of the sender to port 5001 read "
+                          "(ports seen: [5002])"])
 
 
 def samples(rates_mbps, dt=0.2, port=5001, t0=0.0):
