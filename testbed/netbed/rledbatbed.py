@@ -209,29 +209,31 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                 p.kill()
         res["load_after"] = os.getloadavg()
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
+        # The bed goes whatever the readers below raise.
+        try:
+            for p in procs:
+                if p.poll() is None:
+                    p.terminate()
+                    try:
+                        p.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        p.kill()
+            if watch is not None and "samples" in res:
+                res.update(rstats_trace(watch_path, t0))
+            if cap is not None and "samples" in res:
                 try:
-                    p.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-        if watch is not None and "samples" in res:
-            res.update(rstats_trace(watch_path, t0))
-        if cap is not None and "samples" in res:
-            try:
-                acks = _acks(cap_path, t0)
-                res["right_edge"] = _edges(acks)
-                if res.get("probes"):
-                    res["probe_windows"] = probe_windows(res, acks)
-            except (OSError, ValueError) as e:
-                res["right_edge"] = {"error": f"{cap_path}: {e}"}
-        if os.path.exists(cap_path):
-            os.unlink(cap_path)
-        if os.path.exists(watch_path):
-            os.unlink(watch_path)
-        res["teardown_problems"] = t.teardown()
-        res["run_cgroups_left"] = _run_cgroups()
+                    acks = _acks(cap_path, t0)
+                    res["right_edge"] = _edges(acks)
+                    if res.get("probes"):
+                        res["probe_windows"] = probe_windows(res, acks)
+                except (OSError, ValueError) as e:
+                    res["right_edge"] = {"error": f"{cap_path}: {e}"}
+        finally:
+            for path in (cap_path, watch_path):
+                if os.path.exists(path):
+                    os.unlink(path)
+            res["teardown_problems"] = t.teardown()
+            res["run_cgroups_left"] = _run_cgroups()
     return res
 
 

@@ -399,10 +399,13 @@ def rstats_trace(path: str, t0: float) -> dict:
     detection's verdicts as the receivers recorded them (`last_test`), and `probes`, its
     probes while yielding (`last_probe`), each once; times in seconds from `t0` (the
     kernel's `tcp_mstamp` and `time.monotonic` share CLOCK_MONOTONIC). `netbed.rledbatbed`
-    runs the watcher beside each rLEDBAT run."""
+    runs the watcher beside each rLEDBAT run. An entry without a field this needs (a build
+    that publishes less) is skipped and counted (`rstats_trace_skipped`), so that the run
+    keeps its other results."""
     series: dict[tuple, list] = {}
     verdicts: dict[tuple, dict] = {}
     probes: dict[tuple, dict] = {}
+    skipped = 0
     try:
         with open(path) as fh:
             lines = fh.readlines()
@@ -414,26 +417,37 @@ def rstats_trace(path: str, t0: float) -> dict:
         except ValueError:
             continue  # the line cut by the watcher's end
         for f in flows if isinstance(flows, list) else []:
-            port = int(str(f.get("local", "")).rsplit(":", 1)[-1] or 0)
-            series[(port, f["updated_ns"])] = [
-                round(f["updated_ns"] / 1e9 - t0, 3), port, f["phase"], f["window"],
-                round(f["qd_ns"] / 1e6, 1), f["tests"], f["clamp"]]
-            lt = f.get("last_test")
-            if lt:
-                verdicts[(port, lt["at_ns"])] = {
-                    "t": round(lt["at_ns"] / 1e9 - t0, 3), "port": port, "kind": lt["kind"],
-                    "positive": lt["positive"], "q0_ms": _ms(lt["q0_ns"]),
-                    "q1_ms": _ms(lt["q1_ns"])}
-            lp = f.get("last_probe")
-            if lp:
-                probes[(port, lp["at_ns"])] = {
-                    "t": round(lp["at_ns"] / 1e9 - t0, 3), "port": port,
-                    "from_ms": _ms(lp["from_ns"]), "peak_ms": _ms(lp["peak_ns"]),
-                    "after_ms": _ms(lp["after_ns"]), "falls": lp["falls"],
-                    **{k: lp[k] for k in ("in_range", "fell", "room", "resumed")}}
-    return {"rstats_series": sorted(series.values()),
-            "verdicts": sorted(verdicts.values(), key=lambda v: (v["t"], v["port"])),
-            "probes": sorted(probes.values(), key=lambda v: (v["t"], v["port"]))}
+            try:
+                _publication(f, t0, series, verdicts, probes)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                skipped += 1  # an entry without a field this reader needs (another build)
+    out = {"rstats_series": sorted(series.values()),
+           "verdicts": sorted(verdicts.values(), key=lambda v: (v["t"], v["port"])),
+           "probes": sorted(probes.values(), key=lambda v: (v["t"], v["port"]))}
+    if skipped:
+        out["rstats_trace_skipped"] = skipped
+    return out
+
+
+def _publication(f: dict, t0: float, series: dict, verdicts: dict, probes: dict) -> None:
+    """One receiver's entry of one `rstats --json` line into the three tables."""
+    port = int(str(f.get("local", "")).rsplit(":", 1)[-1] or 0)
+    series[(port, f["updated_ns"])] = [
+        round(f["updated_ns"] / 1e9 - t0, 3), port, f["phase"], f["window"],
+        round(f["qd_ns"] / 1e6, 1), f["tests"], f["clamp"]]
+    lt = f.get("last_test")
+    if lt:
+        verdicts[(port, lt["at_ns"])] = {
+            "t": round(lt["at_ns"] / 1e9 - t0, 3), "port": port, "kind": lt["kind"],
+            "positive": lt["positive"], "q0_ms": _ms(lt["q0_ns"]),
+            "q1_ms": _ms(lt["q1_ns"])}
+    lp = f.get("last_probe")
+    if lp:
+        probes[(port, lp["at_ns"])] = {
+            "t": round(lp["at_ns"] / 1e9 - t0, 3), "port": port,
+            "from_ms": _ms(lp["from_ns"]), "peak_ms": _ms(lp["peak_ns"]),
+            "after_ms": _ms(lp["after_ns"]), "falls": lp["falls"],
+            **{k: lp[k] for k in ("in_range", "fell", "room", "resumed")}}
 
 
 PHASES = ["slow-start", "avoidance", "slowdown", "restart", "yielding"]

@@ -270,6 +270,21 @@ class PairTest(unittest.TestCase):
                                            "positive": True, "q0_ms": 70.0,
                                            "q1_ms": -2.0}])
         self.assertIn("rstats_trace_error", st.rstats_trace(fh.name, t0))
+        self.assertNotIn("rstats_trace_skipped", tr)
+
+    def test_entries_of_a_build_that_publishes_less_are_skipped_and_counted(self):
+        # An older `rstats --json` had no updated_ns: its entries are left out, the
+        # others kept (a KeyError here once left the bed's namespaces behind).
+        import tempfile
+        new = {"local": "10.77.2.1:5001", "updated_ns": 101_500_000_000, "phase": 1,
+               "window": 40_000, "qd_ns": 61_250_000, "tests": 1, "clamp": 40_960}
+        old = {k: v for k, v in new.items() if k != "updated_ns"}
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as fh:
+            fh.write(json.dumps([old, new]) + "\n" + json.dumps([old]) + "\n")
+        tr = st.rstats_trace(fh.name, 100.0)
+        os.unlink(fh.name)
+        self.assertEqual(tr["rstats_series"], [[1.5, 5001, 1, 40_000, 61.2, 1, 40_960]])
+        self.assertEqual(tr["rstats_trace_skipped"], 2)
 
     def test_a_pairs_verdicts_carry_the_others_phases_before_them(self):
         run = self._run(6.0, 3.0)
@@ -343,6 +358,59 @@ class PairTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TeardownTest(unittest.TestCase):
+    """run() on a stand-in bed (no root: the topology, the processes and the samplers are
+    fakes): the bed is removed even when a reader of the run's traces raises."""
+
+    def test_the_bed_goes_when_a_trace_reader_raises(self):
+        import io
+        import tempfile
+        calls = []
+
+        class Topo:
+            RCV_IF, RTR_RCV_IF = "rcv0", "rtr1"
+            rcv, snd, rtr, rcv_ip = "ns-rcv", "ns-snd", "ns-rtr", "10.0.0.2"
+
+            def __init__(self, **kw):
+                pass
+
+            def setup(self):
+                calls.append("setup")
+
+            def teardown(self):
+                calls.append("teardown")
+                return []
+
+            def queue_stats(self):
+                return {"drops": 0}
+
+        class Proc:
+            def __init__(self, argv, **kw):
+                self.stdout = io.StringIO("listening capturing\n")
+
+            def poll(self):
+                return 0
+
+            def wait(self, timeout=None):
+                return 0
+
+            terminate = kill = lambda self: None
+
+        done = unittest.mock.Mock(stdout="", stderr="")
+        boom = unittest.mock.Mock(side_effect=KeyError("updated_ns"))
+        with tempfile.TemporaryDirectory() as logdir, \
+                unittest.mock.patch.object(rb.topo, "Topology", Topo), \
+                unittest.mock.patch.object(rb.subprocess, "Popen", Proc), \
+                unittest.mock.patch.object(rb.subprocess, "run", return_value=done), \
+                unittest.mock.patch.object(rb, "rstats_trace", boom), \
+                unittest.mock.patch.object(rb, "_run_cgroups", return_value=[]):
+            with self.assertRaises(KeyError):
+                rb.run("ledbat", 0.01, 5.0, "owd", False, logdir, capture=False)
+            self.assertEqual(os.listdir(logdir), [], "the watcher's file removed")
+        self.assertEqual(calls, ["setup", "teardown"])
+        boom.assert_called_once()
 
 
 class ReceiverArgvTest(unittest.TestCase):
