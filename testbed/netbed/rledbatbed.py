@@ -180,11 +180,12 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                                 capture_output=True, text=True, timeout=10).stdout
             sst = subprocess.run(_ns(t.snd, ["ss", "-tinH", "state", "established"]),
                                  capture_output=True, text=True,
-                                 timeout=10).stdout if sender_trace else ""
+                                 timeout=10).stdout if sender_trace else None
             when = round(time.monotonic() - t0, 3)
-            for port, info in sorted(tcpinfo.by_peer_port(sst).items()):
-                if port in (PORT_RL, PORT_PLAIN):
-                    senders.append(tcpinfo.row(when, port, info))
+            if sst is not None:
+                senders += [tcpinfo.row(when, port, info)
+                            for port, info in sorted(tcpinfo.by_peer_port(sst).items())
+                            if port in (PORT_RL, PORT_PLAIN)]
             got = bytes_by_port(ss)
             samples.append({"t": when, "bytes": got, "backlog": backlog_bytes(tc)})
             if got.get(PORT_PLAIN, 0) > last_plain:

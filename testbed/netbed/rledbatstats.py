@@ -34,6 +34,7 @@ import struct
 
 from . import measure
 from .summary import format_range, median_range
+from .tcpinfo import connections
 
 PORT_RL = 5001
 PORT_PLAIN = 5002
@@ -44,19 +45,15 @@ TCP_FIN, TCP_SYN, TCP_RST = 0x01, 0x02, 0x04
 def bytes_by_port(ss_text: str) -> dict[int, int]:
     """Local port -> bytes_received in `ss -tinH` output."""
     out: dict[int, int] = {}
-    port = None
-    for line in ss_text.splitlines():
-        if line and not line[0].isspace():
-            f = line.split()
-            port = None
-            if len(f) >= 4:
-                try:
-                    port = int(f[-2].rsplit(":", 1)[1])
-                except (IndexError, ValueError):
-                    port = None
+    for words, info in connections(ss_text):
+        if len(words) < 4:
             continue
-        m = re.search(r"\bbytes_received:(\d+)", line)
-        if port is not None and m:
+        try:
+            port = int(words[-2].rsplit(":", 1)[1])
+        except (IndexError, ValueError):
+            continue
+        m = re.search(r"\bbytes_received:(\d+)", info)
+        if m:
             out[port] = int(m.group(1))
     return out
 

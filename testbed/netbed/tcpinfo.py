@@ -58,25 +58,33 @@ def parse_info(line: str) -> dict:
     }
 
 
+def connections(ss_text: str):
+    """Each connection of `ss -tinH` output: (its address line's words, its indented info
+    lines joined; "" when it has none)."""
+    head, info = None, []
+    for line in ss_text.splitlines():
+        if line and not line[0].isspace():
+            if head is not None:
+                yield head, " ".join(info)
+            head, info = line.split(), []
+        elif head is not None and line.strip():
+            info.append(line.strip())
+    if head is not None:
+        yield head, " ".join(info)
+
+
 def by_peer_port(ss_text: str) -> dict[int, dict]:
     """Peer port -> the fields of its connection, from `ss -tinH state established` in the
     sending namespace (the receivers listen on known ports). A connection whose address
-    line cannot be read is left out."""
+    line cannot be read, or that has no info line, is left out."""
     out: dict[int, dict] = {}
-    port = None
-    for line in ss_text.splitlines():
-        if not line.strip():
+    for words, info in connections(ss_text):
+        try:
+            port = int(words[3].rsplit(":", 1)[1])
+        except (IndexError, ValueError):
             continue
-        if not line[0].isspace():
-            f = line.split()
-            try:
-                port = int(f[3].rsplit(":", 1)[1]) if len(f) >= 4 else None
-            except (IndexError, ValueError):
-                port = None
-            continue
-        if port is not None:
-            out[port] = parse_info(line)
-            port = None
+        if info:
+            out[port] = parse_info(info)
     return out
 
 

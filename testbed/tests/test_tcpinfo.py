@@ -44,6 +44,15 @@ class TcpInfoTest(unittest.TestCase):
         self.assertEqual(tcpinfo.by_peer_port(""), {})
         self.assertEqual(tcpinfo.by_peer_port("0 0 a:1 b:x\n\t cubic cwnd:3\n"), {})
 
+    def test_connections_group_each_address_line_with_its_info_lines(self):
+        text = "0 0 a:1 b:5001\n\t cubic cwnd:3\n\t snd_wnd:9\n\n0 0 a:2 b:5002\n"
+        self.assertEqual(list(tcpinfo.connections(text)),
+                         [(["0", "0", "a:1", "b:5001"], "cubic cwnd:3 snd_wnd:9"),
+                          (["0", "0", "a:2", "b:5002"], "")])
+        # No info line: left out.
+        self.assertEqual(sorted(tcpinfo.by_peer_port(text)), [5001])
+        self.assertEqual(tcpinfo.by_peer_port(text)[5001]["snd_wnd"], 9)
+
     def test_a_row_lists_the_fields_in_order(self):
         info = tcpinfo.by_peer_port(SS)[5001]
         row = tcpinfo.row(1.5, 5001, info)
