@@ -4,8 +4,9 @@
 //! transfer) from the flow's own dips, a stalled receiver, delay noise and another LEDBAT++
 //! flow, and getting out of its way until it leaves. A clock-free component that
 //! [`crate::ledbat_pp`] drives when `competitor.enabled` is on (algorithms.md section 11);
-//! the uTP rLEDBAT receiver drives it too, with two owner options ([`Competitor::busy_above_eta`],
-//! [`Competitor::probe_rtts`]) that the sender leaves off.
+//! the uTP rLEDBAT receiver drives it too, with three owner options
+//! ([`Competitor::busy_above_eta`], [`Competitor::probe_rtts`],
+//! [`Competitor::collision_quiets`]) that the sender leaves off.
 //!
 //! A delay-based flow yields only to a queue above its TARGET. BBR keeps the queue below it:
 //! after its ProbeRTT it measures the path's base RTT and caps its flight at twice its
@@ -39,7 +40,9 @@
 //!            (with push_drop_scaled, off by default: push_drop * min(1, 2 (1 - share));
 //!            with push_drop_raised, off by default: push_drop * max(1, 2 (1 - share)))
 //!            max qd - qd at the start > DOUBLE_PUSH * extra / C     void (another flow
-//!                                                                   pushed at once)
+//!                                                                   pushed at once; with
+//!                                                                   collision_quiets, a
+//!                                                                   finding of our kind)
 //!   every hold of the flow's own (periodic slowdowns too) is also a hold test, while the
 //!   flow has at least min_share of C; a periodic slowdown's only when negative, unless
 //!   periodic_positive (its 2-RTT hold ends before a late joiner of our kind shows)
@@ -284,6 +287,8 @@ pub struct Competitor {
     busy_above_eta: bool,
     /// A probe lasts at least this many RTTs ([`Competitor::probe_rtts`]; 0: PROBE_LEN).
     probe_rtts: f64,
+    /// A collision counts as a finding of our own kind ([`Competitor::collision_quiets`]).
+    collision_quiets: bool,
     /// The last observation's `eta` (a probe due above it is skipped with
     /// `busy_above_eta`).
     eta: Option<Duration>,
@@ -322,6 +327,7 @@ impl Competitor {
             last_test: None,
             busy_above_eta: false,
             probe_rtts: 0.0,
+            collision_quiets: false,
             eta: None,
             startup_at: None,
         }
@@ -353,6 +359,19 @@ impl Competitor {
     /// `ledbat_utp::rledbat`).
     pub fn busy_above_eta(mut self) -> Self {
         self.busy_above_eta = true;
+        self
+    }
+
+    /// A push test voided by a collision (another flow pushed at the same time, which only
+    /// a flow of our kind does) is a finding of our own kind: the positives in a row are
+    /// forgotten and no test follows for the quiet time, as after a negative. For an owner
+    /// whose flows of our kind collide and are then left below TARGET: two receivers both
+    /// cut their windows after a collision, and at a base RTT of 40 ms they grow back
+    /// for seconds with the queue at 13-31 ms, where a push reads our kind as a competitor
+    /// (docs/tcp/README.md, "Why a run fails"). A newcomer's start-up that meets a push
+    /// also voids it; the flow then waits the quiet time before testing the newcomer.
+    pub fn collision_quiets(mut self) -> Self {
+        self.collision_quiets = true;
         self
     }
 

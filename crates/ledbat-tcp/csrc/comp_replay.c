@@ -5,7 +5,8 @@
  * prints what the test compares with ledbat-core's `Competitor`. Built by build.rs.
  *
  *   params W0 ... W16            the lb_comp_params words (decimal), once, first
- *   owner BUSY_ABOVE_ETA PROBE_RTTS_Q32   the owner options (lb_comp_owner), after params
+ *   owner BUSY_ABOVE_ETA PROBE_RTTS_Q32 COLLISION_QUIETS   the owner options
+ *                                       (lb_comp_owner), after params
  *   poll NOW QD RTT
  *   hs NOW RTT                   hold_started
  *   he NOW ETA MSS               hold_ended
@@ -76,8 +77,8 @@ int main(void)
 			fprintf(stderr, "comp-replay: '%s' before params\n", argv[0]);
 			return 2;
 		}
-		if (strcmp(argv[0], "owner") == 0 && argc == 3) {
-			lb_comp_owner(&c, (int)num(argv[1]), num(argv[2]));
+		if (strcmp(argv[0], "owner") == 0 && argc == 4) {
+			lb_comp_owner(&c, (int)num(argv[1]), num(argv[2]), (int)num(argv[3]));
 			continue;
 		}
 		now = num(argv[1]);

@@ -39,12 +39,13 @@
  * products; the two can differ only on a knife edge of the last bit, which the
  * differential test (tests/differential/competitor.rs) does not hug.
  *
- * Two owner options, which the sender leaves off (competitor.rs, `busy_above_eta` and
- * `probe_rtts`; csrc/rledbat.h's receiver sets both): the link counts as busy from `eta`
- * rather than TARGET / 2 (and a probe that begins above eta finds it busy, and is not run
- * unless the queue is near TARGET), and a probe from eta or below lasts at least `probe_rtts`
- * RTTs. They are set after lb_comp_init with lb_comp_owner and survive nothing else:
- * lb_comp_clear clears them.
+ * Three owner options, which the sender leaves off (competitor.rs, `busy_above_eta`,
+ * `probe_rtts` and `collision_quiets`; csrc/rledbat.h's receiver sets all three): the link
+ * counts as busy from `eta` rather than TARGET / 2 (and a probe that begins above eta finds
+ * it busy, and is not run unless the queue is near TARGET), a probe from eta or below lasts
+ * at least `probe_rtts` RTTs, and a push voided by a collision is a finding of our own kind
+ * (the positives forgotten, quiet as after a negative). They are set after lb_comp_init with
+ * lb_comp_owner and survive nothing else: lb_comp_clear clears them.
  *
  * Loops: the path rate's ring of LB_COMP_BUCKETS, bounded by the constant.
  */
@@ -130,11 +131,12 @@ struct lb_comp {
 	__u8 has_push, pu_has_after, has_last_qd, has_push_target;
 	__u8 has_startup;
 	/* the owner options (lb_comp_owner): a probe's least length in RTTs, 32.32 (0: none),
-	 * and busy from eta */
+	 * busy from eta, and a collision quiets */
 	__u64 probe_rtts_q32;
 	__u64 last_eta;        /* ns, the last observation's eta (has_eta) */
 	__u8 busy_above_eta;
 	__u8 has_eta;
+	__u8 collision_quiets;
 };
 
 /* round(d * k) for a 32.32 factor, half up. */
@@ -279,11 +281,14 @@ LB_INLINE void lb_comp_init(struct lb_comp *c)
 	lb_comp_clear(c);
 }
 
-/* The owner options (`Competitor::busy_above_eta`, `Competitor::probe_rtts`), after init. */
-LB_INLINE void lb_comp_owner(struct lb_comp *c, int busy_above_eta, __u64 probe_rtts_q32)
+/* The owner options (`Competitor::busy_above_eta`, `Competitor::probe_rtts`,
+ * `Competitor::collision_quiets`), after init. */
+LB_INLINE void lb_comp_owner(struct lb_comp *c, int busy_above_eta, __u64 probe_rtts_q32,
+			     int collision_quiets)
 {
 	c->busy_above_eta = (__u8)(busy_above_eta != 0);
 	c->probe_rtts_q32 = probe_rtts_q32;
+	c->collision_quiets = (__u8)(collision_quiets != 0);
 }
 
 /* `probe_range`: a quarter of TARGET to 1.2 TARGET. */
@@ -435,6 +440,15 @@ LB_INLINE void lb_comp_poll_push(struct lb_comp *c, lb_comp_params_t *p, __u64 n
 	    (c->pu_peak - c->pu_q0) * LB_COMP_DOUBLE_PUSH_DEN >
 		    c->pu_extra_ns * LB_COMP_DOUBLE_PUSH_NUM) {
 		c->push_collisions++;
+		if (c->collision_quiets && !c->yielding) {
+			/* `collided`: as after a negative the suspicion asked for */
+			c->has_startup = 0;
+			c->has_suspect = 0;
+			c->positives = 0;
+			c->has_first = 0;
+			c->quiet_until = now + lb_comp_quiet_for(p, &c->kin);
+			c->has_quiet = 1;
+		}
 		return;
 	}
 	drop = c->pu_has_after ? (__s64)c->pu_q0 - c->pu_after : 0;

@@ -40,7 +40,7 @@
  *   competitor detection (cfg->comp.enabled, off by default; our extension, the uTP
  *       receiver's, whose module comment gives the rules and their reasons): the core's
  *       detection (lbcc_competitor.h) with the receiver's options (busy from eta, probes
- *       that may find room of at least RL_PROBE_RTTS RTTs), fed payload bytes
+ *       that may find room of at least RL_PROBE_RTTS RTTs, a collision quiets), fed payload bytes
  *       over spans of max(200 ms, RTT) as its rate samples, qd, the RTT, eta,
  *       newest_sent = now - RTT and flight = min(window, last rate sample x RTT); a
  *       test holds rcwnd at 2 packets for test_hold_rtts RTTs (the climb back after a
@@ -217,7 +217,7 @@ LB_INLINE void rl_init(struct rl *r, __u64 mss)
 {
 	__builtin_memset(r, 0, __builtin_offsetof(struct rl, comp));
 	lb_comp_init(&r->comp);
-	lb_comp_owner(&r->comp, 1, RL_PROBE_RTTS_Q32);
+	lb_comp_owner(&r->comp, 1, RL_PROBE_RTTS_Q32, 1);
 	r->mss = mss ? mss : 1;
 	r->rcwnd = (RL_INITIAL_PACKETS * r->mss) << 32;
 	r->phase = RL_SLOW_START;

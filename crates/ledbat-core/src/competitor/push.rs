@@ -95,8 +95,30 @@ impl Competitor {
                 positives: 0,
                 yielded: false,
             });
+            if self.collision_quiets {
+                self.collided(now);
+            }
         } else {
             self.verdict(now, kind, p.share, verdict, true);
+        }
+    }
+
+    /// With [`Competitor::collision_quiets`], after a collision at `now`: as after a
+    /// negative test the suspicion asked for, the positives are forgotten and the flow is
+    /// quiet for `quiet x 2^k`.
+    fn collided(&mut self, now: Instant) {
+        if let super::State::Watching {
+            suspect_since,
+            positives,
+            first_positive,
+            quiet_until,
+        } = &mut self.state
+        {
+            self.startup_at = None;
+            *suspect_since = None;
+            *positives = 0;
+            *first_positive = None;
+            *quiet_until = Some(now + super::quiet_for(self.cfg.quiet, &mut self.kin));
         }
     }
 
@@ -360,6 +382,68 @@ mod tests {
         let o = c.last_test().unwrap();
         assert_eq!(o.verdict, Verdict::Collision);
         assert!((push_figures(&o).1 - 2.0).abs() < 1e-9, "{o:?}");
+    }
+
+    /// `c` after a positive push from 1.4-1.8 s and a second push that met another (the
+    /// queue 36 ms above the start during it); the time the second ended (ms).
+    fn positive_then_collision(c: Competitor) -> (Competitor, u64) {
+        let (mut c, t) = pushed_by(c, 0.5);
+        for d in [250, 300, 350] {
+            let mut o = obs(60, FlowPhase::Avoidance, None, at(t + d));
+            o.flight = 45.0 * MSS;
+            c.on_ack(at(t + d), &o);
+        }
+        c.poll(at(t + 400), ms(60), ms(100));
+        assert!(c.confirming(), "one positive");
+        let mut now = t + 400;
+        while !c.pushing() {
+            now += 100;
+            assert!(now < t + 5000, "no second push");
+            c.on_ack(
+                at(now),
+                &obs(60, FlowPhase::Avoidance, Some(0.5 * C), at(now)),
+            );
+        }
+        c.on_ack(
+            at(now + 100),
+            &obs(96, FlowPhase::Avoidance, None, at(now + 50)),
+        );
+        for d in [250, 300, 350] {
+            c.on_ack(
+                at(now + d),
+                &obs(60, FlowPhase::Avoidance, None, at(now + d)),
+            );
+        }
+        c.poll(at(now + 400), ms(60), ms(100));
+        assert_eq!(c.push_collisions(), 1);
+        (c, now + 400)
+    }
+
+    /// Whether a push starts within `ms` after `from`, suspicious samples every 100 ms.
+    fn pushes_within(c: &mut Competitor, from: u64, ms: u64) -> bool {
+        (1..=ms / 100).any(|k| {
+            let now = from + 100 * k;
+            c.on_ack(
+                at(now),
+                &obs(60, FlowPhase::Avoidance, Some(0.5 * C), at(now)),
+            );
+            c.pushing()
+        })
+    }
+
+    #[test]
+    fn with_collision_quiets_a_collision_forgets_the_positives_and_quiets_the_tests() {
+        // The sender's rule: the positive stands after the collision, and the suspicion
+        // asks for the next push at once (within 4 + 4 RTTs of 100 ms).
+        let (mut c, end) = positive_then_collision(on());
+        assert!(c.confirming());
+        assert!(pushes_within(&mut c, end, 1000));
+        // The receivers': the positive is forgotten, and no push for the quiet time (2 s).
+        let (mut c, end) = positive_then_collision(on().collision_quiets());
+        assert!(!c.confirming());
+        assert_eq!(c.tests(), 1, "the collision is not a test");
+        assert!(!pushes_within(&mut c, end, 1900));
+        assert!(pushes_within(&mut c, end + 1900, 1000));
     }
 
     #[test]

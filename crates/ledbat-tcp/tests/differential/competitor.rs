@@ -120,11 +120,14 @@ impl Drive {
     }
 
     /// As [`Drive::new`], with the receiver's owner options (`busy_above_eta`, a probe of at
-    /// least `probe_rtts` RTTs) on both sides.
+    /// least `probe_rtts` RTTs, `collision_quiets`) on both sides.
     pub fn receiver(cfg: CompetitorConfig, probe_rtts: f64) -> Self {
         let mut d = Drive::new(cfg);
-        d.core = Competitor::new(cfg).busy_above_eta().probe_rtts(probe_rtts);
-        d.owner = format!("owner 1 {}\n", (probe_rtts * 4294967296.0).round() as u64);
+        d.core = Competitor::new(cfg)
+            .busy_above_eta()
+            .probe_rtts(probe_rtts)
+            .collision_quiets();
+        d.owner = format!("owner 1 {} 1\n", (probe_rtts * 4294967296.0).round() as u64);
         d
     }
 
@@ -900,6 +903,37 @@ fn a_push_met_by_another_push_is_void_alike_in_both_builds() {
     dr.check("twin pushes");
     let last = dr.outs.last().unwrap();
     assert!(last.collisions >= 1 && last.detections == 0, "{last:?}");
+}
+
+#[test]
+fn a_receivers_collision_quiets_it_alike_in_both_builds() {
+    // The same twin pushes with the receiver's owner options: each collision also quiets
+    // the tests (collision_quiets), which both builds must do at the same instants.
+    let twin = |dr| {
+        world_of(dr, 20 * MS, 100 * MS, 30, |t| {
+            if t >= 2 * S {
+                Other::Twin
+            } else {
+                Other::None
+            }
+        })
+    };
+    let dr = twin(Drive::receiver(on(), 6.0));
+    dr.check("twin pushes, the receiver's options");
+    let last = dr.outs.last().unwrap();
+    assert!(last.collisions >= 1 && last.detections == 0, "{last:?}");
+    // Quiet after each collision: fewer pushes, hence fewer collisions and tests, than
+    // with the sender's rule.
+    let mut sender_rule = Drive::receiver(on(), 6.0);
+    sender_rule.core = Competitor::new(on()).busy_above_eta().probe_rtts(6.0);
+    sender_rule.owner = format!("owner 1 {} 0\n", (6.0f64 * 4294967296.0).round() as u64);
+    let other = twin(sender_rule);
+    other.check("twin pushes, the receiver's options but collision_quiets");
+    let o = other.outs.last().unwrap();
+    assert!(
+        last.collisions + last.tests < o.collisions + o.tests,
+        "quiet: {last:?}; not: {o:?}"
+    );
 }
 
 /// A push test at TARGET 60 ms, RTT 100 ms, the flow at half of C = 1.25 MB/s and the queue
