@@ -538,6 +538,18 @@ impl Competitor {
         self.verdict(now, kind, self.hold_share, verdict, self.hold_suspected);
     }
 
+    /// A finding of our own kind at `now` (a yield that ends on our kind backing off, a
+    /// collision with [`Competitor::collision_quiets`]): watching, no suspicion, no
+    /// positive, and quiet for `quiet x 2^k`.
+    fn kin_found(&mut self, now: Instant) {
+        self.state = State::Watching {
+            suspect_since: None,
+            positives: 0,
+            first_positive: None,
+            quiet_until: Some(now + quiet_for(self.cfg.quiet, &mut self.kin)),
+        };
+    }
+
     /// A test's outcome at `now` (Positive or Negative); `suspected` when the suspicion
     /// asked for it. Tests are ignored while quiet.
     fn verdict(

@@ -306,6 +306,17 @@ LB_INLINE __u64 lb_comp_quiet_for(lb_comp_params_t *p, __u32 *kin)
 	return d;
 }
 
+/* A finding of our own kind (a collision with collision_quiets, a yield that ends on our
+ * kind backing off): no suspicion, no positive, quiet for quiet x 2^k. */
+LB_INLINE void lb_comp_quiet_kin(struct lb_comp *c, lb_comp_params_t *p, __u64 now)
+{
+	c->has_suspect = 0;
+	c->positives = 0;
+	c->has_first = 0;
+	c->quiet_until = now + lb_comp_quiet_for(p, &c->kin);
+	c->has_quiet = 1;
+}
+
 LB_INLINE int lb_comp_probing(const struct lb_comp *c, __u64 now)
 {
 	return c->yielding && c->has_probe && now < c->pr_end;
@@ -443,11 +454,7 @@ LB_INLINE void lb_comp_poll_push(struct lb_comp *c, lb_comp_params_t *p, __u64 n
 		if (c->collision_quiets && !c->yielding) {
 			/* `collided`: as after a negative the suspicion asked for */
 			c->has_startup = 0;
-			c->has_suspect = 0;
-			c->positives = 0;
-			c->has_first = 0;
-			c->quiet_until = now + lb_comp_quiet_for(p, &c->kin);
-			c->has_quiet = 1;
+			lb_comp_quiet_kin(c, p, now);
 		}
 		return;
 	}
@@ -601,11 +608,7 @@ LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, lb_comp_params_t *p, __u64
 		c->drained_last = (__u8)drained;
 		if (c->falls >= need) {
 			c->yielding = 0;
-			c->has_suspect = 0;
-			c->positives = 0;
-			c->has_first = 0;
-			c->quiet_until = now + lb_comp_quiet_for(p, &c->kin);
-			c->has_quiet = 1;
+			lb_comp_quiet_kin(c, p, now);
 			*resume = 0;
 			return LB_COMP_RESUME;
 		}

@@ -107,18 +107,9 @@ impl Competitor {
     /// negative test the suspicion asked for, the positives are forgotten and the flow is
     /// quiet for `quiet x 2^k`.
     fn collided(&mut self, now: Instant) {
-        if let super::State::Watching {
-            suspect_since,
-            positives,
-            first_positive,
-            quiet_until,
-        } = &mut self.state
-        {
+        if matches!(self.state, super::State::Watching { .. }) {
             self.startup_at = None;
-            *suspect_since = None;
-            *positives = 0;
-            *first_positive = None;
-            *quiet_until = Some(now + super::quiet_for(self.cfg.quiet, &mut self.kin));
+            self.kin_found(now);
         }
     }
 

@@ -4,7 +4,7 @@
 //! after two probes in a row (a flow of our kind).
 
 use super::{
-    quiet_for, Action, Competitor, Observation, State, AFTERMATH_RTTS, HIGH_MEMORY, KIN_CONFIRM,
+    Action, Competitor, Observation, State, AFTERMATH_RTTS, HIGH_MEMORY, KIN_CONFIRM,
     PROBE_GIVE_UP, PROBE_LEN,
 };
 use crate::time::{Duration, Instant};
@@ -227,12 +227,7 @@ impl Competitor {
             *backed_at = fell.then_some(now);
             *drained_last = drained;
             if *falls >= need {
-                self.state = State::Watching {
-                    suspect_since: None,
-                    positives: 0,
-                    first_positive: None,
-                    quiet_until: Some(now + quiet_for(self.cfg.quiet, &mut self.kin)),
-                };
+                self.kin_found(now);
                 return Action::Resume(0);
             }
         }
