@@ -122,12 +122,23 @@ impl Drive {
     /// As [`Drive::new`], with the receiver's owner options (`busy_above_eta`, a probe of at
     /// least `probe_rtts` RTTs, `collision_quiets`) on both sides.
     pub fn receiver(cfg: CompetitorConfig, probe_rtts: f64) -> Self {
+        Drive::with_owner(cfg, probe_rtts, true)
+    }
+
+    /// As [`Drive::receiver`], `collision_quiets` on both sides only when `quiets`.
+    pub fn with_owner(cfg: CompetitorConfig, probe_rtts: f64, quiets: bool) -> Self {
         let mut d = Drive::new(cfg);
-        d.core = Competitor::new(cfg)
-            .busy_above_eta()
-            .probe_rtts(probe_rtts)
-            .collision_quiets();
-        d.owner = format!("owner 1 {} 1\n", (probe_rtts * 4294967296.0).round() as u64);
+        let core = Competitor::new(cfg).busy_above_eta().probe_rtts(probe_rtts);
+        d.core = if quiets {
+            core.collision_quiets()
+        } else {
+            core
+        };
+        d.owner = format!(
+            "owner 1 {} {}\n",
+            (probe_rtts * 4294967296.0).round() as u64,
+            u8::from(quiets)
+        );
         d
     }
 
@@ -924,10 +935,7 @@ fn a_receivers_collision_quiets_it_alike_in_both_builds() {
     assert!(last.collisions >= 1 && last.detections == 0, "{last:?}");
     // Quiet after each collision: fewer pushes, hence fewer collisions and tests, than
     // with the sender's rule.
-    let mut sender_rule = Drive::receiver(on(), 6.0);
-    sender_rule.core = Competitor::new(on()).busy_above_eta().probe_rtts(6.0);
-    sender_rule.owner = format!("owner 1 {} 0\n", (6.0f64 * 4294967296.0).round() as u64);
-    let other = twin(sender_rule);
+    let other = twin(Drive::with_owner(on(), 6.0, false));
     other.check("twin pushes, the receiver's options but collision_quiets");
     let o = other.outs.last().unwrap();
     assert!(
