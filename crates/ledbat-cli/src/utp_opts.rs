@@ -60,7 +60,8 @@ pub struct RledbatArgs {
     pub rledbat_target_ms: Option<u64>,
     /// A receiver-driven LEDBAT parameter: target=60ms, slowdowns=true, slowdown_backoff=1
     /// (to 64), empty_queue_restart=false, window_validation=false,
-    /// standing_probe_span=max|sum, competitor.enabled=false (and the other competitor.*
+    /// standing_probe_span=max|sum, standing_probe_rtts=0 (to 16),
+    /// competitor.enabled=false (and the other competitor.*
     /// keys of ledbat-core); the keys of `ledbat tcp run --rledbat-param` but the kernel's
     /// signal and max_window; repeatable (implies --rledbat).
     #[arg(long = "rledbat-param", value_name = "KEY=VALUE")]

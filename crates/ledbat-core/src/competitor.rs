@@ -4,9 +4,10 @@
 //! transfer) from the flow's own dips, a stalled receiver, delay noise and another LEDBAT++
 //! flow, and getting out of its way until it leaves. A clock-free component that
 //! [`crate::ledbat_pp`] drives when `competitor.enabled` is on (algorithms.md section 11);
-//! the uTP rLEDBAT receiver drives it too, with three owner options
+//! the uTP rLEDBAT receiver drives it too, with owner options
 //! ([`Competitor::busy_above_eta`], [`Competitor::probe_rtts`],
-//! [`Competitor::collision_quiets`]) that the sender leaves off.
+//! [`Competitor::collision_quiets`], [`Competitor::standing_probe_rtts`]) that the sender
+//! leaves off.
 //!
 //! A delay-based flow yields only to a queue above its TARGET. BBR keeps the queue below it:
 //! after its ProbeRTT it measures the path's base RTT and caps its flight at twice its
@@ -61,7 +62,8 @@
 //!            reach (1 + push_share) TARGET; with busy_above_eta one due above eta runs
 //!            only from that range, and not when the queue stood above 1.2 TARGET in the
 //!            last HIGH_MEMORY and has not drained since; with probe_rtts one from eta
-//!            or below lasts at least probe_rtts RTTs); over its ACKs
+//!            or below lasts at least probe_rtts RTTs, with standing_probe_rtts one from
+//!            above eta at least that many); over its ACKs
 //!              growth = max qd - qd when it began
 //!            queue at the start >= TARGET / 2 (or above eta, with busy_above_eta), or
 //!            growth >= probe_share * length / 4: busy
@@ -287,6 +289,9 @@ pub struct Competitor {
     busy_above_eta: bool,
     /// A probe lasts at least this many RTTs ([`Competitor::probe_rtts`]; 0: PROBE_LEN).
     probe_rtts: f64,
+    /// A probe from a standing queue lasts at least this many RTTs
+    /// ([`Competitor::standing_probe_rtts`]; 0: its push's length).
+    standing_probe_rtts: f64,
     /// A collision counts as a finding of our own kind ([`Competitor::collision_quiets`]).
     collision_quiets: bool,
     /// The last observation's `eta` (a probe due above it is skipped with
@@ -327,6 +332,7 @@ impl Competitor {
             last_test: None,
             busy_above_eta: false,
             probe_rtts: 0.0,
+            standing_probe_rtts: 0.0,
             collision_quiets: false,
             eta: None,
             startup_at: None,
@@ -344,6 +350,21 @@ impl Competitor {
     /// detection").
     pub fn probe_rtts(mut self, k: f64) -> Self {
         self.probe_rtts = k;
+        self
+    }
+
+    /// With [`Competitor::busy_above_eta`], a probe from a standing queue (above `eta`)
+    /// lasts at least `k` RTTs, while [`Competitor::pushing_probe`] still gives its push's
+    /// length (the sender's), from which the owner sizes its window. For an owner whose
+    /// window reaches its sender slowly: the kernel's receive window, after a yield's clamp
+    /// of one packet, opens toward a raised clamp only as `rcv_ssthresh` grows with the
+    /// segments received, about threefold per RTT, so a probe of one or two RTTs is
+    /// advertised a fraction of its window and never lifts the queue where a flow of our
+    /// kind backs off (docs/tcp/README.md, "A probe the kernel has time to open"). The
+    /// window bounds what of ours the queue holds, so the longer probe does not lift the
+    /// queue higher, only for longer.
+    pub fn standing_probe_rtts(mut self, k: f64) -> Self {
+        self.standing_probe_rtts = k;
         self
     }
 

@@ -242,7 +242,7 @@ static __always_inline int rl_start(struct bpf_sock_ops *skops)
 	if (!c)
 		return 1;
 	rp = (struct tcp_sock___rl *)tp;
-	rl_init(&c->rl, skops->mss_cache ? skops->mss_cache : 1448);
+	rl_init(&c->rl, skops->mss_cache ? skops->mss_cache : 1448, &rl_ro.cfg);
 	__builtin_memset(&c->owd, 0, sizeof(c->owd));
 	c->bytes_received = rp->bytes_received;
 	c->ooo = bpf_core_field_exists(rp->rcv_ooopack) ? rp->rcv_ooopack : 0;

@@ -5,8 +5,8 @@
  * prints what the test compares with ledbat-core's `Competitor`. Built by build.rs.
  *
  *   params W0 ... W16            the lb_comp_params words (decimal), once, first
- *   owner BUSY_ABOVE_ETA PROBE_RTTS_Q32 COLLISION_QUIETS   the owner options
- *                                       (lb_comp_owner), after params
+ *   owner BUSY_ABOVE_ETA PROBE_RTTS_Q32 COLLISION_QUIETS STANDING_PROBE_RTTS_Q32
+ *                                the owner options (lb_comp_owner), after params
  *   poll NOW QD RTT
  *   hs NOW RTT                   hold_started
  *   he NOW ETA MSS               hold_ended
@@ -16,7 +16,8 @@
  *
  * Output per call, with the limits asked for at NOW with the last MSS and RTT given:
  *   "ACTION RESUME YIELDING STAGE PATH_RATE TESTS DETECTIONS COLLISIONS CONFIRMING PUSHING
- *    PROBING NEXT_TICK|- HOLD_MIN|- LIMIT_RATE|- LIMIT_WINDOW|- PUSH_WINDOW"
+ *    PROBING NEXT_TICK|- HOLD_MIN|- LIMIT_RATE|- LIMIT_WINDOW|- PUSH_WINDOW
+ *    PUSHING_PROBE|-" (PUSHING_PROBE: lb_comp_pushing_probe's length)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,8 +78,9 @@ int main(void)
 			fprintf(stderr, "comp-replay: '%s' before params\n", argv[0]);
 			return 2;
 		}
-		if (strcmp(argv[0], "owner") == 0 && argc == 4) {
-			lb_comp_owner(&c, (int)num(argv[1]), num(argv[2]), (int)num(argv[3]));
+		if (strcmp(argv[0], "owner") == 0 && argc == 5) {
+			lb_comp_owner(&c, (int)num(argv[1]), num(argv[2]), (int)num(argv[3]),
+				      num(argv[4]));
 			continue;
 		}
 		now = num(argv[1]);
@@ -133,7 +135,10 @@ int main(void)
 		has = lb_comp_limits(&c, &p, now, mss, rtt, &rate, &win);
 		opt(has, rate);
 		opt(has, win);
-		printf(" %llu\n", (unsigned long long)lb_comp_push_window(&c, now));
+		printf(" %llu", (unsigned long long)lb_comp_push_window(&c, now));
+		has = lb_comp_pushing_probe(&c, now, &v);
+		opt(has, v);
+		printf("\n");
 	}
 	return 0;
 }

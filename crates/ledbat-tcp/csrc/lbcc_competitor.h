@@ -39,12 +39,14 @@
  * products; the two can differ only on a knife edge of the last bit, which the
  * differential test (tests/differential/competitor.rs) does not hug.
  *
- * Three owner options, which the sender leaves off (competitor.rs, `busy_above_eta`,
- * `probe_rtts` and `collision_quiets`; csrc/rledbat.h's receiver sets all three): the link
- * counts as busy from `eta` rather than TARGET / 2 (and a probe that begins above eta finds
- * it busy, and is not run unless the queue is near TARGET), a probe from eta or below lasts
- * at least `probe_rtts` RTTs, and a push voided by a collision is a finding of our own kind
- * (the positives forgotten, quiet as after a negative). They are set after lb_comp_init with
+ * Four owner options, which the sender leaves off (competitor.rs, `busy_above_eta`,
+ * `probe_rtts`, `collision_quiets` and `standing_probe_rtts`; csrc/rledbat.h's receiver sets
+ * the first three, and the fourth from its configuration): the link counts as busy from
+ * `eta` rather than TARGET / 2 (and a probe that begins above eta finds it busy, and is not
+ * run unless the queue is near TARGET), a probe from eta or below lasts at least
+ * `probe_rtts` RTTs, a push voided by a collision is a finding of our own kind (the
+ * positives forgotten, quiet as after a negative), and a probe from above eta lasts at
+ * least `standing_probe_rtts` RTTs, its push's length kept for lb_comp_pushing_probe. They are set after lb_comp_init with
  * lb_comp_owner and survive nothing else: lb_comp_clear clears them.
  *
  * Loops: the path rate's ring of LB_COMP_BUCKETS, bounded by the constant.
@@ -110,6 +112,7 @@ struct lb_comp {
 	__u32 falls;
 	/* its Probe */
 	__u64 pr_start, pr_end, pr_give_up, pr_from, pr_peak, pr_acked, pr_after;
+	__u64 pr_push_len;     /* ns, `Probe::push_len` */
 	/* hold measurement */
 	__u64 hold_start, hold_rtt, hold_min;
 	/* share = rate / C at the last sample and at the hold's start, as (rate, C) */
@@ -131,8 +134,9 @@ struct lb_comp {
 	__u8 has_push, pu_has_after, has_last_qd, has_push_target;
 	__u8 has_startup;
 	/* the owner options (lb_comp_owner): a probe's least length in RTTs, 32.32 (0: none),
-	 * busy from eta, and a collision quiets */
+	 * that of one from a standing queue, busy from eta, and a collision quiets */
 	__u64 probe_rtts_q32;
+	__u64 standing_probe_rtts_q32;
 	__u64 last_eta;        /* ns, the last observation's eta (has_eta) */
 	__u8 busy_above_eta;
 	__u8 has_eta;
@@ -282,12 +286,13 @@ LB_INLINE void lb_comp_init(struct lb_comp *c)
 }
 
 /* The owner options (`Competitor::busy_above_eta`, `Competitor::probe_rtts`,
- * `Competitor::collision_quiets`), after init. */
+ * `Competitor::collision_quiets`, `Competitor::standing_probe_rtts`), after init. */
 LB_INLINE void lb_comp_owner(struct lb_comp *c, int busy_above_eta, __u64 probe_rtts_q32,
-			     int collision_quiets)
+			     int collision_quiets, __u64 standing_probe_rtts_q32)
 {
 	c->busy_above_eta = (__u8)(busy_above_eta != 0);
 	c->probe_rtts_q32 = probe_rtts_q32;
+	c->standing_probe_rtts_q32 = standing_probe_rtts_q32;
 	c->collision_quiets = (__u8)(collision_quiets != 0);
 }
 
@@ -341,12 +346,12 @@ LB_INLINE int lb_comp_confirming(const struct lb_comp *c)
 }
 
 /* `pushing_probe`: whether the probe sending at `now` began from a standing queue (it only
- * pushes); *len its length. */
+ * pushes); *len its push's length. */
 LB_INLINE int lb_comp_pushing_probe(const struct lb_comp *c, __u64 now, __u64 *len)
 {
 	if (!c->yielding || !c->has_probe || now >= c->pr_end || !c->pr_standing)
 		return 0;
-	*len = lb_since(c->pr_end, c->pr_start);
+	*len = c->pr_push_len;
 	return 1;
 }
 
@@ -491,6 +496,11 @@ LB_INLINE void lb_comp_poll(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 		/* probe_rtts only for a probe that may find room */
 		if (c->probe_rtts_q32 && !standing)
 			len = lb_max_u64(len, lb_scale_q32(rtt, c->probe_rtts_q32));
+		/* standing_probe_rtts: one from a standing queue lasts long enough for the
+		 * owner's window to open, its push's length kept for the window's size */
+		c->pr_push_len = len;
+		if (c->standing_probe_rtts_q32 && standing)
+			len = lb_max_u64(len, lb_scale_q32(rtt, c->standing_probe_rtts_q32));
 		c->has_probe = 1;
 		c->pr_start = now;
 		c->pr_end = now + len;

@@ -4,7 +4,9 @@
  * (crates/ledbat-tcp/tests/rledbat.rs): one event per line on standard input,
  *
  *   cfg TARGET_NS SLOWDOWNS BASE_HISTORY BASE_INTERVAL_NS FILTER_LEN
- *       [RESTART [VALIDATION [PROBE_SUM [BACKOFF]]]]  once, first (BACKOFF 1 if absent)
+ *       [RESTART [VALIDATION [PROBE_SUM [BACKOFF [STANDING_RTTS_Q32]]]]]
+ *                                         once, first (BACKOFF 1, STANDING_RTTS_Q32 0
+ *                                         if absent)
  *   comp W0 ... W16 HOLD_Q16              the competitor detection's words (lb_comp_params)
  *                                         and comp_test_hold_rtts_q16, after cfg
  *   init MSS                              a new connection
@@ -52,7 +54,7 @@ int main(void)
 	static struct rl_cfg cfg;
 	static struct rl r;
 	static struct lb_owd o;
-	unsigned long long a, b, c, d, e, f, g, h, k;
+	unsigned long long a, b, c, d, e, f, g, h, k, m;
 	int n;
 
 	while (fgets(line, sizeof(line), stdin)) {
@@ -60,9 +62,10 @@ int main(void)
 		g = 0;
 		h = 0;
 		k = 1;
-		n = sscanf(line, "cfg %llu %llu %llu %llu %llu %llu %llu %llu %llu", &a, &b, &c, &d,
-			   &e, &f, &g, &h, &k);
-		if (n >= 5 && n <= 9) {
+		m = 0;
+		n = sscanf(line, "cfg %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &a, &b,
+			   &c, &d, &e, &f, &g, &h, &k, &m);
+		if (n >= 5 && n <= 10) {
 			memset(&p, 0, sizeof(p));
 			memset(&cfg, 0, sizeof(cfg));
 			p.magic = LB_PARAMS_MAGIC;
@@ -77,6 +80,7 @@ int main(void)
 			cfg.window_validation = g;
 			cfg.standing_probe_sum = h;
 			cfg.slowdown_backoff = k;
+			cfg.standing_probe_rtts_q32 = m;
 		} else if (strncmp(line, "comp ", 5) == 0) {
 			__u64 *w = (__u64 *)&cfg.comp;
 			char *tok = strtok(line + 5, " \t\r\n");
@@ -95,7 +99,7 @@ int main(void)
 				return 2;
 			}
 		} else if (sscanf(line, "init %llu", &a) == 1) {
-			rl_init(&r, a);
+			rl_init(&r, a, &cfg);
 			memset(&o, 0, sizeof(o));
 			print_state(&r, &cfg, &p);
 		} else if (sscanf(line, "data %llu %llu %llu %llu", &a, &b, &c, &d) == 4) {

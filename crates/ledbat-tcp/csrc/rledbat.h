@@ -40,7 +40,9 @@
  *   competitor detection (cfg->comp.enabled, off by default; our extension, the uTP
  *       receiver's, whose module comment gives the rules and their reasons): the core's
  *       detection (lbcc_competitor.h) with the receiver's options (busy from eta, probes
- *       that may find room of at least RL_PROBE_RTTS RTTs, a collision quiets), fed payload bytes
+ *       that may find room of at least RL_PROBE_RTTS RTTs, a collision quiets, and probes
+ *       from a standing queue of at least cfg->standing_probe_rtts_q32 RTTs, 0 by
+ *       default), fed payload bytes
  *       over spans of max(200 ms, RTT) as its rate samples, qd, the RTT, eta,
  *       newest_sent = now - RTT and flight = min(window, last rate sample x RTT); a
  *       test holds rcwnd at 2 packets for test_hold_rtts RTTs (the climb back after a
@@ -140,13 +142,16 @@ enum rl_signal { RL_SIGNALS(LB_DECLARE_CONST) };
 	/* not C max(RTT, length): 0/1, default 0 */                            \
 	X(__u64, standing_probe_sum)                                            \
 	/* the slowdowns' spacing grows up to this factor: 1 (the draft) to 64 */ \
-	X(__u64, slowdown_backoff)
+	X(__u64, slowdown_backoff)                                              \
+	/* a probe from a standing queue lasts at least this many RTTs, 32.32 */ \
+	/* (0: its push's length, the default) */                               \
+	X(__u64, standing_probe_rtts_q32)
 
 struct rl_cfg {
 	RL_CFG_FIELDS(LB_DECLARE_FIELD)
 };
 
-#define RL_CFG_WORDS 26
+#define RL_CFG_WORDS 27
 _Static_assert(sizeof(struct rl_cfg) == RL_CFG_WORDS * 8, "rl_cfg is RlCfg");
 
 struct rl {
@@ -213,11 +218,11 @@ struct rl {
 	struct lb_comp comp;  /* last: cleared word by word (lb_comp_clear) */
 };
 
-LB_INLINE void rl_init(struct rl *r, __u64 mss)
+LB_INLINE void rl_init(struct rl *r, __u64 mss, const volatile struct rl_cfg *cfg)
 {
 	__builtin_memset(r, 0, __builtin_offsetof(struct rl, comp));
 	lb_comp_init(&r->comp);
-	lb_comp_owner(&r->comp, 1, RL_PROBE_RTTS_Q32, 1);
+	lb_comp_owner(&r->comp, 1, RL_PROBE_RTTS_Q32, 1, cfg->standing_probe_rtts_q32);
 	r->mss = mss ? mss : 1;
 	r->rcwnd = (RL_INITIAL_PACKETS * r->mss) << 32;
 	r->phase = RL_SLOW_START;

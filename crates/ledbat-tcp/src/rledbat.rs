@@ -23,7 +23,9 @@
 //! the most received in one round, so that a sender the window does not limit, bbr, does
 //! not leave it growing without bound; default false, the draft's), `standing_probe_span`
 //! (`max` or `sum`: a probe from a standing queue opens `probe_share C` times `max(RTT,
-//! length)` or `RTT + length`; default `max`, the uTP receiver's), and `competitor.KEY`
+//! length)` or `RTT + length`; default `max`, the uTP receiver's), `standing_probe_rtts`
+//! (such a probe lasts at least this many RTTs, its window unchanged, so that the kernel's
+//! window has time to open toward it; default 0, the push's length), and `competitor.KEY`
 //! (ledbat-core's competitor detection as the uTP receiver runs it, `competitor.enabled=true`
 //! to turn it on; default off, the draft's; the other keys and their defaults are
 //! ledbat-core's `CompetitorConfig`'s).
@@ -52,7 +54,7 @@ pub use ledbat_utp::rledbat::RledbatParamError as RlParamError;
 pub use ledbat_utp::rledbat::MAX_SLOWDOWN_BACKOFF;
 
 /// `RL_CFG_WORDS` of csrc/rledbat.h.
-pub const CFG_WORDS: usize = 26;
+pub const CFG_WORDS: usize = 27;
 
 /// The words of `struct rl_cfg` (csrc/rledbat.h), in its order, named as there
 /// ([`RlConfig::words`]).
@@ -73,6 +75,7 @@ pub struct RlCfg {
     pub window_validation: u64,
     pub standing_probe_sum: u64,
     pub slowdown_backoff: u64,
+    pub standing_probe_rtts_q32: u64,
 }
 
 words_layout!(RlCfg, CFG_WORDS, {
@@ -86,6 +89,7 @@ words_layout!(RlCfg, CFG_WORDS, {
     window_validation,
     standing_probe_sum,
     slowdown_backoff,
+    standing_probe_rtts_q32,
 });
 
 /// rLEDBAT's parameters for the kernel: the uTP receiver's, whose keys and parser these
@@ -104,7 +108,8 @@ pub struct RlConfig {
 
 /// The parameters' keys, for the errors: the uTP receiver's and the kernel's own.
 const KEYS: &str = "signal, max_window, target, slowdowns, slowdown_backoff, \
-                    empty_queue_restart, window_validation, standing_probe_span, competitor.*";
+                    empty_queue_restart, window_validation, standing_probe_span, \
+                    standing_probe_rtts, competitor.*";
 
 impl RlConfig {
     /// The defaults with `key=value` overrides.
@@ -154,6 +159,7 @@ impl RlConfig {
             window_validation: r.window_validation as u64,
             standing_probe_sum: (r.standing_probe_span == RlProbeSpan::Sum) as u64,
             slowdown_backoff: r.slowdown_backoff,
+            standing_probe_rtts_q32: crate::params::q32(r.standing_probe_rtts),
         }
         .to_words()
     }
@@ -499,10 +505,10 @@ mod tests {
             (d.base_history, d.base_interval_ns, d.filter_len),
             (10, 60_000_000_000, 4)
         );
-        // the delay words then the 26 rl_cfg words, the restart's the fifth
+        // the delay words then the 27 rl_cfg words, the restart's the fifth
         let b = ro_bytes(&c);
         let at = crate::params::WORDS * 8 + 4 * 8;
-        assert_eq!(b.len(), (crate::params::WORDS + 26) * 8);
+        assert_eq!(b.len(), (crate::params::WORDS + CFG_WORDS) * 8);
         // the slowdowns' spacing the draft's: a factor of at most 1
         assert_eq!(w.slowdown_backoff, 1);
         let on = RlConfig::parse(["empty_queue_restart=true"]).unwrap();
@@ -537,10 +543,12 @@ mod tests {
             "window_validation=true",
             "standing_probe_span=sum",
             "slowdown_backoff=8",
+            "standing_probe_rtts=1.5",
         ])
         .unwrap();
         assert_eq!(c.words()[..5], [25_000_000, 0, 2, 65_536, 1]);
-        assert_eq!(c.words()[23..], [1, 1, 8]);
+        assert_eq!(c.words()[23..], [1, 1, 8, 3 << 31]);
+        assert_eq!(RlConfig::default().words()[26], 0);
         assert_eq!(RlConfig::default().words()[24], 0);
         assert!(c.describe().contains("slowdown_backoff=8"));
         for bad in [

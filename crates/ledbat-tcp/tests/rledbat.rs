@@ -10,7 +10,7 @@
 
 use ledbat_core::competitor::CompetitorConfig;
 use ledbat_core::{Duration, Instant};
-use ledbat_tcp::params::{competitor_words, q16};
+use ledbat_tcp::params::{competitor_words, q16, q32};
 use ledbat_utp::rledbat::{ProbeSpan, Rledbat, RledbatConfig};
 use proptest::prelude::*;
 use std::io::Write;
@@ -52,6 +52,8 @@ struct Cfg {
     sum: bool,
     /// `slowdown_backoff` (1: the draft's spacing).
     backoff: u64,
+    /// `standing_probe_rtts` (0: the push's length).
+    standing_rtts: f64,
 }
 
 /// TARGET 60 ms and every option off.
@@ -63,6 +65,7 @@ const PLAIN: Cfg = Cfg {
     valid: false,
     sum: false,
     backoff: 1,
+    standing_rtts: 0.0,
 };
 
 fn competitor(on: bool) -> CompetitorConfig {
@@ -75,13 +78,14 @@ fn competitor(on: bool) -> CompetitorConfig {
 /// The replay tool's input for `evs`.
 fn c_input(cfg: Cfg, mss: u64, evs: &[Ev]) -> String {
     let mut input = format!(
-        "cfg {} {} 10 60000000000 4 {} {} {} {}\n",
+        "cfg {} {} 10 60000000000 4 {} {} {} {} {}\n",
         cfg.target_ms * 1_000_000,
         cfg.slowdowns as u8,
         cfg.restart as u8,
         cfg.valid as u8,
         cfg.sum as u8,
-        cfg.backoff
+        cfg.backoff,
+        q32(cfg.standing_rtts)
     );
     let c = competitor(cfg.comp);
     input += "comp";
@@ -163,6 +167,7 @@ fn utp_config(cfg: Cfg) -> RledbatConfig {
         } else {
             ProbeSpan::Max
         },
+        standing_probe_rtts: cfg.standing_rtts,
     }
 }
 
@@ -364,6 +369,7 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
                 valid,
                 sum: false,
                 backoff,
+                standing_rtts: 0.0,
             };
             let evs = closed_loop(cfg, mss, d, cross, loss, 60, 0.0);
             events += evs.len();
@@ -426,14 +432,14 @@ fn fluid(w: f64, rtt0: f64, rate: f64, link: f64, cross: f64, mss: u64) -> (u32,
     (owd_us, rtt_us, gap)
 }
 
-/// A receiver with the detection on (and the slowdowns, and a sum span if `sum`), closed
-/// loop as [`closed_loop`], beside a competitor from 20 to 40 s that keeps `cross_ms` of
+/// A receiver with `cfg` (the detection on: [`detecting`]), closed loop as [`closed_loop`],
+/// beside a competitor from 20 to 40 s that keeps `cross_ms` of
 /// queue whatever we do and takes `share` of the link: our segments then arrive at the rest
 /// of the link's rate. Returns the events and the uTP receiver's detections, whether it
 /// yielded and resumed, and whether a probe from the standing queue outlasted an RTT (its
 /// window is then its length's).
 fn closed_loop_competitor(
-    sum: bool,
+    cfg: Cfg,
     mss: u64,
     d_ms: u64,
     cross_ms: u64,
@@ -441,7 +447,7 @@ fn closed_loop_competitor(
     secs: u64,
 ) -> (Vec<Ev>, u64, bool, bool, bool) {
     let link = 1250.0; // bytes per ms: 10 Mbit/s
-    let mut r = Rledbat::new(utp_config(detecting(sum)), mss);
+    let mut r = Rledbat::new(utp_config(cfg), mss);
     let mut evs = Vec::new();
     let (mut t_ms, mut yielded, mut resumed, mut long_push) = (1000.0, false, false, false);
     while t_ms < (secs * 1000) as f64 {
@@ -477,29 +483,33 @@ fn the_competitor_detection_agrees_with_the_utp_receiver_through_yield_and_resum
     // eta that takes most of the link (a bbr download at a short RTT: push tests); in both
     // the uTP receiver yields and, once the competitor has left at 40 s, resumes, and the
     // kernel's arithmetic takes every step with it. In the second, the yield's probes from
-    // that queue last longer than an RTT (the window is then their length's, or the RTT
-    // and their length's with the sum span).
+    // that queue push for longer than an RTT (the window is then their length's, or the RTT
+    // and their length's with the sum span), and with standing_probe_rtts last 3 RTTs.
     let mut events = 0;
-    for sum in [false, true] {
+    for (sum, standing_rtts) in [(false, 0.0), (true, 0.0), (false, 3.0)] {
+        let cfg = Cfg {
+            standing_rtts,
+            ..detecting(sum)
+        };
         for (mss, d, cross, share) in [
             (1448, 20, 90, 0.5),
             (1448, 5, 20, 0.7),
             (1000, 50, 100, 0.6),
         ] {
             let (evs, detections, yielded, resumed, long_push) =
-                closed_loop_competitor(sum, mss, d, cross, share, 70);
+                closed_loop_competitor(cfg, mss, d, cross, share, 70);
             assert!(
                 detections >= 1 && yielded && resumed,
-                "sum {sum}, d {d} ms, cross {cross} ms: detections {detections}, yielded \
+                "{cfg:?}, d {d} ms, cross {cross} ms: detections {detections}, yielded \
                  {yielded}, resumed {resumed}"
             );
             assert_eq!(
                 long_push,
                 d == 5,
-                "sum {sum}, d {d} ms: a probe longer than an RTT"
+                "{cfg:?}, d {d} ms: a probe longer than an RTT"
             );
             events += evs.len();
-            compare(detecting(sum), mss, &evs);
+            compare(cfg, mss, &evs);
         }
     }
     eprintln!("{events} events");
@@ -543,7 +553,7 @@ fn the_last_verdict_is_recorded_with_what_decided_it() {
     // by less than push_drop TARGET = 0.15 x 60 ms = 9 ms (up to the fixed point's ns).
     let cfg = detecting(false);
     for (mss, d, cross, share, kind) in [(1448, 20, 90, 0.5, 2), (1448, 5, 20, 0.7, 1)] {
-        let (evs, ..) = closed_loop_competitor(false, mss, d, cross, share, 70);
+        let (evs, ..) = closed_loop_competitor(cfg, mss, d, cross, share, 70);
         let rows = c_last_tests(cfg, mss, &evs);
         let (mut prev, mut seen) = (0, 0);
         for (i, &(tests, at, k, positive, q0, q1)) in rows.iter().enumerate() {
@@ -578,7 +588,7 @@ fn the_last_probe_is_recorded_and_the_one_that_resumed_is_flagged() {
     // that segment; the yield ends at exactly one of them, flagged resumed, and no other is.
     let cfg = detecting(false);
     for (mss, d, cross, share) in [(1448, 20, 90, 0.5), (1448, 5, 20, 0.7)] {
-        let (evs, ..) = closed_loop_competitor(false, mss, d, cross, share, 70);
+        let (evs, ..) = closed_loop_competitor(cfg, mss, d, cross, share, 70);
         let out = run_tool(&c_input(cfg, mss, &evs));
         let rows: Vec<Vec<&str>> = out
             .lines()
@@ -634,6 +644,7 @@ fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_
                 valid,
                 sum: false,
                 backoff: 1,
+                standing_rtts: 0.0,
             };
             let evs = closed_loop(cfg, mss, d, cross, 0, 60, 1.5);
             events += evs.len();
@@ -710,8 +721,9 @@ proptest! {
         valid in any::<bool>(),
         sum in any::<bool>(),
         backoff in prop::sample::select(vec![1u64, 2, 8]),
+        standing_rtts in prop::sample::select(vec![0.0, 3.0]),
     ) {
-        let cfg = Cfg { target_ms: target, slowdowns, restart, comp, valid, sum, backoff };
+        let cfg = Cfg { target_ms: target, slowdowns, restart, comp, valid, sum, backoff, standing_rtts };
         compare_until(cfg, mss, &evs, true);
     }
 }

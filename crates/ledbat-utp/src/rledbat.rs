@@ -122,7 +122,9 @@
 //!               eta or below for at least PROBE_RTTS RTTs (the sender paces at
 //!               probe_share C); from a standing queue, max(2 packets, probe_share C
 //!               max(RTT, length)), or probe_share C (RTT + length) with
-//!               standing_probe_span = Sum
+//!               standing_probe_span = Sum; such a probe lasts at least
+//!               standing_probe_rtts RTTs (0 by default), its window still sized by the
+//!               sender's length
 //! resume:       slow start from 2 packets, one byte per byte up to the detection's
 //!               C x (RTT - qd), GAIN per byte above, until qd > 3/4 TARGET (the sender's)
 //! ```
@@ -152,7 +154,10 @@
 //!   would overshoot by `probe_share C RTT`, but the kernel's receive window, once the clamp
 //!   is raised, opens only as `rcv_ssthresh` grows with the data received, and most of a
 //!   probe of `max(RTT, length)` never reaches the sender (docs/tcp/README.md, "A probe
-//!   from a standing queue offers its length"). Nor near TARGET after the
+//!   from a standing queue offers its length"). `standing_probe_rtts = k` keeps the window
+//!   of `max(RTT, length)` open for at least k RTTs: after a yield the kernel's window
+//!   grows about threefold per RTT from one packet, and reaches the clamp only in the third
+//!   or fourth (docs/tcp/README.md, "A probe the kernel has time to open"). Nor near TARGET after the
 //!   queue stood above 1.2 TARGET in the last HIGH_MEMORY: our kind holds the queue at
 //!   TARGET, while a loss-based download's sits near TARGET for seconds after each of its
 //!   losses and rises above it between them (docs/tcp/README.md, "Beyond the draft:
@@ -200,7 +205,7 @@ use ledbat_core::{DelayConfig, DelayEstimator, DelaySample, Duration, Instant};
 mod config;
 pub use config::{
     split_param, ProbeSpan, RledbatConfig, RledbatParamError, KEYS, MAX_SLOWDOWN_BACKOFF,
-    MAX_TARGET, MIN_TARGET,
+    MAX_STANDING_PROBE_RTTS, MAX_TARGET, MIN_TARGET,
 };
 
 /// `rcwnd` at the start, packets.
@@ -317,7 +322,8 @@ impl Rledbat {
             comp: Competitor::new(cfg.competitor)
                 .busy_above_eta()
                 .collision_quiets()
-                .probe_rtts(PROBE_RTTS),
+                .probe_rtts(PROBE_RTTS)
+                .standing_probe_rtts(cfg.standing_probe_rtts),
             received: 0,
             span: SpanRate::new(),
             full_speed_to: 0.0,
@@ -749,6 +755,7 @@ mod tests {
             window_validation: false,
             competitor: CompetitorConfig::default(),
             standing_probe_span: ProbeSpan::Max,
+            standing_probe_rtts: 0.0,
         }
     }
 

@@ -32,6 +32,9 @@ pub(super) struct Probe {
     /// Whether it began from a standing queue (with busy_above_eta, above eta): it finds no
     /// room and only pushes ([`Competitor::pushing_probe`]).
     pub(super) standing: bool,
+    /// The length of its push: `end - start` but for one from a standing queue lengthened
+    /// by `standing_probe_rtts`.
+    pub(super) push_len: Duration,
     /// Largest queuing delay over the ACKs of its packets.
     pub(super) peak: Option<Duration>,
     /// When the last of its packets was acknowledged.
@@ -41,14 +44,13 @@ pub(super) struct Probe {
 }
 
 impl Competitor {
-    /// The length of the probe sending at `now` when it began from a standing queue (see
-    /// [`Competitor::busy_above_eta`]): such a probe has no room to find and only pushes the
-    /// queue, for a flow of our kind to back off from. None otherwise.
+    /// The length of the push of the probe sending at `now` when it began from a standing
+    /// queue (see [`Competitor::busy_above_eta`]): such a probe has no room to find and only
+    /// pushes the queue, for a flow of our kind to back off from. The probe itself may last
+    /// longer ([`Competitor::standing_probe_rtts`]). None otherwise.
     pub fn pushing_probe(&self, now: Instant) -> Option<Duration> {
         match self.state {
-            State::Yielding { probe: Some(p), .. } if now < p.end && p.standing => {
-                Some(p.end.saturating_since(p.start))
-            }
+            State::Yielding { probe: Some(p), .. } if now < p.end && p.standing => Some(p.push_len),
             _ => None,
         }
     }
@@ -119,6 +121,14 @@ impl Competitor {
                 } else {
                     len
                 };
+                // standing_probe_rtts: one from a standing queue lasts long enough for the
+                // owner's window to open, with its push's length kept for the window's size.
+                let push_len = len;
+                let len = if self.standing_probe_rtts > 0.0 && standing {
+                    len.max(crate::slowdown::scale(rtt, self.standing_probe_rtts))
+                } else {
+                    len
+                };
                 let end = now + len;
                 *probe = Some(Probe {
                     start: now,
@@ -126,6 +136,7 @@ impl Competitor {
                     give_up: end + (rtt * 4).max(PROBE_GIVE_UP),
                     from: qd,
                     standing,
+                    push_len,
                     peak: None,
                     acked: None,
                     after: None,
@@ -380,6 +391,35 @@ mod tests {
             assert_eq!(c.pushing_probe(at(1000 + len - 1)), pushes);
             assert_eq!(c.pushing_probe(at(1000 + len)), None, "ended");
         }
+    }
+
+    #[test]
+    fn with_standing_probe_rtts_a_pushing_probe_lasts_that_many_rtts_with_its_push_length() {
+        // standing_probe_rtts 4 at an RTT of 100 ms: 400 ms. From 50 ms of queue above eta
+        // (2 ms) the push is the sender's 56 ms (as above), the probe 400 ms, and
+        // pushing_probe gives 56 ms all through. From eta (it may find room) probe_rtts
+        // alone: 600 ms, no push. Without busy_above_eta no probe is standing: 600 ms.
+        for (above_eta, from, len, pushes) in [
+            (true, 50, 400, Some(56)),
+            (true, 2, 600, None),
+            (false, 50, 600, None),
+        ] {
+            let mut c = yielding_at(0).probe_rtts(6.0).standing_probe_rtts(4.0);
+            c.busy_above_eta = above_eta;
+            c.on_ack(at(1000), &obs(from, FlowPhase::Other, None, at(900)));
+            assert_eq!(c.next_tick(), Some(at(1000 + len)), "{above_eta} {from}");
+            let pushes = pushes.map(Duration::from_millis);
+            assert_eq!(c.pushing_probe(at(1000)), pushes, "{above_eta} {from}");
+            assert_eq!(c.pushing_probe(at(1000 + len - 1)), pushes);
+            assert!(c.probing(at(1000 + len - 1)));
+            assert_eq!(c.pushing_probe(at(1000 + len)), None, "ended");
+        }
+        // A push longer than the RTTs asked for keeps its own length: half an RTT is 50 ms.
+        let mut c = yielding_at(0).standing_probe_rtts(0.5);
+        c.busy_above_eta = true;
+        c.on_ack(at(1000), &obs(50, FlowPhase::Other, None, at(900)));
+        assert_eq!(c.next_tick(), Some(at(1056)));
+        assert_eq!(c.pushing_probe(at(1000)), Some(Duration::from_millis(56)));
     }
 
     #[test]

@@ -48,11 +48,13 @@ pub struct Out {
     limit_rate: Option<u64>,
     limit_window: Option<u64>,
     push_window: u64,
+    /// `Competitor::pushing_probe`, ns.
+    pushing_probe: Option<u64>,
 }
 
 fn parse(line: &str) -> Out {
     let f: Vec<&str> = line.split(' ').collect();
-    assert_eq!(f.len(), 16, "comp-replay line `{line}`");
+    assert_eq!(f.len(), 17, "comp-replay line `{line}`");
     let n = |s: &str| s.parse::<u64>().expect("number");
     let o = |s: &str| (s != "-").then(|| n(s));
     Out {
@@ -72,6 +74,7 @@ fn parse(line: &str) -> Out {
         limit_rate: o(f[13]),
         limit_window: o(f[14]),
         push_window: n(f[15]),
+        pushing_probe: o(f[16]),
     }
 }
 
@@ -122,22 +125,33 @@ impl Drive {
     /// As [`Drive::new`], with the receiver's owner options (`busy_above_eta`, a probe of at
     /// least `probe_rtts` RTTs, `collision_quiets`) on both sides.
     pub fn receiver(cfg: CompetitorConfig, probe_rtts: f64) -> Self {
-        Drive::with_owner(cfg, probe_rtts, true)
+        Drive::with_owner(cfg, probe_rtts, true, 0.0)
     }
 
-    /// As [`Drive::receiver`], `collision_quiets` on both sides only when `quiets`.
-    pub fn with_owner(cfg: CompetitorConfig, probe_rtts: f64, quiets: bool) -> Self {
+    /// As [`Drive::receiver`], `collision_quiets` on both sides only when `quiets`, and a
+    /// probe from a standing queue of at least `standing_rtts` RTTs.
+    pub fn with_owner(
+        cfg: CompetitorConfig,
+        probe_rtts: f64,
+        quiets: bool,
+        standing_rtts: f64,
+    ) -> Self {
         let mut d = Drive::new(cfg);
-        let core = Competitor::new(cfg).busy_above_eta().probe_rtts(probe_rtts);
+        let core = Competitor::new(cfg)
+            .busy_above_eta()
+            .probe_rtts(probe_rtts)
+            .standing_probe_rtts(standing_rtts);
         d.core = if quiets {
             core.collision_quiets()
         } else {
             core
         };
+        let q32 = |k: f64| (k * 4294967296.0).round() as u64;
         d.owner = format!(
-            "owner 1 {} {}\n",
-            (probe_rtts * 4294967296.0).round() as u64,
-            u8::from(quiets)
+            "owner 1 {} {} {}\n",
+            q32(probe_rtts),
+            u8::from(quiets),
+            q32(standing_rtts)
         );
         d
     }
@@ -175,6 +189,7 @@ impl Drive {
             limit_rate: limits.map(|(r, _)| r as u64),
             limit_window: limits.map(|(_, w)| w as u64),
             push_window: c.push_window(t).map_or(0, |w| w as u64),
+            pushing_probe: c.pushing_probe(t).map(|l| l.as_nanos()),
         });
     }
 
@@ -802,6 +817,35 @@ fn a_receivers_probe_near_target_after_a_high_queue_alike_in_both_builds() {
 }
 
 #[test]
+fn a_receivers_standing_probe_lasts_its_rtts_with_its_push_length_alike_in_both_builds() {
+    // As above with standing_probe_rtts 4: the probe from 60 ms (above eta) pushes for the
+    // sender's 140 ms (pushing_probe, which sizes the receiver's window) but lasts
+    // 4 x 100 ms; the one from the drained queue keeps probe_rtts' 600 ms and no push.
+    let mut dr = yielding_to_cubic_as(Drive::with_owner(on(), 6.0, true, 4.0));
+    let len = |start: u64, done: u64| done - 300 * MS - start;
+    let t = dr.core.next_tick().unwrap().as_nanos();
+    yielding_ack(&mut dr, t - 500 * MS, 130 * MS);
+    let t = t + 5 * S;
+    for k in 0..5 {
+        yielding_ack(&mut dr, t - (5 - k) * S, 60 * MS);
+    }
+    let (done, _) = scripted_probe(&mut dr, t, 60 * MS, 70 * MS, 60 * MS);
+    assert_eq!(len(t, done), 400 * MS);
+    let pushes: Vec<_> = dr.outs.iter().filter_map(|o| o.pushing_probe).collect();
+    assert!(
+        !pushes.is_empty() && pushes.iter().all(|&l| l == 140 * MS),
+        "{pushes:?}"
+    );
+    yielding_ack(&mut dr, done + 100 * MS, MS);
+    let t = dr.core.next_tick().unwrap().as_nanos();
+    let n = dr.outs.len();
+    let (last, _) = scripted_probe(&mut dr, t, MS, 2 * MS, MS);
+    assert_eq!(len(t, last), 600 * MS);
+    assert!(dr.outs[n..].iter().all(|o| o.pushing_probe.is_none()));
+    dr.check("a standing probe of 4 RTTs");
+}
+
+#[test]
 fn a_receivers_probes_on_a_standing_queue_alike_in_both_builds() {
     // Yielding with the receiver's options (TARGET 100 ms, eta 2 ms): a probe due at 10 ms
     // of queue is not run (the next a second later); one due at 30 ms (near TARGET: it
@@ -935,7 +979,7 @@ fn a_receivers_collision_quiets_it_alike_in_both_builds() {
     assert!(last.collisions >= 1 && last.detections == 0, "{last:?}");
     // Quiet after each collision: fewer pushes, hence fewer collisions and tests, than
     // with the sender's rule.
-    let other = twin(Drive::with_owner(on(), 6.0, false));
+    let other = twin(Drive::with_owner(on(), 6.0, false, 0.0));
     other.check("twin pushes, the receiver's options but collision_quiets");
     let o = other.outs.last().unwrap();
     assert!(
@@ -1168,9 +1212,10 @@ pub mod random {
         drive(Drive::new(cfg), calls);
     }
 
-    /// With the receiver's owner options (csrc/rledbat.h's: busy from eta, 6-RTT probes).
-    pub fn run_receiver(calls: &[Call], cfg: CompetitorConfig) {
-        drive(Drive::receiver(cfg, 6.0), calls);
+    /// With the receiver's owner options (csrc/rledbat.h's: busy from eta, 6-RTT probes),
+    /// and probes from a standing queue of at least `standing_rtts` RTTs.
+    pub fn run_receiver(calls: &[Call], cfg: CompetitorConfig, standing_rtts: f64) {
+        drive(Drive::with_owner(cfg, 6.0, true, standing_rtts), calls);
     }
 
     /// Compared up to the first exact tie of a rate with a share (`Competitor::at_threshold`).
@@ -1270,6 +1315,7 @@ proptest::proptest! {
             periodic_positive: true,
             ..on()
         });
-        random::run_receiver(&calls, on());
+        random::run_receiver(&calls, on(), 0.0);
+        random::run_receiver(&calls, on(), 3.0);
     }
 }

@@ -10,6 +10,9 @@ use serde::Serialize;
 /// The largest `slowdown_backoff`.
 pub const MAX_SLOWDOWN_BACKOFF: u64 = 64;
 
+/// The largest `standing_probe_rtts`.
+pub const MAX_STANDING_PROBE_RTTS: f64 = 16.0;
+
 /// The smallest TARGET: 1 ms.
 pub const MIN_TARGET: Duration = Duration::from_millis(1);
 
@@ -18,7 +21,8 @@ pub const MAX_TARGET: Duration = Duration::from_secs(10);
 
 /// The keys [`RledbatConfig::set`] takes, for messages.
 pub const KEYS: &str = "target, slowdowns, slowdown_backoff, empty_queue_restart, \
-                        window_validation, standing_probe_span, competitor.*";
+                        window_validation, standing_probe_span, standing_probe_rtts, \
+                        competitor.*";
 
 /// rLEDBAT's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -43,6 +47,10 @@ pub struct RledbatConfig {
     /// What a probe from a standing queue opens, `probe_share C` times this span (see the
     /// parent module's comment). Default [`ProbeSpan::Max`].
     pub standing_probe_span: ProbeSpan,
+    /// A probe from a standing queue lasts at least this many RTTs, 0 to
+    /// [`MAX_STANDING_PROBE_RTTS`], its window still sized by its push's length (see the
+    /// parent module's comment). Default 0: the push's length.
+    pub standing_probe_rtts: f64,
 }
 
 impl Default for RledbatConfig {
@@ -55,6 +63,7 @@ impl Default for RledbatConfig {
             window_validation: false,
             competitor: CompetitorConfig::default(),
             standing_probe_span: ProbeSpan::Max,
+            standing_probe_rtts: 0.0,
         }
     }
 }
@@ -146,6 +155,15 @@ impl RledbatConfig {
                     _ => return Err(bad("max (max(RTT, length)) or sum (RTT + length)")),
                 }
             }
+            "standing_probe_rtts" => {
+                let max = MAX_STANDING_PROBE_RTTS;
+                self.standing_probe_rtts = value
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|k| (0.0..=max).contains(k))
+                    .ok_or_else(|| bad(&format!("a number of RTTs from 0 (none) to {max}")))?;
+            }
             other => match other.strip_prefix("competitor.") {
                 Some(k) => {
                     self.competitor =
@@ -173,8 +191,10 @@ impl RledbatConfig {
 
     /// Rejects a configuration the parser would refuse, however it was built: TARGET within
     /// [[`MIN_TARGET`], [`MAX_TARGET`]], `slowdown_backoff` within [1,
-    /// [`MAX_SLOWDOWN_BACKOFF`]], and the competitor detection's parameters. The error names
-    /// the field (`target`, `slowdown_backoff`, `competitor.*`) of the component `rledbat`.
+    /// [`MAX_SLOWDOWN_BACKOFF`]], `standing_probe_rtts` within [0,
+    /// [`MAX_STANDING_PROBE_RTTS`]], and the competitor detection's parameters. The error
+    /// names the field (`target`, `slowdown_backoff`, `standing_probe_rtts`, `competitor.*`)
+    /// of the component `rledbat`.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if !(MIN_TARGET..=MAX_TARGET).contains(&self.target) {
             return Err(ConfigError::new(
@@ -196,6 +216,16 @@ impl RledbatConfig {
                 ),
             ));
         }
+        if !(0.0..=MAX_STANDING_PROBE_RTTS).contains(&self.standing_probe_rtts) {
+            return Err(ConfigError::new(
+                "rledbat",
+                "standing_probe_rtts",
+                format!(
+                    "must be from 0 to {MAX_STANDING_PROBE_RTTS}, got {}",
+                    self.standing_probe_rtts
+                ),
+            ));
+        }
         self.competitor.validate_as("rledbat")
     }
 
@@ -203,7 +233,8 @@ impl RledbatConfig {
     pub fn describe(&self) -> String {
         format!(
             "target={} slowdowns={} slowdown_backoff={} empty_queue_restart={} \
-             window_validation={} standing_probe_span={} competitor.enabled={}",
+             window_validation={} standing_probe_span={} standing_probe_rtts={} \
+             competitor.enabled={}",
             self.target,
             self.slowdowns,
             self.slowdown_backoff,
@@ -213,6 +244,7 @@ impl RledbatConfig {
                 ProbeSpan::Max => "max",
                 ProbeSpan::Sum => "sum",
             },
+            self.standing_probe_rtts,
             self.competitor.enabled
         )
     }
@@ -233,7 +265,8 @@ mod tests {
         assert_eq!(
             c.describe(),
             "target=60ms slowdowns=true slowdown_backoff=1 empty_queue_restart=false \
-             window_validation=false standing_probe_span=max competitor.enabled=false"
+             window_validation=false standing_probe_span=max standing_probe_rtts=0 \
+             competitor.enabled=false"
         );
     }
 
@@ -246,6 +279,7 @@ mod tests {
             "empty_queue_restart=true",
             " window_validation = true",
             "standing_probe_span=sum",
+            "standing_probe_rtts=2.5",
             "competitor.enabled=true",
             "competitor.share=0.5",
         ])
@@ -255,6 +289,7 @@ mod tests {
         assert_eq!(c.slowdown_backoff, 8);
         assert!(c.empty_queue_restart && c.window_validation);
         assert_eq!(c.standing_probe_span, ProbeSpan::Sum);
+        assert_eq!(c.standing_probe_rtts, 2.5);
         assert!(c.competitor.enabled);
         assert_eq!(c.competitor.share, 0.5);
     }
@@ -281,6 +316,10 @@ mod tests {
             64
         );
         assert!(err("standing_probe_span=min").contains("max (max(RTT, length))"));
+        for k in ["-1", "16.5", "nan", "inf", "four"] {
+            let e = err(&format!("standing_probe_rtts={k}"));
+            assert!(e.contains("from 0 (none) to 16"), "{e}");
+        }
         assert!(err("competitor.nonesuch=1").contains("no such parameter"));
         // A value each key accepts alone, refused by the competitor's check as a whole.
         assert!(err("competitor.share=2").contains("competitor.share"));
@@ -315,6 +354,13 @@ mod tests {
             assert!(
                 matches!(c.check(), Err(RledbatParamError::Value(f, _)) if f == "slowdown_backoff")
             );
+        }
+        for k in [-0.5, MAX_STANDING_PROBE_RTTS + 0.5, f64::NAN] {
+            let c = RledbatConfig {
+                standing_probe_rtts: k,
+                ..RledbatConfig::default()
+            };
+            assert_eq!(c.validate().unwrap_err().field, "standing_probe_rtts");
         }
         let mut c = RledbatConfig::default();
         c.competitor.share = 1.5;
