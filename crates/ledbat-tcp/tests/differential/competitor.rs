@@ -24,7 +24,7 @@ use ledbat_core::competitor::{
     Action, Competitor, CompetitorConfig, FlowPhase, Observation, Stage,
 };
 use ledbat_core::{Duration, Instant};
-use ledbat_tcp::params::competitor_words;
+use ledbat_tcp::params::{competitor_words, q32};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::{Command, Stdio};
@@ -146,7 +146,6 @@ impl Drive {
         } else {
             core
         };
-        let q32 = |k: f64| (k * 4294967296.0).round() as u64;
         d.owner = format!(
             "owner 1 {} {} {}\n",
             q32(probe_rtts),
