@@ -505,11 +505,12 @@ async fn receive_file(
 mod tests {
     use super::*;
 
-    fn tmpdir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("ledbat-transfer-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    /// A fresh directory, removed when the test ends whether it passes or fails.
+    fn tmpdir(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("ledbat-transfer-{tag}-"))
+            .tempdir()
+            .unwrap()
     }
 
     fn recv_args(listen: SocketAddr, out: PathBuf) -> RecvArgs {
@@ -594,7 +595,8 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn good_transfer_lands_under_the_final_name() {
-        let dir = tmpdir("good");
+        let tmp = tmpdir("good");
+        let dir = tmp.path();
         let src = dir.join("src.bin");
         let data: Vec<u8> = (0..300_000u32).map(|i| (i * 31 % 256) as u8).collect();
         std::fs::write(&src, &data).unwrap();
@@ -624,7 +626,7 @@ mod tests {
             assert!(v["cwnd"].as_u64().unwrap() > 0, "{line}");
         }
         assert_eq!(
-            std::fs::read_dir(&dir).unwrap().count(),
+            std::fs::read_dir(dir).unwrap().count(),
             3,
             "src, out and trace: no temporary file left"
         );
@@ -632,7 +634,8 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_receiver_with_rledbat_gets_the_file_exact() {
-        let dir = tmpdir("rledbat");
+        let tmp = tmpdir("rledbat");
+        let dir = tmp.path();
         let src = dir.join("src.bin");
         let data: Vec<u8> = (0..2_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
         std::fs::write(&src, &data).unwrap();
@@ -682,7 +685,8 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn digest_mismatch_fails_both_sides_and_writes_nothing() {
-        let dir = tmpdir("bad");
+        let tmp = tmpdir("bad");
+        let dir = tmp.path();
         let addr = free_port();
         let out = dir.join("out.bin");
         let r = tokio::spawn(recv(recv_args(addr, out.clone())));
@@ -692,7 +696,7 @@ mod tests {
         assert!(e.to_string().contains("mismatch"), "{e}");
         assert!(!out.exists());
         assert_eq!(
-            std::fs::read_dir(&dir).unwrap().count(),
+            std::fs::read_dir(dir).unwrap().count(),
             0,
             "temporary file removed"
         );
@@ -700,7 +704,8 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn truncated_stream_fails_and_writes_nothing() {
-        let dir = tmpdir("short");
+        let tmp = tmpdir("short");
+        let dir = tmp.path();
         let addr = free_port();
         let out = dir.join("out.bin");
         let r = tokio::spawn(recv(recv_args(addr, out.clone())));
@@ -708,7 +713,7 @@ mod tests {
         let e = r.await.unwrap().unwrap_err();
         assert!(e.to_string().contains("closed after 5000"), "{e}");
         assert!(!out.exists());
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        assert_eq!(std::fs::read_dir(dir).unwrap().count(), 0);
     }
 
     #[test]
