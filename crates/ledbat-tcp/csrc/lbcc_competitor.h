@@ -46,8 +46,9 @@
  * run unless the queue is near TARGET), a probe from eta or below lasts at least
  * `probe_rtts` RTTs, a push voided by a collision is a finding of our own kind (the
  * positives forgotten, quiet as after a negative), and a probe from above eta lasts at
- * least `standing_probe_rtts` RTTs, its push's length kept for lb_comp_pushing_probe. They are set after lb_comp_init with
- * lb_comp_owner and survive nothing else: lb_comp_clear clears them.
+ * least `standing_probe_rtts` RTTs, its push's length kept for lb_comp_pushing_probe.
+ * They are set after lb_comp_init with lb_comp_owner and survive nothing else:
+ * lb_comp_clear clears them.
  *
  * Loops: the path rate's ring of LB_COMP_BUCKETS, bounded by the constant.
  */

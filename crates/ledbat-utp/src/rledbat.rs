@@ -157,11 +157,11 @@
 //!   from a standing queue offers its length"). `standing_probe_rtts = k` keeps the window
 //!   of `max(RTT, length)` open for at least k RTTs: after a yield the kernel's window
 //!   grows about threefold per RTT from one packet, and reaches the clamp only in the third
-//!   or fourth (docs/tcp/README.md, "A probe the kernel has time to open"). Nor near TARGET after the
-//!   queue stood above 1.2 TARGET in the last HIGH_MEMORY: our kind holds the queue at
-//!   TARGET, while a loss-based download's sits near TARGET for seconds after each of its
-//!   losses and rises above it between them (docs/tcp/README.md, "Beyond the draft:
-//!   competitor detection");
+//!   or fourth (docs/tcp/README.md, "A probe the kernel has time to open" and "Eight
+//!   RTTs"). Nor near TARGET after the queue stood above 1.2 TARGET in the last
+//!   HIGH_MEMORY: our kind holds the queue at TARGET, while a loss-based download's sits
+//!   near TARGET for seconds after each of its losses and rises above it between them
+//!   (docs/tcp/README.md, "Beyond the draft: competitor detection");
 //! - the periodic slowdowns are not tests, only the holds the suspicion asks for: another
 //!   rLEDBAT receiver does not join a slowdown (the draft has no join), so the queue it
 //!   holds stays during this one's hold, and every periodic hold beside it would read
