@@ -489,16 +489,18 @@ impl PieceHasher {
 mod tests {
     use super::*;
 
-    fn tmpdir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("ledbat-bt-meta-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    /// A fresh directory, removed when dropped whether the test passes or fails.
+    fn tmpdir(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("ledbat-bt-meta-{tag}-"))
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn single_file_round_trip_has_correct_pieces_and_hash() {
-        let d = tmpdir("single");
+        let tmp = tmpdir("single");
+        let d = tmp.path();
         let data: Vec<u8> = (0..40_000u32).map(|i| (i % 251) as u8).collect();
         let f = d.join("payload.bin");
         std::fs::write(&f, &data).unwrap();
@@ -515,12 +517,12 @@ mod tests {
         let start = bytes.windows(6).position(|w| w == b"4:info").unwrap() + 6;
         let raw = &bytes[start..bytes.len() - 1];
         assert_eq!(m.info_hash, <Sha1Digest>::from(Sha1::digest(raw)));
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn directory_becomes_sorted_multi_file_torrent() {
-        let d = tmpdir("multi");
+        let tmp = tmpdir("multi");
+        let d = tmp.path();
         let root = d.join("set");
         std::fs::create_dir_all(root.join("sub")).unwrap();
         std::fs::write(root.join("b.txt"), vec![1u8; 20_000]).unwrap();
@@ -535,29 +537,28 @@ mod tests {
         let mut first = vec![2u8; 10];
         first.extend(vec![1u8; 16384 - 10]);
         assert_eq!(m.pieces[0], <Sha1Digest>::from(Sha1::digest(&first)));
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn creation_is_deterministic() {
-        let d = tmpdir("det");
+        let tmp = tmpdir("det");
+        let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, vec![9u8; 70_000]).unwrap();
         assert_eq!(
             create(&f, 32768, None).unwrap(),
             create(&f, 32768, None).unwrap()
         );
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn piece_length_must_be_a_power_of_two() {
-        let d = tmpdir("pl");
+        let tmp = tmpdir("pl");
+        let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, b"abc").unwrap();
         let e = create(&f, 20000, None).unwrap_err().to_string();
         assert!(e.contains("piece length"), "{e}");
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -590,7 +591,8 @@ mod tests {
 
     #[test]
     fn announce_url_is_written_and_read_back() {
-        let d = tmpdir("announce");
+        let tmp = tmpdir("announce");
+        let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, b"abc").unwrap();
         let m = Metainfo::from_bytes(
@@ -604,7 +606,6 @@ mod tests {
             m.info_hash, bare.info_hash,
             "the tracker is outside the info-hash"
         );
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

@@ -279,16 +279,18 @@ mod tests {
     use super::*;
     use crate::metainfo::create;
 
-    fn tmpdir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("ledbat-bt-st-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    /// A fresh directory, removed when dropped whether the test passes or fails.
+    fn tmpdir(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("ledbat-bt-st-{tag}-"))
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn writes_spanning_files_land_in_each_file() {
-        let d = tmpdir("span");
+        let tmp = tmpdir("span");
+        let d = tmp.path();
         let src = d.join("set");
         std::fs::create_dir_all(&src).unwrap();
         std::fs::write(src.join("a"), vec![1u8; 10_000]).unwrap();
@@ -307,12 +309,12 @@ mod tests {
         }
         assert_eq!(std::fs::read(out.join("a")).unwrap(), vec![1u8; 10_000]);
         assert_eq!(std::fs::read(out.join("b")).unwrap(), vec![2u8; 30_000]);
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn wrong_length_data_is_refused_for_seeding() {
-        let d = tmpdir("len");
+        let tmp = tmpdir("len");
+        let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, vec![0u8; 20_000]).unwrap();
         let meta = Metainfo::from_bytes(&create(&f, 16384, None).unwrap()).unwrap();
@@ -321,12 +323,12 @@ mod tests {
             Storage::open_existing(&meta, &f),
             Err(StorageError::Length { actual: 19_999, .. })
         ));
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn corrupted_piece_is_not_counted() {
-        let d = tmpdir("bad");
+        let tmp = tmpdir("bad");
+        let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, vec![5u8; 40_000]).unwrap();
         let meta = Metainfo::from_bytes(&create(&f, 16384, None).unwrap()).unwrap();
@@ -340,12 +342,12 @@ mod tests {
             .verify_all(&meta)
             .unwrap();
         assert_eq!(have.iter().collect::<Vec<_>>(), vec![0, 2]);
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn resume_keeps_the_pieces_already_written() {
-        let d = tmpdir("resume");
+        let tmp = tmpdir("resume");
+        let d = tmp.path();
         let f = d.join("x");
         let data: Vec<u8> = (0..50_000u32).map(|i| (i % 253) as u8).collect();
         std::fs::write(&f, &data).unwrap();
@@ -369,21 +371,20 @@ mod tests {
         let again = Storage::open_resume(&meta, &part).unwrap();
         assert_eq!(std::fs::metadata(&part).unwrap().len(), 50_000);
         assert_eq!(again.verify_all(&meta).unwrap().count(), 1);
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn output_refuses_an_existing_final_path() {
-        let d = tmpdir("out");
+        let tmp = tmpdir("out");
+        let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, b"abc").unwrap();
         let meta = Metainfo::from_bytes(&create(&f, 16384, None).unwrap()).unwrap();
         assert!(matches!(
-            OutputPaths::new(&meta, &d),
+            OutputPaths::new(&meta, d),
             Err(StorageError::Exists(_))
         ));
         let o = OutputPaths::new(&meta, &d.join("elsewhere")).unwrap();
         assert!(o.temp.ends_with("x.part"));
-        std::fs::remove_dir_all(&d).unwrap();
     }
 }

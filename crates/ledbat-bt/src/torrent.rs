@@ -642,12 +642,20 @@ mod tests {
     use super::*;
     use crate::metainfo::create;
     use ledbat_bt_proto::{Handshake, BLOCK_LEN};
-    use std::path::PathBuf;
 
-    fn setup(tag: &str, len: usize) -> (PathBuf, Torrent, Vec<u8>) {
-        let d = std::env::temp_dir().join(format!("ledbat-bt-tor-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
+    /// A fresh directory removed when dropped, whether the test passes or fails.
+    fn tmpdir(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("ledbat-bt-tor-{tag}-"))
+            .tempdir()
+            .unwrap()
+    }
+
+    /// A torrent of `len` bytes in a fresh directory (returned, to keep it alive), its
+    /// payload seeded as `f` and an empty download in `out`.
+    fn setup(tag: &str, len: usize) -> (tempfile::TempDir, Torrent, Vec<u8>) {
+        let tmp = tmpdir(tag);
+        let d = tmp.path();
         let data: Vec<u8> = (0..len).map(|i| (i * 7 % 256) as u8).collect();
         let f = d.join("f");
         std::fs::write(&f, &data).unwrap();
@@ -658,7 +666,7 @@ mod tests {
         cfg.peer.picker.random_first = false;
         cfg.peer.picker.rarest_first = false;
         (
-            d,
+            tmp,
             Torrent::with_config(meta, dst, Bitfield::new(n), cfg),
             data,
         )
@@ -702,7 +710,7 @@ mod tests {
 
     #[test]
     fn the_lone_sender_of_two_bad_pieces_is_banned_and_refused() {
-        let (d, t, data) = setup("ban", 4 * 32_768);
+        let (_tmp, t, data) = setup("ban", 4 * 32_768);
         let addr = |port| Some(SocketAddr::from(([10, 0, 0, 9], port)));
         // A connection is closed at its first bad piece; the address comes back.
         for (k, port) in [(1, 1000), (2, 1001)] {
@@ -717,12 +725,12 @@ mod tests {
         assert_eq!(t.limits().exceeded.banned, 1);
         // Another address is not concerned.
         assert!(seed_conn_from(&t, 2, Some(SocketAddr::from(([10, 0, 0, 8], 1)))).is_ok());
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn one_lone_failure_is_forgiven_and_shared_failures_strike_nobody() {
-        let (d, t, data) = setup("strike", 4 * 32_768);
+        let (tmp, t, data) = setup("strike", 4 * 32_768);
+        let d = tmp.path();
         let ip = |k| SocketAddr::from(([10, 0, 0, k], 1000));
         // One bad piece from a lone sender: a strike, no ban (the default bound is 2).
         let a = seed_conn_from(&t, 1, Some(ip(1))).unwrap();
@@ -771,12 +779,12 @@ mod tests {
             .unwrap();
         assert_eq!(t.counters().hash_failures, 1);
         assert!(t.limits().banned.is_empty());
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn connections_waiting_for_a_handshake_are_bounded() {
-        let (d, t, _) = setup("halfopen", 40_000);
+        let (tmp, t, _) = setup("halfopen", 40_000);
+        let d = tmp.path();
         let info = ConnInfo {
             transport: Some(Transport::Tcp),
             outgoing: false,
@@ -819,7 +827,6 @@ mod tests {
         assert!(t.open(info, None).is_ok());
         assert!(t.open(info, None).is_err());
         assert_eq!(t.limits().exceeded.half_open, 2);
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     /// The requests `conn` sent, decoded from its frames.
@@ -848,7 +855,8 @@ mod tests {
 
     #[test]
     fn good_pieces_are_written_and_bad_ones_close_their_senders() {
-        let (d, t, data) = setup("verify", 65_536);
+        let (tmp, t, data) = setup("verify", 65_536);
+        let d = tmp.path();
         let a = seed_conn(&t, 1);
         let reqs = requests(&t, a);
         assert_eq!(reqs.len(), 4);
@@ -881,8 +889,7 @@ mod tests {
         }
         // Verified data is on disk.
         let st = Storage::open_existing(t.meta(), &d.join("out")).unwrap();
-        assert_eq!(st.read_piece(t.meta(), 0).unwrap(), data_piece(&d, 0));
-        std::fs::remove_dir_all(&d).unwrap();
+        assert_eq!(st.read_piece(t.meta(), 0).unwrap(), data_piece(d, 0));
     }
 
     fn data_piece(d: &std::path::Path, i: usize) -> Vec<u8> {
@@ -892,9 +899,8 @@ mod tests {
 
     #[test]
     fn uploads_fill_the_buffer_up_to_the_room_given() {
-        let d = std::env::temp_dir().join(format!("ledbat-bt-tor-up-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
+        let tmp = tmpdir("up");
+        let d = tmp.path();
         let f = d.join("f");
         std::fs::write(&f, vec![5u8; 100_000]).unwrap();
         let meta = Metainfo::from_bytes(&create(&f, 32768, None).unwrap()).unwrap();
@@ -928,6 +934,5 @@ mod tests {
         t.turn(l.conn, &mut out, 0, 20_000).unwrap();
         assert_eq!(out.len(), 2 * 16_397, "two blocks, nothing else");
         assert_eq!(t.counters().tcp.uploaded, 4 * BLOCK_LEN as u64);
-        std::fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -14,17 +14,12 @@ type Message = ledbat_bt::proto::Message<Vec<u8>>;
 use std::path::{Path, PathBuf};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-struct Dir(PathBuf);
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-fn tmpdir(tag: &str) -> Dir {
-    let d = std::env::temp_dir().join(format!("ledbat-bt-it-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Dir(d)
+/// A fresh directory, removed when dropped whether the test passes or fails.
+fn tmpdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ledbat-bt-it-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn pattern(len: usize, salt: u8) -> Vec<u8> {
@@ -105,8 +100,8 @@ fn make(d: &Path, len: usize, piece: u32) -> (Metainfo, PathBuf, Vec<u8>) {
 #[tokio::test]
 async fn a_reset_before_the_peers_handshake_ends_in_the_handshake() {
     let d = tmpdir("reset");
-    let (meta, _, _) = make(&d.0, 100_000, 32768);
-    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let (meta, _, _) = make(d.path(), 100_000, 32768);
+    let out = OutputPaths::new(&meta, &d.path().join("out")).unwrap();
     let l = leecher_with(&meta, &out, config());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let at = listener.local_addr().unwrap();
@@ -129,8 +124,8 @@ async fn a_reset_before_the_peers_handshake_ends_in_the_handshake() {
 #[tokio::test]
 async fn seeder_to_downloader_over_a_pipe() {
     let d = tmpdir("pipe");
-    let (meta, src, data) = make(&d.0, 1_000_003, 32768);
-    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let (meta, src, data) = make(d.path(), 1_000_003, 32768);
+    let out = OutputPaths::new(&meta, &d.path().join("out")).unwrap();
     let s = seeder_with(&meta, &src, pipeline(8));
     let l = leecher_with(&meta, &out, pipeline(8));
     let (a, b) = tokio::io::duplex(64 * 1024);
@@ -152,7 +147,7 @@ async fn seeder_to_downloader_over_a_pipe() {
 #[tokio::test]
 async fn seeder_to_downloader_over_loopback_tcp_multi_file() {
     let d = tmpdir("tcp");
-    let root = d.0.join("set");
+    let root = d.path().join("set");
     std::fs::create_dir_all(root.join("deep")).unwrap();
     let a = pattern(300_000, 2);
     let b = pattern(5, 3);
@@ -161,7 +156,7 @@ async fn seeder_to_downloader_over_loopback_tcp_multi_file() {
     std::fs::write(root.join("b"), &b).unwrap();
     std::fs::write(root.join("deep").join("c"), &c).unwrap();
     let meta = Metainfo::from_bytes(&create_torrent(&root, 65536, None).unwrap()).unwrap();
-    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let out = OutputPaths::new(&meta, &d.path().join("out")).unwrap();
     let s = seeder(&meta, &root);
     let l = leecher(&meta, &out);
 
@@ -209,7 +204,7 @@ async fn read_msg(s: &mut tokio::io::DuplexStream) -> Option<Message> {
 #[tokio::test]
 async fn wrong_info_hash_is_refused() {
     let d = tmpdir("hash");
-    let (meta, src, _) = make(&d.0, 50_000, 16384);
+    let (meta, src, _) = make(d.path(), 50_000, 16384);
     let s = seeder(&meta, &src);
     let (a, mut b) = tokio::io::duplex(4096);
     let peer = tokio::spawn(async move {
@@ -233,8 +228,8 @@ async fn wrong_info_hash_is_refused() {
 #[tokio::test]
 async fn extended_handshake_before_have_all_is_accepted() {
     let d = tmpdir("ext-first");
-    let (meta, _src, _) = make(&d.0, 50_000, 16384);
-    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let (meta, _src, _) = make(d.path(), 50_000, 16384);
+    let out = OutputPaths::new(&meta, &d.path().join("out")).unwrap();
     let l = leecher(&meta, &out);
     let ih = meta.info_hash;
     let (a, mut b) = tokio::io::duplex(1 << 20);
@@ -272,7 +267,7 @@ async fn extended_handshake_before_have_all_is_accepted() {
 #[tokio::test]
 async fn oversized_message_is_refused() {
     let d = tmpdir("big");
-    let (meta, src, _) = make(&d.0, 50_000, 16384);
+    let (meta, src, _) = make(d.path(), 50_000, 16384);
     let s = seeder(&meta, &src);
     let ih = meta.info_hash;
     let (a, mut b) = tokio::io::duplex(1 << 20);
@@ -292,7 +287,7 @@ async fn oversized_message_is_refused() {
 #[tokio::test]
 async fn request_over_16k_is_refused() {
     let d = tmpdir("req");
-    let (meta, src, _) = make(&d.0, 50_000, 32768);
+    let (meta, src, _) = make(d.path(), 50_000, 32768);
     let s = seeder(&meta, &src);
     let ih = meta.info_hash;
     let (a, mut b) = tokio::io::duplex(1 << 20);
@@ -329,7 +324,7 @@ async fn request_over_16k_is_refused() {
 #[tokio::test]
 async fn a_peer_that_never_reads_is_closed_at_the_buffered_limit() {
     let d = tmpdir("flood");
-    let (meta, src, _) = make(&d.0, 200_000, 16384);
+    let (meta, src, _) = make(d.path(), 200_000, 16384);
     let st = Storage::open_existing(&meta, &src).unwrap();
     let have = st.verify_all(&meta).unwrap();
     let mut cfg = TorrentConfig {
@@ -396,8 +391,8 @@ async fn lying_seeder(mut b: tokio::io::DuplexStream, meta: Metainfo, data: Vec<
 #[tokio::test]
 async fn piece_failing_its_hash_refuses_the_peer_and_the_download_goes_on() {
     let d = tmpdir("liar");
-    let (meta, src, data) = make(&d.0, 100_000, 32768);
-    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let (meta, src, data) = make(d.path(), 100_000, 32768);
+    let out = OutputPaths::new(&meta, &d.path().join("out")).unwrap();
     let l = leecher_with(&meta, &out, pipeline(2));
 
     let (a, b) = tokio::io::duplex(1 << 20);
@@ -429,7 +424,7 @@ async fn piece_failing_its_hash_refuses_the_peer_and_the_download_goes_on() {
 #[tokio::test]
 async fn idle_connection_gets_keepalives_then_times_out() {
     let d = tmpdir("keep");
-    let (meta, src, _) = make(&d.0, 20_000, 16384);
+    let (meta, src, _) = make(d.path(), 20_000, 16384);
     let mut cfg = config();
     cfg.timers.keepalive = Some(Duration::from_millis(50));
     cfg.timers.idle = Some(Duration::from_millis(400));
@@ -458,8 +453,8 @@ async fn idle_connection_gets_keepalives_then_times_out() {
 #[tokio::test]
 async fn stop_closes_cleanly_mid_transfer() {
     let d = tmpdir("stop");
-    let (meta, src, _) = make(&d.0, 2_000_000, 16384);
-    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let (meta, src, _) = make(d.path(), 2_000_000, 16384);
+    let out = OutputPaths::new(&meta, &d.path().join("out")).unwrap();
     let s = seeder(&meta, &src);
     let l = leecher(&meta, &out);
     let (tx, rx) = tokio::sync::watch::channel(false);
@@ -520,8 +515,8 @@ async fn sleepy_seeder(mut b: tokio::io::DuplexStream, meta: Metainfo, data: Vec
 #[tokio::test]
 async fn unanswered_requests_are_cancelled_and_asked_again() {
     let d = tmpdir("sleepy");
-    let (meta, _src, data) = make(&d.0, 100_000, 32768);
-    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let (meta, _src, data) = make(d.path(), 100_000, 32768);
+    let out = OutputPaths::new(&meta, &d.path().join("out")).unwrap();
     let mut cfg = config();
     cfg.timers.request = Some(Duration::from_millis(100));
     let l = leecher_with(&meta, &out, cfg);
@@ -539,8 +534,8 @@ async fn unanswered_requests_are_cancelled_and_asked_again() {
 #[tokio::test]
 async fn two_seeders_share_one_download() {
     let d = tmpdir("two");
-    let (meta, src, data) = make(&d.0, 2_000_000, 32768);
-    let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+    let (meta, src, data) = make(d.path(), 2_000_000, 32768);
+    let out = OutputPaths::new(&meta, &d.path().join("out")).unwrap();
     let l = leecher_with(&meta, &out, pipeline(4));
     let (s1, s2) = (
         seeder_with(&meta, &src, pipeline(4)),
@@ -613,8 +608,8 @@ mod hostile {
         ) {
             let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
             let d = tmpdir("hostile");
-            let (meta, src, _) = make(&d.0, 100_000, 32768);
-            let out = OutputPaths::new(&meta, &d.0.join("out")).unwrap();
+            let (meta, src, _) = make(d.path(), 100_000, 32768);
+            let out = OutputPaths::new(&meta, &d.path().join("out")).unwrap();
             let targets = [(seeder(&meta, &src), src.clone()), (leecher(&meta, &out), out.temp.clone())];
             for (t, data_path) in targets {
                 let msgs = msgs.clone();

@@ -1,16 +1,20 @@
 //! `ledbat send` fails fast and clearly when nobody answers, and `ledbat recv` refuses a bad
 //! rLEDBAT parameter before it listens: through the binary, over loopback only.
 
+mod common;
+
 use std::net::UdpSocket;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_ledbat");
+use common::{tmpdir, TempDir, BIN};
 
-fn file(tag: &str) -> std::path::PathBuf {
-    let p = std::env::temp_dir().join(format!("ledbat-send-cli-{tag}-{}", std::process::id()));
+/// A scratch directory holding `f.bin` of 10 kB, and that file's path.
+fn file(tag: &str) -> (TempDir, std::path::PathBuf) {
+    let d = tmpdir("send", tag);
+    let p = d.path().join("f.bin");
     std::fs::write(&p, vec![7u8; 10_000]).unwrap();
-    p
+    (d, p)
 }
 
 fn send(
@@ -37,14 +41,13 @@ fn send(
 #[cfg(target_os = "linux")]
 #[test]
 fn send_to_a_port_nobody_listens_on_is_refused_in_well_under_a_second() {
-    let path = file("refused");
+    let (_dir, path) = file("refused");
     // Bound, then closed: nothing listens, and the kernel answers ICMP port unreachable.
     let to = UdpSocket::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap();
     let (took, code, err) = send(&path, to, &[]);
-    std::fs::remove_file(&path).unwrap();
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("refused") && err.contains(&to.to_string()),
@@ -58,12 +61,11 @@ fn send_to_a_port_nobody_listens_on_is_refused_in_well_under_a_second() {
 
 #[test]
 fn connect_timeout_bounds_the_wait_for_a_silent_peer_and_names_it() {
-    let path = file("silent");
+    let (_dir, path) = file("silent");
     // Bound and kept open but never read: datagrams vanish without an answer.
     let silent = UdpSocket::bind("127.0.0.1:0").unwrap();
     let to = silent.local_addr().unwrap();
     let (took, code, err) = send(&path, to, &["--connect-timeout", "1"]);
-    std::fs::remove_file(&path).unwrap();
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains(&to.to_string()) && err.contains("no answer within 1s"),
@@ -77,21 +79,19 @@ fn connect_timeout_bounds_the_wait_for_a_silent_peer_and_names_it() {
 
 #[test]
 fn a_connect_timeout_that_is_not_a_positive_number_is_refused() {
-    let path = file("badtimeout");
+    let (_dir, path) = file("badtimeout");
     let to = "127.0.0.1:9".parse().unwrap();
     for bad in ["0", "-1", "soon", "inf"] {
         let (_, code, err) = send(&path, to, &[&format!("--connect-timeout={bad}")]);
         assert_eq!(code, 2, "clap's usage error for {bad}: {err}");
         assert!(err.contains("not a positive number of seconds"), "{err}");
     }
-    std::fs::remove_file(&path).unwrap();
 }
 
 #[test]
 fn recv_names_a_bad_rledbat_parameter_and_writes_nothing() {
-    let dir = std::env::temp_dir().join(format!("ledbat-recv-param-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out_path = dir.join("got");
+    let dir = tmpdir("send", "recv-param");
+    let out_path = dir.path().join("got");
     for (param, says) in [
         (
             "slowdown_backoff=0",
@@ -113,6 +113,5 @@ fn recv_names_a_bad_rledbat_parameter_and_writes_nothing() {
         // refused before it listens: no wait for a sender
         assert!(t0.elapsed() < Duration::from_secs(10), "{param}");
     }
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

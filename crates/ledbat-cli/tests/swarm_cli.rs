@@ -111,12 +111,12 @@ fn seeded(
     tag: &str,
     len: usize,
     announce: Option<&str>,
-) -> (common::Dir, PathBuf, Vec<u8>, PathBuf) {
+) -> (common::TempDir, PathBuf, Vec<u8>, PathBuf) {
     let d = tmpdir("swarm", tag);
-    let seed_dir = d.0.join("seed");
+    let seed_dir = d.path().join("seed");
     std::fs::create_dir_all(&seed_dir).unwrap();
     let data = payload(&seed_dir.join("f.bin"), len);
-    let torrent = d.0.join("f.torrent");
+    let torrent = d.path().join("f.torrent");
     create(&seed_dir.join("f.bin"), &torrent, announce);
     (d, seed_dir, data, torrent)
 }
@@ -224,11 +224,11 @@ fn finish(c: Child) -> (Output, serde_json::Value) {
 #[test]
 fn four_peers_trade_pieces_and_connect_as_their_dispositions_say() {
     let d = tmpdir("swarm", "four");
-    let seed_dir = d.0.join("seed");
+    let seed_dir = d.path().join("seed");
     std::fs::create_dir_all(&seed_dir).unwrap();
     let data = payload(&seed_dir.join("f.bin"), 3_000_000);
     let (url, seen) = tracker(Answer::Peers);
-    let torrent = d.0.join("f.torrent");
+    let torrent = d.path().join("f.torrent");
     create(&seed_dir.join("f.bin"), &torrent, Some(&url));
 
     let seed = Kid(run(
@@ -249,7 +249,7 @@ fn four_peers_trade_pieces_and_connect_as_their_dispositions_say() {
         .iter()
         .enumerate()
         .map(|(i, disp)| {
-            let dir = d.0.join(format!("l{i}"));
+            let dir = d.path().join(format!("l{i}"));
             run(
                 &torrent,
                 &dir,
@@ -275,10 +275,10 @@ fn four_peers_trade_pieces_and_connect_as_their_dispositions_say() {
         );
         assert_eq!(j["complete"], true, "{j}");
         assert_eq!(
-            std::fs::read(d.0.join(format!("l{i}")).join("f.bin")).unwrap(),
+            std::fs::read(d.path().join(format!("l{i}")).join("f.bin")).unwrap(),
             data
         );
-        assert!(!d.0.join(format!("l{i}")).join("f.bin.part").exists());
+        assert!(!d.path().join(format!("l{i}")).join("f.bin.part").exists());
         leecher_upload += j["counters"]["uploaded"].as_u64().unwrap();
         assert!(j["tracker"]["ok"].as_u64().unwrap() >= 1, "{j}");
     }
@@ -334,7 +334,7 @@ fn a_peer_that_dialled_in_over_tcp_is_dialled_back_over_utp() {
         .spawn()
         .unwrap();
     let seed_at = listening(&mut seed);
-    let out = d.0.join("out");
+    let out = d.path().join("out");
     let (o, j) = finish(
         Command::new(BIN)
             .args([
@@ -381,7 +381,7 @@ fn a_peer_that_dialled_in_over_tcp_is_dialled_back_over_utp() {
 fn a_partial_download_resumes_after_a_recheck() {
     let (d, seed_dir, data, torrent) = seeded("resume", 1_000_000, None);
     // The first 10 pieces of 64 KiB are there, one of them corrupted.
-    let out = d.0.join("out");
+    let out = d.path().join("out");
     std::fs::create_dir_all(&out).unwrap();
     let mut part = data[..10 * 65536].to_vec();
     part[3 * 65536 + 5] ^= 0xff;
@@ -426,7 +426,7 @@ fn a_peer_that_closed_before_the_handshake_is_dialled_again_soon() {
             }
         }
     });
-    let out = d.0.join("out");
+    let out = d.path().join("out");
     let leech = run(
         &torrent,
         &out,
@@ -456,7 +456,7 @@ fn a_peer_that_closed_before_the_handshake_is_dialled_again_soon() {
 fn a_tracker_down_or_answering_garbage_does_not_stop_the_download() {
     for (tag, answer) in [("down", None), ("garbage", Some(Answer::Garbage))] {
         let d = tmpdir("swarm", tag);
-        let seed_dir = d.0.join("seed");
+        let seed_dir = d.path().join("seed");
         std::fs::create_dir_all(&seed_dir).unwrap();
         let data = payload(&seed_dir.join("f.bin"), 200_000);
         let url = match answer {
@@ -470,10 +470,10 @@ fn a_tracker_down_or_answering_garbage_does_not_stop_the_download() {
                 format!("http://127.0.0.1:{p}/announce")
             }
         };
-        let torrent = d.0.join("f.torrent");
+        let torrent = d.path().join("f.torrent");
         create(&seed_dir.join("f.bin"), &torrent, Some(&url));
         let (_seed, listen) = tcp_seed(&torrent, &seed_dir, &["--no-tracker"]);
-        let out = d.0.join("out");
+        let out = d.path().join("out");
         // Stays a little after completing: on loopback the download can be over before
         // the failed announce comes back.
         let (o, j) = finish(tcp_leech(&torrent, &out, &listen, 2));
@@ -499,11 +499,11 @@ fn a_tracker_down_or_answering_garbage_does_not_stop_the_download() {
 #[test]
 fn data_that_does_not_match_is_refused_and_left_alone() {
     let d = tmpdir("swarm", "mismatch");
-    let src = d.0.join("f.bin");
+    let src = d.path().join("f.bin");
     payload(&src, 300_000);
-    let torrent = d.0.join("f.torrent");
+    let torrent = d.path().join("f.torrent");
     create(&src, &torrent, None);
-    let other = d.0.join("other");
+    let other = d.path().join("other");
     std::fs::create_dir_all(&other).unwrap();
     let wrong = vec![7u8; 300_000];
     std::fs::write(other.join("f.bin"), &wrong).unwrap();
@@ -536,7 +536,7 @@ fn a_full_disk_stops_the_download_and_keeps_the_part() {
     }
     let (d, seed_dir, _, torrent) = seeded("full", 2_000_000, None);
     let (_seed, listen) = tcp_seed(&torrent, &seed_dir, &[]);
-    let out = d.0.join("out");
+    let out = d.path().join("out");
     std::fs::create_dir_all(&out).unwrap();
     // In a private mount namespace: a 1 MiB tmpfs on `out`, the download into it, then a
     // listing of what is left there (the mount disappears with the namespace).

@@ -8,7 +8,8 @@ use ledbat_tcp::trace::{apply, core_cwnd, Event, Record, TraceHeader, Traced};
 use std::path::Path;
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_ledbat");
+mod common;
+use common::{tmpdir, BIN};
 
 fn ledbat(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().unwrap()
@@ -101,9 +102,8 @@ fn write_trace(path: &Path, n: u64, corrupt_window_at: Option<usize>) {
 
 #[test]
 fn check_passes_a_trace_that_agrees_and_fails_one_that_does_not() {
-    let dir = std::env::temp_dir().join(format!("ledbat-tcp-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("good.trace");
+    let dir = tmpdir("tcp", "check");
+    let good = dir.path().join("good.trace");
     write_trace(&good, 40, None);
     let o = ledbat(&["tcp", "check", good.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
@@ -113,7 +113,7 @@ fn check_passes_a_trace_that_agrees_and_fails_one_that_does_not() {
         "{out}"
     );
 
-    let bad = dir.join("bad.trace");
+    let bad = dir.path().join("bad.trace");
     write_trace(&bad, 40, Some(17));
     let o = ledbat(&["tcp", "check", bad.to_str().unwrap()]);
     assert!(!o.status.success());
@@ -123,14 +123,12 @@ fn check_passes_a_trace_that_agrees_and_fails_one_that_does_not() {
         "{}",
         stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_malformed_trace_names_the_file_and_line() {
-    let dir = std::env::temp_dir().join(format!("ledbat-tcp-cli-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("t.trace");
+    let dir = tmpdir("tcp", "malformed");
+    let f = dir.path().join("t.trace");
     write_trace(&f, 3, None);
     let text = std::fs::read_to_string(&f).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
@@ -143,10 +141,9 @@ fn a_malformed_trace_names_the_file_and_line() {
         e.contains("t.trace") && e.contains("line 4 is not a traced event"),
         "{e}"
     );
-    let o = ledbat(&["tcp", "check", dir.join("missing").to_str().unwrap()]);
+    let o = ledbat(&["tcp", "check", dir.path().join("missing").to_str().unwrap()]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("missing"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

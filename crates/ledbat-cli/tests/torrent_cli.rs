@@ -35,9 +35,9 @@ fn round_trip(
     len: usize,
 ) -> (serde_json::Value, Vec<serde_json::Value>) {
     let d = tmpdir("torrent", tag);
-    let src = d.0.join("data.bin");
+    let src = d.path().join("data.bin");
     let data = payload(&src, len);
-    let torrent = d.0.join("data.torrent");
+    let torrent = d.path().join("data.torrent");
     let o = ledbat(&[
         "torrent",
         "create",
@@ -78,8 +78,8 @@ fn round_trip(
         .stderr(Stdio::null())
         .spawn()
         .unwrap());
-    let out = d.0.join("out");
-    let trace = d.0.join("get-trace.jsonl");
+    let out = d.path().join("out");
+    let trace = d.path().join("get-trace.jsonl");
     let o = ledbat(&[
         "torrent",
         "get",
@@ -149,15 +149,15 @@ fn create_seed_get_round_trip_over_utp() {
 #[test]
 fn get_that_cannot_finish_fails_and_keeps_only_the_part_for_resume() {
     let d = tmpdir("torrent", "fail");
-    let src = d.0.join("x.bin");
+    let src = d.path().join("x.bin");
     payload(&src, 100_000);
-    let torrent = d.0.join("x.torrent");
+    let torrent = d.path().join("x.torrent");
     assert!(ledbat(&["torrent", "create", s(&src), "-o", s(&torrent)])
         .status
         .success());
     // Nobody listens on this port.
     let listen = format!("127.0.0.1:{}", free_port());
-    let out = d.0.join("out");
+    let out = d.path().join("out");
     let t0 = Instant::now();
     let o = ledbat(&[
         "torrent",
@@ -188,9 +188,9 @@ fn get_that_cannot_finish_fails_and_keeps_only_the_part_for_resume() {
 #[test]
 fn seeding_the_wrong_data_is_refused() {
     let d = tmpdir("torrent", "wrong");
-    let src = d.0.join("a.bin");
+    let src = d.path().join("a.bin");
     payload(&src, 50_000);
-    let torrent = d.0.join("a.torrent");
+    let torrent = d.path().join("a.torrent");
     assert!(ledbat(&["torrent", "create", s(&src), "-o", s(&torrent)])
         .status
         .success());
@@ -213,7 +213,7 @@ fn seeding_the_wrong_data_is_refused() {
 #[test]
 fn a_broken_torrent_file_is_named_in_the_error() {
     let d = tmpdir("torrent", "broken");
-    let torrent = d.0.join("bad.torrent");
+    let torrent = d.path().join("bad.torrent");
     std::fs::write(&torrent, b"d4:infod4:name1:xee").unwrap();
     let o = ledbat(&[
         "torrent",
@@ -222,7 +222,7 @@ fn a_broken_torrent_file_is_named_in_the_error() {
         "--peer",
         "127.0.0.1:1",
         "--out",
-        s(&d.0),
+        s(d.path()),
         "--transport",
         "tcp",
     ]);
@@ -237,9 +237,9 @@ fn a_broken_torrent_file_is_named_in_the_error() {
 #[test]
 fn unknown_controller_is_refused_before_anything_starts() {
     let d = tmpdir("torrent", "cc");
-    let src = d.0.join("a.bin");
+    let src = d.path().join("a.bin");
     payload(&src, 20_000);
-    let torrent = d.0.join("a.torrent");
+    let torrent = d.path().join("a.torrent");
     assert!(ledbat(&["torrent", "create", s(&src), "-o", s(&torrent)])
         .status
         .success());

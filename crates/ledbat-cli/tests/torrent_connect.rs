@@ -1,50 +1,36 @@
 //! `ledbat torrent get` connecting to peers over uTP: a refusal is shown at once, a silent
 //! peer fails after `--connect-timeout`, not after the SYN retries' 31 s.
 
+mod common;
+
 use std::net::UdpSocket;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_ledbat");
-
-struct Dir(PathBuf);
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{s, tmpdir, TempDir, BIN};
 
 /// A directory holding a one-piece torrent of 50 kB.
-fn torrent(tag: &str) -> (Dir, PathBuf) {
-    let d = std::env::temp_dir().join(format!(
-        "ledbat-torrent-connect-{tag}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    let src = d.join("x.bin");
+fn torrent(tag: &str) -> (TempDir, PathBuf) {
+    let d = tmpdir("torrent-connect", tag);
+    let src = d.path().join("x.bin");
     std::fs::write(&src, vec![7u8; 50_000]).unwrap();
-    let t = d.join("x.torrent");
+    let t = d.path().join("x.torrent");
     let o = Command::new(BIN)
         .args(["torrent", "create", s(&src), "-o", s(&t)])
         .output()
         .unwrap();
     assert!(o.status.success(), "{o:?}");
-    (Dir(d), t)
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    (d, t)
 }
 
 /// `torrent get` from `peer` over uTP with `--connect-timeout secs`: time taken, exit code,
 /// stderr.
-fn get(dir: &Dir, t: &Path, peer: std::net::SocketAddr, secs: &str) -> (Duration, i32, String) {
+fn get(dir: &TempDir, t: &Path, peer: std::net::SocketAddr, secs: &str) -> (Duration, i32, String) {
     let t0 = Instant::now();
     let o = Command::new(BIN)
         .args(["torrent", "get", s(t), "--peer", &peer.to_string(), "--out"])
-        .arg(dir.0.join("out"))
+        .arg(dir.path().join("out"))
         .args([
             "--bind",
             "127.0.0.1:0",
@@ -81,7 +67,7 @@ fn a_refusing_peer_is_reported_at_once_and_retried_until_the_timeout() {
         took >= Duration::from_millis(1500) && took < Duration::from_secs(6),
         "retried until --connect-timeout 2: {took:?}"
     );
-    assert!(!dir.0.join("out").join("x.bin").exists());
+    assert!(!dir.path().join("out").join("x.bin").exists());
 }
 
 #[test]

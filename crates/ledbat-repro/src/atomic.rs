@@ -107,16 +107,18 @@ pub fn write_dir_atomically(dest: &Path, fill: impl FnOnce(&Path) -> Result<()>)
 mod tests {
     use super::*;
 
-    fn scratch(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("ledbat-atomic-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    /// A fresh directory, removed when dropped whether the test passes or fails.
+    fn scratch(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("ledbat-atomic-{tag}-"))
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn dir_write_leaves_nothing_on_failure_and_replaces_on_success() {
-        let base = scratch("dir");
+        let temp = scratch("dir");
+        let base = temp.path();
         let out = base.join("out");
         write_dir_atomically(&out, |d| Ok(std::fs::write(d.join("a"), "1")?)).unwrap();
         assert_eq!(std::fs::read_to_string(out.join("a")).unwrap(), "1");
@@ -127,38 +129,38 @@ mod tests {
         assert!(e.is_err());
         assert_eq!(std::fs::read_to_string(out.join("a")).unwrap(), "1");
         assert_eq!(
-            std::fs::read_dir(&base).unwrap().count(),
+            std::fs::read_dir(base).unwrap().count(),
             1,
             "no temporary directory left"
         );
         write_dir_atomically(&out, |d| Ok(std::fs::write(d.join("b"), "3")?)).unwrap();
         assert!(!out.join("a").exists() && out.join("b").exists());
         assert_eq!(
-            std::fs::read_dir(&base).unwrap().count(),
+            std::fs::read_dir(base).unwrap().count(),
             1,
             "old copy removed"
         );
-        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]
     fn file_write_replaces_and_leaves_only_the_destination() {
-        let base = scratch("file");
+        let temp = scratch("file");
+        let base = temp.path();
         let out = base.join("report.md");
         write_file_atomically(&out, "first").unwrap();
         write_file_atomically(&out, "second").unwrap();
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "second");
-        let names: Vec<_> = std::fs::read_dir(&base)
+        let names: Vec<_> = std::fs::read_dir(base)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("report.md")]);
-        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]
     fn dropped_temp_path_is_removed_and_persisted_one_is_kept() {
-        let base = scratch("drop");
+        let temp = scratch("drop");
+        let base = temp.path();
         let dest = base.join("file.bin");
         let tmp = TempPath::beside(&dest).unwrap();
         std::fs::write(tmp.path(), b"partial").unwrap();
@@ -175,7 +177,6 @@ mod tests {
         std::fs::write(tmp.path(), b"whole").unwrap();
         tmp.persist(&dest).unwrap();
         assert_eq!(std::fs::read(&dest).unwrap(), b"whole");
-        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]

@@ -543,10 +543,12 @@ mod tests {
         Scenario::from_toml_with(text, extra).unwrap()
     }
 
-    fn scratch(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("ledbat-cache-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        d
+    /// A fresh directory, removed when dropped whether the test passes or fails.
+    fn scratch(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("ledbat-cache-{tag}-"))
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
@@ -677,7 +679,8 @@ mod tests {
 
     #[test]
     fn a_stored_run_comes_back_bit_exact_and_a_corrupt_one_is_a_miss() {
-        let dir = scratch("roundtrip");
+        let temp = scratch("roundtrip");
+        let dir = temp.path().join("cache");
         let cache = Cache::new(&dir);
         let sc = scenario(&[]);
         let calls = std::cell::Cell::new(0);
@@ -721,7 +724,6 @@ mod tests {
         assert_eq!(before.entries, 1);
         assert_eq!(stats(&dir).entries, 0);
         assert_eq!(stats(&dir).last_run, None);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

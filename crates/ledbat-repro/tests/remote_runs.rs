@@ -70,8 +70,11 @@ fn remote_runs_give_the_local_report_and_cached_runs_are_not_sent() {
     assert_eq!(far.to_json(), plain.to_json());
 
     // With a cache: the first time every run is sent and stored; the second time none.
-    let dir = std::env::temp_dir().join(format!("ledbat-remote-runs-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = tempfile::Builder::new()
+        .prefix("ledbat-remote-runs-")
+        .tempdir()
+        .unwrap();
+    let dir = temp.path().join("cache");
     for expected_sent in [runs, 0] {
         let seen = Arc::new(Mutex::new(0));
         let c = Arc::new(Cache::new(&dir));
@@ -84,7 +87,6 @@ fn remote_runs_give_the_local_report_and_cached_runs_are_not_sent() {
         assert_eq!(rep.to_markdown().contains(all), expected_sent == 0);
         assert_eq!(rep.to_markdown().replace(all, ""), plain.to_markdown());
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

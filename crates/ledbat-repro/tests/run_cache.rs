@@ -20,10 +20,12 @@ fn opts(cache: Option<Arc<Cache>>) -> Options {
     }
 }
 
-fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ledbat-run-cache-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A fresh directory, removed when dropped whether the test passes or fails.
+fn scratch(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ledbat-run-cache-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn entries(dir: &Path) -> Vec<PathBuf> {
@@ -39,7 +41,8 @@ fn entries(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn reports_from_the_cache_are_byte_identical_and_a_warm_cache_simulates_nothing() {
-    let dir = scratch("identical");
+    let temp = scratch("identical");
+    let dir = temp.path().join("cache");
     let plain = run(&opts(None), "x").unwrap();
     let runs = plain.runs as u64;
     assert!(runs >= 3, "{runs}");
@@ -94,7 +97,6 @@ fn reports_from_the_cache_are_byte_identical_and_a_warm_cache_simulates_nothing(
         bytes,
         "the entry is rewritten"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

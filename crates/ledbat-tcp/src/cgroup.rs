@@ -917,7 +917,11 @@ mod tests {
 
     #[test]
     fn only_a_cgroup_still_there_is_adopted() {
-        let root = std::env::temp_dir().join(format!("ledbat-adopt-{}", std::process::id()));
+        let temp = tempfile::Builder::new()
+            .prefix("ledbat-adopt-")
+            .tempdir()
+            .unwrap();
+        let root = temp.path().join("ledbat");
         let dir = root.join("run-1");
         std::fs::create_dir_all(&dir).unwrap();
         // a directory without cgroup.procs is not a cgroup (or no longer one)

@@ -416,14 +416,16 @@ struct Bed {
     rcv: String,
     controller: Option<String>,
     sender: Option<Child>,
-    dir: PathBuf,
+    dir: tempfile::TempDir,
 }
 
 impl Bed {
     fn new(tag: &str) -> Bed {
         let pid = std::process::id();
-        let dir = std::env::temp_dir().join(format!("{tag}-fallback-{pid}"));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{tag}-fallback-"))
+            .tempdir()
+            .unwrap();
         let bed = Bed {
             snd: format!("{tag}_fs{pid}"),
             rtr: format!("{tag}_fm{pid}"),
@@ -516,7 +518,6 @@ impl Drop for Bed {
         for ns in [&self.snd, &self.rtr, &self.rcv] {
             let _ = Command::new("ip").args(["netns", "del", ns]).output();
         }
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -635,7 +636,7 @@ fn a_connection_without_socket_storage_runs_renos_window_on_the_kernel() {
         "LEDBAT_TEST_TAG: up to 6 of [a-z0-9]"
     );
     let mut bed = Bed::new(&tag);
-    let (object, sender) = build(&bed.dir);
+    let (object, sender) = build(bed.dir.path());
     let name = format!("{tag}_ns{}", std::process::id() % 100_000);
     let c = TcpController::parse("ledbat", std::iter::empty::<&str>()).unwrap();
     match loader::load_object(&object, &c, &name, false) {

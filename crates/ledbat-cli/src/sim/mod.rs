@@ -339,8 +339,11 @@ mod tests {
 
     #[test]
     fn sim_writes_identical_files_for_the_same_seed_and_sweep_writes_csvs() {
-        let base = std::env::temp_dir().join(format!("ledbat-sim-cmd-run-{}", std::process::id()));
-        std::fs::create_dir_all(&base).unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("ledbat-sim-cmd-run-")
+            .tempdir()
+            .unwrap();
+        let base = dir.path();
         let sc = base.join("s.toml");
         std::fs::write(
             &sc,
@@ -393,14 +396,15 @@ mod tests {
         let means = std::fs::read_to_string(out.join("means.csv")).unwrap();
         assert_eq!(means.lines().count(), 1 + 2);
         assert!(means.lines().next().unwrap().contains("efficiency.ci95"));
-        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]
     fn a_swarm_writes_its_tables_and_plots_identically_for_the_same_seed() {
-        let base =
-            std::env::temp_dir().join(format!("ledbat-sim-cmd-swarm-{}", std::process::id()));
-        std::fs::create_dir_all(&base).unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("ledbat-sim-cmd-swarm-")
+            .tempdir()
+            .unwrap();
+        let base = dir.path();
         let sc = base.join("swarm.toml");
         std::fs::write(
             &sc,
@@ -445,6 +449,5 @@ mod tests {
         let measured = done.lines().skip(1).filter(|l| l.ends_with(",1")).count();
         assert_eq!(measured, 4);
         assert!(!base.join("out0").join("series.csv").exists(), "no series");
-        std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -2,26 +2,21 @@
 //! drop, path strings.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Child;
+
+pub use tempfile::TempDir;
 
 /// The `ledbat` binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_ledbat");
 
-/// A scratch directory removed on drop.
-pub struct Dir(pub PathBuf);
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A fresh scratch directory named for the test file (`suite`) and the test (`tag`).
-pub fn tmpdir(suite: &str, tag: &str) -> Dir {
-    let d = std::env::temp_dir().join(format!("ledbat-cli-{suite}-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Dir(d)
+/// A fresh scratch directory named for the test file (`suite`) and the test (`tag`),
+/// removed when dropped, whether the test passed or not.
+pub fn tmpdir(suite: &str, tag: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ledbat-cli-{suite}-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Kills the child on drop so a failing test leaves no process behind.
