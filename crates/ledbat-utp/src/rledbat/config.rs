@@ -24,6 +24,24 @@ pub const KEYS: &str = "target, slowdowns, slowdown_backoff, empty_queue_restart
                         window_validation, standing_probe_span, standing_probe_rtts, \
                         competitor.*";
 
+/// The keys whose values have a range, in the order [`RledbatConfig::validate`] checks
+/// them.
+const RANGED: [&str; 3] = ["target", "slowdown_backoff", "standing_probe_rtts"];
+
+/// What a key of [`RANGED`] must be, in the parser's messages and `validate`'s alike.
+fn range(field: &str) -> String {
+    match field {
+        "target" => format!("TARGET is between {MIN_TARGET} and {MAX_TARGET}"),
+        "slowdown_backoff" => {
+            format!("a whole number from 1 (the draft) to {MAX_SLOWDOWN_BACKOFF}")
+        }
+        "standing_probe_rtts" => {
+            format!("a number of RTTs from 0 (none) to {MAX_STANDING_PROBE_RTTS}")
+        }
+        _ => String::new(),
+    }
+}
+
 /// rLEDBAT's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RledbatConfig {
@@ -126,47 +144,30 @@ impl RledbatConfig {
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RledbatParamError> {
         let bad = |why: &str| RledbatParamError::Value(format!("{key}={value}"), why.into());
         let flag = |v: &str| v.trim().parse::<bool>().map_err(|_| bad("true or false"));
+        let mut next = *self;
         match key {
             "target" => {
-                let d: Duration = value.trim().parse().map_err(|e| bad(&format!("{e}")))?;
-                if !(MIN_TARGET..=MAX_TARGET).contains(&d) {
-                    return Err(bad(&format!(
-                        "TARGET is between {MIN_TARGET} and {MAX_TARGET}"
-                    )));
-                }
-                self.target = d;
+                next.target = value.trim().parse().map_err(|e| bad(&format!("{e}")))?;
             }
-            "slowdowns" => self.slowdowns = flag(value)?,
+            "slowdowns" => next.slowdowns = flag(value)?,
             "slowdown_backoff" => {
-                let max = MAX_SLOWDOWN_BACKOFF;
-                self.slowdown_backoff = value
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|k| (1..=max).contains(k))
-                    .ok_or_else(|| bad(&format!("a whole number from 1 (the draft) to {max}")))?;
+                next.slowdown_backoff = value.trim().parse().map_err(|_| bad(&range(key)))?;
             }
-            "empty_queue_restart" => self.empty_queue_restart = flag(value)?,
-            "window_validation" => self.window_validation = flag(value)?,
+            "empty_queue_restart" => next.empty_queue_restart = flag(value)?,
+            "window_validation" => next.window_validation = flag(value)?,
             "standing_probe_span" => {
-                self.standing_probe_span = match value.trim() {
+                next.standing_probe_span = match value.trim() {
                     "max" => ProbeSpan::Max,
                     "sum" => ProbeSpan::Sum,
                     _ => return Err(bad("max (max(RTT, length)) or sum (RTT + length)")),
                 }
             }
             "standing_probe_rtts" => {
-                let max = MAX_STANDING_PROBE_RTTS;
-                self.standing_probe_rtts = value
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|k| (0.0..=max).contains(k))
-                    .ok_or_else(|| bad(&format!("a number of RTTs from 0 (none) to {max}")))?;
+                next.standing_probe_rtts = value.trim().parse().map_err(|_| bad(&range(key)))?;
             }
             other => match other.strip_prefix("competitor.") {
                 Some(k) => {
-                    self.competitor =
+                    next.competitor =
                         ledbat_core::param_path::set(&self.competitor, k, value.trim(), &[])
                             .map_err(|why| bad(&why))?
                 }
@@ -178,7 +179,31 @@ impl RledbatConfig {
                 }
             },
         }
+        if next.out_of_range(key).is_some() {
+            return Err(bad(&range(key)));
+        }
+        *self = next;
         Ok(())
+    }
+
+    /// The value of `field`, one of [`RANGED`], when it is out of its range ([`range`]).
+    fn out_of_range(&self, field: &str) -> Option<String> {
+        let (inside, value) = match field {
+            "target" => (
+                (MIN_TARGET..=MAX_TARGET).contains(&self.target),
+                self.target.to_string(),
+            ),
+            "slowdown_backoff" => (
+                (1..=MAX_SLOWDOWN_BACKOFF).contains(&self.slowdown_backoff),
+                self.slowdown_backoff.to_string(),
+            ),
+            "standing_probe_rtts" => (
+                (0.0..=MAX_STANDING_PROBE_RTTS).contains(&self.standing_probe_rtts),
+                self.standing_probe_rtts.to_string(),
+            ),
+            _ => return None,
+        };
+        (!inside).then_some(value)
     }
 
     /// [`RledbatConfig::validate`] as a parameter error: what one key alone cannot check
@@ -196,35 +221,11 @@ impl RledbatConfig {
     /// names the field (`target`, `slowdown_backoff`, `standing_probe_rtts`, `competitor.*`)
     /// of the component `rledbat`.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if !(MIN_TARGET..=MAX_TARGET).contains(&self.target) {
-            return Err(ConfigError::new(
-                "rledbat",
-                "target",
-                format!(
-                    "must be between {MIN_TARGET} and {MAX_TARGET}, got {}",
-                    self.target
-                ),
-            ));
-        }
-        if !(1..=MAX_SLOWDOWN_BACKOFF).contains(&self.slowdown_backoff) {
-            return Err(ConfigError::new(
-                "rledbat",
-                "slowdown_backoff",
-                format!(
-                    "must be a whole number from 1 to {MAX_SLOWDOWN_BACKOFF}, got {}",
-                    self.slowdown_backoff
-                ),
-            ));
-        }
-        if !(0.0..=MAX_STANDING_PROBE_RTTS).contains(&self.standing_probe_rtts) {
-            return Err(ConfigError::new(
-                "rledbat",
-                "standing_probe_rtts",
-                format!(
-                    "must be from 0 to {MAX_STANDING_PROBE_RTTS}, got {}",
-                    self.standing_probe_rtts
-                ),
-            ));
+        for field in RANGED {
+            if let Some(got) = self.out_of_range(field) {
+                let why = format!("{}, got {got}", range(field));
+                return Err(ConfigError::new("rledbat", field, why));
+            }
         }
         self.competitor.validate_as("rledbat")
     }
@@ -326,6 +327,23 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_value_leaves_the_config_as_it_was() {
+        let mut c = RledbatConfig::parse(["slowdown_backoff=8", "target=25ms"]).unwrap();
+        let before = c;
+        for (k, v) in [
+            ("slowdown_backoff", "65"),
+            ("target", "20s"),
+            ("standing_probe_rtts", "nan"),
+            ("competitor.share", "x"),
+        ] {
+            assert!(c.set(k, v).is_err(), "{k}={v}");
+            assert_eq!(c, before, "{k}={v}");
+        }
+        c.set("standing_probe_rtts", "16").unwrap();
+        assert_eq!(c.standing_probe_rtts, 16.0);
+    }
+
+    #[test]
     fn validate_refuses_what_the_parser_refuses_in_a_config_built_by_hand() {
         let ok = RledbatConfig {
             target: MIN_TARGET,
@@ -339,7 +357,7 @@ mod tests {
         };
         let e = c.validate().unwrap_err();
         assert_eq!((e.controller, e.field.as_ref()), ("rledbat", "target"));
-        assert_eq!(e.reason, "must be between 1ms and 10s, got 999us");
+        assert_eq!(e.reason, "TARGET is between 1ms and 10s, got 999us");
         let c = RledbatConfig {
             target: Duration::from_millis(10_001),
             ..RledbatConfig::default()
