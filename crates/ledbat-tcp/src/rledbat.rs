@@ -25,7 +25,8 @@
 //! (`max` or `sum`: a probe from a standing queue opens `probe_share C` times `max(RTT,
 //! length)` or `RTT + length`; default `max`, the uTP receiver's), `standing_probe_rtts`
 //! (such a probe lasts at least this many RTTs, its window unchanged, so that the kernel's
-//! window has time to open toward it; default 0, the push's length), and `competitor.KEY`
+//! window has time to open toward it; default [`STANDING_PROBE_RTTS`] here, where the uTP
+//! receiver's is 0), and `competitor.KEY`
 //! (ledbat-core's competitor detection as the uTP receiver runs it, `competitor.enabled=true`
 //! to turn it on; default off, the draft's; the other keys and their defaults are
 //! ledbat-core's `CompetitorConfig`'s).
@@ -92,9 +93,21 @@ words_layout!(RlCfg, CFG_WORDS, {
     standing_probe_rtts_q32,
 });
 
+/// `standing_probe_rtts` by default for the kernel receiver: 8 RTTs (the uTP receiver's
+/// default is 0, the push's length). The setting acts only while the competitor detection
+/// (off by default) yields. After a yield's one-packet clamp the kernel's receive window
+/// grows toward a raised clamp only as segments arrive, about threefold a round, so a probe
+/// shorter than about four RTTs ends before its window is open; kept open for eight, the
+/// probe lifts the queue past TARGET, where another receiver of ours backs off as the kin
+/// rule wants. The uTP receiver, whose window opens at once, would only pay for it in a
+/// slower yield. What it changes on the test bed, and why eight: docs/tcp/README.md, "Eight
+/// RTTs" and "The kernel's default".
+pub const STANDING_PROBE_RTTS: f64 = 8.0;
+
 /// rLEDBAT's parameters for the kernel: the uTP receiver's, whose keys and parser these
-/// share, and the kernel's delay signal.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+/// share (with [`STANDING_PROBE_RTTS`] for `standing_probe_rtts` by default), and the
+/// kernel's delay signal.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RlConfig {
     /// The window's rules: TARGET, slowdowns and their backoff, restart, validation, the
     /// competitor detection and the probes' span.
@@ -104,6 +117,19 @@ pub struct RlConfig {
     pub signal: RlSignal,
     /// Largest clamp written, bytes (0: none).
     pub max_window: u64,
+}
+
+impl Default for RlConfig {
+    fn default() -> Self {
+        RlConfig {
+            receiver: RledbatConfig {
+                standing_probe_rtts: STANDING_PROBE_RTTS,
+                ..RledbatConfig::default()
+            },
+            signal: RlSignal::default(),
+            max_window: 0,
+        }
+    }
 }
 
 /// The parameters' keys, for the errors: the uTP receiver's and the kernel's own.
@@ -487,8 +513,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_are_the_drafts_and_the_utp_receivers() {
+    fn defaults_are_the_drafts_and_the_utp_receivers_but_for_the_probes_rtts() {
         let c = RlConfig::default();
+        // the uTP receiver's parameters, but a probe from a standing queue open 8 RTTs
+        assert_eq!(
+            c.receiver,
+            RledbatConfig {
+                standing_probe_rtts: 8.0,
+                ..RledbatConfig::default()
+            }
+        );
+        assert_eq!(
+            RlCfg::from_words(&c.words()).standing_probe_rtts_q32,
+            8 << 32
+        );
+        assert_eq!(
+            RlConfig::parse(["standing_probe_rtts=0"]).unwrap().receiver,
+            RledbatConfig::default()
+        );
         assert_eq!(c.words()[..5], [60_000_000, 1, 1, 0, 0]);
         // the detection's words: off, the rest ledbat-core's defaults (test hold 4 RTTs)
         let w = RlCfg::from_words(&c.words());
@@ -548,7 +590,7 @@ mod tests {
         .unwrap();
         assert_eq!(c.words()[..5], [25_000_000, 0, 2, 65_536, 1]);
         assert_eq!(c.words()[23..], [1, 1, 8, 3 << 31]);
-        assert_eq!(RlConfig::default().words()[26], 0);
+        assert_eq!(RlConfig::default().words()[26], 8 << 32);
         assert_eq!(RlConfig::default().words()[24], 0);
         assert!(c.describe().contains("slowdown_backoff=8"));
         for bad in [

@@ -57,7 +57,7 @@ pub struct RlArgs {
     /// A receiver-side LEDBAT parameter: target=60ms, slowdowns=true, slowdown_backoff=1
     /// (to 64), signal=owd|rtt, max_window=BYTES, empty_queue_restart=false,
     /// window_validation=false,
-    /// standing_probe_span=max|sum, standing_probe_rtts=0 (to 16),
+    /// standing_probe_span=max|sum, standing_probe_rtts=8 (0 to 16; the uTP receiver's 0),
     /// competitor.enabled=false (and the other competitor.*
     /// keys of ledbat-core); repeatable (implies --rledbat).
     #[arg(long = "rledbat-param", value_name = "KEY=VALUE")]
