@@ -17,19 +17,34 @@ Counted over the two downloads' phase (from the second's start to its last byte)
   and how many had cwnd x MSS below the window the receiver advertised (`snd_wnd`): the
   samples in which the sender's own window, not the receiver's, bound. The trace has no
   MSS; `--mss` is the bed's (a 1500-byte MTU less 52 bytes of IP and TCP headers with
-  timestamps).
+  timestamps);
+- a yielding receiver's probes begun in the range where the kin rule judges a fall, those
+  followed by the fall and the others (`probe_aftermath`): the medians of the queue at
+  their start, at their peak and after them, the range of their peaks, the largest window
+  advertised over the probe's clamp (runs with `probe_windows`), and what the other
+  receiver did meanwhile: its largest queuing delay, the one it published last before the
+  probe's verdict, and its window cut (its lowest in the `DURING_S` before the verdict over
+  its largest in the `BEFORE_S` before that; publications 100 ms apart, so a coarse
+  reading).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 
 from .rledbatstats import pair_metrics
 
 #: Seconds after the second download's start before a sender sample counts (its slow start).
 SENDER_SETTLE_S = 2.0
+#: Seconds before a probe's verdict in which the other receiver's publications count as
+#: "during" the probe: a probe of eight RTTs and its two RTTs of aftermath at a base RTT of
+#: 10 ms and a queue near TARGET.
+DURING_S = 0.9
+#: Seconds before those whose largest window of the other receiver is its window "before".
+BEFORE_S = 0.3
 
 
 def phase_verdicts(run: dict) -> list[dict]:
@@ -75,6 +90,53 @@ def sender_binding(run: dict, mss: int) -> tuple[int, int]:
     return n, bound
 
 
+def probe_aftermath(run: dict) -> list[dict]:
+    """Each probe while both download that began in the range where the kin rule judges a
+    fall: its queue at start, peak and after (ms), whether the fall followed, its largest
+    advertised window over its largest clamp (None without `probe_windows`), and the other
+    receiver's largest queuing delay, its last before the verdict (ms) and its window cut
+    (None without its publications)."""
+    t0, t1 = run["competitor_start_s"], run["competitor_end_s"]
+    series = run.get("rstats_series") or []
+    windows = {(w["port"], w["t"]): w for w in run.get("probe_windows") or []}
+    out = []
+    for p in run.get("probes") or []:
+        if not p["in_range"] or not t0 <= p["t"] <= t1:
+            continue
+        t = p["t"]
+        other = [x for x in series if x[1] != p["port"]]
+        before = [x[3] for x in other if t - DURING_S - BEFORE_S <= x[0] <= t - DURING_S]
+        during = [x for x in other if t - DURING_S < x[0] <= t]
+        w = windows.get((p["port"], t))
+        out.append({
+            "from_ms": p["from_ms"], "peak_ms": p["peak_ms"], "after_ms": p["after_ms"],
+            "fell": p["fell"],
+            "opened": (w["advertised_max"] / w["clamp_max"]
+                       if w and w.get("advertised_max") and w.get("clamp_max") else None),
+            "other_qd_ms": max((x[4] for x in during if x[4] is not None), default=None),
+            "other_qd_end_ms": during[-1][4] if during else None,
+            "other_cut": (min(x[3] for x in during) / max(before)
+                          if during and before and max(before) else None),
+        })
+    return out
+
+
+def _aftermath_line(label: str, rows: list[dict]) -> str:
+    """One set of `probe_aftermath` rows, summed up."""
+    def med(k):
+        v = [r[k] for r in rows if r[k] is not None]
+        return "-" if not v else f"{statistics.median(v):.{2 if k == 'other_cut' else 0}f}"
+    def span(k, fmt):
+        v = [r[k] for r in rows if r[k] is not None]
+        return "-" if not v else f"{min(v):{fmt}}..{max(v):{fmt}}"
+    return (f"  {label}: {len(rows)}; queue at start {med('from_ms')}, peak {med('peak_ms')} "
+            f"[{span('peak_ms', 'g')}], after {med('after_ms')} ms; advertised / clamp "
+            f"{span('opened', '.2f')}; the other's "
+            f"queuing delay at most {med('other_qd_ms')} ms, {med('other_qd_end_ms')} ms at the "
+            f"verdict, its window cut to "
+            f"{med('other_cut')}")
+
+
 def report(docs: list[tuple[str, dict]], shared: float, within: float,
            bands: list[float], mss: int) -> list[str]:
     """The report's lines for the named JSON documents."""
@@ -82,6 +144,7 @@ def report(docs: list[tuple[str, dict]], shared: float, within: float,
     # [band][shared: 0 no, 1 yes] -> [positives, pushes]
     counts = [[[0, 0], [0, 0]] for _ in bands]
     fail_after = fails = ok_void = oks = samples = bound = 0
+    aftermath: list[dict] = []
     for name, doc in docs:
         for i, run in enumerate(doc["runs"]):
             if run.get("competitor") != "rledbat":
@@ -105,6 +168,7 @@ def report(docs: list[tuple[str, dict]], shared: float, within: float,
             else:
                 fails += 1
                 fail_after += after
+            aftermath += probe_aftermath(run)
             n, k = sender_binding(run, mss)
             samples += n
             bound += k
@@ -125,6 +189,9 @@ def report(docs: list[tuple[str, dict]], shared: float, within: float,
                    f"{samples} samples, cwnd x {mss} B below snd_wnd in {bound}")
     else:
         out.append("remote senders: no sample (runs taken without --sender-trace)")
+    out.append(f"probes begun in range while both download: {len(aftermath)} (medians)")
+    for label, fell in (("followed by the fall", True), ("not followed by it", False)):
+        out.append(_aftermath_line(label, [r for r in aftermath if r["fell"] == fell]))
     return out
 
 
