@@ -31,3 +31,13 @@ pub use metainfo::{create as create_torrent, Metainfo, MetainfoError};
 pub use peer::{new_peer_id, run_peer, Ending, PeerError, PeerOptions, PeerSummary};
 pub use storage::{OutputPaths, Storage, StorageError};
 pub use torrent::{Limits, LimitsReport, Refusal, Torrent, TorrentConfig, TorrentCounters};
+
+/// A fresh scratch directory for a unit test, named for `tag`, removed when dropped whether
+/// the test passes or fails.
+#[cfg(test)]
+pub(crate) fn tmpdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ledbat-bt-{tag}-"))
+        .tempdir()
+        .unwrap()
+}

@@ -489,17 +489,9 @@ impl PieceHasher {
 mod tests {
     use super::*;
 
-    /// A fresh directory, removed when dropped whether the test passes or fails.
-    fn tmpdir(tag: &str) -> tempfile::TempDir {
-        tempfile::Builder::new()
-            .prefix(&format!("ledbat-bt-meta-{tag}-"))
-            .tempdir()
-            .unwrap()
-    }
-
     #[test]
     fn single_file_round_trip_has_correct_pieces_and_hash() {
-        let tmp = tmpdir("single");
+        let tmp = crate::tmpdir("single");
         let d = tmp.path();
         let data: Vec<u8> = (0..40_000u32).map(|i| (i % 251) as u8).collect();
         let f = d.join("payload.bin");
@@ -521,7 +513,7 @@ mod tests {
 
     #[test]
     fn directory_becomes_sorted_multi_file_torrent() {
-        let tmp = tmpdir("multi");
+        let tmp = crate::tmpdir("multi");
         let d = tmp.path();
         let root = d.join("set");
         std::fs::create_dir_all(root.join("sub")).unwrap();
@@ -541,7 +533,7 @@ mod tests {
 
     #[test]
     fn creation_is_deterministic() {
-        let tmp = tmpdir("det");
+        let tmp = crate::tmpdir("det");
         let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, vec![9u8; 70_000]).unwrap();
@@ -553,7 +545,7 @@ mod tests {
 
     #[test]
     fn piece_length_must_be_a_power_of_two() {
-        let tmp = tmpdir("pl");
+        let tmp = crate::tmpdir("pl");
         let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, b"abc").unwrap();
@@ -591,7 +583,7 @@ mod tests {
 
     #[test]
     fn announce_url_is_written_and_read_back() {
-        let tmp = tmpdir("announce");
+        let tmp = crate::tmpdir("announce");
         let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, b"abc").unwrap();

@@ -279,17 +279,9 @@ mod tests {
     use super::*;
     use crate::metainfo::create;
 
-    /// A fresh directory, removed when dropped whether the test passes or fails.
-    fn tmpdir(tag: &str) -> tempfile::TempDir {
-        tempfile::Builder::new()
-            .prefix(&format!("ledbat-bt-st-{tag}-"))
-            .tempdir()
-            .unwrap()
-    }
-
     #[test]
     fn writes_spanning_files_land_in_each_file() {
-        let tmp = tmpdir("span");
+        let tmp = crate::tmpdir("span");
         let d = tmp.path();
         let src = d.join("set");
         std::fs::create_dir_all(&src).unwrap();
@@ -313,7 +305,7 @@ mod tests {
 
     #[test]
     fn wrong_length_data_is_refused_for_seeding() {
-        let tmp = tmpdir("len");
+        let tmp = crate::tmpdir("len");
         let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, vec![0u8; 20_000]).unwrap();
@@ -327,7 +319,7 @@ mod tests {
 
     #[test]
     fn corrupted_piece_is_not_counted() {
-        let tmp = tmpdir("bad");
+        let tmp = crate::tmpdir("bad");
         let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, vec![5u8; 40_000]).unwrap();
@@ -346,7 +338,7 @@ mod tests {
 
     #[test]
     fn resume_keeps_the_pieces_already_written() {
-        let tmp = tmpdir("resume");
+        let tmp = crate::tmpdir("resume");
         let d = tmp.path();
         let f = d.join("x");
         let data: Vec<u8> = (0..50_000u32).map(|i| (i % 253) as u8).collect();
@@ -375,7 +367,7 @@ mod tests {
 
     #[test]
     fn output_refuses_an_existing_final_path() {
-        let tmp = tmpdir("out");
+        let tmp = crate::tmpdir("out");
         let d = tmp.path();
         let f = d.join("x");
         std::fs::write(&f, b"abc").unwrap();

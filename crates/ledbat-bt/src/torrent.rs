@@ -643,18 +643,10 @@ mod tests {
     use crate::metainfo::create;
     use ledbat_bt_proto::{Handshake, BLOCK_LEN};
 
-    /// A fresh directory removed when dropped, whether the test passes or fails.
-    fn tmpdir(tag: &str) -> tempfile::TempDir {
-        tempfile::Builder::new()
-            .prefix(&format!("ledbat-bt-tor-{tag}-"))
-            .tempdir()
-            .unwrap()
-    }
-
     /// A torrent of `len` bytes in a fresh directory (returned, to keep it alive), its
     /// payload seeded as `f` and an empty download in `out`.
     fn setup(tag: &str, len: usize) -> (tempfile::TempDir, Torrent, Vec<u8>) {
-        let tmp = tmpdir(tag);
+        let tmp = crate::tmpdir(tag);
         let d = tmp.path();
         let data: Vec<u8> = (0..len).map(|i| (i * 7 % 256) as u8).collect();
         let f = d.join("f");
@@ -899,7 +891,7 @@ mod tests {
 
     #[test]
     fn uploads_fill_the_buffer_up_to_the_room_given() {
-        let tmp = tmpdir("up");
+        let tmp = crate::tmpdir("up");
         let d = tmp.path();
         let f = d.join("f");
         std::fs::write(&f, vec![5u8; 100_000]).unwrap();

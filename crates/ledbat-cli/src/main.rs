@@ -12,6 +12,16 @@ mod torrent;
 mod transfer;
 mod utp_opts;
 
+/// A fresh scratch directory for a unit test, named for `tag`, removed when dropped whether
+/// the test passes or fails.
+#[cfg(test)]
+pub(crate) fn tmpdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ledbat-cli-{tag}-"))
+        .tempdir()
+        .unwrap()
+}
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 

@@ -107,17 +107,9 @@ pub fn write_dir_atomically(dest: &Path, fill: impl FnOnce(&Path) -> Result<()>)
 mod tests {
     use super::*;
 
-    /// A fresh directory, removed when dropped whether the test passes or fails.
-    fn scratch(tag: &str) -> tempfile::TempDir {
-        tempfile::Builder::new()
-            .prefix(&format!("ledbat-atomic-{tag}-"))
-            .tempdir()
-            .unwrap()
-    }
-
     #[test]
     fn dir_write_leaves_nothing_on_failure_and_replaces_on_success() {
-        let temp = scratch("dir");
+        let temp = crate::tmpdir("dir");
         let base = temp.path();
         let out = base.join("out");
         write_dir_atomically(&out, |d| Ok(std::fs::write(d.join("a"), "1")?)).unwrap();
@@ -144,7 +136,7 @@ mod tests {
 
     #[test]
     fn file_write_replaces_and_leaves_only_the_destination() {
-        let temp = scratch("file");
+        let temp = crate::tmpdir("file");
         let base = temp.path();
         let out = base.join("report.md");
         write_file_atomically(&out, "first").unwrap();
@@ -159,7 +151,7 @@ mod tests {
 
     #[test]
     fn dropped_temp_path_is_removed_and_persisted_one_is_kept() {
-        let temp = scratch("drop");
+        let temp = crate::tmpdir("drop");
         let base = temp.path();
         let dest = base.join("file.bin");
         let tmp = TempPath::beside(&dest).unwrap();

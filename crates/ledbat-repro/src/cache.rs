@@ -543,14 +543,6 @@ mod tests {
         Scenario::from_toml_with(text, extra).unwrap()
     }
 
-    /// A fresh directory, removed when dropped whether the test passes or fails.
-    fn scratch(tag: &str) -> tempfile::TempDir {
-        tempfile::Builder::new()
-            .prefix(&format!("ledbat-cache-{tag}-"))
-            .tempdir()
-            .unwrap()
-    }
-
     #[test]
     fn the_key_takes_the_hashes_of_the_controllers_the_scenario_names_only() {
         let sc = scenario(&[]);
@@ -679,7 +671,7 @@ mod tests {
 
     #[test]
     fn a_stored_run_comes_back_bit_exact_and_a_corrupt_one_is_a_miss() {
-        let temp = scratch("roundtrip");
+        let temp = crate::tmpdir("roundtrip");
         let dir = temp.path().join("cache");
         let cache = Cache::new(&dir);
         let sc = scenario(&[]);

@@ -34,3 +34,13 @@ pub mod runner;
 pub mod schedule;
 pub mod sequential;
 pub mod stats;
+
+/// A fresh scratch directory for a unit test, named for `tag`, removed when dropped whether
+/// the test passes or fails.
+#[cfg(test)]
+pub(crate) fn tmpdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ledbat-repro-{tag}-"))
+        .tempdir()
+        .unwrap()
+}

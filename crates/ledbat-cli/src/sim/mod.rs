@@ -339,10 +339,7 @@ mod tests {
 
     #[test]
     fn sim_writes_identical_files_for_the_same_seed_and_sweep_writes_csvs() {
-        let dir = tempfile::Builder::new()
-            .prefix("ledbat-sim-cmd-run-")
-            .tempdir()
-            .unwrap();
+        let dir = crate::tmpdir("sim-run");
         let base = dir.path();
         let sc = base.join("s.toml");
         std::fs::write(
@@ -400,10 +397,7 @@ mod tests {
 
     #[test]
     fn a_swarm_writes_its_tables_and_plots_identically_for_the_same_seed() {
-        let dir = tempfile::Builder::new()
-            .prefix("ledbat-sim-cmd-swarm-")
-            .tempdir()
-            .unwrap();
+        let dir = crate::tmpdir("sim-swarm");
         let base = dir.path();
         let sc = base.join("swarm.toml");
         std::fs::write(

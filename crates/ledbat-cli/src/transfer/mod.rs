@@ -505,14 +505,6 @@ async fn receive_file(
 mod tests {
     use super::*;
 
-    /// A fresh directory, removed when the test ends whether it passes or fails.
-    fn tmpdir(tag: &str) -> tempfile::TempDir {
-        tempfile::Builder::new()
-            .prefix(&format!("ledbat-transfer-{tag}-"))
-            .tempdir()
-            .unwrap()
-    }
-
     fn recv_args(listen: SocketAddr, out: PathBuf) -> RecvArgs {
         RecvArgs {
             listen,
@@ -595,7 +587,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn good_transfer_lands_under_the_final_name() {
-        let tmp = tmpdir("good");
+        let tmp = crate::tmpdir("transfer-good");
         let dir = tmp.path();
         let src = dir.join("src.bin");
         let data: Vec<u8> = (0..300_000u32).map(|i| (i * 31 % 256) as u8).collect();
@@ -634,7 +626,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_receiver_with_rledbat_gets_the_file_exact() {
-        let tmp = tmpdir("rledbat");
+        let tmp = crate::tmpdir("transfer-rledbat");
         let dir = tmp.path();
         let src = dir.join("src.bin");
         let data: Vec<u8> = (0..2_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
@@ -685,7 +677,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn digest_mismatch_fails_both_sides_and_writes_nothing() {
-        let tmp = tmpdir("bad");
+        let tmp = crate::tmpdir("transfer-bad");
         let dir = tmp.path();
         let addr = free_port();
         let out = dir.join("out.bin");
@@ -704,7 +696,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn truncated_stream_fails_and_writes_nothing() {
-        let tmp = tmpdir("short");
+        let tmp = crate::tmpdir("transfer-short");
         let dir = tmp.path();
         let addr = free_port();
         let out = dir.join("out.bin");
