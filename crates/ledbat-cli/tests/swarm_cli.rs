@@ -142,21 +142,30 @@ fn run(torrent: &Path, data: &Path, extra: &[&str]) -> Child {
 
 /// Where a `torrent run` started with `--listen 127.0.0.1:0`, not `--quiet` and stderr piped
 /// listens, from its "listening on" line; a thread reads the rest of its stderr (a full pipe
-/// would stall it).
+/// would stall it). If the peer exits first, the failure shows what it printed.
 fn listening(child: &mut Child) -> String {
     let stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
+        let mut before = String::new();
         for line in std::io::BufReader::new(stderr).lines() {
-            let Ok(line) = line else { return };
+            let Ok(line) = line else { break };
             if let Some(rest) = line.strip_prefix("listening on ") {
                 let addr = rest.split_whitespace().next().unwrap_or("").to_owned();
-                let _ = tx.send(addr);
+                let _ = tx.send(Ok(addr));
+                before.clear();
+            } else if before.len() < 4096 {
+                before.push_str(&line);
+                before.push('\n');
             }
         }
+        let _ = tx.send(Err(before));
     });
-    rx.recv_timeout(std::time::Duration::from_secs(20))
-        .expect("the peer reports where it listens")
+    match rx.recv_timeout(std::time::Duration::from_secs(20)) {
+        Ok(Ok(addr)) => addr,
+        Ok(Err(printed)) => panic!("the peer exited before saying where it listens:\n{printed}"),
+        Err(e) => panic!("the peer did not say where it listens: {e}"),
+    }
 }
 
 /// A seed of `seed_dir` accepting TCP only (disposition 12: accepts both, dials nothing) on

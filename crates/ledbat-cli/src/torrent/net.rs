@@ -35,6 +35,33 @@ pub struct NewConn {
     pub stats: Option<StatsHandle>,
 }
 
+/// How many ports `Net::bind` tries when asked for any port.
+const PORT_TRIES: usize = 16;
+
+/// Why one attempt at binding failed.
+enum Bind {
+    /// The TCP side of the port the uTP socket got is taken.
+    TcpInUse(anyhow::Error),
+    Other(anyhow::Error),
+}
+
+/// Runs `attempt` until it succeeds, fails otherwise than by a taken TCP port, or has been
+/// tried `PORT_TRIES` times; only once when `addr` names its port.
+async fn retry_any_port<T, F, Fut>(addr: SocketAddr, mut attempt: F) -> Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = std::result::Result<T, Bind>>,
+{
+    let mut tries = 1;
+    loop {
+        match attempt().await {
+            Ok(t) => return Ok(t),
+            Err(Bind::TcpInUse(_)) if addr.port() == 0 && tries < PORT_TRIES => tries += 1,
+            Err(Bind::TcpInUse(e) | Bind::Other(e)) => return Err(e),
+        }
+    }
+}
+
 /// The sockets of one torrent command.
 pub struct Net {
     utp: Option<UtpSocket>,
@@ -45,8 +72,19 @@ pub struct Net {
 impl Net {
     /// Binds what `disp` needs on `addr`: a uTP socket (accepting when `disp` accepts uTP)
     /// and a TCP listener on the same port (when `disp` accepts TCP). With port 0 the uTP
-    /// socket picks the port and TCP takes the same one.
+    /// socket picks the port and TCP takes the same one; when that port's TCP side is
+    /// already in use (the kernel picked the UDP port without looking at TCP, so another
+    /// program's connection may hold it), both are bound again on a new port, up to
+    /// `PORT_TRIES` times.
     pub async fn bind(disp: Disposition, addr: SocketAddr, cfg: &ConnectionConfig) -> Result<Self> {
+        retry_any_port(addr, || Self::bind_once(disp, addr, cfg)).await
+    }
+
+    async fn bind_once(
+        disp: Disposition,
+        addr: SocketAddr,
+        cfg: &ConnectionConfig,
+    ) -> std::result::Result<Self, Bind> {
         let mut local = addr;
         let utp = if disp.uses(Transport::Utp) {
             let ep = EndpointConfig::default()
@@ -54,17 +92,27 @@ impl Net {
                 .listen(disp.accepts(Transport::Utp));
             let s = UtpSocket::bind(addr, ep)
                 .await
-                .with_context(|| format!("cannot bind udp {addr}"))?;
+                .with_context(|| format!("cannot bind udp {addr}"))
+                .map_err(Bind::Other)?;
             local = s.local_addr();
             Some(s)
         } else {
             None
         };
         let tcp = if disp.accepts(Transport::Tcp) {
-            let l = tokio::net::TcpListener::bind(local)
-                .await
-                .with_context(|| format!("cannot listen on tcp {local}"))?;
-            local = l.local_addr()?;
+            let l = match tokio::net::TcpListener::bind(local).await {
+                Ok(l) => l,
+                Err(e) => {
+                    let in_use = e.kind() == std::io::ErrorKind::AddrInUse;
+                    let e = anyhow::Error::from(e).context(format!("cannot listen on tcp {local}"));
+                    return Err(if in_use {
+                        Bind::TcpInUse(e)
+                    } else {
+                        Bind::Other(e)
+                    });
+                }
+            };
+            local = l.local_addr().map_err(|e| Bind::Other(e.into()))?;
             Some(l)
         } else {
             None
@@ -208,5 +256,49 @@ mod tests {
         assert_ne!(from_a.port(), taken.port());
         assert_ne!(from_a.port(), from_b.port());
         drop(ca);
+    }
+
+    fn in_use() -> Bind {
+        Bind::TcpInUse(anyhow::anyhow!("in use"))
+    }
+
+    /// Asked for any port, a port whose TCP side is taken is given up for another; the
+    /// attempts stop at the first success.
+    #[tokio::test]
+    async fn a_taken_tcp_port_is_traded_for_another_when_any_port_will_do() {
+        let mut n = 0;
+        let got = retry_any_port("127.0.0.1:0".parse().unwrap(), || {
+            n += 1;
+            let r = if n < 3 { Err(in_use()) } else { Ok(n) };
+            async move { r }
+        })
+        .await
+        .unwrap();
+        assert_eq!(got, 3);
+    }
+
+    /// A port the user named is tried once; other failures are not retried; the tries end
+    /// after `PORT_TRIES`.
+    #[tokio::test]
+    async fn binding_gives_up_on_a_named_port_another_error_or_too_many_tries() {
+        let count = |addr: &str, err: fn() -> Bind| {
+            let addr: SocketAddr = addr.parse().unwrap();
+            async move {
+                let mut n = 0;
+                let r: Result<()> = retry_any_port(addr, || {
+                    n += 1;
+                    std::future::ready(Err(err()))
+                })
+                .await;
+                assert!(r.is_err());
+                n
+            }
+        };
+        assert_eq!(count("127.0.0.1:6881", in_use).await, 1);
+        assert_eq!(
+            count("127.0.0.1:0", || Bind::Other(anyhow::anyhow!("x"))).await,
+            1
+        );
+        assert_eq!(count("127.0.0.1:0", in_use).await, PORT_TRIES);
     }
 }
