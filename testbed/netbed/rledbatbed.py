@@ -8,7 +8,7 @@ outside the cgroup), alone again.
         [--rtt-ms 0,10,20,40,60,100 | --delay-ms 20] [--repeats 3] [--phase-s 30]
         [--sample-s 0.2] [--signal owd|rtt] [--rledbat-param KEY=VALUE ...]
         [--competitor plain|rledbat] [--no-baseline] [--plain] [--no-capture]
-        [--sender-trace] [--json out.json] [--md out.md]
+        [--sender-trace] [--publish-ms MS] [--json out.json] [--md out.md]
     python3 -m netbed.rledbatbed --table-from out.json [--md out.md]    # no root
 
 Every cell of the grid (sender cc x FIFO x base RTT; `--delay-ms` is one way, `--rtt-ms`
@@ -40,6 +40,12 @@ in the sending namespace, read by `netbed.tcpinfo`: cwnd, ssthresh, srtt, pacing
 delivery rates, `snd_wnd`, bbr's bandwidth estimate and pacing gain), on the bed's clock,
 into `sender_trace`; `python3 -m netbed.rledbattrace` prints it beside the receiver's
 publications, for a stretch of a run.
+
+`--publish-ms MS` makes the receivers publish every MS ms (0: at every segment they send)
+and the watcher read that often (`WATCH_FLOOR_MS` at the least); the JSON keeps that detail
+around each verdict and probe (`rledbatstats.thin_series`) and 100 ms elsewhere, and
+`python3 -m netbed.rledbattrace --port 5001,5002` follows both receivers and the queue
+through a probe.
 """
 
 from __future__ import annotations
@@ -56,10 +62,14 @@ from .rledbatstats import (PORT_PLAIN, PORT_RL, backlog_bytes, bytes_by_port, is
                            markdown_table, pair_markdown_table, pair_probes, pair_verdicts,
                            phase_summary, probe_windows, probes_markdown_table,
                            right_edge_check, rstats_trace, summarise, summarise_pairs,
-                           verdicts_markdown_table)
+                           thin_series, verdicts_markdown_table)
 from .tcprun import _run_cgroups, rledbat_run_argv
 
 __all__ = ["bytes_by_port", "backlog_bytes", "phase_summary", "check", "run", "main"]
+
+#: The shortest interval the state watcher (`ledbat tcp rstats --watch`) runs at, ms: each
+#: read lists the system's BPF maps, so a shorter one would take CPU from the bed's flows.
+WATCH_FLOOR_MS = 2
 
 
 def _ns(ns: str, argv: list[str]) -> list[str]:
@@ -95,9 +105,11 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
         logdir: str, sender_cc: str = "cubic", fifo_ms: float | None = None,
         sample_s: float = 0.2, capture: bool = True,
         rl_params: list[str] | None = None, competitor: str = "plain",
-        sender_trace: bool = False) -> dict:
+        sender_trace: bool = False, publish_ms: int | None = None) -> dict:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if publish_ms is not None and not plain:
+        rl_params = [*(rl_params or []), f"publish_interval_ms={publish_ms}"]
     bn = topo.Bottleneck()
     if fifo_ms is not None:
         bn = topo.Bottleneck.from_fifo_ms(bn.rate_bps, fifo_ms)
@@ -109,7 +121,7 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                  "phase_s": phase_s, "sample_s": sample_s, "signal": signal,
                  "rledbat": not plain, "rate_bps": bn.rate_bps,
                  "rledbat_params": [] if plain else list(rl_params or []),
-                 "competitor": competitor,
+                 "competitor": competitor, "publish_ms": publish_ms,
                  "load_before": os.getloadavg()}
     cap = watch = None
     cap_path = os.path.join(logdir, f"rledbat-acks-{os.getpid()}.jsonl")
@@ -140,9 +152,10 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                 raise RuntimeError(f"receiver {argv} did not start: {line!r}")
         total = 3 * phase_s
         if not plain:  # the receivers' state every publication (100 ms), for the trace
+            every = 0.1 if publish_ms is None else max(publish_ms, WATCH_FLOOR_MS) / 1000
             with open(watch_path, "w") as out:
                 watch = subprocess.Popen([ledbat_bin, "tcp", "rstats", "--json", "--watch",
-                                          "0.1"], stdout=out, stderr=subprocess.DEVNULL)
+                                          str(every)], stdout=out, stderr=subprocess.DEVNULL)
             procs.append(watch)
         t0 = time.monotonic()
         snd_a = subprocess.Popen(_ns(t.snd, xfer + ["send", t.rcv_ip, str(PORT_RL), "--cc",
@@ -221,6 +234,8 @@ def run(ledbat_bin: str, phase_s: float, delay_ms: float, signal: str, plain: bo
                         p.kill()
             if watch is not None and "samples" in res:
                 res.update(rstats_trace(watch_path, t0))
+                if publish_ms is not None:
+                    res["rstats_series"] = thin_series(res)
             if cap is not None and "samples" in res:
                 try:
                     acks = _acks(cap_path, t0)
@@ -313,6 +328,12 @@ def main(argv=None) -> int:
                          "namespace: cwnd, srtt, pacing and delivery rates, snd_wnd, bbr's "
                          "bandwidth estimate and gain) at every sample, into the JSON's "
                          "sender_trace; `python3 -m netbed.rledbattrace` prints it")
+    ap.add_argument("--publish-ms", type=int, default=None, metavar="MS",
+                    help="the receivers publish their state every MS ms (0: at every "
+                         "segment they send; `--rledbat-param publish_interval_ms`) and "
+                         f"the watcher reads it as often (at least {WATCH_FLOOR_MS} ms "
+                         "apart); the JSON keeps that detail within 1.5 s before and 0.3 s "
+                         "after each verdict and probe, every 100 ms elsewhere")
     ap.add_argument("--json", default=None)
     ap.add_argument("--md", default=None, help="the summary as a Markdown table")
     ap.add_argument("--table-from", default=None, metavar="JSON",
@@ -340,6 +361,8 @@ def main(argv=None) -> int:
         k, eq, v = p.partition("=")
         if not eq or not k or not v:
             ap.error(f"--rledbat-param {p!r}: expected KEY=VALUE")
+    if a.publish_ms is not None and not 0 <= a.publish_ms <= 1000:
+        ap.error("--publish-ms: 0 to 1000")
     if a.repeats < 1 or a.phase_s <= 0 or not 0.05 <= a.sample_s <= 2:
         ap.error("--repeats >= 1, --phase-s > 0, --sample-s within 0.05..2")
     ccs = [c for c in a.sender_cc.split(",") if c]
@@ -371,7 +394,8 @@ def main(argv=None) -> int:
                               file=sys.stderr, flush=True)
                         r = run(ledbat_bin, a.phase_s, delay, a.signal, plain, a.logdir,
                                 cc, fifo, a.sample_s, not a.no_capture,
-                                a.rledbat_param, a.competitor, a.sender_trace)
+                                a.rledbat_param, a.competitor, a.sender_trace,
+                                a.publish_ms)
                         r["repeat"] = rep
                         runs.append(r)
                         _write(a, runs, rate, head)

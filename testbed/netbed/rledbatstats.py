@@ -426,6 +426,26 @@ def rstats_trace(path: str, t0: float) -> dict:
     return out
 
 
+def thin_series(trace: dict, every_s: float = 0.1, before_s: float = 1.5,
+                after_s: float = 0.3) -> list:
+    """`trace["rstats_series"]` (from `rstats_trace`) with every row kept within `before_s`
+    before and `after_s` after a verdict or a probe of either receiver (their times are
+    when they ended), and elsewhere a port's row only `every_s` or more after the last kept
+    of that port: a run whose receivers published at every segment keeps that detail where
+    the detection acted and the size of the usual 100-ms series elsewhere."""
+    marks = sorted(x["t"] for x in (trace.get("verdicts") or []) + (trace.get("probes") or []))
+    last: dict[int, float] = {}
+    out = []
+    for row in trace.get("rstats_series") or []:
+        t, port = row[0], row[1]
+        i = bisect.bisect_left(marks, t - after_s)
+        near = i < len(marks) and marks[i] <= t + before_s
+        if near or port not in last or t - last[port] >= every_s - 1e-9:
+            out.append(row)
+            last[port] = t
+    return out
+
+
 def _publication(f: dict, t0: float, series: dict, verdicts: dict, probes: dict) -> None:
     """One receiver's entry of one `rstats --json` line into the three tables."""
     port = int(str(f.get("local", "")).rsplit(":", 1)[-1] or 0)

@@ -272,6 +272,28 @@ class PairTest(unittest.TestCase):
         self.assertIn("rstats_trace_error", st.rstats_trace(fh.name, t0))
         self.assertNotIn("rstats_trace_skipped", tr)
 
+    def test_a_fine_series_keeps_its_detail_only_around_the_detections_acts(self):
+        # two ports publishing every 20 ms from 0 to 5 s; a probe of 5001 ended at 3.0 s
+        series = [[round(i * 0.02, 3), port, 1, 1000, 10.0, 0, 1000]
+                  for i in range(251) for port in (5001, 5002)]
+        trace = {"rstats_series": series, "verdicts": [],
+                 "probes": [{"t": 3.0, "port": 5001}]}
+        kept = st.thin_series(trace, every_s=0.1, before_s=1.0, after_s=0.2)
+        times = sorted({r[0] for r in kept})
+        # every 20 ms within [2.0, 3.2], both ports; every 100 ms elsewhere
+        self.assertEqual([t for t in times if 2.0 <= t <= 3.2],
+                         [round(2.0 + i * 0.02, 3) for i in range(61)])
+        self.assertEqual([t for t in times if t < 2.0], [round(i * 0.1, 3) for i in range(20)])
+        self.assertEqual([t for t in times if t > 3.2], [3.3, 3.4, 3.5, 3.6, 3.7, 3.8, 3.9,
+                                                         4.0, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6,
+                                                         4.7, 4.8, 4.9, 5.0])
+        self.assertEqual(len([r for r in kept if r[1] == 5002]), len(kept) // 2)
+        # a verdict is a mark as a probe is; nothing to mark keeps the 100-ms rows
+        marked = st.thin_series(dict(trace, probes=[], verdicts=[{"t": 1.0, "port": 5002}]),
+                                every_s=0.1, before_s=0.1, after_s=0.0)
+        self.assertIn(0.92, {r[0] for r in marked})
+        self.assertEqual(len(st.thin_series({"rstats_series": series})), 2 * 51)
+
     def test_entries_of_a_build_that_publishes_less_are_skipped_and_counted(self):
         # An older `rstats --json` had no updated_ns: its entries are left out, the
         # others kept (a KeyError here once left the bed's namespaces behind).
@@ -431,6 +453,13 @@ class ReceiverArgvTest(unittest.TestCase):
                 unittest.mock.patch("sys.stderr"):
             rb.main(["--ledbat-bin", "x", "--rledbat-param", "empty_queue_restart"])
         self.assertEqual(e.exception.code, 2)
+
+    def test_a_publication_interval_out_of_range_is_refused_before_anything_runs(self):
+        for bad in ("-1", "1001"):
+            with self.assertRaises(SystemExit) as e, \
+                    unittest.mock.patch("sys.stderr"):
+                rb.main(["--ledbat-bin", "x", "--publish-ms", bad])
+            self.assertEqual(e.exception.code, 2)
 
 
 class WriteTest(unittest.TestCase):

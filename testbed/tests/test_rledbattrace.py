@@ -51,6 +51,31 @@ class TimelineTest(unittest.TestCase):
         other = rt.timeline(RUN, 5002)
         self.assertEqual([r.split()[0] for r in other], ["tx", "rx"])  # 61.897, 61.9
 
+    def test_both_ports_of_a_pair_name_their_port_beside_the_queue(self):
+        run = dict(RUN, rate_bps=10_000_000,
+                   samples=[{"t": 61.9, "bytes": {}, "backlog": 25_000},
+                            {"t": 70.0, "bytes": {}, "backlog": 0}])
+        rows = rt.timeline(run, [5001, 5002], 61.8, 62.0)
+        # at 61.897: rx then tx, each 5001 first; at 61.9 the queue before 5002's rx
+        self.assertEqual([r.split()[:2] for r in rows],
+                         [["rx", "5001"], ["tx", "5001"], ["tx", "5002"], ["queue", "61.900"],
+                          ["rx", "5002"], ["test", "5001"]])
+        # 25,000 bytes at 10 Mbit/s: 20 ms
+        self.assertEqual(rows[3].split(), ["queue", "61.900", "20.0"])
+        self.assertEqual(rows[4].split(), ["rx", "5002", "61.900", "avoidance", "0.0", "9000",
+                                           "9000"])
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.json")
+            with open(path, "w") as fh:
+                json.dump({"runs": [run]}, fh)
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(rt.main([path, "--port", "5001,5002", "--to", "62"]), 0)
+            self.assertIn("queue   61.900   20.0", out.getvalue())
+            with contextlib.redirect_stderr(err):
+                self.assertEqual(rt.main([path, "--port", "5001,x"]), 2)
+            self.assertIn("--port '5001,x'", err.getvalue())
+
     def test_a_run_without_a_sender_trace_says_so(self):
         bare = {k: v for k, v in RUN.items() if not k.startswith("sender_trace")}
         doc = {"runs": [bare], "ledbat_build": "abc", "date_utc": "2026-12-06 23:05:00"}

@@ -63,7 +63,7 @@ pub struct RledbatArgs {
     /// standing_probe_span=max|sum, standing_probe_rtts=0 (to 16),
     /// competitor.enabled=false (and the other competitor.*
     /// keys of ledbat-core); the keys of `ledbat tcp run --rledbat-param` but the kernel's
-    /// signal and max_window; repeatable (implies --rledbat).
+    /// signal, max_window and publish_interval_ms; repeatable (implies --rledbat).
     #[arg(long = "rledbat-param", value_name = "KEY=VALUE")]
     pub rledbat_params: Vec<String>,
 }

@@ -42,10 +42,12 @@
 
 char _license[] SEC("license") = "Dual MIT/GPL";
 
-/* Written by the loader: the delay estimator's parameters, then rLEDBAT's. */
+/* Written by the loader: the delay estimator's parameters, then rLEDBAT's, then how often
+ * a connection's statistics are refreshed (ns; 0: at every segment the receiver sends). */
 struct rl_ro {
 	struct lb_params delay;
 	struct rl_cfg cfg;
+	__u64 publish_ns;
 };
 
 const volatile struct rl_ro rl_ro SEC(".rodata.rlparams") = {};
@@ -74,9 +76,6 @@ struct rl_conn {
 	__u8 use_rtt;       /* the one-way signal is not available: RTT */
 	__u8 _pad[7];
 };
-
-/* Statistics are refreshed at most this often per connection. */
-#define RL_PUBLISH_NS (100ULL * LB_NS_PER_MS)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
@@ -184,7 +183,7 @@ static __always_inline void rl_publish(struct tcp_sock *tp, struct rl_conn *c, _
 	struct rl_flow_stats *s;
 	__u64 qd = 0;
 
-	if (c->published_ns && lb_since(now, c->published_ns) < RL_PUBLISH_NS)
+	if (c->published_ns && lb_since(now, c->published_ns) < rl_ro.publish_ns)
 		return;
 	c->published_ns = now;
 	rl_key(tp, &k);

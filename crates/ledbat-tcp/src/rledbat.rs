@@ -117,7 +117,14 @@ pub struct RlConfig {
     pub signal: RlSignal,
     /// Largest clamp written, bytes (0: none).
     pub max_window: u64,
+    /// How often a connection's published statistics (`ledbat tcp rstats`) are refreshed,
+    /// ms; 0: at every segment the receiver sends, for a trace of the window through a
+    /// probe (`rstats --watch` with a short interval reads them).
+    pub publish_interval_ms: u64,
 }
+
+/// [`RlConfig::publish_interval_ms`] by default.
+pub const PUBLISH_INTERVAL_MS: u64 = 100;
 
 impl Default for RlConfig {
     fn default() -> Self {
@@ -128,12 +135,13 @@ impl Default for RlConfig {
             },
             signal: RlSignal::default(),
             max_window: 0,
+            publish_interval_ms: PUBLISH_INTERVAL_MS,
         }
     }
 }
 
 /// The parameters' keys, for the errors: the uTP receiver's and the kernel's own.
-const KEYS: &str = "signal, max_window, target, slowdowns, slowdown_backoff, \
+const KEYS: &str = "signal, max_window, publish_interval_ms, target, slowdowns, slowdown_backoff, \
                     empty_queue_restart, window_validation, standing_probe_span, \
                     standing_probe_rtts, competitor.*";
 
@@ -157,6 +165,14 @@ impl RlConfig {
                     if c.max_window != 0 && c.max_window < 2048 {
                         return Err(bad("at least 2048 bytes (or 0: none)"));
                     }
+                }
+                "publish_interval_ms" => {
+                    c.publish_interval_ms = v
+                        .trim()
+                        .parse()
+                        .ok()
+                        .filter(|ms| *ms <= 1000)
+                        .ok_or_else(|| bad("0 to 1000 ms (0: at every segment sent)"))?;
                 }
                 _ => c.receiver.set(k, v).map_err(|e| match e {
                     RlParamError::Unknown { key, .. } => RlParamError::Unknown { key, keys: KEYS },
@@ -193,12 +209,13 @@ impl RlConfig {
     /// `key=value` pairs for display.
     pub fn describe(&self) -> String {
         format!(
-            "signal={} max_window={} {}",
+            "signal={} max_window={} publish_interval_ms={} {}",
             match self.signal {
                 RlSignal::Owd => "owd",
                 RlSignal::Rtt => "rtt",
             },
             self.max_window,
+            self.publish_interval_ms,
             self.receiver.describe()
         )
     }
@@ -221,12 +238,14 @@ pub fn delay_params() -> crate::params::LbParams {
     p
 }
 
-/// The bytes of the object's `struct rl_ro` (the delay words, then `struct rl_cfg`).
+/// The bytes of the object's `struct rl_ro` (the delay words, then `struct rl_cfg`, then the
+/// publication interval in ns).
 pub fn ro_bytes(c: &RlConfig) -> Vec<u8> {
     let mut b = delay_params().to_bytes();
     for w in c.words() {
         b.extend_from_slice(&w.to_ne_bytes());
     }
+    b.extend_from_slice(&(c.publish_interval_ms * 1_000_000).to_ne_bytes());
     b
 }
 
@@ -547,10 +566,12 @@ mod tests {
             (d.base_history, d.base_interval_ns, d.filter_len),
             (10, 60_000_000_000, 4)
         );
-        // the delay words then the 27 rl_cfg words, the restart's the fifth
+        // the delay words, the rl_cfg words (the restart's the fifth), the publication
+        // interval: 100 ms
         let b = ro_bytes(&c);
         let at = crate::params::WORDS * 8 + 4 * 8;
-        assert_eq!(b.len(), (crate::params::WORDS + CFG_WORDS) * 8);
+        assert_eq!(b.len(), (crate::params::WORDS + CFG_WORDS + 1) * 8);
+        assert_eq!(b[b.len() - 8..], 100_000_000u64.to_ne_bytes());
         // the slowdowns' spacing the draft's: a factor of at most 1
         assert_eq!(w.slowdown_backoff, 1);
         let on = RlConfig::parse(["empty_queue_restart=true"]).unwrap();
@@ -572,6 +593,31 @@ mod tests {
             .parse()
             .expect("a number");
         assert_eq!(n, RlConfig::default().words().len());
+    }
+
+    /// The publication interval reaches the object's last word in ns; 0 (every segment) and
+    /// 1000 ms are the bounds; anything else is refused with the range.
+    #[test]
+    fn the_publication_interval_is_the_last_word_and_bounded() {
+        let at = |kv: &str| {
+            let b = ro_bytes(&RlConfig::parse([kv]).unwrap());
+            u64::from_ne_bytes(b[b.len() - 8..].try_into().unwrap())
+        };
+        assert_eq!(at("publish_interval_ms=0"), 0);
+        assert_eq!(at("publish_interval_ms=5"), 5_000_000);
+        assert_eq!(at("publish_interval_ms=1000"), 1_000_000_000);
+        for bad in [
+            "publish_interval_ms=1001",
+            "publish_interval_ms=-1",
+            "publish_interval_ms=0.5",
+        ] {
+            let e = RlConfig::parse([bad]).unwrap_err();
+            assert!(e.to_string().contains("0 to 1000 ms"), "{e}");
+        }
+        let c = RlConfig::parse(["publish_interval_ms=2"]).unwrap();
+        assert!(c.describe().contains("publish_interval_ms=2"));
+        // the window's rules do not see it
+        assert_eq!(c.words(), RlConfig::default().words());
     }
 
     #[test]
@@ -631,7 +677,8 @@ mod tests {
         let e = RlConfig::parse(["gain=2"]).unwrap_err();
         assert!(matches!(&e, RlParamError::Unknown { key, .. } if key == "gain"));
         assert!(
-            e.to_string().contains("keys: signal, max_window, target,"),
+            e.to_string()
+                .contains("keys: signal, max_window, publish_interval_ms, target,"),
             "{e}"
         );
         assert!(matches!(

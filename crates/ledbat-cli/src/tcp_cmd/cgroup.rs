@@ -55,7 +55,8 @@ pub struct RlArgs {
     #[arg(long)]
     pub rledbat: bool,
     /// A receiver-side LEDBAT parameter: target=60ms, slowdowns=true, slowdown_backoff=1
-    /// (to 64), signal=owd|rtt, max_window=BYTES, empty_queue_restart=false,
+    /// (to 64), signal=owd|rtt, max_window=BYTES, publish_interval_ms=100 (0 to 1000, how
+    /// often rstats' figures are refreshed; 0: every segment), empty_queue_restart=false,
     /// window_validation=false,
     /// standing_probe_span=max|sum, standing_probe_rtts=8 (0 to 16; the uTP receiver's 0),
     /// competitor.enabled=false (and the other competitor.*
@@ -82,7 +83,8 @@ pub struct RstatsArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
-    /// Repeat every this many seconds until interrupted.
+    /// Repeat every this many seconds until interrupted (a connection's figures change as
+    /// often as its `publish_interval_ms`, 100 ms by default).
     #[arg(long, value_name = "SECONDS")]
     pub watch: Option<f64>,
 }
