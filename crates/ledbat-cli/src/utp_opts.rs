@@ -60,7 +60,7 @@ pub struct RledbatArgs {
     pub rledbat_target_ms: Option<u64>,
     /// A receiver-driven LEDBAT parameter: target=60ms, slowdowns=true, slowdown_backoff=1
     /// (to 64), empty_queue_restart=false, window_validation=false,
-    /// standing_probe_span=max|sum, standing_probe_rtts=0 (to 16),
+    /// standing_probe_span=max|sum, standing_probe_rtts=0 (to 16), rtt_fall=false,
     /// competitor.enabled=false (and the other competitor.*
     /// keys of ledbat-core); the keys of `ledbat tcp run --rledbat-param` but the kernel's
     /// signal, max_window and publish_interval_ms; repeatable (implies --rledbat).

@@ -6,8 +6,8 @@
 //! [`crate::ledbat_pp`] drives when `competitor.enabled` is on (algorithms.md section 11);
 //! the uTP rLEDBAT receiver drives it too, with owner options
 //! ([`Competitor::busy_above_eta`], [`Competitor::probe_rtts`],
-//! [`Competitor::collision_quiets`], [`Competitor::standing_probe_rtts`]) that the sender
-//! leaves off.
+//! [`Competitor::collision_quiets`], [`Competitor::standing_probe_rtts`],
+//! [`Competitor::rtt_fall`]) that the sender leaves off.
 //!
 //! A delay-based flow yields only to a queue above its TARGET. BBR keeps the queue below it:
 //! after its ProbeRTT it measures the path's base RTT and caps its flight at twice its
@@ -70,7 +70,8 @@
 //!            otherwise room; room twice, at least `confirm` apart: the competitor left:
 //!            slow start again, at full speed up to C x (RTT - qd)
 //!            from a queue of TARGET / 4 to 1.2 TARGET, the others backed off when in the
-//!            AFTERMATH_RTTS after the probe it fell by push_drop * TARGET or below eta;
+//!            AFTERMATH_RTTS after the probe it fell by push_drop * TARGET (with rtt_fall
+//!            push_drop * min(TARGET, base RTT + its queue at the start)) or below eta;
 //!            they backed off after two probes in a row, at most KIN_CONFIRM apart: a
 //!            flow of our kind; resume sharing with it (after three when a drain below
 //!            eta was followed by a fall short of it)
@@ -294,6 +295,9 @@ pub struct Competitor {
     standing_probe_rtts: f64,
     /// A collision counts as a finding of our own kind ([`Competitor::collision_quiets`]).
     collision_quiets: bool,
+    /// A probe's fall also counts at `push_drop` of the RTT it began at
+    /// ([`Competitor::rtt_fall`]).
+    rtt_fall: bool,
     /// The last observation's `eta` (a probe due above it is skipped with
     /// `busy_above_eta`).
     eta: Option<Duration>,
@@ -334,6 +338,7 @@ impl Competitor {
             probe_rtts: 0.0,
             standing_probe_rtts: 0.0,
             collision_quiets: false,
+            rtt_fall: false,
             eta: None,
             startup_at: None,
         }
@@ -365,6 +370,27 @@ impl Competitor {
     /// queue higher, only for longer.
     pub fn standing_probe_rtts(mut self, k: f64) -> Self {
         self.standing_probe_rtts = k;
+        self
+    }
+
+    /// After a probe from a queue of TARGET / 4 to 1.2 TARGET, the others also count as
+    /// backing off when the queue fell by `push_drop` of the RTT the probe began at (the
+    /// base RTT plus its queue), where that is less than `push_drop` TARGET:
+    ///
+    /// ```text
+    /// fell = after <= eta  or  from - after >= push_drop * min(TARGET, base + from)
+    /// ```
+    ///
+    /// A flow of our kind that cuts its window by a share `s` lowers the queue by `s`
+    /// times its RTT, so behind a short base RTT and a low queue its cut falls short of
+    /// `push_drop` TARGET of queue however deep it is: two kernel receivers at a base RTT
+    /// of 10 ms, one holding the queue at 15-19 ms, cut by a quarter to a third after a
+    /// yielding one's probe, and the queue fell 6-11 ms, under the 9 ms of `push_drop`
+    /// TARGET in three probes of four. A competitor's queue does not fall after a probe
+    /// (BBR's rose 2-17 ms on the same bed; docs/tcp/README.md, "A fall in the RTT's
+    /// terms").
+    pub fn rtt_fall(mut self, on: bool) -> Self {
+        self.rtt_fall = on;
         self
     }
 

@@ -5,7 +5,7 @@
  * prints what the test compares with ledbat-core's `Competitor`. Built by build.rs.
  *
  *   params W0 ... W16            the lb_comp_params words (decimal), once, first
- *   owner BUSY_ABOVE_ETA PROBE_RTTS_Q32 COLLISION_QUIETS STANDING_PROBE_RTTS_Q32
+ *   owner BUSY_ABOVE_ETA PROBE_RTTS_Q32 COLLISION_QUIETS STANDING_PROBE_RTTS_Q32 RTT_FALL
  *                                the owner options (lb_comp_owner), after params
  *   poll NOW QD RTT
  *   hs NOW RTT                   hold_started
@@ -78,9 +78,9 @@ int main(void)
 			fprintf(stderr, "comp-replay: '%s' before params\n", argv[0]);
 			return 2;
 		}
-		if (strcmp(argv[0], "owner") == 0 && argc == 5) {
+		if (strcmp(argv[0], "owner") == 0 && argc == 6) {
 			lb_comp_owner(&c, (int)num(argv[1]), num(argv[2]), (int)num(argv[3]),
-				      num(argv[4]));
+				      num(argv[4]), (int)num(argv[5]));
 			continue;
 		}
 		now = num(argv[1]);

@@ -39,14 +39,16 @@
  * products; the two can differ only on a knife edge of the last bit, which the
  * differential test (tests/differential/competitor.rs) does not hug.
  *
- * Four owner options, which the sender leaves off (competitor.rs, `busy_above_eta`,
- * `probe_rtts`, `collision_quiets` and `standing_probe_rtts`; csrc/rledbat.h's receiver sets
- * the first three, and the fourth from its configuration): the link counts as busy from
+ * Five owner options, which the sender leaves off (competitor.rs, `busy_above_eta`,
+ * `probe_rtts`, `collision_quiets`, `standing_probe_rtts` and `rtt_fall`; csrc/rledbat.h's
+ * receiver sets the first three, and the last two from its configuration): the link counts as busy from
  * `eta` rather than TARGET / 2 (and a probe that begins above eta finds it busy, and is not
  * run unless the queue is near TARGET), a probe from eta or below lasts at least
  * `probe_rtts` RTTs, a push voided by a collision is a finding of our own kind (the
  * positives forgotten, quiet as after a negative), and a probe from above eta lasts at
- * least `standing_probe_rtts` RTTs, its push's length kept for lb_comp_pushing_probe.
+ * least `standing_probe_rtts` RTTs, its push's length kept for lb_comp_pushing_probe; a
+ * fifth, `rtt_fall`, lets a probe's fall count at push_drop of the RTT it began at (base RTT
+ * plus its queue) where that is less than TARGET.
  * They are set after lb_comp_init with lb_comp_owner and survive nothing else:
  * lb_comp_clear clears them.
  *
@@ -135,13 +137,15 @@ struct lb_comp {
 	__u8 has_push, pu_has_after, has_last_qd, has_push_target;
 	__u8 has_startup;
 	/* the owner options (lb_comp_owner): a probe's least length in RTTs, 32.32 (0: none),
-	 * that of one from a standing queue, busy from eta, and a collision quiets */
+	 * that of one from a standing queue, busy from eta, a collision quiets, and a probe's
+	 * fall counts at push_drop of its RTT */
 	__u64 probe_rtts_q32;
 	__u64 standing_probe_rtts_q32;
 	__u64 last_eta;        /* ns, the last observation's eta (has_eta) */
 	__u8 busy_above_eta;
 	__u8 has_eta;
 	__u8 collision_quiets;
+	__u8 rtt_fall;
 };
 
 /* round(d * k) for a 32.32 factor, half up. */
@@ -287,14 +291,16 @@ LB_INLINE void lb_comp_init(struct lb_comp *c)
 }
 
 /* The owner options (`Competitor::busy_above_eta`, `Competitor::probe_rtts`,
- * `Competitor::collision_quiets`, `Competitor::standing_probe_rtts`), after init. */
+ * `Competitor::collision_quiets`, `Competitor::standing_probe_rtts`,
+ * `Competitor::rtt_fall`), after init. */
 LB_INLINE void lb_comp_owner(struct lb_comp *c, int busy_above_eta, __u64 probe_rtts_q32,
-			     int collision_quiets, __u64 standing_probe_rtts_q32)
+			     int collision_quiets, __u64 standing_probe_rtts_q32, int rtt_fall)
 {
 	c->busy_above_eta = (__u8)(busy_above_eta != 0);
 	c->probe_rtts_q32 = probe_rtts_q32;
 	c->standing_probe_rtts_q32 = standing_probe_rtts_q32;
 	c->collision_quiets = (__u8)(collision_quiets != 0);
+	c->rtt_fall = (__u8)(rtt_fall != 0);
 }
 
 /* `probe_range`: a quarter of TARGET to 1.2 TARGET. */
@@ -598,7 +604,10 @@ LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, lb_comp_params_t *p, __u64
 	len = lb_since(c->pr_end, c->pr_start);
 	full = lb_muldiv_round(len, p->probe_share_q32, 4 * LB_ONE_Q32_);
 	after = c->pr_after; /* set just above */
-	drop = lb_scale_q32(o->target_ns, p->push_drop_q32);
+	/* rtt_fall: push_drop of the RTT the probe began at when that is less */
+	drop = lb_scale_q32(c->rtt_fall ? lb_min_u64(o->target_ns, o->base_rtt_ns + c->pr_from)
+				       : o->target_ns,
+			    p->push_drop_q32);
 	if (lb_comp_probe_range(c->pr_from, o->target_ns)) {
 		int drained = after <= o->eta_ns;
 		int fell = drained || after + drop <= c->pr_from;

@@ -4,9 +4,9 @@
  * (crates/ledbat-tcp/tests/rledbat.rs): one event per line on standard input,
  *
  *   cfg TARGET_NS SLOWDOWNS BASE_HISTORY BASE_INTERVAL_NS FILTER_LEN
- *       [RESTART [VALIDATION [PROBE_SUM [BACKOFF [STANDING_RTTS_Q32]]]]]
- *                                         once, first (BACKOFF 1, STANDING_RTTS_Q32 0
- *                                         if absent)
+ *       [RESTART [VALIDATION [PROBE_SUM [BACKOFF [STANDING_RTTS_Q32 [RTT_FALL]]]]]]
+ *                                         once, first (BACKOFF 1, STANDING_RTTS_Q32 and
+ *                                         RTT_FALL 0 if absent)
  *   comp W0 ... W16 HOLD_Q16              the competitor detection's words (lb_comp_params)
  *                                         and comp_test_hold_rtts_q16, after cfg
  *   init MSS                              a new connection
@@ -54,7 +54,7 @@ int main(void)
 	static struct rl_cfg cfg;
 	static struct rl r;
 	static struct lb_owd o;
-	unsigned long long a, b, c, d, e, f, g, h, k, m;
+	unsigned long long a, b, c, d, e, f, g, h, k, m, q;
 	int n;
 
 	while (fgets(line, sizeof(line), stdin)) {
@@ -63,9 +63,10 @@ int main(void)
 		h = 0;
 		k = 1;
 		m = 0;
-		n = sscanf(line, "cfg %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &a, &b,
-			   &c, &d, &e, &f, &g, &h, &k, &m);
-		if (n >= 5 && n <= 10) {
+		q = 0;
+		n = sscanf(line, "cfg %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &a,
+			   &b, &c, &d, &e, &f, &g, &h, &k, &m, &q);
+		if (n >= 5 && n <= 11) {
 			memset(&p, 0, sizeof(p));
 			memset(&cfg, 0, sizeof(cfg));
 			p.magic = LB_PARAMS_MAGIC;
@@ -81,6 +82,7 @@ int main(void)
 			cfg.standing_probe_sum = h;
 			cfg.slowdown_backoff = k;
 			cfg.standing_probe_rtts_q32 = m;
+			cfg.rtt_fall = q;
 		} else if (strncmp(line, "comp ", 5) == 0) {
 			__u64 *w = (__u64 *)&cfg.comp;
 			char *tok = strtok(line + 5, " \t\r\n");

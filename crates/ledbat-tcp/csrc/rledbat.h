@@ -145,13 +145,15 @@ enum rl_signal { RL_SIGNALS(LB_DECLARE_CONST) };
 	X(__u64, slowdown_backoff)                                              \
 	/* a probe from a standing queue lasts at least this many RTTs, 32.32 */ \
 	/* (0: its push's length, the default) */                               \
-	X(__u64, standing_probe_rtts_q32)
+	X(__u64, standing_probe_rtts_q32)                                       \
+	/* a probe's fall counts at push_drop of its RTT (rtt_fall): 0/1 */     \
+	X(__u64, rtt_fall)
 
 struct rl_cfg {
 	RL_CFG_FIELDS(LB_DECLARE_FIELD)
 };
 
-#define RL_CFG_WORDS 27
+#define RL_CFG_WORDS 28
 _Static_assert(sizeof(struct rl_cfg) == RL_CFG_WORDS * 8, "rl_cfg is RlCfg");
 
 struct rl {
@@ -222,7 +224,8 @@ LB_INLINE void rl_init(struct rl *r, __u64 mss, const volatile struct rl_cfg *cf
 {
 	__builtin_memset(r, 0, __builtin_offsetof(struct rl, comp));
 	lb_comp_init(&r->comp);
-	lb_comp_owner(&r->comp, 1, RL_PROBE_RTTS_Q32, 1, cfg->standing_probe_rtts_q32);
+	lb_comp_owner(&r->comp, 1, RL_PROBE_RTTS_Q32, 1, cfg->standing_probe_rtts_q32,
+		      (int)cfg->rtt_fall);
 	r->mss = mss ? mss : 1;
 	r->rcwnd = (RL_INITIAL_PACKETS * r->mss) << 32;
 	r->phase = RL_SLOW_START;

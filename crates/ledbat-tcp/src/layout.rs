@@ -187,10 +187,10 @@ mod tests {
     #[test]
     fn compare_names_each_difference() {
         let c: Vec<(&str, usize, usize)> = vec![("target_ns", 0, 8), ("slowdowns", 8, 8)];
-        // rl_cfg has 27 words; this two-word stand-in differs in size, nine missing
+        // rl_cfg has 28 words; this two-word stand-in differs in size, ten missing
         // fields and the order
         let diff = compare("rl_cfg", 16, &c);
-        assert!(diff[0].starts_with("size: C 216, Rust 16"), "{diff:?}");
+        assert!(diff[0].starts_with("size: C 224, Rust 16"), "{diff:?}");
         assert!(
             diff.iter().any(|d| d == "signal: in C only (offset 16)"),
             "{diff:?}"

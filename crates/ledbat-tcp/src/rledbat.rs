@@ -55,7 +55,7 @@ pub use ledbat_utp::rledbat::RledbatParamError as RlParamError;
 pub use ledbat_utp::rledbat::MAX_SLOWDOWN_BACKOFF;
 
 /// `RL_CFG_WORDS` of csrc/rledbat.h.
-pub const CFG_WORDS: usize = 27;
+pub const CFG_WORDS: usize = 28;
 
 /// The words of `struct rl_cfg` (csrc/rledbat.h), in its order, named as there
 /// ([`RlConfig::words`]).
@@ -77,6 +77,7 @@ pub struct RlCfg {
     pub standing_probe_sum: u64,
     pub slowdown_backoff: u64,
     pub standing_probe_rtts_q32: u64,
+    pub rtt_fall: u64,
 }
 
 words_layout!(RlCfg, CFG_WORDS, {
@@ -91,6 +92,7 @@ words_layout!(RlCfg, CFG_WORDS, {
     standing_probe_sum,
     slowdown_backoff,
     standing_probe_rtts_q32,
+    rtt_fall,
 });
 
 /// `standing_probe_rtts` by default for the kernel receiver: 8 RTTs (the uTP receiver's
@@ -141,9 +143,9 @@ impl Default for RlConfig {
 }
 
 /// The parameters' keys, for the errors: the uTP receiver's and the kernel's own.
-const KEYS: &str = "signal, max_window, publish_interval_ms, target, slowdowns, slowdown_backoff, \
-                    empty_queue_restart, window_validation, standing_probe_span, \
-                    standing_probe_rtts, competitor.*";
+const KEYS: &str = "signal, max_window, publish_interval_ms, target, slowdowns, \
+                    slowdown_backoff, empty_queue_restart, window_validation, \
+                    standing_probe_span, standing_probe_rtts, rtt_fall, competitor.*";
 
 impl RlConfig {
     /// The defaults with `key=value` overrides.
@@ -202,6 +204,7 @@ impl RlConfig {
             standing_probe_sum: (r.standing_probe_span == RlProbeSpan::Sum) as u64,
             slowdown_backoff: r.slowdown_backoff,
             standing_probe_rtts_q32: crate::params::q32(r.standing_probe_rtts),
+            rtt_fall: r.rtt_fall as u64,
         }
         .to_words()
     }
@@ -632,10 +635,13 @@ mod tests {
             "standing_probe_span=sum",
             "slowdown_backoff=8",
             "standing_probe_rtts=1.5",
+            "rtt_fall=true",
         ])
         .unwrap();
         assert_eq!(c.words()[..5], [25_000_000, 0, 2, 65_536, 1]);
-        assert_eq!(c.words()[23..], [1, 1, 8, 3 << 31]);
+        assert_eq!(c.words()[23..], [1, 1, 8, 3 << 31, 1]);
+        assert_eq!(RlConfig::default().words()[27], 0);
+        assert!(c.describe().contains("rtt_fall=true"));
         assert_eq!(RlConfig::default().words()[26], 8 << 32);
         assert_eq!(RlConfig::default().words()[24], 0);
         assert!(c.describe().contains("slowdown_backoff=8"));

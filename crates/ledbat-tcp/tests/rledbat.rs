@@ -54,6 +54,8 @@ struct Cfg {
     backoff: u64,
     /// `standing_probe_rtts` (0: the push's length).
     standing_rtts: f64,
+    /// `rtt_fall`.
+    rtt_fall: bool,
 }
 
 /// TARGET 60 ms and every option off.
@@ -66,6 +68,7 @@ const PLAIN: Cfg = Cfg {
     sum: false,
     backoff: 1,
     standing_rtts: 0.0,
+    rtt_fall: false,
 };
 
 fn competitor(on: bool) -> CompetitorConfig {
@@ -78,14 +81,15 @@ fn competitor(on: bool) -> CompetitorConfig {
 /// The replay tool's input for `evs`.
 fn c_input(cfg: Cfg, mss: u64, evs: &[Ev]) -> String {
     let mut input = format!(
-        "cfg {} {} 10 60000000000 4 {} {} {} {} {}\n",
+        "cfg {} {} 10 60000000000 4 {} {} {} {} {} {}\n",
         cfg.target_ms * 1_000_000,
         cfg.slowdowns as u8,
         cfg.restart as u8,
         cfg.valid as u8,
         cfg.sum as u8,
         cfg.backoff,
-        q32(cfg.standing_rtts)
+        q32(cfg.standing_rtts),
+        cfg.rtt_fall as u8
     );
     let c = competitor(cfg.comp);
     input += "comp";
@@ -168,6 +172,7 @@ fn utp_config(cfg: Cfg) -> RledbatConfig {
             ProbeSpan::Max
         },
         standing_probe_rtts: cfg.standing_rtts,
+        rtt_fall: cfg.rtt_fall,
     }
 }
 
@@ -370,6 +375,7 @@ fn closed_loop_traces_agree_with_the_utp_receiver() {
                 sum: false,
                 backoff,
                 standing_rtts: 0.0,
+                rtt_fall: false,
             };
             let evs = closed_loop(cfg, mss, d, cross, loss, 60, 0.0);
             events += evs.len();
@@ -486,9 +492,15 @@ fn the_competitor_detection_agrees_with_the_utp_receiver_through_yield_and_resum
     // that queue push for longer than an RTT (the window is then their length's, or the RTT
     // and their length's with the sum span), and with standing_probe_rtts last 3 RTTs.
     let mut events = 0;
-    for (sum, standing_rtts) in [(false, 0.0), (true, 0.0), (false, 3.0)] {
+    for (sum, standing_rtts, rtt_fall) in [
+        (false, 0.0, false),
+        (true, 0.0, false),
+        (false, 3.0, false),
+        (false, 3.0, true),
+    ] {
         let cfg = Cfg {
             standing_rtts,
+            rtt_fall,
             ..detecting(sum)
         };
         for (mss, d, cross, share) in [
@@ -645,6 +657,7 @@ fn window_validation_agrees_with_the_utp_receiver_and_bounds_a_bbr_like_senders_
                 sum: false,
                 backoff: 1,
                 standing_rtts: 0.0,
+                rtt_fall: false,
             };
             let evs = closed_loop(cfg, mss, d, cross, 0, 60, 1.5);
             events += evs.len();
@@ -722,8 +735,12 @@ proptest! {
         sum in any::<bool>(),
         backoff in prop::sample::select(vec![1u64, 2, 8]),
         standing_rtts in prop::sample::select(vec![0.0, 3.0]),
+        rtt_fall in any::<bool>(),
     ) {
-        let cfg = Cfg { target_ms: target, slowdowns, restart, comp, valid, sum, backoff, standing_rtts };
+        let cfg = Cfg {
+            target_ms: target, slowdowns, restart, comp, valid, sum, backoff, standing_rtts,
+            rtt_fall,
+        };
         compare_until(cfg, mss, &evs, true);
     }
 }

@@ -125,6 +125,9 @@
 //!               standing_probe_span = Sum; such a probe lasts at least
 //!               standing_probe_rtts RTTs (0 by default), its window still sized by the
 //!               sender's length
+//! kin:          the sender's rule (two falls in a row after probes); with rtt_fall (off
+//!               by default) a fall also counts at push_drop min(TARGET, base RTT + the
+//!               queue at the probe's start)
 //! resume:       slow start from 2 packets, one byte per byte up to the detection's
 //!               C x (RTT - qd), GAIN per byte above, until qd > 3/4 TARGET (the sender's)
 //! ```
@@ -158,7 +161,11 @@
 //!   of `max(RTT, length)` open for at least k RTTs: after a yield the kernel's window
 //!   grows about threefold per RTT from one packet, and reaches the clamp only in the third
 //!   or fourth (docs/tcp/README.md, "A probe the kernel has time to open" and "Eight
-//!   RTTs"). Nor near TARGET after the queue stood above 1.2 TARGET in the last
+//!   RTTs"). `rtt_fall` judges the fall after such a probe in the RTT's terms where the RTT
+//!   is under TARGET: a receiver of our kind that cuts its window by a share of it lowers
+//!   the queue by that share of its RTT, which behind a short base RTT and a queue held low
+//!   stays under `push_drop` TARGET however deep the cut (docs/tcp/README.md, "A fall in
+//!   the RTT's terms"). Nor near TARGET after the queue stood above 1.2 TARGET in the last
 //!   HIGH_MEMORY: our kind holds the queue at TARGET, while a loss-based download's sits
 //!   near TARGET for seconds after each of its losses and rises above it between them
 //!   (docs/tcp/README.md, "Beyond the draft: competitor detection");
@@ -323,7 +330,8 @@ impl Rledbat {
                 .busy_above_eta()
                 .collision_quiets()
                 .probe_rtts(PROBE_RTTS)
-                .standing_probe_rtts(cfg.standing_probe_rtts),
+                .standing_probe_rtts(cfg.standing_probe_rtts)
+                .rtt_fall(cfg.rtt_fall),
             received: 0,
             span: SpanRate::new(),
             full_speed_to: 0.0,
@@ -756,6 +764,7 @@ mod tests {
             competitor: CompetitorConfig::default(),
             standing_probe_span: ProbeSpan::Max,
             standing_probe_rtts: 0.0,
+            rtt_fall: false,
         }
     }
 

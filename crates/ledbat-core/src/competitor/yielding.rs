@@ -218,7 +218,14 @@ impl Competitor {
         // BBR's queue lower after the next; our kind falls a third time, BBR's
         // queue stands by then. An empty queue between two falls short of a drain
         // proves nothing: our kind's periodic slowdowns empty it too.
-        let drop = crate::slowdown::scale(o.target, self.cfg.push_drop).as_nanos();
+        // With rtt_fall, push_drop of the RTT the probe began at when that is less: our
+        // kind's cut of a share of its window, at a short RTT and a low queue.
+        let scale = if self.rtt_fall {
+            o.target.min(o.base_rtt + p.from)
+        } else {
+            o.target
+        };
+        let drop = crate::slowdown::scale(scale, self.cfg.push_drop).as_nanos();
         if probe_range(p.from, o.target) {
             let drained = after <= o.eta.as_nanos();
             let fell = drained || after + drop <= from;
@@ -680,6 +687,57 @@ mod tests {
             c.on_ack(at(t + 300), &obs(25, FlowPhase::Other, None, at(t + 200)));
             let a = c.on_ack(at(t + 400), &obs(25, FlowPhase::Other, None, at(t + 300)));
             assert_eq!(a, Action::None, "{t}");
+        }
+        assert!(c.yielding());
+    }
+
+    /// A probe from 17 ms of queue at a base RTT of 10 ms (RTT 27 ms at its start), the
+    /// queue `after` ms in its aftermath; the action of the ACK that ends it. The probe
+    /// lasts until the queue would reach 1.3 TARGET at half of C: (78 - 17) / 0.5 = 122 ms.
+    fn short_rtt_probe(c: &mut Competitor, t: u64, after: u64) -> Action {
+        let o = |qd: u64, sent: u64| Observation {
+            base_rtt: ms(10),
+            ..obs(qd, FlowPhase::Other, None, at(sent))
+        };
+        c.on_ack(at(t), &o(17, t - 100));
+        assert!(c.probing(at(t)) && !c.probing(at(t + 122)));
+        c.on_ack(at(t + 150), &o(70, t + 100));
+        c.on_ack(at(t + 200), &o(after, t + 130));
+        c.on_ack(at(t + 300), &o(after, t + 200));
+        c.on_ack(at(t + 400), &o(after, t + 300))
+    }
+
+    #[test]
+    fn with_rtt_fall_a_fall_of_push_drop_of_a_short_rtt_is_a_finding() {
+        // From 17 ms to 12 ms twice: 5 ms, under push_drop x TARGET = 9 ms, so no finding
+        // by the sender's rule; with rtt_fall over push_drop x (10 + 17) ms = 4.05 ms: our
+        // kind, found on the second. A fall of 4 ms (to 13) is under it either way.
+        let mut sender = yielding_at(0);
+        let mut receiver = yielding_at(0).rtt_fall(true);
+        let mut short = yielding_at(0).rtt_fall(true);
+        for t in [1000, 2400] {
+            assert_eq!(short_rtt_probe(&mut sender, t, 12), Action::None, "{t}");
+            assert_eq!(short_rtt_probe(&mut short, t, 13), Action::None, "{t}");
+        }
+        assert!(sender.yielding() && short.yielding());
+        assert_eq!(short_rtt_probe(&mut receiver, 1000, 12), Action::None);
+        assert_eq!(short_rtt_probe(&mut receiver, 2400, 12), Action::Resume(0));
+        assert!(!receiver.yielding());
+    }
+
+    #[test]
+    fn with_rtt_fall_a_long_rtt_keeps_push_drop_of_target() {
+        // The test's base RTT 40 ms and a queue of 30 ms: the RTT at the start, 70 ms, is
+        // over TARGET, so the fall still needs 9 ms; 30 -> 25 ms twice is no finding (the
+        // sender's case above, a_queue_that_falls_less_than_push_drop_is_no_finding).
+        let mut c = yielding_at(0).rtt_fall(true);
+        for t in [1000, 2500] {
+            c.on_ack(at(t), &obs(30, FlowPhase::Other, None, at(t - 100)));
+            c.on_ack(at(t + 150), &obs(60, FlowPhase::Other, None, at(t + 90)));
+            for (now, sent) in [(200, 100), (300, 200), (400, 300)] {
+                let a = c.on_ack(at(t + now), &obs(25, FlowPhase::Other, None, at(t + sent)));
+                assert_eq!(a, Action::None, "{t}");
+            }
         }
         assert!(c.yielding());
     }

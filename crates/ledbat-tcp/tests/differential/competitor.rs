@@ -147,12 +147,23 @@ impl Drive {
             core
         };
         d.owner = format!(
-            "owner 1 {} {} {}\n",
+            "owner 1 {} {} {} 0\n",
             q32(probe_rtts),
             u8::from(quiets),
             q32(standing_rtts)
         );
         d
+    }
+
+    /// With `rtt_fall` on both sides (after [`Drive::with_owner`] or [`Drive::receiver`]).
+    pub fn rtt_fall(mut self) -> Self {
+        self.core = self.core.rtt_fall(true);
+        self.owner = self
+            .owner
+            .strip_suffix(" 0\n")
+            .map(|o| format!("{o} 1\n"))
+            .expect("an owner line of with_owner");
+        self
     }
 
     fn record(&mut self, now: u64, action: Action) {
@@ -845,6 +856,34 @@ fn a_receivers_standing_probe_lasts_its_rtts_with_its_push_length_alike_in_both_
 }
 
 #[test]
+fn a_receivers_rtt_fall_finds_our_kind_alike_in_both_builds() {
+    // Yielding with the receiver's options (TARGET 100 ms, base RTT 40 ms): two probes from
+    // 30 ms of queue after which it falls to 18 ms. 12 ms is under push_drop x TARGET = 15
+    // ms, so no finding by the sender's rule; with rtt_fall over push_drop x (40 + 30) ms =
+    // 10.5 ms: our kind on the second fall, and the yield ends (Resume(0)).
+    for fall in [false, true] {
+        let dr = Drive::receiver(on(), 6.0);
+        let mut dr = yielding_to_cubic_as(if fall { dr.rtt_fall() } else { dr });
+        // cubic's 130 ms stand half a second before the next probe is due, then HIGH_MEMORY
+        // (5 s) at 30 ms, the probes due meanwhile skipped
+        let t = dr.core.next_tick().unwrap().as_nanos();
+        yielding_ack(&mut dr, t - 500 * MS, 130 * MS);
+        let t = t + 5 * S;
+        for k in 0..5 {
+            yielding_ack(&mut dr, t - (5 - k) * S, 30 * MS);
+        }
+        let (done, first) = scripted_probe(&mut dr, t, 30 * MS, 45 * MS, 18 * MS);
+        assert_eq!(first, Action::None, "{fall}");
+        let next = dr.core.next_tick().unwrap().as_nanos();
+        yielding_ack(&mut dr, done + 100 * MS, 30 * MS);
+        let (_, second) = scripted_probe(&mut dr, next, 30 * MS, 45 * MS, 18 * MS);
+        assert_eq!(second == Action::Resume(0), fall, "{fall}: {second:?}");
+        assert_eq!(dr.core.yielding(), !fall);
+        dr.check(if fall { "rtt_fall" } else { "no rtt_fall" });
+    }
+}
+
+#[test]
 fn a_receivers_probes_on_a_standing_queue_alike_in_both_builds() {
     // Yielding with the receiver's options (TARGET 100 ms, eta 2 ms): a probe due at 10 ms
     // of queue is not run (the next a second later); one due at 30 ms (near TARGET: it
@@ -1212,9 +1251,11 @@ pub mod random {
     }
 
     /// With the receiver's owner options (csrc/rledbat.h's: busy from eta, 6-RTT probes),
-    /// and probes from a standing queue of at least `standing_rtts` RTTs.
-    pub fn run_receiver(calls: &[Call], cfg: CompetitorConfig, standing_rtts: f64) {
-        drive(Drive::with_owner(cfg, 6.0, true, standing_rtts), calls);
+    /// probes from a standing queue of at least `standing_rtts` RTTs, and `rtt_fall` when
+    /// asked.
+    pub fn run_receiver(calls: &[Call], cfg: CompetitorConfig, standing_rtts: f64, fall: bool) {
+        let dr = Drive::with_owner(cfg, 6.0, true, standing_rtts);
+        drive(if fall { dr.rtt_fall() } else { dr }, calls);
     }
 
     /// Compared up to the first exact tie of a rate with a share (`Competitor::at_threshold`).
@@ -1314,7 +1355,8 @@ proptest::proptest! {
             periodic_positive: true,
             ..on()
         });
-        random::run_receiver(&calls, on(), 0.0);
-        random::run_receiver(&calls, on(), 3.0);
+        random::run_receiver(&calls, on(), 0.0, false);
+        random::run_receiver(&calls, on(), 3.0, false);
+        random::run_receiver(&calls, on(), 3.0, true);
     }
 }

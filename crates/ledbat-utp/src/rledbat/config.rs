@@ -22,7 +22,7 @@ pub const MAX_TARGET: Duration = Duration::from_secs(10);
 /// The keys [`RledbatConfig::set`] takes, for messages.
 pub const KEYS: &str = "target, slowdowns, slowdown_backoff, empty_queue_restart, \
                         window_validation, standing_probe_span, standing_probe_rtts, \
-                        competitor.*";
+                        rtt_fall, competitor.*";
 
 /// The keys whose values have a range, in the order [`RledbatConfig::validate`] checks
 /// them.
@@ -69,6 +69,11 @@ pub struct RledbatConfig {
     /// [`MAX_STANDING_PROBE_RTTS`], its window still sized by its push's length (see the
     /// parent module's comment). Default 0: the push's length.
     pub standing_probe_rtts: f64,
+    /// After a probe while yielding, the others also count as backing off when the queue
+    /// fell by `competitor.push_drop` of the RTT the probe began at, where that is less than
+    /// TARGET (ledbat-core's `Competitor::rtt_fall`; see the parent module's comment).
+    /// Default off: `push_drop` TARGET.
+    pub rtt_fall: bool,
 }
 
 impl Default for RledbatConfig {
@@ -82,6 +87,7 @@ impl Default for RledbatConfig {
             competitor: CompetitorConfig::default(),
             standing_probe_span: ProbeSpan::Max,
             standing_probe_rtts: 0.0,
+            rtt_fall: false,
         }
     }
 }
@@ -165,6 +171,7 @@ impl RledbatConfig {
             "standing_probe_rtts" => {
                 next.standing_probe_rtts = value.trim().parse().map_err(|_| bad(&range(key)))?;
             }
+            "rtt_fall" => next.rtt_fall = flag(value)?,
             other => match other.strip_prefix("competitor.") {
                 Some(k) => {
                     next.competitor =
@@ -235,7 +242,7 @@ impl RledbatConfig {
         format!(
             "target={} slowdowns={} slowdown_backoff={} empty_queue_restart={} \
              window_validation={} standing_probe_span={} standing_probe_rtts={} \
-             competitor.enabled={}",
+             rtt_fall={} competitor.enabled={}",
             self.target,
             self.slowdowns,
             self.slowdown_backoff,
@@ -246,6 +253,7 @@ impl RledbatConfig {
                 ProbeSpan::Sum => "sum",
             },
             self.standing_probe_rtts,
+            self.rtt_fall,
             self.competitor.enabled
         )
     }
@@ -267,7 +275,7 @@ mod tests {
             c.describe(),
             "target=60ms slowdowns=true slowdown_backoff=1 empty_queue_restart=false \
              window_validation=false standing_probe_span=max standing_probe_rtts=0 \
-             competitor.enabled=false"
+             rtt_fall=false competitor.enabled=false"
         );
     }
 
@@ -281,6 +289,7 @@ mod tests {
             " window_validation = true",
             "standing_probe_span=sum",
             "standing_probe_rtts=2.5",
+            "rtt_fall=true",
             "competitor.enabled=true",
             "competitor.share=0.5",
         ])
@@ -291,6 +300,7 @@ mod tests {
         assert!(c.empty_queue_restart && c.window_validation);
         assert_eq!(c.standing_probe_span, ProbeSpan::Sum);
         assert_eq!(c.standing_probe_rtts, 2.5);
+        assert!(c.rtt_fall);
         assert!(c.competitor.enabled);
         assert_eq!(c.competitor.share, 0.5);
     }
