@@ -71,7 +71,8 @@
 //!            slow start again, at full speed up to C x (RTT - qd)
 //!            from a queue of TARGET / 4 to 1.2 TARGET, the others backed off when in the
 //!            AFTERMATH_RTTS after the probe it fell by push_drop * TARGET (with rtt_fall
-//!            push_drop * min(TARGET, base RTT + its queue at the start)) or below eta;
+//!            push_drop * min(TARGET, base RTT + its queue at the start), in an
+//!            aftermath longer by the probe's growth) or below eta;
 //!            they backed off after two probes in a row, at most KIN_CONFIRM apart: a
 //!            flow of our kind; resume sharing with it (after three when a drain below
 //!            eta was followed by a fall short of it)
@@ -375,20 +376,23 @@ impl Competitor {
 
     /// After a probe from a queue of TARGET / 4 to 1.2 TARGET, the others also count as
     /// backing off when the queue fell by `push_drop` of the RTT the probe began at (the
-    /// base RTT plus its queue), where that is less than `push_drop` TARGET:
+    /// base RTT plus its queue), where that is less than `push_drop` TARGET; and the
+    /// aftermath in which the fall is looked for lasts, beyond AFTERMATH_RTTS RTTs, the
+    /// time the queue the probe added takes to drain at the link's rate:
     ///
     /// ```text
-    /// fell = after <= eta  or  from - after >= push_drop * min(TARGET, base + from)
+    /// aftermath = AFTERMATH_RTTS RTT + (peak - from)
+    /// fell      = after <= eta  or  from - after >= push_drop * min(TARGET, base + from)
     /// ```
     ///
     /// A flow of our kind that cuts its window by a share `s` lowers the queue by `s`
     /// times its RTT, so behind a short base RTT and a low queue its cut falls short of
-    /// `push_drop` TARGET of queue however deep it is: two kernel receivers at a base RTT
-    /// of 10 ms, one holding the queue at 15-19 ms, cut by a quarter to a third after a
-    /// yielding one's probe, and the queue fell 6-11 ms, under the 9 ms of `push_drop`
-    /// TARGET in three probes of four. A competitor's queue does not fall after a probe
-    /// (BBR's rose 2-17 ms on the same bed; docs/tcp/README.md, "A fall in the RTT's
-    /// terms").
+    /// `push_drop` TARGET of queue however deep it is (two kernel receivers at a base RTT
+    /// of 10 ms). And the cut shows only once the probe's own queue has drained, after the
+    /// sender's aftermath of two RTTs has ended when the owner gets a packet an RTT, as a
+    /// yielding receiver does. A competitor's queue does not fall after a probe: BBR's
+    /// stands as high or higher (the figures, traced per segment: docs/tcp/README.md, "A
+    /// fall in the RTT's terms").
     pub fn rtt_fall(mut self, on: bool) -> Self {
         self.rtt_fall = on;
         self

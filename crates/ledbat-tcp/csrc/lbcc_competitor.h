@@ -597,7 +597,10 @@ LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, lb_comp_params_t *p, __u64
 	}
 	c->pr_after = c->pr_has_after ? lb_min_u64(c->pr_after, o->qd_ns) : o->qd_ns;
 	c->pr_has_after = 1;
-	if (lb_since(now, c->pr_acked) < o->rtt_ns * LB_COMP_AFTERMATH_RTTS)
+	/* rtt_fall: also the time the probe's queue takes to drain at the link's rate */
+	if (lb_since(now, c->pr_acked) <
+	    o->rtt_ns * LB_COMP_AFTERMATH_RTTS +
+		    (c->rtt_fall && c->pr_has_peak ? lb_sat_sub(c->pr_peak, c->pr_from) : 0))
 		return LB_COMP_NONE;
 	c->has_probe = 0;
 	c->next_probe = now + p->probe_interval_ns;

@@ -106,9 +106,18 @@ words_layout!(RlCfg, CFG_WORDS, {
 /// RTTs" and "The kernel's default".
 pub const STANDING_PROBE_RTTS: f64 = 8.0;
 
+/// `rtt_fall` by default for the kernel receiver: on (the uTP receiver's default is off).
+/// Like [`STANDING_PROBE_RTTS`] it acts only while the competitor detection (off by
+/// default) yields. Two kernel receivers at a short base RTT hold the queue low, where the
+/// other's cut after a probe is a small share of a short RTT and shows only once the
+/// probe's own queue has drained, which the sender's rule does not wait for. What it
+/// changes on the test bed, traced per segment: docs/tcp/README.md, "A fall in the RTT's
+/// terms".
+pub const RTT_FALL: bool = true;
+
 /// rLEDBAT's parameters for the kernel: the uTP receiver's, whose keys and parser these
-/// share (with [`STANDING_PROBE_RTTS`] for `standing_probe_rtts` by default), and the
-/// kernel's delay signal.
+/// share (with [`STANDING_PROBE_RTTS`] for `standing_probe_rtts` and [`RTT_FALL`] for
+/// `rtt_fall` by default), and the kernel's delay signal.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RlConfig {
     /// The window's rules: TARGET, slowdowns and their backoff, restart, validation, the
@@ -133,6 +142,7 @@ impl Default for RlConfig {
         RlConfig {
             receiver: RledbatConfig {
                 standing_probe_rtts: STANDING_PROBE_RTTS,
+                rtt_fall: RTT_FALL,
                 ..RledbatConfig::default()
             },
             signal: RlSignal::default(),
@@ -535,13 +545,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_are_the_drafts_and_the_utp_receivers_but_for_the_probes_rtts() {
+    fn defaults_are_the_drafts_and_the_utp_receivers_but_for_the_probes() {
         let c = RlConfig::default();
-        // the uTP receiver's parameters, but a probe from a standing queue open 8 RTTs
+        // the uTP receiver's parameters, but a probe from a standing queue open 8 RTTs and
+        // its fall judged in the RTT's terms
         assert_eq!(
             c.receiver,
             RledbatConfig {
                 standing_probe_rtts: 8.0,
+                rtt_fall: true,
                 ..RledbatConfig::default()
             }
         );
@@ -549,8 +561,11 @@ mod tests {
             RlCfg::from_words(&c.words()).standing_probe_rtts_q32,
             8 << 32
         );
+        assert_eq!(RlCfg::from_words(&c.words()).rtt_fall, 1);
         assert_eq!(
-            RlConfig::parse(["standing_probe_rtts=0"]).unwrap().receiver,
+            RlConfig::parse(["standing_probe_rtts=0", "rtt_fall=false"])
+                .unwrap()
+                .receiver,
             RledbatConfig::default()
         );
         assert_eq!(c.words()[..5], [60_000_000, 1, 1, 0, 0]);
@@ -640,7 +655,7 @@ mod tests {
         .unwrap();
         assert_eq!(c.words()[..5], [25_000_000, 0, 2, 65_536, 1]);
         assert_eq!(c.words()[23..], [1, 1, 8, 3 << 31, 1]);
-        assert_eq!(RlConfig::default().words()[27], 0);
+        assert_eq!(RlConfig::parse(["rtt_fall=false"]).unwrap().words()[27], 0);
         assert!(c.describe().contains("rtt_fall=true"));
         assert_eq!(RlConfig::default().words()[26], 8 << 32);
         assert_eq!(RlConfig::default().words()[24], 0);

@@ -127,7 +127,8 @@
 //!               sender's length
 //! kin:          the sender's rule (two falls in a row after probes); with rtt_fall (off
 //!               by default) a fall also counts at push_drop min(TARGET, base RTT + the
-//!               queue at the probe's start)
+//!               queue at the probe's start), looked for until the probe's own queue has
+//!               drained (AFTERMATH_RTTS RTTs + its peak less its start)
 //! resume:       slow start from 2 packets, one byte per byte up to the detection's
 //!               C x (RTT - qd), GAIN per byte above, until qd > 3/4 TARGET (the sender's)
 //! ```
@@ -164,8 +165,9 @@
 //!   RTTs"). `rtt_fall` judges the fall after such a probe in the RTT's terms where the RTT
 //!   is under TARGET: a receiver of our kind that cuts its window by a share of it lowers
 //!   the queue by that share of its RTT, which behind a short base RTT and a queue held low
-//!   stays under `push_drop` TARGET however deep the cut (docs/tcp/README.md, "A fall in
-//!   the RTT's terms"). Nor near TARGET after the queue stood above 1.2 TARGET in the last
+//!   stays under `push_drop` TARGET however deep the cut, and shows only once the probe's
+//!   own queue has drained, which it waits for (docs/tcp/README.md, "A fall in the RTT's
+//!   terms"). Nor near TARGET after the queue stood above 1.2 TARGET in the last
 //!   HIGH_MEMORY: our kind holds the queue at TARGET, while a loss-based download's sits
 //!   near TARGET for seconds after each of its losses and rises above it between them
 //!   (docs/tcp/README.md, "Beyond the draft: competitor detection");

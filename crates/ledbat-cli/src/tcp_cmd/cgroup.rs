@@ -59,7 +59,7 @@ pub struct RlArgs {
     /// often rstats' figures are refreshed; 0: every segment), empty_queue_restart=false,
     /// window_validation=false,
     /// standing_probe_span=max|sum, standing_probe_rtts=8 (0 to 16; the uTP receiver's 0),
-    /// rtt_fall=false,
+    /// rtt_fall=true (the uTP receiver's false),
     /// competitor.enabled=false (and the other competitor.*
     /// keys of ledbat-core); repeatable (implies --rledbat).
     #[arg(long = "rledbat-param", value_name = "KEY=VALUE")]

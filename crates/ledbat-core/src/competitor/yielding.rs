@@ -192,7 +192,13 @@ impl Competitor {
         // the other traffic back off from the queue the probe added?
         let acked = *p.acked.get_or_insert(now);
         p.after = Some(p.after.map_or(o.qd, |m| m.min(o.qd)));
-        if now.saturating_since(acked) < crate::slowdown::scale(o.rtt, AFTERMATH_RTTS) {
+        // With rtt_fall, also the time the queue the probe added takes to drain at the
+        // link's rate: the others' cut shows only once it has.
+        let drain = match p.peak {
+            Some(m) if self.rtt_fall => m.saturating_sub(p.from),
+            _ => Duration::ZERO,
+        };
+        if now.saturating_since(acked) < crate::slowdown::scale(o.rtt, AFTERMATH_RTTS) + drain {
             *probe = Some(p);
             return Action::None;
         }
@@ -691,10 +697,12 @@ mod tests {
         assert!(c.yielding());
     }
 
-    /// A probe from 17 ms of queue at a base RTT of 10 ms (RTT 27 ms at its start), the
-    /// queue `after` ms in its aftermath; the action of the ACK that ends it. The probe
-    /// lasts until the queue would reach 1.3 TARGET at half of C: (78 - 17) / 0.5 = 122 ms.
-    fn short_rtt_probe(c: &mut Competitor, t: u64, after: u64) -> Action {
+    /// A probe from 17 ms of queue at a base RTT of 10 ms (RTT 27 ms at its start) whose
+    /// queue peaks at 70 ms; its aftermath from t + 200 ms, the queue `draining` ms at t +
+    /// 200, 300 and 400 ms and `after` ms at t + 460 ms; the first action other than None.
+    /// The probe lasts until the queue would reach 1.3 TARGET at half of C: (78 - 17) / 0.5
+    /// = 122 ms.
+    fn short_rtt_probe(c: &mut Competitor, t: u64, draining: u64, after: u64) -> Action {
         let o = |qd: u64, sent: u64| Observation {
             base_rtt: ms(10),
             ..obs(qd, FlowPhase::Other, None, at(sent))
@@ -702,9 +710,16 @@ mod tests {
         c.on_ack(at(t), &o(17, t - 100));
         assert!(c.probing(at(t)) && !c.probing(at(t + 122)));
         c.on_ack(at(t + 150), &o(70, t + 100));
-        c.on_ack(at(t + 200), &o(after, t + 130));
-        c.on_ack(at(t + 300), &o(after, t + 200));
-        c.on_ack(at(t + 400), &o(after, t + 300))
+        [
+            (200, draining, 130),
+            (300, draining, 200),
+            (400, draining, 300),
+            (460, after, 360),
+        ]
+        .into_iter()
+        .map(|(now, qd, sent)| c.on_ack(at(t + now), &o(qd, t + sent)))
+        .find(|a| *a != Action::None)
+        .unwrap_or(Action::None)
     }
 
     #[test]
@@ -715,14 +730,36 @@ mod tests {
         let mut sender = yielding_at(0);
         let mut receiver = yielding_at(0).rtt_fall(true);
         let mut short = yielding_at(0).rtt_fall(true);
-        for t in [1000, 2400] {
-            assert_eq!(short_rtt_probe(&mut sender, t, 12), Action::None, "{t}");
-            assert_eq!(short_rtt_probe(&mut short, t, 13), Action::None, "{t}");
+        for t in [1000, 2500] {
+            assert_eq!(short_rtt_probe(&mut sender, t, 12, 12), Action::None, "{t}");
+            assert_eq!(short_rtt_probe(&mut short, t, 13, 13), Action::None, "{t}");
         }
         assert!(sender.yielding() && short.yielding());
-        assert_eq!(short_rtt_probe(&mut receiver, 1000, 12), Action::None);
-        assert_eq!(short_rtt_probe(&mut receiver, 2400, 12), Action::Resume(0));
+        assert_eq!(short_rtt_probe(&mut receiver, 1000, 12, 12), Action::None);
+        assert_eq!(
+            short_rtt_probe(&mut receiver, 2500, 12, 12),
+            Action::Resume(0)
+        );
         assert!(!receiver.yielding());
+    }
+
+    #[test]
+    fn with_rtt_fall_the_aftermath_waits_for_the_probes_queue_to_drain() {
+        // The queue still 30 ms two RTTs (200 ms) into the aftermath, 12 ms 60 ms later.
+        // The sender's rule judges at 200 ms: no fall. With rtt_fall the aftermath also
+        // waits the 70 - 17 = 53 ms the probe's queue takes to drain, so the ACK at 260 ms
+        // counts: a fall of 5 ms, twice, our kind. Without the wait it would read 30 ms.
+        let mut sender = yielding_at(0).rtt_fall(false);
+        let mut receiver = yielding_at(0).rtt_fall(true);
+        for t in [1000, 2500] {
+            assert_eq!(short_rtt_probe(&mut sender, t, 30, 12), Action::None, "{t}");
+        }
+        assert!(sender.yielding());
+        assert_eq!(short_rtt_probe(&mut receiver, 1000, 30, 12), Action::None);
+        assert_eq!(
+            short_rtt_probe(&mut receiver, 2500, 30, 12),
+            Action::Resume(0)
+        );
     }
 
     #[test]

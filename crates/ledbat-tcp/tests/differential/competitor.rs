@@ -857,10 +857,13 @@ fn a_receivers_standing_probe_lasts_its_rtts_with_its_push_length_alike_in_both_
 
 #[test]
 fn a_receivers_rtt_fall_finds_our_kind_alike_in_both_builds() {
-    // Yielding with the receiver's options (TARGET 100 ms, base RTT 40 ms): two probes from
-    // 30 ms of queue after which it falls to 18 ms. 12 ms is under push_drop x TARGET = 15
-    // ms, so no finding by the sender's rule; with rtt_fall over push_drop x (40 + 30) ms =
-    // 10.5 ms: our kind on the second fall, and the yield ends (Resume(0)).
+    // Yielding with the receiver's options (TARGET 100 ms, RTT 100 ms, base RTT 40 ms): two
+    // probes from 30 ms of queue, peaking at 45 ms, after which it falls to 18 ms. 12 ms is
+    // under push_drop x TARGET = 15 ms, so no finding by the sender's rule; with rtt_fall
+    // over push_drop x (40 + 30) ms = 10.5 ms: our kind on the second fall, and the yield
+    // ends. With rtt_fall the aftermath lasts 2 RTTs + (45 - 30) ms = 215 ms from its first
+    // ACK (one RTT after the probe's end): the ACK 300 ms after that end is too early, the
+    // one 100 ms later judges.
     for fall in [false, true] {
         let dr = Drive::receiver(on(), 6.0);
         let mut dr = yielding_to_cubic_as(if fall { dr.rtt_fall() } else { dr });
@@ -868,17 +871,22 @@ fn a_receivers_rtt_fall_finds_our_kind_alike_in_both_builds() {
         // (5 s) at 30 ms, the probes due meanwhile skipped
         let t = dr.core.next_tick().unwrap().as_nanos();
         yielding_ack(&mut dr, t - 500 * MS, 130 * MS);
-        let t = t + 5 * S;
+        let mut t = t + 5 * S;
         for k in 0..5 {
             yielding_ack(&mut dr, t - (5 - k) * S, 30 * MS);
         }
-        let (done, first) = scripted_probe(&mut dr, t, 30 * MS, 45 * MS, 18 * MS);
-        assert_eq!(first, Action::None, "{fall}");
-        let next = dr.core.next_tick().unwrap().as_nanos();
-        yielding_ack(&mut dr, done + 100 * MS, 30 * MS);
-        let (_, second) = scripted_probe(&mut dr, next, 30 * MS, 45 * MS, 18 * MS);
-        assert_eq!(second == Action::Resume(0), fall, "{fall}: {second:?}");
-        assert_eq!(dr.core.yielding(), !fall);
+        for probe in 0..2 {
+            let (done, a) = scripted_probe(&mut dr, t, 30 * MS, 45 * MS, 18 * MS);
+            assert_eq!(a, Action::None, "{fall}: {probe}");
+            yielding_ack(&mut dr, done + 100 * MS, 18 * MS);
+            if probe == 0 {
+                t = dr.core.next_tick().unwrap().as_nanos();
+            }
+        }
+        assert_eq!(dr.core.yielding(), !fall, "{fall}");
+        // with rtt_fall the yield ended at the ACK after the probe's, not before
+        let last = dr.outs.last().unwrap();
+        assert_eq!(last.action == 2 && last.resume == 0, fall, "{last:?}");
         dr.check(if fall { "rtt_fall" } else { "no rtt_fall" });
     }
 }

@@ -71,8 +71,9 @@ pub struct RledbatConfig {
     pub standing_probe_rtts: f64,
     /// After a probe while yielding, the others also count as backing off when the queue
     /// fell by `competitor.push_drop` of the RTT the probe began at, where that is less than
-    /// TARGET (ledbat-core's `Competitor::rtt_fall`; see the parent module's comment).
-    /// Default off: `push_drop` TARGET.
+    /// TARGET, looked for until the probe's own queue has drained (ledbat-core's
+    /// `Competitor::rtt_fall`; see the parent module's comment). Default off: `push_drop`
+    /// TARGET, over AFTERMATH_RTTS RTTs.
     pub rtt_fall: bool,
 }
 
