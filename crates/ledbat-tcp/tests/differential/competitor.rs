@@ -88,14 +88,37 @@ pub struct Drive {
     rtt: u64,
     /// The owner's base RTT given with each ACK, ns (40 ms unless set).
     pub base_rtt: u64,
-    /// The `owner` line of the receiver's options (empty: the sender's defaults).
-    owner: String,
+    /// The receiver's owner options (none: the sender's defaults).
+    owner: Option<Owner>,
     /// With `end_at_tie`, the first call whose rate sample is an exact tie with a share of
     /// the path's rate (`Competitor::at_threshold`): the comparison ends before it. Random
     /// sequences hit such ties (and their shrinking seeks them out); the worlds and traces
     /// do not get the pass.
     tie: Option<usize>,
     end_at_tie: bool,
+}
+
+/// The owner options [`Drive::check`] writes as the C tool's `owner` line.
+#[derive(Clone, Copy)]
+struct Owner {
+    probe_rtts: f64,
+    quiets: bool,
+    standing_rtts: f64,
+    rtt_fall: bool,
+}
+
+impl Owner {
+    /// `owner BUSY_ABOVE_ETA PROBE_RTTS QUIETS STANDING_RTTS RTT_FALL`, the two RTT counts
+    /// as the kernel's Q32 words.
+    fn line(&self) -> String {
+        format!(
+            "owner 1 {} {} {} {}\n",
+            q32(self.probe_rtts),
+            u8::from(self.quiets),
+            q32(self.standing_rtts),
+            u8::from(self.rtt_fall)
+        )
+    }
 }
 
 fn at(ns: u64) -> Instant {
@@ -116,7 +139,7 @@ impl Drive {
             mss: 1500,
             rtt: 0,
             base_rtt: 40_000_000,
-            owner: String::new(),
+            owner: None,
             tie: None,
             end_at_tie: false,
         }
@@ -146,23 +169,22 @@ impl Drive {
         } else {
             core
         };
-        d.owner = format!(
-            "owner 1 {} {} {} 0\n",
-            q32(probe_rtts),
-            u8::from(quiets),
-            q32(standing_rtts)
-        );
+        d.owner = Some(Owner {
+            probe_rtts,
+            quiets,
+            standing_rtts,
+            rtt_fall: false,
+        });
         d
     }
 
     /// With `rtt_fall` on both sides (after [`Drive::with_owner`] or [`Drive::receiver`]).
     pub fn rtt_fall(mut self) -> Self {
         self.core = self.core.rtt_fall(true);
-        self.owner = self
-            .owner
-            .strip_suffix(" 0\n")
-            .map(|o| format!("{o} 1\n"))
-            .expect("an owner line of with_owner");
+        self.owner
+            .as_mut()
+            .expect("owner options of with_owner")
+            .rtt_fall = true;
         self
     }
 
@@ -278,7 +300,9 @@ impl Drive {
             let _ = write!(input, " {w}");
         }
         input.push('\n');
-        input.push_str(&self.owner);
+        if let Some(owner) = &self.owner {
+            input.push_str(&owner.line());
+        }
         input.push_str(&self.lines);
         let text = run_tool(input);
         let got: Vec<Out> = text.lines().map(parse).collect();
