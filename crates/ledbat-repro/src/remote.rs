@@ -222,13 +222,13 @@ pub struct DaskExecutor {
 
 impl Executor for DaskExecutor {
     fn run(&self, jobs: &[Job]) -> Result<Vec<Outcome>, String> {
-        static BATCH: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = BATCH.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("ledbat-dask-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-        let out = self.run_in(&dir, jobs);
-        let _ = std::fs::remove_dir_all(&dir);
-        out
+        // A directory of its own for each batch (the jobs and the results), removed when
+        // the batch ends, whatever its outcome.
+        let dir = tempfile::Builder::new()
+            .prefix("ledbat-dask-")
+            .tempdir()
+            .map_err(|e| format!("creating a batch directory under the temp dir: {e}"))?;
+        self.run_in(dir.path(), jobs)
     }
 }
 
