@@ -4,6 +4,8 @@ import hashlib
 import json
 import types
 
+import pytest
+
 from netbed.interop import capture, cli, harness, peers, qbt
 from netbed.qbt_watch import UTP, view, watch_evidence
 from netbed.tr_seed import transmission_settings
@@ -304,10 +306,18 @@ def test_cli_refuses_an_unknown_case_before_anything_else(capsys):
     assert "unknown case ours-to-nobody" in capsys.readouterr().err
 
 
-def test_qbt_web_port_is_fixed_in_a_namespace_and_free_on_the_host():
+def test_control_ports_are_fixed_below_the_ephemeral_range_in_a_namespace_and_free_on_the_host():
     import socket
-    assert qbt.web_port_for(46882, "ledbat-s") == 48882
-    port = qbt.web_port_for(46882, None)
+    # qBittorrent's WebUI at the peer port + 2000 (48882) once met a connection of an
+    # earlier case holding that port in the bed's namespace
+    assert peers.control_port_for(46882, "ledbat-s", 20000) == 26882
+    assert peers.control_port_for(46881, "ledbat-s", 21000) == 25881
+    assert peers.control_port_for(46882, "ledbat-s", 20000) < peers.EPHEMERAL_FIRST
+    with pytest.raises(ValueError, match="control port 50000"):
+        peers.control_port_for(70000, "ledbat-s", 20000)
+    with pytest.raises(ValueError, match="control port 882"):
+        peers.control_port_for(21882, "ledbat-s", 21000)
+    port = peers.control_port_for(46882, None, 20000)
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", port))   # the port handed out is one nothing holds
 

@@ -15,6 +15,7 @@ import base64
 import json
 import os
 import shutil
+import socket
 import sys
 
 from .. import proc
@@ -191,6 +192,28 @@ def split_http_response(text: str) -> tuple[int, dict[str, str], str]:
     return status, headers, body
 
 
+# Ports the kernel hands out for outgoing connections start here (ip_local_port_range's
+# default, which each new network namespace gets).
+EPHEMERAL_FIRST = 32768
+
+
+def control_port_for(port: int, ns: str | None, below: int) -> int:
+    """The TCP port of a client's control API, which listens on 127.0.0.1 of the client's
+    namespace. In a namespace of the bed's own nothing else listens, but connections there
+    (the API calls of earlier cases) take local ports from the ephemeral range, so a fixed
+    port in it can be held: the peer port less `below`, under that range. On the host the
+    kernel picks a free one."""
+    if ns is not None:
+        api = port - below
+        if not 1024 <= api < EPHEMERAL_FIRST:
+            raise ValueError(f"control port {api} (peer port {port} less {below}) is not "
+                             f"in 1024..{EPHEMERAL_FIRST - 1}")
+        return api
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 class RpcClientPeer:
     """A real client driven over an HTTP API whose torrent view `_torrent()` also refreshes
     the connection evidence: polled while a case runs, errors of one poll ignored. The API's
@@ -214,7 +237,7 @@ class TrPeer(RpcClientPeer):
 
     def __init__(self, h, side, ip, port):
         self.h, self.side, self.ip, self.port = h, side, ip, port
-        self.rpc_port = self.control_port = port + 1000
+        self.rpc_port = self.control_port = control_port_for(port, h.net.ns(side), 21000)
         self.proc = None
         self.session_id = ""
         self.utp_seen = False

@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import sys
 import time
 
 from .. import proc
 from ..qbt_watch import watch_evidence
-from .peers import RpcClientPeer, info_hash_of, log
+from .peers import RpcClientPeer, control_port_for, info_hash_of, log
 
 
 def qbt_conf(protocol: str, port: int, ip: str, save_dir: str, web_port: int) -> str:
@@ -93,17 +92,6 @@ def file_tail(path: str, lines: int) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
-def web_port_for(port, ns):
-    """The WebUI's port (it listens on 127.0.0.1): in a namespace of the bed's own nothing
-    else listens, so the peer port + 2000; on the host that port may be held by another
-    connection (it lies in the ephemeral range), so the kernel picks a free one."""
-    if ns is not None:
-        return port + 2000
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class QbtPeer(RpcClientPeer):
     """qbittorrent-nox driven over its WebUI API v2 (curl, inside the peer's namespace).
 
@@ -126,7 +114,7 @@ class QbtPeer(RpcClientPeer):
 
     def __init__(self, h, side, ip, port):
         self.h, self.side, self.ip, self.port = h, side, ip, port
-        self.web_port = self.control_port = web_port_for(port, h.net.ns(side))
+        self.web_port = self.control_port = control_port_for(port, h.net.ns(side), 20000)
         self.proc = None
         self.profile = os.path.join(h.workdir, f"qbt-{side}-profile")
         self.info_hash = None
