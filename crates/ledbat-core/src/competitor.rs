@@ -63,7 +63,8 @@
 //!            only from that range, and not when the queue stood above 1.2 TARGET in the
 //!            last HIGH_MEMORY and has not drained since; with probe_rtts one from eta
 //!            or below lasts at least probe_rtts RTTs, with standing_probe_rtts one from
-//!            above eta at least that many); over its ACKs
+//!            above eta at least that many, and the wait after it is probe_interval
+//!            scaled by its length over its push's, at most KIN_CONFIRM / 2); over its ACKs
 //!              growth = max qd - qd when it began
 //!            queue at the start >= TARGET / 2 (or above eta, with busy_above_eta), or
 //!            growth >= probe_share * length / 4: busy
@@ -368,7 +369,9 @@ impl Competitor {
     /// advertised a fraction of its window and never lifts the queue where a flow of our
     /// kind backs off (docs/tcp/README.md, "A probe the kernel has time to open"). The
     /// window bounds what of ours the queue holds, so the longer probe does not lift the
-    /// queue higher, only for longer.
+    /// queue higher, only for longer; the wait after it is longer by the same factor (at
+    /// most [`KIN_CONFIRM`] / 2), so that the yield's probes take about the share of the
+    /// link that probes of the push's length take.
     pub fn standing_probe_rtts(mut self, k: f64) -> Self {
         self.standing_probe_rtts = k;
         self

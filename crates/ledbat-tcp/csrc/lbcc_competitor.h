@@ -564,6 +564,18 @@ LB_INLINE void lb_comp_hold_ended(struct lb_comp *c, lb_comp_params_t *p, __u64 
 	lb_comp_verdict(c, p, now, positive, c->hold_suspected);
 }
 
+/* `successor_gap`: the wait after a probe of length len whose push lasted push_len:
+ * probe_interval when len <= push_len; else min(probe_interval len / push_len (floored),
+ * max(probe_interval, KIN_CONFIRM / 2)): a probe standing_probe_rtts lengthened spaces its
+ * successor by the same factor, the kin rule's two falls still within KIN_CONFIRM. */
+LB_INLINE __u64 lb_comp_successor_gap(__u64 interval, __u64 len, __u64 push_len)
+{
+	if (len <= push_len || !push_len)
+		return interval;
+	return lb_min_u64(lb_muldiv(interval, len, push_len),
+			  lb_max_u64(interval, LB_COMP_KIN_CONFIRM_NS / 2));
+}
+
 /* One ACK while yielding (`on_ack`'s Yielding arm); returns the action, *resume the window. */
 LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, lb_comp_params_t *p, __u64 now,
 				   const struct lb_comp_obs *o, __u64 cr, __u64 *resume)
@@ -603,8 +615,9 @@ LB_INLINE int lb_comp_ack_yielding(struct lb_comp *c, lb_comp_params_t *p, __u64
 		    (c->rtt_fall && c->pr_has_peak ? lb_sat_sub(c->pr_peak, c->pr_from) : 0))
 		return LB_COMP_NONE;
 	c->has_probe = 0;
-	c->next_probe = now + p->probe_interval_ns;
 	len = lb_since(c->pr_end, c->pr_start);
+	c->next_probe = lb_sat_add(now, lb_comp_successor_gap(p->probe_interval_ns, len,
+							      c->pr_push_len));
 	full = lb_muldiv_round(len, p->probe_share_q32, 4 * LB_ONE_Q32_);
 	after = c->pr_after; /* set just above */
 	/* rtt_fall: push_drop of the RTT the probe began at when that is less */

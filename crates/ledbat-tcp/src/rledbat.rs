@@ -102,8 +102,10 @@ words_layout!(RlCfg, CFG_WORDS, {
 /// shorter than about four RTTs ends before its window is open; kept open for eight, the
 /// probe lifts the queue past TARGET, where another receiver of ours backs off as the kin
 /// rule wants. The uTP receiver, whose window opens at once, would only pay for it in a
-/// slower yield. What it changes on the test bed, and why eight: docs/tcp/README.md, "Eight
-/// RTTs" and "The kernel's default".
+/// slower yield. The wait before the next probe grows by the same factor as the probe (the
+/// core's `Competitor::standing_probe_rtts`), so the longer probes do not take more of a
+/// competitor's link. What it changes on the test bed, and why eight: docs/tcp/README.md,
+/// "Eight RTTs", "The kernel's default" and "A long probe's successor waits as long".
 pub const STANDING_PROBE_RTTS: f64 = 8.0;
 
 /// `rtt_fall` by default for the kernel receiver: on (the uTP receiver's default is off).

@@ -124,7 +124,8 @@
 //!               max(RTT, length)), or probe_share C (RTT + length) with
 //!               standing_probe_span = Sum; such a probe lasts at least
 //!               standing_probe_rtts RTTs (0 by default), its window still sized by the
-//!               sender's length
+//!               sender's length, and the wait before the next probe is probe_interval
+//!               scaled by the same factor (at most KIN_CONFIRM / 2)
 //! kin:          the sender's rule (two falls in a row after probes); with rtt_fall (off
 //!               by default) a fall also counts at push_drop min(TARGET, base RTT + the
 //!               queue at the probe's start), looked for until the probe's own queue has

@@ -21,6 +21,31 @@ fn above_probe_range(qd: Duration, target: Duration) -> bool {
     qd.as_nanos() * 5 > target.as_nanos() * 6
 }
 
+/// The wait from the end of a probe of length `len`, whose push lasted `push_len`, to the
+/// next: `probe_interval` for a probe as long as its push; for one that
+/// [`Competitor::standing_probe_rtts`] lengthened, `probe_interval` scaled by the same
+/// factor, at most [`KIN_CONFIRM`] / 2:
+///
+/// ```text
+/// gap = min(probe_interval len / push_len, max(probe_interval, KIN_CONFIRM / 2))
+/// ```
+///
+/// (floored to the nanosecond). The yield's probes then take about the share of the link
+/// that probes of their push's length take: at a base RTT of 0 ms beside bbr every probe
+/// begins from bbr's standing queue, and eight RTTs every `probe_interval` cost the
+/// yielding download about 3 % of the link over the push's length (docs/tcp/README.md,
+/// "`rtt_fall` where it had not been measured"). The bound keeps two probes' falls, which
+/// tell a flow of our kind, within [`KIN_CONFIRM`] of each other.
+fn successor_gap(probe_interval: Duration, len: Duration, push_len: Duration) -> Duration {
+    if len <= push_len || push_len.is_zero() {
+        return probe_interval;
+    }
+    let ns =
+        probe_interval.as_nanos() as u128 * len.as_nanos() as u128 / push_len.as_nanos() as u128;
+    let cap = probe_interval.max(KIN_CONFIRM / 2).as_nanos();
+    Duration::from_nanos(ns.min(cap as u128) as u64)
+}
+
 /// A probe while yielding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Probe {
@@ -203,8 +228,8 @@ impl Competitor {
             return Action::None;
         }
         *probe = None;
-        *next_probe = now + self.cfg.probe_interval;
         let len = p.end.saturating_since(p.start);
+        *next_probe = now + successor_gap(self.cfg.probe_interval, len, p.push_len);
         let growth = p.peak.map(|m| m.saturating_sub(p.from));
         // A link kept full by a flow pacing at its rate queues all the probe adds,
         // probe_share * len; a window-limited one part of it. A quarter of it is busy.
@@ -433,6 +458,40 @@ mod tests {
         c.on_ack(at(1000), &obs(50, FlowPhase::Other, None, at(900)));
         assert_eq!(c.next_tick(), Some(at(1056)));
         assert_eq!(c.pushing_probe(at(1000)), Some(Duration::from_millis(56)));
+    }
+
+    #[test]
+    fn a_probe_standing_probe_rtts_lengthened_spaces_its_successor_by_the_same_factor() {
+        // From 50 ms of queue above eta the push is 56 ms (as above). standing_probe_rtts 1
+        // at an RTT of 100 ms: a probe of 100 ms, and the next due 1 s x 100 / 56 =
+        // 1.785714285 s (floored to the ns) after the ACK that judged it; 4 RTTs (400 ms):
+        // 7.1 s, bounded by KIN_CONFIRM / 2 = 2.5 s; none, or a probe from eta (probe_rtts
+        // 6: 600 ms, as long as its push): 1 s.
+        for (k, from, len, gap_ns) in [
+            (1.0, 50, 100, 1_785_714_285),
+            (4.0, 50, 400, 2_500_000_000),
+            (0.0, 50, 56, 1_000_000_000),
+            (4.0, 2, 600, 1_000_000_000),
+        ] {
+            let mut c = yielding_at(0).probe_rtts(6.0).standing_probe_rtts(k);
+            c.busy_above_eta = true;
+            c.on_ack(at(1000), &obs(from, FlowPhase::Other, None, at(900)));
+            assert_eq!(c.next_tick(), Some(at(1000 + len)), "{k} {from}");
+            let end = 1000 + len;
+            // The first ACK of a packet sent at the probe's end, then two RTTs later.
+            c.on_ack(at(end + 100), &obs(from, FlowPhase::Other, None, at(end)));
+            let a = c.on_ack(
+                at(end + 300),
+                &obs(from, FlowPhase::Other, None, at(end + 200)),
+            );
+            assert_eq!(a, Action::None);
+            let judged = at(end + 300);
+            assert_eq!(
+                c.next_tick(),
+                Some(judged + Duration::from_nanos(gap_ns)),
+                "{k} {from}"
+            );
+        }
     }
 
     #[test]

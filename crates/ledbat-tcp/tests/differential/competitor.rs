@@ -870,6 +870,12 @@ fn a_receivers_standing_probe_lasts_its_rtts_with_its_push_length_alike_in_both_
         !pushes.is_empty() && pushes.iter().all(|&l| l == 140 * MS),
         "{pushes:?}"
     );
+    // Its successor is due 1 s x 400 / 140 = 2.86 s after the ACK that judged it, bounded
+    // by KIN_CONFIRM / 2: 2.5 s.
+    assert_eq!(
+        dr.core.next_tick().map(|i| i.as_nanos()),
+        Some(done + 2_500 * MS)
+    );
     yielding_ack(&mut dr, done + 100 * MS, MS);
     let t = dr.core.next_tick().unwrap().as_nanos();
     let n = dr.outs.len();
