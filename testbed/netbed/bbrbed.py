@@ -38,7 +38,7 @@ import sys
 import tempfile
 import time
 
-from . import install, measure, paths, proc, simseries, topo
+from . import install, measure, paths, simseries, topo
 from .bed import run_scenario
 from .flows import Flow
 from .guard import Deadline, arm, disarm
